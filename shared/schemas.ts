@@ -1,0 +1,113 @@
+/**
+ * zod schemas shared by the Worker and the widget: formats, enums and property settings.
+ * Plain zod only; the Worker adds OpenAPI metadata on top.
+ */
+import { z } from "zod";
+
+export const RESERVATION_STATUSES = [
+  "WAITING",
+  "ACCEPTED",
+  "CANCELLED",
+  "CONFIRMED",
+  "EXPIRED",
+  "PREPAY",
+  "OUTOFORDER",
+  "REJECTED",
+] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+export const CHANNELS = ["PLATFORM_BOOK", "PLATFORM_ADMIN", "SEARCHENGINE"] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const LOCALES = ["en", "it", "fr", "de", "es"] as const;
+
+function isCalendarDate(value: string): boolean {
+  const [y, m, d] = value.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** A calendar date YYYY-MM-DD (2026-02-30 is refused). */
+export const dateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
+  .refine(isCalendarDate, "not a calendar date");
+
+/** A wall-clock time HH:MM or HH:MM:SS, normalised to HH:MM:SS. */
+export const hourString = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "expected a time HH:MM:SS")
+  .transform((v) => (v.length === 5 ? `${v}:00` : v));
+
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((v) => /^https?:\/\//i.test(v), "expected an http(s) URL");
+
+export const turnTimeSchema = z.object({
+  max_pax: z.number().int().min(1).max(1000),
+  minutes: z.number().int().min(5).max(1440),
+});
+
+/** Property settings (CONTRACT 4), every field with its default. */
+export const settingsSchema = z.object({
+  timezone: z.string().max(64).refine(isTimeZone, "not an IANA time zone").default("UTC"),
+  locale: z.enum(LOCALES).default("en"),
+  average_stay: z.number().int().min(5).max(1440).default(60),
+  turn_times: z.array(turnTimeSchema).max(50).default([]),
+  slot_interval: z.number().int().min(5).max(240).default(15),
+  min_notice: z.number().int().min(0).max(525600).default(0),
+  max_days_ahead: z.number().int().min(0).max(1095).default(90),
+  cancel_notice: z.number().int().min(0).max(525600).default(0),
+  max_online_pax: z.number().int().min(1).max(1000).default(10),
+  welcome_message: z.string().max(2000).nullable().default(null),
+  logo_url: httpUrl.nullable().default(null),
+  photos: z.array(httpUrl).max(30).default([]),
+  accent_color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, "expected a colour #RRGGBB")
+    .nullable()
+    .default(null),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** A partial update of settings: only the fields given change. */
+export const settingsPatchSchema = z.object({
+  timezone: settingsSchema.shape.timezone.removeDefault().optional(),
+  locale: settingsSchema.shape.locale.removeDefault().optional(),
+  average_stay: settingsSchema.shape.average_stay.removeDefault().optional(),
+  turn_times: settingsSchema.shape.turn_times.removeDefault().optional(),
+  slot_interval: settingsSchema.shape.slot_interval.removeDefault().optional(),
+  min_notice: settingsSchema.shape.min_notice.removeDefault().optional(),
+  max_days_ahead: settingsSchema.shape.max_days_ahead.removeDefault().optional(),
+  cancel_notice: settingsSchema.shape.cancel_notice.removeDefault().optional(),
+  max_online_pax: settingsSchema.shape.max_online_pax.removeDefault().optional(),
+  welcome_message: settingsSchema.shape.welcome_message.removeDefault().optional(),
+  logo_url: settingsSchema.shape.logo_url.removeDefault().optional(),
+  photos: settingsSchema.shape.photos.removeDefault().optional(),
+  accent_color: settingsSchema.shape.accent_color.removeDefault().optional(),
+});
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+/** Reads stored settings, filling defaults (and dropping anything no longer valid). */
+export function resolveSettings(stored: unknown): Settings {
+  const parsed = settingsSchema.safeParse(stored ?? {});
+  if (parsed.success) return parsed.data;
+  const obj = (stored && typeof stored === "object" ? stored : {}) as Record<string, unknown>;
+  const keep: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    const field = (settingsSchema.shape as Record<string, z.ZodType>)[k];
+    if (field?.safeParse(v).success) keep[k] = v;
+  }
+  return settingsSchema.parse(keep);
+}

@@ -1,0 +1,9 @@
+import type { Bindings } from "../../worker/env";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends Bindings {
+      TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { exports } from "cloudflare:workers";
+
+export const ORIGIN = "https://api.test";
+export const AUTH = "/auth/api/v2/api-account/oauth2";
+
+export interface CallOptions {
+  method?: string;
+  token?: string;
+  property?: number | string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Calls the Worker like an integrator would; JSON bodies unless `body` is already a string. */
+export async function call(path: string, o: CallOptions = {}) {
+  const headers = new Headers(o.headers);
+  if (o.token) headers.set("Authorization", `Bearer ${o.token}`);
+  if (o.property !== undefined) headers.set("Property", String(o.property));
+  let body: string | undefined;
+  if (o.body !== undefined) {
+    body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
+    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+  }
+  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { method: o.method ?? (body ? "POST" : "GET"), headers, body }));
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+let counter = 0;
+export const unique = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${(counter++).toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+
+export interface TestClient {
+  id: number;
+  clientId: string;
+  clientSecret: string;
+  token: string;
+  propertyId: number;
+  /** calls with this client's token and, unless overridden, its sandbox property */
+  call: (path: string, o?: CallOptions) => ReturnType<typeof call>;
+}
+
+export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
+  const username = unique("user");
+  const created = await call(`${AUTH}/client`, {
+    body: { name, email: `${username}@example.com`, username, password: "password-123", redirect_uri: "https://integrator.example" },
+  });
+  if (created.status !== 200) throw new Error(`client creation failed: ${created.status} ${created.text}`);
+  const c = created.json.data[0];
+  const token = await getToken(c.client_id, c.client_secret);
+  const propertyId = c.properties[0].id;
+  return {
+    id: c.id,
+    clientId: c.client_id,
+    clientSecret: c.client_secret,
+    token,
+    propertyId,
+    call: (path, o = {}) => call(path, { token, property: propertyId, ...o }),
+  };
+}
+
+export async function getToken(clientId: string, clientSecret: string): Promise<string> {
+  const res = await call(`${AUTH}/token`, {
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }).toString(),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  if (res.status !== 200) throw new Error(`token failed: ${res.status} ${res.text}`);
+  return res.json.access_token;
+}
+
+/** A room with two single tables and a group of both, and a dinner service. */
+export async function seedCatalog(client: TestClient) {
+  const room = (await client.call("/api/v2/rooms", { body: { name: "Main" } })).json.data[0];
+  const t1 = (await client.call("/api/v2/tables", { body: { name: "T1", room_id: room.id, guests_max: 2 } })).json.data[0];
+  const t2 = (await client.call("/api/v2/tables", { body: { name: "T2", room_id: room.id, guests_max: 4 } })).json.data[0];
+  const group = (await client.call("/api/v2/tables", { body: { name: "T1+T2", room_id: room.id, group: true, table_ids: [t1.id, t2.id] } })).json.data[0];
+  const service = (await client.call("/api/v2/services", { body: { name: "Dinner", start_hour: "19:00", end_hour: "22:00" } })).json.data[0];
+  const closure = (await client.call("/api/v2/closures", { body: { start_date: "2030-12-24", reason: "Christmas" } })).json.data[0];
+  return { room, t1, t2, group, service, closure };
+}
+
+export function expectProblem(res: { status: number; headers: Headers; json: any }, status: number, title?: string) {
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.json)}`);
+  if (!res.headers.get("Content-Type")?.startsWith("application/problem+json")) {
+    throw new Error(`expected problem+json, got ${res.headers.get("Content-Type")}`);
+  }
+  if (res.json?.status !== status) throw new Error(`problem status mismatch: ${JSON.stringify(res.json)}`);
+  if (title !== undefined && res.json?.title !== title) throw new Error(`expected title "${title}", got "${res.json?.title}"`);
+  if (typeof res.json?.request_id !== "string") throw new Error("problem without request_id");
+}

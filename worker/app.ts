@@ -1,0 +1,89 @@
+/** createApp(): the one place routers are mounted, docs served and errors mapped. */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import { bearerAuth, requireProperty } from "./auth/middleware";
+import { clientsRouter } from "./auth/clients.routes";
+import { docsRouter } from "./docs/docs.routes";
+import type { AppEnv } from "./env";
+import { ApiError, invalidInput, onError } from "./errors";
+import { idempotency } from "./lib/idempotency";
+import { database, jsonBodyOnly, limitBody, rateLimit } from "./lib/middleware";
+import { methodNotAllowed } from "./lib/routes";
+import { propertiesRouter } from "./properties/properties.routes";
+import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
+import { closuresRouter, servicesRouter } from "./properties/services.routes";
+
+export const API_BASE = "/api/v2";
+export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) throw invalidInput(result.error, result.target);
+    },
+  });
+
+  app.use(
+    "*",
+    requestId({ headerName: "X-Request-Id", limitLength: 200 }),
+    secureHeaders({ crossOriginResourcePolicy: false, xFrameOptions: false }),
+    database(),
+  );
+
+  // Unauthenticated: client creation and the OAuth token endpoints.
+  app.use(`${AUTH_BASE}/*`, limitBody());
+  app.route(AUTH_BASE, clientsRouter);
+
+  // The integrator API: bearer token, per-client rate limit, JSON bodies, idempotent writes.
+  const authed: MiddlewareHandler<AppEnv>[] = [
+    limitBody(),
+    bearerAuth(),
+    rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `client:${c.get("client").id}` }),
+    jsonBodyOnly(),
+    idempotency({ scope: (c) => `client:${c.get("client").id}` }),
+  ];
+  const scoped = [...authed, requireProperty()];
+  app.use(`${API_BASE}/properties/*`, ...authed);
+  app.route(`${API_BASE}/properties`, propertiesRouter);
+  for (const [path, router] of [
+    ["rooms", roomsRouter],
+    ["tables", tablesRouter],
+    ["services", servicesRouter],
+    ["closures", closuresRouter],
+  ] as const) {
+    app.use(`${API_BASE}/${path}/*`, ...scoped);
+    app.route(`${API_BASE}/${path}`, router);
+  }
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "an access token from POST /auth/api/v2/api-account/oauth2/token",
+  });
+  app.doc31(`${API_BASE}/openapi.json`, (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Restaurant reservation API",
+      version: "2.0.0",
+      description:
+        "Properties, rooms, tables, services, availability, reservations and webhooks for restaurants. " +
+        "Every success is `{\"data\": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase.",
+    },
+    servers: [{ url: new URL(c.req.url).origin, description: "this server" }],
+  }));
+  app.route("/", docsRouter);
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+
+  app.notFound((c) => {
+    const allowed = methodNotAllowed(app.routes, c.req.method, c.req.path);
+    if (allowed.length) {
+      return onError(new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${allowed.join(", ")}`, { headers: { Allow: allowed.join(", ") } }), c);
+    }
+    return onError(new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c);
+  });
+  app.onError(onError);
+  return app;
+}

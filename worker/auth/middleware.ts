@@ -1,0 +1,73 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, PropertyRow } from "../env";
+import { ApiError } from "../errors";
+import { sha256Hex } from "../lib/crypto";
+import { nowIso } from "../lib/time";
+import { findPropertyForClient } from "../properties/properties.repo";
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+function challenge(error?: string, description?: string): Record<string, string> {
+  const parts = ['Bearer realm="api"'];
+  if (error) parts.push(`error="${error}"`);
+  if (description) parts.push(`error_description="${description}"`);
+  return { "WWW-Authenticate": parts.join(", ") };
+}
+
+/** RFC 6750 bearer authentication with opaque tokens stored as SHA-256. */
+export function bearerAuth(): MiddlewareHandler<AppEnv> {
+  return async function bearerAuthMiddleware(c, next) {
+    const header = c.req.header("Authorization");
+    if (!header) {
+      throw new ApiError("authentication_required", "send Authorization: Bearer <access_token>", { headers: challenge() });
+    }
+    const match = BEARER.exec(header);
+    if (!match) {
+      throw new ApiError("invalid_request", "the Authorization header must be 'Bearer <access_token>'", {
+        headers: challenge("invalid_request", "malformed Authorization header"),
+      });
+    }
+    const row = await c.env.DB.prepare(
+      `SELECT c.id, c.client_id, c.production_enabled, t.expires_at, t.revoked_at
+       FROM access_tokens t JOIN api_clients c ON c.id = t.client_id WHERE t.token_hash = ?`,
+    )
+      .bind(await sha256Hex(match[1]!))
+      .first<{ id: number; client_id: string; production_enabled: number; expires_at: string; revoked_at: string | null }>();
+    if (!row || row.revoked_at || row.expires_at <= nowIso()) {
+      const why = !row ? "unknown access token" : row.revoked_at ? "the access token was revoked" : "the access token expired";
+      throw new ApiError("invalid_token", why, { headers: challenge("invalid_token", why) });
+    }
+    c.set("client", { id: row.id, clientId: row.client_id, productionEnabled: row.production_enabled === 1 });
+    await next();
+  };
+}
+
+/** Checks that the client may act on the property: 404 unknown, 403 not granted or sandbox expired. */
+export async function authoriseProperty(c: Parameters<MiddlewareHandler<AppEnv>>[0], propertyId: number, options: { allowExpired?: boolean } = {}): Promise<PropertyRow> {
+  const found = await findPropertyForClient(c.get("db"), propertyId, c.get("client").id);
+  if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
+  if (!found.granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
+  const property = found.property;
+  if (!options.allowExpired && property.sandbox && property.sandboxExpiresAt && property.sandboxExpiresAt <= nowIso()) {
+    throw new ApiError("sandbox_expired", `the sandbox property ${propertyId} expired on ${property.sandboxExpiresAt}`);
+  }
+  c.set("property", property);
+  return property;
+}
+
+/** The `Property: <id>` header of property-scoped calls (CONTRACT 3). */
+export function requireProperty(): MiddlewareHandler<AppEnv> {
+  return async function requirePropertyMiddleware(c, next) {
+    const raw = c.req.header("Property");
+    if (raw === undefined || raw.trim() === "") {
+      throw new ApiError("property_header_required", "send the header Property: <property_id>");
+    }
+    if (!/^\s*[1-9]\d{0,15}\s*$/.test(raw)) {
+      throw new ApiError("invalid_input_data", "the Property header must be a property id (a positive integer)", {
+        errors: [{ path: "Property", message: "expected a positive integer" }],
+      });
+    }
+    await authoriseProperty(c, Number(raw));
+    await next();
+  };
+}

@@ -1,0 +1,296 @@
+/**
+ * Every D1 table. Times are ISO strings in UTC unless the column name says "local";
+ * reservation dates and hours are the property's wall-clock time (SPEC shows no zone).
+ * Each index carries a one-line reason: the lookup it serves.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+const createdAt = () => text("created_at").notNull().default(now);
+
+export const apiClients = sqliteTable(
+  "api_clients",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    clientId: text("client_id").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    productionEnabled: integer("production_enabled", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // token endpoint: authenticate by client_id
+    uniqueIndex("api_clients_client_id_uq").on(t.clientId),
+    // client creation: username taken -> 409
+    uniqueIndex("api_clients_username_uq").on(t.username),
+  ],
+);
+
+export const accessTokens = sqliteTable(
+  "access_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    clientId: integer("client_id").notNull().references(() => apiClients.id),
+    expiresAt: text("expires_at").notNull(),
+    revokedAt: text("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // every authenticated request: bearer token -> client
+    uniqueIndex("access_tokens_hash_uq").on(t.tokenHash),
+    // housekeeping: purge a client's expired tokens
+    index("access_tokens_client_idx").on(t.clientId, t.expiresAt),
+  ],
+);
+
+export const properties = sqliteTable(
+  "properties",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicKey: text("public_key").notNull(),
+    ownerClientId: integer("owner_client_id").notNull().references(() => apiClients.id),
+    name: text("name").notNull(),
+    email: text("email"),
+    username: text("username"),
+    passwordHash: text("password_hash"),
+    website: text("website"),
+    phone: text("phone"),
+    description: text("description"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    sandbox: integer("sandbox", { mode: "boolean" }).notNull().default(true),
+    sandboxExpiresAt: text("sandbox_expires_at"),
+    searchengineEnabled: integer("searchengine_enabled", { mode: "boolean" }).notNull().default(false),
+    /** JSON: {latitude, longitude, country, address, city, zip} or {} */
+    position: text("position", { mode: "json" }).notNull().default(sql`'{}'`),
+    /** JSON: the settings the caller set; defaults are applied on read */
+    settings: text("settings", { mode: "json" }).notNull().default(sql`'{}'`),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    // public widget API and hosted pages: /p/<public_key>
+    uniqueIndex("properties_public_key_uq").on(t.publicKey),
+  ],
+);
+
+/** Which clients may act on which property: the creator, plus grants made by the operator. */
+export const propertyGrants = sqliteTable(
+  "property_grants",
+  {
+    clientId: integer("client_id").notNull().references(() => apiClients.id),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Property-header check and GET /properties: (client, property) -> allowed
+    primaryKey({ columns: [t.clientId, t.propertyId] }),
+    // operator: who can see this property
+    index("property_grants_property_idx").on(t.propertyId),
+  ],
+);
+
+export const rooms = sqliteTable(
+  "rooms",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    name: text("name").notNull(),
+    bookable: integer("bookable", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    // GET /rooms and the engine's catalog load: a property's rooms
+    index("rooms_property_idx").on(t.propertyId, t.id),
+  ],
+);
+
+export const diningTables = sqliteTable(
+  "dining_tables",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    roomId: integer("room_id").notNull().references(() => rooms.id),
+    name: text("name").notNull(),
+    guestsMin: integer("guests_min").notNull().default(1),
+    guestsMax: integer("guests_max").notNull(),
+    bookable: integer("bookable", { mode: "boolean" }).notNull().default(true),
+    online: integer("online", { mode: "boolean" }).notNull().default(true),
+    isGroup: integer("is_group", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    // GET /tables and the engine's catalog load: a property's tables
+    index("dining_tables_property_idx").on(t.propertyId, t.id),
+    // a room's tables (room responses, room deletion)
+    index("dining_tables_room_idx").on(t.roomId),
+  ],
+);
+
+/** Members of a group table (a combination of two or more tables of one room). */
+export const tableGroupMembers = sqliteTable(
+  "table_group_members",
+  {
+    groupId: integer("group_id").notNull().references(() => diningTables.id),
+    memberId: integer("member_id").notNull().references(() => diningTables.id),
+  },
+  (t) => [
+    // a group's members
+    primaryKey({ columns: [t.groupId, t.memberId] }),
+    // the groups a table belongs to (deletion guard, availability)
+    index("table_group_members_member_idx").on(t.memberId),
+  ],
+);
+
+export const services = sqliteTable(
+  "services",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    imageUrl: text("image_url"),
+    /** JSON array of ISO weekdays, 1 = Monday .. 7 = Sunday */
+    weekdays: text("weekdays", { mode: "json" }).notNull().$type<number[]>(),
+    startHour: text("start_hour").notNull(),
+    endHour: text("end_hour").notNull(),
+    slotInterval: integer("slot_interval"),
+    averageStay: integer("average_stay"),
+    paxMin: integer("pax_min").notNull().default(1),
+    paxMax: integer("pax_max"),
+    online: integer("online", { mode: "boolean" }).notNull().default(true),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    validFrom: text("valid_from"),
+    validTo: text("valid_to"),
+    createdAt: createdAt(),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    // GET /services and the engine's catalog load
+    index("services_property_idx").on(t.propertyId, t.id),
+  ],
+);
+
+export const closures = sqliteTable(
+  "closures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    startDate: text("start_date").notNull(),
+    endDate: text("end_date").notNull(),
+    startHour: text("start_hour"),
+    endHour: text("end_hour"),
+    roomIds: text("room_ids", { mode: "json" }).$type<number[] | null>(),
+    tableIds: text("table_ids", { mode: "json" }).$type<number[] | null>(),
+    serviceIds: text("service_ids", { mode: "json" }).$type<number[] | null>(),
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // the engine reads the closures that touch the days asked for
+    index("closures_property_dates_idx").on(t.propertyId, t.startDate, t.endDate),
+  ],
+);
+
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    email: text("email"),
+    phone: text("phone"),
+    banned: integer("banned", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // customers are matched by email, then phone, within a property
+    index("customers_property_email_idx").on(t.propertyId, t.email),
+    index("customers_property_phone_idx").on(t.propertyId, t.phone),
+  ],
+);
+
+export const reservations = sqliteTable(
+  "reservations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    customerId: integer("customer_id").references(() => customers.id),
+    serviceId: integer("service_id").references(() => services.id),
+    roomId: integer("room_id").references(() => rooms.id),
+    /** local wall-clock date and hour of the start */
+    startDate: text("start_date").notNull(),
+    startHour: text("start_hour").notNull(),
+    /** local wall-clock minutes since 1970-01-01 00:00, for overlap arithmetic */
+    startMin: integer("start_min").notNull(),
+    endMin: integer("end_min").notNull(),
+    pax: integer("pax").notNull(),
+    status: text("status").notNull(),
+    channel: text("channel").notNull(),
+    waitingList: integer("waiting_list", { mode: "boolean" }).notNull().default(false),
+    notes: text("notes"),
+    specialRequest: text("special_request"),
+    lastStatusChange: text("last_status_change").notNull().default(now),
+    checkinDate: text("checkin_date"),
+    checkoutDate: text("checkout_date"),
+    expirationDate: text("expiration_date"),
+    manageTokenHash: text("manage_token_hash"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    // GET /reservations: a property's reservations by start, then id
+    index("reservations_property_start_idx").on(t.propertyId, t.startMin, t.id),
+    // deletion guards: upcoming reservations of a service or room
+    index("reservations_service_idx").on(t.serviceId, t.startMin),
+    index("reservations_room_idx").on(t.roomId, t.startMin),
+    // the guest's manage link
+    index("reservations_manage_token_idx").on(t.manageTokenHash),
+  ],
+);
+
+/** The tables a reservation holds, with its time span copied for the overlap check. */
+export const reservationTables = sqliteTable(
+  "reservation_tables",
+  {
+    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    tableId: integer("table_id").notNull().references(() => diningTables.id),
+    startMin: integer("start_min").notNull(),
+    endMin: integer("end_min").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.reservationId, t.tableId] }),
+    // overlap check and deletion guard: a table's reservations in a time span
+    index("reservation_tables_table_time_idx").on(t.tableId, t.startMin),
+  ],
+);
+
+/** Stripe-style idempotency: one row per (caller, key), holding the first response. */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    state: text("state", { enum: ["running", "done"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    responseType: text("response_type"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // replay lookup
+    primaryKey({ columns: [t.scope, t.key] }),
+    // purge of keys older than 24 h
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
+);

@@ -1,0 +1,131 @@
+/**
+ * The one error shape: RFC 9457 problem details whose `title` is SPEC's reason phrase.
+ * Handlers `throw new ApiError("table_not_available")`; onError and the validation hook
+ * are the only places that write error responses.
+ */
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ZodError } from "zod";
+import type { AppEnv } from "./env";
+
+/** code -> [status, title]. Titles are SPEC's reason phrases verbatim where SPEC has one. */
+export const ERRORS = {
+  invalid_input_data: [400, "invalid input data"],
+  validation_error: [400, "validation error"],
+  property_header_required: [400, "property header required"],
+  invalid_request: [400, "invalid request"],
+  authentication_required: [401, "authentication required"],
+  invalid_token: [401, "invalid token"],
+  property_forbidden: [403, "property forbidden"],
+  sandbox_expired: [403, "sandbox expired"],
+  property_disabled: [403, "property disabled"],
+  reservation_not_available: [403, "reservation not available"],
+  resource_not_available: [403, "resource not available"],
+  booking_slot_not_available: [403, "booking slot not available"],
+  customer_is_banned: [403, "customer is banned"],
+  service_is_not_available: [403, "service is not available"],
+  room_capacity_exceeded: [403, "room capacity has been exceeded"],
+  table_not_available: [403, "table not available"],
+  service_not_available: [403, "service not available"],
+  service_forbidden: [403, "service forbidden"],
+  not_found: [404, "not found"],
+  property_not_found: [404, "property not found"],
+  reservation_not_found: [404, "reservation not found"],
+  user_not_found: [404, "user not found"],
+  room_not_found: [404, "room not found"],
+  table_not_found: [404, "table not found"],
+  service_not_found: [404, "service not found"],
+  closure_not_found: [404, "closure not found"],
+  method_not_allowed: [405, "method not allowed"],
+  no_service_available: [406, "no service available"],
+  no_room_available: [406, "no room available"],
+  username_taken: [409, "username taken"],
+  resource_in_use: [409, "resource in use"],
+  idempotency_key_in_use: [409, "idempotency key in use"],
+  payload_too_large: [413, "payload too large"],
+  unsupported_media_type: [415, "unsupported media type"],
+  idempotency_key_reused: [422, "idempotency key reused"],
+  too_many_requests: [429, "too many requests"],
+  internal_error: [500, "internal error"],
+  service_unavailable: [503, "service unavailable"],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly title: string;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; status?: ContentfulStatusCode } = {},
+  ) {
+    super(detail ?? ERRORS[code][1]);
+    this.status = options.status ?? (ERRORS[code][0] as ContentfulStatusCode);
+    this.title = ERRORS[code][1];
+  }
+}
+
+export function problemBody(c: Context<AppEnv>, err: ApiError) {
+  return {
+    type: `${new URL(c.req.url).origin}/docs/errors#${err.code}`,
+    title: err.title,
+    status: err.status,
+    code: err.code,
+    detail: err.detail ?? err.title,
+    request_id: c.get("requestId") ?? null,
+    ...(err.options.errors ? { errors: err.options.errors } : {}),
+  };
+}
+
+export function problem(c: Context<AppEnv>, err: ApiError): Response {
+  const headers = new Headers(err.options.headers);
+  headers.set("Content-Type", "application/problem+json");
+  return new Response(JSON.stringify(problemBody(c, err)), { status: err.status, headers });
+}
+
+type Issue = ZodError["issues"][number];
+
+/** One entry per bad field; for a union, the errors of the branch that came closest. */
+export function zodFieldErrors(error: ZodError | { issues: Issue[] }, prefix: PropertyKey[] = []): FieldError[] {
+  return error.issues.flatMap((issue): FieldError[] => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === "invalid_union" && issue.errors.length > 0) {
+      const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0]!;
+      return zodFieldErrors({ issues: closest as Issue[] }, path);
+    }
+    return [{ path: path.length ? path.map(String).join(".") : "(root)", message: issue.message }];
+  });
+}
+
+/** For the zod-openapi validation hook: one errors[] entry per bad field. */
+export function invalidInput(error: ZodError, target?: string): ApiError {
+  const errors = zodFieldErrors(error);
+  const where = target && target !== "json" ? ` in ${target === "param" ? "path" : target}` : "";
+  return new ApiError("invalid_input_data", `${errors.length} invalid field${errors.length === 1 ? "" : "s"}${where}`, {
+    errors,
+  });
+}
+
+export function onError(err: Error, c: Context<AppEnv>): Response {
+  if (err instanceof ApiError) return problem(c, err);
+  if (err instanceof HTTPException) {
+    // Hono's own validators throw these for unreadable bodies.
+    if (err.status === 400) {
+      return problem(c, new ApiError("invalid_input_data", "the request body is not valid JSON", {
+        errors: [{ path: "(body)", message: err.message }],
+      }));
+    }
+    if (err.status === 413) return problem(c, new ApiError("payload_too_large"));
+    const code = (Object.keys(ERRORS) as ErrorCode[]).find((k) => ERRORS[k][0] === err.status);
+    if (code) return problem(c, new ApiError(code, err.message));
+  }
+  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), message: String(err?.stack ?? err) }));
+  return problem(c, new ApiError("internal_error", "an unexpected error occurred; quote the request_id to support"));
+}

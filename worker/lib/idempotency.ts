@@ -1,0 +1,85 @@
+/**
+ * Idempotency-Key on writes (CONTRACT 2, Stripe semantics): scoped to the caller, kept 24 h.
+ * The same key and body replays the first response; another body -> 422; still running -> 409.
+ * The claim is one INSERT .. ON CONFLICT, so two racing requests cannot both run.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { sha256Hex } from "./crypto";
+
+const TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+interface StoredKey {
+  request_hash: string;
+  state: "running" | "done";
+  response_status: number | null;
+  response_body: string | null;
+  response_type: string | null;
+  created_at: string;
+}
+
+export function idempotency(options: { scope: (c: Context<AppEnv>) => string }): MiddlewareHandler<AppEnv> {
+  return async function idempotencyMiddleware(c, next) {
+    const key = c.req.header("Idempotency-Key");
+    if (key === undefined || c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") {
+      return next();
+    }
+    if (!KEY_SHAPE.test(key)) {
+      throw new ApiError("invalid_input_data", "Idempotency-Key must be 1 to 255 visible ASCII characters", {
+        errors: [{ path: "Idempotency-Key", message: "invalid header" }],
+      });
+    }
+    const scope = options.scope(c);
+    const body = await c.req.text();
+    const requestHash = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${c.req.header("Property") ?? ""}\n${body}`);
+    const db = c.env.DB;
+    const expiredBefore = new Date(Date.now() - TTL_MS).toISOString();
+
+    const claimed = await db
+      .prepare(
+        `INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES (?1, ?2, ?3, 'running')
+         ON CONFLICT (scope, key) DO UPDATE SET request_hash = ?3, state = 'running', response_status = NULL,
+           response_body = NULL, response_type = NULL, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE idempotency_keys.created_at < ?4
+         RETURNING key`,
+      )
+      .bind(scope, key, requestHash, expiredBefore)
+      .first();
+
+    if (!claimed) {
+      const stored = await db
+        .prepare("SELECT request_hash, state, response_status, response_body, response_type, created_at FROM idempotency_keys WHERE scope = ? AND key = ?")
+        .bind(scope, key)
+        .first<StoredKey>();
+      if (!stored) throw new ApiError("idempotency_key_in_use", "this Idempotency-Key is being processed; retry shortly");
+      if (stored.request_hash !== requestHash) {
+        throw new ApiError("idempotency_key_reused", "this Idempotency-Key was used with another request; use a new key");
+      }
+      if (stored.state === "running") {
+        throw new ApiError("idempotency_key_in_use", "the first request with this Idempotency-Key is still running", {
+          headers: { "Retry-After": "1" },
+        });
+      }
+      return new Response(stored.response_body, {
+        status: stored.response_status ?? 200,
+        headers: { "Content-Type": stored.response_type ?? "application/json", "Idempotent-Replayed": "true" },
+      });
+    }
+
+    await next();
+
+    const res = c.res;
+    if (res.status >= 500) {
+      // A failure on our side must not pin the key: the caller's retry runs again.
+      await db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?").bind(scope, key).run();
+      return;
+    }
+    const text = await res.clone().text();
+    await db
+      .prepare("UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?, response_type = ? WHERE scope = ? AND key = ?")
+      .bind(res.status, text, res.headers.get("Content-Type"), scope, key)
+      .run();
+  };
+}

@@ -1,0 +1,66 @@
+import { drizzle } from "drizzle-orm/d1";
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import * as schema from "../db/schema";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** One drizzle handle per request, on the D1 binding. */
+export function database(): MiddlewareHandler<AppEnv> {
+  return async function databaseMiddleware(c, next) {
+    c.set("db", drizzle(c.env.DB, { schema }));
+    await next();
+  };
+}
+
+/** Bodies over 64 KiB are refused with 413 before anything reads them. */
+export function limitBody(maxSize = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError("payload_too_large", `request bodies are limited to ${maxSize / 1024} KiB`);
+    },
+  });
+}
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+
+/** A write carrying a body must say it is JSON (415 otherwise); an empty body passes to validation. */
+export function jsonBodyOnly(): MiddlewareHandler<AppEnv> {
+  return async function jsonBodyOnlyMiddleware(c, next) {
+    const method = c.req.method;
+    if (method === "POST" || method === "PUT" || method === "PATCH") {
+      const length = c.req.header("Content-Length");
+      const hasBody = length !== undefined ? Number(length) > 0 : c.req.raw.body !== null;
+      const type = c.req.header("Content-Type");
+      if (hasBody && !(type && JSON_TYPE.test(type))) {
+        throw new ApiError("unsupported_media_type", "send the body as Content-Type: application/json");
+      }
+    }
+    await next();
+  };
+}
+
+type LimiterName = "API_RATE_LIMITER" | "PUBLIC_RATE_LIMITER";
+
+/** The Workers Rate Limiting binding, keyed per caller; 429 with Retry-After when spent. */
+export function rateLimit(options: { binding: LimiterName; key: (c: Context<AppEnv>) => string; periodSeconds?: number }): MiddlewareHandler<AppEnv> {
+  const retryAfter = String(options.periodSeconds ?? 60);
+  return async function rateLimitMiddleware(c, next) {
+    const limiter = c.env[options.binding];
+    const { success } = await limiter.limit({ key: options.key(c) });
+    if (!success) {
+      throw new ApiError("too_many_requests", `rate limit reached; retry after ${retryAfter} seconds`, {
+        headers: { "Retry-After": retryAfter },
+      });
+    }
+    await next();
+  };
+}
+
+/** The caller's address as Cloudflare reports it (a constant in local dev and tests). */
+export function clientIp(c: Context<AppEnv>): string {
+  return c.req.header("CF-Connecting-IP") ?? "local";
+}

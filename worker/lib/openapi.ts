@@ -1,0 +1,65 @@
+/** Building blocks of the route contracts: envelopes, the problem body, common parameters. */
+import { z } from "@hono/zod-openapi";
+import { ERRORS, type ErrorCode } from "../errors";
+import { nextCursorSchema } from "./pagination";
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string().openapi({ description: "SPEC's reason phrase", example: "property not found" }),
+    status: z.number().int(),
+    code: z.string().openapi({ example: "property_not_found" }),
+    detail: z.string(),
+    request_id: z.string().nullable(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("Problem");
+
+/** `{"data": [item]}`: SPEC wraps every result in an array, even a single record. */
+export const envelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+export const listEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: nextCursorSchema });
+
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+
+/** Problem responses for the given codes, grouped by status, each listing its titles. */
+export function errorResponses(...codes: ErrorCode[]) {
+  const byStatus = new Map<number, string[]>();
+  for (const code of [...codes, "invalid_input_data", "too_many_requests"] as ErrorCode[]) {
+    const [status, title] = ERRORS[code];
+    const titles = byStatus.get(status) ?? [];
+    if (!titles.includes(title)) titles.push(title);
+    byStatus.set(status, titles);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, titles]) => [
+      status,
+      { description: titles.join("; "), content: { "application/problem+json": { schema: ProblemSchema } } },
+    ]),
+  );
+}
+
+export const AUTHED = ["authentication_required", "invalid_token"] as const satisfies ErrorCode[];
+export const PROPERTY_SCOPED = [...AUTHED, "property_header_required", "property_not_found", "property_forbidden", "sandbox_expired"] as const satisfies ErrorCode[];
+
+export const bearerSecurity = [{ bearer: [] }];
+
+export const propertyHeader = z.object({
+  Property: z
+    .string()
+    .optional()
+    .openapi({ param: { name: "Property", in: "header", required: true }, description: "the property id the call acts on", example: "1" }),
+});
+
+export const IdParam = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .openapi({ param: { name: "id", in: "path" }, example: 1 }),
+});
+
+export const optionalString = (max: number) => z.string().trim().max(max).optional();

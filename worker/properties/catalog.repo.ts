@@ -1,0 +1,236 @@
+/**
+ * Rooms, tables (with group members), services and closures of one property.
+ * Deletion is soft: past reservations keep pointing at what they used.
+ */
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { closures, diningTables, rooms, services, tableGroupMembers } from "../db/schema";
+import type { Db } from "../env";
+import { zonedParts } from "../lib/localtime";
+import { nowIso } from "../lib/time";
+
+export type RoomRow = typeof rooms.$inferSelect;
+export type TableRow = typeof diningTables.$inferSelect;
+export type ServiceRow = typeof services.$inferSelect;
+export type ClosureRow = typeof closures.$inferSelect;
+export type TableWithMembers = TableRow & { memberIds: number[] };
+
+const FINAL_STATUSES = sql`('CANCELLED', 'EXPIRED', 'REJECTED')`;
+
+// ---------- rooms ----------
+
+export async function listRooms(db: Db, propertyId: number, limit: number, afterId = 0) {
+  return db
+    .select()
+    .from(rooms)
+    .where(and(eq(rooms.propertyId, propertyId), isNull(rooms.deletedAt), gt(rooms.id, afterId)))
+    .orderBy(asc(rooms.id))
+    .limit(limit + 1);
+}
+
+export async function getRoom(db: Db, propertyId: number, id: number) {
+  const rows = await db
+    .select()
+    .from(rooms)
+    .where(and(eq(rooms.id, id), eq(rooms.propertyId, propertyId), isNull(rooms.deletedAt)))
+    .limit(1);
+  return rows[0];
+}
+
+export async function insertRoom(db: Db, propertyId: number, input: { name: string; bookable?: boolean | undefined }) {
+  const rows = await db.insert(rooms).values({ propertyId, name: input.name, bookable: input.bookable ?? true }).returning();
+  return rows[0]!;
+}
+
+export async function updateRoom(db: Db, id: number, input: { name?: string | undefined; bookable?: boolean | undefined }) {
+  const rows = await db
+    .update(rooms)
+    .set({ ...(input.name !== undefined && { name: input.name }), ...(input.bookable !== undefined && { bookable: input.bookable }) })
+    .where(eq(rooms.id, id))
+    .returning();
+  return rows[0]!;
+}
+
+/** Soft-deletes a room with its tables and their group memberships, in one batch. */
+export async function deleteRoom(db: Db, id: number) {
+  const at = nowIso();
+  const tableIds = db.select({ id: diningTables.id }).from(diningTables).where(eq(diningTables.roomId, id));
+  await db.batch([
+    db.delete(tableGroupMembers).where(inArray(tableGroupMembers.groupId, tableIds)),
+    db.update(diningTables).set({ deletedAt: at }).where(and(eq(diningTables.roomId, id), isNull(diningTables.deletedAt))),
+    db.update(rooms).set({ deletedAt: at }).where(eq(rooms.id, id)),
+  ]);
+}
+
+// ---------- tables ----------
+
+async function withMembers(db: Db, tables: TableRow[]): Promise<TableWithMembers[]> {
+  const groupIds = tables.filter((t) => t.isGroup).map((t) => t.id);
+  const members = groupIds.length
+    ? await db.select().from(tableGroupMembers).where(inArray(tableGroupMembers.groupId, groupIds)).orderBy(asc(tableGroupMembers.memberId))
+    : [];
+  return tables.map((t) => ({ ...t, memberIds: members.filter((m) => m.groupId === t.id).map((m) => m.memberId) }));
+}
+
+export async function listTables(db: Db, propertyId: number, options: { limit?: number; afterId?: number; roomIds?: number[] } = {}) {
+  const conditions = [eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt), gt(diningTables.id, options.afterId ?? 0)];
+  if (options.roomIds) conditions.push(inArray(diningTables.roomId, options.roomIds));
+  const query = db.select().from(diningTables).where(and(...conditions)).orderBy(asc(diningTables.id));
+  const rows = options.limit ? await query.limit(options.limit + 1) : await query;
+  return withMembers(db, rows);
+}
+
+export async function getTable(db: Db, propertyId: number, id: number) {
+  const rows = await db
+    .select()
+    .from(diningTables)
+    .where(and(eq(diningTables.id, id), eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt)))
+    .limit(1);
+  return rows[0] ? (await withMembers(db, rows))[0] : undefined;
+}
+
+export async function getTablesByIds(db: Db, propertyId: number, ids: number[]) {
+  if (!ids.length) return [];
+  return db
+    .select()
+    .from(diningTables)
+    .where(and(inArray(diningTables.id, ids), eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt)));
+}
+
+export interface TableFields {
+  name: string;
+  roomId: number;
+  guestsMin: number;
+  guestsMax: number;
+  bookable: boolean;
+  online: boolean;
+  isGroup: boolean;
+}
+
+export async function insertTable(db: Db, propertyId: number, fields: TableFields, memberIds: number[]) {
+  const insert = db.insert(diningTables).values({ propertyId, ...fields }).returning();
+  if (!memberIds.length) return (await insert)[0]!;
+  const [rows] = await db.batch([
+    insert,
+    ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId: sql`last_insert_rowid()` as unknown as number, memberId })),
+  ]);
+  return rows[0]!;
+}
+
+export async function updateTable(db: Db, id: number, fields: Partial<TableFields>, memberIds?: number[]) {
+  const update = db.update(diningTables).set(fields).where(eq(diningTables.id, id)).returning();
+  if (memberIds === undefined) return (await update)[0]!;
+  const [rows] = await db.batch([
+    update,
+    db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)),
+    ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId: id, memberId })),
+  ]);
+  return rows[0]!;
+}
+
+export async function deleteTable(db: Db, id: number) {
+  await db.batch([
+    db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)),
+    db.update(diningTables).set({ deletedAt: nowIso() }).where(eq(diningTables.id, id)),
+  ]);
+}
+
+/** Live groups that have this table as a member. */
+export async function groupsContaining(db: Db, tableId: number) {
+  const rows = await db
+    .select({ id: diningTables.id })
+    .from(tableGroupMembers)
+    .innerJoin(diningTables, eq(diningTables.id, tableGroupMembers.groupId))
+    .where(and(eq(tableGroupMembers.memberId, tableId), isNull(diningTables.deletedAt)));
+  return rows.map((r) => r.id);
+}
+
+// ---------- services ----------
+
+export async function listServices(db: Db, propertyId: number, limit?: number, afterId = 0) {
+  const query = db
+    .select()
+    .from(services)
+    .where(and(eq(services.propertyId, propertyId), isNull(services.deletedAt), gt(services.id, afterId)))
+    .orderBy(asc(services.id));
+  return limit ? query.limit(limit + 1) : query;
+}
+
+export async function getService(db: Db, propertyId: number, id: number) {
+  const rows = await db
+    .select()
+    .from(services)
+    .where(and(eq(services.id, id), eq(services.propertyId, propertyId), isNull(services.deletedAt)))
+    .limit(1);
+  return rows[0];
+}
+
+export type ServiceFields = Omit<typeof services.$inferInsert, "id" | "propertyId" | "createdAt" | "deletedAt">;
+
+export async function insertService(db: Db, propertyId: number, fields: ServiceFields) {
+  return (await db.insert(services).values({ ...fields, propertyId }).returning())[0]!;
+}
+
+export async function updateService(db: Db, id: number, fields: Partial<ServiceFields>) {
+  return (await db.update(services).set(fields).where(eq(services.id, id)).returning())[0]!;
+}
+
+export async function deleteService(db: Db, id: number) {
+  await db.update(services).set({ deletedAt: nowIso() }).where(eq(services.id, id));
+}
+
+// ---------- closures ----------
+
+export async function listClosures(db: Db, propertyId: number, limit: number, afterId = 0) {
+  return db
+    .select()
+    .from(closures)
+    .where(and(eq(closures.propertyId, propertyId), gt(closures.id, afterId)))
+    .orderBy(asc(closures.id))
+    .limit(limit + 1);
+}
+
+export async function getClosure(db: Db, propertyId: number, id: number) {
+  const rows = await db.select().from(closures).where(and(eq(closures.id, id), eq(closures.propertyId, propertyId))).limit(1);
+  return rows[0];
+}
+
+export type ClosureFields = Omit<typeof closures.$inferInsert, "id" | "propertyId" | "createdAt">;
+
+export async function insertClosure(db: Db, propertyId: number, fields: ClosureFields) {
+  return (await db.insert(closures).values({ ...fields, propertyId }).returning())[0]!;
+}
+
+export async function updateClosure(db: Db, id: number, fields: Partial<ClosureFields>) {
+  return (await db.update(closures).set(fields).where(eq(closures.id, id)).returning())[0]!;
+}
+
+export async function deleteClosure(db: Db, id: number) {
+  await db.delete(closures).where(eq(closures.id, id));
+}
+
+// ---------- deletion guard ----------
+
+/**
+ * The first upcoming (not final, not yet ended) reservation that uses the room, one of the
+ * tables or the service, in the property's own clock; undefined when nothing does.
+ */
+export async function upcomingUse(
+  db: Db,
+  propertyId: number,
+  timeZone: string,
+  what: { roomId?: number; tableIds?: number[]; serviceId?: number },
+): Promise<number | undefined> {
+  const now = zonedParts(timeZone).minutes;
+  const uses = [];
+  if (what.roomId !== undefined) uses.push(sql`r.room_id = ${what.roomId}`);
+  if (what.serviceId !== undefined) uses.push(sql`r.service_id = ${what.serviceId}`);
+  if (what.tableIds?.length) {
+    uses.push(sql`EXISTS (SELECT 1 FROM reservation_tables rt WHERE rt.reservation_id = r.id AND rt.table_id IN ${what.tableIds})`);
+  }
+  if (!uses.length) return undefined;
+  const row = await db.get<{ id: number } | undefined>(
+    sql`SELECT r.id FROM reservations r WHERE r.property_id = ${propertyId} AND r.status NOT IN ${FINAL_STATUSES}
+        AND r.end_min > ${now} AND (${sql.join(uses, sql` OR `)}) ORDER BY r.start_min LIMIT 1`,
+  );
+  return row?.id;
+}

@@ -1,0 +1,154 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
+import { authoriseProperty } from "../auth/middleware";
+import type { AppEnv } from "../env";
+import { decodeCursor, page, paginationQuery } from "../lib/pagination";
+import { AUTHED, bearerSecurity, envelope, errorResponses, IdParam, json, listEnvelope, optionalString } from "../lib/openapi";
+import { intVar } from "../lib/time";
+import { createProperty, listPropertiesForClient, softDeleteProperty, toPropertyDto, updateProperty } from "./properties.repo";
+
+export const PositionSchema = z
+  .object({
+    latitude: z.number().min(-90).max(90).optional(),
+    longitude: z.number().min(-180).max(180).optional(),
+    country: optionalString(100),
+    address: optionalString(300),
+    city: optionalString(100),
+    zip: optionalString(20),
+  })
+  .openapi("Position", { example: { latitude: 45.4642, longitude: 9.19, country: "IT", address: "Via Roma 1", city: "Milano", zip: "20121" } });
+
+export const SettingsSchema = settingsSchema.openapi("PropertySettings");
+
+export const PropertySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    enabled: z.boolean(),
+    sandbox: z.boolean(),
+    position: z.record(z.string(), z.unknown()).openapi({ description: "may be empty" }),
+    email: z.string().nullable(),
+    username: z.string().nullable(),
+    website: z.string().nullable(),
+    phone: z.string().nullable(),
+    description: z.string().nullable(),
+    public_key: z.string().openapi({ description: "the key of the public widget API and the hosted pages" }),
+    sandbox_expires_at: z.string().nullable(),
+    searchengine_enabled: z.boolean(),
+    settings: SettingsSchema,
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("Property");
+
+const propertyFields = {
+  email: z.string().trim().email().max(254).optional(),
+  username: optionalString(100),
+  password: z.string().min(8).max(200).optional().openapi({ description: "stored hashed, never returned" }),
+  website: z.string().trim().url().max(2048).optional(),
+  phone: optionalString(40),
+  description: optionalString(5000),
+  position: PositionSchema.optional(),
+  settings: settingsPatchSchema.optional().openapi({ description: "only the settings given change; see PropertySettings for defaults" }),
+};
+
+const PropertyCreateSchema = z
+  .object({ name: z.string().trim().min(1).max(200), ...propertyFields })
+  .openapi("PropertyCreate", { example: { name: "Trattoria Roma", email: "info@trattoria.example", phone: "+39 02 1234567", settings: { timezone: "Europe/Rome", locale: "it" } } });
+
+const PropertyUpdateSchema = z
+  .object({ name: z.string().trim().min(1).max(200).optional(), enabled: z.boolean().optional(), ...propertyFields })
+  .openapi("PropertyUpdate", { example: { name: "Trattoria Roma", settings: { average_stay: 90 } } });
+
+const tags = ["Properties"];
+const security = bearerSecurity;
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/",
+  tags,
+  security,
+  summary: "List the properties this client may act on",
+  request: { query: z.object(paginationQuery) },
+  responses: { 200: json(listEnvelope(PropertySchema), "the client's properties, by id"), ...errorResponses(...AUTHED) },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  security,
+  summary: "Find a property by id",
+  request: { params: IdParam },
+  responses: {
+    200: json(envelope(PropertySchema), "the property"),
+    ...errorResponses(...AUTHED, "property_not_found", "property_forbidden", "sandbox_expired"),
+  },
+});
+
+const createPropertyRoute = createRoute({
+  method: "post",
+  path: "/",
+  tags,
+  security,
+  summary: "Create a property",
+  description: "A client that is not enabled for production creates sandbox properties.",
+  request: { body: { content: { "application/json": { schema: PropertyCreateSchema } }, required: true } },
+  responses: { 201: json(envelope(PropertySchema), "the created property"), ...errorResponses(...AUTHED, "idempotency_key_in_use", "idempotency_key_reused") },
+});
+
+const updateRoute = createRoute({
+  method: "put",
+  path: "/{id}",
+  tags,
+  security,
+  summary: "Update a property",
+  description: "Partial: only the fields given change; `settings` are merged.",
+  request: { params: IdParam, body: { content: { "application/json": { schema: PropertyUpdateSchema } }, required: true } },
+  responses: {
+    200: json(envelope(PropertySchema), "the updated property"),
+    ...errorResponses(...AUTHED, "property_not_found", "property_forbidden", "sandbox_expired"),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags,
+  security,
+  summary: "Delete a property",
+  description: "Marks the property deleted; its reservations are kept.",
+  request: { params: IdParam },
+  responses: {
+    200: json(envelope(z.number().int()), "the id of the deleted property"),
+    ...errorResponses(...AUTHED, "property_not_found", "property_forbidden"),
+  },
+});
+
+export const propertiesRouter = new OpenAPIHono<AppEnv>()
+  .openapi(listRoute, async (c) => {
+    const { limit, next_cursor } = c.req.valid("query");
+    const after = decodeCursor(next_cursor, z.object({ id: z.number().int() }));
+    const rows = await listPropertiesForClient(c.get("db"), c.get("client").id, limit, after?.id);
+    const result = page(rows, limit, (p) => ({ id: p.id }));
+    return c.json({ data: result.data.map(toPropertyDto), next_cursor: result.next_cursor }, 200);
+  })
+  .openapi(getRoute, async (c) => {
+    const property = await authoriseProperty(c, c.req.valid("param").id);
+    return c.json({ data: [toPropertyDto(property)] }, 200);
+  })
+  .openapi(createPropertyRoute, async (c) => {
+    const client = c.get("client");
+    const property = await createProperty(c.get("db"), client.id, c.req.valid("json"), !client.productionEnabled, intVar(c.env.SANDBOX_DAYS, 90, 1));
+    return c.json({ data: [toPropertyDto(property)] }, 201);
+  })
+  .openapi(updateRoute, async (c) => {
+    const current = await authoriseProperty(c, c.req.valid("param").id);
+    const updated = await updateProperty(c.get("db"), current, c.req.valid("json"));
+    return c.json({ data: [toPropertyDto(updated)] }, 200);
+  })
+  .openapi(deleteRoute, async (c) => {
+    const property = await authoriseProperty(c, c.req.valid("param").id, { allowExpired: true });
+    await softDeleteProperty(c.get("db"), property.id);
+    return c.json({ data: [property.id] }, 200);
+  });

@@ -1,0 +1,256 @@
+/** /rooms and /tables of the property named by the Property header (CONTRACT 4). */
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { catalogRoutes } from "../lib/crud";
+import { decodeCursor, page } from "../lib/pagination";
+import { resolveSettings } from "../../shared/schemas";
+import * as repo from "./catalog.repo";
+import type { RoomRow, TableWithMembers } from "./catalog.repo";
+
+export const TableSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    room_id: z.number().int(),
+    guests_min: z.number().int(),
+    guests_max: z.number().int(),
+    bookable: z.boolean(),
+    online: z.boolean().openapi({ description: "true: bookable online (booking engine, search engine); false: staff only" }),
+    group: z.boolean().openapi({ description: "a combination of two or more tables of one room" }),
+    table_ids: z.array(z.number().int()).openapi({ description: "for a group, its member tables; empty otherwise" }),
+  })
+  .openapi("Table");
+
+export const RoomSchema = z
+  .object({ id: z.number().int(), property_id: z.number().int(), name: z.string(), bookable: z.boolean(), tables: z.array(TableSchema) })
+  .openapi("Room");
+
+const name = z.string().trim().min(1).max(100);
+const guests = z.number().int().min(1).max(1000);
+const ids = z.array(z.number().int().positive()).max(100);
+
+const RoomCreate = z.object({ name, bookable: z.boolean().optional() }).openapi("RoomCreate", { example: { name: "Main hall", bookable: true } });
+const RoomUpdate = z.object({ name: name.optional(), bookable: z.boolean().optional() }).openapi("RoomUpdate");
+
+const TableCreate = z
+  .object({
+    name,
+    room_id: z.number().int().positive(),
+    guests_min: guests.optional().openapi({ description: "default 1" }),
+    guests_max: guests.optional().openapi({ description: "required for a single table; a group defaults to the sum of its members" }),
+    bookable: z.boolean().optional(),
+    online: z.boolean().optional(),
+    group: z.boolean().optional(),
+    table_ids: ids.optional().openapi({ description: "members of a group: at least two tables of the same room" }),
+  })
+  .openapi("TableCreate", { example: { name: "T1", room_id: 1, guests_min: 1, guests_max: 4 } });
+
+const TableUpdate = z
+  .object({
+    name: name.optional(),
+    room_id: z.number().int().positive().optional(),
+    guests_min: guests.optional(),
+    guests_max: guests.optional(),
+    bookable: z.boolean().optional(),
+    online: z.boolean().optional(),
+    table_ids: ids.optional(),
+  })
+  .openapi("TableUpdate");
+
+export function toTableDto(t: TableWithMembers) {
+  return {
+    id: t.id,
+    name: t.name,
+    room_id: t.roomId,
+    guests_min: t.guestsMin,
+    guests_max: t.guestsMax,
+    bookable: t.bookable,
+    online: t.online,
+    group: t.isGroup,
+    table_ids: t.memberIds,
+  };
+}
+
+function toRoomDto(room: RoomRow, tables: TableWithMembers[]) {
+  return {
+    id: room.id,
+    property_id: room.propertyId,
+    name: room.name,
+    bookable: room.bookable,
+    tables: tables.filter((t) => t.roomId === room.id).map(toTableDto),
+  };
+}
+
+const idCursor = z.object({ id: z.number().int() });
+const invalid = (path: string, message: string) => new ApiError("invalid_input_data", message, { errors: [{ path, message }] });
+
+const roomRoutes = catalogRoutes({
+  tag: "Rooms",
+  singular: "room",
+  schema: RoomSchema,
+  create: RoomCreate,
+  update: RoomUpdate,
+  notFound: "room_not_found",
+  deleteErrors: ["resource_in_use"],
+});
+
+export const roomsRouter = new OpenAPIHono<AppEnv>()
+  .openapi(roomRoutes.list, async (c) => {
+    const { limit, next_cursor } = c.req.valid("query");
+    const db = c.get("db");
+    const propertyId = c.get("property").id;
+    const rows = await repo.listRooms(db, propertyId, limit, decodeCursor(next_cursor, idCursor)?.id);
+    const result = page(rows, limit, (r) => ({ id: r.id }));
+    const tables = await repo.listTables(db, propertyId, { roomIds: result.data.map((r) => r.id) });
+    return c.json({ data: result.data.map((r) => toRoomDto(r, tables)), next_cursor: result.next_cursor }, 200);
+  })
+  .openapi(roomRoutes.get, async (c) => {
+    const room = await requireRoom(c.get("db"), c.get("property").id, c.req.valid("param").id);
+    const tables = await repo.listTables(c.get("db"), room.propertyId, { roomIds: [room.id] });
+    return c.json({ data: [toRoomDto(room, tables)] }, 200);
+  })
+  .openapi(roomRoutes.create, async (c) => {
+    const room = await repo.insertRoom(c.get("db"), c.get("property").id, c.req.valid("json"));
+    return c.json({ data: [toRoomDto(room, [])] }, 201);
+  })
+  .openapi(roomRoutes.update, async (c) => {
+    const db = c.get("db");
+    const current = await requireRoom(db, c.get("property").id, c.req.valid("param").id);
+    const room = await repo.updateRoom(db, current.id, c.req.valid("json"));
+    const tables = await repo.listTables(db, room.propertyId, { roomIds: [room.id] });
+    return c.json({ data: [toRoomDto(room, tables)] }, 200);
+  })
+  .openapi(roomRoutes.remove, async (c) => {
+    const db = c.get("db");
+    const property = c.get("property");
+    const room = await requireRoom(db, property.id, c.req.valid("param").id);
+    const tableIds = (await repo.listTables(db, property.id, { roomIds: [room.id] })).map((t) => t.id);
+    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { roomId: room.id, tableIds });
+    if (used) throw new ApiError("resource_in_use", `room ${room.id} is used by upcoming reservation ${used}; move or cancel it first`);
+    await repo.deleteRoom(db, room.id);
+    return c.json({ data: [room.id] }, 200);
+  });
+
+async function requireRoom(db: AppEnv["Variables"]["db"], propertyId: number, id: number) {
+  const room = await repo.getRoom(db, propertyId, id);
+  if (!room) throw new ApiError("room_not_found", `room ${id} does not exist in this property`);
+  return room;
+}
+
+async function requireTable(db: AppEnv["Variables"]["db"], propertyId: number, id: number) {
+  const table = await repo.getTable(db, propertyId, id);
+  if (!table) throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
+  return table;
+}
+
+/** Members of a group: two or more distinct single tables of the group's room. */
+async function checkMembers(db: AppEnv["Variables"]["db"], propertyId: number, roomId: number, memberIds: number[], selfId?: number) {
+  const unique = [...new Set(memberIds)];
+  if (unique.length < 2) throw invalid("table_ids", "a group needs at least two distinct member tables");
+  if (selfId !== undefined && unique.includes(selfId)) throw invalid("table_ids", "a group cannot contain itself");
+  const found = await repo.getTablesByIds(db, propertyId, unique);
+  for (const id of unique) {
+    const t = found.find((f) => f.id === id);
+    if (!t) throw invalid("table_ids", `table ${id} does not exist in this property`);
+    if (t.isGroup) throw invalid("table_ids", `table ${id} is itself a group`);
+    if (t.roomId !== roomId) throw invalid("table_ids", `table ${id} is in another room; a group's tables share one room`);
+  }
+  return { unique, found };
+}
+
+const tableRoutes = catalogRoutes({
+  tag: "Tables",
+  singular: "table",
+  schema: TableSchema,
+  create: TableCreate,
+  update: TableUpdate,
+  notFound: "table_not_found",
+  writeErrors: ["room_not_found", "resource_in_use"],
+  deleteErrors: ["resource_in_use"],
+});
+
+export const tablesRouter = new OpenAPIHono<AppEnv>()
+  .openapi(tableRoutes.list, async (c) => {
+    const { limit, next_cursor } = c.req.valid("query");
+    const rows = await repo.listTables(c.get("db"), c.get("property").id, { limit, afterId: decodeCursor(next_cursor, idCursor)?.id ?? 0 });
+    const result = page(rows, limit, (t) => ({ id: t.id }));
+    return c.json({ data: result.data.map(toTableDto), next_cursor: result.next_cursor }, 200);
+  })
+  .openapi(tableRoutes.get, async (c) => {
+    const table = await requireTable(c.get("db"), c.get("property").id, c.req.valid("param").id);
+    return c.json({ data: [toTableDto(table)] }, 200);
+  })
+  .openapi(tableRoutes.create, async (c) => {
+    const db = c.get("db");
+    const propertyId = c.get("property").id;
+    const body = c.req.valid("json");
+    await requireRoom(db, propertyId, body.room_id);
+    const isGroup = body.group ?? false;
+    let memberIds: number[] = [];
+    let guestsMax = body.guests_max;
+    if (isGroup) {
+      const members = await checkMembers(db, propertyId, body.room_id, body.table_ids ?? []);
+      memberIds = members.unique;
+      guestsMax ??= members.found.reduce((sum, t) => sum + t.guestsMax, 0);
+    } else if (body.table_ids?.length) {
+      throw invalid("table_ids", "only a group table has member tables; set group: true");
+    }
+    if (guestsMax === undefined) throw invalid("guests_max", "guests_max is required for a single table");
+    const guestsMin = body.guests_min ?? 1;
+    if (guestsMin > guestsMax) throw invalid("guests_min", "guests_min must not exceed guests_max");
+    const table = await repo.insertTable(
+      db,
+      propertyId,
+      { name: body.name, roomId: body.room_id, guestsMin, guestsMax, bookable: body.bookable ?? true, online: body.online ?? true, isGroup },
+      memberIds,
+    );
+    return c.json({ data: [toTableDto({ ...table, memberIds })] }, 201);
+  })
+  .openapi(tableRoutes.update, async (c) => {
+    const db = c.get("db");
+    const propertyId = c.get("property").id;
+    const current = await requireTable(db, propertyId, c.req.valid("param").id);
+    const body = c.req.valid("json");
+    const roomId = body.room_id ?? current.roomId;
+    if (roomId !== current.roomId) {
+      await requireRoom(db, propertyId, roomId);
+      const groups = await repo.groupsContaining(db, current.id);
+      if (groups.length) throw new ApiError("resource_in_use", `table ${current.id} belongs to group ${groups.join(", ")}; a group's tables share one room`);
+    }
+    let memberIds: number[] | undefined;
+    if (current.isGroup && (body.table_ids !== undefined || roomId !== current.roomId)) {
+      memberIds = (await checkMembers(db, propertyId, roomId, body.table_ids ?? current.memberIds, current.id)).unique;
+    } else if (!current.isGroup && body.table_ids?.length) {
+      throw invalid("table_ids", "only a group table has member tables");
+    }
+    const guestsMin = body.guests_min ?? current.guestsMin;
+    const guestsMax = body.guests_max ?? current.guestsMax;
+    if (guestsMin > guestsMax) throw invalid("guests_min", "guests_min must not exceed guests_max");
+    const table = await repo.updateTable(
+      db,
+      current.id,
+      {
+        ...(body.name !== undefined && { name: body.name }),
+        roomId,
+        guestsMin,
+        guestsMax,
+        ...(body.bookable !== undefined && { bookable: body.bookable }),
+        ...(body.online !== undefined && { online: body.online }),
+      },
+      memberIds,
+    );
+    return c.json({ data: [toTableDto({ ...table, memberIds: memberIds ?? current.memberIds })] }, 200);
+  })
+  .openapi(tableRoutes.remove, async (c) => {
+    const db = c.get("db");
+    const property = c.get("property");
+    const table = await requireTable(db, property.id, c.req.valid("param").id);
+    const groups = await repo.groupsContaining(db, table.id);
+    if (groups.length) throw new ApiError("resource_in_use", `table ${table.id} belongs to group ${groups.join(", ")}; change or delete the group first`);
+    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { tableIds: [table.id] });
+    if (used) throw new ApiError("resource_in_use", `table ${table.id} is held by upcoming reservation ${used}; move or cancel it first`);
+    await repo.deleteTable(db, table.id);
+    return c.json({ data: [table.id] }, 200);
+  });
+
