@@ -1,0 +1,52 @@
+// npm start: build, migrate the local D1, serve with wrangler dev, ensure the demo, print the URLs.
+import { mkdirSync } from "node:fs";
+import { build, defaultPersistDir, migrate, startDev } from "./dev-server.mjs";
+import { ensureDemo } from "./demo.mjs";
+
+const started = performance.now();
+const port = Number(process.env.PORT ?? 8787);
+const persistTo = defaultPersistDir();
+mkdirSync(persistTo, { recursive: true });
+
+build();
+const applied = migrate(persistTo);
+console.log(applied ? `applied ${applied} migration(s) to the local D1` : "local D1 is up to date");
+
+// Cron triggers are documented in README; wrangler's reminder about them is noise here.
+let quiet = 0;
+const log = (line) => {
+  if (/Scheduled Workers are not automatically triggered/.test(line)) quiet = 3;
+  else if (quiet > 0) quiet--;
+  else console.log(`[wrangler] ${line}`);
+};
+const server = await startDev({ port, persistTo, log });
+const demo = await ensureDemo(server.url, persistTo);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+const u = server.url;
+
+console.log(`
+Ready in ${seconds} s on ${u}
+
+  API docs            ${u}/docs
+  OpenAPI document    ${u}/api/v2/openapi.json
+  Welcome page        ${u}/p/${demo.public_key}
+  Services page       ${u}/p/${demo.public_key}/services
+  Booking page        ${u}/p/${demo.public_key}/book
+
+  Demo API client     client_id     ${demo.client_id}
+                      client_secret ${demo.client_secret}
+  Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo", sandbox)
+
+  Get a token:
+    curl -s -X POST ${u}/auth/api/v2/api-account/oauth2/token \\
+      -d grant_type=client_credentials -d client_id=${demo.client_id} -d client_secret=${demo.client_secret}
+
+Press Ctrl+C to stop.`);
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, async () => {
+    await server.stop();
+    process.exit(0);
+  });
+}
+server.child.on("exit", (code) => process.exit(code ?? 1));
