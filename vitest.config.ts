@@ -13,7 +13,7 @@ export default defineConfig({
         bindings: { TEST_MIGRATIONS: migrations },
         // A small limit so the 429 path is reachable in a test; keys are per client, so tests do not share it.
         ratelimits: {
-          API_RATE_LIMITER: { simple: { limit: 60, period: 60 } },
+          API_RATE_LIMITER: { simple: { limit: 150, period: 60 } },
           PUBLIC_RATE_LIMITER: { simple: { limit: 1000, period: 60 } },
         },
       },

@@ -1,5 +1,4 @@
 /** createApp(): the one place routers are mounted, docs served and errors mapped. */
-import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
@@ -7,9 +6,10 @@ import { bearerAuth, requireProperty } from "./auth/middleware";
 import { clientsRouter } from "./auth/clients.routes";
 import { docsRouter } from "./docs/docs.routes";
 import type { AppEnv } from "./env";
-import { ApiError, invalidInput, onError } from "./errors";
+import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
 import { database, jsonBodyOnly, limitBody, rateLimit } from "./lib/middleware";
+import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
 import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
@@ -19,11 +19,7 @@ export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
 
 export function createApp() {
-  const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result, c) => {
-      if (!result.success) throw invalidInput(result.error, result.target);
-    },
-  });
+  const app = createRouter();
 
   app.use(
     "*",

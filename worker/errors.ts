@@ -85,9 +85,11 @@ export function problemBody(c: Context<AppEnv>, err: ApiError) {
 }
 
 export function problem(c: Context<AppEnv>, err: ApiError): Response {
-  const headers = new Headers(err.options.headers);
-  headers.set("Content-Type", "application/problem+json");
-  return new Response(JSON.stringify(problemBody(c, err)), { status: err.status, headers });
+  // c.body keeps the headers middleware already set (X-Request-Id, security headers).
+  return c.body(JSON.stringify(problemBody(c, err)), err.status, {
+    ...err.options.headers,
+    "Content-Type": "application/problem+json",
+  });
 }
 
 type Issue = ZodError["issues"][number];

@@ -21,7 +21,7 @@ export async function call(path: string, o: CallOptions = {}) {
     body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
     if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
   }
-  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { method: o.method ?? (body ? "POST" : "GET"), headers, body }));
+  const res = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`${ORIGIN}${path}`, { method: o.method ?? (body ? "POST" : "GET"), headers, body }));
   const text = await res.text();
   let json: any;
   try {

@@ -2,10 +2,11 @@
  * {auth_url}/api-account/oauth2/*: client creation (no token), the client_credentials token
  * endpoint (RFC 6749 4.4) and revocation (RFC 7009). OAuth errors use RFC 6749's shape.
  */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../lib/router";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, invalidInput } from "../errors";
 import { envelope, errorResponses, json, optionalString } from "../lib/openapi";
 import { idempotency } from "../lib/idempotency";
 import { clientIp, jsonBodyOnly, rateLimit } from "../lib/middleware";
@@ -100,6 +101,20 @@ const createClientRoute = createRoute({
   },
   responses: { 200: json(envelope(ApiClientSchema), "the client, with its sandbox property"), ...errorResponses("username_taken") },
 });
+
+/**
+ * The body is one shape or the other, so report the errors of the shape the caller meant
+ * (sandbox_property present or not): the union's own "closest branch" would name
+ * sandbox_property when a flat body misses two fields.
+ */
+const clientShapeHook = (result: { success: boolean; target: string; error?: unknown }): undefined => {
+  if (result.success) return undefined;
+  const raw = (result as { data?: unknown }).data;
+  const nested = typeof raw === "object" && raw !== null && "sandbox_property" in raw;
+  const parsed = (nested ? NestedClientSchema : FlatClientSchema).safeParse(raw);
+  if (!parsed.success) throw invalidInput(parsed.error, result.target);
+  throw invalidInput(result.error as Parameters<typeof invalidInput>[0], result.target);
+};
 
 const formAndJson = (schema: z.ZodType) => ({
   content: { "application/x-www-form-urlencoded": { schema }, "application/json": { schema } },
@@ -219,7 +234,7 @@ async function requireClient(c: Context<AppEnv>, req: Awaited<ReturnType<typeof 
   return client;
 }
 
-export const clientsRouter = new OpenAPIHono<AppEnv>();
+export const clientsRouter = createRouter();
 
 clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${clientIp(c)}` }));
 clientsRouter.use("/client", jsonBodyOnly(), idempotency({ scope: (c) => `anon:${clientIp(c)}` }));
@@ -276,7 +291,7 @@ clientsRouter
       200,
       { "Cache-Control": "no-store" },
     );
-  })
+  }, clientShapeHook)
   .openapi(
     tokenRoute,
     async (c) => {

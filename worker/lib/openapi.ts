@@ -53,13 +53,13 @@ export const propertyHeader = z.object({
     .openapi({ param: { name: "Property", in: "header", required: true }, description: "the property id the call acts on", example: "1" }),
 });
 
+/** A path id: plain decimal digits only ("1e3", "0x10", "1.5" are refused, not coerced). */
 export const IdParam = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name: "id", in: "path" }, example: 1 }),
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, "expected a positive integer id")
+    .transform(Number)
+    .openapi({ param: { name: "id", in: "path" }, type: "integer", example: 1 }),
 });
 
 export const optionalString = (max: number) => z.string().trim().max(max).optional();

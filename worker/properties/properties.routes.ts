@@ -1,4 +1,5 @@
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../lib/router";
 import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
 import type { AppEnv } from "../env";
@@ -18,7 +19,8 @@ export const PositionSchema = z
   })
   .openapi("Position", { example: { latitude: 45.4642, longitude: 9.19, country: "IT", address: "Via Roma 1", city: "Milano", zip: "20121" } });
 
-export const SettingsSchema = settingsSchema.openapi("PropertySettings");
+// A fresh object: shared/ schemas are plain zod, made before the OpenAPI extension.
+export const SettingsSchema = z.object(settingsSchema.shape).openapi("PropertySettings");
 
 export const PropertySchema = z
   .object({
@@ -49,7 +51,7 @@ const propertyFields = {
   phone: optionalString(40),
   description: optionalString(5000),
   position: PositionSchema.optional(),
-  settings: settingsPatchSchema.optional().openapi({ description: "only the settings given change; see PropertySettings for defaults" }),
+  settings: z.object(settingsPatchSchema.shape).optional().openapi({ description: "only the settings given change; see PropertySettings for defaults" }),
 };
 
 const PropertyCreateSchema = z
@@ -125,7 +127,7 @@ const deleteRoute = createRoute({
   },
 });
 
-export const propertiesRouter = new OpenAPIHono<AppEnv>()
+export const propertiesRouter = createRouter()
   .openapi(listRoute, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
     const after = decodeCursor(next_cursor, z.object({ id: z.number().int() }));

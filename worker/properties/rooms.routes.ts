@@ -1,5 +1,6 @@
 /** /rooms and /tables of the property named by the Property header (CONTRACT 4). */
-import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { createRouter } from "../lib/router";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { catalogRoutes } from "../lib/crud";
@@ -95,7 +96,7 @@ const roomRoutes = catalogRoutes({
   deleteErrors: ["resource_in_use"],
 });
 
-export const roomsRouter = new OpenAPIHono<AppEnv>()
+export const roomsRouter = createRouter()
   .openapi(roomRoutes.list, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
     const db = c.get("db");
@@ -170,7 +171,7 @@ const tableRoutes = catalogRoutes({
   deleteErrors: ["resource_in_use"],
 });
 
-export const tablesRouter = new OpenAPIHono<AppEnv>()
+export const tablesRouter = createRouter()
   .openapi(tableRoutes.list, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
     const rows = await repo.listTables(c.get("db"), c.get("property").id, { limit, afterId: decodeCursor(next_cursor, idCursor)?.id ?? 0 });

@@ -1,5 +1,6 @@
 /** /services and /closures of the property named by the Property header (CONTRACT 4). */
-import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { createRouter } from "../lib/router";
 import { dateString, hourString, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, Db } from "../env";
 import { ApiError } from "../errors";
@@ -8,8 +9,9 @@ import { decodeCursor, page } from "../lib/pagination";
 import * as repo from "./catalog.repo";
 import type { ClosureRow, ServiceRow } from "./catalog.repo";
 
-const hour = hourString.openapi({ type: "string", example: "19:00:00" });
-const date = dateString.openapi({ example: "2026-12-24" });
+// shared/ schemas are plain zod (made before the OpenAPI extension): no .openapi() on them.
+const hour = hourString;
+const date = dateString;
 const minutes = z.number().int().min(5).max(1440);
 const pax = z.number().int().min(1).max(1000);
 const weekdays = z
@@ -125,7 +127,7 @@ function serviceFieldsOf(b: ServiceBody): Partial<repo.ServiceFields> {
   return out;
 }
 
-export const servicesRouter = new OpenAPIHono<AppEnv>()
+export const servicesRouter = createRouter()
   .openapi(serviceRoutes.list, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
     const rows = await repo.listServices(c.get("db"), c.get("property").id, limit, decodeCursor(next_cursor, idCursor)?.id);
@@ -263,7 +265,7 @@ async function requireClosure(db: Db, propertyId: number, id: number) {
   return closure;
 }
 
-export const closuresRouter = new OpenAPIHono<AppEnv>()
+export const closuresRouter = createRouter()
   .openapi(closureRoutes.list, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
     const rows = await repo.listClosures(c.get("db"), c.get("property").id, limit, decodeCursor(next_cursor, idCursor)?.id);

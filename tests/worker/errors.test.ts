@@ -1,0 +1,118 @@
+/**
+ * Bad input never yields a 5xx (CONTRACT 2): every write route of the OpenAPI document gets
+ * malformed JSON, wrong types, a huge body, another media type and odd ids.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
+import { AUTH_CLIENT_PATH, operations, wrongTypes, type Operation } from "./openapi-walk";
+
+let client: TestClient;
+let ops: Operation[];
+let doc: any;
+let ids: Record<string, number>;
+
+function concrete(op: Operation) {
+  return op.path.replace("{id}", String(ids[op.path.split("/")[3]!] ?? 1));
+}
+
+function send(op: Operation, path: string, body: string | undefined, headers: Record<string, string> = {}) {
+  const target = op.authenticated ? client.call : call;
+  return target(path, { method: op.method, body, headers: { "Content-Type": "application/json", ...headers } });
+}
+
+beforeAll(async () => {
+  // A fresh client per describe keeps the per-client rate limit out of the way.
+  client = await newClient();
+  const cat = await seedCatalog(client);
+  ids = { properties: client.propertyId, rooms: cat.room.id, tables: cat.t1.id, services: cat.service.id, closures: cat.closure.id };
+  const walked = await operations();
+  doc = walked.doc;
+  ops = walked.ops.filter((o) => o.bodySchema && (o.authenticated || o.path === AUTH_CLIENT_PATH));
+});
+
+describe("error suite: every write route", () => {
+  it("covers the write routes", () => {
+    expect(ops.length).toBeGreaterThanOrEqual(11);
+  });
+
+  it("answers malformed JSON with 400 invalid input data", async () => {
+    client = await newClient();
+    for (const op of ops) {
+      for (const body of ['{"name":', "{'name': 'x'}", "nul", '{"a":1}}']) {
+        const res = await send(op, concrete(op), body);
+        expectProblem(res, 400, "invalid input data");
+      }
+    }
+  });
+
+  it("answers bodies of the wrong JSON type with 400 and names the fields", async () => {
+    client = await newClient();
+    for (const op of ops) {
+      for (const body of ["[]", '"text"', "123", "null", "true"]) {
+        expectProblem(await send(op, concrete(op), body), 400, "invalid input data");
+      }
+      const res = await send(op, concrete(op), JSON.stringify(wrongTypes(doc, op.bodySchema)));
+      expectProblem(res, 400, "invalid input data");
+      expect(res.json.errors.length, `${op.method} ${op.path}`).toBeGreaterThan(0);
+      for (const e of res.json.errors) expect(e).toEqual({ path: expect.any(String), message: expect.any(String) });
+    }
+  });
+
+  it("answers out-of-range values with 400", async () => {
+    client = await newClient();
+    const cases: [string, string, unknown][] = [
+      ["POST", "/api/v2/tables", { name: "x", room_id: -1, guests_max: 0 }],
+      ["POST", "/api/v2/tables", { name: "", room_id: 1, guests_max: 100000 }],
+      ["POST", "/api/v2/services", { name: "x", start_hour: "25:00", end_hour: "26:61" }],
+      ["POST", "/api/v2/services", { name: "x", start_hour: "12:00", end_hour: "13:00", weekdays: [0, 8] }],
+      ["POST", "/api/v2/closures", { start_date: "2026-02-30" }],
+      ["POST", "/api/v2/closures", { start_date: "2026-13-01" }],
+      ["POST", "/api/v2/properties", { name: "x".repeat(1000) }],
+      ["POST", "/api/v2/properties", { name: "x", settings: { timezone: "Mars/Olympus", average_stay: -5, locale: "xx" } }],
+      ["POST", "/api/v2/properties", { name: "x", position: { latitude: 1000 } }],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await client.call(path, { method, body });
+      expectProblem(res, 400, "invalid input data");
+      expect(res.json.errors.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("answers bodies over 64 KiB with 413", async () => {
+    client = await newClient();
+    const huge = JSON.stringify({ name: "x".repeat(70 * 1024) });
+    for (const op of ops) {
+      expectProblem(await send(op, concrete(op), huge), 413, "payload too large");
+    }
+  });
+
+  it("answers another media type with 415", async () => {
+    client = await newClient();
+    for (const op of ops) {
+      const res = await send(op, concrete(op), "name=x", { "Content-Type": "text/plain" });
+      expectProblem(res, 415, "unsupported media type");
+    }
+  });
+
+  it("answers odd path ids with 400, never 5xx", async () => {
+    client = await newClient();
+    const odd = ["abc", "0", "-1", "1.5", "99999999999999999999", "1e3", "%20", "0x10", "null"];
+    for (const op of (await operations()).ops.filter((o) => o.hasPathId && o.authenticated)) {
+      for (const id of odd) {
+        const res = await client.call(op.path.replace("{id}", id), { method: op.method, body: op.bodySchema ? {} : undefined });
+        expectProblem(res, 400, "invalid input data");
+        expect(res.json.errors[0].path).toBe("id");
+      }
+    }
+  });
+
+  it("answers odd list queries with 400", async () => {
+    client = await newClient();
+    for (const path of ["/api/v2/rooms", "/api/v2/tables", "/api/v2/services", "/api/v2/closures", "/api/v2/properties"]) {
+      for (const query of ["limit=abc", "limit=0", "limit=201", "limit=-3", "next_cursor=garbage!", `next_cursor=${btoa('{"id":"x"}')}`]) {
+        const res = await client.call(`${path}?${query}`);
+        expectProblem(res, 400, "invalid input data");
+      }
+    }
+  });
+});

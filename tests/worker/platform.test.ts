@@ -1,0 +1,172 @@
+/** Cross-cutting behaviour of CONTRACT 1-2: request ids, 404/405, rate limits, idempotency, docs. */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { housekeeping } from "../../worker/index";
+import { call, expectProblem, newClient } from "./helpers";
+
+async function sha256Hex(value: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+describe("request ids", () => {
+  it("puts an X-Request-Id on every response, errors included, and in problem bodies", async () => {
+    const ok = await call("/healthz");
+    expect(ok.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+    const err = await call("/api/v2/rooms");
+    expect(err.json.request_id).toBe(err.headers.get("X-Request-Id"));
+  });
+
+  it("echoes a sane caller id and replaces an insane one", async () => {
+    const echoed = await call("/healthz", { headers: { "X-Request-Id": "trace-abc_123" } });
+    expect(echoed.headers.get("X-Request-Id")).toBe("trace-abc_123");
+    const replaced = await call("/healthz", { headers: { "X-Request-Id": "bad id <script>" } });
+    expect(replaced.headers.get("X-Request-Id")).not.toContain("script");
+  });
+});
+
+describe("unknown routes and methods", () => {
+  it("answers an unknown route with a 404 problem", async () => {
+    const res = await call("/api/v2/nothing-here");
+    expectProblem(res, 404, "not found");
+  });
+
+  it("answers a known path with another method with 405 and Allow", async () => {
+    const client = await newClient();
+    const res = await client.call("/api/v2/rooms", { method: "PATCH" });
+    expectProblem(res, 405, "method not allowed");
+    expect(res.headers.get("Allow")).toBe("GET, HEAD, POST");
+    const item = await client.call("/api/v2/rooms/1", { method: "POST", body: {} });
+    expectProblem(item, 405);
+    expect(item.headers.get("Allow")).toBe("DELETE, GET, HEAD, PUT");
+  });
+});
+
+describe("rate limits", () => {
+  it("answers 429 with Retry-After once a client spends its budget, and only that client", async () => {
+    const greedy = await newClient();
+    let limited: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 400 && !limited; i++) {
+      const res = await greedy.call("/api/v2/properties", { property: undefined });
+      if (res.status === 429) limited = res;
+      else expect(res.status).toBe(200);
+    }
+    expect(limited, "no 429 within 400 requests").toBeDefined();
+    expectProblem(limited!, 429, "too many requests");
+    expect(Number(limited!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const other = await newClient();
+    expect((await other.call("/api/v2/properties", { property: undefined })).status).toBe(200);
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("replays the first response for the same key and body, creating once", async () => {
+    const client = await newClient();
+    const headers = { "Idempotency-Key": "create-room-1" };
+    const first = await client.call("/api/v2/rooms", { body: { name: "Patio" }, headers });
+    const second = await client.call("/api/v2/rooms", { body: { name: "Patio" }, headers });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.json).toEqual(first.json);
+    expect(second.headers.get("Idempotent-Replayed")).toBe("true");
+    const rooms = await client.call("/api/v2/rooms");
+    expect(rooms.json.data.filter((r: { name: string }) => r.name === "Patio")).toHaveLength(1);
+  });
+
+  it("refuses the same key with another body: 422", async () => {
+    const client = await newClient();
+    const headers = { "Idempotency-Key": "k-422" };
+    expect((await client.call("/api/v2/rooms", { body: { name: "A" }, headers })).status).toBe(201);
+    expectProblem(await client.call("/api/v2/rooms", { body: { name: "B" }, headers }), 422, "idempotency key reused");
+  });
+
+  it("answers 409 while the first request with the key is still running", async () => {
+    const client = await newClient();
+    const body = JSON.stringify({ name: "Busy" });
+    const hash = await sha256Hex(`POST /api/v2/rooms\n${client.propertyId}\n${body}`);
+    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES (?, ?, ?, 'running')")
+      .bind(`client:${client.id}`, "k-running", hash)
+      .run();
+    const res = await client.call("/api/v2/rooms", { body, headers: { "Idempotency-Key": "k-running" } });
+    expectProblem(res, 409, "idempotency key in use");
+  });
+
+  it("scopes keys to the caller: another client's identical key runs anew", async () => {
+    const a = await newClient();
+    const b = await newClient();
+    const headers = { "Idempotency-Key": "shared-key" };
+    const ra = await a.call("/api/v2/rooms", { body: { name: "Same" }, headers });
+    const rb = await b.call("/api/v2/rooms", { body: { name: "Same" }, headers });
+    expect(rb.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(rb.json.data[0].id).not.toBe(ra.json.data[0].id);
+    expect(rb.json.data[0].property_id).toBe(b.propertyId);
+  });
+
+  it("forgets a key after 24 hours", async () => {
+    const client = await newClient();
+    const headers = { "Idempotency-Key": "old-key" };
+    const first = await client.call("/api/v2/rooms", { body: { name: "Old" }, headers });
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = 'old-key'").run();
+    const again = await client.call("/api/v2/rooms", { body: { name: "Old" }, headers });
+    expect(again.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(again.json.data[0].id).not.toBe(first.json.data[0].id);
+  });
+
+  it("does not keep a failed request: a 4xx is replayed, but the key is tied to its body", async () => {
+    const client = await newClient();
+    const headers = { "Idempotency-Key": "bad-body" };
+    const first = await client.call("/api/v2/rooms", { body: { name: "" }, headers });
+    expectProblem(first, 400);
+    const replay = await client.call("/api/v2/rooms", { body: { name: "" }, headers });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.status).toBe(400);
+  });
+
+  it("refuses a malformed key", async () => {
+    const client = await newClient();
+    expectProblem(await client.call("/api/v2/rooms", { body: { name: "x" }, headers: { "Idempotency-Key": "x".repeat(300) } }), 400, "invalid input data");
+  });
+
+  it("housekeeping drops keys older than a day", async () => {
+    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES ('s', 'stale', 'h', 'done', '2000-01-01T00:00:00.000Z')").run();
+    await housekeeping(env);
+    const row = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = 'stale'").first();
+    expect(row).toBeNull();
+  });
+});
+
+describe("OpenAPI document and docs", () => {
+  it("is OpenAPI 3.1 generated from the routes, with bearer security and problem responses", async () => {
+    const res = await call("/api/v2/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = res.json;
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const path of ["/api/v2/properties", "/api/v2/properties/{id}", "/api/v2/rooms", "/api/v2/tables/{id}", "/api/v2/services", "/api/v2/closures/{id}", "/auth/api/v2/api-account/oauth2/client", "/auth/api/v2/api-account/oauth2/token"]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        expect(op.summary, `${method} ${path} summary`).toBeTruthy();
+        expect(Object.keys(op.responses).some((s) => s.startsWith("2")), `${method} ${path} 2xx`).toBe(true);
+        if (path.startsWith("/api/v2/")) expect(op.responses["400"], `${method} ${path} 400`).toBeDefined();
+      }
+    }
+    expect(doc.paths["/api/v2/rooms"].get.parameters.some((p: any) => p.in === "header" && p.name === "Property" && p.required)).toBe(true);
+  });
+
+  it("serves /docs with local assets only (works offline)", async () => {
+    const res = await call("/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/text\/html/);
+    const urls = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(urls).toContain("/docs/assets/swagger-ui-bundle.js");
+    for (const url of urls) expect(url, url).toMatch(/^\//);
+  });
+
+  it("lists every error code at /docs/errors", async () => {
+    const res = await call("/docs/errors");
+    expect(res.text).toContain('id="property_forbidden"');
+    expect(res.text).toContain("room capacity has been exceeded");
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Isolation between clients, for every route of the OpenAPI document: another client's
+ * token with this client's property or resources is refused, and nothing changes.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
+import { operations, type Operation } from "./openapi-walk";
+
+let owner: TestClient;
+let intruder: TestClient;
+let catalog: Awaited<ReturnType<typeof seedCatalog>>;
+let ops: Operation[];
+
+/** The owner's resource id for a path like /api/v2/rooms/{id}. */
+function ownerId(path: string): number {
+  const resource = path.split("/")[3];
+  const ids: Record<string, number> = {
+    properties: owner.propertyId,
+    rooms: catalog.room.id,
+    tables: catalog.t1.id,
+    services: catalog.service.id,
+    closures: catalog.closure.id,
+  };
+  const id = ids[resource!];
+  if (id === undefined) throw new Error(`security walk: no owner resource for ${path}; add one here`);
+  return id;
+}
+
+async function snapshot(client: TestClient) {
+  const out: Record<string, unknown> = {};
+  for (const path of ["/api/v2/rooms", "/api/v2/tables", "/api/v2/services", "/api/v2/closures", `/api/v2/properties/${client.propertyId}`]) {
+    out[path] = (await client.call(path)).json;
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  owner = await newClient("Owner Restaurant");
+  intruder = await newClient("Intruder Restaurant");
+  catalog = await seedCatalog(owner);
+  ops = (await operations()).ops.filter((o) => o.path.startsWith("/api/v2/") && o.authenticated);
+});
+
+describe("security: every authenticated route", () => {
+  it("the walk covers the catalog and property routes", () => {
+    const paths = new Set(ops.map((o) => `${o.method} ${o.path}`));
+    for (const expected of ["GET /api/v2/rooms", "PUT /api/v2/tables/{id}", "DELETE /api/v2/services/{id}", "POST /api/v2/closures", "GET /api/v2/properties/{id}"]) {
+      expect(paths).toContain(expected);
+    }
+  });
+
+  it("refuses every route without a token (401 with a Bearer challenge)", async () => {
+    for (const op of ops) {
+      const path = op.path.replace("{id}", String(ownerId(op.path)));
+      const res = await call(path, { method: op.method, property: owner.propertyId, body: op.bodySchema ? {} : undefined });
+      expectProblem(res, 401);
+      expect(res.headers.get("WWW-Authenticate"), `${op.method} ${op.path}`).toMatch(/^Bearer realm="api"/);
+    }
+  });
+
+  it("refuses another client's token with the owner's property: 403 property forbidden", async () => {
+    const before = await snapshot(owner);
+    for (const op of ops.filter((o) => o.propertyScoped)) {
+      const path = op.path.replace("{id}", String(ownerId(op.path)));
+      const res = await intruder.call(path, { method: op.method, property: owner.propertyId, body: op.bodySchema ? { name: "hijack" } : undefined });
+      expectProblem(res, 403, "property forbidden");
+    }
+    expect(await snapshot(owner)).toEqual(before);
+  });
+
+  it("refuses another client on /properties/{id} of the owner: 403 property forbidden", async () => {
+    const before = await snapshot(owner);
+    for (const op of ops.filter((o) => o.path === "/api/v2/properties/{id}")) {
+      const res = await intruder.call(`/api/v2/properties/${owner.propertyId}`, { method: op.method, property: undefined, body: op.bodySchema ? {} : undefined });
+      expectProblem(res, 403, "property forbidden");
+    }
+    expect(await snapshot(owner)).toEqual(before);
+  });
+
+  it("does not reach the owner's resources through the intruder's own property: 404", async () => {
+    const before = await snapshot(owner);
+    for (const op of ops.filter((o) => o.propertyScoped && o.hasPathId)) {
+      const path = op.path.replace("{id}", String(ownerId(op.path)));
+      // {} is a valid partial update, so validation passes and the lookup must refuse.
+      const res = await intruder.call(path, { method: op.method, body: op.bodySchema ? {} : undefined });
+      expect(res.status, `${op.method} ${path}`).toBe(404);
+      expect(res.json.title).toMatch(/ not found$/);
+    }
+    expect(await snapshot(owner)).toEqual(before);
+  });
+
+  it("does not let the intruder reference the owner's rooms, tables or services in its writes", async () => {
+    const table = await intruder.call("/api/v2/tables", { body: { name: "X", room_id: catalog.room.id, guests_max: 2 } });
+    expectProblem(table, 404, "room not found");
+    const own = await seedCatalog(intruder);
+    const group = await intruder.call("/api/v2/tables", { body: { name: "G", room_id: own.room.id, group: true, table_ids: [catalog.t1.id, catalog.t2.id] } });
+    expectProblem(group, 400, "invalid input data");
+    const closure = await intruder.call("/api/v2/closures", { body: { start_date: "2031-01-01", room_ids: [catalog.room.id], service_ids: [catalog.service.id] } });
+    expectProblem(closure, 400, "invalid input data");
+    const moved = await intruder.call(`/api/v2/tables/${own.t1.id}`, { method: "PUT", body: { room_id: catalog.room.id } });
+    expectProblem(moved, 404, "room not found");
+  });
+
+  it("lists only the caller's own properties", async () => {
+    const mine = await intruder.call("/api/v2/properties", { property: undefined });
+    const ids = mine.json.data.map((p: { id: number }) => p.id);
+    expect(ids).toContain(intruder.propertyId);
+    expect(ids).not.toContain(owner.propertyId);
+  });
+
+  it("never returns secrets or password hashes in any read", async () => {
+    const reads = [await owner.call("/api/v2/properties", { property: undefined }), await owner.call(`/api/v2/properties/${owner.propertyId}`)];
+    for (const res of reads) {
+      expect(res.text).not.toMatch(/pbkdf2|password_hash|secret_hash|client_secret/);
+      expect(res.text).not.toContain(owner.clientSecret);
+    }
+  });
+});
