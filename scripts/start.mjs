@@ -2,12 +2,14 @@
 import { mkdirSync } from "node:fs";
 import { build, defaultPersistDir, migrate, startDev } from "./dev-server.mjs";
 import { ensureDemo } from "./demo.mjs";
+import { ensureDeps } from "./setup.mjs";
 
 const started = performance.now();
 const port = Number(process.env.PORT ?? 8787);
 const persistTo = defaultPersistDir();
 mkdirSync(persistTo, { recursive: true });
 
+ensureDeps();
 build();
 const applied = migrate(persistTo);
 console.log(applied ? `applied ${applied} migration(s) to the local D1` : "local D1 is up to date");

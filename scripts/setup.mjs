@@ -1,0 +1,33 @@
+// What a fresh machine lacks, installed on demand: npm packages, and Debian's chromium for browser tests.
+import { spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./dev-server.mjs";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+function run(cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status})`);
+}
+
+/** `npm ci` when node_modules is missing or older than package-lock.json. */
+export function ensureDeps() {
+  const marker = join(ROOT, "node_modules", ".package-lock.json");
+  const lock = join(ROOT, "package-lock.json");
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.log("installing npm packages (npm ci)...");
+  run("npm", ["ci", "--no-audit", "--no-fund"]);
+}
+
+/** Debian's chromium (never a browser download): apt-get when root, else a clear instruction. */
+export function ensureChromium() {
+  if (existsSync(CHROMIUM)) return CHROMIUM;
+  if (process.getuid?.() !== 0) {
+    throw new Error(`browser tests need ${CHROMIUM}: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM_PATH`);
+  }
+  console.log("installing Debian's chromium for the browser tests (apt-get)...");
+  run("apt-get", ["update", "-qq"]);
+  run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], { DEBIAN_FRONTEND: "noninteractive" });
+  return CHROMIUM;
+}

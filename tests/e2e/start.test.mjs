@@ -1,0 +1,162 @@
+// End to end, as a newcomer would: `npm start` on an empty state folder, the README's quick
+// start line by line, /docs in Chromium with every non-local request cut off, the ops command,
+// and a second `npm start` that finds the demo already there.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { chromium } from "playwright-core";
+import { ROOT } from "../../scripts/dev-server.mjs";
+import { CHROMIUM } from "../../scripts/setup.mjs";
+
+const PORT = 8700 + Math.floor(Math.random() * 200);
+const BASE = `http://127.0.0.1:${PORT}`;
+const STATE = mkdtempSync(join(tmpdir(), "be-e2e-"));
+const ARTIFACTS = join(ROOT, "tests", "e2e", ".tmp");
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** Runs `npm start` (scripts/start.mjs) and resolves with its banner once it says Ready. */
+function npmStart() {
+  const started = Date.now();
+  const child = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs")], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(PORT), STATE_DIR: STATE },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start not ready in 90 s:\n${out}`)), 90_000);
+    const onData = (chunk) => {
+      out += chunk;
+      if (out.includes("Press Ctrl+C to stop.")) {
+        clearTimeout(timer);
+        resolve({ child, out, seconds: (Date.now() - started) / 1000 });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited ${code}:\n${out}`));
+    });
+  });
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.removeAllListeners("exit");
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+  });
+}
+
+const field = (out, label) => out.match(new RegExp(`${label}\\s+(\\S+)`))?.[1];
+
+describe("npm start and the README quick start", () => {
+  let server;
+  before(async () => {
+    server = await npmStart();
+    console.log(`# cold start of npm start (build, migrations, wrangler dev, demo seed): ${server.seconds.toFixed(1)} s`);
+  });
+  after(async () => {
+    if (server) await stop(server.child);
+    rmSync(STATE, { recursive: true, force: true });
+  });
+
+  it("prints the docs, the demo's hosted pages and the demo client's credentials", async () => {
+    for (const label of ["API docs", "Welcome page", "Services page", "Booking page"]) assert.match(server.out, new RegExp(`${label}\\s+${BASE}/`));
+    const clientId = field(server.out, "client_id");
+    const secret = field(server.out, "client_secret");
+    assert.match(clientId, /^ci_/);
+    assert.match(secret, /^cs_/);
+    const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret }),
+    }).then((r) => r.json());
+    const rooms = await fetch(`${BASE}/api/v2/rooms`, { headers: { Authorization: `Bearer ${token.access_token}`, Property: field(server.out, "property id") } }).then((r) =>
+      r.json(),
+    );
+    assert.deepEqual(
+      rooms.data.map((r) => r.name),
+      ["Sala", "Terrazza"],
+    );
+    assert.equal(rooms.data.flatMap((r) => r.tables).length, 9);
+  });
+
+  it("runs the README quick start line by line", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block = readme.split("<!-- quickstart:begin -->")[1]?.split("<!-- quickstart:end -->")[0];
+    assert.ok(block, "README has a quick start block");
+    const script = block.replace(/^```sh\n/m, "").replace(/```\s*$/m, "");
+    const cwd = mkdtempSync(join(tmpdir(), "be-quickstart-"));
+    const r = spawnSync("bash", ["-euo", "pipefail", "-c", script], { cwd, env: { ...process.env, BASE }, encoding: "utf8" });
+    assert.equal(r.status, 0, `quick start failed:\n${r.stdout}\n${r.stderr}`);
+    const lines = r.stdout.trim().split("\n");
+    const properties = JSON.parse(lines[0]);
+    assert.equal(properties.data.length, 1);
+    assert.equal(properties.data[0].sandbox, true);
+    const table = JSON.parse(lines.at(-1));
+    assert.equal(table.data[0].name, "T1");
+    assert.equal(table.data[0].guests_max, 4);
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it("renders /docs in Chromium with the network cut off", async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    });
+    try {
+      const page = await browser.newPage();
+      const blocked = [];
+      await page.route("**/*", (route) => {
+        const url = new URL(route.request().url());
+        if (url.hostname === "127.0.0.1") return route.continue();
+        blocked.push(url.href);
+        return route.abort("internetdisconnected");
+      });
+      await page.goto(`${BASE}/docs`);
+      await page.waitForSelector(".opblock", { timeout: 30_000 });
+      assert.match(await page.locator(".info .title").innerText(), /Restaurant reservation API/);
+      const operations = await page.locator(".opblock").count();
+      assert.ok(operations >= 20, `only ${operations} operations rendered`);
+      await page.screenshot({ path: join(ARTIFACTS, "docs.png") });
+      assert.deepEqual(blocked, [], "the docs page asked for something outside this server");
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("enables production with the operator command", async () => {
+    const clientId = field(server.out, "client_id");
+    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", clientId, "--persist-to", STATE], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /production enabled/);
+    const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
+      method: "POST",
+      headers: { Authorization: `Basic ${btoa(`${clientId}:${field(server.out, "client_secret")}`)}` },
+      body: new URLSearchParams({ grant_type: "client_credentials" }),
+    }).then((res) => res.json());
+    const created = await fetch(`${BASE}/api/v2/properties`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token.access_token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Real Restaurant" }),
+    }).then((res) => res.json());
+    assert.equal(created.data[0].sandbox, false);
+    const bad = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", "nope"], { encoding: "utf8" });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /not a client_id/);
+  });
+
+  it("finds the demo already there on a second start", async () => {
+    const first = { clientId: field(server.out, "client_id"), publicKey: server.out.match(/\/p\/(pk_[\w-]+)/)[1] };
+    await stop(server.child);
+    server = await npmStart();
+    assert.equal(field(server.out, "client_id"), first.clientId);
+    assert.match(server.out, new RegExp(`/p/${first.publicKey}`));
+    assert.match(server.out, /local D1 is up to date/);
+  });
+});
