@@ -30,7 +30,8 @@ function isCalendarDate(value: string): boolean {
 /** A calendar date YYYY-MM-DD (2026-02-30 is refused). */
 export const dateString = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
+  // abort: a malformed date gets one error, not a second "not a calendar date".
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "expected a date YYYY-MM-DD", abort: true })
   .refine(isCalendarDate, "not a calendar date");
 
 /** A wall-clock time HH:MM or HH:MM:SS, normalised to HH:MM:SS. */

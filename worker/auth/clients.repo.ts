@@ -23,6 +23,8 @@ export async function usernameTaken(db: Db, username: string) {
 export async function createClient(db: Db, input: NewClient, sandboxDays: number) {
   const clientId = randomToken("ci_", 16);
   const clientSecret = randomToken("cs_", 32);
+  // PBKDF2 is deliberately slow: hash once, and reuse it for the sandbox property when the password is the same.
+  const passwordHash = await hashPassword(input.password);
   const insertClient = db
     .insert(apiClients)
     .values({
@@ -31,12 +33,13 @@ export async function createClient(db: Db, input: NewClient, sandboxDays: number
       name: input.name,
       email: input.email,
       username: input.username,
-      passwordHash: await hashPassword(input.password),
+      passwordHash,
       redirectUri: input.redirectUri,
     })
     .returning();
   const owner = sql`(SELECT id FROM api_clients WHERE client_id = ${clientId})`;
-  const [insertProperty, grant] = await propertyInsertStatements(db, input.property, { clientIdSql: owner, sandbox: true, sandboxDays });
+  const property = input.property.password === input.password ? { ...input.property, passwordHash } : input.property;
+  const [insertProperty, grant] = await propertyInsertStatements(db, property, { clientIdSql: owner, sandbox: true, sandboxDays });
   const [clients, props] = await db.batch([insertClient, insertProperty, grant]);
   return { client: clients[0]!, clientSecret, property: props[0] as PropertyRow };
 }

@@ -109,10 +109,10 @@ export interface TableFields {
 export async function insertTable(db: Db, propertyId: number, fields: TableFields, memberIds: number[]) {
   const insert = db.insert(diningTables).values({ propertyId, ...fields }).returning();
   if (!memberIds.length) return (await insert)[0]!;
-  const [rows] = await db.batch([
-    insert,
-    ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId: sql`last_insert_rowid()` as unknown as number, memberId })),
-  ]);
+  // Not last_insert_rowid(): each member row inserted changes it. AUTOINCREMENT makes the
+  // group just inserted the highest id, and the batch runs alone.
+  const groupId = sql`(SELECT max(id) FROM dining_tables)` as unknown as number;
+  const [rows] = await db.batch([insert, ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId, memberId }))]);
   return rows[0]!;
 }
 

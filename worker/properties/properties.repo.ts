@@ -7,12 +7,14 @@ import { addSeconds, nowIso } from "../lib/time";
 
 export interface PropertyInput {
   name: string;
-  email?: string | undefined;
-  username?: string | undefined;
+  email?: string | null | undefined;
+  username?: string | null | undefined;
   password?: string | undefined;
-  website?: string | undefined;
-  phone?: string | undefined;
-  description?: string | undefined;
+  /** already hashed (client creation hashes the shared password once) */
+  passwordHash?: string | undefined;
+  website?: string | null | undefined;
+  phone?: string | null | undefined;
+  description?: string | null | undefined;
   position?: Record<string, unknown> | undefined;
   settings?: SettingsPatch | undefined;
 }
@@ -56,7 +58,7 @@ export async function propertyInsertStatements(
       name: input.name,
       email: input.email ?? null,
       username: input.username ?? null,
-      passwordHash: input.password ? await hashPassword(input.password) : null,
+      passwordHash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
       website: input.website ?? null,
       phone: input.phone ?? null,
       description: input.description ?? null,

@@ -44,12 +44,13 @@ export const PropertySchema = z
   .openapi("Property");
 
 const propertyFields = {
-  email: z.string().trim().email().max(254).optional(),
-  username: optionalString(100),
+  // null clears a field, so a property read with GET can be sent back with PUT as it is.
+  email: z.string().trim().email().max(254).nullable().optional(),
+  username: optionalString(100).nullable(),
   password: z.string().min(8).max(200).optional().openapi({ description: "stored hashed, never returned" }),
-  website: z.string().trim().url().max(2048).optional(),
-  phone: optionalString(40),
-  description: optionalString(5000),
+  website: z.string().trim().url().max(2048).nullable().optional(),
+  phone: optionalString(40).nullable(),
+  description: optionalString(5000).nullable(),
   position: PositionSchema.optional(),
   settings: z.object(settingsPatchSchema.shape).optional().openapi({ description: "only the settings given change; see PropertySettings for defaults" }),
 };

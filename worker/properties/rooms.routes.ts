@@ -147,7 +147,8 @@ async function requireTable(db: AppEnv["Variables"]["db"], propertyId: number, i
 
 /** Members of a group: two or more distinct single tables of the group's room. */
 async function checkMembers(db: AppEnv["Variables"]["db"], propertyId: number, roomId: number, memberIds: number[], selfId?: number) {
-  const unique = [...new Set(memberIds)];
+  // sorted, as reads answer them from D1
+  const unique = [...new Set(memberIds)].sort((a, b) => a - b);
   if (unique.length < 2) throw invalid("table_ids", "a group needs at least two distinct member tables");
   if (selfId !== undefined && unique.includes(selfId)) throw invalid("table_ids", "a group cannot contain itself");
   const found = await repo.getTablesByIds(db, propertyId, unique);
