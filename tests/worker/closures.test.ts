@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
+import { call, createIn, expectInvalid, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
 
-const post = async (client: TestClient, body: Record<string, unknown>) => {
-  const res = await client.call("/api/v2/closures", { body });
-  expect(res.status).toBe(201);
-  return res.json.data[0];
-};
+const post = (client: TestClient, body: Record<string, unknown>) => createIn(client, "closures", body);
 
-function expectInvalid(res: { status: number; headers: Headers; json: any }, path: string) {
-  expectProblem(res, 400, "invalid input data");
-  expect(res.json.errors.map((e: any) => e.path)).toEqual([path]);
-}
 
 // ---------- happy paths ----------
 

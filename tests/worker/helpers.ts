@@ -1,4 +1,5 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 
 export const ORIGIN = "https://api.test";
 export const AUTH = "/auth/api/v2/api-account/oauth2";
@@ -92,4 +93,47 @@ export function expectProblem(res: { status: number; headers: Headers; json: any
   if (res.json?.status !== status) throw new Error(`problem status mismatch: ${JSON.stringify(res.json)}`);
   if (title !== undefined && res.json?.title !== title) throw new Error(`expected title "${title}", got "${res.json?.title}"`);
   if (typeof res.json?.request_id !== "string") throw new Error("problem without request_id");
+}
+
+/** A 400 "invalid input data" naming exactly these fields in errors[]. */
+export function expectInvalid(res: { status: number; headers: Headers; json: any }, ...paths: string[]) {
+  expectProblem(res, 400, "invalid input data");
+  expect(res.json.code).toBe("invalid_input_data");
+  expect(res.json.errors.map((e: { path: string }) => e.path).sort()).toEqual([...paths].sort());
+  for (const e of res.json.errors) expect(typeof e.message).toBe("string");
+}
+
+/** POSTs to a collection, expects 201, answers the created record. */
+export async function createIn(client: TestClient, collection: string, body: Record<string, unknown>) {
+  const res = await client.call(`/api/v2/${collection}`, { body });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json.data[0];
+}
+
+const localMinutes = (date: string, hour: string) => {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const [h, mi] = hour.split(":").map(Number) as [number, number];
+  return Date.UTC(y, m - 1, d, h, mi) / 60000;
+};
+export const dateInDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A reservation row written straight to D1, at 20:00 for an hour (default: a year ahead, ACCEPTED). */
+export async function insertReservation(
+  propertyId: number,
+  o: { serviceId?: number | null; roomId?: number | null; tableIds?: number[]; date?: string; status?: string },
+) {
+  const date = o.date ?? dateInDays(365);
+  const start = localMinutes(date, "20:00");
+  const row = await env.DB.prepare(
+    `INSERT INTO reservations (property_id, service_id, room_id, start_date, start_hour, start_min, end_min, pax, status, channel)
+     VALUES (?, ?, ?, ?, '20:00:00', ?, ?, 2, ?, 'PLATFORM_ADMIN') RETURNING id`,
+  )
+    .bind(propertyId, o.serviceId ?? null, o.roomId ?? null, date, start, start + 60, o.status ?? "ACCEPTED")
+    .first<{ id: number }>();
+  for (const tableId of o.tableIds ?? []) {
+    await env.DB.prepare("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)")
+      .bind(row!.id, tableId, start, start + 60)
+      .run();
+  }
+  return row!.id;
 }

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, newClient, type TestClient } from "./helpers";
+import { call, expectInvalid, expectProblem, newClient, type TestClient } from "./helpers";
 
 /** Property calls carry no Property header (SPEC). */
 const props = (client: TestClient, path = "", o: Parameters<TestClient["call"]>[1] = {}) =>
   client.call(`/api/v2/properties${path}`, { property: undefined, ...o });
 
-function expectInvalid(res: Awaited<ReturnType<typeof call>>, ...paths: string[]) {
-  expectProblem(res, 400, "invalid input data");
-  expect(res.json.code).toBe("invalid_input_data");
-  expect(res.json.errors.map((e: any) => e.path)).toEqual(expect.arrayContaining(paths));
-  for (const e of res.json.errors) expect(typeof e.message).toBe("string");
-}
 
 describe("GET /api/v2/properties", () => {
   it("refuses a limit outside 1..200", async () => {

@@ -1,41 +1,14 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { expectProblem, newClient, type TestClient } from "./helpers";
+import { call, createIn, dateInDays, expectInvalid, expectProblem, insertReservation, newClient, type TestClient } from "./helpers";
 
 // ---------- fixtures of this file ----------
 
-const localMinutes = (date: string, hour: string) => {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const [h, mi] = hour.split(":").map(Number) as [number, number];
-  return Date.UTC(y, m - 1, d, h, mi) / 60000;
-};
-const dateInDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** A reservation row written straight to D1: there is no reservations API yet. */
-async function insertReservation(propertyId: number, o: { serviceId: number; date?: string; status?: string }) {
-  const date = o.date ?? dateInDays(365);
-  const start = localMinutes(date, "20:00");
-  const row = await env.DB.prepare(
-    `INSERT INTO reservations (property_id, service_id, start_date, start_hour, start_min, end_min, pax, status, channel)
-     VALUES (?, ?, ?, '20:00:00', ?, ?, 2, ?, 'PLATFORM_ADMIN') RETURNING id`,
-  )
-    .bind(propertyId, o.serviceId, date, start, start + 60, o.status ?? "ACCEPTED")
-    .first<{ id: number }>();
-  return row!.id;
-}
 
 const DINNER = { name: "Dinner", start_hour: "19:00", end_hour: "22:00" };
 
-const post = async (client: TestClient, body: Record<string, unknown> = DINNER) => {
-  const res = await client.call("/api/v2/services", { body });
-  expect(res.status).toBe(201);
-  return res.json.data[0];
-};
+const post = (client: TestClient, body: Record<string, unknown> = DINNER) => createIn(client, "services", body);
 
-function expectInvalid(res: { status: number; headers: Headers; json: any }, ...paths: string[]) {
-  expectProblem(res, 400, "invalid input data");
-  expect(res.json.errors.map((e: any) => e.path).sort()).toEqual([...paths].sort());
-}
 
 // ---------- happy paths ----------
 

@@ -1,45 +1,13 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
+import { call, createIn, dateInDays, expectInvalid, expectProblem, insertReservation, newClient, seedCatalog, type TestClient } from "./helpers";
 
 // ---------- fixtures of this file ----------
 
-const localMinutes = (date: string, hour: string) => {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const [h, mi] = hour.split(":").map(Number) as [number, number];
-  return Date.UTC(y, m - 1, d, h, mi) / 60000;
-};
-const dateInDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** A reservation row written straight to D1: there is no reservations API yet. */
-async function insertReservation(propertyId: number, o: { tableIds: number[]; date?: string; status?: string }) {
-  const date = o.date ?? dateInDays(365);
-  const start = localMinutes(date, "20:00");
-  const row = await env.DB.prepare(
-    `INSERT INTO reservations (property_id, start_date, start_hour, start_min, end_min, pax, status, channel)
-     VALUES (?, ?, '20:00:00', ?, ?, 2, ?, 'PLATFORM_ADMIN') RETURNING id`,
-  )
-    .bind(propertyId, date, start, start + 60, o.status ?? "ACCEPTED")
-    .first<{ id: number }>();
-  for (const tableId of o.tableIds) {
-    await env.DB.prepare("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)")
-      .bind(row!.id, tableId, start, start + 60)
-      .run();
-  }
-  return row!.id;
-}
 
-const post = async (client: TestClient, body: Record<string, unknown>) => {
-  const res = await client.call("/api/v2/tables", { body });
-  expect(res.status).toBe(201);
-  return res.json.data[0];
-};
+const post = (client: TestClient, body: Record<string, unknown>) => createIn(client, "tables", body);
 const room = async (client: TestClient, name = "Room") => (await client.call("/api/v2/rooms", { body: { name } })).json.data[0];
 
-function expectInvalid(res: { status: number; headers: Headers; json: any }, path: string) {
-  expectProblem(res, 400, "invalid input data");
-  expect(res.json.errors.map((e: any) => e.path)).toEqual([path]);
-}
 
 // ---------- happy paths ----------
 
