@@ -1,7 +1,10 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+// wrangler.toml names dist/public as the assets folder; `npm run build` fills it.
+mkdirSync(fileURLToPath(new URL("./dist/public", import.meta.url)), { recursive: true });
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 
 export default defineConfig({
