@@ -49,10 +49,12 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
-const httpUrl = z
+/** An absolute http(s) URL: javascript:, data: and the like are refused (pages render these). */
+export const httpUrl = z
   .string()
+  .trim()
   .max(2048)
-  .url()
+  .url({ abort: true })
   .refine((v) => /^https?:\/\//i.test(v), "expected an http(s) URL");
 
 export const turnTimeSchema = z.object({
@@ -65,7 +67,12 @@ export const settingsSchema = z.object({
   timezone: z.string().max(64).refine(isTimeZone, "not an IANA time zone").default("UTC"),
   locale: z.enum(LOCALES).default("en"),
   average_stay: z.number().int().min(5).max(1440).default(60),
-  turn_times: z.array(turnTimeSchema).max(50).default([]),
+  // Sorted by max_pax, so "the first rule with pax <= max_pax" does not depend on the caller's order.
+  turn_times: z
+    .array(turnTimeSchema)
+    .max(50)
+    .transform((rules) => [...rules].sort((a, b) => a.max_pax - b.max_pax))
+    .default([]),
   slot_interval: z.number().int().min(5).max(240).default(15),
   min_notice: z.number().int().min(0).max(525600).default(0),
   max_days_ahead: z.number().int().min(0).max(1095).default(90),

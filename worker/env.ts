@@ -22,26 +22,7 @@ export interface AuthClient {
 }
 
 /** The property named by the Property header (or path), already authorised. */
-export interface PropertyRow {
-  id: number;
-  publicKey: string;
-  ownerClientId: number;
-  name: string;
-  email: string | null;
-  username: string | null;
-  website: string | null;
-  phone: string | null;
-  description: string | null;
-  enabled: boolean;
-  sandbox: boolean;
-  sandboxExpiresAt: string | null;
-  searchengineEnabled: boolean;
-  position: unknown;
-  settings: unknown;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt: string | null;
-}
+export type PropertyRow = typeof schema.properties.$inferSelect;
 
 export interface Variables {
   requestId: string;

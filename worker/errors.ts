@@ -72,6 +72,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A 400 "invalid input data" about one field, for rules zod cannot see (cross-field, references). */
+export function invalidField(path: string, message: string): ApiError {
+  return new ApiError("invalid_input_data", message, { errors: [{ path, message }] });
+}
+
 export function problemBody(c: Context<AppEnv>, err: ApiError) {
   return {
     type: `${new URL(c.req.url).origin}/docs/errors#${err.code}`,
@@ -125,8 +130,6 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
       }));
     }
     if (err.status === 413) return problem(c, new ApiError("payload_too_large"));
-    const code = (Object.keys(ERRORS) as ErrorCode[]).find((k) => ERRORS[k][0] === err.status);
-    if (code) return problem(c, new ApiError(code, err.message));
   }
   console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), message: String(err?.stack ?? err) }));
   return problem(c, new ApiError("internal_error", "an unexpected error occurred; quote the request_id to support"));

@@ -166,6 +166,13 @@ describe("POST /auth/api/v2/api-account/oauth2/token", () => {
     expectOAuthError(res, 400, "invalid_request");
   });
 
+  it("answers unreadable JSON in RFC 6749's shape, on /token and /revoke alike", async () => {
+    for (const path of ["token", "revoke"]) {
+      const res = await call(`${AUTH}/${path}`, { body: '{"grant_type":' });
+      expectOAuthError(res, 400, "invalid_request");
+    }
+  });
+
   it("refuses an Authorization header that is not Basic with 401 invalid_client", async () => {
     const c = await newClient();
     const res = await formToken({ grant_type: "client_credentials" }, { Authorization: `Bearer ${c.token}` });
@@ -198,11 +205,19 @@ describe("Bearer authentication (RFC 6750)", () => {
     expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="api"');
   });
 
-  it("refuses a malformed Authorization header with 400", async () => {
-    for (const header of ["Bearer", "Bearer ", "Token abc", "Bearer two words", "Basic dXNlcjpwYXNz"]) {
+  it("refuses a malformed Bearer header with 400", async () => {
+    for (const header of ["Bearer", "Bearer ", "Bearer two words"]) {
       const res = await call("/api/v2/properties", { headers: { Authorization: header } });
       expectProblem(res, 400, "invalid request");
       expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_request"');
+    }
+  });
+
+  it("answers another auth scheme like no credentials: 401 with a bare challenge (RFC 6750 3.1)", async () => {
+    for (const header of ["Token abc", "Basic dXNlcjpwYXNz"]) {
+      const res = await call("/api/v2/properties", { headers: { Authorization: header } });
+      expectProblem(res, 401, "authentication required");
+      expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="api"');
     }
   });
 

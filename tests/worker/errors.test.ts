@@ -70,6 +70,10 @@ describe("error suite: every write route", () => {
       ["POST", "/api/v2/properties", { name: "x".repeat(1000) }],
       ["POST", "/api/v2/properties", { name: "x", settings: { timezone: "Mars/Olympus", average_stay: -5, locale: "xx" } }],
       ["POST", "/api/v2/properties", { name: "x", position: { latitude: 1000 } }],
+      // Pages will render these: only http(s) URLs are taken.
+      ["POST", "/api/v2/properties", { name: "x", website: "javascript:alert(document.cookie)" }],
+      ["POST", "/api/v2/services", { name: "x", start_hour: "12:00", end_hour: "13:00", image_url: "javascript:alert(1)" }],
+      ["POST", "/api/v2/properties", { name: "x", settings: { logo_url: "data:text/html,<script>alert(1)</script>" } }],
     ];
     for (const [method, path, body] of cases) {
       const res = await client.call(path, { method, body });

@@ -31,6 +31,12 @@ describe("unknown routes and methods", () => {
     expectProblem(res, 404, "not found");
   });
 
+  it("answers a trailing slash with 404, not a misleading 405", async () => {
+    const client = await newClient();
+    expectProblem(await client.call("/api/v2/rooms/"), 404, "not found");
+    expectProblem(await client.call("/api/v2/rooms/1/", { method: "PUT", body: {} }), 404, "not found");
+  });
+
   it("answers a known path with another method with 405 and Allow", async () => {
     const client = await newClient();
     const res = await client.call("/api/v2/rooms", { method: "PATCH" });
@@ -120,6 +126,51 @@ describe("Idempotency-Key", () => {
     const replay = await client.call("/api/v2/rooms", { body: { name: "" }, headers });
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(replay.status).toBe(400);
+  });
+
+  it("keeps this request's X-Request-Id on a replay", async () => {
+    const client = await newClient();
+    const headers = { "Idempotency-Key": "rid" };
+    await client.call("/api/v2/rooms", { body: { name: "R" }, headers: { ...headers, "X-Request-Id": "first-1" } });
+    const replay = await client.call("/api/v2/rooms", { body: { name: "R" }, headers: { ...headers, "X-Request-Id": "second-2" } });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.headers.get("X-Request-Id")).toBe("second-2");
+  });
+
+  it("tells requests apart by their query string: same key, other query -> 422", async () => {
+    const client = await newClient();
+    const headers = { "Idempotency-Key": "q" };
+    expect((await client.call("/api/v2/rooms?x=1", { body: { name: "Q" }, headers })).status).toBe(201);
+    expectProblem(await client.call("/api/v2/rooms?x=2", { body: { name: "Q" }, headers }), 422, "idempotency key reused");
+  });
+
+  it("lets a retry take over a claim left running for over a minute (the first was cut off)", async () => {
+    const client = await newClient();
+    const body = JSON.stringify({ name: "Cut" });
+    const hash = await sha256Hex(`POST /api/v2/rooms\n${client.propertyId}\n${body}`);
+    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)")
+      .bind(`client:${client.id}`, "k-stale", hash, new Date(Date.now() - 120_000).toISOString())
+      .run();
+    const res = await client.call("/api/v2/rooms", { body, headers: { "Idempotency-Key": "k-stale" } });
+    expect(res.status).toBe(201);
+    expect(res.json.data[0].name).toBe("Cut");
+  });
+
+  it("never stores a client_secret: client creation keeps no idempotency record", async () => {
+    const username = `idem_${Date.now()}`;
+    const res = await call("/auth/api/v2/api-account/oauth2/client", {
+      body: { name: "X", email: `${username}@example.com`, username, password: "password-123", redirect_uri: "https://x.example" },
+      headers: { "Idempotency-Key": `client-${username}` },
+    });
+    expect(res.status).toBe(200);
+    const row = await env.DB.prepare("SELECT response_body FROM idempotency_keys WHERE key = ?").bind(`client-${username}`).first();
+    expect(row).toBeNull();
+    const again = await call("/auth/api/v2/api-account/oauth2/client", {
+      body: { name: "X", email: `${username}@example.com`, username, password: "password-123", redirect_uri: "https://x.example" },
+      headers: { "Idempotency-Key": `client-${username}` },
+    });
+    expectProblem(again, 409, "username taken");
+    expect(again.text).not.toContain(res.json.data[0].client_secret);
   });
 
   it("refuses a malformed key", async () => {

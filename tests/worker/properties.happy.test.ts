@@ -128,6 +128,17 @@ describe("POST /api/v2/properties", () => {
     expect(p.settings).toEqual({ ...DEFAULT_SETTINGS, timezone: "Europe/Rome", locale: "it", turn_times: [{ max_pax: 2, minutes: 75 }] });
   });
 
+  it("keeps turn_times sorted by max_pax, whatever order they were sent in", async () => {
+    const client = await newClient();
+    const rules = [
+      { max_pax: 6, minutes: 120 },
+      { max_pax: 2, minutes: 75 },
+      { max_pax: 4, minutes: 90 },
+    ];
+    const p = await createProperty(client, { name: "Turns", settings: { turn_times: rules } });
+    expect(p.settings.turn_times.map((r: { max_pax: number }) => r.max_pax)).toEqual([2, 4, 6]);
+  });
+
   it("grants the new property to its creator, so the catalog accepts it in the Property header", async () => {
     const client = await newClient();
     const p = await createProperty(client, { name: "Second" });

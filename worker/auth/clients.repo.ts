@@ -23,7 +23,7 @@ export async function usernameTaken(db: Db, username: string) {
 export async function createClient(db: Db, input: NewClient, sandboxDays: number) {
   const clientId = randomToken("ci_", 16);
   const clientSecret = randomToken("cs_", 32);
-  // PBKDF2 is deliberately slow: hash once, and reuse it for the sandbox property when the password is the same.
+  // PBKDF2 is deliberately slow: hash once; the sandbox property shares the client's password.
   const passwordHash = await hashPassword(input.password);
   const insertClient = db
     .insert(apiClients)
@@ -38,10 +38,9 @@ export async function createClient(db: Db, input: NewClient, sandboxDays: number
     })
     .returning();
   const owner = sql`(SELECT id FROM api_clients WHERE client_id = ${clientId})`;
-  const property = input.property.password === input.password ? { ...input.property, passwordHash } : input.property;
-  const [insertProperty, grant] = await propertyInsertStatements(db, property, { clientIdSql: owner, sandbox: true, sandboxDays });
+  const [insertProperty, grant] = await propertyInsertStatements(db, { ...input.property, passwordHash }, { clientIdSql: owner, sandbox: true, sandboxDays });
   const [clients, props] = await db.batch([insertClient, insertProperty, grant]);
-  return { client: clients[0]!, clientSecret, property: props[0] as PropertyRow };
+  return { client: clients[0]!, clientSecret, property: props[0]! };
 }
 
 /** client_credentials: the client's row when the id and secret match, else undefined. */

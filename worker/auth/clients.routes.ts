@@ -5,10 +5,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
-import { envelope, errorResponses, json, optionalString } from "../lib/openapi";
-import { idempotency } from "../lib/idempotency";
+import { emailField, envelope, errorResponses, json, optionalString, passwordField, urlField } from "../lib/openapi";
 import { clientIp, jsonBodyOnly, rateLimit } from "../lib/middleware";
 import { intVar } from "../lib/time";
 import { PositionSchema, PropertySchema } from "../properties/properties.routes";
@@ -16,9 +16,9 @@ import { toPropertyDto } from "../properties/properties.repo";
 import { authenticateClient, createClient, issueToken, revokeToken, usernameTaken } from "./clients.repo";
 
 const username = z.string().trim().min(3).max(100);
-const password = z.string().min(8).max(200);
-const email = z.string().trim().email().max(254);
-const redirectUri = z.string().trim().url().max(2048).openapi({ description: "the web address of the integrating company" });
+const password = passwordField;
+const email = emailField;
+const redirectUri = urlField;
 
 const FlatClientSchema = z
   .object({
@@ -27,7 +27,7 @@ const FlatClientSchema = z
     username,
     password,
     redirect_uri: redirectUri,
-    website: z.string().trim().url().max(2048).optional(),
+    website: urlField.optional(),
     phone: optionalString(40),
     description: optionalString(5000),
     position: PositionSchema.optional(),
@@ -45,7 +45,7 @@ const NestedClientSchema = z
       username,
       password,
       description: optionalString(5000),
-      website: z.string().trim().url().max(2048).optional(),
+      website: urlField.optional(),
       phone: optionalString(40),
       position: PositionSchema.optional(),
     }),
@@ -237,10 +237,17 @@ async function requireClient(c: Context<AppEnv>, req: Awaited<ReturnType<typeof 
 export const clientsRouter = createRouter();
 
 clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${clientIp(c)}` }));
-clientsRouter.use("/client", jsonBodyOnly(), idempotency({ scope: (c) => `anon:${clientIp(c)}` }));
+// No Idempotency-Key store here: the response holds the client_secret, which must be shown
+// once and never kept in clear. A retried creation is safe anyway: the username is unique (409).
+clientsRouter.use("/client", jsonBodyOnly());
 clientsRouter.onError((err, c) => {
   if (err instanceof OAuthError) return oauthResponse(c, err);
-  if (err instanceof ApiError && err.code === "too_many_requests" && c.req.path.endsWith("/client") === false) {
+  const oauthPath = !c.req.path.endsWith("/client");
+  // An unreadable JSON body on /token or /revoke still answers in RFC 6749's shape.
+  if (oauthPath && err instanceof HTTPException && err.status === 400) {
+    return oauthResponse(c, new OAuthError("invalid_request", "the body is not valid JSON"));
+  }
+  if (oauthPath && err instanceof ApiError && err.code === "too_many_requests") {
     return oauthResponse(c, new OAuthError("slow_down", err.detail ?? "too many requests", 429));
   }
   throw err;

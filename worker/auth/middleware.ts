@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/crypto";
+import { clientIp } from "../lib/middleware";
 import { nowIso } from "../lib/time";
 import { findPropertyForClient } from "../properties/properties.repo";
 
@@ -18,7 +19,8 @@ function challenge(error?: string, description?: string): Record<string, string>
 export function bearerAuth(): MiddlewareHandler<AppEnv> {
   return async function bearerAuthMiddleware(c, next) {
     const header = c.req.header("Authorization");
-    if (!header) {
+    // No credentials, or another scheme (RFC 6750 3.1): a bare challenge, no error code.
+    if (!header || !/^Bearer(\s|$)/i.test(header)) {
       throw new ApiError("authentication_required", "send Authorization: Bearer <access_token>", { headers: challenge() });
     }
     const match = BEARER.exec(header);
@@ -34,6 +36,9 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
       .bind(await sha256Hex(match[1]!))
       .first<{ id: number; client_id: string; production_enabled: number; expires_at: string; revoked_at: string | null }>();
     if (!row || row.revoked_at || row.expires_at <= nowIso()) {
+      // Guessing tokens costs a D1 read each: failed attempts are limited per address.
+      const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `bad-token:${clientIp(c)}` });
+      if (!success) throw new ApiError("too_many_requests", "too many failed authentications; retry after 60 seconds", { headers: { "Retry-After": "60" } });
       const why = !row ? "unknown access token" : row.revoked_at ? "the access token was revoked" : "the access token expired";
       throw new ApiError("invalid_token", why, { headers: challenge("invalid_token", why) });
     }

@@ -18,7 +18,7 @@ export async function sha256Hex(value: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Constant-time comparison of two strings of hex digests or similar. */
+/** Constant-time comparison of two digests. */
 export function timingSafeEqual(a: string, b: string): boolean {
   const x = encoder.encode(a);
   const y = encoder.encode(b);
@@ -35,14 +35,6 @@ export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const hash = await pbkdf2(password, salt, PBKDF2_ITERATIONS);
   return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${base64url(salt)}$${base64url(hash)}`;
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, iter, saltB64, hashB64] = stored.split("$");
-  if (scheme !== "pbkdf2-sha256" || !iter || !saltB64 || !hashB64) return false;
-  const salt = Uint8Array.from(atob(saltB64.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
-  const hash = await pbkdf2(password, salt, Number(iter));
-  return timingSafeEqual(base64url(hash), hashB64);
 }
 
 async function pbkdf2(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {

@@ -4,11 +4,14 @@
  * The claim is one INSERT .. ON CONFLICT, so two racing requests cannot both run.
  */
 import type { Context, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "./crypto";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
+// A claim still "running" after this long was cut off (isolate killed, deploy): let a retry take it.
+const STALE_RUNNING_MS = 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 interface StoredKey {
@@ -33,19 +36,21 @@ export function idempotency(options: { scope: (c: Context<AppEnv>) => string }):
     }
     const scope = options.scope(c);
     const body = await c.req.text();
-    const requestHash = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${c.req.header("Property") ?? ""}\n${body}`);
+    const url = new URL(c.req.url);
+    const requestHash = await sha256Hex(`${c.req.method} ${url.pathname}${url.search}\n${c.req.header("Property") ?? ""}\n${body}`);
     const db = c.env.DB;
     const expiredBefore = new Date(Date.now() - TTL_MS).toISOString();
+    const staleBefore = new Date(Date.now() - STALE_RUNNING_MS).toISOString();
 
     const claimed = await db
       .prepare(
         `INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES (?1, ?2, ?3, 'running')
          ON CONFLICT (scope, key) DO UPDATE SET request_hash = ?3, state = 'running', response_status = NULL,
            response_body = NULL, response_type = NULL, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE idempotency_keys.created_at < ?4
+         WHERE idempotency_keys.created_at < ?4 OR (idempotency_keys.state = 'running' AND idempotency_keys.created_at < ?5)
          RETURNING key`,
       )
-      .bind(scope, key, requestHash, expiredBefore)
+      .bind(scope, key, requestHash, expiredBefore, staleBefore)
       .first();
 
     if (!claimed) {
@@ -62,9 +67,10 @@ export function idempotency(options: { scope: (c: Context<AppEnv>) => string }):
           headers: { "Retry-After": "1" },
         });
       }
-      return new Response(stored.response_body, {
-        status: stored.response_status ?? 200,
-        headers: { "Content-Type": stored.response_type ?? "application/json", "Idempotent-Replayed": "true" },
+      // c.body keeps the headers of this request (X-Request-Id and the security headers).
+      return c.body(stored.response_body ?? "", (stored.response_status ?? 200) as ContentfulStatusCode, {
+        "Content-Type": stored.response_type ?? "application/json",
+        "Idempotent-Replayed": "true",
       });
     }
 

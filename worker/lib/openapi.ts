@@ -63,3 +63,8 @@ export const IdParam = z.object({
 });
 
 export const optionalString = (max: number) => z.string().trim().max(max).optional();
+
+/** Field rules shared by clients and properties. */
+export const emailField = z.string().trim().email().max(254);
+export const passwordField = z.string().min(8).max(200);
+export { httpUrl as urlField } from "../../shared/schemas";

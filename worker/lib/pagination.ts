@@ -20,6 +20,9 @@ export const paginationQuery = {
 
 export const nextCursorSchema = z.string().nullable().openapi({ description: "pass as `next_cursor` for the next page; null on the last page" });
 
+/** The cursor of lists ordered by id. */
+export const idCursor = z.object({ id: z.number().int() });
+
 export function encodeCursor(value: Record<string, string | number>): string {
   return base64url(new TextEncoder().encode(JSON.stringify(value)));
 }

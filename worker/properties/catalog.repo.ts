@@ -2,7 +2,7 @@
  * Rooms, tables (with group members), services and closures of one property.
  * Deletion is soft: past reservations keep pointing at what they used.
  */
-import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { closures, diningTables, rooms, services, tableGroupMembers } from "../db/schema";
 import type { Db } from "../env";
 import { zonedParts } from "../lib/localtime";
@@ -15,6 +15,14 @@ export type ClosureRow = typeof closures.$inferSelect;
 export type TableWithMembers = TableRow & { memberIds: number[] };
 
 const FINAL_STATUSES = sql`('CANCELLED', 'EXPIRED', 'REJECTED')`;
+
+// D1 binds at most 100 parameters per statement: id lists are read in chunks below that.
+const CHUNK = 90;
+async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
+  return out;
+}
 
 // ---------- rooms ----------
 
@@ -41,42 +49,73 @@ export async function insertRoom(db: Db, propertyId: number, input: { name: stri
   return rows[0]!;
 }
 
+/** Undefined when the room was deleted meanwhile. */
 export async function updateRoom(db: Db, id: number, input: { name?: string | undefined; bookable?: boolean | undefined }) {
   const rows = await db
     .update(rooms)
     .set({ ...(input.name !== undefined && { name: input.name }), ...(input.bookable !== undefined && { bookable: input.bookable }) })
-    .where(eq(rooms.id, id))
+    .where(and(eq(rooms.id, id), isNull(rooms.deletedAt)))
     .returning();
-  return rows[0]!;
+  return rows[0];
 }
 
-/** Soft-deletes a room with its tables and their group memberships, in one batch. */
-export async function deleteRoom(db: Db, id: number) {
+/** Soft-deletes a room with its tables, their group memberships and their mentions in closures, in one batch. */
+export async function deleteRoom(db: Db, propertyId: number, id: number) {
   const at = nowIso();
-  const tableIds = db.select({ id: diningTables.id }).from(diningTables).where(eq(diningTables.roomId, id));
+  const tableIds = sql`SELECT id FROM dining_tables WHERE room_id = ${id}`;
   await db.batch([
-    db.delete(tableGroupMembers).where(inArray(tableGroupMembers.groupId, tableIds)),
+    db.delete(tableGroupMembers).where(inArray(tableGroupMembers.groupId, db.select({ id: diningTables.id }).from(diningTables).where(eq(diningTables.roomId, id)))),
+    ...pruneClosures(db, propertyId, "tableIds", tableIds),
+    ...pruneClosures(db, propertyId, "roomIds", sql`SELECT ${id}`),
     db.update(diningTables).set({ deletedAt: at }).where(and(eq(diningTables.roomId, id), isNull(diningTables.deletedAt))),
     db.update(rooms).set({ deletedAt: at }).where(eq(rooms.id, id)),
   ]);
+}
+
+/**
+ * Removes deleted ids from closures' lists. A closure whose list empties is deleted: it
+ * closed only what is gone, and an empty list must never widen into "everything" (null).
+ */
+function pruneClosures(db: Db, propertyId: number, field: "roomIds" | "tableIds" | "serviceIds", gone: SQL) {
+  const col = closures[field];
+  return [
+    db
+      .update(closures)
+      .set({ [field]: sql`(SELECT json_group_array(value) FROM json_each(${col}) WHERE value NOT IN (${gone}))` })
+      .where(and(eq(closures.propertyId, propertyId), sql`${col} IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(${col}) WHERE value IN (${gone}))`)),
+    db.delete(closures).where(and(eq(closures.propertyId, propertyId), sql`${col} = '[]'`)),
+  ] as const;
 }
 
 // ---------- tables ----------
 
 async function withMembers(db: Db, tables: TableRow[]): Promise<TableWithMembers[]> {
   const groupIds = tables.filter((t) => t.isGroup).map((t) => t.id);
-  const members = groupIds.length
-    ? await db.select().from(tableGroupMembers).where(inArray(tableGroupMembers.groupId, groupIds)).orderBy(asc(tableGroupMembers.memberId))
-    : [];
+  const members = await inChunks(groupIds, (chunk) =>
+    db.select().from(tableGroupMembers).where(inArray(tableGroupMembers.groupId, chunk)).orderBy(asc(tableGroupMembers.memberId)),
+  );
   return tables.map((t) => ({ ...t, memberIds: members.filter((m) => m.groupId === t.id).map((m) => m.memberId) }));
 }
 
-export async function listTables(db: Db, propertyId: number, options: { limit?: number; afterId?: number; roomIds?: number[] } = {}) {
-  const conditions = [eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt), gt(diningTables.id, options.afterId ?? 0)];
-  if (options.roomIds) conditions.push(inArray(diningTables.roomId, options.roomIds));
-  const query = db.select().from(diningTables).where(and(...conditions)).orderBy(asc(diningTables.id));
+export async function listTables(db: Db, propertyId: number, options: { limit?: number; afterId?: number } = {}) {
+  const query = db
+    .select()
+    .from(diningTables)
+    .where(and(eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt), gt(diningTables.id, options.afterId ?? 0)))
+    .orderBy(asc(diningTables.id));
   const rows = options.limit ? await query.limit(options.limit + 1) : await query;
   return withMembers(db, rows);
+}
+
+/** The live tables of these rooms, by id. */
+export async function tablesOfRooms(db: Db, propertyId: number, roomIds: number[]) {
+  const rows = await inChunks(roomIds, (chunk) =>
+    db
+      .select()
+      .from(diningTables)
+      .where(and(eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt), inArray(diningTables.roomId, chunk))),
+  );
+  return withMembers(db, rows.sort((a, b) => a.id - b.id));
 }
 
 export async function getTable(db: Db, propertyId: number, id: number) {
@@ -88,12 +127,31 @@ export async function getTable(db: Db, propertyId: number, id: number) {
   return rows[0] ? (await withMembers(db, rows))[0] : undefined;
 }
 
-export async function getTablesByIds(db: Db, propertyId: number, ids: number[]) {
-  if (!ids.length) return [];
-  return db
-    .select()
-    .from(diningTables)
-    .where(and(inArray(diningTables.id, ids), eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt)));
+export function getTablesByIds(db: Db, propertyId: number, ids: number[]) {
+  return inChunks(ids, (chunk) =>
+    db
+      .select()
+      .from(diningTables)
+      .where(and(inArray(diningTables.id, chunk), eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt))),
+  );
+}
+
+export function getRoomsByIds(db: Db, propertyId: number, ids: number[]) {
+  return inChunks(ids, (chunk) =>
+    db
+      .select({ id: rooms.id })
+      .from(rooms)
+      .where(and(inArray(rooms.id, chunk), eq(rooms.propertyId, propertyId), isNull(rooms.deletedAt))),
+  );
+}
+
+export function getServicesByIds(db: Db, propertyId: number, ids: number[]) {
+  return inChunks(ids, (chunk) =>
+    db
+      .select({ id: services.id })
+      .from(services)
+      .where(and(inArray(services.id, chunk), eq(services.propertyId, propertyId), isNull(services.deletedAt))),
+  );
 }
 
 export interface TableFields {
@@ -116,20 +174,26 @@ export async function insertTable(db: Db, propertyId: number, fields: TableField
   return rows[0]!;
 }
 
+/** Undefined when the table was deleted meanwhile. */
 export async function updateTable(db: Db, id: number, fields: Partial<TableFields>, memberIds?: number[]) {
-  const update = db.update(diningTables).set(fields).where(eq(diningTables.id, id)).returning();
-  if (memberIds === undefined) return (await update)[0]!;
+  const update = db
+    .update(diningTables)
+    .set(fields)
+    .where(and(eq(diningTables.id, id), isNull(diningTables.deletedAt)))
+    .returning();
+  if (memberIds === undefined) return (await update)[0];
   const [rows] = await db.batch([
     update,
     db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)),
     ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId: id, memberId })),
   ]);
-  return rows[0]!;
+  return rows[0];
 }
 
-export async function deleteTable(db: Db, id: number) {
+export async function deleteTable(db: Db, propertyId: number, id: number) {
   await db.batch([
     db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)),
+    ...pruneClosures(db, propertyId, "tableIds", sql`SELECT ${id}`),
     db.update(diningTables).set({ deletedAt: nowIso() }).where(eq(diningTables.id, id)),
   ]);
 }
@@ -170,12 +234,22 @@ export async function insertService(db: Db, propertyId: number, fields: ServiceF
   return (await db.insert(services).values({ ...fields, propertyId }).returning())[0]!;
 }
 
+/** Undefined when the service was deleted meanwhile. */
 export async function updateService(db: Db, id: number, fields: Partial<ServiceFields>) {
-  return (await db.update(services).set(fields).where(eq(services.id, id)).returning())[0]!;
+  return (
+    await db
+      .update(services)
+      .set(fields)
+      .where(and(eq(services.id, id), isNull(services.deletedAt)))
+      .returning()
+  )[0];
 }
 
-export async function deleteService(db: Db, id: number) {
-  await db.update(services).set({ deletedAt: nowIso() }).where(eq(services.id, id));
+export async function deleteService(db: Db, propertyId: number, id: number) {
+  await db.batch([
+    ...pruneClosures(db, propertyId, "serviceIds", sql`SELECT ${id}`),
+    db.update(services).set({ deletedAt: nowIso() }).where(eq(services.id, id)),
+  ]);
 }
 
 // ---------- closures ----------
@@ -200,8 +274,9 @@ export async function insertClosure(db: Db, propertyId: number, fields: ClosureF
   return (await db.insert(closures).values({ ...fields, propertyId }).returning())[0]!;
 }
 
+/** Undefined when the closure was deleted meanwhile. */
 export async function updateClosure(db: Db, id: number, fields: Partial<ClosureFields>) {
-  return (await db.update(closures).set(fields).where(eq(closures.id, id)).returning())[0]!;
+  return (await db.update(closures).set(fields).where(eq(closures.id, id)).returning())[0];
 }
 
 export async function deleteClosure(db: Db, id: number) {
@@ -218,16 +293,17 @@ export async function upcomingUse(
   db: Db,
   propertyId: number,
   timeZone: string,
-  what: { roomId?: number; tableIds?: number[]; serviceId?: number },
+  what: { roomId: number } | { tableId: number } | { serviceId: number },
 ): Promise<number | undefined> {
   const now = zonedParts(timeZone).minutes;
-  const uses = [];
-  if (what.roomId !== undefined) uses.push(sql`r.room_id = ${what.roomId}`);
-  if (what.serviceId !== undefined) uses.push(sql`r.service_id = ${what.serviceId}`);
-  if (what.tableIds?.length) {
-    uses.push(sql`EXISTS (SELECT 1 FROM reservation_tables rt WHERE rt.reservation_id = r.id AND rt.table_id IN ${what.tableIds})`);
-  }
-  if (!uses.length) return undefined;
+  const held = (tables: ReturnType<typeof sql>) =>
+    sql`EXISTS (SELECT 1 FROM reservation_tables rt WHERE rt.reservation_id = r.id AND rt.table_id IN (${tables}))`;
+  const uses =
+    "roomId" in what
+      ? [sql`r.room_id = ${what.roomId}`, held(sql`SELECT id FROM dining_tables WHERE room_id = ${what.roomId}`)]
+      : "tableId" in what
+        ? [held(sql`SELECT ${what.tableId}`)]
+        : [sql`r.service_id = ${what.serviceId}`];
   const row = await db.get<{ id: number } | undefined>(
     sql`SELECT r.id FROM reservations r WHERE r.property_id = ${propertyId} AND r.status NOT IN ${FINAL_STATUSES}
         AND r.end_min > ${now} AND (${sql.join(uses, sql` OR `)}) ORDER BY r.start_min LIMIT 1`,

@@ -29,7 +29,7 @@ export async function findPropertyForClient(db: Db, propertyId: number, clientId
     .where(and(eq(properties.id, propertyId), isNull(properties.deletedAt)))
     .limit(1);
   const row = rows[0];
-  return row ? { property: row.property as PropertyRow, granted: row.granted === 1 } : undefined;
+  return row ? { property: row.property, granted: row.granted === 1 } : undefined;
 }
 
 export async function listPropertiesForClient(db: Db, clientId: number, limit: number, afterId = 0) {
@@ -40,7 +40,7 @@ export async function listPropertiesForClient(db: Db, clientId: number, limit: n
     .where(and(eq(propertyGrants.clientId, clientId), isNull(properties.deletedAt), gt(properties.id, afterId)))
     .orderBy(asc(properties.id))
     .limit(limit + 1);
-  return rows.map((r) => r.property as PropertyRow);
+  return rows.map((r) => r.property);
 }
 
 /** The statements that create a property and grant it to its creator, for one D1 batch. */
@@ -81,7 +81,7 @@ export async function propertyInsertStatements(
 export async function createProperty(db: Db, clientId: number, input: PropertyInput, sandbox: boolean, sandboxDays: number) {
   const [insert, grant] = await propertyInsertStatements(db, input, { clientIdSql: clientId, sandbox, sandboxDays });
   const [inserted] = await db.batch([insert, grant]);
-  return inserted[0] as PropertyRow;
+  return inserted[0]!;
 }
 
 export async function updateProperty(db: Db, current: PropertyRow, input: Partial<PropertyInput> & { enabled?: boolean | undefined }) {
@@ -103,7 +103,7 @@ export async function updateProperty(db: Db, current: PropertyRow, input: Partia
     })
     .where(eq(properties.id, current.id))
     .returning();
-  return rows[0] as PropertyRow;
+  return rows[0]!;
 }
 
 export async function softDeleteProperty(db: Db, id: number) {

@@ -3,8 +3,8 @@ import { createRouter } from "../lib/router";
 import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
 import type { AppEnv } from "../env";
-import { decodeCursor, page, paginationQuery } from "../lib/pagination";
-import { AUTHED, bearerSecurity, envelope, errorResponses, IdParam, json, listEnvelope, optionalString } from "../lib/openapi";
+import { decodeCursor, idCursor, page, paginationQuery } from "../lib/pagination";
+import { AUTHED, bearerSecurity, emailField, envelope, errorResponses, IdParam, json, listEnvelope, optionalString, passwordField, urlField } from "../lib/openapi";
 import { intVar } from "../lib/time";
 import { createProperty, listPropertiesForClient, softDeleteProperty, toPropertyDto, updateProperty } from "./properties.repo";
 
@@ -45,10 +45,10 @@ export const PropertySchema = z
 
 const propertyFields = {
   // null clears a field, so a property read with GET can be sent back with PUT as it is.
-  email: z.string().trim().email().max(254).nullable().optional(),
+  email: emailField.nullable().optional(),
   username: optionalString(100).nullable(),
-  password: z.string().min(8).max(200).optional().openapi({ description: "stored hashed, never returned" }),
-  website: z.string().trim().url().max(2048).nullable().optional(),
+  password: passwordField.optional().openapi({ description: "stored hashed, never returned" }),
+  website: urlField.nullable().optional(),
   phone: optionalString(40).nullable(),
   description: optionalString(5000).nullable(),
   position: PositionSchema.optional(),
@@ -131,7 +131,7 @@ const deleteRoute = createRoute({
 export const propertiesRouter = createRouter()
   .openapi(listRoute, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
-    const after = decodeCursor(next_cursor, z.object({ id: z.number().int() }));
+    const after = decodeCursor(next_cursor, idCursor);
     const rows = await listPropertiesForClient(c.get("db"), c.get("client").id, limit, after?.id);
     const result = page(rows, limit, (p) => ({ id: p.id }));
     return c.json({ data: result.data.map(toPropertyDto), next_cursor: result.next_cursor }, 200);

@@ -2,9 +2,9 @@
 import { z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, invalidField as invalid } from "../errors";
 import { catalogRoutes } from "../lib/crud";
-import { decodeCursor, page } from "../lib/pagination";
+import { decodeCursor, idCursor, page } from "../lib/pagination";
 import { resolveSettings } from "../../shared/schemas";
 import * as repo from "./catalog.repo";
 import type { RoomRow, TableWithMembers } from "./catalog.repo";
@@ -28,7 +28,8 @@ export const RoomSchema = z
   .openapi("Room");
 
 const name = z.string().trim().min(1).max(100);
-const guests = z.number().int().min(1).max(1000);
+const MAX_GUESTS = 1000;
+const guests = z.number().int().min(1).max(MAX_GUESTS);
 const ids = z.array(z.number().int().positive()).max(100);
 
 const RoomCreate = z.object({ name, bookable: z.boolean().optional() }).openapi("RoomCreate", { example: { name: "Main hall", bookable: true } });
@@ -83,8 +84,6 @@ function toRoomDto(room: RoomRow, tables: TableWithMembers[]) {
   };
 }
 
-const idCursor = z.object({ id: z.number().int() });
-const invalid = (path: string, message: string) => new ApiError("invalid_input_data", message, { errors: [{ path, message }] });
 
 const roomRoutes = catalogRoutes({
   tag: "Rooms",
@@ -103,12 +102,12 @@ export const roomsRouter = createRouter()
     const propertyId = c.get("property").id;
     const rows = await repo.listRooms(db, propertyId, limit, decodeCursor(next_cursor, idCursor)?.id);
     const result = page(rows, limit, (r) => ({ id: r.id }));
-    const tables = await repo.listTables(db, propertyId, { roomIds: result.data.map((r) => r.id) });
+    const tables = await repo.tablesOfRooms(db, propertyId, result.data.map((r) => r.id));
     return c.json({ data: result.data.map((r) => toRoomDto(r, tables)), next_cursor: result.next_cursor }, 200);
   })
   .openapi(roomRoutes.get, async (c) => {
     const room = await requireRoom(c.get("db"), c.get("property").id, c.req.valid("param").id);
-    const tables = await repo.listTables(c.get("db"), room.propertyId, { roomIds: [room.id] });
+    const tables = await repo.tablesOfRooms(c.get("db"), room.propertyId, [room.id]);
     return c.json({ data: [toRoomDto(room, tables)] }, 200);
   })
   .openapi(roomRoutes.create, async (c) => {
@@ -118,31 +117,34 @@ export const roomsRouter = createRouter()
   .openapi(roomRoutes.update, async (c) => {
     const db = c.get("db");
     const current = await requireRoom(db, c.get("property").id, c.req.valid("param").id);
-    const room = await repo.updateRoom(db, current.id, c.req.valid("json"));
-    const tables = await repo.listTables(db, room.propertyId, { roomIds: [room.id] });
+    const room = (await repo.updateRoom(db, current.id, c.req.valid("json"))) ?? roomGone(current.id);
+    const tables = await repo.tablesOfRooms(db, room.propertyId, [room.id]);
     return c.json({ data: [toRoomDto(room, tables)] }, 200);
   })
   .openapi(roomRoutes.remove, async (c) => {
     const db = c.get("db");
     const property = c.get("property");
     const room = await requireRoom(db, property.id, c.req.valid("param").id);
-    const tableIds = (await repo.listTables(db, property.id, { roomIds: [room.id] })).map((t) => t.id);
-    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { roomId: room.id, tableIds });
+    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { roomId: room.id });
     if (used) throw new ApiError("resource_in_use", `room ${room.id} is used by upcoming reservation ${used}; move or cancel it first`);
-    await repo.deleteRoom(db, room.id);
+    await repo.deleteRoom(db, property.id, room.id);
     return c.json({ data: [room.id] }, 200);
   });
 
+function roomGone(id: number): never {
+  throw new ApiError("room_not_found", `room ${id} does not exist in this property`);
+}
+
 async function requireRoom(db: AppEnv["Variables"]["db"], propertyId: number, id: number) {
-  const room = await repo.getRoom(db, propertyId, id);
-  if (!room) throw new ApiError("room_not_found", `room ${id} does not exist in this property`);
-  return room;
+  return (await repo.getRoom(db, propertyId, id)) ?? roomGone(id);
+}
+
+function tableGone(id: number): never {
+  throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
 }
 
 async function requireTable(db: AppEnv["Variables"]["db"], propertyId: number, id: number) {
-  const table = await repo.getTable(db, propertyId, id);
-  if (!table) throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
-  return table;
+  return (await repo.getTable(db, propertyId, id)) ?? tableGone(id);
 }
 
 /** Members of a group: two or more distinct single tables of the group's room. */
@@ -194,7 +196,7 @@ export const tablesRouter = createRouter()
     if (isGroup) {
       const members = await checkMembers(db, propertyId, body.room_id, body.table_ids ?? []);
       memberIds = members.unique;
-      guestsMax ??= members.found.reduce((sum, t) => sum + t.guestsMax, 0);
+      guestsMax ??= Math.min(MAX_GUESTS, members.found.reduce((sum, t) => sum + t.guestsMax, 0));
     } else if (body.table_ids?.length) {
       throw invalid("table_ids", "only a group table has member tables; set group: true");
     }
@@ -229,7 +231,8 @@ export const tablesRouter = createRouter()
     const guestsMin = body.guests_min ?? current.guestsMin;
     const guestsMax = body.guests_max ?? current.guestsMax;
     if (guestsMin > guestsMax) throw invalid("guests_min", "guests_min must not exceed guests_max");
-    const table = await repo.updateTable(
+    const table =
+      (await repo.updateTable(
       db,
       current.id,
       {
@@ -241,7 +244,7 @@ export const tablesRouter = createRouter()
         ...(body.online !== undefined && { online: body.online }),
       },
       memberIds,
-    );
+      )) ?? tableGone(current.id);
     return c.json({ data: [toTableDto({ ...table, memberIds: memberIds ?? current.memberIds })] }, 200);
   })
   .openapi(tableRoutes.remove, async (c) => {
@@ -250,9 +253,9 @@ export const tablesRouter = createRouter()
     const table = await requireTable(db, property.id, c.req.valid("param").id);
     const groups = await repo.groupsContaining(db, table.id);
     if (groups.length) throw new ApiError("resource_in_use", `table ${table.id} belongs to group ${groups.join(", ")}; change or delete the group first`);
-    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { tableIds: [table.id] });
+    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { tableId: table.id });
     if (used) throw new ApiError("resource_in_use", `table ${table.id} is held by upcoming reservation ${used}; move or cancel it first`);
-    await repo.deleteTable(db, table.id);
+    await repo.deleteTable(db, property.id, table.id);
     return c.json({ data: [table.id] }, 200);
   });
 

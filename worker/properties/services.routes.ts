@@ -1,11 +1,11 @@
 /** /services and /closures of the property named by the Property header (CONTRACT 4). */
 import { z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
-import { dateString, hourString, resolveSettings } from "../../shared/schemas";
+import { dateString, hourString, httpUrl, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, Db } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, invalidField as invalid } from "../errors";
 import { catalogRoutes } from "../lib/crud";
-import { decodeCursor, page } from "../lib/pagination";
+import { decodeCursor, idCursor, page } from "../lib/pagination";
 import * as repo from "./catalog.repo";
 import type { ClosureRow, ServiceRow } from "./catalog.repo";
 
@@ -43,7 +43,7 @@ export const ServiceSchema = z
 
 const serviceFields = {
   description: z.string().trim().max(5000).nullable().optional(),
-  image_url: z.string().trim().url().max(2048).nullable().optional(),
+  image_url: httpUrl.nullable().optional(),
   weekdays: weekdays.optional(),
   slot_interval: minutes.nullable().optional(),
   average_stay: minutes.nullable().optional(),
@@ -81,7 +81,6 @@ export function toServiceDto(s: ServiceRow) {
   };
 }
 
-const invalid = (path: string, message: string) => new ApiError("invalid_input_data", message, { errors: [{ path, message }] });
 
 function checkService(s: { startHour: string; endHour: string; paxMin: number; paxMax: number | null; validFrom: string | null; validTo: string | null }) {
   if (s.endHour < s.startHour) throw invalid("end_hour", "end_hour (the last bookable start) must not be before start_hour");
@@ -89,7 +88,6 @@ function checkService(s: { startHour: string; endHour: string; paxMin: number; p
   if (s.validFrom && s.validTo && s.validTo < s.validFrom) throw invalid("valid_to", "valid_to must not be before valid_from");
 }
 
-const idCursor = z.object({ id: z.number().int() });
 
 const serviceRoutes = catalogRoutes({
   tag: "Services",
@@ -101,10 +99,12 @@ const serviceRoutes = catalogRoutes({
   deleteErrors: ["resource_in_use"],
 });
 
+function serviceGone(id: number): never {
+  throw new ApiError("service_not_found", `service ${id} does not exist in this property`);
+}
+
 async function requireService(db: Db, propertyId: number, id: number) {
-  const service = await repo.getService(db, propertyId, id);
-  if (!service) throw new ApiError("service_not_found", `service ${id} does not exist in this property`);
-  return service;
+  return (await repo.getService(db, propertyId, id)) ?? serviceGone(id);
 }
 
 type ServiceBody = z.infer<typeof ServiceUpdate>;
@@ -160,7 +160,7 @@ export const servicesRouter = createRouter()
     const current = await requireService(db, c.get("property").id, c.req.valid("param").id);
     const fields = serviceFieldsOf(c.req.valid("json"));
     checkService({ ...current, ...fields } as ServiceRow);
-    const service = await repo.updateService(db, current.id, fields);
+    const service = (await repo.updateService(db, current.id, fields)) ?? serviceGone(current.id);
     return c.json({ data: [toServiceDto(service)] }, 200);
   })
   .openapi(serviceRoutes.remove, async (c) => {
@@ -169,7 +169,7 @@ export const servicesRouter = createRouter()
     const service = await requireService(db, property.id, c.req.valid("param").id);
     const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { serviceId: service.id });
     if (used) throw new ApiError("resource_in_use", `service ${service.id} is used by upcoming reservation ${used}; move or cancel it first`);
-    await repo.deleteService(db, service.id);
+    await repo.deleteService(db, property.id, service.id);
     return c.json({ data: [service.id] }, 200);
   });
 
@@ -222,17 +222,16 @@ async function checkClosure(db: Db, propertyId: number, c: repo.ClosureFields) {
   if (c.endDate < c.startDate) throw invalid("end_date", "end_date must not be before start_date");
   if ((c.startHour == null) !== (c.endHour == null)) throw invalid("end_hour", "give both start_hour and end_hour, or neither for whole days");
   if (c.startHour && c.endHour && c.endHour <= c.startHour) throw invalid("end_hour", "end_hour must be after start_hour");
-  const checks: [string, number[] | null | undefined, (id: number) => Promise<unknown>][] = [
-    ["room_ids", c.roomIds, (id) => repo.getRoom(db, propertyId, id)],
-    ["service_ids", c.serviceIds, (id) => repo.getService(db, propertyId, id)],
-  ];
-  for (const [path, list, find] of checks) {
-    for (const id of list ?? []) if (!(await find(id))) throw invalid(path, `${path.replace("_ids", "")} ${id} does not exist in this property`);
-  }
-  if (c.tableIds?.length) {
-    const found = await repo.getTablesByIds(db, propertyId, c.tableIds);
-    const missing = c.tableIds.find((id) => !found.some((t) => t.id === id));
-    if (missing) throw invalid("table_ids", `table ${missing} does not exist in this property`);
+  const checks = [
+    ["room_ids", "room", c.roomIds, repo.getRoomsByIds],
+    ["table_ids", "table", c.tableIds, repo.getTablesByIds],
+    ["service_ids", "service", c.serviceIds, repo.getServicesByIds],
+  ] as const;
+  for (const [path, noun, ids, find] of checks) {
+    if (!ids?.length) continue;
+    const found = new Set((await find(db, propertyId, ids)).map((r) => r.id));
+    const missing = ids.find((id) => !found.has(id));
+    if (missing !== undefined) throw invalid(path, `${noun} ${missing} does not exist in this property`);
   }
 }
 
@@ -259,10 +258,12 @@ const closureRoutes = catalogRoutes({
   notFound: "closure_not_found",
 });
 
+function closureGone(id: number): never {
+  throw new ApiError("closure_not_found", `closure ${id} does not exist in this property`);
+}
+
 async function requireClosure(db: Db, propertyId: number, id: number) {
-  const closure = await repo.getClosure(db, propertyId, id);
-  if (!closure) throw new ApiError("closure_not_found", `closure ${id} does not exist in this property`);
-  return closure;
+  return (await repo.getClosure(db, propertyId, id)) ?? closureGone(id);
 }
 
 export const closuresRouter = createRouter()
@@ -290,7 +291,7 @@ export const closuresRouter = createRouter()
     const current = await requireClosure(db, propertyId, c.req.valid("param").id);
     const fields = closureFieldsOf(c.req.valid("json"));
     await checkClosure(db, propertyId, { ...current, ...fields });
-    const closure = await repo.updateClosure(db, current.id, fields);
+    const closure = (await repo.updateClosure(db, current.id, fields)) ?? closureGone(current.id);
     return c.json({ data: [toClosureDto(closure)] }, 200);
   })
   .openapi(closureRoutes.remove, async (c) => {
