@@ -23,7 +23,7 @@ const stages = [
 for (const [name, cmd, args] of stages) {
   console.log(`\n=== ${name}`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, FORCE_COLOR: process.env.CI ? "0" : "1" } });
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) {
     console.error(`\n=== ${name}: FAILED (exit ${r.status ?? r.signal})`);
     process.exit(r.status || 1);

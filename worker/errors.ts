@@ -19,7 +19,6 @@ export const ERRORS = {
   invalid_token: [401, "invalid token"],
   property_forbidden: [403, "property forbidden"],
   sandbox_expired: [403, "sandbox expired"],
-  property_disabled: [403, "property disabled"],
   reservation_not_available: [403, "reservation not available"],
   resource_not_available: [403, "resource not available"],
   booking_slot_not_available: [403, "booking slot not available"],

@@ -92,7 +92,7 @@ describe("npm start and the README quick start", () => {
     assert.ok(block, "README has a quick start block");
     const script = block.replace(/^```sh\n/m, "").replace(/```\s*$/m, "");
     const cwd = mkdtempSync(join(tmpdir(), "be-quickstart-"));
-    const r = spawnSync("bash", ["-euo", "pipefail", "-c", script], { cwd, env: { ...process.env, BASE }, encoding: "utf8" });
+    const r = spawnSync("bash", ["-xeuo", "pipefail", "-c", script], { cwd, env: { ...process.env, BASE }, encoding: "utf8" });
     assert.equal(r.status, 0, `quick start failed:\n${r.stdout}\n${r.stderr}`);
     const lines = r.stdout.trim().split("\n");
     const properties = JSON.parse(lines[0]);

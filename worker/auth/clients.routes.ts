@@ -269,6 +269,7 @@ clientsRouter
         : { name: body.name, email: body.email, username: body.username, password: body.password, redirectUri: body.redirect_uri, property: body };
     const db = c.get("db");
     const taken = () => new ApiError("username_taken", `the username "${input.username}" is taken`);
+    // Checked first to spare the slow password hash; the UNIQUE index below settles races.
     if (await usernameTaken(db, input.username)) throw taken();
     let created;
     try {
