@@ -2,11 +2,19 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { housekeeping } from "../../worker/index";
-import { call, expectProblem, newClient } from "./helpers";
+import { call, expectProblem, newClient, type TestClient } from "./helpers";
 
 async function sha256Hex(value: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Leaves a "running" claim for POST /api/v2/rooms with this body, as a request still in flight would. */
+async function runningClaim(client: TestClient, key: string, body: string, startedAt = new Date()) {
+  const hash = await sha256Hex(`POST /api/v2/rooms\n${client.propertyId}\n${body}`);
+  await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)")
+    .bind(`client:${client.id}`, key, hash, startedAt.toISOString())
+    .run();
 }
 
 describe("request ids", () => {
@@ -89,10 +97,7 @@ describe("Idempotency-Key", () => {
   it("answers 409 while the first request with the key is still running", async () => {
     const client = await newClient();
     const body = JSON.stringify({ name: "Busy" });
-    const hash = await sha256Hex(`POST /api/v2/rooms\n${client.propertyId}\n${body}`);
-    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES (?, ?, ?, 'running')")
-      .bind(`client:${client.id}`, "k-running", hash)
-      .run();
+    await runningClaim(client, "k-running", body);
     const res = await client.call("/api/v2/rooms", { body, headers: { "Idempotency-Key": "k-running" } });
     expectProblem(res, 409, "idempotency key in use");
   });
@@ -147,10 +152,7 @@ describe("Idempotency-Key", () => {
   it("lets a retry take over a claim left running for over a minute (the first was cut off)", async () => {
     const client = await newClient();
     const body = JSON.stringify({ name: "Cut" });
-    const hash = await sha256Hex(`POST /api/v2/rooms\n${client.propertyId}\n${body}`);
-    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)")
-      .bind(`client:${client.id}`, "k-stale", hash, new Date(Date.now() - 120_000).toISOString())
-      .run();
+    await runningClaim(client, "k-stale", body, new Date(Date.now() - 120_000));
     const res = await client.call("/api/v2/rooms", { body, headers: { "Idempotency-Key": "k-stale" } });
     expect(res.status).toBe(201);
     expect(res.json.data[0].name).toBe("Cut");
