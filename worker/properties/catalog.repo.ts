@@ -97,13 +97,13 @@ async function withMembers(db: Db, tables: TableRow[]): Promise<TableWithMembers
   return tables.map((t) => ({ ...t, memberIds: members.filter((m) => m.groupId === t.id).map((m) => m.memberId) }));
 }
 
-export async function listTables(db: Db, propertyId: number, options: { limit?: number; afterId?: number } = {}) {
-  const query = db
+export async function listTables(db: Db, propertyId: number, limit: number, afterId = 0) {
+  const rows = await db
     .select()
     .from(diningTables)
-    .where(and(eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt), gt(diningTables.id, options.afterId ?? 0)))
-    .orderBy(asc(diningTables.id));
-  const rows = options.limit ? await query.limit(options.limit + 1) : await query;
+    .where(and(eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt), gt(diningTables.id, afterId)))
+    .orderBy(asc(diningTables.id))
+    .limit(limit + 1);
   return withMembers(db, rows);
 }
 
@@ -210,13 +210,13 @@ export async function groupsContaining(db: Db, tableId: number) {
 
 // ---------- services ----------
 
-export async function listServices(db: Db, propertyId: number, limit?: number, afterId = 0) {
-  const query = db
+export async function listServices(db: Db, propertyId: number, limit: number, afterId = 0) {
+  return db
     .select()
     .from(services)
     .where(and(eq(services.propertyId, propertyId), isNull(services.deletedAt), gt(services.id, afterId)))
-    .orderBy(asc(services.id));
-  return limit ? query.limit(limit + 1) : query;
+    .orderBy(asc(services.id))
+    .limit(limit + 1);
 }
 
 export async function getService(db: Db, propertyId: number, id: number) {

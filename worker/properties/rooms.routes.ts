@@ -177,7 +177,7 @@ const tableRoutes = catalogRoutes({
 export const tablesRouter = createRouter()
   .openapi(tableRoutes.list, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
-    const rows = await repo.listTables(c.get("db"), c.get("property").id, { limit, afterId: decodeCursor(next_cursor, idCursor)?.id ?? 0 });
+    const rows = await repo.listTables(c.get("db"), c.get("property").id, limit, decodeCursor(next_cursor, idCursor)?.id);
     const result = page(rows, limit, (t) => ({ id: t.id }));
     return c.json({ data: result.data.map(toTableDto), next_cursor: result.next_cursor }, 200);
   })
