@@ -14,6 +14,8 @@ import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
 import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
+import { bookingsRouter } from "./availability/availability.routes";
+import { reservationsRouter } from "./reservations/reservations.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
@@ -48,6 +50,8 @@ export function createApp() {
     ["tables", tablesRouter],
     ["services", servicesRouter],
     ["closures", closuresRouter],
+    ["reservations", reservationsRouter],
+    ["bookings", bookingsRouter],
   ] as const) {
     app.use(`${API_BASE}/${path}/*`, ...scoped);
     app.route(`${API_BASE}/${path}`, router);

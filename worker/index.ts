@@ -1,13 +1,14 @@
-/** The Worker's doors: fetch (API, pages, docs) and scheduled (housekeeping). */
+/** The Worker's doors: fetch (API, pages, docs) and scheduled (unpaid PREPAY expiry, housekeeping). */
 import { createApp } from "./app";
 import type { Bindings } from "./env";
+import { expireUnpaid } from "./reservations/reservations.repo";
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(housekeeping(env));
+    ctx.waitUntil(Promise.all([expireUnpaid(env.DB), housekeeping(env)]));
   },
 } satisfies ExportedHandler<Bindings>;
 

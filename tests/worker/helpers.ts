@@ -137,3 +137,16 @@ export async function insertReservation(
   }
   return row!.id;
 }
+
+export const GUEST = { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 123456" };
+
+/** A restaurant that takes bookings every day: room Main with T1 (2), T2 (4) and the group T1+T2 (6), and Dinner 19:00-22:00. */
+export async function seedRestaurant(client: TestClient) {
+  const { room, t1, t2, group, service } = await seedCatalog(client);
+  return { room, t1, t2, group, service, date: dateInDays(10) };
+}
+
+/** POST /reservations with a customer and sensible defaults. */
+export function book(client: TestClient, body: Record<string, unknown>) {
+  return client.call("/api/v2/reservations", { body: { start_hour: "19:00:00", pax: 2, customer: GUEST, ...body } });
+}

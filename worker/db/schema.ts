@@ -170,6 +170,8 @@ export const services = sqliteTable(
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     validFrom: text("valid_from"),
     validTo: text("valid_to"),
+    /** minutes a guest has to pay; null: no prepayment (reservations start ACCEPTED, not PREPAY) */
+    prepaymentWindow: integer("prepayment_window"),
     createdAt: createdAt(),
     deletedAt: text("deleted_at"),
   },
@@ -244,6 +246,15 @@ export const reservations = sqliteTable(
     checkoutDate: text("checkout_date"),
     expirationDate: text("expiration_date"),
     manageTokenHash: text("manage_token_hash"),
+    /** JSON: the tables given to the party, as shown; reservation_tables holds them only while the status holds */
+    tableIds: text("table_ids", { mode: "json" }).notNull().$type<number[]>().default(sql`'[]'`),
+    /** PREPAY: when the payment window closes (UTC) */
+    paymentDueAt: text("payment_due_at"),
+    /** the status before check-in and before check-out, so undo restores it exactly */
+    checkinPrevStatus: text("checkin_prev_status"),
+    checkoutPrevStatus: text("checkout_prev_status"),
+    /** optimistic lock: every update sets version = old + 1, a trigger refuses anything else */
+    version: integer("version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -255,10 +266,38 @@ export const reservations = sqliteTable(
     index("reservations_room_idx").on(t.roomId, t.startMin),
     // the guest's manage link
     index("reservations_manage_token_idx").on(t.manageTokenHash),
+    // the cron that expires unpaid PREPAY reservations
+    index("reservations_status_due_idx").on(t.status, t.paymentDueAt),
   ],
 );
 
-/** The tables a reservation holds, with its time span copied for the overlap check. */
+/** Every change of a reservation: who, when, what (CONTRACT 6). */
+export const reservationHistory = sqliteTable(
+  "reservation_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    at: text("at").notNull().default(now),
+    /** "client:<id>", "guest" or "system" */
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status"),
+    /** JSON: {field: [before, after]} of what changed */
+    changes: text("changes", { mode: "json" }).notNull().$type<Record<string, [unknown, unknown]>>().default(sql`'{}'`),
+  },
+  (t) => [
+    // GET /reservations/{id}/history
+    index("reservation_history_reservation_idx").on(t.reservationId, t.id),
+  ],
+);
+
+/**
+ * The tables a reservation holds while its status holds (PREPAY, ACCEPTED, CONFIRMED,
+ * OUTOFORDER), with its time span copied for the overlap check. A group is held as itself
+ * and each of its members, so a group and its members block each other. A trigger
+ * (migrations/0001) refuses any row that overlaps another reservation's hold on the table.
+ */
 export const reservationTables = sqliteTable(
   "reservation_tables",
   {

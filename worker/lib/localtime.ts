@@ -1,6 +1,7 @@
 /**
  * Wall-clock arithmetic in a property's time zone. Reservation times are stored as
  * "local minutes": minutes since 1970-01-01 00:00 of the property's own clock.
+ * Pure: no I/O, usable by the engine and its tests.
  */
 
 /** Local minutes of a date YYYY-MM-DD and hour HH:MM[:SS]. */
@@ -10,20 +11,84 @@ export function localMinutes(date: string, hour = "00:00:00"): number {
   return Date.UTC(y, m - 1, d, hh, mm) / 60000;
 }
 
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** The date YYYY-MM-DD and hour HH:MM:SS of local minutes. */
+export function fromLocalMinutes(minutes: number): { date: string; hour: string } {
+  const d = new Date(minutes * 60000);
+  return {
+    date: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
+    hour: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:00`,
+  };
+}
+
+export function addDays(date: string, days: number): string {
+  return fromLocalMinutes(localMinutes(date) + days * 1440).date;
+}
+
+/** ISO weekday of a date: 1 = Monday .. 7 = Sunday. */
+export function isoWeekday(date: string): number {
+  const day = new Date(localMinutes(date) * 60000).getUTCDay();
+  return day === 0 ? 7 : day;
+}
+
+// Building an Intl.DateTimeFormat costs far more than using one: one per zone.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string) {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
 /** The wall-clock date and time now (or at `instant`) in `timeZone`. */
-export function zonedParts(timeZone: string, instant = new Date()) {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(instant);
+export function zonedParts(timeZone: string, instant: Date | number = new Date()) {
+  const parts = formatter(timeZone).formatToParts(instant);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "00";
   const date = `${get("year")}-${get("month")}-${get("day")}`;
   const hour = `${get("hour")}:${get("minute")}:${get("second")}`;
   return { date, hour, minutes: localMinutes(date, hour) };
+}
+
+/** Local minutes minus UTC minutes at a UTC instant (ms). */
+function offsetAt(timeZone: string, utcMs: number): number {
+  return zonedParts(timeZone, utcMs).minutes - Math.floor(utcMs / 60000);
+}
+
+/**
+ * Whether local minutes exist in the zone: on a spring-forward day the skipped hour does
+ * not (02:30 on the last Sunday of March in Europe/Rome).
+ */
+export function localTimeExists(timeZone: string, local: number): boolean {
+  const first = local - offsetAt(timeZone, local * 60000);
+  if (zonedParts(timeZone, first * 60000).minutes === local) return true;
+  const second = local - offsetAt(timeZone, first * 60000);
+  return zonedParts(timeZone, second * 60000).minutes === local;
+}
+
+/** Whether the zone's offset changes during this local date (a DST day). */
+export function isTransitionDay(timeZone: string, date: string): boolean {
+  const start = localMinutes(date);
+  const end = start + 1439;
+  const at = (local: number) => offsetAt(timeZone, (local - offsetAt(timeZone, local * 60000)) * 60000);
+  return at(start) !== at(end);
+}
+
+/** A UTC instant (ISO string or ms) as the local wall clock "YYYY-MM-DDTHH:MM:SS[.mmm]", no zone (SPEC). */
+export function toLocalDateTime(timeZone: string, instant: string | number, withMillis = false): string {
+  const ms = typeof instant === "number" ? instant : Date.parse(instant);
+  const p = zonedParts(timeZone, ms);
+  const base = `${p.date}T${p.hour}`;
+  return withMillis ? `${base}.${String(ms % 1000).padStart(3, "0")}` : base;
 }

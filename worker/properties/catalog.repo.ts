@@ -18,7 +18,7 @@ const FINAL_STATUSES = sql`('CANCELLED', 'EXPIRED', 'REJECTED')`;
 
 // D1 binds at most 100 parameters per statement: id lists are read in chunks below that.
 const CHUNK = 90;
-async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
+export async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
   return out;

@@ -139,3 +139,4 @@ export function toPropertyDto(p: PropertyRow) {
     updated_at: p.updatedAt,
   };
 }
+

@@ -38,6 +38,7 @@ export const ServiceSchema = z
     enabled: z.boolean(),
     valid_from: z.string().nullable(),
     valid_to: z.string().nullable(),
+    prepayment_window: z.number().int().nullable().openapi({ description: "minutes a guest has to pay: new reservations start PREPAY and expire unpaid after it; null: no prepayment" }),
   })
   .openapi("Service");
 
@@ -53,6 +54,7 @@ const serviceFields = {
   enabled: z.boolean().optional(),
   valid_from: date.nullable().optional(),
   valid_to: date.nullable().optional(),
+  prepayment_window: z.number().int().min(1).max(10080).nullable().optional(),
 };
 const ServiceCreate = z
   .object({ name: z.string().trim().min(1).max(100), start_hour: hour, end_hour: hour, ...serviceFields })
@@ -78,6 +80,7 @@ export function toServiceDto(s: ServiceRow) {
     enabled: s.enabled,
     valid_from: s.validFrom,
     valid_to: s.validTo,
+    prepayment_window: s.prepaymentWindow,
   };
 }
 
@@ -124,6 +127,7 @@ function serviceFieldsOf(b: ServiceBody): Partial<repo.ServiceFields> {
   if (b.enabled !== undefined) out.enabled = b.enabled;
   if (b.valid_from !== undefined) out.validFrom = b.valid_from;
   if (b.valid_to !== undefined) out.validTo = b.valid_to;
+  if (b.prepayment_window !== undefined) out.prepaymentWindow = b.prepayment_window;
   return out;
 }
 

@@ -1,0 +1,215 @@
+/** /bookings/slots, /bookings/rooms and the booking links (CONTRACT 5 and 8). */
+import { createRoute, z } from "@hono/zod-openapi";
+import { dateString, resolveSettings } from "../../shared/schemas";
+import type { Db, PropertyRow } from "../env";
+import { ApiError } from "../errors";
+import { addDays, localMinutes, zonedParts } from "../lib/localtime";
+import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
+import { dateField, hourField, queryBoolean, queryId, queryPax } from "../lib/query";
+import { createRouter } from "../lib/router";
+import { TableSchema } from "../properties/rooms.routes";
+import { Availability, bestChoice, type EngineService, serviceRunsOn, stayMinutes } from "./engine";
+import { loadAvailability } from "./availability.repo";
+
+const DAYS = 7;
+
+const SlotDetail = z
+  .object({
+    hour: z.string().openapi({ example: "19:30:00" }),
+    disabled: z.boolean().openapi({ description: "with out_of_order=true: every table is closed at this time" }),
+    free_tables: z.number().int().openapi({ description: "free, open tables that seat the party" }),
+  })
+  .openapi("SlotDetail");
+
+const SlotEntry = z
+  .object({
+    day: z.string().openapi({ example: "2026-12-05" }),
+    available_services: z.array(
+      z.object({
+        id: z.number().int(),
+        title: z.string(),
+        available_slots: z.array(z.string()).openapi({ example: ["19:00:00", "19:15:00"] }),
+        slots: z.array(SlotDetail).openapi({ description: "every time on the service's grid" }),
+      }),
+    ),
+  })
+  .openapi("SlotListingEntry");
+
+const BookingRoomTable = TableSchema.extend({
+  free: z.boolean().openapi({ description: "no active reservation blocks the table for this party at this time" }),
+  closed: z.boolean().openapi({ description: "a closure covers the table at this time" }),
+  best_choice: z.boolean().openapi({ description: "with best_choice=true: the table the engine would give the party" }),
+}).openapi("BookingRoomTable");
+
+const BookingRoom = z
+  .object({ id: z.number().int(), property_id: z.number().int(), name: z.string(), bookable: z.boolean(), tables: z.array(BookingRoomTable) })
+  .openapi("BookingRoom");
+
+const BookingLink = z
+  .object({
+    name: z.enum(["BOOKING_ENGINE_PAGE", "SERVICES_PAGE", "WELCOME_PAGE"]),
+    link: z.string().openapi({ example: "https://book.example/p/pk_3f2a/book" }),
+  })
+  .openapi("BookingLink");
+
+/** A date, or a datetime whose date part is used (SPEC's start_date on /bookings/slots). */
+const dateOrDateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, { message: "expected a date YYYY-MM-DD or a datetime", abort: true })
+  .transform((v) => v.slice(0, 10))
+  .pipe(dateString);
+
+const base = { tags: ["Bookings"], security: bearerSecurity };
+
+const slotsRoute = createRoute({
+  ...base,
+  method: "get",
+  path: "/slots",
+  summary: "Bookable times of 7 days",
+  description:
+    "One entry per day from start_date (default: today in the property's time zone) to start_date + 6 days, with each service " +
+    "running that day, its bookable start times for the party and the detail of every time on its grid. Online rules apply: " +
+    "online tables and services, min notice, booking window. out_of_order absent or false: closures are ignored and nothing " +
+    "is disabled (SPEC); true: a time is disabled when every table is closed.",
+  request: {
+    headers: propertyHeader,
+    query: z.object({
+      start_date: dateOrDateTime.optional().openapi({ param: { name: "start_date", in: "query" }, example: "2026-12-05" }),
+      pax: queryPax.default(2).openapi({ param: { name: "pax", in: "query" }, description: "party size (default 2)", example: 2 }),
+      service_id: queryId.optional().openapi({ param: { name: "service_id", in: "query" }, description: "only this service" }),
+      out_of_order: queryBoolean.optional().openapi({ param: { name: "out_of_order", in: "query" }, description: "true or 1: honour closures" }),
+    }),
+  },
+  responses: {
+    200: json(envelope(SlotEntry), "7 days of slots"),
+    ...errorResponses(...PROPERTY_SCOPED, "service_forbidden", "service_not_found", "no_service_available", "no_room_available"),
+  },
+});
+
+const roomsRoute = createRoute({
+  ...base,
+  method: "get",
+  path: "/rooms",
+  summary: "Rooms and tables at one time, with which are free",
+  description:
+    "`data` holds one array of rooms, each with all its tables. `free`: no reservation blocks the table for this party; " +
+    "with best_choice=true the table the engine would give the party is marked. Staff rules apply (offline tables count). " +
+    "No table can seat the party: 206 \"no room available\".",
+  request: {
+    headers: propertyHeader,
+    query: z.object({
+      start_date: dateField.openapi({ param: { name: "start_date", in: "query" }, type: "string", example: "2026-12-05" }),
+      start_hour: hourField.openapi({ param: { name: "start_hour", in: "query" }, type: "string", example: "20:00:00" }),
+      pax: queryPax.openapi({ param: { name: "pax", in: "query" }, example: 2 }),
+      service_id: queryId.optional().openapi({ param: { name: "service_id", in: "query" } }),
+      best_choice: queryBoolean.optional().openapi({ param: { name: "best_choice", in: "query" }, description: "mark the best table" }),
+    }),
+  },
+  responses: {
+    200: json(z.object({ data: z.array(z.array(BookingRoom)) }), "the rooms"),
+    ...errorResponses(...PROPERTY_SCOPED, "service_forbidden", "service_not_found", "no_service_available"),
+    206: { description: "no room available", content: { "application/problem+json": { schema: z.object({ title: z.string() }) } } },
+  },
+});
+
+const linksRoute = (path: string, summary: string) =>
+  createRoute({
+    ...base,
+    method: "get",
+    path,
+    summary,
+    description: "WELCOME_PAGE, SERVICES_PAGE and BOOKING_ENGINE_PAGE: the hosted pages of the property, by its public key.",
+    request: { headers: propertyHeader },
+    responses: { 200: json(envelope(BookingLink), "the three links"), ...errorResponses(...PROPERTY_SCOPED) },
+  });
+
+/** The service named by service_id: 404 when not in the property, 403 "service forbidden" when switched off. */
+function namedService(services: EngineService[], id: number, online: boolean): EngineService {
+  const service = services.find((s) => s.id === id);
+  if (!service) throw new ApiError("service_not_found", `service ${id} does not exist in this property`);
+  if (!service.enabled || (online && !service.online)) {
+    throw new ApiError("service_forbidden", `service ${id} is ${service.enabled ? "not open to online booking" : "disabled"}`);
+  }
+  return service;
+}
+
+export function bookingLinks(origin: string, publicKey: string) {
+  const home = `${origin}/p/${publicKey}`;
+  return [
+    { name: "BOOKING_ENGINE_PAGE" as const, link: `${home}/book` },
+    { name: "SERVICES_PAGE" as const, link: `${home}/services` },
+    { name: "WELCOME_PAGE" as const, link: home },
+  ];
+}
+
+/** 7 days of slots from start_date (default: today in the property's zone), for the API and the widget alike. */
+export async function slotListing(db: Db, property: PropertyRow, q: { start_date?: string | undefined; pax: number; service_id?: number | undefined; out_of_order?: boolean | undefined }) {
+  const firstDay = q.start_date ?? zonedParts(resolveSettings(property.settings).timezone).date;
+  const lastDay = addDays(firstDay, DAYS - 1);
+  const { catalog, holds } = await loadAvailability(db, property, firstDay, lastDay);
+  let services = catalog.services.filter((s) => s.enabled && s.online);
+  if (q.service_id !== undefined) services = [namedService(catalog.services, q.service_id, true)];
+  if (!services.length) throw new ApiError("no_service_available", "the property has no service open to online booking");
+  const engine = new Availability(catalog, holds);
+  if (!engine.usableTables("online").length) throw new ApiError("no_room_available", "the property has no bookable online table in a bookable room");
+  return Array.from({ length: DAYS }, (_, i) => engine.daySlots(addDays(firstDay, i), q.pax, services, q.out_of_order ?? false));
+}
+
+export const bookingsRouter = createRouter()
+  .openapi(slotsRoute, async (c) => {
+    const data = await slotListing(c.get("db"), c.get("property"), c.req.valid("query"));
+    return c.json({ data }, 200);
+  })
+  .openapi(roomsRoute, async (c) => {
+    const q = c.req.valid("query");
+    const property = c.get("property");
+    const { catalog, holds } = await loadAvailability(c.get("db"), property, q.start_date, q.start_date);
+    const engine = new Availability(catalog, holds);
+    const start = localMinutes(q.start_date, q.start_hour);
+    const covers = (s: EngineService) => serviceRunsOn(s, q.start_date) && q.start_hour >= s.startHour && q.start_hour <= s.endHour;
+    let service: EngineService | undefined;
+    if (q.service_id !== undefined) {
+      service = namedService(catalog.services, q.service_id, false);
+      if (!covers(service)) throw new ApiError("no_service_available", `service ${service.id} does not run at ${q.start_date} ${q.start_hour}`);
+    } else {
+      service = catalog.services.find((s) => s.enabled && covers(s));
+      if (!service) throw new ApiError("no_service_available", `no service runs at ${q.start_date} ${q.start_hour}`);
+    }
+    const stay = stayMinutes(q.pax, catalog.settings, service);
+    const usable = engine.usableTables("staff");
+    if (!usable.some((t) => t.guestsMin <= q.pax && q.pax <= t.guestsMax)) {
+      throw new ApiError("no_room_available", `no bookable table seats a party of ${q.pax}`, { status: 206 });
+    }
+    const best = q.best_choice
+      ? bestChoice(engine.freeTables({ pax: q.pax, start, stay, date: q.start_date, mode: "staff", serviceId: service.id }), q.pax)
+      : undefined;
+    const data = catalog.rooms.map((room) => ({
+      id: room.id,
+      property_id: property.id,
+      name: room.name,
+      bookable: room.bookable,
+      tables: catalog.tables
+        .filter((t) => t.roomId === room.id)
+        .map((t) => ({
+          id: t.id,
+          name: t.name,
+          room_id: t.roomId,
+          guests_min: t.guestsMin,
+          guests_max: t.guestsMax,
+          bookable: t.bookable,
+          online: t.online,
+          group: t.isGroup,
+          table_ids: t.memberIds,
+          free: engine.isFree(t, start, stay),
+          closed: engine.isClosed(t, q.start_date, start, service.id),
+          best_choice: best?.id === t.id,
+        })),
+    }));
+    return c.json({ data: [data] }, 200);
+  })
+  .openapi(linksRoute("/list", "The booking links of the property"), (c) =>
+    c.json({ data: bookingLinks(new URL(c.req.url).origin, c.get("property").publicKey) }, 200),
+  )
+  .openapi(linksRoute("/links", "The booking links (the path of SPEC's example)"), (c) =>
+    c.json({ data: bookingLinks(new URL(c.req.url).origin, c.get("property").publicKey) }, 200),
+  );

@@ -1,0 +1,365 @@
+/**
+ * The reservation rules (CONTRACT 6) applied to D1: the engine decides what may be taken,
+ * the state machine decides which moves are allowed, and each write is one batch that the
+ * database refuses when a concurrent booking took the table first or the row changed since
+ * it was read. Such a refusal is retried with fresh data a few times.
+ */
+import { resolveSettings, type Channel, type ReservationStatus } from "../../shared/schemas";
+import { loadAvailability } from "../availability/availability.repo";
+import { Availability, type EngineService, type EngineTable, type Mode, type Refusal, stayMinutes } from "../availability/engine";
+import { findPropertyForClient } from "../properties/properties.repo";
+import type { Db, PropertyRow } from "../env";
+import { ApiError, invalidField } from "../errors";
+import { localMinutes } from "../lib/localtime";
+import { addSeconds, nowIso } from "../lib/time";
+import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
+import * as repo from "./reservations.repo";
+import type { CustomerInput, HoldSpan, ReservationRow } from "./reservations.repo";
+
+export interface BookingContext {
+  db: Db;
+  property: PropertyRow;
+  /** "client:<id>", "guest" or "system", for the history */
+  actor: string;
+  /** the API client, to tell another of its properties (403) from a stranger's (404) */
+  clientId?: number;
+}
+
+const ATTEMPTS = 3;
+
+function refusal(code: Refusal, detail: string): ApiError {
+  return new ApiError(code, detail);
+}
+
+/** A group holds itself and each member, so a group and its members block each other. */
+export function holdSpans(tables: EngineTable[], start: number, stay: number): HoldSpan[] {
+  const ids = new Set<number>();
+  for (const t of tables) for (const id of [t.id, ...t.memberIds]) ids.add(id);
+  return [...ids].map((tableId) => ({ tableId, startMin: start, endMin: start + stay }));
+}
+
+export function machineState(r: ReservationRow): MachineState {
+  return {
+    status: r.status as ReservationStatus,
+    checkedIn: r.checkinDate !== null,
+    checkedOut: r.checkoutDate !== null,
+    checkinPrev: r.checkinPrevStatus as ReservationStatus | null,
+    checkoutPrev: r.checkoutPrevStatus as ReservationStatus | null,
+  };
+}
+
+function contended(): ApiError {
+  return new ApiError("service_unavailable", "the reservation is being changed by other requests; retry shortly", { headers: { "Retry-After": "1" } });
+}
+
+// ---------- customers ----------
+
+/** The customer of a booking: by id, else matched by email then phone, else new. Banned: 403. */
+async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined) {
+  if (!input) return undefined;
+  const { db, property } = ctx;
+  let existing: repo.CustomerRow | undefined;
+  if (input.id !== undefined) {
+    existing = await repo.getCustomer(db, property.id, input.id);
+    if (!existing) throw new ApiError("user_not_found", `customer ${input.id} does not exist in this property`);
+  } else {
+    if (!input.first_name && !input.last_name) throw invalidField("customer.first_name", "give the customer's first or last name");
+    if (!input.email && !input.phone) throw invalidField("customer.email", "give the customer's email or phone");
+    existing = await repo.findCustomer(db, property.id, input);
+  }
+  if (existing?.banned) throw new ApiError("customer_is_banned", "this customer may not book at this property");
+  return repo.saveCustomer(db, property.id, input, existing);
+}
+
+// ---------- create ----------
+
+export interface CreateInput {
+  start_date: string;
+  start_hour: string;
+  pax: number;
+  service_id: number;
+  room_id?: number | undefined;
+  table_ids?: number[] | undefined;
+  waiting_list?: boolean | undefined;
+  customer?: (CustomerInput & { id?: number | undefined }) | undefined;
+  notes?: string | undefined;
+  special_request?: string | undefined;
+  status?: string | undefined;
+  duration?: number | undefined;
+}
+
+function findService(services: EngineService[], id: number): EngineService {
+  const service = services.find((s) => s.id === id);
+  if (!service) throw new ApiError("service_not_found", `service ${id} does not exist in this property`);
+  return service;
+}
+
+/** room_id and table_ids must name live rooms and tables of the property (and the tables that room). */
+function checkPlace(a: Availability, roomId: number | undefined, tableIds: number[] | undefined) {
+  if (roomId !== undefined && !a.catalog.rooms.some((r) => r.id === roomId)) throw new ApiError("room_not_found", `room ${roomId} does not exist in this property`);
+  for (const id of tableIds ?? []) {
+    const table = a.catalog.tables.find((t) => t.id === id);
+    if (!table) throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
+    if (roomId !== undefined && table.roomId !== roomId) throw invalidField("table_ids", `table ${id} is not in room ${roomId}`);
+  }
+}
+
+export async function createReservation(ctx: BookingContext, b: CreateInput, channel: Channel): Promise<ReservationRow> {
+  const { db, property } = ctx;
+  const settings = resolveSettings(property.settings);
+  const mode: Mode = channel === "PLATFORM_ADMIN" ? "staff" : "online";
+  const block = b.status?.trim().toUpperCase() === "OUTOFORDER";
+  if (channel === "SEARCHENGINE" && !property.searchengineEnabled) {
+    throw invalidField("channel", "the search-engine feature is off for this property: POST /reservations/searchengine turns it on");
+  }
+  if (b.duration !== undefined && mode !== "staff") throw invalidField("duration", "only staff (PLATFORM_ADMIN) reservations set a duration");
+  if (block && mode !== "staff") throw invalidField("status", "only staff (PLATFORM_ADMIN) can block tables with OUTOFORDER");
+  if (block && b.waiting_list) throw invalidField("waiting_list", "an OUTOFORDER block cannot wait");
+  if (!block && !b.customer) throw invalidField("customer", "a customer is required: a first or last name, and an email or a phone");
+  const customer = await resolveCustomer(ctx, b.customer);
+  const start = localMinutes(b.start_date, b.start_hour);
+
+  for (let attempt = 1; ; attempt++) {
+    const { catalog, holds } = await loadAvailability(db, property, b.start_date, b.start_date);
+    const engine = new Availability(catalog, holds);
+    const service = findService(catalog.services, b.service_id);
+    checkPlace(engine, b.room_id, b.table_ids);
+    let status: ReservationStatus;
+    let tables: EngineTable[];
+    let stay = b.duration ?? stayMinutes(b.pax, settings, service);
+    if (b.waiting_list) {
+      const refused = engine.checkTime(service, b.start_date, start, b.pax, mode);
+      if (refused) throw refusal(refused, `this time cannot be booked (${refused.replace(/_/g, " ")})`);
+      status = "WAITING";
+      tables = (b.table_ids ?? []).map((id) => catalog.tables.find((t) => t.id === id)!);
+    } else {
+      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids });
+      if (!decision.ok) throw refusal(decision.refusal, decision.detail);
+      ({ tables, stay } = decision);
+      status = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
+    }
+    const now = nowIso();
+    const row = {
+      propertyId: property.id,
+      customerId: customer?.id ?? null,
+      serviceId: service.id,
+      roomId: tables[0]?.roomId ?? b.room_id ?? null,
+      startDate: b.start_date,
+      startHour: b.start_hour,
+      startMin: start,
+      endMin: start + stay,
+      pax: b.pax,
+      status,
+      channel,
+      waitingList: status === "WAITING",
+      notes: b.notes ?? null,
+      specialRequest: b.special_request ?? null,
+      tableIds: tables.map((t) => t.id),
+      paymentDueAt: status === "PREPAY" ? addSeconds(now, (service.prepaymentWindow ?? 0) * 60) : null,
+      lastStatusChange: now,
+    };
+    const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
+    try {
+      return await repo.insertReservation(db, row, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status] } });
+    } catch (err) {
+      // Another booking took the table between our read and our write: with tables the
+      // caller named, that is final; a best choice is made again on fresh data.
+      if (repo.writeConflict(err) !== "table_not_available") throw err;
+      if (b.table_ids || attempt >= ATTEMPTS) throw new ApiError("table_not_available", "the table was taken by another booking a moment ago");
+    }
+  }
+}
+
+// ---------- reading one ----------
+
+/** 404 when the id is unknown or belongs to a stranger; 403 when it belongs to another of the client's properties. */
+export async function requireReservation(ctx: BookingContext, id: number): Promise<ReservationRow> {
+  const row = await repo.getReservation(ctx.db, id);
+  if (row && row.propertyId === ctx.property.id) return row;
+  if (row && ctx.clientId !== undefined) {
+    const other = await findPropertyForClient(ctx.db, row.propertyId, ctx.clientId);
+    if (other?.granted) throw new ApiError("reservation_not_available", `reservation ${id} belongs to property ${row.propertyId}, not to property ${ctx.property.id}`);
+  }
+  throw new ApiError("reservation_not_found", `reservation ${id} does not exist in this property`);
+}
+
+// ---------- update ----------
+
+export interface UpdateInput {
+  start_day?: string | undefined;
+  start_date?: string | undefined;
+  start_hour?: string | undefined;
+  pax?: number | undefined;
+  service_id?: number | undefined;
+  room_id?: number | undefined;
+  table_ids?: number[] | undefined;
+  customer?: (CustomerInput & { id?: number | undefined }) | undefined;
+  notes?: string | null | undefined;
+  special_request?: string | null | undefined;
+  duration?: number | undefined;
+}
+
+const FIELDS_SHOWN: [keyof ReservationRow, string][] = [
+  ["status", "status"],
+  ["startDate", "start_date"],
+  ["startHour", "start_hour"],
+  ["endMin", "end_min"],
+  ["pax", "pax"],
+  ["serviceId", "service_id"],
+  ["roomId", "room_id"],
+  ["tableIds", "table_ids"],
+  ["customerId", "customer_id"],
+  ["notes", "notes"],
+  ["specialRequest", "special_request"],
+  ["checkinDate", "checkin_date"],
+  ["checkoutDate", "checkout_date"],
+];
+
+/** {field: [before, after]} of what a write changes. */
+function diff(before: ReservationRow, set: Partial<ReservationRow>): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const [key, name] of FIELDS_SHOWN) {
+    if (!(key in set)) continue;
+    const [a, b] = [before[key], set[key]];
+    if (JSON.stringify(a) !== JSON.stringify(b)) out[name === "end_min" ? "end_date" : name] = [a, b];
+  }
+  return out;
+}
+
+export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput): Promise<ReservationRow> {
+  const { db, property } = ctx;
+  const settings = resolveSettings(property.settings);
+  const customer = await resolveCustomer(ctx, b.customer);
+  for (let attempt = 1; ; attempt++) {
+    const current = await requireReservation(ctx, id);
+    const outcome = next(machineState(current), { type: "update" });
+    if (!outcome.ok) throw new ApiError("reservation_not_available", outcome.reason);
+    const date = b.start_day ?? b.start_date ?? current.startDate;
+    const hour = b.start_hour ?? current.startHour;
+    const pax = b.pax ?? current.pax;
+    const serviceId = b.service_id ?? current.serviceId;
+    const set: Partial<ReservationRow> = {};
+    if (customer) set.customerId = customer.id;
+    if (b.notes !== undefined) set.notes = b.notes;
+    if (b.special_request !== undefined) set.specialRequest = b.special_request;
+    let holds: HoldSpan[] | undefined;
+    const moves =
+      date !== current.startDate || hour !== current.startHour || pax !== current.pax || serviceId !== current.serviceId ||
+      b.room_id !== undefined || b.table_ids !== undefined || b.duration !== undefined;
+    if (moves) {
+      const { catalog, holds: held } = await loadAvailability(db, property, date, date);
+      const engine = new Availability(catalog, held);
+      if (serviceId === null) throw invalidField("service_id", "the reservation has no service: give service_id");
+      const service = findService(catalog.services, serviceId);
+      checkPlace(engine, b.room_id, b.table_ids);
+      const start = localMinutes(date, hour);
+      const sameParty = pax === current.pax && serviceId === current.serviceId;
+      const stay = b.duration ?? (sameParty ? current.endMin - current.startMin : stayMinutes(pax, settings, service));
+      const timeRefused = engine.checkTime(service, date, start, pax, "staff");
+      if (timeRefused) throw refusal(timeRefused, `this time cannot be booked (${timeRefused.replace(/_/g, " ")})`);
+      let tables: EngineTable[];
+      if (HOLDING.has(current.status as ReservationStatus)) {
+        const roomMoved = b.room_id !== undefined && b.room_id !== current.roomId;
+        const keep = b.table_ids ?? (roomMoved || !current.tableIds.length ? undefined : current.tableIds);
+        const request = { date, start, pax, stay, roomId: b.room_id, mode: "staff" as const, serviceId, ignoreReservation: id };
+        let decision = engine.decideTables({ ...request, tableIds: keep });
+        // The party's own tables no longer work (bigger party, taken at the new time): pick again.
+        if (!decision.ok && !b.table_ids && keep) decision = engine.decideTables(request);
+        if (!decision.ok) throw refusal(decision.refusal, decision.detail);
+        tables = decision.tables;
+        holds = holdSpans(tables, start, stay);
+      } else {
+        tables = (b.table_ids ?? current.tableIds).flatMap((tid) => catalog.tables.filter((t) => t.id === tid));
+      }
+      Object.assign(set, {
+        startDate: date,
+        startHour: hour,
+        startMin: start,
+        endMin: start + stay,
+        pax,
+        serviceId,
+        roomId: tables[0]?.roomId ?? b.room_id ?? current.roomId,
+        tableIds: tables.map((t) => t.id),
+      });
+    }
+    const changes = diff(current, set);
+    try {
+      return await repo.changeReservation(db, id, current.version, set, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes });
+    } catch (err) {
+      const conflict = repo.writeConflict(err);
+      if (!conflict) throw err;
+      if (conflict === "table_not_available" && (b.table_ids || attempt >= ATTEMPTS)) {
+        throw new ApiError("table_not_available", "the table was taken by another booking a moment ago");
+      }
+      if (attempt >= ATTEMPTS) throw contended();
+    }
+  }
+}
+
+// ---------- status, check-in, check-out, undo, cancel ----------
+
+const ACTION_NAMES: Record<Action["type"], string> = {
+  status: "status",
+  checkin: "checkin",
+  checkout: "checkout",
+  undo_checkin: "undo_checkin",
+  undo_checkout: "undo_checkout",
+  cancel: "cancelled",
+  expire_unpaid: "expired_unpaid",
+  update: "updated",
+};
+
+/**
+ * Applies one move of the state machine. A move that starts holding tables (a waiting
+ * guest accepted or checked in) needs free tables: its own if still free, else the best
+ * choice; none -> `noTable` (403).
+ */
+export async function act(ctx: BookingContext, id: number, action: Action, noTable: "resource_not_available" | "table_not_available" = "table_not_available"): Promise<ReservationRow> {
+  const { db, property } = ctx;
+  for (let attempt = 1; ; attempt++) {
+    const current = await requireReservation(ctx, id);
+    // Cancelling what is already over is a no-op: DELETE is safe to repeat.
+    if (action.type === "cancel" && FINAL.has(current.status as ReservationStatus)) return current;
+    const outcome = next(machineState(current), action);
+    if (!outcome.ok) throw new ApiError("reservation_not_available", outcome.reason);
+    const now = new Date();
+    const to = outcome.state.status;
+    const set: Partial<ReservationRow> = {};
+    if (to !== current.status) {
+      Object.assign(set, { status: to, lastStatusChange: now.toISOString(), waitingList: to === "WAITING" });
+      if (current.status === "PREPAY") set.paymentDueAt = null;
+    }
+    const stayMs = (current.endMin - current.startMin) * 60000;
+    if (action.type === "checkin") Object.assign(set, { checkinDate: now.toISOString(), expirationDate: new Date(now.getTime() + stayMs).toISOString(), checkinPrevStatus: current.status });
+    if (action.type === "undo_checkin") Object.assign(set, { checkinDate: null, expirationDate: null, checkinPrevStatus: null });
+    if (action.type === "checkout") Object.assign(set, { checkoutDate: now.toISOString(), checkoutPrevStatus: current.status });
+    if (action.type === "undo_checkout") Object.assign(set, { checkoutDate: null, checkoutPrevStatus: null });
+    let holds: HoldSpan[] | undefined;
+    if (outcome.releasesTables) holds = [];
+    if (outcome.takesTables) {
+      const { catalog, holds: held } = await loadAvailability(db, property, current.startDate, current.startDate);
+      const engine = new Availability(catalog, held);
+      const request = { date: current.startDate, start: current.startMin, pax: current.pax, stay: current.endMin - current.startMin, mode: "staff" as const, serviceId: current.serviceId ?? undefined, ignoreReservation: id };
+      let decision = current.tableIds.length ? engine.decideTables({ ...request, tableIds: current.tableIds }) : undefined;
+      if (!decision?.ok) decision = engine.decideTables({ ...request, roomId: current.roomId ?? undefined });
+      if (!decision.ok && current.roomId !== null) decision = engine.decideTables(request);
+      if (!decision.ok) throw new ApiError(noTable, `no table is free for this party: ${decision.detail}`);
+      holds = holdSpans(decision.tables, current.startMin, request.stay);
+      Object.assign(set, { tableIds: decision.tables.map((t) => t.id), roomId: decision.tables[0]!.roomId });
+    }
+    try {
+      return await repo.changeReservation(db, id, current.version, set, holds, {
+        actor: ctx.actor,
+        action: ACTION_NAMES[action.type],
+        fromStatus: current.status as ReservationStatus,
+        toStatus: to,
+        changes: diff(current, set),
+      });
+    } catch (err) {
+      const conflict = repo.writeConflict(err);
+      if (!conflict) throw err;
+      if (attempt >= ATTEMPTS) throw conflict === "table_not_available" ? new ApiError(noTable, "the table was taken by another booking a moment ago") : contended();
+    }
+  }
+}
+

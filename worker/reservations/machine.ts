@@ -1,0 +1,108 @@
+/**
+ * The reservation state machine (CONTRACT 6). Pure: one function decides every move, so
+ * the routes, the cron and the model-based test agree on what is allowed.
+ */
+import type { ReservationStatus } from "../../shared/schemas";
+
+/** Statuses that hold their tables (CONTRACT 5). WAITING and the final ones hold nothing. */
+export const HOLDING: ReadonlySet<ReservationStatus> = new Set(["PREPAY", "ACCEPTED", "CONFIRMED", "OUTOFORDER"]);
+export const FINAL: ReadonlySet<ReservationStatus> = new Set(["CANCELLED", "EXPIRED", "REJECTED"]);
+
+/** Status PATCH targets from each status. */
+export const MOVES: Readonly<Record<ReservationStatus, readonly ReservationStatus[]>> = {
+  WAITING: ["ACCEPTED", "CONFIRMED", "REJECTED", "CANCELLED"],
+  PREPAY: ["ACCEPTED", "CONFIRMED", "EXPIRED", "CANCELLED"],
+  ACCEPTED: ["CONFIRMED", "CANCELLED", "EXPIRED"],
+  CONFIRMED: ["CANCELLED", "EXPIRED"],
+  OUTOFORDER: ["CANCELLED"],
+  CANCELLED: [],
+  EXPIRED: [],
+  REJECTED: [],
+};
+
+export interface MachineState {
+  status: ReservationStatus;
+  checkedIn: boolean;
+  checkedOut: boolean;
+  /** the status before check-in / check-out, restored by undo */
+  checkinPrev: ReservationStatus | null;
+  checkoutPrev: ReservationStatus | null;
+}
+
+export type Action =
+  | { type: "status"; to: ReservationStatus }
+  | { type: "checkin" }
+  | { type: "checkout" }
+  | { type: "undo_checkin" }
+  | { type: "undo_checkout" }
+  | { type: "cancel" }
+  | { type: "expire_unpaid" }
+  | { type: "update" };
+
+export type Outcome =
+  | {
+      ok: true;
+      state: MachineState;
+      /** the reservation starts holding tables: they must be free, checked in the same batch as the write */
+      takesTables: boolean;
+      /** the reservation stops holding its tables */
+      releasesTables: boolean;
+    }
+  | { ok: false; reason: string };
+
+const refuse = (reason: string): Outcome => ({ ok: false, reason });
+
+function moveTo(state: MachineState, status: ReservationStatus, extra: Partial<MachineState> = {}): Outcome {
+  const before = HOLDING.has(state.status);
+  const after = HOLDING.has(status);
+  return { ok: true, state: { ...state, ...extra, status }, takesTables: !before && after, releasesTables: before && !after };
+}
+
+/** The outcome of an action on a reservation; a refusal is SPEC's 403 "reservation not available". */
+export function next(state: MachineState, action: Action): Outcome {
+  const { status } = state;
+  switch (action.type) {
+    case "status":
+      if (!MOVES[status].includes(action.to)) return refuse(`a ${status} reservation cannot become ${action.to}`);
+      return moveTo(state, action.to);
+    case "cancel":
+      if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be cancelled`);
+      return moveTo(state, "CANCELLED");
+    case "expire_unpaid":
+      if (status !== "PREPAY") return refuse(`only a PREPAY reservation expires unpaid, this one is ${status}`);
+      return moveTo(state, "EXPIRED");
+    case "update":
+      if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
+      return moveTo(state, status);
+    case "checkin": {
+      if (state.checkedIn) return refuse("the reservation is already checked in");
+      if (!["WAITING", "PREPAY", "ACCEPTED", "CONFIRMED"].includes(status)) return refuse(`a ${status} reservation cannot be checked in`);
+      // A walk-in from the waiting list, or an unpaid prepayment, is accepted on arrival.
+      const to: ReservationStatus = status === "WAITING" || status === "PREPAY" ? "ACCEPTED" : status;
+      return moveTo(state, to, { checkedIn: true, checkinPrev: status });
+    }
+    case "checkout":
+      if (!state.checkedIn) return refuse("the reservation is not checked in");
+      if (state.checkedOut) return refuse("the reservation is already checked out");
+      if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be checked out`);
+      // Attendance confirmed.
+      return moveTo(state, "CONFIRMED", { checkedOut: true, checkoutPrev: status });
+    case "undo_checkin":
+      if (!state.checkedIn) return refuse("the reservation is not checked in");
+      if (state.checkedOut) return refuse("undo the check-out first");
+      if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
+      return moveTo(state, state.checkinPrev ?? status, { checkedIn: false, checkinPrev: null });
+    case "undo_checkout":
+      if (!state.checkedOut) return refuse("the reservation is not checked out");
+      if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
+      return moveTo(state, state.checkoutPrev ?? status, { checkedOut: false, checkoutPrev: null });
+  }
+}
+
+/** The status PATCH accepts any case, and "declined" means REJECTED (CONTRACT 6). */
+export function parseStatusTarget(value: string): ReservationStatus | undefined {
+  const upper = value.trim().toUpperCase();
+  if (upper === "DECLINED") return "REJECTED";
+  const all: ReservationStatus[] = ["WAITING", "ACCEPTED", "CANCELLED", "CONFIRMED", "EXPIRED", "PREPAY", "OUTOFORDER", "REJECTED"];
+  return all.find((s) => s === upper);
+}

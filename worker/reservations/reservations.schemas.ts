@@ -1,0 +1,172 @@
+/** The reservation contracts: bodies, list filters and the response shapes of SPEC. */
+import { z } from "@hono/zod-openapi";
+import { CHANNELS, RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
+import { fromLocalMinutes, toLocalDateTime } from "../lib/localtime";
+import { emailField } from "../lib/openapi";
+import { paginationQuery } from "../lib/pagination";
+import { dateField, hourField, queryBoolean, queryId, queryList } from "../lib/query";
+import type { Related, ReservationRow } from "./reservations.repo";
+
+const id = z.number().int().positive();
+const pax = z.number().int().min(1).max(1000);
+const text = (max: number) => z.string().trim().max(max);
+const phone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ().\-/]{3,32}$/, "expected a phone number: digits, spaces, ( ) . - / and an optional leading +");
+
+export const CustomerInput = z
+  .object({
+    id: id.optional().openapi({ description: "an existing customer of the property; otherwise matched by email, then phone" }),
+    first_name: text(100).min(1).optional(),
+    last_name: text(100).min(1).optional(),
+    email: emailField.optional(),
+    phone: phone.optional(),
+  })
+  .openapi("CustomerInput");
+
+export const ReservationCreate = z
+  .object({
+    start_date: dateField.openapi({ type: "string", example: "2026-12-05" }),
+    start_hour: hourField.openapi({ type: "string", example: "20:00:00" }),
+    pax: pax.openapi({ example: 2 }),
+    channel: z.enum(CHANNELS).optional().openapi({ description: "default PLATFORM_ADMIN (staff); SEARCHENGINE needs the search-engine feature" }),
+    customer: CustomerInput.optional().openapi({ description: "required (a name, and an email or a phone) unless status is OUTOFORDER" }),
+    service_id: id,
+    room_id: id.optional(),
+    table_ids: z.array(id).min(1).max(20).optional().openapi({ description: "absent: the engine picks the best table" }),
+    waiting_list: z.boolean().optional().openapi({ description: "true: WAITING, holds no table" }),
+    notes: text(2000).optional(),
+    special_request: text(2000).optional(),
+    status: z.string().optional().openapi({ description: "OUTOFORDER creates a staff block that closes tables; other values are ignored" }),
+    duration: z.number().int().min(5).max(1440).optional().openapi({ description: "staff only: minutes the tables are held, instead of the stay rules" }),
+  })
+  .openapi("ReservationCreate", {
+    example: {
+      start_date: "2026-12-05",
+      start_hour: "20:00:00",
+      pax: 2,
+      channel: "PLATFORM_ADMIN",
+      customer: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 123456" },
+      service_id: 1,
+      waiting_list: false,
+    },
+  });
+
+export const ReservationUpdate = z
+  .object({
+    start_day: dateField.optional().openapi({ type: "string" }),
+    start_date: dateField.optional().openapi({ type: "string", description: "accepted as start_day" }),
+    start_hour: hourField.optional().openapi({ type: "string" }),
+    pax: pax.optional(),
+    service_id: id.optional(),
+    room_id: id.optional(),
+    table_ids: z.array(id).min(1).max(20).optional(),
+    customer: CustomerInput.optional(),
+    notes: text(2000).nullable().optional(),
+    special_request: text(2000).nullable().optional(),
+    duration: z.number().int().min(5).max(1440).optional(),
+  })
+  .openapi("ReservationUpdate", {
+    description: "Partial: only the fields given change. Read-only fields (id, status, channel, end_date) are ignored.",
+    example: { start_day: "2026-12-06", start_hour: "20:30:00", pax: 4, service_id: 1, room_id: 1, table_ids: [2] },
+  });
+
+const statusList = queryList(z.enum(RESERVATION_STATUSES));
+const idList = queryList(queryId);
+
+export const ListQuery = z.object({
+  ...paginationQuery,
+  start_date: dateField.optional().openapi({ param: { name: "start_date", in: "query" }, type: "string", description: "first day (default: today)" }),
+  end_date: dateField.optional().openapi({ param: { name: "end_date", in: "query" }, type: "string", description: "last day, inclusive" }),
+  start_hour: hourField.optional().openapi({ param: { name: "start_hour", in: "query" }, type: "string", description: "starting at or after" }),
+  "status[]": statusList.optional().openapi({ param: { name: "status[]", in: "query" }, type: "array", items: { type: "string", enum: [...RESERVATION_STATUSES] } }),
+  status: statusList.optional().openapi({ param: { name: "status", in: "query" }, type: "array", items: { type: "string" }, description: "same as status[]" }),
+  text_search: z.string().trim().min(1).max(100).optional().openapi({ param: { name: "text_search", in: "query" }, description: "customer first or last name, or phone" }),
+  "service_ids[]": idList.optional().openapi({ param: { name: "service_ids[]", in: "query" }, type: "array", items: { type: "integer" } }),
+  "room_ids[]": idList.optional().openapi({ param: { name: "room_ids[]", in: "query" }, type: "array", items: { type: "integer" } }),
+  incoming: queryBoolean.optional().openapi({ param: { name: "incoming", in: "query" }, description: "holding, not checked in, starting now or later" }),
+  arrived: queryBoolean.optional().openapi({ param: { name: "arrived", in: "query" }, description: "checked in, not checked out" }),
+  departed: queryBoolean.optional().openapi({ param: { name: "departed", in: "query" }, description: "checked out" }),
+});
+
+const ReservationTable = z
+  .object({ id: z.number().int(), name: z.string(), bookable: z.boolean(), online: z.boolean(), group: z.boolean(), room_id: z.number().int() })
+  .openapi("ReservationTable");
+
+const reservationFields = {
+  id: z.number().int(),
+  pax: z.number().int(),
+  status: z.enum(RESERVATION_STATUSES),
+  customer: z
+    .object({ id: z.number().int(), first_name: z.string().nullable(), last_name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() })
+    .nullable(),
+  service: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  channel: z.enum(CHANNELS),
+  room: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  start_hour: z.string().openapi({ example: "20:00:00" }),
+  end_date: z.string().openapi({ description: "local wall clock, no zone", example: "2026-12-05T21:30:00" }),
+  last_status_change: z.string().openapi({ description: "local wall clock", example: "2026-11-22T10:15:00" }),
+  checkin_date: z.string().optional().openapi({ description: "local wall clock with milliseconds; present after check-in", example: "2026-12-05T20:02:11.123" }),
+  checkout_date: z.string().optional().openapi({ description: "present after check-out" }),
+  expiration_date: z.string().optional().openapi({ description: "present after check-in: when the stay ends" }),
+  payment_due_date: z.string().optional().openapi({ description: "PREPAY: when the payment window closes" }),
+  notes: z.string().optional(),
+  special_request: z.string().optional(),
+  tables: z.array(ReservationTable),
+  waiting_list: z.boolean(),
+};
+
+/** List and create responses carry start_date (SPEC). */
+export const ReservationListItem = z
+  .object({ ...reservationFields, start_date: z.string().openapi({ example: "2026-12-05" }) })
+  .openapi("ReservationListItem");
+/** Single-record responses carry start_day (SPEC). */
+export const Reservation = z.object({ ...reservationFields, start_day: z.string().openapi({ example: "2026-12-05" }) }).openapi("Reservation");
+
+export const HistoryItem = z
+  .object({
+    id: z.number().int(),
+    at: z.string().openapi({ description: "local wall clock with milliseconds" }),
+    actor: z.string().openapi({ example: "client:12" }),
+    action: z.string().openapi({ example: "checkin" }),
+    from_status: z.string().nullable(),
+    to_status: z.string().nullable(),
+    changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).openapi({ description: "field: [before, after]" }),
+  })
+  .openapi("ReservationHistoryItem");
+
+/** A reservation as SPEC shows it; `dateKey` is start_date (lists, create) or start_day (single records). */
+export function toReservationDto<K extends "start_date" | "start_day">(r: ReservationRow, rel: Related, tz: string, dateKey: K) {
+  const customer = r.customerId !== null ? rel.customers.get(r.customerId) : undefined;
+  const service = r.serviceId !== null ? rel.services.get(r.serviceId) : undefined;
+  const room = r.roomId !== null ? rel.rooms.get(r.roomId) : undefined;
+  const end = fromLocalMinutes(r.endMin);
+  const dto = {
+    id: r.id,
+    pax: r.pax,
+    status: r.status as ReservationStatus,
+    customer: customer
+      ? { id: customer.id, first_name: customer.firstName, last_name: customer.lastName, email: customer.email, phone: customer.phone }
+      : null,
+    service: service ? { id: service.id, name: service.name } : null,
+    channel: r.channel as (typeof CHANNELS)[number],
+    room: room ? { id: room.id, name: room.name } : null,
+    [dateKey]: r.startDate,
+    start_hour: r.startHour,
+    end_date: `${end.date}T${end.hour}`,
+    last_status_change: toLocalDateTime(tz, r.lastStatusChange),
+    ...(r.checkinDate && { checkin_date: toLocalDateTime(tz, r.checkinDate, true) }),
+    ...(r.checkoutDate && { checkout_date: toLocalDateTime(tz, r.checkoutDate, true) }),
+    ...(r.expirationDate && { expiration_date: toLocalDateTime(tz, r.expirationDate) }),
+    ...(r.paymentDueAt && r.status === "PREPAY" && { payment_due_date: toLocalDateTime(tz, r.paymentDueAt) }),
+    ...(r.notes !== null && { notes: r.notes }),
+    ...(r.specialRequest !== null && { special_request: r.specialRequest }),
+    tables: r.tableIds.flatMap((tid) => {
+      const t = rel.tables.get(tid);
+      return t ? [{ id: t.id, name: t.name, bookable: t.bookable, online: t.online, group: t.isGroup, room_id: t.roomId }] : [];
+    }),
+    waiting_list: r.waitingList,
+  };
+  return dto as typeof dto & Record<K, string>;
+}
