@@ -8,6 +8,14 @@ export interface Operation {
   hasPathId: boolean;
   bodySchema?: any;
   authenticated: boolean;
+  /** the required query parameters, filled from their examples ("" when none) */
+  requiredQuery: string;
+}
+
+/** The operation's path with an id, and its required query parameters, ready to call. */
+export function urlOf(op: Operation, id?: number | string): string {
+  const path = id === undefined ? op.path : op.path.replace("{id}", String(id));
+  return op.requiredQuery ? `${path}?${op.requiredQuery}` : path;
 }
 
 export async function operations(): Promise<{ ops: Operation[]; doc: any }> {
@@ -26,6 +34,10 @@ export async function operations(): Promise<{ ops: Operation[]; doc: any }> {
         hasPathId: path.includes("{id}"),
         bodySchema: body ? resolve(doc, body) : undefined,
         authenticated: Array.isArray(op.security) && op.security.length > 0,
+        requiredQuery: params
+          .filter((p) => p.in === "query" && p.required)
+          .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.schema?.example ?? p.example ?? "1"))}`)
+          .join("&"),
       });
     }
   }

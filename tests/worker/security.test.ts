@@ -3,13 +3,14 @@
  * token with this client's property or resources is refused, and nothing changes.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
-import { operations, type Operation } from "./openapi-walk";
+import { book, call, dateInDays, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
+import { operations, type Operation, urlOf } from "./openapi-walk";
 
 let owner: TestClient;
 let intruder: TestClient;
 let catalog: Awaited<ReturnType<typeof seedCatalog>>;
 let ops: Operation[];
+let reservationId: number;
 
 /** The owner's resource id for a path like /api/v2/rooms/{id}. */
 function ownerId(path: string): number {
@@ -20,6 +21,7 @@ function ownerId(path: string): number {
     tables: catalog.t1.id,
     services: catalog.service.id,
     closures: catalog.closure.id,
+    reservations: reservationId,
   };
   const id = ids[resource!];
   if (id === undefined) throw new Error(`security walk: no owner resource for ${path}; add one here`);
@@ -28,7 +30,9 @@ function ownerId(path: string): number {
 
 async function snapshot(client: TestClient) {
   const out: Record<string, unknown> = {};
-  for (const path of ["/api/v2/rooms", "/api/v2/tables", "/api/v2/services", "/api/v2/closures", `/api/v2/properties/${client.propertyId}`]) {
+  const paths = ["/api/v2/rooms", "/api/v2/tables", "/api/v2/services", "/api/v2/closures", `/api/v2/properties/${client.propertyId}`];
+  if (client === owner) paths.push(`/api/v2/reservations/${reservationId}`, `/api/v2/reservations/${reservationId}/history`);
+  for (const path of paths) {
     out[path] = (await client.call(path)).json;
   }
   return out;
@@ -38,6 +42,7 @@ beforeAll(async () => {
   owner = await newClient("Owner Restaurant");
   intruder = await newClient("Intruder Restaurant");
   catalog = await seedCatalog(owner);
+  reservationId = (await book(owner, { start_date: dateInDays(5), service_id: catalog.service.id })).json.data[0].id;
   ops = (await operations()).ops.filter((o) => o.path.startsWith("/api/v2/") && o.authenticated);
 });
 
@@ -51,7 +56,7 @@ describe("security: every authenticated route", () => {
 
   it("refuses every route without a token (401 with a Bearer challenge)", async () => {
     for (const op of ops) {
-      const path = op.path.replace("{id}", String(ownerId(op.path)));
+      const path = urlOf(op, op.hasPathId ? ownerId(op.path) : undefined);
       const res = await call(path, { method: op.method, property: owner.propertyId, body: op.bodySchema ? {} : undefined });
       expectProblem(res, 401);
       expect(res.headers.get("WWW-Authenticate"), `${op.method} ${op.path}`).toMatch(/^Bearer realm="api"/);
@@ -61,7 +66,7 @@ describe("security: every authenticated route", () => {
   it("refuses another client's token with the owner's property: 403 property forbidden", async () => {
     const before = await snapshot(owner);
     for (const op of ops.filter((o) => o.propertyScoped)) {
-      const path = op.path.replace("{id}", String(ownerId(op.path)));
+      const path = urlOf(op, op.hasPathId ? ownerId(op.path) : undefined);
       const res = await intruder.call(path, { method: op.method, property: owner.propertyId, body: op.bodySchema ? { name: "hijack" } : undefined });
       expectProblem(res, 403, "property forbidden");
     }
@@ -80,7 +85,7 @@ describe("security: every authenticated route", () => {
   it("does not reach the owner's resources through the intruder's own property: 404", async () => {
     const before = await snapshot(owner);
     for (const op of ops.filter((o) => o.propertyScoped && o.hasPathId)) {
-      const path = op.path.replace("{id}", String(ownerId(op.path)));
+      const path = urlOf(op, ownerId(op.path));
       // {} is a valid partial update, so validation passes and the lookup must refuse.
       const res = await intruder.call(path, { method: op.method, body: op.bodySchema ? {} : undefined });
       expect(res.status, `${op.method} ${path}`).toBe(404);

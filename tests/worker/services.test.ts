@@ -34,6 +34,7 @@ describe("POST /api/v2/services", () => {
         enabled: true,
         valid_from: null,
         valid_to: null,
+        prepayment_window: null,
       },
     ]);
   });
@@ -55,6 +56,7 @@ describe("POST /api/v2/services", () => {
       enabled: false,
       valid_from: "2030-01-01",
       valid_to: "2030-06-30",
+      prepayment_window: 20,
     };
     const s = await post(client, body);
     expect(s).toEqual({ ...body, id: expect.any(Number), weekdays: [2, 3, 5] });
