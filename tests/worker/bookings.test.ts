@@ -1,0 +1,156 @@
+/** /bookings/slots, /bookings/rooms and the booking links, with SPEC's error rows. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { book, createIn, dateInDays, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
+
+let client: TestClient;
+let r: Awaited<ReturnType<typeof seedRestaurant>>;
+
+beforeAll(async () => {
+  client = await newClient();
+  r = await seedRestaurant(client);
+});
+
+const slots = (c: TestClient, query: string) => c.call(`/api/v2/bookings/slots?${query}`);
+const rooms = (c: TestClient, query: string) => c.call(`/api/v2/bookings/rooms?${query}`);
+
+describe("GET /bookings/slots", () => {
+  it("answers 7 days from start_date, each with its services and times (SPEC's shape plus slots[])", async () => {
+    const res = await slots(client, `start_date=${r.date}&pax=2`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.map((d: { day: string }) => d.day)).toEqual(Array.from({ length: 7 }, (_, i) => dateInDays(10 + i)));
+    const dinner = res.json.data[0].available_services[0];
+    expect(dinner).toMatchObject({ id: r.service.id, title: "Dinner" });
+    expect(dinner.available_slots[0]).toBe("19:00:00");
+    expect(dinner.available_slots).toHaveLength(13); // 19:00 .. 22:00 every 15 minutes
+    expect(dinner.slots[0]).toEqual({ hour: "19:00:00", disabled: false, free_tables: 3 }); // T1, T2 and the group
+  });
+
+  it("takes a datetime and uses its date part", async () => {
+    const res = await slots(client, `start_date=${r.date}T10:00:00&pax=2`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data[0].day).toBe(r.date);
+  });
+
+  it("drops times whose every fitting table is held", async () => {
+    const date = dateInDays(30);
+    await book(client, { start_date: date, start_hour: "20:00", pax: 6, service_id: r.service.id });
+    const day = (await slots(client, `start_date=${date}&pax=2`)).json.data[0].available_services[0];
+    // the group holds T1 and T2 from 20:00 to 21:00: a 60-minute party cannot start 19:00 (inclusive) to 20:45
+    expect(day.available_slots).toEqual(["21:00:00", "21:15:00", "21:30:00", "21:45:00", "22:00:00"]);
+    expect(day.slots.find((s: { hour: string }) => s.hour === "20:00:00")).toEqual({ hour: "20:00:00", disabled: false, free_tables: 0 });
+  });
+
+  it("filters by service_id", async () => {
+    const lunch = await createIn(client, "services", { name: "Lunch", start_hour: "12:00", end_hour: "13:00" });
+    const all = (await slots(client, `start_date=${r.date}&pax=2`)).json.data[0].available_services;
+    expect(all.map((s: { id: number }) => s.id)).toEqual([r.service.id, lunch.id]);
+    const one = (await slots(client, `start_date=${r.date}&pax=2&service_id=${lunch.id}`)).json.data[0].available_services;
+    expect(one.map((s: { id: number }) => s.id)).toEqual([lunch.id]);
+    await client.call(`/api/v2/services/${lunch.id}`, { method: "DELETE" });
+  });
+
+  it("out_of_order: absent ignores closures (SPEC), true or 1 disables fully closed times", async () => {
+    const date = dateInDays(40);
+    await createIn(client, "closures", { start_date: date, start_hour: "19:00", end_hour: "20:00" });
+    const ignored = (await slots(client, `start_date=${date}&pax=2`)).json.data[0].available_services[0];
+    expect(ignored.available_slots[0]).toBe("19:00:00");
+    expect(ignored.slots.some((s: { disabled: boolean }) => s.disabled)).toBe(false);
+    for (const flag of ["true", "1"]) {
+      const honoured = (await slots(client, `start_date=${date}&pax=2&out_of_order=${flag}`)).json.data[0].available_services[0];
+      expect(honoured.available_slots[0]).toBe("20:00:00");
+      expect(honoured.slots.filter((s: { disabled: boolean }) => s.disabled)).toHaveLength(4);
+    }
+  });
+
+  it("shows nothing for a party larger than the online limit or any table", async () => {
+    const day = (await slots(client, `start_date=${r.date}&pax=7`)).json.data[0].available_services[0];
+    expect(day.available_slots).toEqual([]);
+  });
+
+  it("refuses bad queries with 400", async () => {
+    for (const q of ["start_date=2026-02-30", "start_date=tomorrow", "pax=0", "pax=abc", "pax=1001", "service_id=x", "out_of_order=maybe"]) {
+      expectProblem(await slots(client, q), 400, "invalid input data");
+    }
+  });
+
+  describe("SPEC's errors", () => {
+    it("403 service forbidden: a disabled service", async () => {
+      const off = await createIn(client, "services", { name: "Closed", start_hour: "12:00", end_hour: "13:00", enabled: false });
+      expectProblem(await slots(client, `service_id=${off.id}`), 403, "service forbidden");
+    });
+    it("404 service not found", async () => {
+      expectProblem(await slots(client, "service_id=999999999"), 404, "service not found");
+    });
+    it("404 property not found", async () => {
+      expectProblem(await client.call("/api/v2/bookings/slots", { property: 999999999 }), 404, "property not found");
+    });
+    it("406 no service available", async () => {
+      const bare = await newClient();
+      await createIn(bare, "rooms", { name: "Main" });
+      expectProblem(await slots(bare, ""), 406, "no service available");
+    });
+    it("406 no room available", async () => {
+      const bare = await newClient();
+      await createIn(bare, "services", { name: "Dinner", start_hour: "19:00", end_hour: "22:00" });
+      expectProblem(await slots(bare, ""), 406, "no room available");
+    });
+  });
+});
+
+describe("GET /bookings/rooms", () => {
+  it("answers one array of rooms, each with all its tables, free and best choice marked", async () => {
+    const date = dateInDays(50);
+    await book(client, { start_date: date, start_hour: "20:00", service_id: r.service.id, table_ids: [r.t1.id] });
+    const res = await rooms(client, `start_date=${date}&start_hour=20:30:00&pax=2&best_choice=true`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data).toHaveLength(1);
+    const [room] = res.json.data[0];
+    expect(room).toMatchObject({ id: r.room.id, property_id: client.propertyId, name: "Main", bookable: true });
+    const byId = Object.fromEntries(room.tables.map((t: { id: number }) => [t.id, t]));
+    expect(byId[r.t1.id]).toMatchObject({ free: false, best_choice: false, guests_min: 1, guests_max: 2, group: false, online: true, bookable: true, closed: false });
+    expect(byId[r.t2.id]).toMatchObject({ free: true, best_choice: true });
+    expect(byId[r.group.id]).toMatchObject({ free: false, group: true, table_ids: [r.t1.id, r.t2.id] });
+  });
+
+  it("marks no best choice unless asked", async () => {
+    const res = await rooms(client, `start_date=${r.date}&start_hour=20:00&pax=2`);
+    expect(res.json.data[0][0].tables.every((t: { best_choice: boolean }) => !t.best_choice)).toBe(true);
+  });
+
+  describe("SPEC's errors", () => {
+    it("403 service forbidden", async () => {
+      const off = await createIn(client, "services", { name: "Off", start_hour: "19:00", end_hour: "22:00", enabled: false });
+      expectProblem(await rooms(client, `start_date=${r.date}&start_hour=20:00&pax=2&service_id=${off.id}`), 403, "service forbidden");
+    });
+    it("404 service not found", async () => {
+      expectProblem(await rooms(client, `start_date=${r.date}&start_hour=20:00&pax=2&service_id=999999999`), 404, "service not found");
+    });
+    it("404 property not found", async () => {
+      expectProblem(await client.call(`/api/v2/bookings/rooms?start_date=${r.date}&start_hour=20:00&pax=2`, { property: 999999999 }), 404, "property not found");
+    });
+    it("406 no service available at that time", async () => {
+      expectProblem(await rooms(client, `start_date=${r.date}&start_hour=08:00&pax=2`), 406, "no service available");
+    });
+    it("206 no room available: no table seats the party", async () => {
+      expectProblem(await rooms(client, `start_date=${r.date}&start_hour=20:00&pax=40`), 206, "no room available");
+    });
+    it("400 without the required query", async () => {
+      expectProblem(await rooms(client, ""), 400, "invalid input data");
+    });
+  });
+});
+
+describe("GET /bookings/list and /bookings/links", () => {
+  it("answers the three hosted pages of the property, by its public key", async () => {
+    const property = (await client.call(`/api/v2/properties/${client.propertyId}`)).json.data[0];
+    for (const p of ["list", "links"]) {
+      const res = await client.call(`/api/v2/bookings/${p}`);
+      expect(res.status).toBe(200);
+      expect(res.json.data).toEqual([
+        { name: "BOOKING_ENGINE_PAGE", link: `https://api.test/p/${property.public_key}/book` },
+        { name: "SERVICES_PAGE", link: `https://api.test/p/${property.public_key}/services` },
+        { name: "WELCOME_PAGE", link: `https://api.test/p/${property.public_key}` },
+      ]);
+    }
+  });
+});
