@@ -122,6 +122,19 @@ describe("the database guards itself", () => {
     await expect(insert(tables[1]!, span.start_min + 5000, span.end_min + 5000)).rejects.toThrow(/table_not_available/);
   });
 
+  it("aborts the deletion of a table, room or service an upcoming reservation uses, in the deletion's own batch", async () => {
+    const { client, room, tables, service } = await restaurant(2);
+    await book(client, { start_date: dateInDays(16), service_id: service.id, table_ids: [tables[0]] });
+    await book(client, { start_date: dateInDays(16), service_id: service.id, table_ids: [tables[1]], waiting_list: true });
+    const guard = (kind: string, id: number) =>
+      env.DB.prepare("INSERT INTO catalog_deletions (property_id, kind, target_id, now_min) VALUES (?, ?, ?, ?)").bind(client.propertyId, kind, id, Math.floor(Date.now() / 60000)).run();
+    for (const [kind, id] of [["table", tables[0]], ["table", tables[1]], ["room", room.id], ["service", service.id]] as const) {
+      await expect(guard(kind, id!), `${kind} ${id}`).rejects.toThrow(/resource_in_use/);
+    }
+    const spare = await createIn(client, "tables", { name: "Spare", room_id: room.id, guests_max: 2 });
+    await guard("table", spare.id);
+  });
+
   it("refuses a write based on a stale read of the reservation", async () => {
     const { client, service } = await restaurant(1);
     const a = (await book(client, { start_date: dateInDays(15), service_id: service.id })).json.data[0];

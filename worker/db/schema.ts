@@ -313,6 +313,21 @@ export const reservationTables = sqliteTable(
   ],
 );
 
+/**
+ * Every deletion of a room, table or service, written first in the deletion's batch. A
+ * trigger (migrations/0002) aborts the batch while an upcoming reservation uses the target,
+ * so the check and the delete are one atomic step.
+ */
+export const catalogDeletions = sqliteTable("catalog_deletions", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  propertyId: integer("property_id").notNull().references(() => properties.id),
+  kind: text("kind", { enum: ["room", "table", "service"] }).notNull(),
+  targetId: integer("target_id").notNull(),
+  /** the property's local minutes at the deletion: reservations ending later are upcoming */
+  nowMin: integer("now_min").notNull(),
+  at: text("at").notNull().default(now),
+});
+
 /** Stripe-style idempotency: one row per (caller, key), holding the first response. */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",

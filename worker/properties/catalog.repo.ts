@@ -3,8 +3,10 @@
  * Deletion is soft: past reservations keep pointing at what they used.
  */
 import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
-import { closures, diningTables, rooms, services, tableGroupMembers } from "../db/schema";
+import type { BatchItem as AnyBatchItem } from "drizzle-orm/batch";
+import { catalogDeletions, closures, diningTables, rooms, services, tableGroupMembers } from "../db/schema";
 import type { Db } from "../env";
+import { abortReason } from "../lib/d1";
 import { zonedParts } from "../lib/localtime";
 import { nowIso } from "../lib/time";
 
@@ -60,10 +62,10 @@ export async function updateRoom(db: Db, id: number, input: { name?: string | un
 }
 
 /** Soft-deletes a room with its tables, their group memberships and their mentions in closures, in one batch. */
-export async function deleteRoom(db: Db, propertyId: number, id: number) {
+export async function deleteRoom(db: Db, propertyId: number, id: number, timeZone: string): Promise<Deletion> {
   const at = nowIso();
   const tableIds = sql`SELECT id FROM dining_tables WHERE room_id = ${id}`;
-  await db.batch([
+  return guardedDelete(db, propertyId, timeZone, { roomId: id }, [
     db.delete(tableGroupMembers).where(inArray(tableGroupMembers.groupId, db.select({ id: diningTables.id }).from(diningTables).where(eq(diningTables.roomId, id)))),
     ...pruneClosures(db, propertyId, "tableIds", tableIds),
     ...pruneClosures(db, propertyId, "roomIds", sql`SELECT ${id}`),
@@ -190,8 +192,8 @@ export async function updateTable(db: Db, id: number, fields: Partial<TableField
   return rows[0];
 }
 
-export async function deleteTable(db: Db, propertyId: number, id: number) {
-  await db.batch([
+export async function deleteTable(db: Db, propertyId: number, id: number, timeZone: string): Promise<Deletion> {
+  return guardedDelete(db, propertyId, timeZone, { tableId: id }, [
     db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)),
     ...pruneClosures(db, propertyId, "tableIds", sql`SELECT ${id}`),
     db.update(diningTables).set({ deletedAt: nowIso() }).where(eq(diningTables.id, id)),
@@ -245,8 +247,8 @@ export async function updateService(db: Db, id: number, fields: Partial<ServiceF
   )[0];
 }
 
-export async function deleteService(db: Db, propertyId: number, id: number) {
-  await db.batch([
+export async function deleteService(db: Db, propertyId: number, id: number, timeZone: string): Promise<Deletion> {
+  return guardedDelete(db, propertyId, timeZone, { serviceId: id }, [
     ...pruneClosures(db, propertyId, "serviceIds", sql`SELECT ${id}`),
     db.update(services).set({ deletedAt: nowIso() }).where(eq(services.id, id)),
   ]);
@@ -285,28 +287,43 @@ export async function deleteClosure(db: Db, id: number) {
 
 // ---------- deletion guard ----------
 
+type BatchItem = AnyBatchItem<"sqlite">;
+type Target = { roomId: number } | { tableId: number } | { serviceId: number };
+export type Deletion = { deleted: true } | { deleted: false; usedBy: number | undefined };
+
+/**
+ * Runs a deletion's statements behind a catalog_deletions row, in one batch: the row's
+ * trigger aborts the batch while an upcoming reservation uses the target (CONTRACT 4).
+ */
+async function guardedDelete(db: Db, propertyId: number, timeZone: string, what: Target, statements: BatchItem[]): Promise<Deletion> {
+  const [kind, targetId] = "roomId" in what ? (["room", what.roomId] as const) : "tableId" in what ? (["table", what.tableId] as const) : (["service", what.serviceId] as const);
+  const nowMin = zonedParts(timeZone).minutes;
+  try {
+    await db.batch([db.insert(catalogDeletions).values({ propertyId, kind, targetId, nowMin }), ...statements]);
+    return { deleted: true };
+  } catch (err) {
+    if (!abortReason(err, ["resource_in_use"] as const)) throw err;
+    return { deleted: false, usedBy: await upcomingUse(db, propertyId, nowMin, what) };
+  }
+}
+
 /**
  * The first upcoming (not final, not yet ended) reservation that uses the room, one of the
- * tables or the service, in the property's own clock; undefined when nothing does.
+ * tables or the service, in the property's own clock: the one named in the 409.
  */
-export async function upcomingUse(
-  db: Db,
-  propertyId: number,
-  timeZone: string,
-  what: { roomId: number } | { tableId: number } | { serviceId: number },
-): Promise<number | undefined> {
-  const now = zonedParts(timeZone).minutes;
-  const held = (tables: ReturnType<typeof sql>) =>
-    sql`EXISTS (SELECT 1 FROM reservation_tables rt WHERE rt.reservation_id = r.id AND rt.table_id IN (${tables}))`;
+export async function upcomingUse(db: Db, propertyId: number, nowMin: number, what: Target): Promise<number | undefined> {
+  const used = (tables: ReturnType<typeof sql>) =>
+    sql`(EXISTS (SELECT 1 FROM reservation_tables rt WHERE rt.reservation_id = r.id AND rt.table_id IN (${tables}))
+        OR EXISTS (SELECT 1 FROM json_each(r.table_ids) j WHERE j.value IN (${tables})))`;
   const uses =
     "roomId" in what
-      ? [sql`r.room_id = ${what.roomId}`, held(sql`SELECT id FROM dining_tables WHERE room_id = ${what.roomId}`)]
+      ? [sql`r.room_id = ${what.roomId}`, used(sql`SELECT id FROM dining_tables WHERE room_id = ${what.roomId}`)]
       : "tableId" in what
-        ? [held(sql`SELECT ${what.tableId}`)]
+        ? [used(sql`SELECT ${what.tableId}`)]
         : [sql`r.service_id = ${what.serviceId}`];
   const row = await db.get<{ id: number } | undefined>(
     sql`SELECT r.id FROM reservations r WHERE r.property_id = ${propertyId} AND r.status NOT IN ${FINAL_STATUSES}
-        AND r.end_min > ${now} AND (${sql.join(uses, sql` OR `)}) ORDER BY r.start_min LIMIT 1`,
+        AND r.end_min > ${nowMin} AND (${sql.join(uses, sql` OR `)}) ORDER BY r.start_min LIMIT 1`,
   );
   return row?.id;
 }

@@ -125,9 +125,8 @@ export const roomsRouter = createRouter()
     const db = c.get("db");
     const property = c.get("property");
     const room = await requireRoom(db, property.id, c.req.valid("param").id);
-    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { roomId: room.id });
-    if (used) throw new ApiError("resource_in_use", `room ${room.id} is used by upcoming reservation ${used}; move or cancel it first`);
-    await repo.deleteRoom(db, property.id, room.id);
+    const result = await repo.deleteRoom(db, property.id, room.id, resolveSettings(property.settings).timezone);
+    if (!result.deleted) throw new ApiError("resource_in_use", `room ${room.id} is used by ${result.usedBy ? `upcoming reservation ${result.usedBy}` : "an upcoming reservation"}; move or cancel it first`);
     return c.json({ data: [room.id] }, 200);
   });
 
@@ -253,9 +252,8 @@ export const tablesRouter = createRouter()
     const table = await requireTable(db, property.id, c.req.valid("param").id);
     const groups = await repo.groupsContaining(db, table.id);
     if (groups.length) throw new ApiError("resource_in_use", `table ${table.id} belongs to group ${groups.join(", ")}; change or delete the group first`);
-    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { tableId: table.id });
-    if (used) throw new ApiError("resource_in_use", `table ${table.id} is held by upcoming reservation ${used}; move or cancel it first`);
-    await repo.deleteTable(db, property.id, table.id);
+    const result = await repo.deleteTable(db, property.id, table.id, resolveSettings(property.settings).timezone);
+    if (!result.deleted) throw new ApiError("resource_in_use", `table ${table.id} is held by ${result.usedBy ? `upcoming reservation ${result.usedBy}` : "an upcoming reservation"}; move or cancel it first`);
     return c.json({ data: [table.id] }, 200);
   });
 

@@ -171,9 +171,8 @@ export const servicesRouter = createRouter()
     const db = c.get("db");
     const property = c.get("property");
     const service = await requireService(db, property.id, c.req.valid("param").id);
-    const used = await repo.upcomingUse(db, property.id, resolveSettings(property.settings).timezone, { serviceId: service.id });
-    if (used) throw new ApiError("resource_in_use", `service ${service.id} is used by upcoming reservation ${used}; move or cancel it first`);
-    await repo.deleteService(db, property.id, service.id);
+    const result = await repo.deleteService(db, property.id, service.id, resolveSettings(property.settings).timezone);
+    if (!result.deleted) throw new ApiError("resource_in_use", `service ${service.id} is used by ${result.usedBy ? `upcoming reservation ${result.usedBy}` : "an upcoming reservation"}; move or cancel it first`);
     return c.json({ data: [service.id] }, 200);
   });
 

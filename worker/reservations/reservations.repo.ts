@@ -8,6 +8,7 @@ import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sq
 import { customers, diningTables, reservationHistory, reservations, reservationTables, rooms, services } from "../db/schema";
 import type { Db } from "../env";
 import { inChunks } from "../properties/catalog.repo";
+import { abortReason } from "../lib/d1";
 import { nowIso } from "../lib/time";
 import type { ReservationStatus } from "../../shared/schemas";
 
@@ -35,12 +36,7 @@ export type WriteConflict = "table_not_available" | "reservation_changed";
 
 /** The trigger's RAISE message, wherever drizzle and D1 wrapped it. */
 export function writeConflict(err: unknown): WriteConflict | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const message = String((e as { message?: unknown }).message ?? e);
-    if (message.includes("table_not_available")) return "table_not_available";
-    if (message.includes("reservation_changed")) return "reservation_changed";
-  }
-  return undefined;
+  return abortReason(err, ["table_not_available", "reservation_changed"] as const);
 }
 
 export async function getReservation(db: Db, id: number): Promise<ReservationRow | undefined> {
