@@ -98,9 +98,15 @@ describe("npm start and the README quick start", () => {
     const properties = JSON.parse(lines[0]);
     assert.equal(properties.data.length, 1);
     assert.equal(properties.data[0].sandbox, true);
-    const table = JSON.parse(lines.at(-1));
+    const table = JSON.parse(lines[1]);
     assert.equal(table.data[0].name, "T1");
     assert.equal(table.data[0].guests_max, 4);
+    assert.match(lines[2], /^\d{4}-\d{2}-\d{2} Dinner: 19:00:00 19:15:00 .* 22:00:00$/);
+    const checkedIn = JSON.parse(lines[3]).data[0];
+    assert.equal(checkedIn.status, "ACCEPTED");
+    assert.equal(checkedIn.start_hour, "20:00:00");
+    assert.deepEqual(checkedIn.tables.map((t) => t.name), ["T1"]);
+    assert.match(checkedIn.checkin_date, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
     rmSync(cwd, { recursive: true, force: true });
   });
 
