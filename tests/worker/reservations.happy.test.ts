@@ -47,6 +47,17 @@ describe("POST /reservations", () => {
     expect(elsewhere.json.data[0].customer.id).not.toBe(first.json.data[0].customer.id);
   });
 
+  it("lets staff correct a customer's details, but never an online guest who only knows the email", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const first = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Grace", email: "grace@example.com" } })).json.data[0];
+    const online = await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, channel: "PLATFORM_BOOK", customer: { first_name: "Mallory", email: "grace@example.com", phone: "+1 555 0199" } });
+    expect(online.status, online.text).toBe(201);
+    expect(online.json.data[0].customer).toMatchObject({ id: first.customer.id, first_name: "Grace", phone: "+1 555 0199" });
+    const staff = await c.call(`/api/v2/reservations/${first.id}`, { method: "PUT", body: { customer: { id: first.customer.id, first_name: "Grace B." } } });
+    expect(staff.json.data[0].customer).toMatchObject({ id: first.customer.id, first_name: "Grace B.", email: "grace@example.com" });
+  });
+
   it("gives a party too big for one table the group, and holds its members", async () => {
     const date = dateInDays(20);
     const res = await book(client, { start_date: date, pax: 6, service_id: r.service.id });

@@ -55,7 +55,7 @@ function contended(): ApiError {
 // ---------- customers ----------
 
 /** The customer of a booking: by id, else matched by email then phone, else new. Banned: 403. */
-async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined) {
+async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined, staff: boolean) {
   if (!input) return undefined;
   const { db, property } = ctx;
   let existing: repo.CustomerRow | undefined;
@@ -68,7 +68,7 @@ async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id
     existing = await repo.findCustomer(db, property.id, input);
   }
   if (existing?.banned) throw new ApiError("customer_is_banned", "this customer may not book at this property");
-  return repo.saveCustomer(db, property.id, input, existing);
+  return repo.saveCustomer(db, property.id, input, existing, staff);
 }
 
 // ---------- create ----------
@@ -116,7 +116,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   if (block && mode !== "staff") throw invalidField("status", "only staff (PLATFORM_ADMIN) can block tables with OUTOFORDER");
   if (block && b.waiting_list) throw invalidField("waiting_list", "an OUTOFORDER block cannot wait");
   if (!block && !b.customer) throw invalidField("customer", "a customer is required: a first or last name, and an email or a phone");
-  const customer = await resolveCustomer(ctx, b.customer);
+  const customer = await resolveCustomer(ctx, b.customer, mode === "staff");
   const start = localMinutes(b.start_date, b.start_hour);
 
   for (let attempt = 1; ; attempt++) {
@@ -229,7 +229,7 @@ function diff(before: ReservationRow, set: Partial<ReservationRow>): Record<stri
 export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput): Promise<ReservationRow> {
   const { db, property } = ctx;
   const settings = resolveSettings(property.settings);
-  const customer = await resolveCustomer(ctx, b.customer);
+  const customer = await resolveCustomer(ctx, b.customer, true);
   for (let attempt = 1; ; attempt++) {
     const current = await requireReservation(ctx, id);
     const outcome = next(machineState(current), { type: "update" });

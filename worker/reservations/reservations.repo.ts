@@ -79,13 +79,19 @@ export async function findCustomer(db: Db, propertyId: number, input: CustomerIn
   return undefined;
 }
 
-/** Fills what the known customer lacks and answers the row; a new customer is created. */
-export async function saveCustomer(db: Db, propertyId: number, input: CustomerInput, existing?: CustomerRow): Promise<CustomerRow> {
+/**
+ * Answers the customer row for a booking: a new customer is created; a known one gets the
+ * details it lacks, and with `overwrite` (staff) the details given replace its own. Online
+ * guests never overwrite: an email alone must not let one guest rename another.
+ */
+export async function saveCustomer(db: Db, propertyId: number, input: CustomerInput, existing?: CustomerRow, overwrite = false): Promise<CustomerRow> {
+  const email = input.email?.toLowerCase();
+  const pick = <T>(given: T | undefined, known: T | null | undefined) => (overwrite ? (given ?? known) : (known ?? given)) ?? null;
   const fields = {
-    firstName: input.first_name ?? existing?.firstName ?? null,
-    lastName: input.last_name ?? existing?.lastName ?? null,
-    email: input.email?.toLowerCase() ?? existing?.email ?? null,
-    phone: input.phone ?? existing?.phone ?? null,
+    firstName: pick(input.first_name, existing?.firstName),
+    lastName: pick(input.last_name, existing?.lastName),
+    email: pick(email, existing?.email),
+    phone: pick(input.phone, existing?.phone),
   };
   if (existing) {
     const same = fields.firstName === existing.firstName && fields.lastName === existing.lastName && fields.email === existing.email && fields.phone === existing.phone;
