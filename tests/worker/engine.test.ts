@@ -334,3 +334,40 @@ describe("channels and limits", () => {
     expect(two.decide({ service: service(), date: DAY, start: at("12:00"), pax: 5, mode: "staff", tableIds: [1, 2] })).toMatchObject({ ok: false, refusal: "room_capacity_exceeded" });
   });
 });
+
+describe("a slot shown is a slot bookable (property-based)", () => {
+  it("every time listed with out_of_order=true is accepted by decide(), and every refused time is not listed", async () => {
+    const { default: fc } = await import("fast-check");
+    const tableArb = fc.record({ guestsMin: fc.integer({ min: 1, max: 3 }), extra: fc.integer({ min: 0, max: 5 }), online: fc.boolean(), bookable: fc.boolean(), room: fc.integer({ min: 1, max: 2 }) });
+    const holdArb = fc.record({ table: fc.nat(5), hour: fc.integer({ min: 11, max: 15 }), minute: fc.constantFrom(0, 15, 30, 45), stay: fc.integer({ min: 15, max: 180 }) });
+    const closureArb = fc.record({ from: fc.integer({ min: 11, max: 15 }), span: fc.integer({ min: 1, max: 3 }), table: fc.option(fc.nat(5), { nil: undefined }) });
+    fc.assert(
+      fc.property(
+        fc.array(tableArb, { minLength: 1, maxLength: 6 }),
+        fc.array(holdArb, { maxLength: 8 }),
+        fc.array(closureArb, { maxLength: 2 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.boolean(),
+        (specs, holdSpecs, closureSpecs, pax, roomBookable) => {
+          const tables = specs.map((s, i) => table(i + 1, { guestsMin: s.guestsMin, guestsMax: s.guestsMin + s.extra, online: s.online, bookable: s.bookable, roomId: s.room }));
+          if (tables.length >= 2) tables.push(table(10, { isGroup: true, memberIds: [1, 2], guestsMin: 1, guestsMax: tables[0]!.guestsMax + tables[1]!.guestsMax, roomId: tables[0]!.roomId }));
+          const rooms = [{ id: 1, name: "A", bookable: true }, { id: 2, name: "B", bookable: roomBookable }];
+          const holds = holdSpecs.map((h, i) => ({ reservationId: 100 + i, tableId: (h.table % tables.length) + 1, startMin: at(`${h.hour}:${String(h.minute).padStart(2, "0")}`), endMin: at(`${h.hour}:${String(h.minute).padStart(2, "0")}`) + h.stay }));
+          const closures: EngineClosure[] = closureSpecs.map((c) => ({
+            startDate: DAY, endDate: DAY, startHour: `${c.from}:00:00`, endHour: `${c.from + c.span}:00:00`, roomIds: null, tableIds: c.table === undefined ? null : [(c.table % tables.length) + 1], serviceIds: null,
+          }));
+          const lunch = service({ startHour: "11:00:00", endHour: "16:00:00" });
+          const engine = new Availability(catalog({ tables, rooms, closures, services: [lunch] }), holds, NOW);
+          const day = engine.daySlots(DAY, pax, [lunch], true).available_services[0]!;
+          for (const slot of day.slots) {
+            const decision = engine.decide({ service: lunch, date: DAY, start: at(slot.hour.slice(0, 5)), pax, mode: "online" });
+            const listed = day.available_slots.includes(slot.hour);
+            if (listed !== decision.ok) throw new Error(`${slot.hour}: listed ${listed}, decide ${JSON.stringify(decision)}`);
+            if (decision.ok) expect(slot.free_tables).toBeGreaterThan(0);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

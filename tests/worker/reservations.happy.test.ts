@@ -1,3 +1,4 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { book, createIn, dateInDays, GUEST, newClient, seedRestaurant, type TestClient } from "./helpers";
@@ -344,5 +345,18 @@ describe("the PREPAY expiry job", () => {
     expect((await book(client, { start_date: date, service_id: prepaid.id, table_ids: [r.t1.id] })).status).toBe(201);
     const history = (await client.call(`/api/v2/reservations/${p.id}/history`)).json.data;
     expect(history.at(-1)).toMatchObject({ actor: "system", action: "expired_unpaid", to_status: "EXPIRED" });
+  });
+});
+
+describe("the Worker's scheduled door", () => {
+  it("runs the PREPAY expiry on its cron", async () => {
+    const worker = (await import("../../worker/index")).default;
+    const prepaid = await createIn(client, "services", { name: "Prepaid late", start_hour: "22:00", end_hour: "22:00", prepayment_window: 10 });
+    const p = (await book(client, { start_date: dateInDays(71), start_hour: "22:00", service_id: prepaid.id })).json.data[0];
+    await env.DB.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await client.call(`/api/v2/reservations/${p.id}`)).json.data[0].status).toBe("EXPIRED");
   });
 });
