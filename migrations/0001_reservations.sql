@@ -1,3 +1,13 @@
+CREATE TABLE `catalog_changes` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`property_id` integer NOT NULL,
+	`kind` text NOT NULL,
+	`target_id` integer NOT NULL,
+	`now_min` integer NOT NULL,
+	`at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
 CREATE TABLE `reservation_history` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`reservation_id` integer NOT NULL,
@@ -11,6 +21,8 @@ CREATE TABLE `reservation_history` (
 );
 --> statement-breakpoint
 CREATE INDEX `reservation_history_reservation_idx` ON `reservation_history` (`reservation_id`,`id`);--> statement-breakpoint
+DROP INDEX `customers_property_email_idx`;--> statement-breakpoint
+CREATE UNIQUE INDEX `customers_property_email_uq` ON `customers` (`property_id`,`email`);--> statement-breakpoint
 ALTER TABLE `reservations` ADD `table_ids` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 ALTER TABLE `reservations` ADD `payment_due_at` text;--> statement-breakpoint
 ALTER TABLE `reservations` ADD `checkin_prev_status` text;--> statement-breakpoint
@@ -48,4 +60,53 @@ FOR EACH ROW
 WHEN NEW.`version` <> OLD.`version` + 1
 BEGIN
   SELECT RAISE(ABORT, 'reservation_changed');
+END;
+--> statement-breakpoint
+-- Deleting a room, table or service, or changing a table's members or room (regroup), while an
+-- upcoming reservation uses it aborts that change's batch (CONTRACT 4): no reservation can slip
+-- in between the check and the change, and no hold is left naming a group's old members.
+-- Upcoming: not final and not yet ended in the property's own clock (NEW.now_min). Used:
+-- the reservation's service or room, a table it holds, or a table it asked for while waiting.
+CREATE TRIGGER `catalog_changes_guard`
+BEFORE INSERT ON `catalog_changes`
+FOR EACH ROW
+WHEN EXISTS (
+  SELECT 1 FROM `reservations` r
+  WHERE r.`property_id` = NEW.`property_id`
+    AND r.`status` NOT IN ('CANCELLED', 'EXPIRED', 'REJECTED')
+    AND r.`start_min` > NEW.`now_min` - 1441
+    AND r.`end_min` > NEW.`now_min`
+    AND (
+      (NEW.`kind` = 'service' AND r.`service_id` = NEW.`target_id`)
+      OR (NEW.`kind` = 'room' AND r.`room_id` = NEW.`target_id`)
+      OR EXISTS (
+        SELECT 1 FROM `dining_tables` t
+        WHERE ((NEW.`kind` IN ('table', 'regroup') AND t.`id` = NEW.`target_id`) OR (NEW.`kind` = 'room' AND t.`room_id` = NEW.`target_id`))
+          AND (
+            EXISTS (SELECT 1 FROM `reservation_tables` rt WHERE rt.`reservation_id` = r.`id` AND rt.`table_id` = t.`id`)
+            OR EXISTS (SELECT 1 FROM json_each(r.`table_ids`) j WHERE j.`value` = t.`id`)
+          )
+      )
+    )
+)
+BEGIN
+  SELECT RAISE(ABORT, 'resource_in_use');
+END;
+--> statement-breakpoint
+-- A reservation may not name a service deleted meanwhile (a booking racing the deletion).
+CREATE TRIGGER `reservations_live_service`
+BEFORE INSERT ON `reservations`
+FOR EACH ROW
+WHEN NEW.`service_id` IS NOT NULL AND EXISTS (SELECT 1 FROM `services` s WHERE s.`id` = NEW.`service_id` AND s.`deleted_at` IS NOT NULL)
+BEGIN
+  SELECT RAISE(ABORT, 'service_not_found');
+END;
+--> statement-breakpoint
+CREATE TRIGGER `reservations_live_service_on_update`
+BEFORE UPDATE OF `service_id` ON `reservations`
+FOR EACH ROW
+WHEN NEW.`service_id` IS NOT OLD.`service_id` AND NEW.`service_id` IS NOT NULL
+  AND EXISTS (SELECT 1 FROM `services` s WHERE s.`id` = NEW.`service_id` AND s.`deleted_at` IS NOT NULL)
+BEGIN
+  SELECT RAISE(ABORT, 'service_not_found');
 END;

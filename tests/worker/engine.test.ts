@@ -257,6 +257,13 @@ describe("daylight saving time", () => {
     expect(hours("America/New_York", "2026-11-01")).toHaveLength(7);
   });
 
+  it("a zone that changes its clocks at midnight skips 00:00-00:59 (America/Santiago)", () => {
+    const midnight = service({ startHour: "00:00:00", endHour: "02:00:00", slotInterval: 30 });
+    const e = new Availability(catalog({ settings: { ...settings, timezone: "America/Santiago", max_days_ahead: 3650 } }), [], Date.UTC(2026, 0, 1));
+    const listed = e.daySlots("2026-09-06", 2, [midnight], false).available_services[0]!.slots.map((s) => s.hour);
+    expect(listed).toEqual(["01:00:00", "01:30:00", "02:00:00"]);
+  });
+
   it("a skipped time cannot be booked even by staff", () => {
     const e = new Availability(catalog({ settings: { ...settings, timezone: "Europe/Rome" } }), [], Date.UTC(2026, 0, 1));
     expect(e.checkTime(night, "2026-03-29", localMinutes("2026-03-29", "02:30"), 2, "staff")).toBe("booking_slot_not_available");

@@ -50,9 +50,9 @@ describe("status moves", () => {
 });
 
 describe("check-in and check-out", () => {
-  it("check-in accepts a waiting or unpaid reservation and keeps an accepted or confirmed one", () => {
+  it("check-in accepts a waiting reservation and keeps a prepaid, accepted or confirmed one as it is", () => {
     expect(next(state("WAITING"), { type: "checkin" })).toMatchObject({ ok: true, takesTables: true, state: { status: "ACCEPTED", checkedIn: true, checkinPrev: "WAITING" } });
-    expect(next(state("PREPAY"), { type: "checkin" })).toMatchObject({ ok: true, state: { status: "ACCEPTED" } });
+    expect(next(state("PREPAY"), { type: "checkin" })).toMatchObject({ ok: true, state: { status: "PREPAY" } });
     expect(next(state("CONFIRMED"), { type: "checkin" })).toMatchObject({ ok: true, state: { status: "CONFIRMED" } });
     for (const s of ["CANCELLED", "EXPIRED", "REJECTED", "OUTOFORDER"] as const) expect(next(state(s), { type: "checkin" }).ok).toBe(false);
     expect(next(state("ACCEPTED", { checkedIn: true }), { type: "checkin" }).ok).toBe(false);
@@ -72,6 +72,12 @@ describe("check-in and check-out", () => {
     const out = next(state("ACCEPTED", { checkedIn: true, checkinPrev: "ACCEPTED" }), { type: "checkout" });
     if (!out.ok) throw new Error("check-out refused");
     expect(next(out.state, { type: "undo_checkout" })).toMatchObject({ ok: true, state: { status: "ACCEPTED", checkedIn: true, checkedOut: false } });
+  });
+
+  it("undo keeps a status changed after the step: a later confirmation is not undone", () => {
+    expect(next(state("CONFIRMED", { checkedIn: true, checkinPrev: "ACCEPTED" }), { type: "undo_checkin" })).toMatchObject({ ok: true, state: { status: "CONFIRMED", checkedIn: false } });
+    expect(next(state("CONFIRMED", { checkedIn: true, checkinPrev: "WAITING" }), { type: "undo_checkin" })).toMatchObject({ ok: true, releasesTables: false, state: { status: "CONFIRMED" } });
+    expect(next(state("ACCEPTED", { checkedIn: true, checkinPrev: "WAITING" }), { type: "undo_checkin" })).toMatchObject({ ok: true, releasesTables: true, state: { status: "WAITING" } });
   });
 
   it("refuses an undo with nothing to undo, or out of order", () => {

@@ -127,7 +127,7 @@ describe("the database guards itself", () => {
     await book(client, { start_date: dateInDays(16), service_id: service.id, table_ids: [tables[0]] });
     await book(client, { start_date: dateInDays(16), service_id: service.id, table_ids: [tables[1]], waiting_list: true });
     const guard = (kind: string, id: number) =>
-      env.DB.prepare("INSERT INTO catalog_deletions (property_id, kind, target_id, now_min) VALUES (?, ?, ?, ?)").bind(client.propertyId, kind, id, Math.floor(Date.now() / 60000)).run();
+      env.DB.prepare("INSERT INTO catalog_changes (property_id, kind, target_id, now_min) VALUES (?, ?, ?, ?)").bind(client.propertyId, kind, id, Math.floor(Date.now() / 60000)).run();
     for (const [kind, id] of [["table", tables[0]], ["table", tables[1]], ["room", room.id], ["service", service.id]] as const) {
       await expect(guard(kind, id!), `${kind} ${id}`).rejects.toThrow(/resource_in_use/);
     }

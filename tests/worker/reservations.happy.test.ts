@@ -32,7 +32,7 @@ describe("POST /reservations", () => {
     expect(created.start_day).toBeUndefined();
     expect(created.special_request).toBeUndefined();
     expect(created.checkin_date).toBeUndefined();
-    expect(created.tables).toEqual([{ id: r.t1.id, name: "T1", bookable: true, online: true, group: false, room_id: r.room.id }]);
+    expect(created.tables).toEqual([{ id: r.t1.id, name: "T1", bookable: true, online: true, free: false, group: false, room_id: r.room.id }]);
     expect(created.last_status_change).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
   });
 

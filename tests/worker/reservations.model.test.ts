@@ -106,11 +106,13 @@ class Step implements fc.AsyncCommand<Model, Real> {
       if (t.checkinPrev !== null || !["WAITING", "PREPAY", "ACCEPTED", "CONFIRMED"].includes(t.status)) return refused();
       const takes = t.status === "WAITING";
       expectOneOf(res, takes ? [[200], [403, "table not available"]] : [[200]], this.toString());
-      if (res.status === 200) [t.checkinPrev, t.status] = [t.status, t.status === "WAITING" || t.status === "PREPAY" ? "ACCEPTED" : t.status];
+      if (res.status === 200) [t.checkinPrev, t.status] = [t.status, t.status === "WAITING" ? "ACCEPTED" : t.status];
     } else if (this.step === "checkin") {
       if (t.checkinPrev === null || t.checkoutPrev !== null || final) return refused();
       expectOneOf(res, [[200]], this.toString());
-      [t.status, t.checkinPrev] = [t.checkinPrev, null];
+      // only a status check-in produced is restored
+      const produced = t.checkinPrev === "WAITING" ? "ACCEPTED" : t.checkinPrev;
+      [t.status, t.checkinPrev] = [t.status === produced ? t.checkinPrev : t.status, null];
     } else if (!this.undo) {
       if (t.checkinPrev === null || t.checkoutPrev !== null || final) return refused();
       expectOneOf(res, [[200]], this.toString());
@@ -118,7 +120,7 @@ class Step implements fc.AsyncCommand<Model, Real> {
     } else {
       if (t.checkoutPrev === null || final) return refused();
       expectOneOf(res, [[200]], this.toString());
-      [t.status, t.checkoutPrev] = [t.checkoutPrev, null];
+      [t.status, t.checkoutPrev] = [t.status === "CONFIRMED" ? t.checkoutPrev : t.status, null];
     }
     if (res.status === 200) expect(res.json.data[0].status).toBe(t.status);
   }

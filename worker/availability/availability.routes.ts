@@ -78,6 +78,7 @@ const slotsRoute = createRoute({
       pax: queryPax.default(2).openapi({ param: { name: "pax", in: "query" }, description: "party size (default 2)", example: 2 }),
       service_id: queryId.optional().openapi({ param: { name: "service_id", in: "query" }, description: "only this service" }),
       out_of_order: queryBoolean.optional().openapi({ param: { name: "out_of_order", in: "query" }, description: "true or 1: honour closures" }),
+      out_of_service: queryBoolean.optional().openapi({ param: { name: "out_of_service", in: "query" }, description: "SPEC's other name for out_of_order" }),
     }),
   },
   responses: {
@@ -157,7 +158,8 @@ export async function slotListing(db: Db, property: PropertyRow, q: { start_date
 
 export const bookingsRouter = createRouter()
   .openapi(slotsRoute, async (c) => {
-    const data = await slotListing(c.get("db"), c.get("property"), c.req.valid("query"));
+    const q = c.req.valid("query");
+    const data = await slotListing(c.get("db"), c.get("property"), { ...q, out_of_order: q.out_of_order ?? q.out_of_service });
     return c.json({ data }, 200);
   })
   .openapi(roomsRoute, async (c) => {

@@ -270,6 +270,9 @@ export class Availability {
       const step = service.slotInterval ?? this.catalog.settings.slot_interval;
       if ((start - first) % step !== 0) return "booking_slot_not_available";
       if (start < this.now || start < this.earliestOnline || date > this.lastDate) return "booking_slot_not_available";
+    } else if (date < this.today) {
+      // Staff skip notice and window, and may record a walk-in earlier today, but not rewrite past days.
+      return "booking_slot_not_available";
     }
     return undefined;
   }
@@ -319,6 +322,11 @@ export class Availability {
       const tables = chosen as EngineTable[];
       const seats = tables.reduce((sum, t) => sum + t.guestsMax, 0);
       if (o.pax > seats) return { ok: false, refusal: "room_capacity_exceeded", detail: `the tables seat ${seats}, the party is ${o.pax}` };
+      // Online guests respect guests_min, as the best choice does; staff may seat anyone anywhere.
+      const smallest = Math.min(...tables.map((t) => t.guestsMin));
+      if (o.mode === "online" && o.pax < smallest) {
+        return { ok: false, refusal: "table_not_available", detail: `the tables asked for take parties of ${smallest} or more` };
+      }
       if (tables.some((t) => this.isClosed(t, o.date, o.start, o.serviceId))) {
         return { ok: false, refusal: "booking_slot_not_available", detail: "a closure covers this time for the tables asked for" };
       }

@@ -215,8 +215,9 @@ export const customers = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // customers are matched by email, then phone, within a property
-    index("customers_property_email_idx").on(t.propertyId, t.email),
+    // customers are matched by email, then phone, within a property; one customer per email,
+    // so two first bookings racing with one email cannot make two customers
+    uniqueIndex("customers_property_email_uq").on(t.propertyId, t.email),
     index("customers_property_phone_idx").on(t.propertyId, t.phone),
   ],
 );
@@ -314,14 +315,15 @@ export const reservationTables = sqliteTable(
 );
 
 /**
- * Every deletion of a room, table or service, written first in the deletion's batch. A
- * trigger (migrations/0002) aborts the batch while an upcoming reservation uses the target,
- * so the check and the delete are one atomic step.
+ * Every deletion of a room, table or service, and every change of a table's group members
+ * or room ("regroup"), written first in that change's batch. A trigger (migrations/0001)
+ * aborts the batch while an upcoming reservation uses the target, so the check and the
+ * change are one atomic step.
  */
-export const catalogDeletions = sqliteTable("catalog_deletions", {
+export const catalogChanges = sqliteTable("catalog_changes", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   propertyId: integer("property_id").notNull().references(() => properties.id),
-  kind: text("kind", { enum: ["room", "table", "service"] }).notNull(),
+  kind: text("kind", { enum: ["room", "table", "service", "regroup"] }).notNull(),
   targetId: integer("target_id").notNull(),
   /** the property's local minutes at the deletion: reservations ending later are upcoming */
   nowMin: integer("now_min").notNull(),

@@ -77,12 +77,15 @@ export function localTimeExists(timeZone: string, local: number): boolean {
   return zonedParts(timeZone, second * 60000).minutes === local;
 }
 
-/** Whether the zone's offset changes during this local date (a DST day). */
+/**
+ * Whether the zone's offset may change during this local date (a DST day). The offsets
+ * are compared at UTC instants 15 hours either side of the local day, which every zone's
+ * day lies within: a change at local midnight (America/Santiago, America/Havana) is seen,
+ * and a change on a neighbouring day only costs an exact check per time.
+ */
 export function isTransitionDay(timeZone: string, date: string): boolean {
   const start = localMinutes(date);
-  const end = start + 1439;
-  const at = (local: number) => offsetAt(timeZone, (local - offsetAt(timeZone, local * 60000)) * 60000);
-  return at(start) !== at(end);
+  return offsetAt(timeZone, (start - 900) * 60000) !== offsetAt(timeZone, (start + 1440 + 900) * 60000);
 }
 
 /** A UTC instant (ISO string or ms) as the local wall clock "YYYY-MM-DDTHH:MM:SS[.mmm]", no zone (SPEC). */

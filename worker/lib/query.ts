@@ -26,6 +26,12 @@ export const queryPax = z
   .transform(Number)
   .pipe(z.number().int().min(1).max(1000));
 
-/** A repeated key (`status[]=A&status[]=B`) or a single value, as a list. */
-export const queryList = <T extends z.ZodType>(item: T) =>
-  z.union([item, z.array(item)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
+/**
+ * A repeated key (`status[]=A&status[]=B`) or a single value, as a list without repeats.
+ * At most `max` values: D1 binds at most 100 parameters per statement.
+ */
+export const queryList = <T extends z.ZodType>(item: T, max: number) =>
+  z
+    .union([item, z.array(item)])
+    .transform((v) => [...new Set((Array.isArray(v) ? v : [v]) as z.output<T>[])])
+    .refine((list) => list.length <= max, `at most ${max} different values`);

@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem as AnyBatchItem } from "drizzle-orm/batch";
-import { catalogDeletions, closures, diningTables, rooms, services, tableGroupMembers } from "../db/schema";
+import { catalogChanges, closures, diningTables, rooms, services, tableGroupMembers } from "../db/schema";
 import type { Db } from "../env";
 import { abortReason } from "../lib/d1";
 import { zonedParts } from "../lib/localtime";
@@ -176,20 +176,34 @@ export async function insertTable(db: Db, propertyId: number, fields: TableField
   return rows[0]!;
 }
 
-/** Undefined when the table was deleted meanwhile. */
-export async function updateTable(db: Db, id: number, fields: Partial<TableFields>, memberIds?: number[]) {
+/**
+ * Updates a table; undefined when it was deleted meanwhile. A change of a group's members
+ * or of a table's room runs behind the guard: refused (`usedBy`) while upcoming
+ * reservations hold the table, since their holds name the old members.
+ */
+export async function updateTable(
+  db: Db,
+  id: number,
+  fields: Partial<TableFields>,
+  memberIds: number[] | undefined,
+  guard: { propertyId: number; timeZone: string } | undefined,
+): Promise<{ table: TableRow | undefined } | { usedBy: number | undefined }> {
   const update = db
     .update(diningTables)
     .set(fields)
     .where(and(eq(diningTables.id, id), isNull(diningTables.deletedAt)))
     .returning();
-  if (memberIds === undefined) return (await update)[0];
-  const [rows] = await db.batch([
-    update,
-    db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)),
-    ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId: id, memberId })),
-  ]);
-  return rows[0];
+  const members =
+    memberIds === undefined
+      ? []
+      : [db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)), ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId: id, memberId }))];
+  if (!guard) {
+    if (!members.length) return { table: (await update)[0] };
+    const [rows] = await db.batch([update, ...members]);
+    return { table: rows[0] };
+  }
+  const result = await guarded(db, guard.propertyId, guard.timeZone, { tableId: id }, "regroup", [update, ...members]);
+  return "usedBy" in result ? result : { table: (result.results[0] as TableRow[])[0] };
 }
 
 export async function deleteTable(db: Db, propertyId: number, id: number, timeZone: string): Promise<Deletion> {
@@ -292,18 +306,31 @@ type Target = { roomId: number } | { tableId: number } | { serviceId: number };
 export type Deletion = { deleted: true } | { deleted: false; usedBy: number | undefined };
 
 /**
- * Runs a deletion's statements behind a catalog_deletions row, in one batch: the row's
+ * Runs a deletion's statements behind a catalog_changes row, in one batch: the row's
  * trigger aborts the batch while an upcoming reservation uses the target (CONTRACT 4).
  */
 async function guardedDelete(db: Db, propertyId: number, timeZone: string, what: Target, statements: BatchItem[]): Promise<Deletion> {
-  const [kind, targetId] = "roomId" in what ? (["room", what.roomId] as const) : "tableId" in what ? (["table", what.tableId] as const) : (["service", what.serviceId] as const);
+  const kind = "roomId" in what ? "room" : "tableId" in what ? "table" : "service";
+  const result = await guarded(db, propertyId, timeZone, what, kind, statements);
+  return "usedBy" in result ? { deleted: false, usedBy: result.usedBy } : { deleted: true };
+}
+
+async function guarded(
+  db: Db,
+  propertyId: number,
+  timeZone: string,
+  what: Target,
+  kind: "room" | "table" | "service" | "regroup",
+  statements: BatchItem[],
+): Promise<{ results: unknown[] } | { usedBy: number | undefined }> {
+  const targetId = "roomId" in what ? what.roomId : "tableId" in what ? what.tableId : what.serviceId;
   const nowMin = zonedParts(timeZone).minutes;
   try {
-    await db.batch([db.insert(catalogDeletions).values({ propertyId, kind, targetId, nowMin }), ...statements]);
-    return { deleted: true };
+    const results = await db.batch([db.insert(catalogChanges).values({ propertyId, kind, targetId, nowMin }), ...statements] as unknown as Parameters<Db["batch"]>[0]);
+    return { results: results.slice(1) };
   } catch (err) {
     if (!abortReason(err, ["resource_in_use"] as const)) throw err;
-    return { deleted: false, usedBy: await upcomingUse(db, propertyId, nowMin, what) };
+    return { usedBy: await upcomingUse(db, propertyId, nowMin, what) };
   }
 }
 

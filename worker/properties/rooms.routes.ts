@@ -230,8 +230,8 @@ export const tablesRouter = createRouter()
     const guestsMin = body.guests_min ?? current.guestsMin;
     const guestsMax = body.guests_max ?? current.guestsMax;
     if (guestsMin > guestsMax) throw invalid("guests_min", "guests_min must not exceed guests_max");
-    const table =
-      (await repo.updateTable(
+    const regrouped = roomId !== current.roomId || (memberIds !== undefined && memberIds.join() !== current.memberIds.join());
+    const result = await repo.updateTable(
       db,
       current.id,
       {
@@ -243,7 +243,13 @@ export const tablesRouter = createRouter()
         ...(body.online !== undefined && { online: body.online }),
       },
       memberIds,
-      )) ?? tableGone(current.id);
+      regrouped ? { propertyId, timeZone: resolveSettings(c.get("property").settings).timezone } : undefined,
+    );
+    if ("usedBy" in result) {
+      const by = result.usedBy ? `upcoming reservation ${result.usedBy}` : "an upcoming reservation";
+      throw new ApiError("resource_in_use", `table ${current.id} is held by ${by}; its members or room cannot change until it is moved or cancelled`);
+    }
+    const table = result.table ?? tableGone(current.id);
     return c.json({ data: [toTableDto({ ...table, memberIds: memberIds ?? current.memberIds })] }, 200);
   })
   .openapi(tableRoutes.remove, async (c) => {

@@ -10,7 +10,7 @@ import { Availability, type EngineService, type EngineTable, type Mode, type Ref
 import { findPropertyForClient } from "../properties/properties.repo";
 import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
-import { localMinutes } from "../lib/localtime";
+import { fromLocalMinutes, localMinutes, toLocalDateTime } from "../lib/localtime";
 import { addSeconds, nowIso } from "../lib/time";
 import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
 import * as repo from "./reservations.repo";
@@ -48,13 +48,27 @@ export function machineState(r: ReservationRow): MachineState {
   };
 }
 
+function serviceDeleted(): ApiError {
+  return new ApiError("service_not_found", "the service was deleted a moment ago");
+}
+
 function contended(): ApiError {
   return new ApiError("service_unavailable", "the reservation is being changed by other requests; retry shortly", { headers: { "Retry-After": "1" } });
 }
 
 // ---------- customers ----------
 
-/** The customer of a booking: by id, else matched by email then phone, else new. Banned: 403. */
+/** The input rules of a customer given without an id: a name, and an email or a phone. */
+function checkCustomerInput(input: (CustomerInput & { id?: number | undefined }) | undefined) {
+  if (!input || input.id !== undefined) return;
+  if (!input.first_name && !input.last_name) throw invalidField("customer.first_name", "give the customer's first or last name");
+  if (!input.email && !input.phone) throw invalidField("customer.email", "give the customer's email or phone");
+}
+
+/**
+ * The customer of a booking: by id, else matched by email then phone, else new. Banned: 403.
+ * Reads only: what to write joins the reservation's batch, so a refused booking writes nothing.
+ */
 async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined, staff: boolean) {
   if (!input) return undefined;
   const { db, property } = ctx;
@@ -63,12 +77,10 @@ async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id
     existing = await repo.getCustomer(db, property.id, input.id);
     if (!existing) throw new ApiError("user_not_found", `customer ${input.id} does not exist in this property`);
   } else {
-    if (!input.first_name && !input.last_name) throw invalidField("customer.first_name", "give the customer's first or last name");
-    if (!input.email && !input.phone) throw invalidField("customer.email", "give the customer's email or phone");
     existing = await repo.findCustomer(db, property.id, input);
   }
   if (existing?.banned) throw new ApiError("customer_is_banned", "this customer may not book at this property");
-  return repo.saveCustomer(db, property.id, input, existing, staff);
+  return repo.planCustomer(input, existing, staff);
 }
 
 // ---------- create ----------
@@ -94,14 +106,23 @@ function findService(services: EngineService[], id: number): EngineService {
   return service;
 }
 
-/** room_id and table_ids must name live rooms and tables of the property (and the tables that room). */
+/**
+ * room_id and table_ids must name live rooms and tables of the property; the tables given
+ * share one room (room_id's, when given), and a group never comes with its own members.
+ */
 function checkPlace(a: Availability, roomId: number | undefined, tableIds: number[] | undefined) {
   if (roomId !== undefined && !a.catalog.rooms.some((r) => r.id === roomId)) throw new ApiError("room_not_found", `room ${roomId} does not exist in this property`);
-  for (const id of tableIds ?? []) {
-    const table = a.catalog.tables.find((t) => t.id === id);
-    if (!table) throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
-    if (roomId !== undefined && table.roomId !== roomId) throw invalidField("table_ids", `table ${id} is not in room ${roomId}`);
+  const tables = (tableIds ?? []).map((id) => a.catalog.tables.find((t) => t.id === id) ?? tableGone(id));
+  const room = roomId ?? tables[0]?.roomId;
+  for (const t of tables) {
+    if (t.roomId !== room) throw invalidField("table_ids", `table ${t.id} is in room ${t.roomId}, not in room ${room}: a party sits in one room`);
+    const member = t.memberIds.find((m) => tableIds!.includes(m));
+    if (member !== undefined) throw invalidField("table_ids", `table ${member} is already part of group ${t.id}`);
   }
+}
+
+function tableGone(id: number): never {
+  throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
 }
 
 export async function createReservation(ctx: BookingContext, b: CreateInput, channel: Channel): Promise<ReservationRow> {
@@ -116,10 +137,11 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   if (block && mode !== "staff") throw invalidField("status", "only staff (PLATFORM_ADMIN) can block tables with OUTOFORDER");
   if (block && b.waiting_list) throw invalidField("waiting_list", "an OUTOFORDER block cannot wait");
   if (!block && !b.customer) throw invalidField("customer", "a customer is required: a first or last name, and an email or a phone");
-  const customer = await resolveCustomer(ctx, b.customer, mode === "staff");
+  checkCustomerInput(b.customer);
   const start = localMinutes(b.start_date, b.start_hour);
 
   for (let attempt = 1; ; attempt++) {
+    const customer = await resolveCustomer(ctx, b.customer, mode === "staff");
     const { catalog, holds } = await loadAvailability(db, property, b.start_date, b.start_date);
     const engine = new Availability(catalog, holds);
     const service = findService(catalog.services, b.service_id);
@@ -141,7 +163,6 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
     const now = nowIso();
     const row = {
       propertyId: property.id,
-      customerId: customer?.id ?? null,
       serviceId: service.id,
       roomId: tables[0]?.roomId ?? b.room_id ?? null,
       startDate: b.start_date,
@@ -160,12 +181,16 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
     };
     const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
     try {
-      return await repo.insertReservation(db, row, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status] } });
+      return await repo.insertReservation(db, row, customer, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status] } });
     } catch (err) {
       // Another booking took the table between our read and our write: with tables the
-      // caller named, that is final; a best choice is made again on fresh data.
-      if (repo.writeConflict(err) !== "table_not_available") throw err;
-      if (b.table_ids || attempt >= ATTEMPTS) throw new ApiError("table_not_available", "the table was taken by another booking a moment ago");
+      // caller named, that is final; a best choice is made again on fresh data. A customer
+      // created meanwhile with the same email is found on the next attempt.
+      const conflict = repo.writeConflict(err);
+      if (conflict === "service_gone") throw serviceDeleted();
+      if (conflict !== "table_not_available" && conflict !== "customer_changed") throw err;
+      if (attempt >= ATTEMPTS) throw conflict === "customer_changed" ? contended() : new ApiError("table_not_available", "the table was taken by another booking a moment ago");
+      if (conflict === "table_not_available" && b.table_ids) throw new ApiError("table_not_available", "the table was taken by another booking a moment ago");
     }
   }
 }
@@ -203,7 +228,7 @@ const FIELDS_SHOWN: [keyof ReservationRow, string][] = [
   ["status", "status"],
   ["startDate", "start_date"],
   ["startHour", "start_hour"],
-  ["endMin", "end_min"],
+  ["endMin", "end_date"],
   ["pax", "pax"],
   ["serviceId", "service_id"],
   ["roomId", "room_id"],
@@ -215,13 +240,24 @@ const FIELDS_SHOWN: [keyof ReservationRow, string][] = [
   ["checkoutDate", "checkout_date"],
 ];
 
-/** {field: [before, after]} of what a write changes. */
-function diff(before: ReservationRow, set: Partial<ReservationRow>): Record<string, [unknown, unknown]> {
+/** A stored value as the API shows it: local wall-clock datetimes, no raw minutes or UTC. */
+function shown(key: keyof ReservationRow, value: unknown, timeZone: string): unknown {
+  if (value === null || value === undefined) return null;
+  if (key === "endMin") {
+    const end = fromLocalMinutes(value as number);
+    return `${end.date}T${end.hour}`;
+  }
+  if (key === "checkinDate" || key === "checkoutDate") return toLocalDateTime(timeZone, value as string, true);
+  return value;
+}
+
+/** {field: [before, after]} of what a write changes, in the API's names and formats. */
+function diff(before: ReservationRow, set: Partial<ReservationRow>, timeZone: string): Record<string, [unknown, unknown]> {
   const out: Record<string, [unknown, unknown]> = {};
   for (const [key, name] of FIELDS_SHOWN) {
     if (!(key in set)) continue;
-    const [a, b] = [before[key], set[key]];
-    if (JSON.stringify(a) !== JSON.stringify(b)) out[name === "end_min" ? "end_date" : name] = [a, b];
+    const [a, b] = [shown(key, before[key], timeZone), shown(key, set[key], timeZone)];
+    if (JSON.stringify(a) !== JSON.stringify(b)) out[name] = [a, b];
   }
   return out;
 }
@@ -229,17 +265,18 @@ function diff(before: ReservationRow, set: Partial<ReservationRow>): Record<stri
 export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput): Promise<ReservationRow> {
   const { db, property } = ctx;
   const settings = resolveSettings(property.settings);
-  const customer = await resolveCustomer(ctx, b.customer, true);
+  checkCustomerInput(b.customer);
   for (let attempt = 1; ; attempt++) {
     const current = await requireReservation(ctx, id);
     const outcome = next(machineState(current), { type: "update" });
     if (!outcome.ok) throw new ApiError("reservation_not_available", outcome.reason);
+    const customer = await resolveCustomer(ctx, b.customer, true);
     const date = b.start_day ?? b.start_date ?? current.startDate;
     const hour = b.start_hour ?? current.startHour;
     const pax = b.pax ?? current.pax;
     const serviceId = b.service_id ?? current.serviceId;
     const set: Partial<ReservationRow> = {};
-    if (customer) set.customerId = customer.id;
+    if (customer?.existing) set.customerId = customer.existing.id;
     if (b.notes !== undefined) set.notes = b.notes;
     if (b.special_request !== undefined) set.specialRequest = b.special_request;
     let holds: HoldSpan[] | undefined;
@@ -282,12 +319,16 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
         tableIds: tables.map((t) => t.id),
       });
     }
-    const changes = diff(current, set);
+    const changes = diff(current, set, settings.timezone);
+    if (customer?.existing && repo.customerDetailsChange(customer)) changes.customer = [null, "details updated"];
+    // Nothing to change: no write, no history entry, no new version.
+    if (!Object.keys(changes).length && !(customer && !customer.existing)) return current;
     try {
-      return await repo.changeReservation(db, id, current.version, set, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes });
+      return await repo.changeReservation(db, current, set, customer, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes });
     } catch (err) {
       const conflict = repo.writeConflict(err);
       if (!conflict) throw err;
+      if (conflict === "service_gone") throw serviceDeleted();
       if (conflict === "table_not_available" && (b.table_ids || attempt >= ATTEMPTS)) {
         throw new ApiError("table_not_available", "the table was taken by another booking a moment ago");
       }
@@ -348,12 +389,12 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
       Object.assign(set, { tableIds: decision.tables.map((t) => t.id), roomId: decision.tables[0]!.roomId });
     }
     try {
-      return await repo.changeReservation(db, id, current.version, set, holds, {
+      return await repo.changeReservation(db, current, set, undefined, holds, {
         actor: ctx.actor,
         action: ACTION_NAMES[action.type],
         fromStatus: current.status as ReservationStatus,
         toStatus: to,
-        changes: diff(current, set),
+        changes: diff(current, set, resolveSettings(property.settings).timezone),
       });
     } catch (err) {
       const conflict = repo.writeConflict(err);

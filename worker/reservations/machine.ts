@@ -77,9 +77,8 @@ export function next(state: MachineState, action: Action): Outcome {
     case "checkin": {
       if (state.checkedIn) return refuse("the reservation is already checked in");
       if (!["WAITING", "PREPAY", "ACCEPTED", "CONFIRMED"].includes(status)) return refuse(`a ${status} reservation cannot be checked in`);
-      // A walk-in from the waiting list, or an unpaid prepayment, is accepted on arrival.
-      const to: ReservationStatus = status === "WAITING" || status === "PREPAY" ? "ACCEPTED" : status;
-      return moveTo(state, to, { checkedIn: true, checkinPrev: status });
+      // A walk-in from the waiting list is accepted on arrival; other statuses stay.
+      return moveTo(state, checkinResult(status), { checkedIn: true, checkinPrev: status });
     }
     case "checkout":
       if (!state.checkedIn) return refuse("the reservation is not checked in");
@@ -87,16 +86,28 @@ export function next(state: MachineState, action: Action): Outcome {
       if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be checked out`);
       // Attendance confirmed.
       return moveTo(state, "CONFIRMED", { checkedOut: true, checkoutPrev: status });
-    case "undo_checkin":
+    case "undo_checkin": {
       if (!state.checkedIn) return refuse("the reservation is not checked in");
       if (state.checkedOut) return refuse("undo the check-out first");
       if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
-      return moveTo(state, state.checkinPrev ?? status, { checkedIn: false, checkinPrev: null });
-    case "undo_checkout":
+      // Restore the status before check-in only if nothing changed it since; a later
+      // confirmation is not the check-in's to take back.
+      const prev = state.checkinPrev;
+      const restore = prev !== null && status === checkinResult(prev) ? prev : status;
+      return moveTo(state, restore, { checkedIn: false, checkinPrev: null });
+    }
+    case "undo_checkout": {
       if (!state.checkedOut) return refuse("the reservation is not checked out");
       if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
-      return moveTo(state, state.checkoutPrev ?? status, { checkedOut: false, checkoutPrev: null });
+      const restore = state.checkoutPrev !== null && status === "CONFIRMED" ? state.checkoutPrev : status;
+      return moveTo(state, restore, { checkedOut: false, checkoutPrev: null });
+    }
   }
+}
+
+/** The status check-in leaves: WAITING becomes ACCEPTED, the others stay (CONTRACT 6). */
+export function checkinResult(status: ReservationStatus): ReservationStatus {
+  return status === "WAITING" ? "ACCEPTED" : status;
 }
 
 /** The status PATCH accepts any case, and "declined" means REJECTED (CONTRACT 6). */

@@ -31,12 +31,15 @@ export interface HistoryEntry {
   changes: Record<string, [unknown, unknown]>;
 }
 
-/** Why a batch was refused by the database. */
-export type WriteConflict = "table_not_available" | "reservation_changed";
+/** Why a batch was refused by the database: a table taken, the row changed, or a customer created meanwhile. */
+export type WriteConflict = "table_not_available" | "reservation_changed" | "customer_changed" | "service_gone";
 
 /** The trigger's RAISE message, wherever drizzle and D1 wrapped it. */
 export function writeConflict(err: unknown): WriteConflict | undefined {
-  return abortReason(err, ["table_not_available", "reservation_changed"] as const);
+  const reason = abortReason(err, ["table_not_available", "reservation_changed", "customers.property_id, customers.email", "service_not_found"] as const);
+  if (reason === "customers.property_id, customers.email") return "customer_changed";
+  if (reason === "service_not_found") return "service_gone";
+  return reason;
 }
 
 export async function getReservation(db: Db, id: number): Promise<ReservationRow | undefined> {
@@ -79,26 +82,28 @@ export async function findCustomer(db: Db, propertyId: number, input: CustomerIn
   return undefined;
 }
 
+/** The customer a write names: an existing row (with the details it gets), or a new one. */
+export interface CustomerPlan {
+  existing?: CustomerRow | undefined;
+  fields: { firstName: string | null; lastName: string | null; email: string | null; phone: string | null };
+}
+
 /**
- * Answers the customer row for a booking: a new customer is created; a known one gets the
- * details it lacks, and with `overwrite` (staff) the details given replace its own. Online
- * guests never overwrite: an email alone must not let one guest rename another.
+ * What to write for a booking's customer: a new customer, or a known one with the details
+ * it lacks; with `overwrite` (staff) the details given replace its own. Online guests never
+ * overwrite: an email alone must not let one guest rename another.
  */
-export async function saveCustomer(db: Db, propertyId: number, input: CustomerInput, existing?: CustomerRow, overwrite = false): Promise<CustomerRow> {
-  const email = input.email?.toLowerCase();
+export function planCustomer(input: CustomerInput, existing: CustomerRow | undefined, overwrite: boolean): CustomerPlan {
   const pick = <T>(given: T | undefined, known: T | null | undefined) => (overwrite ? (given ?? known) : (known ?? given)) ?? null;
-  const fields = {
-    firstName: pick(input.first_name, existing?.firstName),
-    lastName: pick(input.last_name, existing?.lastName),
-    email: pick(email, existing?.email),
-    phone: pick(input.phone, existing?.phone),
+  return {
+    existing,
+    fields: {
+      firstName: pick(input.first_name, existing?.firstName),
+      lastName: pick(input.last_name, existing?.lastName),
+      email: pick(input.email?.toLowerCase(), existing?.email),
+      phone: pick(input.phone, existing?.phone),
+    },
   };
-  if (existing) {
-    const same = fields.firstName === existing.firstName && fields.lastName === existing.lastName && fields.email === existing.email && fields.phone === existing.phone;
-    if (same) return existing;
-    return (await db.update(customers).set(fields).where(eq(customers.id, existing.id)).returning())[0]!;
-  }
-  return (await db.insert(customers).values({ propertyId, ...fields }).returning())[0]!;
 }
 
 // ---------- writes ----------
@@ -106,51 +111,80 @@ export async function saveCustomer(db: Db, propertyId: number, input: CustomerIn
 type NewReservation = Omit<typeof reservations.$inferInsert, "id" | "createdAt" | "updatedAt" | "version">;
 
 const justInserted = sql`(SELECT max(id) FROM reservations)` as unknown as number;
+const customerJustInserted = sql`(SELECT max(id) FROM customers)` as unknown as number;
 
 /**
- * Inserts a reservation, its holds and its history in one batch. AUTOINCREMENT makes the
- * new row the highest id, and a batch runs alone, so the holds can name it.
+ * The statements that write a booking's customer, and the id the reservation takes. A new
+ * customer is inserted in the batch (AUTOINCREMENT: the highest id, and a batch runs alone);
+ * a known one is updated only when its details change.
  */
-export async function insertReservation(db: Db, row: NewReservation, holds: HoldSpan[], history: HistoryEntry): Promise<ReservationRow> {
-  const [inserted] = await db.batch([
-    db.insert(reservations).values(row).returning(),
-    ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
-    db.insert(reservationHistory).values({ reservationId: justInserted, ...history }),
-  ]);
-  return inserted[0]!;
+/** Whether writing the plan changes a known customer's details. */
+export function customerDetailsChange(plan: CustomerPlan): boolean {
+  const { existing, fields } = plan;
+  return !existing || fields.firstName !== existing.firstName || fields.lastName !== existing.lastName || fields.email !== existing.email || fields.phone !== existing.phone;
+}
+
+function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | undefined) {
+  if (!plan) return { statements: [], customerId: undefined };
+  const { existing, fields } = plan;
+  if (!existing) return { statements: [db.insert(customers).values({ propertyId, ...fields })], customerId: customerJustInserted };
+  return { statements: customerDetailsChange(plan) ? [db.update(customers).set(fields).where(eq(customers.id, existing.id))] : [], customerId: existing.id };
 }
 
 /**
- * Updates a reservation read at `version`, replacing its holds when `holds` is given
- * (an empty list releases them), with a history entry, in one batch.
+ * Inserts a reservation, its customer, its holds and its history in one batch.
+ */
+export async function insertReservation(
+  db: Db,
+  row: Omit<NewReservation, "customerId">,
+  customer: CustomerPlan | undefined,
+  holds: HoldSpan[],
+  history: HistoryEntry,
+): Promise<ReservationRow> {
+  const c = customerStatements(db, row.propertyId, customer);
+  const results = await db.batch([
+    ...c.statements,
+    db.insert(reservations).values({ ...row, customerId: c.customerId ?? null }).returning(),
+    ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
+    db.insert(reservationHistory).values({ reservationId: justInserted, ...history }),
+  ] as unknown as Parameters<Db["batch"]>[0]);
+  return (results[c.statements.length] as ReservationRow[])[0]!;
+}
+
+/**
+ * Updates a reservation read at `version`, and its customer when given, replacing its holds
+ * when `holds` is given (an empty list releases them), with a history entry, in one batch.
  */
 export async function changeReservation(
   db: Db,
-  id: number,
-  version: number,
+  current: ReservationRow,
   set: Partial<NewReservation>,
+  customer: CustomerPlan | undefined,
   holds: HoldSpan[] | undefined,
   history: HistoryEntry,
 ): Promise<ReservationRow> {
-  const [updated] = await db.batch([
+  const c = customerStatements(db, current.propertyId, customer);
+  const results = await db.batch([
+    ...c.statements,
     db
       .update(reservations)
-      .set({ ...set, version: version + 1, updatedAt: nowIso() })
-      .where(eq(reservations.id, id))
+      .set({ ...set, ...(c.customerId !== undefined && { customerId: c.customerId }), version: current.version + 1, updatedAt: nowIso() })
+      .where(eq(reservations.id, current.id))
       .returning(),
-    ...(holds ? [db.delete(reservationTables).where(eq(reservationTables.reservationId, id))] : []),
-    ...(holds ?? []).map((h) => db.insert(reservationTables).values({ reservationId: id, ...h })),
-    db.insert(reservationHistory).values({ reservationId: id, ...history }),
-  ]);
-  return updated[0]!;
+    ...(holds ? [db.delete(reservationTables).where(eq(reservationTables.reservationId, current.id))] : []),
+    ...(holds ?? []).map((h) => db.insert(reservationTables).values({ reservationId: current.id, ...h })),
+    db.insert(reservationHistory).values({ reservationId: current.id, ...history }),
+  ] as unknown as Parameters<Db["batch"]>[0]);
+  return (results[c.statements.length] as ReservationRow[])[0]!;
 }
 
 /**
  * PREPAY reservations whose payment window closed become EXPIRED, release their tables
- * and get a history entry, in one batch (the cron's job).
+ * and get a history entry, in one batch (the cron's job). A guest already checked in is
+ * at the table: staff settle that, the cron does not.
  */
 export async function expireUnpaid(d1: D1Database, at = nowIso()): Promise<number[]> {
-  const due = "status = 'PREPAY' AND payment_due_at IS NOT NULL AND payment_due_at < ?1";
+  const due = "status = 'PREPAY' AND payment_due_at IS NOT NULL AND payment_due_at < ?1 AND checkin_date IS NULL";
   const [, , expired] = await d1.batch<{ id: number }>([
     d1
       .prepare(

@@ -179,7 +179,7 @@ export const reservationsRouter = createRouter()
         fromMin: localMinutes(q.start_date ?? here.date),
         toMin: q.end_date ? localMinutes(q.end_date) + 1440 : undefined,
         startHour: q.start_hour,
-        statuses: [...(q["status[]"] ?? []), ...(q.status ?? [])],
+        statuses: [...new Set([...(q["status[]"] ?? []), ...(q.status ?? [])])],
         serviceIds: q["service_ids[]"],
         roomIds: q["room_ids[]"],
         textSearch: q.text_search,

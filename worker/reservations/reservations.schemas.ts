@@ -5,15 +5,24 @@ import { fromLocalMinutes, toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
 import { dateField, hourField, queryBoolean, queryId, queryList } from "../lib/query";
+import { HOLDING, parseStatusTarget } from "./machine";
 import type { Related, ReservationRow } from "./reservations.repo";
 
 const id = z.number().int().positive();
+const tableIds = z
+  .array(id)
+  .min(1)
+  .max(20)
+  .refine((ids) => new Set(ids).size === ids.length, "table_ids must not repeat");
 const pax = z.number().int().min(1).max(1000);
 const text = (max: number) => z.string().trim().max(max);
 const phone = z
   .string()
   .trim()
   .regex(/^\+?[0-9 ().\-/]{3,32}$/, "expected a phone number: digits, spaces, ( ) . - / and an optional leading +");
+
+/** A start on a whole minute (the engine works in minutes). */
+const startHour = hourField.refine((h) => h.endsWith(":00"), "start_hour must be on a whole minute (seconds 00)");
 
 export const CustomerInput = z
   .object({
@@ -28,13 +37,13 @@ export const CustomerInput = z
 export const ReservationCreate = z
   .object({
     start_date: dateField.openapi({ type: "string", example: "2026-12-05" }),
-    start_hour: hourField.openapi({ type: "string", example: "20:00:00" }),
+    start_hour: startHour.openapi({ type: "string", example: "20:00:00" }),
     pax: pax.openapi({ example: 2 }),
     channel: z.enum(CHANNELS).optional().openapi({ description: "default PLATFORM_ADMIN (staff); SEARCHENGINE needs the search-engine feature" }),
     customer: CustomerInput.optional().openapi({ description: "required (a name, and an email or a phone) unless status is OUTOFORDER" }),
     service_id: id,
     room_id: id.optional(),
-    table_ids: z.array(id).min(1).max(20).optional().openapi({ description: "absent: the engine picks the best table" }),
+    table_ids: tableIds.optional().openapi({ description: "tables of one room, their seats adding up; absent: the engine picks the best table" }),
     waiting_list: z.boolean().optional().openapi({ description: "true: WAITING, holds no table" }),
     notes: text(2000).optional(),
     special_request: text(2000).optional(),
@@ -57,11 +66,11 @@ export const ReservationUpdate = z
   .object({
     start_day: dateField.optional().openapi({ type: "string" }),
     start_date: dateField.optional().openapi({ type: "string", description: "accepted as start_day" }),
-    start_hour: hourField.optional().openapi({ type: "string" }),
+    start_hour: startHour.optional().openapi({ type: "string" }),
     pax: pax.optional(),
     service_id: id.optional(),
     room_id: id.optional(),
-    table_ids: z.array(id).min(1).max(20).optional(),
+    table_ids: tableIds.optional(),
     customer: CustomerInput.optional(),
     notes: text(2000).nullable().optional(),
     special_request: text(2000).nullable().optional(),
@@ -72,26 +81,41 @@ export const ReservationUpdate = z
     example: { start_day: "2026-12-06", start_hour: "20:30:00", pax: 4, service_id: 1, room_id: 1, table_ids: [2] },
   });
 
-const statusList = queryList(z.enum(RESERVATION_STATUSES));
-const idList = queryList(queryId);
+// Any case, and "declined" for REJECTED, as the status PATCH takes them.
+const statusValue = z.string().transform((v, ctx) => {
+  const status = parseStatusTarget(v);
+  if (!status) ctx.addIssue({ code: "custom", message: `expected one of ${RESERVATION_STATUSES.join(", ")}` });
+  return status!;
+});
+const statusList = queryList(statusValue, RESERVATION_STATUSES.length);
+const idList = queryList(queryId, 30);
 
 export const ListQuery = z.object({
   ...paginationQuery,
   start_date: dateField.optional().openapi({ param: { name: "start_date", in: "query" }, type: "string", description: "first day (default: today)" }),
   end_date: dateField.optional().openapi({ param: { name: "end_date", in: "query" }, type: "string", description: "last day, inclusive" }),
-  start_hour: hourField.optional().openapi({ param: { name: "start_hour", in: "query" }, type: "string", description: "starting at or after" }),
+  start_hour: hourField.optional().openapi({ param: { name: "start_hour", in: "query" }, type: "string", description: "only reservations starting at or after this hour, on every day of the range" }),
   "status[]": statusList.optional().openapi({ param: { name: "status[]", in: "query" }, type: "array", items: { type: "string", enum: [...RESERVATION_STATUSES] } }),
   status: statusList.optional().openapi({ param: { name: "status", in: "query" }, type: "array", items: { type: "string" }, description: "same as status[]" }),
   text_search: z.string().trim().min(1).max(100).optional().openapi({ param: { name: "text_search", in: "query" }, description: "customer first or last name, or phone" }),
-  "service_ids[]": idList.optional().openapi({ param: { name: "service_ids[]", in: "query" }, type: "array", items: { type: "integer" } }),
-  "room_ids[]": idList.optional().openapi({ param: { name: "room_ids[]", in: "query" }, type: "array", items: { type: "integer" } }),
-  incoming: queryBoolean.optional().openapi({ param: { name: "incoming", in: "query" }, description: "holding, not checked in, starting now or later" }),
-  arrived: queryBoolean.optional().openapi({ param: { name: "arrived", in: "query" }, description: "checked in, not checked out" }),
-  departed: queryBoolean.optional().openapi({ param: { name: "departed", in: "query" }, description: "checked out" }),
-});
+  "service_ids[]": idList.optional().openapi({ param: { name: "service_ids[]", in: "query" }, type: "array", items: { type: "integer" }, description: "up to 30" }),
+  "room_ids[]": idList.optional().openapi({ param: { name: "room_ids[]", in: "query" }, type: "array", items: { type: "integer" }, description: "up to 30" }),
+  incoming: queryBoolean.optional().openapi({ param: { name: "incoming", in: "query" }, description: "true: only holding reservations not checked in, starting now or later (false: no filter)" }),
+  arrived: queryBoolean.optional().openapi({ param: { name: "arrived", in: "query" }, description: "true: only checked in and not checked out (false: no filter)" }),
+  departed: queryBoolean.optional().openapi({ param: { name: "departed", in: "query" }, description: "true: only checked out (false: no filter)" }),
+})
+  .refine((q) => !q.start_date || !q.end_date || q.end_date >= q.start_date, { message: "end_date must not be before start_date", path: ["end_date"] });
 
 const ReservationTable = z
-  .object({ id: z.number().int(), name: z.string(), bookable: z.boolean(), online: z.boolean(), group: z.boolean(), room_id: z.number().int() })
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    bookable: z.boolean(),
+    online: z.boolean(),
+    free: z.boolean().openapi({ description: "false while this reservation holds the table" }),
+    group: z.boolean(),
+    room_id: z.number().int(),
+  })
   .openapi("ReservationTable");
 
 const reservationFields = {
@@ -142,6 +166,7 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
   const service = r.serviceId !== null ? rel.services.get(r.serviceId) : undefined;
   const room = r.roomId !== null ? rel.rooms.get(r.roomId) : undefined;
   const end = fromLocalMinutes(r.endMin);
+  const holding = HOLDING.has(r.status as ReservationStatus);
   const dto = {
     id: r.id,
     pax: r.pax,
@@ -164,7 +189,7 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
     ...(r.specialRequest !== null && { special_request: r.specialRequest }),
     tables: r.tableIds.flatMap((tid) => {
       const t = rel.tables.get(tid);
-      return t ? [{ id: t.id, name: t.name, bookable: t.bookable, online: t.online, group: t.isGroup, room_id: t.roomId }] : [];
+      return t ? [{ id: t.id, name: t.name, bookable: t.bookable, online: t.online, free: !holding, group: t.isGroup, room_id: t.roomId }] : [];
     }),
     waiting_list: r.waitingList,
   };

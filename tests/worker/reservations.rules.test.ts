@@ -1,0 +1,149 @@
+/** The finer rules: table lists, group edits, list filters, prepayment, history and customers. */
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { book, createIn, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
+
+let client: TestClient;
+let r: Awaited<ReturnType<typeof seedRestaurant>>;
+beforeAll(async () => {
+  client = await newClient();
+  r = await seedRestaurant(client);
+});
+
+describe("table_ids", () => {
+  it("refuses repeated tables instead of counting their seats twice", async () => {
+    expectInvalid(await book(client, { start_date: r.date, pax: 4, service_id: r.service.id, table_ids: [r.t1.id, r.t1.id] }), "table_ids");
+  });
+  it("refuses a group given with one of its own members", async () => {
+    expectInvalid(await book(client, { start_date: r.date, pax: 8, service_id: r.service.id, table_ids: [r.group.id, r.t2.id] }), "table_ids");
+  });
+  it("refuses tables of two rooms: a party sits in one room", async () => {
+    const terrace = await createIn(client, "rooms", { name: "Terrace" });
+    const t = await createIn(client, "tables", { name: "X1", room_id: terrace.id, guests_max: 2 });
+    expectInvalid(await book(client, { start_date: r.date, pax: 4, service_id: r.service.id, table_ids: [r.t1.id, t.id] }), "table_ids");
+  });
+  it("keeps online guests to guests_min; staff may seat anyone", async () => {
+    const big = await createIn(client, "tables", { name: "Big", room_id: r.room.id, guests_min: 6, guests_max: 10 });
+    const online = await book(client, { start_date: dateInDays(12), pax: 2, service_id: r.service.id, table_ids: [big.id], channel: "PLATFORM_BOOK" });
+    expectProblem(online, 403, "table not available");
+    expect((await book(client, { start_date: dateInDays(12), pax: 2, service_id: r.service.id, table_ids: [big.id] })).status).toBe(201);
+  });
+});
+
+describe("group tables with upcoming reservations", () => {
+  it("refuses to change a booked group's members (its holds name them) with 409, and allows it once cancelled", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const t3 = await createIn(c, "tables", { name: "T3", room_id: s.room.id, guests_max: 2 });
+    const party = (await book(c, { start_date: s.date, pax: 6, service_id: s.service.id })).json.data[0];
+    expect(party.tables[0].id).toBe(s.group.id);
+    const change = await c.call(`/api/v2/tables/${s.group.id}`, { method: "PUT", body: { table_ids: [s.t1.id, t3.id] } });
+    expectProblem(change, 409, "resource in use");
+    expect(change.json.detail).toContain(String(party.id));
+    // the rename alone is no regroup
+    expect((await c.call(`/api/v2/tables/${s.group.id}`, { method: "PUT", body: { name: "Big table" } })).status).toBe(200);
+    await c.call(`/api/v2/reservations/${party.id}`, { method: "DELETE" });
+    expect((await c.call(`/api/v2/tables/${s.group.id}`, { method: "PUT", body: { table_ids: [s.t1.id, t3.id] } })).status).toBe(200);
+  });
+});
+
+describe("GET /reservations filters", () => {
+  it("takes statuses in any case, and declined", async () => {
+    for (const q of ["status[]=accepted", "status[]=Declined", "status=waiting"]) expect((await client.call(`/api/v2/reservations?${q}`)).status).toBe(200);
+  });
+  it("refuses more than 30 ids in a list (D1 binds at most 100 parameters), and repeats count once", async () => {
+    const many = Array.from({ length: 31 }, (_, i) => `room_ids[]=${i + 1}`).join("&");
+    expectInvalid(await client.call(`/api/v2/reservations?${many}`), "room_ids[]");
+    const repeated = Array.from({ length: 120 }, () => "status[]=ACCEPTED").join("&") + "&" + Array.from({ length: 30 }, (_, i) => `service_ids[]=${i + 1}`).join("&");
+    expect((await client.call(`/api/v2/reservations?${repeated}`)).status).toBe(200);
+  });
+  it("refuses an end_date before the start_date", async () => {
+    expectInvalid(await client.call(`/api/v2/reservations?start_date=${dateInDays(5)}&end_date=${dateInDays(4)}`), "end_date");
+  });
+  it("applies start_hour on every day of the range", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const early = (await book(c, { start_date: dateInDays(40), start_hour: "19:00", service_id: s.service.id })).json.data[0];
+    const late = (await book(c, { start_date: dateInDays(41), start_hour: "21:00", service_id: s.service.id })).json.data[0];
+    const res = await c.call(`/api/v2/reservations?start_date=${dateInDays(40)}&end_date=${dateInDays(41)}&start_hour=20:00`);
+    expect(res.json.data.map((x: { id: number }) => x.id)).toEqual([late.id]);
+    expect(early.id).toBeDefined();
+  });
+});
+
+describe("start times", () => {
+  it("refuses seconds other than 00", async () => {
+    expectInvalid(await book(client, { start_date: r.date, start_hour: "19:00:30", service_id: r.service.id }), "start_hour");
+  });
+  it("lets staff record a walk-in earlier today, but not rewrite past days", async () => {
+    expectProblem(await book(client, { start_date: dateInDays(-1), service_id: r.service.id }), 403, "booking slot not available");
+  });
+});
+
+describe("prepayment and check-in", () => {
+  it("a checked-in PREPAY guest stays PREPAY, is never expired by the cron, and undo keeps the payment window", async () => {
+    const { expireUnpaid } = await import("../../worker/reservations/reservations.repo");
+    const prepaid = await createIn(client, "services", { name: "Tasting menu", start_hour: "19:00", end_hour: "21:00", prepayment_window: 30 });
+    const p = (await book(client, { start_date: dateInDays(13), service_id: prepaid.id })).json.data[0];
+    const checkedIn = (await client.call(`/api/v2/reservations/${p.id}/checkin`, { method: "PATCH" })).json.data[0];
+    expect(checkedIn.status).toBe("PREPAY");
+    expect(checkedIn.payment_due_date).toBe(p.payment_due_date);
+    await env.DB.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
+    expect(await expireUnpaid(env.DB)).not.toContain(p.id);
+    const undone = (await client.call(`/api/v2/reservations/${p.id}/checkin?undo=true`, { method: "PATCH" })).json.data[0];
+    expect(undone.status).toBe("PREPAY");
+    expect(undone.payment_due_date).toBeDefined();
+    expect(await expireUnpaid(env.DB)).toContain(p.id);
+  });
+  it("paying (PREPAY to ACCEPTED) clears the payment window", async () => {
+    const prepaid = await createIn(client, "services", { name: "Chef's table", start_hour: "19:00", end_hour: "21:00", prepayment_window: 30 });
+    const p = (await book(client, { start_date: dateInDays(14), service_id: prepaid.id })).json.data[0];
+    const paid = (await client.call(`/api/v2/reservations/${p.id}?status=accepted`, { method: "PATCH" })).json.data[0];
+    expect(paid.status).toBe("ACCEPTED");
+    expect(paid.payment_due_date).toBeUndefined();
+  });
+});
+
+describe("history", () => {
+  it("shows end_date and check-in times as the API does, and an empty PUT writes nothing", async () => {
+    const a = (await book(client, { start_date: dateInDays(15), service_id: r.service.id })).json.data[0];
+    const same = await client.call(`/api/v2/reservations/${a.id}`, { method: "PUT", body: {} });
+    expect(same.status).toBe(200);
+    await client.call(`/api/v2/reservations/${a.id}`, { method: "PUT", body: { start_hour: "20:00" } });
+    await client.call(`/api/v2/reservations/${a.id}/checkin`, { method: "PATCH" });
+    const history = (await client.call(`/api/v2/reservations/${a.id}/history`)).json.data;
+    expect(history.map((h: { action: string }) => h.action)).toEqual(["created", "updated", "checkin"]);
+    expect(history[1].changes.end_date).toEqual([`${dateInDays(15)}T20:00:00`, `${dateInDays(15)}T21:00:00`]);
+    expect(history[1].changes.start_hour).toEqual(["19:00:00", "20:00:00"]);
+    expect(history[2].changes.checkin_date[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+  });
+});
+
+describe("customers", () => {
+  it("a refused booking creates no customer", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const refused = await book(c, { start_date: s.date, pax: 50, service_id: s.service.id, customer: { first_name: "Nobody", email: "nobody@example.com" } });
+    expect(refused.status).toBe(403);
+    const { results } = await env.DB.prepare("SELECT id FROM customers WHERE property_id = ? AND email = 'nobody@example.com'").bind(c.propertyId).all();
+    expect(results).toEqual([]);
+  });
+  it("parallel first bookings with one email make one customer", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((i) => book(c, { start_date: dateInDays(20 + i), service_id: s.service.id, customer: { first_name: "Twin", email: "twin@example.com" } })),
+    );
+    expect(results.map((x) => x.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(results.map((x) => x.json.data[0].customer.id)).size).toBe(1);
+  });
+});
+
+describe("out_of_service", () => {
+  it("is SPEC's other name for out_of_order", async () => {
+    const date = dateInDays(60);
+    await createIn(client, "closures", { start_date: date, start_hour: "19:00", end_hour: "20:00" });
+    const day = (await client.call(`/api/v2/bookings/slots?start_date=${date}&out_of_service=true`)).json.data[0].available_services[0];
+    expect(day.available_slots[0]).toBe("20:00:00");
+  });
+});
