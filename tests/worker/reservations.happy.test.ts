@@ -360,3 +360,20 @@ describe("the Worker's scheduled door", () => {
     expect((await client.call(`/api/v2/reservations/${p.id}`)).json.data[0].status).toBe("EXPIRED");
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("documents the reservation routes with SPEC's filters and both status paths", async () => {
+    const { call } = await import("./helpers");
+    const doc = (await call("/api/v2/openapi.json")).json;
+    const list = doc.paths["/api/v2/reservations"].get;
+    const names = list.parameters.map((p: { name: string }) => p.name);
+    for (const n of ["next_cursor", "limit", "start_date", "start_hour", "end_date", "status[]", "text_search", "service_ids[]", "room_ids[]", "incoming", "arrived", "departed"]) {
+      expect(names).toContain(n);
+    }
+    expect(doc.paths["/api/v2/reservations/{id}"].patch).toBeDefined();
+    expect(doc.paths["/api/v2/reservations/{id}/status"].patch).toBeDefined();
+    expect(doc.paths["/api/v2/reservations/{id}/checkin"].patch).toBeDefined();
+    expect(doc.paths["/api/v2/reservations/searchengine"].post.responses["400"].description).toContain("validation error");
+    expect(doc.paths["/api/v2/bookings/rooms"].get.responses["206"]).toBeDefined();
+  });
+});
