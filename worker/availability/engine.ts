@@ -184,6 +184,7 @@ const hourOf = (minute: number) => {
 /** The engine over one catalog, one set of holds and one "now". */
 export class Availability {
   private readonly holdsByTable = new Map<number, Hold[]>();
+  private longestHold = 0;
   private readonly rooms = new Map<number, EngineRoom>();
   private readonly transitionDays = new Map<string, boolean>();
   /** local minutes now, the earliest online start (now + min_notice), and the last bookable date */
@@ -201,7 +202,10 @@ export class Availability {
       const list = this.holdsByTable.get(h.tableId);
       if (list) list.push(h);
       else this.holdsByTable.set(h.tableId, [h]);
+      this.longestHold = Math.max(this.longestHold, h.endMin - h.startMin);
     }
+    // Sorted by start, so isFree looks only at the holds near the time asked for.
+    for (const list of this.holdsByTable.values()) list.sort((a, b) => a.startMin - b.startMin);
     for (const r of catalog.rooms) this.rooms.set(r.id, r);
     const tz = catalog.settings.timezone;
     const here = zonedParts(tz, nowUtc);
@@ -218,7 +222,19 @@ export class Availability {
    */
   isFree(table: EngineTable, start: number, stay: number, ignoreReservation?: number): boolean {
     for (const id of table.isGroup ? [table.id, ...table.memberIds] : [table.id]) {
-      for (const h of this.holdsByTable.get(id) ?? []) {
+      const list = this.holdsByTable.get(id);
+      if (!list) continue;
+      // Only holds starting after start - longestHold can still run at `start`.
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid]!.startMin <= start - this.longestHold) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < list.length; i++) {
+        const h = list[i]!;
+        if (h.startMin > start + stay) break;
         if (h.reservationId === ignoreReservation) continue;
         if (start < h.endMin && start + stay >= h.startMin) return false;
       }
@@ -352,19 +368,27 @@ export class Availability {
    * closed tables neither count as free nor make a time available.
    */
   daySlots(date: string, pax: number, services: EngineService[], outOfOrder: boolean): DaySlots {
+    // The hot path of /bookings/slots: what does not depend on the time is worked out once
+    // per day and service. It must agree with checkTime and freeTables (a property-based
+    // test holds the listing against decide()).
     const available_services: DayServiceSlots[] = [];
     const usable = this.usableTables("online");
+    const fitting = usable.filter((t) => t.guestsMin <= pax && pax <= t.guestsMax);
+    const closures = outOfOrder ? this.catalog.closures.filter((c) => date >= c.startDate && date <= c.endDate) : [];
+    const { settings } = this.catalog;
     for (const service of services) {
       if (!serviceRunsOn(service, date)) continue;
-      const stay = stayMinutes(pax, this.catalog.settings, service);
+      const stay = stayMinutes(pax, settings, service);
+      const partyFits = service.online && pax >= service.paxMin && (service.paxMax === null || pax <= service.paxMax) && pax <= settings.max_online_pax;
+      const inWindow = date <= this.lastDate;
+      const closedAt = (t: EngineTable, start: number) => closures.some((c) => closureCovers(c, date, start, t, service.id));
       const entry: DayServiceSlots = { id: service.id, title: service.name, available_slots: [], slots: [] };
-      for (const start of serviceGrid(service, date, this.catalog.settings)) {
+      for (const start of serviceGrid(service, date, settings)) {
         if (!this.exists(date, start)) continue;
-        const disabled = outOfOrder && usable.length > 0 && usable.every((t) => this.isClosed(t, date, start, service.id));
-        const bookable = !disabled && this.checkTime(service, date, start, pax, "online") === undefined;
-        const free = bookable
-          ? this.freeTables({ pax, start, stay, date, mode: "online", serviceId: service.id, honourClosures: outOfOrder }).length
-          : 0;
+        const disabled = closures.length > 0 && usable.length > 0 && usable.every((t) => closedAt(t, start));
+        const bookable = !disabled && partyFits && inWindow && start >= this.now && start >= this.earliestOnline;
+        let free = 0;
+        if (bookable) for (const t of fitting) if (this.isFree(t, start, stay) && !(closures.length && closedAt(t, start))) free++;
         const hour = hourOf(start);
         entry.slots.push({ hour, disabled, free_tables: free });
         if (free > 0) entry.available_slots.push(hour);
