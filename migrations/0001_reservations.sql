@@ -23,6 +23,7 @@ CREATE TABLE `reservation_history` (
 CREATE INDEX `reservation_history_reservation_idx` ON `reservation_history` (`reservation_id`,`id`);--> statement-breakpoint
 DROP INDEX `customers_property_email_idx`;--> statement-breakpoint
 CREATE UNIQUE INDEX `customers_property_email_uq` ON `customers` (`property_id`,`email`);--> statement-breakpoint
+ALTER TABLE `properties` ADD `catalog_version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `reservations` ADD `table_ids` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 ALTER TABLE `reservations` ADD `payment_due_at` text;--> statement-breakpoint
 ALTER TABLE `reservations` ADD `checkin_prev_status` text;--> statement-breakpoint
@@ -109,4 +110,50 @@ WHEN NEW.`service_id` IS NOT OLD.`service_id` AND NEW.`service_id` IS NOT NULL
   AND EXISTS (SELECT 1 FROM `services` s WHERE s.`id` = NEW.`service_id` AND s.`deleted_at` IS NOT NULL)
 BEGIN
   SELECT RAISE(ABORT, 'service_not_found');
+END;
+--> statement-breakpoint
+-- The engine caches a property's catalog per isolate, keyed by catalog_version: every write
+-- to rooms, tables, group members and services bumps it, whatever code path made the write.
+CREATE TRIGGER `rooms_catalog_version_insert` AFTER INSERT ON `rooms` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `rooms_catalog_version_update` AFTER UPDATE ON `rooms` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `rooms_catalog_version_delete` AFTER DELETE ON `rooms` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = OLD.`property_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `dining_tables_catalog_version_insert` AFTER INSERT ON `dining_tables` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `dining_tables_catalog_version_update` AFTER UPDATE ON `dining_tables` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `dining_tables_catalog_version_delete` AFTER DELETE ON `dining_tables` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = OLD.`property_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `table_group_members_catalog_version_insert` AFTER INSERT ON `table_group_members` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = (SELECT `property_id` FROM `dining_tables` WHERE `id` = NEW.`group_id`);
+END;
+--> statement-breakpoint
+CREATE TRIGGER `table_group_members_catalog_version_delete` AFTER DELETE ON `table_group_members` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = (SELECT `property_id` FROM `dining_tables` WHERE `id` = OLD.`group_id`);
+END;
+--> statement-breakpoint
+CREATE TRIGGER `services_catalog_version_insert` AFTER INSERT ON `services` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `services_catalog_version_update` AFTER UPDATE ON `services` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `services_catalog_version_delete` AFTER DELETE ON `services` BEGIN
+  UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = OLD.`property_id`;
 END;

@@ -97,6 +97,28 @@ describe("GET /bookings/slots", () => {
   });
 });
 
+describe("the engine's catalog cache", () => {
+  it("sees every catalog change at once: tables, group members, services, rooms", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const listing = async () => {
+      const res = await slots(c, `start_date=${s.date}&pax=2`);
+      if (res.status !== 200) throw new Error(res.text);
+      return res.json.data[0].available_services;
+    };
+    const first = async () => (await listing())[0].slots[0];
+    expect((await first()).free_tables).toBe(3);
+    await createIn(c, "tables", { name: "T3", room_id: s.room.id, guests_max: 2 });
+    expect((await first()).free_tables).toBe(4);
+    await c.call(`/api/v2/tables/${s.t1.id}`, { method: "PUT", body: { online: false } });
+    expect((await first()).free_tables).toBe(3);
+    await c.call(`/api/v2/services/${s.service.id}`, { method: "PUT", body: { end_hour: "20:00" } });
+    expect((await listing())[0].available_slots.at(-1)).toBe("20:00:00");
+    await c.call(`/api/v2/rooms/${s.room.id}`, { method: "PUT", body: { bookable: false } });
+    expectProblem(await slots(c, `start_date=${s.date}&pax=2`), 406, "no room available");
+  });
+});
+
 describe("GET /bookings/rooms", () => {
   it("answers one array of rooms, each with all its tables, free and best choice marked", async () => {
     const date = dateInDays(50);

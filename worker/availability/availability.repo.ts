@@ -1,73 +1,130 @@
 /**
- * Loads what the engine needs for some days of one property, in one D1 round trip:
- * the catalog, the closures touching those days and the holds around them. Only the days
- * asked for are read, so the cost does not grow with the property's history.
+ * Loads what the engine needs for some days of one property, in one D1 round trip: the
+ * catalog (rooms, tables, groups, services), the closures touching those days and the
+ * holds around them. Only the days asked for are read, so the cost does not grow with the
+ * property's history.
+ *
+ * The catalog changes rarely and is read on every availability request, so each isolate
+ * keeps it per property, keyed by properties.catalog_version. Triggers bump that version
+ * on every write to rooms, tables, group members and services (migrations/0001), and the
+ * version is read with the catalog in one batch, so a cached catalog is never used once
+ * the property row a request loaded says it changed.
  */
-import { and, asc, eq, gt, gte, isNull, lt, lte } from "drizzle-orm";
+import { and, asc, eq, gt, gte, isNull, lt, lte, sql } from "drizzle-orm";
 import { resolveSettings } from "../../shared/schemas";
-import { closures, diningTables, reservationTables, rooms, services, tableGroupMembers } from "../db/schema";
+import { closures, diningTables, properties, reservationTables, rooms, services, tableGroupMembers } from "../db/schema";
 import type { Db, PropertyRow } from "../env";
 import { localMinutes } from "../lib/localtime";
-import type { Catalog, Hold } from "./engine";
+import type { Catalog, EngineRoom, EngineService, EngineTable, Hold } from "./engine";
 
 /** The longest stay a hold can have; bounds how far back a hold can still reach a day. */
 const MAX_STAY = 1440;
+
+interface CachedCatalog {
+  version: number;
+  rooms: EngineRoom[];
+  tables: EngineTable[];
+  services: EngineService[];
+}
+
+const CACHE_SIZE = 500;
+const catalogs = new Map<number, CachedCatalog>();
+
+function remember(propertyId: number, entry: CachedCatalog) {
+  catalogs.delete(propertyId);
+  catalogs.set(propertyId, entry);
+  if (catalogs.size > CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
+}
 
 export async function loadAvailability(db: Db, property: PropertyRow, firstDate: string, lastDate: string): Promise<{ catalog: Catalog; holds: Hold[] }> {
   const from = localMinutes(firstDate);
   const to = localMinutes(lastDate) + 1440;
   const live = (t: typeof rooms | typeof diningTables | typeof services) => and(eq(t.propertyId, property.id), isNull(t.deletedAt));
-  const [roomRows, tableRows, memberRows, serviceRows, closureRows, holdRows] = await db.batch([
-    db.select().from(rooms).where(live(rooms)).orderBy(asc(rooms.id)),
-    db.select().from(diningTables).where(live(diningTables)).orderBy(asc(diningTables.id)),
-    db
-      .select({ groupId: tableGroupMembers.groupId, memberId: tableGroupMembers.memberId })
-      .from(tableGroupMembers)
-      .innerJoin(diningTables, eq(diningTables.id, tableGroupMembers.groupId))
-      .where(live(diningTables))
-      .orderBy(asc(tableGroupMembers.memberId)),
-    db.select().from(services).where(live(services)).orderBy(asc(services.id)),
-    db
-      .select()
-      .from(closures)
-      .where(and(eq(closures.propertyId, property.id), lte(closures.startDate, lastDate), gte(closures.endDate, firstDate))),
-    db
-      .select({
-        reservationId: reservationTables.reservationId,
-        tableId: reservationTables.tableId,
-        startMin: reservationTables.startMin,
-        endMin: reservationTables.endMin,
-      })
-      .from(reservationTables)
-      .innerJoin(diningTables, eq(diningTables.id, reservationTables.tableId))
-      .where(
-        and(
-          eq(diningTables.propertyId, property.id),
-          // a hold that starts up to MAX_STAY before the window can still reach into it,
-          // and one that starts up to MAX_STAY after it can still block a party inside it
-          gt(reservationTables.startMin, from - MAX_STAY - 1),
-          lt(reservationTables.startMin, to + MAX_STAY + 1),
-        ),
+  const closureQuery = db
+    .select()
+    .from(closures)
+    .where(and(eq(closures.propertyId, property.id), lte(closures.startDate, lastDate), gte(closures.endDate, firstDate)));
+  // One row per table, its holds packed as "reservation:start:end,...": far fewer rows to
+  // carry out of D1 than one per hold.
+  const holdQuery = db
+    .select({
+      tableId: reservationTables.tableId,
+      packed: sql<string>`group_concat(${reservationTables.reservationId} || ':' || ${reservationTables.startMin} || ':' || ${reservationTables.endMin})`,
+    })
+    .from(reservationTables)
+    .innerJoin(diningTables, eq(diningTables.id, reservationTables.tableId))
+    .where(
+      and(
+        eq(diningTables.propertyId, property.id),
+        // a hold that starts up to MAX_STAY before the window can still reach into it (the
+        // index range), if it ends inside it; one that starts up to MAX_STAY after it can
+        // still block a party inside it
+        gt(reservationTables.startMin, from - MAX_STAY - 1),
+        gt(reservationTables.endMin, from),
+        lt(reservationTables.startMin, to + MAX_STAY + 1),
       ),
-  ]);
-  const members = new Map<number, number[]>();
-  for (const m of memberRows) members.set(m.groupId, [...(members.get(m.groupId) ?? []), m.memberId]);
+    )
+    .groupBy(reservationTables.tableId);
+
+  let cached = catalogs.get(property.id);
+  let closureRows: (typeof closures.$inferSelect)[];
+  let packedHolds: { tableId: number; packed: string }[];
+  if (cached && cached.version === property.catalogVersion) {
+    [closureRows, packedHolds] = await db.batch([closureQuery, holdQuery]);
+  } else {
+    const [versionRows, roomRows, tableRows, memberRows, serviceRows, closureResult, holdResult] = await db.batch([
+      db.select({ version: properties.catalogVersion }).from(properties).where(eq(properties.id, property.id)),
+      db.select({ id: rooms.id, name: rooms.name, bookable: rooms.bookable }).from(rooms).where(live(rooms)).orderBy(asc(rooms.id)),
+      db
+        .select({
+          id: diningTables.id,
+          roomId: diningTables.roomId,
+          name: diningTables.name,
+          guestsMin: diningTables.guestsMin,
+          guestsMax: diningTables.guestsMax,
+          bookable: diningTables.bookable,
+          online: diningTables.online,
+          isGroup: diningTables.isGroup,
+        })
+        .from(diningTables)
+        .where(live(diningTables))
+        .orderBy(asc(diningTables.id)),
+      db
+        .select({ groupId: tableGroupMembers.groupId, memberId: tableGroupMembers.memberId })
+        .from(tableGroupMembers)
+        .innerJoin(diningTables, eq(diningTables.id, tableGroupMembers.groupId))
+        .where(live(diningTables))
+        .orderBy(asc(tableGroupMembers.memberId)),
+      db.select().from(services).where(live(services)).orderBy(asc(services.id)),
+      closureQuery,
+      holdQuery,
+    ]);
+    const members = new Map<number, number[]>();
+    for (const m of memberRows) members.set(m.groupId, [...(members.get(m.groupId) ?? []), m.memberId]);
+    cached = {
+      version: versionRows[0]?.version ?? -1,
+      rooms: roomRows,
+      tables: tableRows.map((t) => ({ ...t, memberIds: members.get(t.id) ?? [] })),
+      services: serviceRows,
+    };
+    remember(property.id, cached);
+    closureRows = closureResult;
+    packedHolds = holdResult;
+  }
+
+  const holds: Hold[] = [];
+  for (const { tableId, packed } of packedHolds) {
+    for (const item of packed.split(",")) {
+      const [reservationId, startMin, endMin] = item.split(":").map(Number) as [number, number, number];
+      holds.push({ reservationId, tableId, startMin, endMin });
+    }
+  }
   const catalog: Catalog = {
     settings: resolveSettings(property.settings),
-    rooms: roomRows.map((r) => ({ id: r.id, name: r.name, bookable: r.bookable })),
-    tables: tableRows.map((t) => ({
-      id: t.id,
-      roomId: t.roomId,
-      name: t.name,
-      guestsMin: t.guestsMin,
-      guestsMax: t.guestsMax,
-      bookable: t.bookable,
-      online: t.online,
-      isGroup: t.isGroup,
-      memberIds: members.get(t.id) ?? [],
-    })),
-    services: serviceRows,
+    rooms: cached.rooms,
+    tables: cached.tables,
+    services: cached.services,
     closures: closureRows,
   };
-  return { catalog, holds: holdRows };
+  return { catalog, holds };
 }

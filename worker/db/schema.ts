@@ -70,6 +70,8 @@ export const properties = sqliteTable(
     position: text("position", { mode: "json" }).notNull().default(sql`'{}'`),
     /** JSON: the settings the caller set; defaults are applied on read */
     settings: text("settings", { mode: "json" }).notNull().default(sql`'{}'`),
+    /** bumped by triggers on every write to rooms, tables, group members and services: keys the engine's catalog cache */
+    catalogVersion: integer("catalog_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
     deletedAt: text("deleted_at"),
