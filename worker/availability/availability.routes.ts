@@ -7,7 +7,7 @@ import { addDays, localMinutes, zonedParts } from "../lib/localtime";
 import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { dateField, hourField, queryBoolean, queryId, queryPax } from "../lib/query";
 import { createRouter } from "../lib/router";
-import { TableSchema } from "../properties/rooms.routes";
+import { TableSchema, toTableDto } from "../properties/rooms.routes";
 import { Availability, bestChoice, type EngineService, serviceRunsOn, stayMinutes } from "./engine";
 import { loadAvailability } from "./availability.repo";
 
@@ -193,15 +193,7 @@ export const bookingsRouter = createRouter()
       tables: catalog.tables
         .filter((t) => t.roomId === room.id)
         .map((t) => ({
-          id: t.id,
-          name: t.name,
-          room_id: t.roomId,
-          guests_min: t.guestsMin,
-          guests_max: t.guestsMax,
-          bookable: t.bookable,
-          online: t.online,
-          group: t.isGroup,
-          table_ids: t.memberIds,
+          ...toTableDto(t),
           free: engine.isFree(t, start, stay),
           closed: engine.isClosed(t, q.start_date, start, service.id),
           best_choice: best?.id === t.id,

@@ -60,7 +60,7 @@ const TableUpdate = z
   })
   .openapi("TableUpdate");
 
-export function toTableDto(t: TableWithMembers) {
+export function toTableDto(t: Pick<TableWithMembers, "id" | "name" | "roomId" | "guestsMin" | "guestsMax" | "bookable" | "online" | "isGroup" | "memberIds">) {
   return {
     id: t.id,
     name: t.name,
