@@ -104,7 +104,13 @@ export async function loadAvailability(db: Db, property: PropertyRow, firstDate:
     cached = {
       version: versionRows[0]?.version ?? -1,
       rooms: roomRows,
-      tables: tableRows.map((t) => ({ ...t, memberIds: members.get(t.id) ?? [] })),
+      // A group whose member was deleted (a race of two edits) cannot seat anyone: its holds
+      // would name a deleted table, which the database refuses.
+      tables: tableRows.map((t) => {
+        const memberIds = members.get(t.id) ?? [];
+        const whole = memberIds.every((m) => tableRows.some((x) => x.id === m));
+        return { ...t, memberIds, bookable: t.bookable && whole };
+      }),
       services: serviceRows,
     };
     remember(property.id, cached);
