@@ -29,6 +29,7 @@ ALTER TABLE `reservations` ADD `payment_due_at` text;--> statement-breakpoint
 ALTER TABLE `reservations` ADD `checkin_prev_status` text;--> statement-breakpoint
 ALTER TABLE `reservations` ADD `checkout_prev_status` text;--> statement-breakpoint
 ALTER TABLE `reservations` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `reservations` ADD `catalog_version` integer;--> statement-breakpoint
 CREATE INDEX `reservations_status_due_idx` ON `reservations` (`status`,`payment_due_at`);--> statement-breakpoint
 ALTER TABLE `services` ADD `prepayment_window` integer;--> statement-breakpoint
 -- No double booking, whatever the load (CONTRACT 5): a hold may not overlap another
@@ -65,7 +66,8 @@ END;
 --> statement-breakpoint
 -- Deleting a room, table or service, or changing a table's members or room (regroup), while an
 -- upcoming reservation uses it aborts that change's batch (CONTRACT 4): no reservation can slip
--- in between the check and the change, and no hold is left naming a group's old members.
+-- in between the check and the change (a booking decided on the old members is refused by
+-- reservations_catalog_current below).
 -- Upcoming: not final and not yet ended in the property's own clock (NEW.now_min). Used:
 -- the reservation's service or room, a table it holds, or a table it asked for while waiting.
 CREATE TRIGGER `catalog_changes_guard`
@@ -156,4 +158,24 @@ END;
 --> statement-breakpoint
 CREATE TRIGGER `services_catalog_version_delete` AFTER DELETE ON `services` BEGIN
   UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = OLD.`property_id`;
+END;
+--> statement-breakpoint
+-- Tables chosen on an older catalog (a group's members changed, a table deleted, between the
+-- engine's read and the write) are refused; the booking is decided again on fresh data.
+CREATE TRIGGER `reservations_catalog_current`
+BEFORE INSERT ON `reservations`
+FOR EACH ROW
+WHEN NEW.`catalog_version` IS NOT NULL
+  AND NEW.`catalog_version` <> (SELECT `catalog_version` FROM `properties` WHERE `id` = NEW.`property_id`)
+BEGIN
+  SELECT RAISE(ABORT, 'catalog_changed');
+END;
+--> statement-breakpoint
+CREATE TRIGGER `reservations_catalog_current_on_update`
+BEFORE UPDATE OF `catalog_version` ON `reservations`
+FOR EACH ROW
+WHEN NEW.`catalog_version` IS NOT NULL
+  AND NEW.`catalog_version` <> (SELECT `catalog_version` FROM `properties` WHERE `id` = NEW.`property_id`)
+BEGIN
+  SELECT RAISE(ABORT, 'catalog_changed');
 END;

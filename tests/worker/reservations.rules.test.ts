@@ -147,3 +147,68 @@ describe("out_of_service", () => {
     expect(day.available_slots[0]).toBe("20:00:00");
   });
 });
+
+describe("second review", () => {
+  it("refuses a customer id given with another customer's email (400, not an endless retry)", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const a = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "A", email: "a@example.com" } })).json.data[0];
+    await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, customer: { first_name: "B", email: "b@example.com" } });
+    expectInvalid(await c.call(`/api/v2/reservations/${a.id}`, { method: "PUT", body: { customer: { id: a.customer.id, email: "b@example.com" } } }), "customer.email");
+    expectInvalid(await book(c, { start_date: s.date, start_hour: "20:00", service_id: s.service.id, customer: { id: a.customer.id, email: "b@example.com" } }), "customer.email");
+  });
+
+  it("refuses, then decides again, a booking whose tables were chosen on an older catalog", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const { results } = await env.DB.prepare("SELECT catalog_version AS v FROM properties WHERE id = ?").bind(c.propertyId).all<{ v: number }>();
+    const stale = results[0]!.v;
+    await createIn(c, "tables", { name: "T3", room_id: s.room.id, guests_max: 2 });
+    const insert = env.DB.prepare(
+      `INSERT INTO reservations (property_id, start_date, start_hour, start_min, end_min, pax, status, channel, catalog_version)
+       VALUES (?, '2031-01-01', '20:00:00', 1, 61, 2, 'ACCEPTED', 'PLATFORM_ADMIN', ?)`,
+    );
+    await expect(insert.bind(c.propertyId, stale).run()).rejects.toThrow(/catalog_changed/);
+    await insert.bind(c.propertyId, stale + 1).run();
+  });
+
+  it("a group regrouped between the engine's read and the write is not booked on its old members", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const t3 = await createIn(c, "tables", { name: "T3", room_id: s.room.id, guests_max: 2 });
+    // warm the cache on the old members, then regroup: the next booking must use the new members
+    await c.call(`/api/v2/bookings/slots?start_date=${s.date}`);
+    expect((await c.call(`/api/v2/tables/${s.group.id}`, { method: "PUT", body: { table_ids: [s.t1.id, t3.id] } })).status).toBe(200);
+    const party = await book(c, { start_date: s.date, pax: 4, service_id: s.service.id, table_ids: [s.group.id] });
+    expect(party.status, party.text).toBe(201);
+    const { results } = await env.DB.prepare("SELECT table_id FROM reservation_tables WHERE reservation_id = ? ORDER BY table_id").bind(party.json.data[0].id).all<{ table_id: number }>();
+    expect(results.map((r) => r.table_id)).toEqual([s.t1.id, s.group.id, t3.id].sort((x, y) => x - y));
+    expect((await book(c, { start_date: s.date, service_id: s.service.id, table_ids: [t3.id] })).status).toBe(403);
+    expect((await book(c, { start_date: s.date, service_id: s.service.id, table_ids: [s.t2.id] })).status).toBe(201);
+  });
+
+  it("undoing the check-out of a PREPAY guest gives back a PREPAY with its payment window", async () => {
+    const prepaid = await createIn(client, "services", { name: "Omakase", start_hour: "19:00", end_hour: "21:00", prepayment_window: 30 });
+    const p = (await book(client, { start_date: dateInDays(16), service_id: prepaid.id })).json.data[0];
+    await client.call(`/api/v2/reservations/${p.id}/checkin`, { method: "PATCH" });
+    await client.call(`/api/v2/reservations/${p.id}/checkout`, { method: "PATCH" });
+    const undone = (await client.call(`/api/v2/reservations/${p.id}/checkout?undo=true`, { method: "PATCH" })).json.data[0];
+    expect(undone).toMatchObject({ status: "PREPAY", payment_due_date: p.payment_due_date });
+  });
+
+  it("moving a waiting party to another room drops the tables it wished for there", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const terrace = await createIn(c, "rooms", { name: "Terrace" });
+    const w = (await book(c, { start_date: s.date, service_id: s.service.id, table_ids: [s.t1.id], waiting_list: true })).json.data[0];
+    const moved = (await c.call(`/api/v2/reservations/${w.id}`, { method: "PUT", body: { room_id: terrace.id } })).json.data[0];
+    expect(moved).toMatchObject({ room: { id: terrace.id, name: "Terrace" }, tables: [] });
+  });
+
+  it("records a new customer in the history", async () => {
+    const a = (await book(client, { start_date: dateInDays(17), service_id: r.service.id })).json.data[0];
+    await client.call(`/api/v2/reservations/${a.id}`, { method: "PUT", body: { customer: { first_name: "Newcomer", email: "new@example.com" } } });
+    const history = (await client.call(`/api/v2/reservations/${a.id}/history`)).json.data;
+    expect(history.at(-1).changes.customer).toEqual([a.customer.id, { id: null, first_name: "Newcomer", last_name: null, email: "new@example.com", phone: null }]);
+  });
+});

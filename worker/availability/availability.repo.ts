@@ -36,7 +36,18 @@ function remember(propertyId: number, entry: CachedCatalog) {
   if (catalogs.size > CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
 }
 
-export async function loadAvailability(db: Db, property: PropertyRow, firstDate: string, lastDate: string): Promise<{ catalog: Catalog; holds: Hold[] }> {
+/**
+ * `fresh` skips the cache: a retry after the database said the catalog changed must not
+ * trust the property row the request loaded. `catalogVersion` is the version the catalog
+ * answered is, for writes to carry (a trigger refuses tables chosen on an older catalog).
+ */
+export async function loadAvailability(
+  db: Db,
+  property: PropertyRow,
+  firstDate: string,
+  lastDate: string,
+  fresh = false,
+): Promise<{ catalog: Catalog; holds: Hold[]; catalogVersion: number }> {
   const from = localMinutes(firstDate);
   const to = localMinutes(lastDate) + 1440;
   const live = (t: typeof rooms | typeof diningTables | typeof services) => and(eq(t.propertyId, property.id), isNull(t.deletedAt));
@@ -69,7 +80,7 @@ export async function loadAvailability(db: Db, property: PropertyRow, firstDate:
   let cached = catalogs.get(property.id);
   let closureRows: (typeof closures.$inferSelect)[];
   let packedHolds: { tableId: number; packed: string }[];
-  if (cached && cached.version === property.catalogVersion) {
+  if (cached && !fresh && cached.version === property.catalogVersion) {
     [closureRows, packedHolds] = await db.batch([closureQuery, holdQuery]);
   } else {
     const [versionRows, roomRows, tableRows, memberRows, serviceRows, closureResult, holdResult] = await db.batch([
@@ -132,5 +143,5 @@ export async function loadAvailability(db: Db, property: PropertyRow, firstDate:
     services: cached.services,
     closures: closureRows,
   };
-  return { catalog, holds };
+  return { catalog, holds, catalogVersion: cached.version };
 }

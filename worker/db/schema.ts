@@ -258,6 +258,8 @@ export const reservations = sqliteTable(
     checkoutPrevStatus: text("checkout_prev_status"),
     /** optimistic lock: every update sets version = old + 1, a trigger refuses anything else */
     version: integer("version").notNull().default(0),
+    /** the properties.catalog_version its tables were chosen on; a trigger refuses a stale one */
+    catalogVersion: integer("catalog_version"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },

@@ -76,6 +76,8 @@ async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id
   if (input.id !== undefined) {
     existing = await repo.getCustomer(db, property.id, input.id);
     if (!existing) throw new ApiError("user_not_found", `customer ${input.id} does not exist in this property`);
+    const owner = input.email ? await repo.findCustomer(db, property.id, { email: input.email }) : undefined;
+    if (owner && owner.id !== existing.id) throw invalidField("customer.email", `this email belongs to customer ${owner.id} of the property`);
   } else {
     existing = await repo.findCustomer(db, property.id, input);
   }
@@ -142,7 +144,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
 
   for (let attempt = 1; ; attempt++) {
     const customer = await resolveCustomer(ctx, b.customer, mode === "staff");
-    const { catalog, holds } = await loadAvailability(db, property, b.start_date, b.start_date);
+    const { catalog, holds, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, attempt > 1);
     const engine = new Availability(catalog, holds);
     const service = findService(catalog.services, b.service_id);
     checkPlace(engine, b.room_id, b.table_ids);
@@ -178,6 +180,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       tableIds: tables.map((t) => t.id),
       paymentDueAt: status === "PREPAY" ? addSeconds(now, (service.prepaymentWindow ?? 0) * 60) : null,
       lastStatusChange: now,
+      catalogVersion,
     };
     const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
     try {
@@ -188,6 +191,10 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       // created meanwhile with the same email is found on the next attempt.
       const conflict = repo.writeConflict(err);
       if (conflict === "service_gone") throw serviceDeleted();
+      if (conflict === "catalog_changed") {
+        if (attempt >= ATTEMPTS) throw contended();
+        continue;
+      }
       if (conflict !== "table_not_available" && conflict !== "customer_changed") throw err;
       if (attempt >= ATTEMPTS) throw conflict === "customer_changed" ? contended() : new ApiError("table_not_available", "the table was taken by another booking a moment ago");
       if (conflict === "table_not_available" && b.table_ids) throw new ApiError("table_not_available", "the table was taken by another booking a moment ago");
@@ -284,7 +291,7 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
       date !== current.startDate || hour !== current.startHour || pax !== current.pax || serviceId !== current.serviceId ||
       b.room_id !== undefined || b.table_ids !== undefined || b.duration !== undefined;
     if (moves) {
-      const { catalog, holds: held } = await loadAvailability(db, property, date, date);
+      const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, date, date, attempt > 1);
       const engine = new Availability(catalog, held);
       if (serviceId === null) throw invalidField("service_id", "the reservation has no service: give service_id");
       const service = findService(catalog.services, serviceId);
@@ -305,8 +312,12 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
         if (!decision.ok) throw refusal(decision.refusal, decision.detail);
         tables = decision.tables;
         holds = holdSpans(tables, start, stay);
+        set.catalogVersion = catalogVersion;
       } else {
-        tables = (b.table_ids ?? current.tableIds).flatMap((tid) => catalog.tables.filter((t) => t.id === tid));
+        // A waiting party holds nothing; its wished-for tables go when it moves to another room.
+        const roomMoved = b.room_id !== undefined && b.room_id !== current.roomId;
+        const wished = b.table_ids ?? (roomMoved ? [] : current.tableIds);
+        tables = wished.flatMap((tid) => catalog.tables.filter((t) => t.id === tid));
       }
       Object.assign(set, {
         startDate: date,
@@ -320,9 +331,12 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
       });
     }
     const changes = diff(current, set, settings.timezone);
-    if (customer?.existing && repo.customerDetailsChange(customer)) changes.customer = [null, "details updated"];
+    if (customer && (!customer.existing || customer.existing.id !== current.customerId || repo.customerDetailsChange(customer))) {
+      const f = customer.fields;
+      changes.customer = [current.customerId, { id: customer.existing?.id ?? null, first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone }];
+    }
     // Nothing to change: no write, no history entry, no new version.
-    if (!Object.keys(changes).length && !(customer && !customer.existing)) return current;
+    if (!Object.keys(changes).length) return current;
     try {
       return await repo.changeReservation(db, current, set, customer, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes });
     } catch (err) {
@@ -367,8 +381,8 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
     const to = outcome.state.status;
     const set: Partial<ReservationRow> = {};
     if (to !== current.status) {
+      // payment_due_at stays: it only counts while PREPAY, and an undo back to PREPAY needs it.
       Object.assign(set, { status: to, lastStatusChange: now.toISOString(), waitingList: to === "WAITING" });
-      if (current.status === "PREPAY") set.paymentDueAt = null;
     }
     const stayMs = (current.endMin - current.startMin) * 60000;
     if (action.type === "checkin") Object.assign(set, { checkinDate: now.toISOString(), expirationDate: new Date(now.getTime() + stayMs).toISOString(), checkinPrevStatus: current.status });
@@ -378,7 +392,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
     let holds: HoldSpan[] | undefined;
     if (outcome.releasesTables) holds = [];
     if (outcome.takesTables) {
-      const { catalog, holds: held } = await loadAvailability(db, property, current.startDate, current.startDate);
+      const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, current.startDate, current.startDate, attempt > 1);
       const engine = new Availability(catalog, held);
       const request = { date: current.startDate, start: current.startMin, pax: current.pax, stay: current.endMin - current.startMin, mode: "staff" as const, serviceId: current.serviceId ?? undefined, ignoreReservation: id };
       let decision = current.tableIds.length ? engine.decideTables({ ...request, tableIds: current.tableIds }) : undefined;
@@ -386,7 +400,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
       if (!decision.ok && current.roomId !== null) decision = engine.decideTables(request);
       if (!decision.ok) throw new ApiError(noTable, `no table is free for this party: ${decision.detail}`);
       holds = holdSpans(decision.tables, current.startMin, request.stay);
-      Object.assign(set, { tableIds: decision.tables.map((t) => t.id), roomId: decision.tables[0]!.roomId });
+      Object.assign(set, { tableIds: decision.tables.map((t) => t.id), roomId: decision.tables[0]!.roomId, catalogVersion });
     }
     try {
       return await repo.changeReservation(db, current, set, undefined, holds, {

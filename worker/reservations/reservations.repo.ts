@@ -32,11 +32,11 @@ export interface HistoryEntry {
 }
 
 /** Why a batch was refused by the database: a table taken, the row changed, or a customer created meanwhile. */
-export type WriteConflict = "table_not_available" | "reservation_changed" | "customer_changed" | "service_gone";
+export type WriteConflict = "table_not_available" | "reservation_changed" | "customer_changed" | "service_gone" | "catalog_changed";
 
 /** The trigger's RAISE message, wherever drizzle and D1 wrapped it. */
 export function writeConflict(err: unknown): WriteConflict | undefined {
-  const reason = abortReason(err, ["table_not_available", "reservation_changed", "customers.property_id, customers.email", "service_not_found"] as const);
+  const reason = abortReason(err, ["table_not_available", "reservation_changed", "customers.property_id, customers.email", "service_not_found", "catalog_changed"] as const);
   if (reason === "customers.property_id, customers.email") return "customer_changed";
   if (reason === "service_not_found") return "service_gone";
   return reason;
