@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createIn, expectInvalid, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
+import { createIn, expectInvalid, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
 
 const post = (client: TestClient, body: Record<string, unknown>) => createIn(client, "closures", body);
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createIn, dateInDays, expectProblem, insertReservation, newClient, seedCatalog, type TestClient } from "./helpers";
+import { createIn, dateInDays, expectProblem, insertReservation, newClient, seedCatalog, type TestClient } from "./helpers";
 
 // ---------- fixtures of this file ----------
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createIn, dateInDays, expectInvalid, expectProblem, insertReservation, newClient, type TestClient } from "./helpers";
+import { createIn, dateInDays, expectInvalid, expectProblem, insertReservation, newClient, type TestClient } from "./helpers";
 
 // ---------- fixtures of this file ----------
 

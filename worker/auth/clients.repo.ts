@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { accessTokens, apiClients } from "../db/schema";
-import type { Db, PropertyRow } from "../env";
+import type { Db } from "../env";
 import { hashPassword, randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
 import { propertyInsertStatements, type PropertyInput } from "../properties/properties.repo";

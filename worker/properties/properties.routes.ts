@@ -2,7 +2,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
 import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
-import type { AppEnv } from "../env";
 import { decodeCursor, idCursor, page, paginationQuery } from "../lib/pagination";
 import { AUTHED, bearerSecurity, emailField, envelope, errorResponses, IdParam, json, listEnvelope, optionalString, passwordField, urlField } from "../lib/openapi";
 import { intVar } from "../lib/time";

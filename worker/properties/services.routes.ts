@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
 import { dateString, hourString, httpUrl, resolveSettings } from "../../shared/schemas";
-import type { AppEnv, Db } from "../env";
+import type { Db } from "../env";
 import { ApiError, invalidField as invalid } from "../errors";
 import { catalogRoutes } from "../lib/crud";
 import { decodeCursor, idCursor, page } from "../lib/pagination";

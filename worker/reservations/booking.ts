@@ -10,9 +10,11 @@ import { Availability, type EngineService, type EngineTable, type Mode, type Ref
 import { findPropertyForClient } from "../properties/properties.repo";
 import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
-import { fromLocalMinutes, localMinutes, toLocalDateTime } from "../lib/localtime";
+import { localMinutes } from "../lib/localtime";
 import { addSeconds, nowIso } from "../lib/time";
 import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
+import { checkCustomerInput, resolveCustomer } from "./customers";
+import { diff } from "./history";
 import * as repo from "./reservations.repo";
 import type { CustomerInput, HoldSpan, ReservationRow } from "./reservations.repo";
 
@@ -54,35 +56,6 @@ function serviceDeleted(): ApiError {
 
 function contended(): ApiError {
   return new ApiError("service_unavailable", "the reservation is being changed by other requests; retry shortly", { headers: { "Retry-After": "1" } });
-}
-
-// ---------- customers ----------
-
-/** The input rules of a customer given without an id: a name, and an email or a phone. */
-function checkCustomerInput(input: (CustomerInput & { id?: number | undefined }) | undefined) {
-  if (!input || input.id !== undefined) return;
-  if (!input.first_name && !input.last_name) throw invalidField("customer.first_name", "give the customer's first or last name");
-  if (!input.email && !input.phone) throw invalidField("customer.email", "give the customer's email or phone");
-}
-
-/**
- * The customer of a booking: by id, else matched by email then phone, else new. Banned: 403.
- * Reads only: what to write joins the reservation's batch, so a refused booking writes nothing.
- */
-async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined, staff: boolean) {
-  if (!input) return undefined;
-  const { db, property } = ctx;
-  let existing: repo.CustomerRow | undefined;
-  if (input.id !== undefined) {
-    existing = await repo.getCustomer(db, property.id, input.id);
-    if (!existing) throw new ApiError("user_not_found", `customer ${input.id} does not exist in this property`);
-    const owner = input.email ? await repo.findCustomer(db, property.id, { email: input.email }) : undefined;
-    if (owner && owner.id !== existing.id) throw invalidField("customer.email", `this email belongs to customer ${owner.id} of the property`);
-  } else {
-    existing = await repo.findCustomer(db, property.id, input);
-  }
-  if (existing?.banned) throw new ApiError("customer_is_banned", "this customer may not book at this property");
-  return repo.planCustomer(input, existing, staff);
 }
 
 // ---------- create ----------
@@ -229,44 +202,6 @@ export interface UpdateInput {
   notes?: string | null | undefined;
   special_request?: string | null | undefined;
   duration?: number | undefined;
-}
-
-const FIELDS_SHOWN: [keyof ReservationRow, string][] = [
-  ["status", "status"],
-  ["startDate", "start_date"],
-  ["startHour", "start_hour"],
-  ["endMin", "end_date"],
-  ["pax", "pax"],
-  ["serviceId", "service_id"],
-  ["roomId", "room_id"],
-  ["tableIds", "table_ids"],
-  ["customerId", "customer_id"],
-  ["notes", "notes"],
-  ["specialRequest", "special_request"],
-  ["checkinDate", "checkin_date"],
-  ["checkoutDate", "checkout_date"],
-];
-
-/** A stored value as the API shows it: local wall-clock datetimes, no raw minutes or UTC. */
-function shown(key: keyof ReservationRow, value: unknown, timeZone: string): unknown {
-  if (value === null || value === undefined) return null;
-  if (key === "endMin") {
-    const end = fromLocalMinutes(value as number);
-    return `${end.date}T${end.hour}`;
-  }
-  if (key === "checkinDate" || key === "checkoutDate") return toLocalDateTime(timeZone, value as string, true);
-  return value;
-}
-
-/** {field: [before, after]} of what a write changes, in the API's names and formats. */
-function diff(before: ReservationRow, set: Partial<ReservationRow>, timeZone: string): Record<string, [unknown, unknown]> {
-  const out: Record<string, [unknown, unknown]> = {};
-  for (const [key, name] of FIELDS_SHOWN) {
-    if (!(key in set)) continue;
-    const [a, b] = [shown(key, before[key], timeZone), shown(key, set[key], timeZone)];
-    if (JSON.stringify(a) !== JSON.stringify(b)) out[name] = [a, b];
-  }
-  return out;
 }
 
 export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput): Promise<ReservationRow> {
