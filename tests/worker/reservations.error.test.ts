@@ -108,6 +108,24 @@ describe("PUT /reservations/{reservation_id}", () => {
     await client.call(path(id), { method: "DELETE" });
     expectProblem(await put(id, { pax: 3 }), 403, "reservation not available");
   });
+  it("503 service unavailable: the reservation keeps changing under every attempt", async () => {
+    const id = await fresh();
+    // Persistent contention, made real: every versioned write of this reservation is refused,
+    // as the optimistic-lock trigger does when another request changed the row first.
+    await env.DB.prepare(
+      `CREATE TRIGGER test_contention BEFORE UPDATE OF version ON reservations FOR EACH ROW WHEN NEW.id = ${id}
+       BEGIN SELECT RAISE(ABORT, 'reservation_changed'); END`,
+    ).run();
+    try {
+      const res = await put(id, { pax: 3 });
+      expectProblem(res, 503, "service unavailable");
+      expect(res.headers.get("Retry-After")).toBe("1");
+    } finally {
+      await env.DB.prepare("DROP TRIGGER test_contention").run();
+    }
+    expect((await put(id, { pax: 3 })).status).toBe(200);
+  });
+
   it("404 service, room and table not found for ids outside the property", async () => {
     const id = await fresh();
     expectProblem(await put(id, { service_id: 999999999 }), 404, "service not found");
