@@ -107,7 +107,7 @@ describe("error suite: every write route", () => {
       for (const id of odd) {
         const res = await client.call(urlOf(op, id), { method: op.method, body: op.bodySchema ? {} : undefined });
         expectProblem(res, 400, "invalid input data");
-        expect(res.json.errors[0].path).toBe("id");
+        expect(res.json.errors[0].path).toBe(op.pathParam);
       }
     }
   });

@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { localMinutes } from "../../worker/lib/localtime";
 
 export const ORIGIN = "https://api.test";
 export const AUTH = "/auth/api/v2/api-account/oauth2";
@@ -110,11 +111,6 @@ export async function createIn(client: TestClient, collection: string, body: Rec
   return res.json.data[0];
 }
 
-const localMinutes = (date: string, hour: string) => {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const [h, mi] = hour.split(":").map(Number) as [number, number];
-  return Date.UTC(y, m - 1, d, h, mi) / 60000;
-};
 export const dateInDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** A reservation row written straight to D1, at 20:00 for an hour (default: a year ahead, ACCEPTED). */

@@ -6,6 +6,8 @@ export interface Operation {
   path: string;
   propertyScoped: boolean;
   hasPathId: boolean;
+  /** the name of the path's id parameter ("id", or SPEC's "reservation_id") */
+  pathParam?: string;
   bodySchema?: any;
   authenticated: boolean;
   /** the required query parameters, filled from their examples ("" when none) */
@@ -14,7 +16,7 @@ export interface Operation {
 
 /** The operation's path with an id, and its required query parameters, ready to call. */
 export function urlOf(op: Operation, id?: number | string): string {
-  const path = id === undefined ? op.path : op.path.replace("{id}", String(id));
+  const path = id === undefined ? op.path : op.path.replace(/\{\w+\}/, String(id));
   return op.requiredQuery ? `${path}?${op.requiredQuery}` : path;
 }
 
@@ -31,7 +33,8 @@ export async function operations(): Promise<{ ops: Operation[]; doc: any }> {
         method: method.toUpperCase(),
         path,
         propertyScoped: params.some((p) => p.in === "header" && p.name === "Property"),
-        hasPathId: path.includes("{id}"),
+        hasPathId: /\{\w+\}/.test(path),
+        pathParam: /\{(\w+)\}/.exec(path)?.[1],
         bodySchema: body ? resolve(doc, body) : undefined,
         authenticated: Array.isArray(op.security) && op.security.length > 0,
         requiredQuery: params

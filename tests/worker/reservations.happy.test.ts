@@ -370,9 +370,9 @@ describe("the OpenAPI document", () => {
     for (const n of ["next_cursor", "limit", "start_date", "start_hour", "end_date", "status[]", "text_search", "service_ids[]", "room_ids[]", "incoming", "arrived", "departed"]) {
       expect(names).toContain(n);
     }
-    expect(doc.paths["/api/v2/reservations/{id}"].patch).toBeDefined();
-    expect(doc.paths["/api/v2/reservations/{id}/status"].patch).toBeDefined();
-    expect(doc.paths["/api/v2/reservations/{id}/checkin"].patch).toBeDefined();
+    expect(doc.paths["/api/v2/reservations/{reservation_id}"].patch).toBeDefined();
+    expect(doc.paths["/api/v2/reservations/{reservation_id}/status"].patch).toBeDefined();
+    expect(doc.paths["/api/v2/reservations/{reservation_id}/checkin"].patch).toBeDefined();
     expect(doc.paths["/api/v2/reservations/searchengine"].post.responses["400"].description).toContain("validation error");
     expect(doc.paths["/api/v2/bookings/rooms"].get.responses["206"]).toBeDefined();
   });

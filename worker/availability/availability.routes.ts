@@ -1,7 +1,7 @@
 /** /bookings/slots, /bookings/rooms and the booking links (CONTRACT 5 and 8). */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { dateString, resolveSettings } from "../../shared/schemas";
-import type { Db, PropertyRow } from "../env";
+import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { addDays, localMinutes, zonedParts } from "../lib/localtime";
 import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
@@ -156,6 +156,9 @@ export async function slotListing(db: Db, property: PropertyRow, q: { start_date
   return Array.from({ length: DAYS }, (_, i) => engine.daySlots(addDays(firstDay, i), q.pax, services, q.out_of_order ?? false));
 }
 
+const links: RouteHandler<ReturnType<typeof linksRoute>, AppEnv> = (c) =>
+  c.json({ data: bookingLinks(new URL(c.req.url).origin, c.get("property").publicKey) }, 200);
+
 export const bookingsRouter = createRouter()
   .openapi(slotsRoute, async (c) => {
     const q = c.req.valid("query");
@@ -201,9 +204,5 @@ export const bookingsRouter = createRouter()
     }));
     return c.json({ data: [data] }, 200);
   })
-  .openapi(linksRoute("/list", "The booking links of the property"), (c) =>
-    c.json({ data: bookingLinks(new URL(c.req.url).origin, c.get("property").publicKey) }, 200),
-  )
-  .openapi(linksRoute("/links", "The booking links (the path of SPEC's example)"), (c) =>
-    c.json({ data: bookingLinks(new URL(c.req.url).origin, c.get("property").publicKey) }, 200),
-  );
+  .openapi(linksRoute("/list", "The booking links of the property"), links)
+  .openapi(linksRoute("/links", "The booking links (the path of SPEC's example)"), links);

@@ -293,7 +293,7 @@ export class Availability {
     return undefined;
   }
 
-  /** Tables that seat the party and are free (and open, unless closures are ignored) at `start`. */
+  /** Tables that seat the party and are free and open at `start`. */
   freeTables(o: {
     pax: number;
     start: number;
@@ -302,7 +302,6 @@ export class Availability {
     mode: Mode;
     serviceId?: number;
     roomId?: number;
-    honourClosures?: boolean;
     ignoreReservation?: number;
   }): EngineTable[] {
     return this.usableTables(o.mode, o.roomId).filter(
@@ -310,7 +309,7 @@ export class Availability {
         t.guestsMin <= o.pax &&
         o.pax <= t.guestsMax &&
         this.isFree(t, o.start, o.stay, o.ignoreReservation) &&
-        !(o.honourClosures !== false && this.isClosed(t, o.date, o.start, o.serviceId)),
+        !this.isClosed(t, o.date, o.start, o.serviceId),
     );
   }
 

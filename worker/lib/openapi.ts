@@ -53,14 +53,17 @@ export const propertyHeader = z.object({
     .openapi({ param: { name: "Property", in: "header", required: true }, description: "the property id the call acts on", example: "1" }),
 });
 
-/** A path id: plain decimal digits only ("1e3", "0x10", "1.5" are refused, not coerced). */
-export const IdParam = z.object({
-  id: z
+/** A path id named `name`: plain decimal digits only ("1e3", "0x10", "1.5" are refused, not coerced). */
+const pathId = (name: string) =>
+  z
     .string()
     .regex(/^[1-9]\d{0,14}$/, "expected a positive integer id")
     .transform(Number)
-    .openapi({ param: { name: "id", in: "path" }, type: "integer", example: 1 }),
-});
+    .openapi({ param: { name, in: "path" }, type: "integer", example: 1 });
+
+export const IdParam = z.object({ id: pathId("id") });
+/** SPEC names the reservation routes' path parameter {reservation_id}. */
+export const ReservationIdParam = z.object({ reservation_id: pathId("reservation_id") });
 
 export const optionalString = (max: number) => z.string().trim().max(max).optional();
 

@@ -50,12 +50,23 @@ export function machineState(r: ReservationRow): MachineState {
   };
 }
 
-function serviceDeleted(): ApiError {
-  return new ApiError("service_not_found", "the service was deleted a moment ago");
-}
-
-function contended(): ApiError {
-  return new ApiError("service_unavailable", "the reservation is being changed by other requests; retry shortly", { headers: { "Retry-After": "1" } });
+/**
+ * What a write the database refused becomes: the table taken by another booking is final
+ * when the caller named the tables (or on the last attempt); a row, customer or catalog
+ * changed meanwhile is decided again on fresh data, up to ATTEMPTS, then 503. Returning
+ * means: try again.
+ */
+function settle(err: unknown, attempt: number, o: { tablesNamed?: boolean; noTable?: "resource_not_available" | "table_not_available" }): void {
+  const conflict = repo.writeConflict(err);
+  if (!conflict) throw err;
+  if (conflict === "service_gone") throw new ApiError("service_not_found", "the service was deleted a moment ago");
+  if (conflict === "table_not_available") {
+    if (o.tablesNamed || attempt >= ATTEMPTS) throw new ApiError(o.noTable ?? "table_not_available", "the table was taken by another booking a moment ago");
+    return;
+  }
+  if (attempt >= ATTEMPTS) {
+    throw new ApiError("service_unavailable", "the reservation is being changed by other requests; retry shortly", { headers: { "Retry-After": "1" } });
+  }
 }
 
 // ---------- create ----------
@@ -159,18 +170,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
     try {
       return await repo.insertReservation(db, row, customer, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status] } });
     } catch (err) {
-      // Another booking took the table between our read and our write: with tables the
-      // caller named, that is final; a best choice is made again on fresh data. A customer
-      // created meanwhile with the same email is found on the next attempt.
-      const conflict = repo.writeConflict(err);
-      if (conflict === "service_gone") throw serviceDeleted();
-      if (conflict === "catalog_changed") {
-        if (attempt >= ATTEMPTS) throw contended();
-        continue;
-      }
-      if (conflict !== "table_not_available" && conflict !== "customer_changed") throw err;
-      if (attempt >= ATTEMPTS) throw conflict === "customer_changed" ? contended() : new ApiError("table_not_available", "the table was taken by another booking a moment ago");
-      if (conflict === "table_not_available" && b.table_ids) throw new ApiError("table_not_available", "the table was taken by another booking a moment ago");
+      settle(err, attempt, { tablesNamed: b.table_ids !== undefined });
     }
   }
 }
@@ -275,13 +275,7 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
     try {
       return await repo.changeReservation(db, current, set, customer, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes });
     } catch (err) {
-      const conflict = repo.writeConflict(err);
-      if (!conflict) throw err;
-      if (conflict === "service_gone") throw serviceDeleted();
-      if (conflict === "table_not_available" && (b.table_ids || attempt >= ATTEMPTS)) {
-        throw new ApiError("table_not_available", "the table was taken by another booking a moment ago");
-      }
-      if (attempt >= ATTEMPTS) throw contended();
+      settle(err, attempt, { tablesNamed: b.table_ids !== undefined });
     }
   }
 }
@@ -346,9 +340,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
         changes: diff(current, set, resolveSettings(property.settings).timezone),
       });
     } catch (err) {
-      const conflict = repo.writeConflict(err);
-      if (!conflict) throw err;
-      if (attempt >= ATTEMPTS) throw conflict === "table_not_available" ? new ApiError(noTable, "the table was taken by another booking a moment ago") : contended();
+      settle(err, attempt, { noTable });
     }
   }
 }

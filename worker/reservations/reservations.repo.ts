@@ -252,12 +252,16 @@ export async function listHistory(db: Db, reservationId: number): Promise<Histor
 /** What the response of a page of reservations names: customers, services, rooms and tables (deleted ones too). */
 export async function loadRelated(db: Db, propertyId: number, rows: ReservationRow[]) {
   const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id): id is number => id !== null))];
-  const [serviceRows, roomRows, tableRows] = await db.batch([
+  // The first 90 customers come in the same round trip (D1 binds at most 100 parameters);
+  // only a page with more needs another.
+  const [first, rest] = [customerIds.slice(0, 90), customerIds.slice(90)];
+  const [serviceRows, roomRows, tableRows, firstCustomers] = await db.batch([
     db.select({ id: services.id, name: services.name }).from(services).where(eq(services.propertyId, propertyId)),
     db.select({ id: rooms.id, name: rooms.name }).from(rooms).where(eq(rooms.propertyId, propertyId)),
     db.select().from(diningTables).where(eq(diningTables.propertyId, propertyId)),
+    db.select().from(customers).where(and(eq(customers.propertyId, propertyId), inArray(customers.id, first.length ? first : [0]))),
   ]);
-  const customerRows = await inChunks(customerIds, (chunk) => db.select().from(customers).where(inArray(customers.id, chunk)));
+  const customerRows = [...firstCustomers, ...(await inChunks(rest, (chunk) => db.select().from(customers).where(inArray(customers.id, chunk))))];
   return {
     customers: new Map(customerRows.map((c) => [c.id, c])),
     services: new Map(serviceRows.map((s) => [s.id, s])),

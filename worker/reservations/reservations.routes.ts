@@ -1,11 +1,11 @@
 /** /reservations: SPEC's reservation routes, the history, and the search-engine switch (CONTRACT 6, 7). */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { resolveSettings } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { ApiError, type ErrorCode, zodFieldErrors } from "../errors";
 import { localMinutes, toLocalDateTime, zonedParts } from "../lib/localtime";
-import { bearerSecurity, envelope, errorResponses, IdParam, json, listEnvelope, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
+import { bearerSecurity, envelope, errorResponses, json, ReservationIdParam, listEnvelope, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { decodeCursor, page } from "../lib/pagination";
 import { queryBoolean } from "../lib/query";
 import { createRouter } from "../lib/router";
@@ -48,18 +48,18 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   ...base,
   method: "get",
-  path: "/{id}",
+  path: "/{reservation_id}",
   summary: "Find a reservation by id",
-  request: { headers: propertyHeader, params: IdParam },
+  request: { headers: propertyHeader, params: ReservationIdParam },
   responses: { 200: one("the reservation"), ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found") },
 });
 
 const historyRoute = createRoute({
   ...base,
   method: "get",
-  path: "/{id}/history",
+  path: "/{reservation_id}/history",
   summary: "Every change of a reservation",
-  request: { headers: propertyHeader, params: IdParam },
+  request: { headers: propertyHeader, params: ReservationIdParam },
   responses: { 200: json(envelope(HistoryItem), "oldest first"), ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found") },
 });
 
@@ -91,10 +91,10 @@ const createRouteDef = createRoute({
 const updateRoute = createRoute({
   ...base,
   method: "put",
-  path: "/{id}",
+  path: "/{reservation_id}",
   summary: "Update a reservation",
   description: "Partial. A move (day, hour, party, service, room, tables) is checked again, ignoring the reservation itself.",
-  request: { headers: propertyHeader, params: IdParam, body: { content: { "application/json": { schema: ReservationUpdate } }, required: true } },
+  request: { headers: propertyHeader, params: ReservationIdParam, body: { content: { "application/json": { schema: ReservationUpdate } }, required: true } },
   responses: {
     200: one("the updated reservation"),
     ...errorResponses(...scoped, ...WRITE_ERRORS, "reservation_not_available", "reservation_not_found", "service_unavailable", ...idempotent),
@@ -119,7 +119,7 @@ const statusRoute = (path: string, summary: string) =>
     path,
     summary,
     description: "Moves of CONTRACT 6. Accepting a waiting-list reservation needs a free table: its own, else the best choice.",
-    request: { headers: propertyHeader, params: IdParam, query: statusQuery },
+    request: { headers: propertyHeader, params: ReservationIdParam, query: statusQuery },
     responses: {
       200: one("the reservation"),
       ...errorResponses(...scoped, "reservation_not_available", "resource_not_available", "reservation_not_found", ...idempotent),
@@ -130,13 +130,13 @@ const undoQuery = z.object({
   undo: queryBoolean.optional().openapi({ param: { name: "undo", in: "query" }, description: "true: reverse a step made by mistake" }),
 });
 
-const stepRoute = (path: "/{id}/checkin" | "/{id}/checkout", summary: string) =>
+const stepRoute = (path: "/{reservation_id}/checkin" | "/{reservation_id}/checkout", summary: string) =>
   createRoute({
     ...base,
     method: "patch",
     path,
     summary,
-    request: { headers: propertyHeader, params: IdParam, query: undoQuery },
+    request: { headers: propertyHeader, params: ReservationIdParam, query: undoQuery },
     responses: {
       200: one("the reservation"),
       ...errorResponses(...scoped, "reservation_not_available", "table_not_available", "reservation_not_found", ...idempotent),
@@ -146,10 +146,10 @@ const stepRoute = (path: "/{id}/checkin" | "/{id}/checkout", summary: string) =>
 const deleteRoute = createRoute({
   ...base,
   method: "delete",
-  path: "/{id}",
+  path: "/{reservation_id}",
   summary: "Cancel a reservation",
   description: "The reservation becomes CANCELLED and releases its tables; the record is kept. Repeating it changes nothing.",
-  request: { headers: propertyHeader, params: IdParam },
+  request: { headers: propertyHeader, params: ReservationIdParam },
   responses: { 200: json(envelope(z.number().int()), "the id of the cancelled reservation"), ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found") },
 });
 
@@ -165,6 +165,12 @@ const searchengineRoute = createRoute({
     ...errorResponses(...scoped, "validation_error", ...idempotent),
   },
 });
+
+/** PATCH status, on both of SPEC's paths. */
+const changeStatus: RouteHandler<ReturnType<typeof statusRoute>, AppEnv> = async (c) => {
+  const row = await act(bookingContext(c), c.req.valid("param").reservation_id, { type: "status", to: c.req.valid("query").status }, "resource_not_available");
+  return c.json({ data: await present(c, [row], "start_day") }, 200);
+};
 
 export const reservationsRouter = createRouter()
   .openapi(listRoute, async (c) => {
@@ -211,11 +217,11 @@ export const reservationsRouter = createRouter()
     },
   )
   .openapi(getRoute, async (c) => {
-    const row = await requireReservation(bookingContext(c), c.req.valid("param").id);
+    const row = await requireReservation(bookingContext(c), c.req.valid("param").reservation_id);
     return c.json({ data: await present(c, [row], "start_day") }, 200);
   })
   .openapi(historyRoute, async (c) => {
-    const row = await requireReservation(bookingContext(c), c.req.valid("param").id);
+    const row = await requireReservation(bookingContext(c), c.req.valid("param").reservation_id);
     const tz = resolveSettings(c.get("property").settings).timezone;
     const entries = await repo.listHistory(c.get("db"), row.id);
     const data = entries.map((h) => ({
@@ -230,28 +236,22 @@ export const reservationsRouter = createRouter()
     return c.json({ data }, 200);
   })
   .openapi(updateRoute, async (c) => {
-    const row = await updateReservation(bookingContext(c), c.req.valid("param").id, c.req.valid("json"));
+    const row = await updateReservation(bookingContext(c), c.req.valid("param").reservation_id, c.req.valid("json"));
     return c.json({ data: await present(c, [row], "start_day") }, 200);
   })
-  .openapi(statusRoute("/{id}", "Change the status of a reservation"), async (c) => {
-    const row = await act(bookingContext(c), c.req.valid("param").id, { type: "status", to: c.req.valid("query").status }, "resource_not_available");
-    return c.json({ data: await present(c, [row], "start_day") }, 200);
-  })
-  .openapi(statusRoute("/{id}/status", "Change the status of a reservation (the path of SPEC's example)"), async (c) => {
-    const row = await act(bookingContext(c), c.req.valid("param").id, { type: "status", to: c.req.valid("query").status }, "resource_not_available");
-    return c.json({ data: await present(c, [row], "start_day") }, 200);
-  })
-  .openapi(stepRoute("/{id}/checkin", "Check a reservation in (undo=true reverses it)"), async (c) => {
+  .openapi(statusRoute("/{reservation_id}", "Change the status of a reservation"), changeStatus)
+  .openapi(statusRoute("/{reservation_id}/status", "Change the status of a reservation (the path of SPEC's example)"), changeStatus)
+  .openapi(stepRoute("/{reservation_id}/checkin", "Check a reservation in (undo=true reverses it)"), async (c) => {
     const type = c.req.valid("query").undo ? "undo_checkin" : "checkin";
-    const row = await act(bookingContext(c), c.req.valid("param").id, { type });
+    const row = await act(bookingContext(c), c.req.valid("param").reservation_id, { type });
     return c.json({ data: await present(c, [row], "start_day") }, 200);
   })
-  .openapi(stepRoute("/{id}/checkout", "Check a reservation out (undo=true reverses it)"), async (c) => {
+  .openapi(stepRoute("/{reservation_id}/checkout", "Check a reservation out (undo=true reverses it)"), async (c) => {
     const type = c.req.valid("query").undo ? "undo_checkout" : "checkout";
-    const row = await act(bookingContext(c), c.req.valid("param").id, { type });
+    const row = await act(bookingContext(c), c.req.valid("param").reservation_id, { type });
     return c.json({ data: await present(c, [row], "start_day") }, 200);
   })
   .openapi(deleteRoute, async (c) => {
-    const row = await act(bookingContext(c), c.req.valid("param").id, { type: "cancel" });
+    const row = await act(bookingContext(c), c.req.valid("param").reservation_id, { type: "cancel" });
     return c.json({ data: [row.id] }, 200);
   });
