@@ -1,0 +1,128 @@
+/**
+ * The public widget API (CONTRACT 8): what `<booking-engine>` and the hosted pages exchange with
+ * the Worker under `/api/v2/public/<public_key>/`. No token; CORS open; limited per IP.
+ *
+ * The Worker validates with these schemas; the widget imports only the types (`import type`), so
+ * zod never reaches the bundle.
+ *
+ *   GET    /api/v2/public/{public_key}                  -> { data: [PublicProfile] }
+ *   GET    /api/v2/public/{public_key}/services         -> { data: PublicService[] }
+ *   GET    /api/v2/public/{public_key}/slots?date&pax[&days][&service_id]
+ *                                                       -> { data: PublicSlotDay[] }
+ *   POST   /api/v2/public/{public_key}/reservations     PublicBookingInput -> 201 { data: [PublicBooking] }
+ *   GET    /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] }
+ *   DELETE /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] } (status CANCELLED)
+ *
+ * Errors are the API's problem+json. A time taken meanwhile is 409 "time no longer available" with
+ * `alternatives`: the nearest free times of that day (at most 6, nearest first).
+ */
+import { z } from "zod";
+import { LOCALES, dateString, hourString } from "./schemas.js";
+
+export const PublicProfile = z.object({
+  public_key: z.string(),
+  name: z.string(),
+  welcome_message: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  photos: z.array(z.string()),
+  accent_color: z.string().nullable(),
+  timezone: z.string(),
+  locale: z.enum(LOCALES),
+  /** largest party bookable online */
+  max_online_pax: z.number().int(),
+  /** first and last bookable dates, in the restaurant's zone */
+  first_date: z.string(),
+  last_date: z.string(),
+  /** minutes before the start until which a guest may cancel */
+  cancel_notice: z.number().int(),
+});
+export type PublicProfile = z.infer<typeof PublicProfile>;
+
+export const PublicService = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  image_url: z.string().nullable(),
+  pax_min: z.number().int(),
+  pax_max: z.number().int().nullable(),
+  /** ISO weekdays, 1 = Monday */
+  weekdays: z.array(z.number().int()),
+  start_hour: z.string(),
+  end_hour: z.string(),
+});
+export type PublicService = z.infer<typeof PublicService>;
+
+export const PublicSlotsQuery = z.object({
+  date: dateString,
+  pax: z.coerce.number().int().min(1).max(1000),
+  /** how many days from `date` (default 1, at most 14) */
+  days: z.coerce.number().int().min(1).max(14).default(1),
+  service_id: z.coerce.number().int().min(1).optional(),
+});
+
+/** One day: every time bookable online for the party, per service, closures honoured. */
+export const PublicSlotDay = z.object({
+  date: z.string(),
+  services: z.array(
+    z.object({
+      service_id: z.number().int(),
+      name: z.string(),
+      /** HH:MM:SS, wall-clock in the restaurant's zone, ascending; only times that can be booked */
+      times: z.array(z.string()),
+      /** a waiting-list request is accepted for this service and day (full times included) */
+      waiting_list: z.boolean(),
+    }),
+  ),
+});
+export type PublicSlotDay = z.infer<typeof PublicSlotDay>;
+
+export const PublicGuest = z.object({
+  first_name: z.string().trim().min(1).max(100),
+  last_name: z.string().trim().min(1).max(100),
+  email: z.string().trim().email().max(254),
+  phone: z.string().trim().min(5).max(40).optional(),
+});
+
+export const PublicBookingInput = z.object({
+  service_id: z.number().int().min(1).optional(),
+  date: dateString,
+  hour: hourString,
+  pax: z.number().int().min(1).max(1000),
+  guest: PublicGuest,
+  notes: z.string().trim().max(1000).optional(),
+  /** true: put the party on the waiting list (status WAITING) when the time is full */
+  waiting_list: z.boolean().default(false),
+  locale: z.enum(LOCALES).optional(),
+});
+export type PublicBookingInput = z.input<typeof PublicBookingInput>;
+
+/** A guest's own reservation, as the guest typed it: never another guest's data. */
+export const PublicReservation = z.object({
+  status: z.string(),
+  date: z.string(),
+  hour: z.string(),
+  pax: z.number().int(),
+  service: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  guest: z.object({ first_name: z.string(), last_name: z.string(), email: z.string(), phone: z.string().nullable() }),
+  notes: z.string().nullable(),
+  restaurant: z.object({ name: z.string(), timezone: z.string() }),
+  /** ISO instant until which the guest may cancel; null once it passed or the status is final */
+  cancellable_until: z.string().nullable(),
+});
+export type PublicReservation = z.infer<typeof PublicReservation>;
+
+export const PublicBooking = PublicReservation.extend({
+  /** the secret of `manage/{token}`, at least 128 bits, shown once */
+  manage_token: z.string(),
+  /** the hosted manage page: <origin>/p/<public_key>/manage/<token> */
+  manage_url: z.string(),
+});
+export type PublicBooking = z.infer<typeof PublicBooking>;
+
+/** Extra member of the 409 problem when a time was taken meanwhile. */
+export interface TimeTakenProblem {
+  status: 409;
+  title: string;
+  code: "time_no_longer_available";
+  alternatives: string[];
+}
