@@ -2,10 +2,13 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { startReceiver } from "./tests/receiver.mjs";
 
 // wrangler.toml names dist/public as the assets folder; `npm run build` fills it.
 mkdirSync(fileURLToPath(new URL("./dist/public", import.meta.url)), { recursive: true });
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
+// A real HTTP receiver for webhook deliveries, in this Node process (tests/receiver.mjs).
+const receiver = await startReceiver();
 
 export default defineConfig({
   plugins: [
@@ -13,7 +16,13 @@ export default defineConfig({
       main: "./worker/index.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { TEST_MIGRATIONS: migrations },
+        bindings: {
+          TEST_MIGRATIONS: migrations,
+          RECEIVER_URL: receiver.url,
+          // CONTRACT 9's schedule (0, 5 s, 5 min, 30 min, ...) shrunk 10000-fold (0, 0.5 ms, 30 ms, 0.18 s, 0.72 s, 1.8 s, 3.6 s, 3.6 s); queue delays round up to whole seconds
+          WEBHOOK_RETRY_SCALE: "0.0001",
+          WEBHOOK_TIMEOUT_MS: "1000",
+        },
         // A small limit so the 429 path is reachable in a test; keys are per client, so tests do not share it.
         ratelimits: {
           API_RATE_LIMITER: { simple: { limit: 150, period: 60 } },

@@ -16,6 +16,8 @@ import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
 import { bookingsRouter } from "./availability/availability.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
+import { dispatchAfterWrite } from "./webhooks/delivery";
+import { webhooksRouter } from "./webhooks/webhooks.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
@@ -43,6 +45,8 @@ export function createApp() {
     idempotency({ scope: (c) => `client:${c.get("client").id}` }),
   ];
   const scoped = [...authed, requireProperty()];
+  // A write that changed reservations queues its webhook deliveries once it has answered.
+  app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
   app.use(`${API_BASE}/properties/*`, ...authed);
   app.route(`${API_BASE}/properties`, propertiesRouter);
   for (const [path, router] of [
@@ -56,6 +60,13 @@ export function createApp() {
     app.use(`${API_BASE}/${path}/*`, ...scoped);
     app.route(`${API_BASE}/${path}`, router);
   }
+
+  // Webhook subscriptions: SPEC's paths, the singular `webhook` in PUT and DELETE. Only
+  // creation names a property (the Property header).
+  app.use(`${API_BASE}/webhooks/*`, ...authed);
+  app.use(`${API_BASE}/webhook/*`, ...authed);
+  app.on("POST", `${API_BASE}/webhooks/subscription`, requireProperty());
+  app.route(API_BASE, webhooksRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

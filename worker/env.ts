@@ -1,5 +1,6 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema";
+import type { DeliveryMessage } from "./webhooks/delivery";
 
 export type Db = DrizzleD1Database<typeof schema>;
 
@@ -8,6 +9,12 @@ export interface Bindings {
   ASSETS: Fetcher;
   API_RATE_LIMITER: RateLimit;
   PUBLIC_RATE_LIMITER: RateLimit;
+  /** carries "attempt webhook delivery N" messages (worker/webhooks/delivery.ts) */
+  WEBHOOK_QUEUE: Queue<DeliveryMessage>;
+  /** multiplies CONTRACT 9's retry delays (default 1; tests use a small fraction) */
+  WEBHOOK_RETRY_SCALE?: string;
+  /** per delivery attempt (default 10000, at most 30000) */
+  WEBHOOK_TIMEOUT_MS?: string;
   /** Lifetime of an access token in seconds (default 3600). */
   TOKEN_TTL_SECONDS?: string;
   /** Days a sandbox property stays usable (default 90). */

@@ -1,16 +1,22 @@
-/** The Worker's doors: fetch (API, pages, docs) and scheduled (unpaid PREPAY expiry, housekeeping). */
+/**
+ * The Worker's doors: fetch (API, pages, docs), queue (webhook deliveries) and scheduled
+ * (unpaid PREPAY expiry, the webhook sweeper, housekeeping).
+ */
 import { createApp } from "./app";
 import type { Bindings } from "./env";
 import { expireUnpaid } from "./reservations/reservations.repo";
+import { consume, dispatchDue, type DeliveryMessage } from "./webhooks/delivery";
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
+  queue: consume,
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(Promise.all([expireUnpaid(env.DB), housekeeping(env)]));
+    // Expiry makes events; the sweeper then queues them with whatever no queue took.
+    ctx.waitUntil(Promise.all([expireUnpaid(env.DB).then(() => dispatchDue(env)), housekeeping(env)]));
   },
-} satisfies ExportedHandler<Bindings>;
+} satisfies ExportedHandler<Bindings, DeliveryMessage>;
 
 /** Drops idempotency keys past their 24 h and tokens expired for a day. */
 export async function housekeeping(env: Bindings) {

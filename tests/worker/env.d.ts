@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+      /** the Node webhook receiver of tests/receiver.mjs */
+      RECEIVER_URL: string;
     }
   }
 }

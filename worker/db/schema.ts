@@ -354,3 +354,108 @@ export const idempotencyKeys = sqliteTable(
     index("idempotency_keys_created_idx").on(t.createdAt),
   ],
 );
+
+// ---------- webhooks (CONTRACT 9) ----------
+
+/** A client's subscription to one event type of one property. */
+export const webhookSubscriptions = sqliteTable(
+  "webhook_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    clientId: integer("client_id").notNull().references(() => apiClients.id),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    endpoint: text("endpoint").notNull(),
+    webhookType: text("webhook_type").notNull(),
+    /** whsec_<base64>: HMAC keys must be readable to sign, so they are stored, never shown again */
+    secret: text("secret").notNull(),
+    /** the secret before the last rotation, still signing until previous_secret_expires_at */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
+    /** set when the receiver answered 410 Gone (or the endpoint became unacceptable); PUT re-enables */
+    disabledAt: text("disabled_at"),
+    disabledReason: text("disabled_reason"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    // GET /webhooks/subscriptions: a client's subscriptions by id
+    index("webhook_subscriptions_client_idx").on(t.clientId, t.id),
+    // the outbox triggers: who listens to this property's events of this type
+    index("webhook_subscriptions_property_type_idx").on(t.propertyId, t.webhookType),
+  ],
+);
+
+/**
+ * The outbox: one row per reported change of a reservation, written by a trigger in the same
+ * statement as the change (migrations/0002), so no change exists without its event.
+ */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** the webhook-id header: random, the same on every retry and replay */
+    uid: text("uid").notNull(),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    type: text("type").notNull(),
+    /** JSON: the reservation row right after the change */
+    snapshot: text("snapshot").notNull(),
+    /** JSON: the row's columns before the change (updates only) */
+    previous: text("previous"),
+    /** the body, fixed at the first attempt so every retry sends the same bytes */
+    payload: text("payload"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("webhook_events_uid_uq").on(t.uid)],
+);
+
+/** One event to one subscription: its state and schedule. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id").notNull().references(() => webhookEvents.id),
+    subscriptionId: integer("subscription_id").notNull().references(() => webhookSubscriptions.id),
+    state: text("state", { enum: ["pending", "delivered", "failed"] }).notNull(),
+    /** attempts in all, and since the last replay (the retry schedule counts these) */
+    attempts: integer("attempts").notNull().default(0),
+    cycleAttempts: integer("cycle_attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    /** a consumer holds the delivery until then: two copies of a message never send twice at once */
+    leaseUntil: text("lease_until"),
+    /** when a queue message for it was last sent (or is due); the sweeper re-sends what no queue took */
+    queuedAt: text("queued_at"),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    deliveredAt: text("delivered_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // GET /webhooks/subscription/{id}/deliveries
+    index("webhook_deliveries_subscription_idx").on(t.subscriptionId, t.id),
+    // the dispatcher and the sweeper: pending deliveries that are due
+    index("webhook_deliveries_due_idx").on(t.state, t.nextAttemptAt),
+    // ordering per reservation: earlier deliveries of the same event stream
+    index("webhook_deliveries_event_idx").on(t.eventId),
+  ],
+);
+
+/** Every attempt to deliver: what the receiver answered and how fast. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    deliveryId: integer("delivery_id").notNull().references(() => webhookDeliveries.id),
+    at: text("at").notNull(),
+    /** null when no HTTP answer came (refused, timed out, endpoint not allowed) */
+    statusCode: integer("status_code"),
+    latencyMs: integer("latency_ms").notNull(),
+    error: text("error"),
+    responseExcerpt: text("response_excerpt"),
+  },
+  (t) => [
+    // the attempts of a page of deliveries
+    index("webhook_attempts_delivery_idx").on(t.deliveryId, t.id),
+  ],
+);

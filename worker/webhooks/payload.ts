@@ -1,0 +1,52 @@
+/**
+ * The body of a webhook (CONTRACT 9): `{id, type, created_at, property_id, data: {reservation,
+ * previous_attributes?}}`. The reservation is shown as GET /reservations/{id} shows it, from
+ * the row the outbox trigger copied at the change, so a late delivery still tells what
+ * happened then, not what the reservation has become since.
+ */
+import { eq } from "drizzle-orm";
+import { properties, webhookEvents } from "../db/schema";
+import type { Db } from "../env";
+import { resolveSettings } from "../../shared/schemas";
+import { loadRelated, type ReservationRow } from "../reservations/reservations.repo";
+import { toReservationDto } from "../reservations/reservations.schemas";
+
+export type EventRow = typeof webhookEvents.$inferSelect;
+
+/** The trigger's json_object copy of a reservations row, as the row drizzle would read. */
+function rowFromSnapshot(json: string): ReservationRow {
+  const raw = JSON.parse(json) as Record<string, unknown>;
+  return { ...raw, waitingList: raw.waitingList === 1 || raw.waitingList === true, tableIds: (raw.tableIds as number[] | null) ?? [] } as ReservationRow;
+}
+
+/** Top-level fields whose value differs, with their value before (null where the field was absent). */
+function previousAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) out[key] = before[key] ?? null;
+  }
+  return out;
+}
+
+export async function buildPayload(db: Db, event: EventRow): Promise<string> {
+  const [property] = await db.select({ settings: properties.settings }).from(properties).where(eq(properties.id, event.propertyId)).limit(1);
+  const tz = resolveSettings(property?.settings).timezone;
+  const now = rowFromSnapshot(event.snapshot);
+  const before = event.previous ? rowFromSnapshot(event.previous) : undefined;
+  const related = await loadRelated(db, event.propertyId, before ? [now, before] : [now]);
+  const reservation = toReservationDto(now, related, tz, "start_day");
+  const data: Record<string, unknown> = { reservation };
+  if (before) data.previous_attributes = previousAttributes(toReservationDto(before, related, tz, "start_day"), reservation);
+  return JSON.stringify({ id: event.uid, type: event.type, created_at: event.createdAt, property_id: event.propertyId, data });
+}
+
+/** The event's body, built once: the first attempt fixes it, every retry and replay reuses it. */
+export async function fixedPayload(db: Db, d1: D1Database, event: EventRow): Promise<string> {
+  if (event.payload) return event.payload;
+  const built = await buildPayload(db, event);
+  const row = await d1
+    .prepare("UPDATE webhook_events SET payload = coalesce(payload, ?2) WHERE id = ?1 RETURNING payload")
+    .bind(event.id, built)
+    .first<{ payload: string }>();
+  return row?.payload ?? built;
+}
