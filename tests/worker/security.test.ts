@@ -11,6 +11,7 @@ let intruder: TestClient;
 let catalog: Awaited<ReturnType<typeof seedCatalog>>;
 let ops: Operation[];
 let reservationId: number;
+let subscriptionId: number;
 
 /** The owner's resource id for a path like /api/v2/rooms/{id}. */
 function ownerId(path: string): number {
@@ -22,6 +23,8 @@ function ownerId(path: string): number {
     services: catalog.service.id,
     closures: catalog.closure.id,
     reservations: reservationId,
+    webhooks: subscriptionId,
+    webhook: subscriptionId,
   };
   const id = ids[resource!];
   if (id === undefined) throw new Error(`security walk: no owner resource for ${path}; add one here`);
@@ -43,6 +46,7 @@ beforeAll(async () => {
   intruder = await newClient("Intruder Restaurant");
   catalog = await seedCatalog(owner);
   reservationId = (await book(owner, { start_date: dateInDays(5), service_id: catalog.service.id })).json.data[0].id;
+  subscriptionId = (await owner.call("/api/v2/webhooks/subscription", { body: { endpoint: "https://hooks.owner.example/", webhook_type: "RESERVATION_CREATED" } })).json.data[0].id;
   ops = (await operations()).ops.filter((o) => o.path.startsWith("/api/v2/") && o.authenticated);
 });
 
@@ -92,6 +96,19 @@ describe("security: every authenticated route", () => {
       expect(res.json.title).toMatch(/ not found$/);
     }
     expect(await snapshot(owner)).toEqual(before);
+  });
+
+  it("does not reach the owner's webhook subscriptions, which name no property: 404", async () => {
+    const walked = ops.filter((o) => /^\/api\/v2\/webhooks?\//.test(o.path) && o.hasPathId);
+    expect(walked.length).toBeGreaterThanOrEqual(6);
+    for (const op of walked) {
+      // Every path id is the owner's subscription (a delivery id too): the subscription check comes first.
+      const path = urlOf(op, subscriptionId).replace(/\{\w+\}/g, String(subscriptionId));
+      const res = await intruder.call(path, { method: op.method, body: op.bodySchema ? {} : undefined });
+      expectProblem(res, 404, "subscription not found");
+    }
+    const read = await owner.call(`/api/v2/webhooks/subscription/${subscriptionId}`);
+    expect(read.json.data[0]).toMatchObject({ endpoint: "https://hooks.owner.example/", enabled: true });
   });
 
   it("does not let the intruder reference the owner's rooms, tables or services in its writes", async () => {

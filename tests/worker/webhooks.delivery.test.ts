@@ -1,21 +1,308 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { book, newClient, seedRestaurant } from "./helpers";
-import { receiverHook, subscribe, verified, waitFor } from "./webhooks.helpers";
+import worker from "../../worker/index";
+import { book, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { deliveries, receiverHook, subscribe, verified, waitFor } from "./webhooks.helpers";
 
-describe("webhook delivery", () => {
-  it("delivers RESERVATION_CREATED, signed, to a real receiver", async () => {
-    const client = await newClient();
-    const { date, service } = await seedRestaurant(client);
+async function restaurant() {
+  const client = await newClient();
+  const r = await seedRestaurant(client);
+  const booking = (body: Record<string, unknown> = {}) => book(client, { start_date: r.date, service_id: r.service.id, ...body });
+  return { client, ...r, booking };
+}
+
+/** Waits until the hook has received `n` messages. */
+const received = (hook: Awaited<ReturnType<typeof receiverHook>>, n: number, timeoutMs?: number) =>
+  waitFor(`${n} message(s) at the receiver`, async () => {
+    const got = await hook.received();
+    return got.length >= n && got;
+  }, timeoutMs);
+
+async function runCron() {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+async function deliveryOf(client: TestClient, subscriptionId: number, state: string) {
+  return waitFor(`a ${state} delivery`, async () => (await deliveries(client, subscriptionId)).find((d) => d.state === state));
+}
+
+describe("webhook events", () => {
+  it("sends RESERVATION_CREATED for a new reservation, signed (verified by the standardwebhooks library)", async () => {
+    const { client, booking } = await restaurant();
     const hook = await receiverHook();
     const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
-    const created = await book(client, { start_date: date, service_id: service.id });
-    expect(created.status).toBe(201);
-    const [message] = await waitFor("a delivery", async () => {
-      const got = await hook.received();
-      return got.length > 0 && got;
-    });
+    const created = (await booking({ notes: "window" })).json.data[0];
+    const [message] = await received(hook, 1);
     const payload = verified(sub.secret, message!);
-    expect(payload.type).toBe("RESERVATION_CREATED");
-    expect(payload.data.reservation.id).toBe(created.json.data[0].id);
+    expect(message!.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(payload).toMatchObject({ id: message!.headers["webhook-id"], type: "RESERVATION_CREATED", property_id: client.propertyId });
+    expect(Date.parse(payload.created_at)).toBeGreaterThan(0);
+    const read = (await client.call(`/api/v2/reservations/${created.id}`)).json.data[0];
+    expect(payload.data.reservation).toEqual(read);
+    expect(payload.data.previous_attributes).toBeUndefined();
   });
+
+  it("a forged or altered message fails verification", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await booking();
+    const [message] = await received(hook, 1);
+    expect(() => verified(sub.secret, { ...message!, body: message!.body.replace('"pax":2', '"pax":9') })).toThrow();
+    const other = await subscribe(client, hook.url, "RESERVATION_UPDATED");
+    expect(() => verified(other.secret, message!)).toThrow();
+  });
+
+  it("sends RESERVATION_UPDATED with previous_attributes for update, status, check-in, undo and cancel", async () => {
+    const { client, booking, t2 } = await restaurant();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url, "RESERVATION_UPDATED");
+    const created = (await booking()).json.data[0];
+    const base = `/api/v2/reservations/${created.id}`;
+    expect((await client.call(base, { method: "PUT", body: { pax: 3, table_ids: [t2.id] } })).status).toBe(200);
+    // Each change waits for its message, so they arrive in this order.
+    await received(hook, 1);
+    expect((await client.call(`${base}/checkin?undo=false`, { method: "PATCH" })).status).toBe(200);
+    await received(hook, 2);
+    expect((await client.call(`${base}/checkin?undo=true`, { method: "PATCH" })).status).toBe(200);
+    await received(hook, 3);
+    expect((await client.call(base, { method: "DELETE" })).status).toBe(200);
+    const messages = await received(hook, 4);
+    const payloads = messages.map((m) => verified(sub.secret, m));
+    expect(payloads.every((p) => p.type === "RESERVATION_UPDATED" && p.data.reservation.id === created.id)).toBe(true);
+    expect(payloads[0].data.previous_attributes).toMatchObject({ pax: 2 });
+    expect(payloads[0].data.reservation.pax).toBe(3);
+    expect(payloads[1].data.previous_attributes).toHaveProperty("checkin_date", null);
+    expect(payloads[1].data.reservation.checkin_date).toEqual(expect.any(String));
+    expect(payloads[2].data.previous_attributes.checkin_date).toEqual(payloads[1].data.reservation.checkin_date);
+    expect(payloads[3].data.previous_attributes.status).toBe("ACCEPTED");
+    expect(payloads[3].data.reservation.status).toBe("CANCELLED");
+    // Four changes, four distinct events, and no event for the creation (not subscribed).
+    expect(new Set(messages.map((m) => m.headers["webhook-id"])).size).toBe(4);
+  });
+
+  it("a write the API refuses makes no event", async () => {
+    const { client, booking, t1 } = await restaurant();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    expect((await booking({ table_ids: [t1.id] })).status).toBe(201);
+    expect((await booking({ table_ids: [t1.id] })).status).toBe(403);
+    await received(hook, 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await hook.received()).toHaveLength(1);
+    expect(await deliveries(client, sub.id)).toHaveLength(1);
+  });
+
+  it("a PREPAY reservation expired by the cron reports RESERVATION_UPDATED", async () => {
+    const { client, date } = await restaurant();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url, "RESERVATION_UPDATED");
+    const id = await insertReservation(client.propertyId, { date, status: "PREPAY" });
+    await env.DB.prepare("UPDATE reservations SET payment_due_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(id).run();
+    // The direct write above was itself a change (payment_due_at), reported like any other.
+    await runCron();
+    const messages = await received(hook, 2);
+    const last = verified(sub.secret, messages[1]!);
+    expect(last.data.reservation).toMatchObject({ id, status: "EXPIRED" });
+    expect(last.data.previous_attributes).toMatchObject({ status: "PREPAY" });
+  });
+});
+
+describe("webhook delivery under faults", () => {
+  it("retries a receiver that answers 500 twice, then delivers once more with the same webhook-id and body", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook([{ status: 500, body: "database down" }, { status: 500 }]);
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await booking();
+    const messages = await received(hook, 3);
+    expect(messages.map((m) => m.answered)).toEqual([500, 500, 200]);
+    expect(new Set(messages.map((m) => m.headers["webhook-id"])).size).toBe(1);
+    expect(new Set(messages.map((m) => m.body)).size).toBe(1);
+    for (const m of messages) verified(sub.secret, m);
+    const delivery = await deliveryOf(client, sub.id, "delivered");
+    expect(delivery.attempts.map((a: any) => a.status)).toEqual([500, 500, 200]);
+    expect(delivery.attempts[0]).toMatchObject({ status: 500, error: null, response_excerpt: "database down" });
+    expect(delivery.attempts.every((a: any) => Number.isInteger(a.latency_ms) && a.latency_ms >= 0)).toBe(true);
+    expect(delivery.webhook_id).toBe(messages[0]!.headers["webhook-id"]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await hook.received()).toHaveLength(3);
+  });
+
+  it("keeps trying a receiver that is down and delivers when it is back", async () => {
+    const { client, booking } = await restaurant();
+    const { port } = await (await fetch(`${env.RECEIVER_URL}/listener`, { method: "POST" })).json<{ port: number }>();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url.replace(/:\d+\//, `:${port}/`), "RESERVATION_CREATED");
+    await booking();
+    const failing = await waitFor("two failed attempts", async () => {
+      const [d] = await deliveries(client, sub.id);
+      return d?.attempts.length >= 2 && d;
+    });
+    expect(failing.state).toBe("pending");
+    expect(failing.attempts[0]).toMatchObject({ status: null, error: expect.stringMatching(/^could not connect/) });
+    expect(await hook.received()).toHaveLength(0);
+    expect((await fetch(`${env.RECEIVER_URL}/listener/${port}/up`, { method: "POST" })).status).toBe(204);
+    const [message] = await received(hook, 1);
+    verified(sub.secret, message!);
+    expect((await deliveryOf(client, sub.id, "delivered")).attempts.at(-1).status).toBe(200);
+  });
+
+  it("disables the subscription when the receiver answers 410 Gone", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook([{ status: 410 }]);
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await booking();
+    const failed = await deliveryOf(client, sub.id, "failed");
+    expect(failed.attempts).toHaveLength(1);
+    expect(failed.last_error).toMatch(/410/);
+    const read = (await client.call(`/api/v2/webhooks/subscription/${sub.id}`)).json.data[0];
+    expect(read).toMatchObject({ enabled: false, disabled_reason: "the endpoint answered 410 Gone" });
+    // Later changes make no deliveries while it is disabled.
+    await booking({ start_hour: "21:00:00" });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await hook.received()).toHaveLength(1);
+    expect(await deliveries(client, sub.id)).toHaveLength(1);
+    // A PUT enables it again.
+    expect((await client.call(`/api/v2/webhook/subscription/${sub.id}`, { method: "PUT", body: {} })).json.data[0].enabled).toBe(true);
+    await booking({ start_hour: "20:00:00" });
+    await received(hook, 2);
+  });
+
+  it("times out a receiver that hangs and retries it", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook([{ status: 200, hangMs: 3000 }]);
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await booking();
+    const delivered = await deliveryOf(client, sub.id, "delivered");
+    expect(delivered.attempts).toHaveLength(2);
+    expect(delivered.attempts[0]).toMatchObject({ status: null, error: "no answer within 1000 ms" });
+    expect(delivered.attempts[0].latency_ms).toBeGreaterThanOrEqual(1000);
+    expect(delivered.attempts[0].latency_ms).toBeLessThan(2500);
+    expect(delivered.attempts[1].status).toBe(200);
+  });
+
+  it("honours Retry-After", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook([{ status: 503, headers: { "Retry-After": "3" } }]);
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await booking();
+    const [first, second] = await received(hook, 2);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(2900);
+    expect((await deliveryOf(client, sub.id, "delivered")).attempts.map((a: any) => a.status)).toEqual([503, 200]);
+  });
+
+  it("does not follow redirects", async () => {
+    const { client, booking } = await restaurant();
+    const target = await receiverHook();
+    const hook = await receiverHook([{ status: 307, headers: { Location: target.url } }]);
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await booking();
+    const delivered = await deliveryOf(client, sub.id, "delivered");
+    expect(delivered.attempts[0]).toMatchObject({ status: 307, error: `redirect to ${target.url} not followed` });
+    expect(await target.received()).toHaveLength(0);
+  });
+
+  it("marks an event failed once the schedule is exhausted, and replays it with one call", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook(Array.from({ length: 8 }, () => ({ status: 500 })));
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await booking();
+    const failed = await waitFor("a failed delivery", async () => (await deliveries(client, sub.id, "?state=failed"))[0], 40_000, 1000);
+    expect(failed.attempts).toHaveLength(8);
+    expect(failed.last_error).toBe("the endpoint answered 500; retries exhausted");
+    expect(failed.next_attempt_at).toBeNull();
+    const replay = await client.call(`/api/v2/webhooks/subscription/${sub.id}/deliveries/${failed.id}/replay`, { method: "POST" });
+    expect(replay.status).toBe(202);
+    expect(replay.json.data[0].state).toBe("pending");
+    const messages = await received(hook, 9);
+    expect(messages[8]!.answered).toBe(200);
+    expect(messages[8]!.headers["webhook-id"]).toBe(failed.webhook_id);
+    expect(messages[8]!.body).toBe(messages[0]!.body);
+    const again = await client.call(`/api/v2/webhooks/subscription/${sub.id}/deliveries/${failed.id}/replay`, { method: "POST" });
+    expect(again.status).toBe(409);
+    expect(again.json.title).toBe("delivery not failed");
+  }, 60_000);
+
+  it("delivers through the sweeper when the Worker stopped between the commit and the send", async () => {
+    const { client, date } = await restaurant();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    // A write committed by a Worker that then stopped: the outbox row exists, nothing was queued.
+    const id = await insertReservation(client.propertyId, { date });
+    const [pending] = await deliveries(client, sub.id);
+    expect(pending).toMatchObject({ state: "pending", reservation_id: id, attempts: [] });
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await hook.received()).toHaveLength(0);
+    await runCron();
+    const [message] = await received(hook, 1);
+    expect(verified(sub.secret, message!).data.reservation.id).toBe(id);
+  });
+
+  it("signs with both secrets while a rotated one overlaps, then with the new one only", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    const rotated = await client.call(`/api/v2/webhooks/subscription/${sub.id}/rotate-secret`, { method: "POST", body: { overlap_seconds: 3600 } });
+    expect(rotated.status).toBe(200);
+    const secret = rotated.json.data[0].secret;
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(sub.secret);
+    await booking();
+    const [message] = await received(hook, 1);
+    expect(message!.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    verified(secret, message!);
+    verified(sub.secret, message!);
+    await client.call(`/api/v2/webhooks/subscription/${sub.id}/rotate-secret`, { method: "POST", body: { overlap_seconds: 0 } });
+    const latest = (await client.call(`/api/v2/webhooks/subscription/${sub.id}/rotate-secret`, { method: "POST", body: { overlap_seconds: 0 } })).json.data[0].secret;
+    await booking({ start_hour: "21:00:00" });
+    const [, next] = await received(hook, 2);
+    expect(next!.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
+    verified(latest, next!);
+    expect(() => verified(secret, next!)).toThrow();
+  });
+});
+
+describe("webhooks under concurrency", () => {
+  it("many reservations changed in parallel: every change makes exactly one event, and every event reaches its subscriber", async () => {
+    const client = await newClient();
+    const room = (await client.call("/api/v2/rooms", { body: { name: "Hall" } })).json.data[0];
+    const tables = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => (await client.call("/api/v2/tables", { body: { name: `T${i}`, room_id: room.id, guests_max: 4 } })).json.data[0]),
+    );
+    const service = (await client.call("/api/v2/services", { body: { name: "Dinner", start_hour: "18:00", end_hour: "23:00" } })).json.data[0];
+    const created = await receiverHook();
+    const updated = await receiverHook();
+    const subCreated = await subscribe(client, created.url, "RESERVATION_CREATED");
+    const subUpdated = await subscribe(client, updated.url, "RESERVATION_UPDATED");
+    const date = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    const made = await Promise.all(
+      tables.map((t, i) => book(client, { start_date: date, start_hour: i % 2 ? "19:00:00" : "21:00:00", service_id: service.id, table_ids: [t.id] })),
+    );
+    expect(made.map((r) => r.status)).toEqual(tables.map(() => 201));
+    const ids = made.map((r) => r.json.data[0].id as number);
+    // Two changes of each, all at once: a pax change and a cancellation.
+    const changes = await Promise.all(ids.flatMap((id) => [client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { pax: 3 } }), client.call(`/api/v2/reservations/${id}`, { method: "DELETE" })]));
+    const applied = changes.filter((r) => r.status === 200).length;
+    // A PUT that loses the race to the cancellation may be refused; only applied changes count.
+    const history = await env.DB.prepare(
+      `SELECT count(*) AS n FROM reservation_history WHERE reservation_id IN (${ids.join(",")}) AND action <> 'created'`,
+    ).first<{ n: number }>();
+    const events = await env.DB.prepare(
+      `SELECT type, count(*) AS n FROM webhook_events WHERE reservation_id IN (${ids.join(",")}) GROUP BY type ORDER BY type`,
+    ).all<{ type: string; n: number }>();
+    expect(events.results).toEqual([
+      { type: "RESERVATION_CREATED", n: ids.length },
+      { type: "RESERVATION_UPDATED", n: history!.n },
+    ]);
+    expect(history!.n).toBeGreaterThanOrEqual(ids.length);
+    expect(applied).toBe(history!.n);
+    const uids = (await env.DB.prepare(`SELECT uid FROM webhook_events WHERE reservation_id IN (${ids.join(",")}) ORDER BY id`).all<{ uid: string }>()).results.map((r) => r.uid);
+    const got = [...(await received(created, ids.length, 30_000)), ...(await received(updated, history!.n, 30_000))];
+    expect(new Set(got.map((m) => m.headers["webhook-id"]))).toEqual(new Set(uids));
+    expect(got).toHaveLength(uids.length);
+    for (const m of got) verified(m.headers["webhook-id"] && JSON.parse(m.body).type === "RESERVATION_CREATED" ? subCreated.secret : subUpdated.secret, m);
+  }, 60_000);
 });

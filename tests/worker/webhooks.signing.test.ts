@@ -1,0 +1,101 @@
+/** The pure parts of webhooks: signing (checked by the standardwebhooks library), endpoint rules, retry schedule. */
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { endpointProblem } from "../../worker/webhooks/endpoint";
+import { parseRetryAfter, RETRY_SCHEDULE, retryDelay } from "../../worker/webhooks/retry";
+import { generateSecret, webhookHeaders } from "../../worker/webhooks/signing";
+
+describe("signing", () => {
+  it("makes Standard Webhooks headers the library verifies", async () => {
+    const secret = generateSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const body = JSON.stringify({ id: "msg_1", type: "RESERVATION_CREATED", data: { reservation: { id: 1 } } });
+    const headers = await webhookHeaders([secret], "msg_1", body);
+    expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+  });
+
+  it("signs with every secret given, so both the new and the previous secret verify during a rotation", async () => {
+    const [previous, next, stranger] = [generateSecret(), generateSecret(), generateSecret()];
+    const body = '{"a":1}';
+    const headers = await webhookHeaders([next, previous], "msg_2", body);
+    expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(new Webhook(next).verify(body, headers)).toEqual({ a: 1 });
+    expect(new Webhook(previous).verify(body, headers)).toEqual({ a: 1 });
+    expect(() => new Webhook(stranger).verify(body, headers)).toThrow();
+  });
+
+  it("is refused by the library when the body, id or timestamp changed, or the timestamp is stale", async () => {
+    const secret = generateSecret();
+    const headers = await webhookHeaders([secret], "msg_3", '{"a":1}');
+    const wh = new Webhook(secret);
+    expect(() => wh.verify('{"a":2}', headers)).toThrow();
+    expect(() => wh.verify('{"a":1}', { ...headers, "webhook-id": "msg_4" })).toThrow();
+    expect(() => wh.verify('{"a":1}', { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) + 1) })).toThrow();
+    const old = await webhookHeaders([secret], "msg_3", '{"a":1}', Date.now() - 3_600_000);
+    expect(() => wh.verify('{"a":1}', old)).toThrow();
+  });
+});
+
+describe("endpoints", () => {
+  it.each([
+    ["https://hooks.example.com/reservations", false, undefined],
+    ["https://93.184.216.34/hook", false, undefined],
+    ["https://[2606:4700::1111]/hook", false, undefined],
+    ["http://hooks.example.com/reservations", false, "endpoint must use https"],
+    ["http://localhost:3000/hook", false, "endpoint must use https"],
+    ["https://localhost/hook", false, "private"],
+    ["https://127.0.0.1/hook", false, "private"],
+    ["https://10.1.2.3/hook", false, "private"],
+    ["https://172.16.0.1/hook", false, "private"],
+    ["https://192.168.1.1/hook", false, "private"],
+    ["https://169.254.169.254/latest/meta-data", false, "private"],
+    ["https://100.64.0.1/hook", false, "private"],
+    ["https://0.0.0.0/hook", false, "private"],
+    ["https://[::1]/hook", false, "private"],
+    ["https://[fd00::1]/hook", false, "private"],
+    ["https://[fe80::1]/hook", false, "private"],
+    ["https://[::ffff:10.0.0.1]/hook", false, "private"],
+    ["https://db.internal/hook", false, "private"],
+    ["https://printer.local/hook", false, "private"],
+    ["https://intranet/hook", false, "private"],
+    ["https://user:pass@hooks.example.com/", false, "credentials"],
+    ["http://localhost:3000/hook", true, undefined],
+    ["http://127.0.0.1:3000/hook", true, undefined],
+    ["http://[::1]:3000/hook", true, undefined],
+    ["http://app.localhost/hook", true, undefined],
+    ["https://hooks.example.com/", true, undefined],
+    ["http://hooks.example.com/", true, "http://localhost"],
+    ["https://10.0.0.1/", true, "public address"],
+    ["ftp://hooks.example.com/", true, "https"],
+  ])("%s (sandbox %s)", (endpoint, sandbox, problem) => {
+    const found = endpointProblem(endpoint, sandbox);
+    if (problem === undefined) expect(found).toBeUndefined();
+    else expect(found).toContain(problem);
+  });
+});
+
+describe("retry schedule", () => {
+  it("follows CONTRACT 9: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up", () => {
+    expect(RETRY_SCHEDULE).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, 1))).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(retryDelay(8, 1)).toBeUndefined();
+  });
+
+  it("scales with one setting, and a Retry-After only ever asks for more time (capped at a day)", () => {
+    expect(retryDelay(2, 0.001)).toBeCloseTo(0.3);
+    expect(retryDelay(1, 1, 60)).toBe(60);
+    expect(retryDelay(2, 1, 60)).toBe(300);
+    expect(retryDelay(1, 1, 10_000_000)).toBe(86_400);
+    expect(retryDelay(8, 1, 5)).toBeUndefined();
+  });
+
+  it("reads Retry-After as seconds or as an HTTP date", () => {
+    const now = Date.parse("2026-11-22T10:00:00Z");
+    expect(parseRetryAfter("120", now)).toBe(120);
+    expect(parseRetryAfter("Sun, 22 Nov 2026 10:01:00 GMT", now)).toBe(60);
+    expect(parseRetryAfter("Sun, 22 Nov 2026 09:00:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
