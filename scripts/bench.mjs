@@ -7,6 +7,7 @@
 //                       latency ratio use 40% of it)
 //   BENCH_OUT=file.json also write the results as JSON
 //   BENCH_KEEP=1        keep the temporary databases (their paths are printed)
+//   BENCH_ONLY=webhooks run only these parts (comma-separated: api, webhooks)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -19,6 +20,9 @@ import { ensureDeps } from "./setup.mjs";
 // autocannon is a devDependency: install the packages first on a fresh checkout.
 ensureDeps();
 const { combineGets, combinePairs, measureGet, measurePairs, tokenRotor } = await import("./bench/load.mjs");
+const { measureWebhooks } = await import("./bench/webhooks.mjs");
+
+const ONLY = new Set((process.env.BENCH_ONLY ?? "api,webhooks").split(",").map((s) => s.trim()));
 
 const DURATION = Math.max(1, Number(process.env.BENCH_DURATION) || 10);
 const RATIO_DURATION = Math.max(1, Math.round(DURATION * 0.4));
@@ -188,10 +192,80 @@ function broken(r) {
   return r.requests === 0 || failed > r.requests / 2;
 }
 
-async function main() {
-  say(`duration ${DURATION} s per route, ${CONNECTIONS} connections, warm-up ${WARMUP} s`);
-  build();
+/** A random create on day 30..99 at a random time of a random service, for 2 to 4 guests. */
+function bookingMaker(catalog, today) {
+  const grids = seed.SERVICES.map(({ start_hour, end_hour }) => {
+    const out = [];
+    for (let m = seed.localMinutes("2000-01-01", start_hour); m <= seed.localMinutes("2000-01-01", end_hour); m += 15) {
+      out.push(new Date(m * 60000).toISOString().slice(11, 19));
+    }
+    return out;
+  });
+  let booked = 0;
+  return () => {
+    const s = Math.random() < 0.5 ? 2 : Math.floor(Math.random() * 2); // half of them at dinner
+    const grid = grids[s];
+    const n = booked++;
+    return {
+      start_date: seed.addDays(today, 30 + Math.floor(Math.random() * (DAYS - 30))),
+      start_hour: grid[Math.floor(Math.random() * grid.length)],
+      pax: 2 + Math.floor(Math.random() * 3),
+      service_id: catalog.services[s],
+      customer: { first_name: "Bench", last_name: `Guest ${n % 200}`, email: `bench.guest${n % 200}@load.example` },
+    };
+  };
+}
 
+/** Webhooks: a restaurant of its own with 30 busy days, then the receiver's figures. */
+async function webhooksPart() {
+  const phase = await newPhase("webhooks");
+  say(`webhooks: wrangler dev on ${phase.url}, D1 in ${phase.dir}`);
+  const today = seed.today();
+  const days = [];
+  for (let d = 0; d < 30; d++) days.push([seed.addDays(today, d), PER_DAY]);
+  await seedDays(phase, days, "webhooks");
+  await addLoadClients(phase);
+  say(`measuring webhook delivery: ${DURATION} s of creates and cancellations, then a backlog of 2,000 changes`);
+  const w = await measureWebhooks({
+    phase,
+    measurePairs,
+    booking: bookingMaker(phase.catalog, today),
+    duration: DURATION,
+    connections: CONNECTIONS,
+    query: seed.query,
+    execSql: (sql) => seed.writeAndRun(phase.dir, phase.dir, "backlog.sql", sql),
+    say,
+  });
+  const line = (label, r) =>
+    `${label.padEnd(44)}${String(r.events).padStart(8)}${String(r.delivered).padStart(10)}${String(r.duplicates).padStart(6)}${fmt(r.perSecond).padStart(10)}${fmt(r.p50, 0).padStart(9)}${fmt(r.p99, 0).padStart(9)}`;
+  console.log(
+    [
+      "",
+      `Webhooks to a local receiver (signed, one delivery per event; latency = receiver's answer - the commit's created_at):`,
+      `${"".padEnd(44)}${"events".padStart(8)}${"delivered".padStart(10)}${"dup".padStart(6)}${"events/s".padStart(10)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}`,
+      line(`during ${DURATION} s of API creates + cancellations`, w.sustained),
+      line("a backlog of changes, swept by the cron", w.backlog),
+      `the first row's events/s is the API's write rate (every write is one event); the second is the delivery capacity, draining ${w.backlog.events.toLocaleString("en")} events committed at once`,
+    ].join("\n"),
+  );
+  return w;
+}
+
+async function main() {
+  say(`duration ${DURATION} s per route, ${CONNECTIONS} connections, warm-up ${WARMUP} s; parts: ${[...ONLY].join(", ")}`);
+  build();
+  const out = {};
+  if (ONLY.has("api")) out.api = await apiPart();
+  if (ONLY.has("webhooks")) out.webhooks = await webhooksPart();
+  if (process.env.BENCH_OUT) {
+    writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, (k, v) => (k === "samples" ? undefined : v), 2) + "\n");
+    say(`results written to ${process.env.BENCH_OUT}`);
+  }
+  if (process.env.BENCH_KEEP) say(`kept the databases: ${tempDirs.join(", ")}`);
+  say(`done in ${elapsed()}`);
+}
+
+async function apiPart() {
   const today = seed.today();
   const week = seed.addDays(today, WEEK_OFFSET);
   const inWeek = (d) => d >= WEEK_OFFSET && d < WEEK_OFFSET + 7;
@@ -222,27 +296,7 @@ async function main() {
   const roomsPath = `/api/v2/bookings/rooms?start_date=${week}&start_hour=20:00:00&pax=2`;
   const common = { url: main.url, connections: CONNECTIONS };
 
-  // A create on a random day 30..99 at a random time of a random service, for 2 to 4 guests.
-  const grids = seed.SERVICES.map(({ start_hour, end_hour }) => {
-    const out = [];
-    for (let m = seed.localMinutes("2000-01-01", start_hour); m <= seed.localMinutes("2000-01-01", end_hour); m += 15) {
-      out.push(new Date(m * 60000).toISOString().slice(11, 19));
-    }
-    return out;
-  });
-  let booked = 0;
-  const booking = () => {
-    const s = Math.random() < 0.5 ? 2 : Math.floor(Math.random() * 2); // half of them at dinner
-    const grid = grids[s];
-    const n = booked++;
-    return {
-      start_date: seed.addDays(today, 30 + Math.floor(Math.random() * (DAYS - 30))),
-      start_hour: grid[Math.floor(Math.random() * grid.length)],
-      pax: 2 + Math.floor(Math.random() * 3),
-      service_id: main.catalog.services[s],
-      customer: { first_name: "Bench", last_name: `Guest ${n % 200}`, email: `bench.guest${n % 200}@load.example` },
-    };
-  };
+  const booking = bookingMaker(main.catalog, today);
 
   // Each route runs in PASSES passes of DURATION / PASSES seconds, the passes one after the
   // other over all routes, so a slow spell of the machine does not land on one route only.
@@ -390,17 +444,11 @@ async function main() {
     workerErrors: summariseErrors(workerLog),
     elapsedSeconds: (performance.now() - started) / 1000,
   };
-  if (process.env.BENCH_OUT) {
-    writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, (k, v) => (k === "samples" ? undefined : v), 2) + "\n");
-    say(`results written to ${process.env.BENCH_OUT}`);
-  }
-  if (process.env.BENCH_KEEP) say(`kept the databases: ${tempDirs.join(", ")}`);
-
   const failed = Object.entries({ healthz: results.healthz, property: results.property, slots: results.slots, rooms: results.rooms, pairs: results.pairs, slots1k: results.slots1k, slots100k: results.slots100k }).filter(([, r]) => broken(r));
   const creates = Object.values(results.pairs.createStatuses).reduce((a, b) => a + b, 0);
   if (results.pairs.pairs < creates / 2) failed.push(["create-then-delete (fewer than half the creates were followed by a deletion)"]);
   if (failed.length) throw new Error(`most requests failed on: ${failed.map(([k]) => k).join(", ")}`);
-  say(`done in ${elapsed()}`);
+  return out;
 }
 
 try {

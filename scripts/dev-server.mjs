@@ -54,6 +54,7 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
     "--persist-to",
     persistTo,
     "--show-interactive-dev-session=false",
+    "--test-scheduled",
     "--log-level",
     "warn",
     "--inspector-port",

@@ -42,21 +42,26 @@ async function enqueue(env: Bindings, ids: number[], delaySeconds = 0) {
   }
 }
 
-/** Queues due deliveries that no message is on its way for; answers how many. */
-export async function dispatchDue(env: Bindings, limit = 500): Promise<number> {
-  const now = Date.now();
-  const { results } = await env.DB.prepare(
-    `UPDATE webhook_deliveries SET queued_at = ?1 WHERE id IN (
-       SELECT id FROM webhook_deliveries
-       WHERE state = 'pending' AND next_attempt_at <= ?1 AND (queued_at IS NULL OR queued_at < ?2)
-       ORDER BY id LIMIT ?3)
-     RETURNING id`,
-  )
-    .bind(iso(now), iso(now - QUEUE_GRACE_MS), limit)
-    .all<{ id: number }>();
-  const ids = results.map((r) => r.id).sort((a, b) => a - b);
-  if (ids.length) await enqueue(env, ids);
-  return ids.length;
+/** Queues due deliveries that no message is on its way for, `batch` at a time; answers how many. */
+export async function dispatchDue(env: Bindings, batch = 500, maxBatches = 20): Promise<number> {
+  let total = 0;
+  for (let round = 0; round < maxBatches; round++) {
+    const now = Date.now();
+    const { results } = await env.DB.prepare(
+      `UPDATE webhook_deliveries SET queued_at = ?1 WHERE id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE state = 'pending' AND next_attempt_at <= ?1 AND (queued_at IS NULL OR queued_at < ?2)
+         ORDER BY id LIMIT ?3)
+       RETURNING id`,
+    )
+      .bind(iso(now), iso(now - QUEUE_GRACE_MS), batch)
+      .all<{ id: number }>();
+    const ids = results.map((r) => r.id).sort((a, b) => a - b);
+    if (ids.length) await enqueue(env, ids);
+    total += ids.length;
+    if (ids.length < batch) break;
+  }
+  return total;
 }
 
 /**
@@ -137,19 +142,9 @@ async function send(endpoint: string, headers: Record<string, string>, body: str
  */
 export async function attempt(env: Bindings, id: number): Promise<void> {
   const { scale, timeoutMs } = webhookSettings(env);
+  const claimed = await claim(env, id, timeoutMs);
+  if (!claimed) return;
   const now = Date.now();
-  const claimed = await env.DB.prepare(
-    `UPDATE webhook_deliveries AS d SET lease_until = ?2
-     WHERE d.id = ?1 AND d.state = 'pending' AND d.next_attempt_at <= ?3 AND (d.lease_until IS NULL OR d.lease_until < ?4)
-       AND NOT EXISTS (
-         SELECT 1 FROM webhook_deliveries p JOIN webhook_events pe ON pe.id = p.event_id
-         WHERE p.subscription_id = d.subscription_id AND p.id < d.id AND p.state = 'pending' AND p.cycle_attempts = 0
-           AND pe.reservation_id = (SELECT reservation_id FROM webhook_events WHERE id = d.event_id))
-     RETURNING id, event_id, subscription_id, attempts, cycle_attempts`,
-  )
-    .bind(id, iso(now + timeoutMs + 15_000), iso(now + 1000), iso(now))
-    .first<DeliveryRow>();
-  if (!claimed) return requeueIfWaiting(env, id, now);
 
   const db = drizzle(env.DB, { schema });
   const [sub, event, property] = await env.DB.batch([
@@ -232,13 +227,43 @@ async function finish(
   ]);
 }
 
-/** A message that came before its delivery was due, or while an earlier one waits: try again shortly. */
-async function requeueIfWaiting(env: Bindings, id: number, now: number) {
-  const row = await env.DB.prepare("SELECT state, next_attempt_at, lease_until FROM webhook_deliveries WHERE id = ?")
-    .bind(id)
-    .first<{ state: string; next_attempt_at: string; lease_until: string | null }>();
-  if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return;
-  const wait = Math.max(1, (Date.parse(row.next_attempt_at) - now) / 1000);
-  await env.DB.prepare("UPDATE webhook_deliveries SET queued_at = ?2 WHERE id = ?1").bind(id, iso(now + wait * 1000)).run();
-  await enqueue(env, [id], wait);
+/** How long a delivery waits in the consumer for an earlier one of the same reservation (often in the same batch). */
+const ORDER_WAIT_MS = 3000;
+
+/**
+ * Leases delivery `id` if it is due, nobody else holds it, and no earlier delivery of the same
+ * reservation to the same subscription is still untried. Answers undefined when there is nothing
+ * to do now; a delivery that is not due yet or keeps waiting for its predecessor is queued again.
+ */
+async function claim(env: Bindings, id: number, timeoutMs: number): Promise<DeliveryRow | undefined> {
+  const started = Date.now();
+  for (;;) {
+    const now = Date.now();
+    const claimed = await env.DB.prepare(
+      `UPDATE webhook_deliveries AS d SET lease_until = ?2
+       WHERE d.id = ?1 AND d.state = 'pending' AND d.next_attempt_at <= ?3 AND (d.lease_until IS NULL OR d.lease_until < ?4)
+         AND NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries p JOIN webhook_events pe ON pe.id = p.event_id
+           WHERE p.subscription_id = d.subscription_id AND p.id < d.id AND p.state = 'pending' AND p.cycle_attempts = 0
+             AND pe.reservation_id = (SELECT reservation_id FROM webhook_events WHERE id = d.event_id))
+       RETURNING id, event_id, subscription_id, attempts, cycle_attempts`,
+    )
+      .bind(id, iso(now + timeoutMs + 15_000), iso(now + 1000), iso(now))
+      .first<DeliveryRow>();
+    if (claimed) return claimed;
+    const row = await env.DB.prepare("SELECT state, next_attempt_at, lease_until FROM webhook_deliveries WHERE id = ?")
+      .bind(id)
+      .first<{ state: string; next_attempt_at: string; lease_until: string | null }>();
+    // Done, or another consumer holds it: nothing to do.
+    if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
+    const dueIn = Date.parse(row.next_attempt_at) - now;
+    if (dueIn > 1000 || Date.now() - started > ORDER_WAIT_MS) {
+      const wait = Math.max(1, dueIn / 1000);
+      await env.DB.prepare("UPDATE webhook_deliveries SET queued_at = ?2 WHERE id = ?1").bind(id, iso(now + wait * 1000)).run();
+      await enqueue(env, [id], wait);
+      return undefined;
+    }
+    // Due, but an earlier delivery of the same reservation is being tried: keep the order.
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
