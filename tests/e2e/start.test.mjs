@@ -3,7 +3,8 @@
 // and a second `npm start` that finds the demo already there.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -51,6 +52,20 @@ function stop(child) {
     child.once("exit", resolve);
     child.kill("SIGTERM");
   });
+}
+
+/** Resolves once something listens on the port (the README's receiver has started). */
+async function waitForPort(port, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => (socket.end(), resolve(true)));
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const field = (out, label) => out.match(new RegExp(`${label}\\s+(\\S+)`))?.[1];
@@ -155,6 +170,73 @@ describe("npm start and the README quick start", () => {
     const bad = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", "nope"], { encoding: "utf8" });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /not a client_id/);
+  });
+
+  it("delivers a signed webhook to the README's Node receiver, through wrangler dev's queue", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block = (name) => readme.split(`<!-- ${name}:begin -->`)[1]?.split(`<!-- ${name}:end -->`)[0]?.replace(/^```\w*\n/m, "").replace(/```\s*$/m, "");
+    const [subscribeSh, receiverJs] = [block("webhooks"), block("receiver")];
+    assert.ok(subscribeSh && receiverJs, "README has the webhook blocks");
+    const property = field(server.out, "property id");
+    const auth = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: field(server.out, "client_id"), client_secret: field(server.out, "client_secret") }),
+    }).then((r) => r.json());
+    const api = (path, init = {}) =>
+      fetch(`${BASE}${path}`, { ...init, headers: { Authorization: `Bearer ${auth.access_token}`, Property: property, "Content-Type": "application/json", ...init.headers } }).then(async (r) => ({ status: r.status, json: await r.json() }));
+
+    // The README's subscription lines, as a reader would run them after the quick start.
+    const port = 30000 + Math.floor(Math.random() * 20000);
+    const json = `json() { node -e "const d = JSON.parse(require('fs').readFileSync(0)); console.log(String($1))"; }`;
+    const sub = spawnSync("bash", ["-euo", "pipefail", "-c", `${json}\n${subscribeSh}`], {
+      env: { ...process.env, BASE, TOKEN: auth.access_token, PROPERTY: property, HOOK: `http://localhost:${port}/` },
+      encoding: "utf8",
+    });
+    assert.equal(sub.status, 0, sub.stderr);
+    const secret = sub.stdout.match(/WEBHOOK_SECRET=(whsec_\S+)/)?.[1];
+    assert.ok(secret, sub.stdout);
+
+    // The README's receiver, from a file inside the project so it finds standardwebhooks.
+    const file = join(ARTIFACTS, `receiver-${port}.mjs`);
+    writeFileSync(file, receiverJs);
+    const receiver = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    receiver.stdout.on("data", (c) => (out += c));
+    receiver.stderr.on("data", (c) => (out += c));
+    try {
+      // A forged delivery is refused by the receiver's verification.
+      await waitForPort(port);
+      const forged = await fetch(`http://127.0.0.1:${port}/`, {
+        method: "POST",
+        headers: { "webhook-id": "msg_forged", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
+        body: "{}",
+      });
+      assert.equal(forged.status, 400);
+
+      // Book the demo restaurant's first free time for two.
+      const day = new Date(Date.now() + 3 * 864e5).toISOString().slice(0, 10);
+      const slots = await api(`/api/v2/bookings/slots?start_date=${day}&pax=2&out_of_order=true`);
+      const first = slots.json.data.flatMap((d) => d.available_services.map((s) => ({ day: d.day, service: s.id, hour: s.available_slots[0] }))).find((x) => x.hour);
+      assert.ok(first, "the demo restaurant has a free time");
+      const booked = await api("/api/v2/reservations", {
+        method: "POST",
+        body: JSON.stringify({ start_date: first.day, start_hour: first.hour, pax: 2, service_id: first.service, customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } }),
+      });
+      assert.equal(booked.status, 201, JSON.stringify(booked.json));
+      const id = booked.json.data[0].id;
+      const line = `RESERVATION_CREATED ${id} ACCEPTED ${first.day} ${first.hour}`;
+      const deadline = Date.now() + 20_000;
+      while (!out.includes(line) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(out.includes(line), `the receiver printed:\n${out}`);
+
+      const subscriptions = await api("/api/v2/webhooks/subscriptions");
+      const mine = subscriptions.json.data.find((s) => s.endpoint === `http://localhost:${port}/`);
+      const log = await api(`/api/v2/webhooks/subscription/${mine.id}/deliveries`);
+      assert.deepEqual(log.json.data[0].attempts.map((a) => a.status), [200]);
+    } finally {
+      receiver.kill();
+      rmSync(file, { force: true });
+    }
   });
 
   it("finds the demo already there on a second start", async () => {
