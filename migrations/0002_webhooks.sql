@@ -14,6 +14,7 @@ CREATE TABLE `webhook_deliveries` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`event_id` integer NOT NULL,
 	`subscription_id` integer NOT NULL,
+	`reservation_id` integer NOT NULL,
 	`state` text NOT NULL,
 	`attempts` integer DEFAULT 0 NOT NULL,
 	`cycle_attempts` integer DEFAULT 0 NOT NULL,
@@ -30,7 +31,7 @@ CREATE TABLE `webhook_deliveries` (
 --> statement-breakpoint
 CREATE INDEX `webhook_deliveries_subscription_idx` ON `webhook_deliveries` (`subscription_id`,`id`);--> statement-breakpoint
 CREATE INDEX `webhook_deliveries_due_idx` ON `webhook_deliveries` (`state`,`next_attempt_at`);--> statement-breakpoint
-CREATE INDEX `webhook_deliveries_event_idx` ON `webhook_deliveries` (`event_id`);--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_order_idx` ON `webhook_deliveries` (`subscription_id`,`reservation_id`,`id`);--> statement-breakpoint
 CREATE TABLE `webhook_events` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`uid` text NOT NULL,
@@ -65,19 +66,21 @@ CREATE TABLE `webhook_subscriptions` (
 );
 --> statement-breakpoint
 CREATE INDEX `webhook_subscriptions_client_idx` ON `webhook_subscriptions` (`client_id`,`id`);--> statement-breakpoint
-CREATE INDEX `webhook_subscriptions_property_type_idx` ON `webhook_subscriptions` (`property_id`,`webhook_type`);
+CREATE INDEX `webhook_subscriptions_property_type_idx` ON `webhook_subscriptions` (`property_id`,`webhook_type`);--> statement-breakpoint
+ALTER TABLE `reservations` ADD `customer_snapshot` text;
 --> statement-breakpoint
 -- The outbox (CONTRACT 9). Hand-written after drizzle-kit's output (it does not know triggers).
 -- Every new reservation and every change of what the API shows of one writes its event row in
 -- the same statement, so in the same D1 batch: a change can never exist without its event,
--- whatever code path made it (API, widget, cron). Only properties someone listens to get rows.
+-- whatever code path made it (API, widget, cron). Only live subscriptions on live properties
+-- get rows. The snapshot is the row as drizzle reads it (camelCase keys), for the payload.
 CREATE TRIGGER `reservations_webhook_created`
 AFTER INSERT ON `reservations`
 FOR EACH ROW
 WHEN EXISTS (
-  SELECT 1 FROM `webhook_subscriptions` s
+  SELECT 1 FROM `webhook_subscriptions` s JOIN `properties` p ON p.`id` = s.`property_id`
   WHERE s.`property_id` = NEW.`property_id` AND s.`webhook_type` = 'RESERVATION_CREATED'
-    AND s.`deleted_at` IS NULL AND s.`disabled_at` IS NULL
+    AND s.`deleted_at` IS NULL AND s.`disabled_at` IS NULL AND p.`deleted_at` IS NULL
 )
 BEGIN
   INSERT INTO `webhook_events` (`uid`, `property_id`, `reservation_id`, `type`, `snapshot`, `previous`, `created_at`)
@@ -87,11 +90,12 @@ BEGIN
     'endMin', NEW.`end_min`, 'pax', NEW.`pax`, 'status', NEW.`status`, 'channel', NEW.`channel`,
     'waitingList', NEW.`waiting_list`, 'notes', NEW.`notes`, 'specialRequest', NEW.`special_request`, 'lastStatusChange', NEW.`last_status_change`,
     'checkinDate', NEW.`checkin_date`, 'checkoutDate', NEW.`checkout_date`, 'expirationDate', NEW.`expiration_date`, 'tableIds', json(NEW.`table_ids`),
-    'paymentDueAt', NEW.`payment_due_at`
+    'paymentDueAt', NEW.`payment_due_at`, 'customerSnapshot', json(NEW.`customer_snapshot`)
   ), NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
 END;
 --> statement-breakpoint
--- Bookkeeping columns (version, updated_at, the manage token, undo memory) are not news.
+-- Bookkeeping columns (version, updated_at, catalog_version, the manage token, undo memory) are
+-- not news; the customer's details are (customer_snapshot).
 CREATE TRIGGER `reservations_webhook_updated`
 AFTER UPDATE ON `reservations`
 FOR EACH ROW
@@ -101,11 +105,11 @@ WHEN (OLD.`customer_id` IS NOT NEW.`customer_id` OR OLD.`service_id` IS NOT NEW.
   OR OLD.`channel` IS NOT NEW.`channel` OR OLD.`waiting_list` IS NOT NEW.`waiting_list` OR OLD.`notes` IS NOT NEW.`notes`
   OR OLD.`special_request` IS NOT NEW.`special_request` OR OLD.`last_status_change` IS NOT NEW.`last_status_change` OR OLD.`checkin_date` IS NOT NEW.`checkin_date`
   OR OLD.`checkout_date` IS NOT NEW.`checkout_date` OR OLD.`expiration_date` IS NOT NEW.`expiration_date` OR OLD.`table_ids` IS NOT NEW.`table_ids`
-  OR OLD.`payment_due_at` IS NOT NEW.`payment_due_at`)
+  OR OLD.`payment_due_at` IS NOT NEW.`payment_due_at` OR OLD.`customer_snapshot` IS NOT NEW.`customer_snapshot`)
   AND EXISTS (
-  SELECT 1 FROM `webhook_subscriptions` s
+  SELECT 1 FROM `webhook_subscriptions` s JOIN `properties` p ON p.`id` = s.`property_id`
   WHERE s.`property_id` = NEW.`property_id` AND s.`webhook_type` = 'RESERVATION_UPDATED'
-    AND s.`deleted_at` IS NULL AND s.`disabled_at` IS NULL
+    AND s.`deleted_at` IS NULL AND s.`disabled_at` IS NULL AND p.`deleted_at` IS NULL
 )
 BEGIN
   INSERT INTO `webhook_events` (`uid`, `property_id`, `reservation_id`, `type`, `snapshot`, `previous`, `created_at`)
@@ -115,14 +119,14 @@ BEGIN
     'endMin', NEW.`end_min`, 'pax', NEW.`pax`, 'status', NEW.`status`, 'channel', NEW.`channel`,
     'waitingList', NEW.`waiting_list`, 'notes', NEW.`notes`, 'specialRequest', NEW.`special_request`, 'lastStatusChange', NEW.`last_status_change`,
     'checkinDate', NEW.`checkin_date`, 'checkoutDate', NEW.`checkout_date`, 'expirationDate', NEW.`expiration_date`, 'tableIds', json(NEW.`table_ids`),
-    'paymentDueAt', NEW.`payment_due_at`
+    'paymentDueAt', NEW.`payment_due_at`, 'customerSnapshot', json(NEW.`customer_snapshot`)
   ), json_object(
     'id', OLD.`id`, 'propertyId', OLD.`property_id`, 'customerId', OLD.`customer_id`, 'serviceId', OLD.`service_id`,
     'roomId', OLD.`room_id`, 'startDate', OLD.`start_date`, 'startHour', OLD.`start_hour`, 'startMin', OLD.`start_min`,
     'endMin', OLD.`end_min`, 'pax', OLD.`pax`, 'status', OLD.`status`, 'channel', OLD.`channel`,
     'waitingList', OLD.`waiting_list`, 'notes', OLD.`notes`, 'specialRequest', OLD.`special_request`, 'lastStatusChange', OLD.`last_status_change`,
     'checkinDate', OLD.`checkin_date`, 'checkoutDate', OLD.`checkout_date`, 'expirationDate', OLD.`expiration_date`, 'tableIds', json(OLD.`table_ids`),
-    'paymentDueAt', OLD.`payment_due_at`
+    'paymentDueAt', OLD.`payment_due_at`, 'customerSnapshot', json(OLD.`customer_snapshot`)
   ), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
 END;
 --> statement-breakpoint
@@ -131,8 +135,8 @@ CREATE TRIGGER `webhook_events_fanout`
 AFTER INSERT ON `webhook_events`
 FOR EACH ROW
 BEGIN
-  INSERT INTO `webhook_deliveries` (`event_id`, `subscription_id`, `state`, `next_attempt_at`, `created_at`)
-  SELECT NEW.`id`, s.`id`, 'pending', NEW.`created_at`, NEW.`created_at`
+  INSERT INTO `webhook_deliveries` (`event_id`, `subscription_id`, `reservation_id`, `state`, `next_attempt_at`, `created_at`)
+  SELECT NEW.`id`, s.`id`, NEW.`reservation_id`, 'pending', NEW.`created_at`, NEW.`created_at`
   FROM `webhook_subscriptions` s
   WHERE s.`property_id` = NEW.`property_id` AND s.`webhook_type` = NEW.`type`
     AND s.`deleted_at` IS NULL AND s.`disabled_at` IS NULL;

@@ -13,8 +13,9 @@ export default {
   fetch: app.fetch,
   queue: consume,
   async scheduled(_controller, env, ctx) {
-    // Expiry makes events; the sweeper then queues them with whatever no queue took.
-    ctx.waitUntil(Promise.all([expireUnpaid(env.DB).then(() => dispatchDue(env)), housekeeping(env)]));
+    // Expiry makes events; the sweeper then queues them with whatever no queue took (and runs
+    // even when the expiry failed).
+    ctx.waitUntil(Promise.all([expireUnpaid(env.DB).finally(() => dispatchDue(env)), housekeeping(env)]));
   },
 } satisfies ExportedHandler<Bindings, DeliveryMessage>;
 

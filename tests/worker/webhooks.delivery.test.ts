@@ -84,6 +84,38 @@ describe("webhook events", () => {
     expect(new Set(messages.map((m) => m.headers["webhook-id"])).size).toBe(4);
   });
 
+  it("a change of only the customer's details is a change: RESERVATION_UPDATED with the details before", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url, "RESERVATION_UPDATED");
+    const created = (await booking()).json.data[0];
+    const put = await client.call(`/api/v2/reservations/${created.id}`, { method: "PUT", body: { customer: { id: created.customer.id, phone: "+39 333 0000000" } } });
+    expect(put.status).toBe(200);
+    const [message] = await received(hook, 1);
+    const payload = verified(sub.secret, message!);
+    expect(payload.data.reservation.customer.phone).toBe("+39 333 0000000");
+    expect(payload.data.previous_attributes).toEqual({ customer: created.customer });
+    // The same details again change nothing, and make no event.
+    expect((await client.call(`/api/v2/reservations/${created.id}`, { method: "PUT", body: { customer: { id: created.customer.id, phone: "+39 333 0000000" } } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await hook.received()).toHaveLength(1);
+  });
+
+  it("delivers one reservation's events in the order of its changes", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook();
+    const created = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await subscribe(client, hook.url, "RESERVATION_UPDATED");
+    // Changes back to back, without waiting for any delivery.
+    const id = (await booking()).json.data[0].id;
+    for (const pax of [3, 4, 2]) expect((await client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { pax } })).status).toBe(200);
+    expect((await client.call(`/api/v2/reservations/${id}`, { method: "DELETE" })).status).toBe(200);
+    const messages = await received(hook, 5);
+    const seen = messages.map((m) => JSON.parse(m.body)).map((p) => `${p.type === "RESERVATION_CREATED" ? "created" : p.data.reservation.status}:${p.data.reservation.pax}`);
+    expect(seen).toEqual(["created:2", "ACCEPTED:3", "ACCEPTED:4", "ACCEPTED:2", "CANCELLED:2"]);
+    verified(created.secret, messages[0]!);
+  });
+
   it("a write the API refuses makes no event", async () => {
     const { client, booking, t1 } = await restaurant();
     const hook = await receiverHook();
@@ -157,10 +189,11 @@ describe("webhook delivery under faults", () => {
     await booking();
     const failed = await deliveryOf(client, sub.id, "failed");
     expect(failed.attempts).toHaveLength(1);
-    expect(failed.last_error).toMatch(/410/);
+    expect(failed.last_error).toBe("the endpoint answered 410 Gone: subscription disabled");
     const read = (await client.call(`/api/v2/webhooks/subscription/${sub.id}`)).json.data[0];
     expect(read).toMatchObject({ enabled: false, disabled_reason: "the endpoint answered 410 Gone" });
-    // Later changes make no deliveries while it is disabled.
+    // Later changes make no deliveries while it is disabled, and the list still shows it.
+    expect((await client.call("/api/v2/webhooks/subscriptions")).json.data.map((x: any) => x.id)).toContain(sub.id);
     await booking({ start_hour: "21:00:00" });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await hook.received()).toHaveLength(1);
@@ -192,6 +225,20 @@ describe("webhook delivery under faults", () => {
     const [first, second] = await received(hook, 2);
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(2900);
     expect((await deliveryOf(client, sub.id, "delivered")).attempts.map((a: any) => a.status)).toEqual([503, 200]);
+  });
+
+  it("disables a subscription whose endpoint stopped being allowed (the property left the sandbox)", async () => {
+    const { client, booking } = await restaurant();
+    const hook = await receiverHook();
+    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    await env.DB.prepare("UPDATE properties SET sandbox = 0 WHERE id = ?").bind(client.propertyId).run();
+    await booking();
+    const failed = await deliveryOf(client, sub.id, "failed");
+    expect(failed.attempts).toEqual([expect.objectContaining({ status: null, error: expect.stringMatching(/^endpoint not allowed: endpoint must use https/) })]);
+    expect(await hook.received()).toHaveLength(0);
+    const read = (await client.call(`/api/v2/webhooks/subscription/${sub.id}`)).json.data[0];
+    expect(read.enabled).toBe(false);
+    expect(read.disabled_reason).toMatch(/^endpoint not allowed/);
   });
 
   it("does not follow redirects", async () => {

@@ -1,7 +1,7 @@
 /** The pure parts of webhooks: signing (checked by the standardwebhooks library), endpoint rules, retry schedule. */
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { endpointProblem } from "../../worker/webhooks/endpoint";
+import { endpointProblem, resolvedProblem } from "../../worker/webhooks/endpoint";
 import { parseRetryAfter, RETRY_SCHEDULE, retryDelay } from "../../worker/webhooks/retry";
 import { generateSecret, webhookHeaders } from "../../worker/webhooks/signing";
 
@@ -60,6 +60,26 @@ describe("endpoints", () => {
     ["https://printer.local/hook", false, "private"],
     ["https://intranet/hook", false, "private"],
     ["https://user:pass@hooks.example.com/", false, "credentials"],
+    // Names and numbers URL() normalises: a trailing root dot, decimal, hex, octal and short IPv4.
+    ["https://localhost./hook", false, "private"],
+    ["https://metadata.google.internal./", false, "private"],
+    ["https://intranet./hook", false, "private"],
+    ["https://2130706433/hook", false, "private"],
+    ["https://0x7f.1/hook", false, "private"],
+    ["https://0177.0.0.1/hook", false, "private"],
+    ["https://127.1/hook", false, "private"],
+    ["https://192.0.2.10/hook", false, "private"],
+    ["https://203.0.113.7/hook", false, "private"],
+    // IPv6 forms that embed an IPv4 address, and other non-global ranges.
+    ["https://[::7f00:1]/hook", false, "private"],
+    ["https://[::ffff:8.8.8.8]/hook", false, "private"],
+    ["https://[2002:7f00:1::]/hook", false, "private"],
+    ["https://[2001:0:4136:e378::1]/hook", false, "private"],
+    ["https://[64:ff9b::7f00:1]/hook", false, "private"],
+    ["https://[fec0::1]/hook", false, "private"],
+    ["https://[100::1]/hook", false, "private"],
+    ["https://[2001:db8::1]/hook", false, "private"],
+    ["https://[ff02::1]/hook", false, "private"],
     ["http://localhost:3000/hook", true, undefined],
     ["http://127.0.0.1:3000/hook", true, undefined],
     ["http://[::1]:3000/hook", true, undefined],
@@ -72,6 +92,34 @@ describe("endpoints", () => {
     const found = endpointProblem(endpoint, sandbox);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toContain(problem);
+  });
+});
+
+describe("endpoint names at delivery", () => {
+  // A table of DNS answers stands in for the resolver: what is tested is the decision on them.
+  const dns: Record<string, string[]> = {
+    "hooks.example.com": ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"],
+    "127.0.0.1.nip.io": ["127.0.0.1"],
+    "sneaky.example.com": ["93.184.216.34", "10.0.0.5"],
+    "v6.example.com": ["fd12::1"],
+    "nothing.example.com": [],
+  };
+  const resolve = async (name: string) => {
+    if (!(name in dns)) throw new Error("SERVFAIL");
+    return dns[name]!;
+  };
+
+  it.each([
+    ["https://hooks.example.com/h", undefined],
+    ["https://hooks.example.com./h", undefined],
+    ["https://127.0.0.1.nip.io/h", { reason: "127.0.0.1.nip.io resolves to a private address (127.0.0.1)", transient: false }],
+    ["https://sneaky.example.com/h", { reason: "sneaky.example.com resolves to a private address (10.0.0.5)", transient: false }],
+    ["https://v6.example.com/h", { reason: "v6.example.com resolves to a private address (fd12::1)", transient: false }],
+    ["https://nothing.example.com/h", { reason: "nothing.example.com has no address", transient: true }],
+    ["https://down.example.com/h", { reason: "could not resolve down.example.com: SERVFAIL", transient: true }],
+    ["https://93.184.216.34/h", undefined],
+  ])("%s", async (endpoint, expected) => {
+    expect(await resolvedProblem(endpoint, resolve)).toEqual(expected);
   });
 });
 

@@ -138,6 +138,15 @@ describe("isolation between clients", () => {
     expect(rotated.secret).not.toBe(sub.secret);
   });
 
+  it("a deleted property's subscriptions are gone with it", async () => {
+    const client = await newClient();
+    const second = (await client.call("/api/v2/properties", { body: { name: "Second" }, property: undefined })).json.data[0];
+    const sub = await subscribe(client, HOOK, "RESERVATION_CREATED", second.id);
+    expect((await client.call(`/api/v2/properties/${second.id}`, { method: "DELETE", property: undefined })).status).toBe(200);
+    expect((await client.call("/api/v2/webhooks/subscriptions")).json.data).toEqual([]);
+    expectProblem(await client.call(`/api/v2/webhooks/subscription/${sub.id}`), 404, "subscription not found");
+  });
+
   it("answers 401 without a token", async () => {
     expectProblem(await call("/api/v2/webhooks/subscriptions"), 401);
     expectProblem(await call("/api/v2/webhook/subscription/1", { method: "DELETE" }), 401);

@@ -260,6 +260,11 @@ export const reservations = sqliteTable(
     version: integer("version").notNull().default(0),
     /** the properties.catalog_version its tables were chosen on; a trigger refuses a stale one */
     catalogVersion: integer("catalog_version"),
+    /**
+     * JSON: the customer's details as this reservation last wrote them, so a change of them is a
+     * change of the reservation (its webhook event) and a late delivery shows them as they were
+     */
+    customerSnapshot: text("customer_snapshot"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -417,6 +422,8 @@ export const webhookDeliveries = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     eventId: integer("event_id").notNull().references(() => webhookEvents.id),
     subscriptionId: integer("subscription_id").notNull().references(() => webhookSubscriptions.id),
+    /** the event's reservation, copied so the order check is one index seek */
+    reservationId: integer("reservation_id").notNull(),
     state: text("state", { enum: ["pending", "delivered", "failed"] }).notNull(),
     /** attempts in all, and since the last replay (the retry schedule counts these) */
     attempts: integer("attempts").notNull().default(0),
@@ -436,8 +443,8 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_subscription_idx").on(t.subscriptionId, t.id),
     // the dispatcher and the sweeper: pending deliveries that are due
     index("webhook_deliveries_due_idx").on(t.state, t.nextAttemptAt),
-    // ordering per reservation: earlier deliveries of the same event stream
-    index("webhook_deliveries_event_idx").on(t.eventId),
+    // ordering per reservation: an earlier delivery of the same reservation to the same subscription
+    index("webhook_deliveries_order_idx").on(t.subscriptionId, t.reservationId, t.id),
   ],
 );
 

@@ -124,6 +124,15 @@ export function customerDetailsChange(plan: CustomerPlan): boolean {
   return !existing || fields.firstName !== existing.firstName || fields.lastName !== existing.lastName || fields.email !== existing.email || fields.phone !== existing.phone;
 }
 
+/**
+ * The customer's details as the reservation shows them, kept on the row: a change of them is a
+ * change of the reservation (its webhook event carries them, as they were at the time).
+ */
+export function customerSnapshot(plan: CustomerPlan): string {
+  const { firstName, lastName, email, phone } = plan.fields;
+  return JSON.stringify({ first_name: firstName, last_name: lastName, email, phone });
+}
+
 function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | undefined) {
   if (!plan) return { statements: [], customerId: undefined };
   const { existing, fields } = plan;
@@ -144,7 +153,7 @@ export async function insertReservation(
   const c = customerStatements(db, row.propertyId, customer);
   const results = await db.batch([
     ...c.statements,
-    db.insert(reservations).values({ ...row, customerId: c.customerId ?? null }).returning(),
+    db.insert(reservations).values({ ...row, customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null }).returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     db.insert(reservationHistory).values({ reservationId: justInserted, ...history }),
   ] as unknown as Parameters<Db["batch"]>[0]);
@@ -168,7 +177,13 @@ export async function changeReservation(
     ...c.statements,
     db
       .update(reservations)
-      .set({ ...set, ...(c.customerId !== undefined && { customerId: c.customerId }), version: current.version + 1, updatedAt: nowIso() })
+      .set({
+        ...set,
+        ...(c.customerId !== undefined && { customerId: c.customerId }),
+        ...(customer && { customerSnapshot: customerSnapshot(customer) }),
+        version: current.version + 1,
+        updatedAt: nowIso(),
+      })
       .where(eq(reservations.id, current.id))
       .returning(),
     ...(holds ? [db.delete(reservationTables).where(eq(reservationTables.reservationId, current.id))] : []),

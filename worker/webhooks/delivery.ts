@@ -12,7 +12,7 @@ import * as schema from "../db/schema";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Bindings } from "../env";
 import { nowIso } from "../lib/time";
-import { endpointProblem } from "./endpoint";
+import { endpointProblem, resolvedProblem } from "./endpoint";
 import { fixedPayload, type EventRow } from "./payload";
 import { parseRetryAfter, retryDelay } from "./retry";
 import { webhookHeaders } from "./signing";
@@ -36,9 +36,13 @@ export function webhookSettings(env: Bindings) {
   };
 }
 
+/** Queues limit a message's delay to 12 hours; a longer wait is queued again by claim() on arrival. */
+const MAX_QUEUE_DELAY_SECONDS = 43_200;
+
 async function enqueue(env: Bindings, ids: number[], delaySeconds = 0) {
+  const delay = Math.min(Math.ceil(delaySeconds), MAX_QUEUE_DELAY_SECONDS);
   for (let i = 0; i < ids.length; i += 100) {
-    await env.WEBHOOK_QUEUE.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage, delaySeconds: Math.ceil(delaySeconds) })));
+    await env.WEBHOOK_QUEUE.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage, delaySeconds: delay })));
   }
 }
 
@@ -47,10 +51,12 @@ export async function dispatchDue(env: Bindings, batch = 500, maxBatches = 20): 
   let total = 0;
   for (let round = 0; round < maxBatches; round++) {
     const now = Date.now();
+    // Due by the database's own clock: the one the outbox trigger stamped next_attempt_at with.
     const { results } = await env.DB.prepare(
       `UPDATE webhook_deliveries SET queued_at = ?1 WHERE id IN (
          SELECT id FROM webhook_deliveries
-         WHERE state = 'pending' AND next_attempt_at <= ?1 AND (queued_at IS NULL OR queued_at < ?2)
+         WHERE state = 'pending' AND next_attempt_at <= max(?1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+           AND (queued_at IS NULL OR queued_at < ?2)
          ORDER BY id LIMIT ?3)
        RETURNING id`,
     )
@@ -91,6 +97,22 @@ export async function consume(batch: MessageBatch<DeliveryMessage>, env: Binding
 }
 
 type DeliveryRow = { id: number; event_id: number; subscription_id: number; attempts: number; cycle_attempts: number };
+
+/** A and AAAA records over DNS-over-HTTPS (Workers have no resolver API). */
+async function dohResolve(name: string): Promise<string[]> {
+  const answers = await Promise.all(
+    ["A", "AAAA"].map(async (type) => {
+      const res = await fetch(`https://cloudflare-dns.com/dns-query?name=${encodeURIComponent(name)}&type=${type}`, {
+        headers: { accept: "application/dns-json" },
+        signal: AbortSignal.timeout(3000),
+      });
+      if (!res.ok) throw new Error(`DNS over HTTPS answered ${res.status}`);
+      const body = (await res.json()) as { Answer?: { type: number; data: string }[] };
+      return (body.Answer ?? []).filter((a) => a.type === 1 || a.type === 28).map((a) => a.data);
+    }),
+  );
+  return answers.flat();
+}
 
 /** Reads at most EXCERPT_BYTES of a response body, without waiting for the rest. */
 async function excerpt(res: Response): Promise<string | null> {
@@ -146,30 +168,16 @@ export async function attempt(env: Bindings, id: number): Promise<void> {
   if (!claimed) return;
   const now = Date.now();
 
-  const db = drizzle(env.DB, { schema });
-  const [sub, event, property] = await env.DB.batch([
-    env.DB.prepare("SELECT endpoint, secret, previous_secret, previous_secret_expires_at, disabled_at, deleted_at, property_id FROM webhook_subscriptions WHERE id = ?").bind(claimed.subscription_id),
-    env.DB.prepare("SELECT id, uid, property_id AS propertyId, reservation_id AS reservationId, type, snapshot, previous, payload, created_at AS createdAt FROM webhook_events WHERE id = ?").bind(claimed.event_id),
-    env.DB.prepare("SELECT p.sandbox FROM properties p JOIN webhook_subscriptions s ON s.property_id = p.id WHERE s.id = ?").bind(claimed.subscription_id),
-  ]);
-  const s = sub!.results[0] as
-    | { endpoint: string; secret: string; previous_secret: string | null; previous_secret_expires_at: string | null; disabled_at: string | null; deleted_at: string | null }
-    | undefined;
-  const ev = event!.results[0] as EventRow;
-  const sandbox = (property!.results[0] as { sandbox: number } | undefined)?.sandbox === 1;
-
-  if (!s || s.deleted_at || s.disabled_at) {
-    await finish(env, claimed, { state: "failed", error: s?.deleted_at ? "subscription deleted" : "subscription disabled" });
-    return;
-  }
-  const body = await fixedPayload(db, env.DB, ev);
-  const refused = endpointProblem(s.endpoint, sandbox);
-  let outcome: Outcome;
-  if (refused) {
-    outcome = { status: null, error: `endpoint not allowed: ${refused}`, excerpt: null, retryAfter: undefined, latencyMs: 0 };
-  } else {
-    const secrets = [s.secret, ...(s.previous_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > nowIso() ? [s.previous_secret] : [])];
-    outcome = await send(s.endpoint, await webhookHeaders(secrets, ev.uid, body), body, timeoutMs);
+  let outcome: Outcome & { final?: boolean };
+  try {
+    const sent = await sendDelivery(env, claimed, timeoutMs);
+    if (sent === "gone") return;
+    outcome = sent;
+  } catch (err) {
+    // Our own failure (D1, building the body) counts as an attempt, so it is retried on the
+    // schedule and ends as failed, instead of holding the reservation's later events forever.
+    console.error(JSON.stringify({ level: "error", where: "webhook attempt", delivery_id: id, message: String((err as Error)?.stack ?? err) }));
+    outcome = { status: null, error: "internal error before sending; retried", excerpt: null, retryAfter: undefined, latencyMs: Date.now() - now };
   }
 
   const record = env.DB.prepare(
@@ -180,31 +188,63 @@ export async function attempt(env: Bindings, id: number): Promise<void> {
     await finish(env, claimed, { state: "delivered", status: outcome.status }, [record]);
     return;
   }
-  if (outcome.status === 410) {
-    // Gone: the receiver asks us to stop. The subscription is disabled with everything it had pending.
+  // Gone (the receiver asks us to stop) or an endpoint no longer allowed: the subscription is
+  // disabled with everything it had pending; a PUT enables it again.
+  const disable = outcome.status === 410 ? "the endpoint answered 410 Gone" : outcome.final ? outcome.error! : undefined;
+  if (disable) {
     const at = nowIso();
-    await finish(env, claimed, { state: "failed", status: 410, error: "the endpoint answered 410 Gone: subscription disabled" }, [
+    await finish(env, claimed, { state: "failed", status: outcome.status, error: `${disable}: subscription disabled` }, [
       record,
-      env.DB.prepare("UPDATE webhook_subscriptions SET disabled_at = ?2, disabled_reason = ?3, updated_at = ?2 WHERE id = ?1 AND disabled_at IS NULL").bind(
+      env.DB.prepare("UPDATE webhook_subscriptions SET disabled_at = ?2, disabled_reason = ?3, updated_at = ?2 WHERE id = ?1 AND disabled_at IS NULL").bind(claimed.subscription_id, at, disable),
+      env.DB.prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = ?3 WHERE subscription_id = ?1 AND state = 'pending' AND id <> ?2").bind(
         claimed.subscription_id,
-        at,
-        "the endpoint answered 410 Gone",
+        claimed.id,
+        `subscription disabled (${disable})`,
       ),
-      env.DB.prepare(
-        "UPDATE webhook_deliveries SET state = 'failed', last_error = 'subscription disabled (410 Gone)' WHERE subscription_id = ?1 AND state = 'pending' AND id <> ?2",
-      ).bind(claimed.subscription_id, claimed.id),
     ]);
     return;
   }
-  const delay = refused ? undefined : retryDelay(claimed.cycle_attempts + 1, scale, outcome.retryAfter);
+  const delay = retryDelay(claimed.cycle_attempts + 1, scale, outcome.retryAfter);
   const error = outcome.error ?? `the endpoint answered ${outcome.status}`;
   if (delay === undefined) {
-    await finish(env, claimed, { state: "failed", status: outcome.status, error: refused ? error : `${error}; retries exhausted` }, [record]);
+    await finish(env, claimed, { state: "failed", status: outcome.status, error: `${error}; retries exhausted` }, [record]);
     return;
   }
   const due = iso(Date.now() + delay * 1000);
   await finish(env, claimed, { state: "pending", status: outcome.status, error, nextAttemptAt: due }, [record]);
   await enqueue(env, [claimed.id], delay);
+}
+
+/**
+ * Sends a claimed delivery once: "gone" when its subscription no longer takes deliveries (the
+ * delivery is closed as failed), else what the receiver answered. `final`: an endpoint that is
+ * not allowed is not retried.
+ */
+async function sendDelivery(env: Bindings, claimed: DeliveryRow, timeoutMs: number): Promise<"gone" | (Outcome & { final?: boolean })> {
+  const [sub, event, property] = await env.DB.batch([
+    env.DB.prepare("SELECT endpoint, secret, previous_secret, previous_secret_expires_at, disabled_at, deleted_at FROM webhook_subscriptions WHERE id = ?").bind(claimed.subscription_id),
+    env.DB.prepare("SELECT id, uid, property_id AS propertyId, reservation_id AS reservationId, type, snapshot, previous, payload, created_at AS createdAt FROM webhook_events WHERE id = ?").bind(claimed.event_id),
+    env.DB.prepare("SELECT p.sandbox FROM properties p JOIN webhook_subscriptions s ON s.property_id = p.id WHERE s.id = ?").bind(claimed.subscription_id),
+  ]);
+  const s = sub!.results[0] as
+    | { endpoint: string; secret: string; previous_secret: string | null; previous_secret_expires_at: string | null; disabled_at: string | null; deleted_at: string | null }
+    | undefined;
+  const ev = event!.results[0] as EventRow;
+  const sandbox = (property!.results[0] as { sandbox: number } | undefined)?.sandbox === 1;
+  if (!s || s.deleted_at || s.disabled_at) {
+    await finish(env, claimed, { state: "failed", error: s?.deleted_at ? "subscription deleted" : "subscription disabled" });
+    return "gone";
+  }
+  const body = await fixedPayload(drizzle(env.DB, { schema }), env.DB, ev);
+  const refused = endpointProblem(s.endpoint, sandbox);
+  if (refused) return { status: null, error: `endpoint not allowed: ${refused}`, excerpt: null, retryAfter: undefined, latencyMs: 0, final: true };
+  // Production endpoints: the name's addresses are checked at each attempt, not only when subscribed.
+  if (!sandbox) {
+    const dns = await resolvedProblem(s.endpoint, dohResolve);
+    if (dns) return { status: null, error: `endpoint not allowed: ${dns.reason}`, excerpt: null, retryAfter: undefined, latencyMs: 0, final: !dns.transient };
+  }
+  const secrets = [s.secret, ...(s.previous_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > nowIso() ? [s.previous_secret] : [])];
+  return send(s.endpoint, await webhookHeaders(secrets, ev.uid, body), body, timeoutMs);
 }
 
 async function finish(
@@ -240,12 +280,15 @@ async function claim(env: Bindings, id: number, timeoutMs: number): Promise<Deli
   for (;;) {
     const now = Date.now();
     const claimed = await env.DB.prepare(
+      // A first attempt may be up to a second "early" by this Worker's clock (the trigger stamped
+      // it with the database's); a retry waits for its full delay (Retry-After included).
       `UPDATE webhook_deliveries AS d SET lease_until = ?2
-       WHERE d.id = ?1 AND d.state = 'pending' AND d.next_attempt_at <= ?3 AND (d.lease_until IS NULL OR d.lease_until < ?4)
+       WHERE d.id = ?1 AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ?4)
+         AND (d.next_attempt_at <= ?4 OR (d.cycle_attempts = 0 AND d.next_attempt_at <= ?3))
          AND NOT EXISTS (
-           SELECT 1 FROM webhook_deliveries p JOIN webhook_events pe ON pe.id = p.event_id
-           WHERE p.subscription_id = d.subscription_id AND p.id < d.id AND p.state = 'pending' AND p.cycle_attempts = 0
-             AND pe.reservation_id = (SELECT reservation_id FROM webhook_events WHERE id = d.event_id))
+           SELECT 1 FROM webhook_deliveries p
+           WHERE p.subscription_id = d.subscription_id AND p.reservation_id = d.reservation_id AND p.id < d.id
+             AND p.state = 'pending' AND p.cycle_attempts = 0)
        RETURNING id, event_id, subscription_id, attempts, cycle_attempts`,
     )
       .bind(id, iso(now + timeoutMs + 15_000), iso(now + 1000), iso(now))

@@ -1,14 +1,15 @@
 /**
  * The body of a webhook (CONTRACT 9): `{id, type, created_at, property_id, data: {reservation,
  * previous_attributes?}}`. The reservation is shown as GET /reservations/{id} shows it, from
- * the row the outbox trigger copied at the change, so a late delivery still tells what
- * happened then, not what the reservation has become since.
+ * the row the outbox trigger copied at the change (its customer's details included), so a late
+ * delivery still tells what happened then, not what the reservation has become since. Only the
+ * names of its service, room and tables are read at the first attempt.
  */
 import { eq } from "drizzle-orm";
 import { properties, webhookEvents } from "../db/schema";
 import type { Db } from "../env";
 import { resolveSettings } from "../../shared/schemas";
-import { loadRelated, type ReservationRow } from "../reservations/reservations.repo";
+import { loadRelated, type Related, type ReservationRow } from "../reservations/reservations.repo";
 import { toReservationDto } from "../reservations/reservations.schemas";
 
 export type EventRow = typeof webhookEvents.$inferSelect;
@@ -17,6 +18,15 @@ export type EventRow = typeof webhookEvents.$inferSelect;
 function rowFromSnapshot(json: string): ReservationRow {
   const raw = JSON.parse(json) as Record<string, unknown>;
   return { ...raw, waitingList: raw.waitingList === 1 || raw.waitingList === true, tableIds: (raw.tableIds as number[] | null) ?? [] } as ReservationRow;
+}
+
+/** The related records, with the row's customer as its snapshot recorded it (when it did). */
+function withSnapshotCustomer(related: Related, row: ReservationRow): Related {
+  if (row.customerId === null || !row.customerSnapshot) return related;
+  const c = row.customerSnapshot as unknown as { first_name: string | null; last_name: string | null; email: string | null; phone: string | null };
+  const known = related.customers.get(row.customerId);
+  const customer = { ...known!, id: row.customerId, firstName: c.first_name, lastName: c.last_name, email: c.email, phone: c.phone };
+  return { ...related, customers: new Map([[row.customerId, customer]]) };
 }
 
 /** Top-level fields whose value differs, with their value before (null where the field was absent). */
@@ -34,9 +44,9 @@ export async function buildPayload(db: Db, event: EventRow): Promise<string> {
   const now = rowFromSnapshot(event.snapshot);
   const before = event.previous ? rowFromSnapshot(event.previous) : undefined;
   const related = await loadRelated(db, event.propertyId, before ? [now, before] : [now]);
-  const reservation = toReservationDto(now, related, tz, "start_day");
+  const reservation = toReservationDto(now, withSnapshotCustomer(related, now), tz, "start_day");
   const data: Record<string, unknown> = { reservation };
-  if (before) data.previous_attributes = previousAttributes(toReservationDto(before, related, tz, "start_day"), reservation);
+  if (before) data.previous_attributes = previousAttributes(toReservationDto(before, withSnapshotCustomer(related, before), tz, "start_day"), reservation);
   return JSON.stringify({ id: event.uid, type: event.type, created_at: event.createdAt, property_id: event.propertyId, data });
 }
 

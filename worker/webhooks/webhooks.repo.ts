@@ -1,6 +1,6 @@
 /** Subscriptions, deliveries and attempts in D1. A client reads and writes only its own subscriptions. */
 import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
-import { propertyGrants, webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/schema";
+import { properties, propertyGrants, webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/schema";
 import type { Db } from "../env";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
@@ -10,9 +10,13 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 
 const s = webhookSubscriptions;
-/** The client's live subscriptions on properties it is still authorised for. */
+/** The client's live subscriptions on live properties it is still authorised for. */
 const owned = (clientId: number) =>
-  and(eq(s.clientId, clientId), isNull(s.deletedAt), sql`EXISTS (SELECT 1 FROM ${propertyGrants} g WHERE g.client_id = ${clientId} AND g.property_id = ${s.propertyId})`);
+  and(
+    eq(s.clientId, clientId),
+    isNull(s.deletedAt),
+    sql`EXISTS (SELECT 1 FROM ${propertyGrants} g JOIN ${properties} p ON p.id = g.property_id WHERE g.client_id = ${clientId} AND g.property_id = ${s.propertyId} AND p.deleted_at IS NULL)`,
+  );
 
 export async function listSubscriptions(db: Db, clientId: number, limit: number, afterId = 0): Promise<SubscriptionRow[]> {
   return db.select().from(s).where(and(owned(clientId), gt(s.id, afterId))).orderBy(asc(s.id)).limit(limit + 1);

@@ -24,7 +24,7 @@ const Subscription = z
     endpoint: z.string().openapi({ example: "https://integrator.example/hooks/reservations" }),
     webhook_type: z.enum(WEBHOOK_TYPES),
     property_id: z.number().int(),
-    enabled: z.boolean().openapi({ description: "false once the endpoint answered 410 Gone; a PUT enables it again" }),
+    enabled: z.boolean().openapi({ description: "false once the endpoint answered 410 Gone or stopped being allowed; a PUT enables it again" }),
     disabled_reason: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -222,7 +222,9 @@ const replayRoute = createRoute({
   tags,
   security,
   summary: "Send a failed delivery again",
-  description: "The delivery starts the retry schedule over, with the same webhook-id and body.",
+  description:
+    "The delivery starts the retry schedule over, with the same webhook-id and body. A subscription disabled by a 410 " +
+    "(or by an endpoint no longer allowed) is enabled again: replaying says the endpoint is ready.",
   request: { params: DeliveryParams },
   responses: {
     202: json(envelope(Delivery), "the delivery, pending again"),
