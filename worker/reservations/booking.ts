@@ -28,6 +28,12 @@ export interface BookingContext {
 }
 
 const ATTEMPTS = 3;
+/**
+ * A table the engine chose and another booking took meanwhile is decided again on fresh data,
+ * where that table now shows as held: each retry makes progress, so many parallel bookings of
+ * one time fill every free table instead of giving up after ATTEMPTS rounds.
+ */
+const TABLE_ATTEMPTS = 25;
 
 function refusal(code: Refusal, detail: string): ApiError {
   return new ApiError(code, detail);
@@ -50,21 +56,28 @@ export function machineState(r: ReservationRow): MachineState {
   };
 }
 
+/** How many times each kind of refusal has sent a write back to be decided again. */
+interface Tries {
+  table: number;
+  other: number;
+}
+const newTries = (): Tries => ({ table: 0, other: 0 });
+
 /**
  * What a write the database refused becomes: the table taken by another booking is final
- * when the caller named the tables (or on the last attempt); a row, customer or catalog
- * changed meanwhile is decided again on fresh data, up to ATTEMPTS, then 503. Returning
- * means: try again.
+ * when the caller named the tables (else decided again, up to TABLE_ATTEMPTS); a row,
+ * customer or catalog changed meanwhile is decided again on fresh data, up to ATTEMPTS, then
+ * 503. Returning means: try again.
  */
-function settle(err: unknown, attempt: number, o: { tablesNamed?: boolean; noTable?: "resource_not_available" | "table_not_available" }): void {
+function settle(err: unknown, tries: Tries, o: { tablesNamed?: boolean; noTable?: "resource_not_available" | "table_not_available" }): void {
   const conflict = repo.writeConflict(err);
   if (!conflict) throw err;
   if (conflict === "service_gone") throw new ApiError("service_not_found", "the service was deleted a moment ago");
   if (conflict === "table_not_available") {
-    if (o.tablesNamed || attempt >= ATTEMPTS) throw new ApiError(o.noTable ?? "table_not_available", "the table was taken by another booking a moment ago");
+    if (o.tablesNamed || ++tries.table >= TABLE_ATTEMPTS) throw new ApiError(o.noTable ?? "table_not_available", "the table was taken by another booking a moment ago");
     return;
   }
-  if (attempt >= ATTEMPTS) {
+  if (++tries.other >= ATTEMPTS) {
     throw new ApiError("service_unavailable", "the reservation is being changed by other requests; retry shortly", { headers: { "Retry-After": "1" } });
   }
 }
@@ -126,6 +139,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   checkCustomerInput(b.customer);
   const start = localMinutes(b.start_date, b.start_hour);
 
+  const tries = newTries();
   for (let attempt = 1; ; attempt++) {
     const customer = await resolveCustomer(ctx, b.customer, mode === "staff");
     const { catalog, holds, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, attempt > 1);
@@ -170,7 +184,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
     try {
       return await repo.insertReservation(db, row, customer, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status] } });
     } catch (err) {
-      settle(err, attempt, { tablesNamed: b.table_ids !== undefined });
+      settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }
   }
 }
@@ -208,6 +222,7 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
   const { db, property } = ctx;
   const settings = resolveSettings(property.settings);
   checkCustomerInput(b.customer);
+  const tries = newTries();
   for (let attempt = 1; ; attempt++) {
     const current = await requireReservation(ctx, id);
     const outcome = next(machineState(current), { type: "update" });
@@ -275,7 +290,7 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
     try {
       return await repo.changeReservation(db, current, set, customer, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes });
     } catch (err) {
-      settle(err, attempt, { tablesNamed: b.table_ids !== undefined });
+      settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }
   }
 }
@@ -300,6 +315,7 @@ const ACTION_NAMES: Record<Action["type"], string> = {
  */
 export async function act(ctx: BookingContext, id: number, action: Action, noTable: "resource_not_available" | "table_not_available" = "table_not_available"): Promise<ReservationRow> {
   const { db, property } = ctx;
+  const tries = newTries();
   for (let attempt = 1; ; attempt++) {
     const current = await requireReservation(ctx, id);
     // Cancelling what is already over is a no-op: DELETE is safe to repeat.
@@ -340,7 +356,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
         changes: diff(current, set, resolveSettings(property.settings).timezone),
       });
     } catch (err) {
-      settle(err, attempt, { noTable });
+      settle(err, tries, { noTable });
     }
   }
 }
