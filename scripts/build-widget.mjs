@@ -1,7 +1,7 @@
 // The widget bundle: Vite in library mode, one ES module with Lit inside, at
 // dist/public/widget/booking-engine.js (served by the Worker's assets binding).
 import { gzipSync } from "node:zlib";
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./dev-server.mjs";
 
@@ -34,6 +34,11 @@ export async function buildWidget() {
   const { transform } = await import("esbuild");
   const minified = await transform(readFileSync(WIDGET_FILE, "utf8"), { minify: true, format: "esm", target: "es2022", legalComments: "none" });
   writeFileSync(WIDGET_FILE, minified.code);
+  // A module script from another origin needs CORS: the widget is embedded on restaurants' sites.
+  // Workers Static Assets read these headers from _headers at the root of the assets folder.
+  const headers = join(WIDGET_OUT, "..", "_headers");
+  const rule = "/widget/*\n  Access-Control-Allow-Origin: *\n  Cross-Origin-Resource-Policy: cross-origin\n  Cache-Control: public, max-age=300\n";
+  if (!existsSync(headers) || !readFileSync(headers, "utf8").includes("/widget/*")) appendFileSync(headers, rule);
   return widgetSize();
 }
 
