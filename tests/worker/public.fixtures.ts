@@ -1,10 +1,7 @@
 /** Shared set-up of the public widget API suites: a restaurant, its public key, a guest's calls from one IP. */
 import { expect } from "vitest";
-import { call, type CallOptions, dateInDays, newClient, type TestClient } from "./helpers";
+import { call, type CallOptions, dateInDays, freshIp, newClient, type TestClient } from "./helpers";
 
-const octet = () => Math.floor(Math.random() * 256);
-/** A fresh caller address per test, so the per-IP limit of one test never reaches another. */
-export const freshIp = () => `10.${octet()}.${octet()}.${octet()}`;
 
 export interface Guest {
   ip: string;

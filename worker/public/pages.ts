@@ -80,6 +80,8 @@ const STYLE = `
 html{color-scheme:light;-webkit-text-size-adjust:100%}
 body{margin:0;min-height:100vh;min-height:100dvh;display:flex;flex-direction:column;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f6f4f1;color:#1f1c19}
 main{flex:1;width:100%;max-width:48rem;margin:0 auto;padding:clamp(1rem,4vw,2.5rem) clamp(.75rem,4vw,2rem)}
+`.replace(/\n/g, "");
+const ELEMENT_STYLE = `
 booking-engine{display:block;min-height:24rem}
 booking-engine:not(:defined){visibility:hidden}
 noscript p{padding:1rem;border:1px solid;border-radius:.5rem}
@@ -114,7 +116,7 @@ function render(c: Context<AppEnv>, property: PropertyRow, page: Page, token?: s
 <meta name="description" content="${description}">
 ${page === "manage" ? html`<meta name="robots" content="noindex">` : ""}
 ${settings.accent_color ? html`<meta name="theme-color" content="${settings.accent_color}">` : ""}
-<style>${raw(STYLE)}</style>
+<style>${raw(STYLE + ELEMENT_STYLE)}</style>
 <script type="module" src="/widget/booking-engine.js"></script>
 </head>
 <body>
