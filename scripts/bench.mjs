@@ -6,6 +6,8 @@
 //   BENCH_DURATION=10   seconds of load per route (default 10; the 5 rounds per database of the
 //                       latency ratio use 40% of it)
 //   BENCH_OUT=file.json also write the results as JSON
+//   BENCH_ONLY=widget   only the widget's figures (bundle size, time to first times, Lighthouse);
+//   BENCH_ONLY=api      only the API load figures
 //   BENCH_KEEP=1        keep the temporary databases (their paths are printed)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -13,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, migrate, startDev } from "./dev-server.mjs";
 import { createClient, fetchRetry } from "./bench/api.mjs";
+import { benchWidget, widgetLines } from "./bench/widget.mjs";
 import * as seed from "./bench/seed.mjs";
 import { ensureDeps } from "./setup.mjs";
 
@@ -390,10 +393,7 @@ async function main() {
     workerErrors: summariseErrors(workerLog),
     elapsedSeconds: (performance.now() - started) / 1000,
   };
-  if (process.env.BENCH_OUT) {
-    writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, (k, v) => (k === "samples" ? undefined : v), 2) + "\n");
-    say(`results written to ${process.env.BENCH_OUT}`);
-  }
+  report.api = out;
   if (process.env.BENCH_KEEP) say(`kept the databases: ${tempDirs.join(", ")}`);
 
   const failed = Object.entries({ healthz: results.healthz, property: results.property, slots: results.slots, rooms: results.rooms, pairs: results.pairs, slots1k: results.slots1k, slots100k: results.slots100k }).filter(([, r]) => broken(r));
@@ -403,8 +403,26 @@ async function main() {
   say(`done in ${elapsed()}`);
 }
 
+const ONLY = process.env.BENCH_ONLY;
+/** Everything measured, written to BENCH_OUT at the end. */
+const report = { date: new Date().toISOString() };
+
+/** The widget's figures, on their own wrangler dev with the demo restaurant. */
+async function widget() {
+  if (ONLY === "widget") build();
+  say("widget: bundle size, time to first times on the hosted booking page, Lighthouse");
+  const w = await benchWidget({ port: await freePort(), say });
+  console.log(["", ...widgetLines(w)].join("\n"));
+  report.widget = w;
+}
+
 try {
-  await main();
+  if (ONLY !== "widget") await main();
+  if (ONLY !== "api") await widget();
+  if (process.env.BENCH_OUT) {
+    writeFileSync(process.env.BENCH_OUT, JSON.stringify(report, (k, v) => (k === "samples" && !(Array.isArray(v) && v.length <= 20) ? undefined : v), 2) + "\n");
+    say(`results written to ${process.env.BENCH_OUT}`);
+  }
   await cleanup();
 } catch (err) {
   console.error(`\nbench failed: ${err?.stack ?? err}`);

@@ -6,24 +6,32 @@
 
 const utcDate = (date: string) => new Date(`${date}T00:00:00Z`);
 
+/** Intl formatters are costly to build and a month grid needs dozens of labels: one per locale and style. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: string, options: Intl.DateTimeFormatOptions) {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" })));
+  return f;
+}
+
 export function formatTime(hour: string, locale: string): string {
   const [h = 0, m = 0] = hour.split(":").map(Number);
-  return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(Date.UTC(2000, 0, 1, h, m));
+  return formatter(locale, { hour: "numeric", minute: "2-digit" }).format(Date.UTC(2000, 0, 1, h, m));
 }
 
 export function formatDate(date: string, locale: string, style: "long" | "full" = "full"): string {
-  const options: Intl.DateTimeFormatOptions =
-    style === "full" ? { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" } : { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" };
-  return new Intl.DateTimeFormat(locale, options).format(utcDate(date));
+  const options: Intl.DateTimeFormatOptions = style === "full" ? { weekday: "long", day: "numeric", month: "long", year: "numeric" } : { day: "numeric", month: "long", year: "numeric" };
+  return formatter(locale, options).format(utcDate(date));
 }
 
 export function formatMonth(date: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(utcDate(date));
+  return formatter(locale, { month: "long", year: "numeric" }).format(utcDate(date));
 }
 
 export function weekdayName(isoWeekday: number, locale: string, width: "long" | "short" | "narrow" = "long"): string {
   // 2024-01-01 was a Monday.
-  return new Intl.DateTimeFormat(locale, { weekday: width, timeZone: "UTC" }).format(Date.UTC(2024, 0, isoWeekday));
+  return formatter(locale, { weekday: width }).format(Date.UTC(2024, 0, isoWeekday));
 }
 
 export function addDays(date: string, days: number): string {
@@ -48,7 +56,14 @@ export function isoWeekday(date: string): number {
 }
 
 /** The first day of the week in `locale` as an ISO weekday (Monday when the browser cannot say). */
+const weekStarts = new Map<string, number>();
 export function firstDayOfWeek(locale: string): number {
+  let day = weekStarts.get(locale);
+  if (day === undefined) weekStarts.set(locale, (day = weekStart(locale)));
+  return day;
+}
+
+function weekStart(locale: string): number {
   try {
     const l = new Intl.Locale(locale) as Intl.Locale & { getWeekInfo?: () => { firstDay: number }; weekInfo?: { firstDay: number } };
     return l.getWeekInfo?.().firstDay ?? l.weekInfo?.firstDay ?? 1;
