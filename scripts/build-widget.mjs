@@ -33,7 +33,9 @@ export async function buildWidget() {
   // this file is loaded as is by browsers, so it gets esbuild's full minification.
   const { transform } = await import("esbuild");
   const minified = await transform(readFileSync(WIDGET_FILE, "utf8"), { minify: true, format: "esm", target: "es2022", legalComments: "none" });
-  writeFileSync(WIDGET_FILE, minified.code);
+  // Minified code has line breaks only inside template literals, where they are the indentation
+  // of Lit's html and css: one space renders the same (no <pre> or pre-wrap text in the templates).
+  writeFileSync(WIDGET_FILE, minified.code.trimEnd().replace(/\n\s*/g, " ") + "\n");
   // A module script from another origin needs CORS: the widget is embedded on restaurants' sites.
   // Workers Static Assets read these headers from _headers at the root of the assets folder.
   const headers = join(WIDGET_OUT, "..", "_headers");

@@ -135,11 +135,17 @@ export class BookingEngine extends LitElement {
     if (changed.has("locale") && this.profile.value) void setLocale(pickLocale(this.locale, this.profile.value.locale));
   }
 
-  private navigate(e: CustomEvent<NavigateDetail>) {
+  /** A page asked for another: show it and move the focus to its heading, where a reader starts. */
+  private async navigate(e: CustomEvent<NavigateDetail>) {
     e.stopPropagation();
     this.page = e.detail.page;
     if (e.detail.serviceId) this.service = e.detail.serviceId;
-    void this.updateComplete.then(() => this.scrollIntoView?.({ block: "start" }));
+    await this.updateComplete;
+    const page = this.renderRoot.querySelector<LitElement>("[data-page]");
+    await page?.updateComplete;
+    const heading = page?.shadowRoot?.querySelector<HTMLElement>("h2");
+    heading?.focus();
+    heading?.scrollIntoView?.({ block: "nearest" });
   }
 
   override render() {
@@ -164,12 +170,13 @@ export class BookingEngine extends LitElement {
                 </header>`
               : nothing}
             ${page === "welcome"
-              ? html`<be-welcome-page exportparts="welcome, logo, title, button, welcome-message" .profile=${profile}></be-welcome-page>`
+              ? html`<be-welcome-page data-page exportparts="welcome, logo, title, button, welcome-message" .profile=${profile}></be-welcome-page>`
               : page === "services"
-                ? html`<be-services-page exportparts="services, service, carousel, slide, button, error" .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
+                ? html`<be-services-page data-page exportparts="services, service, carousel, slide, button, error" .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
                 : page === "manage"
-                  ? html`<be-manage-page exportparts="manage, summary, button, error, confirm, cancelled" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`
+                  ? html`<be-manage-page data-page exportparts="manage, summary, button, error, confirm, cancelled" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`
                   : html`<be-book-page
+                      data-page
                       exportparts="book, calendar, day, service, service-group, time, time-group, button, input, form, summary, details, confirmation, manage-link, error"
                       .api=${this.client}
                       .profile=${profile}

@@ -115,8 +115,10 @@ describe("<booking-engine> pages", () => {
     await expect(el).to.be.accessible();
     expect(deepText(el)).to.include("Trattoria Demo");
     (await inShadow<HTMLButtonElement>(welcome, "button")).click();
-    await bookPageWithTimes(el);
+    const book = await bookPageWithTimes(el);
     expect(el.page).to.equal("book");
+    // The focus follows the guest to the new page's heading.
+    expect(book.shadowRoot!.activeElement?.tagName).to.equal("H2");
   });
 
   it("services: is accessible, lists the services, and books one of them", async () => {

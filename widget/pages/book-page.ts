@@ -339,13 +339,15 @@ export class BookPage extends LitElement {
     }
     this.remember(e);
     const { notes, ...guest } = this.guest;
+    // An alternative time may belong to another service of the day: the Worker then finds it.
     const service = this.service(this.slots.value);
+    const serviceId = service?.times.includes(this.hour) ? service.service_id : undefined;
     void this.create.run([
       {
         date: this.date!,
         hour: this.hour,
         pax: this.pax,
-        service_id: service?.service_id,
+        service_id: serviceId,
         guest: { ...guest, phone: guest.phone || undefined },
         notes,
         locale: (this.locale as PublicBookingInput["locale"]) ?? undefined,

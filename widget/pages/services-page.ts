@@ -80,7 +80,7 @@ export class ServicesPage extends LitElement {
     if (!p) return nothing;
     const photos = p.photos.map((src, i) => ({ src, alt: msg(str`${p.name}, photo ${i + 1}`, { id: "services.photo" }) }));
     return html`<section class="stack" part="services" aria-labelledby="h">
-      <h2 id="h">${p.name}</h2>
+      <h2 id="h" tabindex="-1">${p.name}</h2>
       ${photos.length ? html`<be-carousel exportparts="carousel, slide, button" .slides=${photos} .label=${msg("Photos", { id: "services.photos" })}></be-carousel>` : nothing}
       <h3>${msg("Our services", { id: "welcome.services" })}</h3>
       ${this.services.render({
