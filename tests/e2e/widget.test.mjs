@@ -3,7 +3,8 @@
 // integrator reads the reservation back; the guest cancels through the manage link; a time taken
 // meanwhile through the integrator API; and the widget embedded on another origin.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,14 @@ import { CHROMIUM } from "../../scripts/setup.mjs";
 const PORT = 9100 + Math.floor(Math.random() * 400);
 const STATE = mkdtempSync(join(tmpdir(), "be-widget-e2e-"));
 const SCREENSHOT = join(ROOT, "docs", "booking-page.png");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's WCAG 2.x A/AA violations on the page as it is now (shadow roots included). */
+async function axeViolations(page) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }));
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" > ")).join(" | ")}`);
+}
 
 /** The focused element, through the shadow roots, as a keyboard user's screen reader would name it. */
 const focused = (page) =>
@@ -216,6 +225,41 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
+  it("passes axe on every hosted page and step", async () => {
+    // axe is injected as an inline script, which the pages' CSP forbids: this context ignores CSP.
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const page = await context.newPage();
+    const base = `${server.url}/p/${demo.public_key}`;
+    const check = async (what) => assert.deepEqual(await axeViolations(page), [], what);
+    await page.goto(base);
+    await deepWait(page, "be-welcome-page");
+    await page.waitForTimeout(200);
+    await check("welcome");
+    await page.goto(`${base}/services`);
+    await deepWait(page, "li h4");
+    await check("services");
+    await page.goto(`${base}/book?locale=it`);
+    await deepWait(page, 'input[name="time"]');
+    await check("book");
+    const be = page.locator("booking-engine");
+    await be.locator('input[name="time"]').nth(1).check();
+    await be.getByRole("button", { name: "Continua" }).click();
+    await be.getByLabel("Nome", { exact: true }).fill("Axe");
+    await be.getByLabel("Cognome").fill(`${unique}Axe`);
+    await be.getByLabel("Email").fill("axe@example.com");
+    await check("details");
+    await be.getByRole("button", { name: "Conferma la prenotazione" }).click();
+    await deepWait(page, 'a[part="manage-link"]');
+    await check("confirmation");
+    await be.getByRole("link", { name: "Gestisci la prenotazione" }).click();
+    await deepWait(page, "#cancel");
+    await check("manage");
+    await be.getByRole("button", { name: "Cancel reservation" }).click();
+    await deepWait(page, "#confirm");
+    await check("manage, confirm step");
+    await context.close();
+  });
+
   it("works embedded on another origin, and tells the host page", async () => {
     const embed = createServer((req, res) => {
       res.setHeader("Content-Type", "text/html; charset=utf-8");
@@ -249,6 +293,55 @@ describe("the booking widget on the hosted pages", () => {
       assert.ok(event.detail.manage_url.startsWith(`${server.url}/p/${demo.public_key}/manage/`), event.detail.manage_url);
       assert.deepEqual(errors, []);
       await context.close();
+    } finally {
+      await new Promise((resolve) => embed.close(resolve));
+    }
+  });
+
+  it("shows the restaurant's photos in a carousel and its services on another origin", async () => {
+    const svg = (fill, label) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="${fill}"/><text x="40" y="200" font-size="64" fill="#fff">${label}</text></svg>`;
+    const embed = createServer((req, res) => {
+      const photo = req.url.match(/^\/photo-(\d)\.svg$/);
+      if (photo) {
+        res.setHeader("Content-Type", "image/svg+xml");
+        return res.end(svg(["#7a2f2f", "#2f5f7a", "#4a6a2f"][photo[1]] ?? "#333", `Photo ${photo[1]}`));
+      }
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our rooms</title>
+        <script type="module" src="${server.url}/widget/booking-engine.js"></script></head>
+        <body><main><h1>Our rooms</h1><booking-engine property="${demo.public_key}" page="services"></booking-engine></main></body></html>`);
+    });
+    await new Promise((resolve) => embed.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${embed.address().port}`;
+    try {
+      const settings = await api(`/properties/${demo.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { photos: [0, 1, 2].map((i) => `${origin}/photo-${i}.svg`) } }) });
+      assert.equal(settings.status, 200, JSON.stringify(settings.json));
+      const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+      await page.goto(origin);
+      await deepWait(page, '[aria-roledescription="carousel"]');
+      await deepWait(page, "li h4");
+      const current = () =>
+        page.evaluate(() => {
+          const find = (root) => root.querySelector('[aria-roledescription="slide"][aria-hidden="false"]') ?? [...root.querySelectorAll("*")].map((e) => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+          return find(document)?.getAttribute("aria-label");
+        });
+      assert.equal(await current(), "1 of 3");
+      // Keyboard: Tab to "Next photo", Enter twice, then wrap around.
+      await tabTo(page, (f) => f.tag === "button" && /Next photo/.test(f.label), "Next photo");
+      await page.keyboard.press("Enter");
+      assert.equal(await current(), "2 of 3");
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Enter");
+      assert.equal(await current(), "1 of 3");
+      assert.deepEqual(await axeViolations(page), []);
+      // A service's Book button opens the booking page with that service chosen.
+      await tabTo(page, (f) => f.tag === "button" && /Book Cena/.test(f.label), "Book Cena");
+      await page.keyboard.press("Enter");
+      await deepWait(page, 'input[name="time"]');
+      assert.equal((await focused(page)).tag, "h2");
+      assert.match(await deepText(page), /Cena/);
+      await page.context().close();
     } finally {
       await new Promise((resolve) => embed.close(resolve));
     }
