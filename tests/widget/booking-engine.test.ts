@@ -29,7 +29,10 @@ describe("<booking-engine page=book>", () => {
   });
 
   it("preselects the first date with a free time and lists its times as the restaurant's wall clock", async () => {
+    // The premise: this browser is far from the restaurant's zone.
+    expect(Intl.DateTimeFormat().resolvedOptions().timeZone).to.equal(env.browserZone);
     const p = await profile();
+    expect(p.timezone).to.equal("Europe/Rome");
     const days = await slots(p.first_date, 2, 14);
     const first = days.find((d) => d.services.some((s) => s.times.length))!;
     const el = await mount("book", "it");

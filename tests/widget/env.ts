@@ -6,7 +6,7 @@ import type { PublicBooking, PublicSlotDay } from "../../shared/public.js";
 
 declare global {
   interface Window {
-    BE: { api: string; publicKey: string; propertyId: number; token: string };
+    BE: { api: string; publicKey: string; propertyId: number; token: string; browserZone: string };
   }
   // mocha, as web-test-runner provides it
   function describe(name: string, fn: () => void): void;
