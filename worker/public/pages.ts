@@ -114,6 +114,7 @@ function render(c: Context<AppEnv>, property: PropertyRow, page: Page, token?: s
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <meta name="description" content="${description}">
+<link rel="icon" href="data:,">
 ${page === "manage" ? html`<meta name="robots" content="noindex">` : ""}
 ${settings.accent_color ? html`<meta name="theme-color" content="${settings.accent_color}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
