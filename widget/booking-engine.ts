@@ -36,21 +36,27 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @fires booking-cancelled - the guest cancelled a reservation; `detail: { reservation }`
  *
  * @csspart base - the element's frame
+ * @csspart welcome - the welcome page; also `services`, `book`, `details`, `confirmation`, `manage` for the other pages and steps
+ * @csspart welcome-message - the restaurant's welcome message
  * @csspart header - the restaurant's logo and name above the booking and manage pages
  * @csspart logo - the restaurant's logo
  * @csspart title - the restaurant's name
  * @csspart button - every button and button-like link
  * @csspart input - every text field and select
  * @csspart calendar - the date picker
- * @csspart day - a day of the date picker (also `selected`, `disabled`)
+ * @csspart day - a day of the date picker
+ * @csspart selected-day - the chosen day (with `day`)
+ * @csspart disabled-day - a day that cannot be booked (with `day`)
  * @csspart time - one time to choose (a chip)
  * @csspart time-group - the group of times
  * @csspart service - a service chip on the booking page, a service card on the services page
+ * @csspart service-group - the group of services on the booking page
  * @csspart form - the guest's details form
  * @csspart summary - the summary of a reservation
- * @csspart confirmation - the confirmation step
  * @csspart manage-link - the link to the manage page in the confirmation
  * @csspart error - an error message
+ * @csspart confirm - the "really cancel?" step of the manage page
+ * @csspart cancelled - the message that the reservation is cancelled
  * @csspart carousel - the photo carousel
  * @csspart slide - one photo of the carousel
  *
@@ -177,7 +183,7 @@ export class BookingEngine extends LitElement {
                   ? html`<be-manage-page data-page exportparts="manage, summary, button, error, confirm, cancelled" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`
                   : html`<be-book-page
                       data-page
-                      exportparts="book, calendar, day, service, service-group, time, time-group, button, input, form, summary, details, confirmation, manage-link, error"
+                      exportparts="book, calendar, day, selected-day, disabled-day, service, service-group, time, time-group, button, input, form, summary, details, confirmation, manage-link, error"
                       .api=${this.client}
                       .profile=${profile}
                       .serviceId=${this.service}

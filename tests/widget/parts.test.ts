@@ -67,3 +67,30 @@ describe("<be-carousel>", () => {
     expect(visible().getAttribute("aria-label")).to.equal("3 of 3");
   });
 });
+
+describe("theming and motion", () => {
+  it("lets the host page style the parts and the accent through --be-accent", async () => {
+    const { env } = await import("./env.js");
+    const style = document.createElement("style");
+    style.textContent = `booking-engine.themed { --be-accent: rgb(0, 128, 0); } booking-engine.themed::part(selected-day) { outline: 4px dotted rgb(255, 0, 0); }`;
+    document.head.append(style);
+    const el = await fixture(html`<booking-engine class="themed" api=${env.api} property=${env.publicKey}></booking-engine>`);
+    const page = await inShadow(el, "be-book-page");
+    const grid = await inShadow(page, "be-date-grid");
+    const day = await inShadow(grid, 'td[aria-selected="true"]');
+    expect(getComputedStyle(day).outlineStyle).to.equal("dotted");
+    expect(getComputedStyle(day.querySelector(".day")!).backgroundColor).to.equal("rgb(0, 128, 0)");
+    style.remove();
+  });
+
+  it("does not slide the carousel when the guest prefers reduced motion", async () => {
+    const { emulateMedia } = await import("@web/test-runner-commands");
+    const slides = [1, 2].map((i) => ({ src: `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"><text>${i}</text></svg>`)}`, alt: `Photo ${i}` }));
+    await emulateMedia({ reducedMotion: "reduce" });
+    const still = await fixture<PhotoCarousel>(html`<be-carousel .slides=${slides} label="Photos"></be-carousel>`);
+    expect(getComputedStyle(still.shadowRoot!.querySelector(".track")!).transitionDuration).to.equal("0s");
+    await emulateMedia({ reducedMotion: "no-preference" });
+    const moving = await fixture<PhotoCarousel>(html`<be-carousel .slides=${slides} label="Photos"></be-carousel>`);
+    expect(getComputedStyle(moving.shadowRoot!.querySelector(".track")!).transitionDuration).to.equal("0.35s");
+  });
+});

@@ -146,7 +146,7 @@ export class BookPage extends LitElement {
         <div class="field">
           <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
           <be-date-grid
-            exportparts="calendar, day"
+            exportparts="calendar, day, selected-day, disabled-day"
             .value=${this.date ?? ""}
             .min=${profile.first_date}
             .max=${profile.last_date}

@@ -11,7 +11,9 @@ import { base } from "./styles.js";
 /**
  * @fires change - the guest picked a date; read `value`
  * @csspart calendar - the whole calendar
- * @csspart day - a day cell; also `day selected`, `day disabled`
+ * @csspart day - a day cell
+ * @csspart selected-day - the chosen day (also `day`)
+ * @csspart disabled-day - a day that cannot be booked (also `day`)
  */
 @localized()
 export class DateGrid extends LitElement {
@@ -210,7 +212,7 @@ export class DateGrid extends LitElement {
                   const selected = d === this.value;
                   return html`<td
                     role="gridcell"
-                    part=${`day${selected ? " selected" : ""}${disabled ? " disabled" : ""}`}
+                    part=${`day${selected ? " selected-day" : ""}${disabled ? " disabled-day" : ""}`}
                     tabindex=${d === f ? 0 : -1}
                     aria-selected=${selected ? "true" : "false"}
                     aria-disabled=${disabled ? "true" : nothing}
