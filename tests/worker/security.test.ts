@@ -43,6 +43,8 @@ beforeAll(async () => {
   intruder = await newClient("Intruder Restaurant");
   catalog = await seedCatalog(owner);
   reservationId = (await book(owner, { start_date: dateInDays(5), service_id: catalog.service.id })).json.data[0].id;
+  // The public widget API (/api/v2/public/, no security in the document) has no owner to protect
+  // from an intruder's token: public.security.test.ts checks it, and that every other route is here.
   ops = (await operations()).ops.filter((o) => o.path.startsWith("/api/v2/") && o.authenticated);
 });
 
