@@ -144,6 +144,12 @@ describe("<booking-engine> pages", () => {
     await expect(el).to.be.accessible();
   });
 
+  it("says so when the server cannot be reached (a closed port, no stub)", async () => {
+    const el = await fixture<BookingEngine>(html`<booking-engine api="http://127.0.0.1:9" property=${env.publicKey}></booking-engine>`);
+    const alert = await inShadow(el, '[role="alert"]');
+    expect(alert.textContent).to.match(/could not be loaded/);
+  });
+
   it("speaks Italian, French, German and Spanish", async () => {
     const expected = { it: "Prenota un tavolo", fr: "Réserver une table", de: "Tisch reservieren", es: "Reservar una mesa" };
     for (const [locale, title] of Object.entries(expected)) {
