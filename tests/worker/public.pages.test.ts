@@ -23,7 +23,8 @@ describe("hosted pages", () => {
       expect(res.text).toContain(`<title>${title}</title>`);
       expect(res.text).toContain(`<meta name="description" content="${description}">`);
       expect(res.text).toContain('<script type="module" src="/widget/booking-engine.js"></script>');
-      expect(res.text).toContain(`<main>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it"></booking-engine>`);
+      // The widget's headings are h2 (it lives inside other people's pages): the page owns the h1.
+      expect(res.text).toContain(`<main>\n<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it"></booking-engine>`);
       // Small, and nothing render-blocking: no stylesheet links, no classic scripts.
       expect(res.text.length).toBeLessThan(4096);
       expect(res.text).not.toMatch(/<link rel="stylesheet"|<script(?! type="module")/);

@@ -82,6 +82,7 @@ body{margin:0;min-height:100vh;min-height:100dvh;display:flex;flex-direction:col
 main{flex:1;width:100%;max-width:48rem;margin:0 auto;padding:clamp(1rem,4vw,2.5rem) clamp(.75rem,4vw,2rem)}
 `.replace(/\n/g, "");
 const ELEMENT_STYLE = `
+.sr-only{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 booking-engine{display:block;min-height:24rem}
 booking-engine:not(:defined){visibility:hidden}
 noscript p{padding:1rem;border:1px solid;border-radius:.5rem}
@@ -122,6 +123,7 @@ ${settings.accent_color ? html`<meta name="theme-color" content="${settings.acce
 </head>
 <body>
 <main>
+<h1 class="sr-only">${title}</h1>
 <booking-engine property="${property.publicKey}" page="${page}" locale="${locale}"${token === undefined ? "" : html` token="${token}"`}></booking-engine>
 <noscript><p>${t.noScript} ${property.name}${phone}</p></noscript>
 </main>
