@@ -168,7 +168,7 @@ export class BookingEngine extends LitElement {
           const locale = pickLocale(this.locale, profile.locale);
           const page = PAGES.includes(this.page) ? this.page : "book";
           const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color})` : "";
-          return html`<div style=${accent}>
+          return html`<div style=${accent} lang=${locale}>
             ${page === "book" || page === "manage"
               ? html`<header part="header">
                   ${profile.logo_url ? html`<img part="logo" src=${profile.logo_url} alt="" />` : nothing}

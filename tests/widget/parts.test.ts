@@ -39,6 +39,14 @@ describe("<be-date-grid>", () => {
     expect(el.value).to.equal("2026-04-11");
   });
 
+  it("marks and announces the days known to have no free table", async () => {
+    const el = await fixture<DateGrid>(html`<be-date-grid value="2026-03-10" min="2026-03-05" max="2026-05-20" locale="en" .full=${new Set(["2026-03-12"])}></be-date-grid>`);
+    const full = await inShadow(el, 'td[data-date="2026-03-12"]');
+    expect(full.getAttribute("aria-label")).to.equal("Thursday, March 12, 2026, no free tables");
+    expect(full.getAttribute("aria-disabled")).to.equal(null);
+    expect(el.shadowRoot!.querySelector('td[data-date="2026-03-13"]')!.getAttribute("aria-label")).to.equal("Friday, March 13, 2026");
+  });
+
   it("does not go before the first bookable date", async () => {
     const el = await mount();
     (await inShadow(el, 'td[tabindex="0"]')).focus();

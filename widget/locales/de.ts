@@ -21,6 +21,7 @@
 'book.time-missing': `Bitte wählen Sie eine Uhrzeit.`,
 'book.time-short': `Uhrzeit`,
 'book.title': `Tisch reservieren`,
+'cal.full': `kein Tisch frei`,
 'cal.help': `Mit den Pfeiltasten zwischen den Tagen wechseln, mit Eingabe wählen.`,
 'cal.next': `Nächster Monat`,
 'cal.prev': `Vorheriger Monat`,

@@ -21,6 +21,7 @@
 'book.time-missing': `Elija una hora.`,
 'book.time-short': `Hora`,
 'book.title': `Reservar una mesa`,
+'cal.full': `sin mesas libres`,
 'cal.help': `Use las flechas para moverse entre los días y Intro para elegir.`,
 'cal.next': `Mes siguiente`,
 'cal.prev': `Mes anterior`,

@@ -21,6 +21,7 @@
 'book.time-missing': `Veuillez choisir une heure.`,
 'book.time-short': `Heure`,
 'book.title': `Réserver une table`,
+'cal.full': `aucune table libre`,
 'cal.help': `Utilisez les flèches pour passer d'un jour à l'autre, Entrée pour choisir.`,
 'cal.next': `Mois suivant`,
 'cal.prev': `Mois précédent`,

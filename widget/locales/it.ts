@@ -21,6 +21,7 @@
 'book.time-missing': `Scegli un orario.`,
 'book.time-short': `Orario`,
 'book.title': `Prenota un tavolo`,
+'cal.full': `nessun tavolo libero`,
 'cal.help': `Usa le frecce per spostarti tra i giorni, Invio per scegliere.`,
 'cal.next': `Mese successivo`,
 'cal.prev': `Mese precedente`,

@@ -152,6 +152,7 @@ export class BookPage extends LitElement {
             .max=${profile.last_date}
             .locale=${this.locale}
             .label=${msg("Date", { id: "book.date" })}
+            .full=${this.fullDates()}
             @change=${(e: Event) => this.setDate((e.target as HTMLInputElement).value)}
           ></be-date-grid>
           ${this.date ? html`<p class="chosen">${formatDate(this.date, this.locale)}</p>` : nothing}
@@ -198,6 +199,13 @@ export class BookPage extends LitElement {
           : nothing}
       </section>
     `;
+  }
+
+  /** Days of the first look ahead (or visited since) without a free time for this party. */
+  private fullDates() {
+    const full = new Set<string>();
+    for (const [key, day] of this.days) if (key.startsWith(`${this.pax}|`) && !day.services.some((s) => s.times.length)) full.add(day.date);
+    return full;
   }
 
   private setPax(pax: number) {

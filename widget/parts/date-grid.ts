@@ -11,7 +11,7 @@ import { base } from "./styles.js";
 /**
  * @fires change - the guest picked a date; read `value`
  * @csspart calendar - the whole calendar
- * @csspart day - a day cell
+ * @csspart day - a day cell (class `full` when it is known to have no free table)
  * @csspart selected-day - the chosen day (also `day`)
  * @csspart disabled-day - a day that cannot be booked (also `day`)
  */
@@ -69,6 +69,10 @@ export class DateGrid extends LitElement {
         color: var(--_on-accent);
         font-weight: 700;
       }
+      td.full .day {
+        color: var(--_muted);
+        background: repeating-linear-gradient(135deg, transparent 0 4px, var(--_surface) 4px 8px);
+      }
       td[aria-disabled="true"] {
         cursor: default;
       }
@@ -98,6 +102,8 @@ export class DateGrid extends LitElement {
   @property() declare locale: string;
   /** The label of the grid (defaults to the month shown). */
   @property() declare label: string;
+  /** Dates known to have no free table: still selectable, marked and announced as such. */
+  @property({ attribute: false }) declare full: ReadonlySet<string>;
 
   @state() private declare focusDate: string;
   private moved = false;
@@ -109,6 +115,7 @@ export class DateGrid extends LitElement {
     this.max = "";
     this.locale = "en";
     this.label = "";
+    this.full = new Set();
     this.focusDate = "";
   }
 
@@ -210,13 +217,15 @@ export class DateGrid extends LitElement {
                   if (d.slice(0, 7) !== f.slice(0, 7)) return html`<td></td>`;
                   const disabled = this.disabled(d);
                   const selected = d === this.value;
+                  const full = !disabled && this.full.has(d);
                   return html`<td
                     role="gridcell"
                     part=${`day${selected ? " selected-day" : ""}${disabled ? " disabled-day" : ""}`}
                     tabindex=${d === f ? 0 : -1}
                     aria-selected=${selected ? "true" : "false"}
                     aria-disabled=${disabled ? "true" : nothing}
-                    aria-label=${formatDate(d, this.locale)}
+                    aria-label=${full ? `${formatDate(d, this.locale)}, ${msg("no free tables", { id: "cal.full" })}` : formatDate(d, this.locale)}
+                    class=${full ? "full" : ""}
                     data-date=${d}
                     @click=${() => this.pick(d)}
                     @focus=${() => (this.focusDate = d)}
