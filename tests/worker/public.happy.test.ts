@@ -118,6 +118,15 @@ describe("GET /public/{public_key}/slots", () => {
     expect(res.json.data[1].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: GRID, waiting_list: false }]);
   });
 
+  it("a closed day has nothing to wait for either", async () => {
+    const r = await smallRestaurant();
+    await r.client.call("/api/v2/closures", { body: { start_date: r.date, reason: "holiday" } });
+    const res = await r.guest.call(`/slots?date=${r.date}&pax=2`);
+    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: [], waiting_list: false }]);
+    const waiting = await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST, waiting_list: true });
+    expectProblem(waiting, 409, "time no longer available");
+  });
+
   it("offers nothing to a party no online table seats, and nothing in the past", async () => {
     const r = await smallRestaurant();
     expect(await listed(r.guest, r.date, 3)).toEqual([]);
