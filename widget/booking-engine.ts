@@ -73,6 +73,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @cssproperty --be-radius - corner radius
  * @cssproperty --be-font - font family
  * @cssproperty --be-gap - vertical rhythm
+ * @cssproperty --be-padding - the padding of the frame (1rem)
  * @cssproperty --be-max-width - the widest the element grows (40rem)
  */
 @localized()
