@@ -71,6 +71,10 @@ describe("<booking-engine page=book>", () => {
     expect(link.href).to.equal(detail.manage_url);
     expect(page.shadowRoot!.activeElement?.tagName).to.equal("H2");
     await expect(el).to.be.accessible();
+    // And another booking, from the start.
+    [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /another table/.test(b.textContent!))!.click();
+    await inShadow(page, 'input[name="time"]');
+    expect(allInShadow<HTMLInputElement>(page, 'input[name="time"]').some((i) => i.checked)).to.equal(false);
   });
 
   it("offers the nearest free times when the chosen one is taken meanwhile (409)", async () => {

@@ -45,6 +45,7 @@
 'details.submit': `Reservierung bestätigen`,
 'details.taken': `Leider wurde diese Uhrzeit gerade vergeben.`,
 'details.title': `Ihre Angaben`,
+'done.again': `Weiteren Tisch reservieren`,
 'done.keep': `Bewahren Sie diesen Link auf, um Ihre Reservierung anzusehen oder zu stornieren:`,
 'done.manage': `Reservierung verwalten`,
 'done.restaurant': `Restaurant`,

@@ -45,6 +45,7 @@
 'details.submit': `Confirmar la reserva`,
 'details.taken': `Lo sentimos, esa hora se acaba de ocupar.`,
 'details.title': `Sus datos`,
+'done.again': `Reservar otra mesa`,
 'done.keep': `Guarde este enlace para ver o cancelar su reserva:`,
 'done.manage': `Gestionar su reserva`,
 'done.restaurant': `Restaurante`,

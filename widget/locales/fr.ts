@@ -45,6 +45,7 @@
 'details.submit': `Confirmer la réservation`,
 'details.taken': `Désolé, cette heure vient d'être prise.`,
 'details.title': `Vos coordonnées`,
+'done.again': `Réserver une autre table`,
 'done.keep': `Conservez ce lien pour consulter ou annuler votre réservation :`,
 'done.manage': `Gérer votre réservation`,
 'done.restaurant': `Restaurant`,

@@ -45,6 +45,7 @@
 'details.submit': `Conferma la prenotazione`,
 'details.taken': `Spiacenti, quell'orario è appena stato preso.`,
 'details.title': `I tuoi dati`,
+'done.again': `Prenota un altro tavolo`,
 'done.keep': `Conserva questo link per vedere o cancellare la prenotazione:`,
 'done.manage': `Gestisci la prenotazione`,
 'done.restaurant': `Ristorante`,

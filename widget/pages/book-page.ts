@@ -62,7 +62,9 @@ export class BookPage extends LitElement {
       if (!date) {
         const days = await api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
         for (const d of days) this.days.set(`${pax}|${d.date}`, d);
-        const first = days.find((d) => d.services.some((s) => s.times.length)) ?? days[0];
+        // The first day with a free time, for the service preselected on the services page if any.
+        const open = (d: PublicSlotDay, id?: number) => d.services.some((s) => s.times.length && (!id || s.service_id === id));
+        const first = days.find((d) => open(d, this.serviceId)) ?? days.find((d) => open(d)) ?? days[0];
         this.date = first?.date ?? profile.first_date;
         return first;
       }
@@ -88,7 +90,9 @@ export class BookPage extends LitElement {
     },
     onError: (error) => {
       if (error instanceof PublicApiError && error.timeTaken) {
+        // The day's times changed: fetch them again, for when the guest goes back to choose.
         this.days.delete(`${this.pax}|${this.date}`);
+        void this.slots.run();
         this.alternatives = error.alternatives;
         this.hour = undefined;
       }
@@ -363,6 +367,13 @@ export class BookPage extends LitElement {
     ]);
   }
 
+  private again() {
+    this.booking = undefined;
+    this.hour = undefined;
+    void this.slots.run();
+    this.goTo("choose");
+  }
+
   private renderDone(b: PublicBooking) {
     const waiting = b.status === "WAITING";
     return html`
@@ -383,7 +394,10 @@ export class BookPage extends LitElement {
           ${b.service ? html`<dt>${msg("Service", { id: "book.service" })}</dt><dd>${b.service.name}</dd>` : nothing}
         </dl>
         <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
-        <p><a class="btn secondary manage" part="manage-link" href=${b.manage_url}>${msg("Manage your reservation", { id: "done.manage" })}</a></p>
+        <div class="actions">
+          <a class="btn secondary manage" part="manage-link" href=${b.manage_url}>${msg("Manage your reservation", { id: "done.manage" })}</a>
+          <button type="button" class="btn secondary" part="button" @click=${this.again}>${msg("Book another table", { id: "done.again" })}</button>
+        </div>
       </section>
     `;
   }
