@@ -10,6 +10,7 @@ import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingI
 import { fire, type BookingCreatedDetail } from "../events.js";
 import { formatDate, formatTime } from "../format.js";
 import { choiceGroup, choiceStyles } from "../parts/choice.js";
+import { summary } from "../parts/summary.js";
 
 import { base } from "../parts/styles.js";
 import { bookStyles } from "./book-page.styles.js";
@@ -237,19 +238,6 @@ export class BookPage extends LitElement {
     this.goTo("details");
   }
 
-  private summary() {
-    const service = this.service(this.slots.value);
-    return html`<dl class="summary" part="summary">
-      <dt>${msg("Date", { id: "book.date" })}</dt>
-      <dd>${formatDate(this.date!, this.locale)}</dd>
-      <dt>${msg("Time", { id: "book.time-short" })}</dt>
-      <dd>${this.hour ? this.t(this.hour) : "–"}</dd>
-      <dt>${msg("Guests", { id: "book.pax" })}</dt>
-      <dd>${this.pax}</dd>
-      ${service ? html`<dt>${msg("Service", { id: "book.service" })}</dt><dd>${service.name}</dd>` : nothing}
-    </dl>`;
-  }
-
   private renderDetails() {
     const g = this.guest;
     const error = this.create.status === TaskStatus.ERROR ? this.create.error : undefined;
@@ -258,7 +246,7 @@ export class BookPage extends LitElement {
     return html`
       <section class="stack" part="details" aria-labelledby="h">
         <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
-        ${this.summary()}
+        ${summary({ date: this.date!, hour: this.hour, pax: this.pax, service: this.service(this.slots.value) }, this.locale)}
         <form part="form" novalidate @submit=${this.submit} @input=${this.remember}>
           <div class="grid">
             <div class="field">
@@ -382,17 +370,7 @@ export class BookPage extends LitElement {
           ${waiting ? msg("You are on the waiting list", { id: "done.waiting" }) : msg("Your table is booked", { id: "done.title" })}
         </h2>
         <p class="message success">${msg(str`Thank you, ${b.guest.first_name}. We look forward to seeing you.`, { id: "done.thanks" })}</p>
-        <dl class="summary" part="summary">
-          <dt>${msg("Restaurant", { id: "done.restaurant" })}</dt>
-          <dd>${b.restaurant.name}</dd>
-          <dt>${msg("Date", { id: "book.date" })}</dt>
-          <dd>${formatDate(b.date, this.locale)}</dd>
-          <dt>${msg("Time", { id: "book.time-short" })}</dt>
-          <dd>${this.t(b.hour)}</dd>
-          <dt>${msg("Guests", { id: "book.pax" })}</dt>
-          <dd>${b.pax}</dd>
-          ${b.service ? html`<dt>${msg("Service", { id: "book.service" })}</dt><dd>${b.service.name}</dd>` : nothing}
-        </dl>
+        ${summary(b, this.locale)}
         <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
         <div class="actions">
           <a class="btn secondary manage" part="manage-link" href=${b.manage_url}>${msg("Manage your reservation", { id: "done.manage" })}</a>

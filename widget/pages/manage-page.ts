@@ -8,8 +8,8 @@ import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicReservation } from "../api.js";
 import { fire, type BookingCancelledDetail } from "../events.js";
-import { formatDate, formatTime } from "../format.js";
 import { base } from "../parts/styles.js";
+import { summary } from "../parts/summary.js";
 
 /**
  * @fires booking-cancelled - the guest cancelled; detail `{ reservation }`
@@ -110,24 +110,7 @@ export class ManagePage extends LitElement {
       ? new Intl.DateTimeFormat(this.locale, { dateStyle: "full", timeStyle: "short", timeZone: r.restaurant.timezone }).format(until)
       : "";
     return html`
-      <dl class="summary" part="summary">
-        <dt>${msg("Status", { id: "manage.status" })}</dt>
-        <dd class=${`status-${r.status}`}>${this.statusText(r.status)}</dd>
-        <dt>${msg("Restaurant", { id: "done.restaurant" })}</dt>
-        <dd>${r.restaurant.name}</dd>
-        <dt>${msg("Date", { id: "book.date" })}</dt>
-        <dd>${formatDate(r.date, this.locale)}</dd>
-        <dt>${msg("Time", { id: "book.time-short" })}</dt>
-        <dd>${formatTime(r.hour, this.locale)}</dd>
-        <dt>${msg("Guests", { id: "book.pax" })}</dt>
-        <dd>${r.pax}</dd>
-        ${r.service ? html`<dt>${msg("Service", { id: "book.service" })}</dt><dd>${r.service.name}</dd>` : nothing}
-        <dt>${msg("Name", { id: "manage.name" })}</dt>
-        <dd>${r.guest.first_name} ${r.guest.last_name}</dd>
-        <dt>${msg("Email", { id: "details.email" })}</dt>
-        <dd>${r.guest.email}</dd>
-        ${r.notes ? html`<dt>${msg("Notes", { id: "manage.notes" })}</dt><dd>${r.notes}</dd>` : nothing}
-      </dl>
+      ${summary({ ...r, state: { text: this.statusText(r.status), value: r.status } }, this.locale)}
       <div role="status">
         ${cancelled
           ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
