@@ -206,12 +206,16 @@ export class BookPage extends LitElement {
     `;
   }
 
-  /** Days of the first look ahead (or visited since) without a free time for this party. */
+  /** Days of the first look ahead (or visited since) without a free time for this party; the same
+   * Set while nothing changed, so the date grid does not render again for nothing. */
   private fullDates() {
     const full = new Set<string>();
     for (const [key, day] of this.days) if (key.startsWith(`${this.pax}|`) && !day.services.some((s) => s.times.length)) full.add(day.date);
-    return full;
+    const same = this.full.size === full.size && [...full].every((d) => this.full.has(d));
+    if (!same) this.full = full;
+    return this.full;
   }
+  private full: ReadonlySet<string> = new Set();
 
   private setPax(pax: number) {
     this.pax = pax;
