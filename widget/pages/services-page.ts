@@ -9,6 +9,15 @@ import { formatTime, weekdayName } from "../format.js";
 
 import { base } from "../parts/styles.js";
 
+/**
+ * The services page of <booking-engine page="services">: the photo carousel and the services.
+ *
+ * @fires be-navigate - (internal, not composed) the guest chose a service to book
+ * @csspart services - the page
+ * @csspart service - one service card
+ * @csspart carousel - the photo carousel (with `slide` and `button` from it)
+ * @csspart button - the buttons
+ */
 @localized()
 export class ServicesPage extends LitElement {
   static override styles = [

@@ -6,6 +6,16 @@ import type { PublicProfile } from "../api.js";
 import { fire, type NavigateDetail } from "../events.js";
 import { base } from "../parts/styles.js";
 
+/**
+ * The welcome page of <booking-engine page="welcome">.
+ *
+ * @fires be-navigate - (internal, not composed) the guest asked for the booking or services page
+ * @csspart welcome - the page
+ * @csspart logo - the restaurant's logo
+ * @csspart title - the restaurant's name
+ * @csspart welcome-message - the welcome message
+ * @csspart button - the buttons
+ */
 @localized()
 export class WelcomePage extends LitElement {
   static override styles = [
