@@ -44,6 +44,9 @@ describe("<booking-engine page=book>", () => {
     const labels = allInShadow(page, 'input[name="time"] + span').map((s) => s.textContent!.trim());
     // Italian, 24 hours, never shifted into the browser's zone: "19:00:00" reads "19:00".
     expect(labels).to.deep.equal(service.times.map((t) => t.slice(0, 5)));
+    // The status region tells a screen reader how many times the day has.
+    const count = first.services.reduce((n, s) => n + s.times.length, 0);
+    expect((await inShadow(page, '[role="status"]')).textContent!.trim()).to.equal(`Orari liberi in questo giorno: ${count}`);
     const legend = allInShadow(page, "legend").map((l) => l.textContent);
     expect(legend.some((l) => l?.includes(p.timezone))).to.equal(true);
   });

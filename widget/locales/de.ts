@@ -10,6 +10,7 @@
 
     export const templates = {
       'book.continue': `Weiter`,
+'book.count': str`Freie Uhrzeiten an diesem Tag: ${0}`,
 'book.date': `Datum`,
 'book.loading': `Freie Tische werden gesucht…`,
 'book.none': `An diesem Tag gibt es keinen freien Tisch für diese Personenzahl. Bitte wählen Sie ein anderes Datum.`,

@@ -10,6 +10,7 @@
 
     export const templates = {
       'book.continue': `Continuar`,
+'book.count': str`Horas libres ese día: ${0}`,
 'book.date': `Fecha`,
 'book.loading': `Buscando mesas libres…`,
 'book.none': `No hay mesas libres ese día para este grupo. Elija otra fecha.`,

@@ -10,6 +10,7 @@
 
     export const templates = {
       'book.continue': `Continuer`,
+'book.count': str`Heures libres ce jour-là : ${0}`,
 'book.date': `Date`,
 'book.loading': `Recherche de tables libres…`,
 'book.none': `Aucune table libre ce jour-là pour ce nombre de personnes. Veuillez choisir une autre date.`,

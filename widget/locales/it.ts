@@ -10,6 +10,7 @@
 
     export const templates = {
       'book.continue': `Continua`,
+'book.count': str`Orari liberi in questo giorno: ${0}`,
 'book.date': `Data`,
 'book.loading': `Cerco tavoli liberi…`,
 'book.none': `Nessun tavolo libero in questo giorno per questo gruppo. Scegli un'altra data.`,

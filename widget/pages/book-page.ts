@@ -168,7 +168,7 @@ export class BookPage extends LitElement {
             error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
             complete: () =>
               open.length
-                ? nothing
+                ? html`<p class="sr-only">${msg(str`Free times on this day: ${open.reduce((n, s) => n + s.times.length, 0)}`, { id: "book.count" })}</p>`
                 : html`<p class="message">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`,
           })}
         </div>
