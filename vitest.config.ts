@@ -23,10 +23,12 @@ export default defineConfig({
           WEBHOOK_RETRY_SCALE: "0.0001",
           WEBHOOK_TIMEOUT_MS: "1000",
         },
-        // A small limit so the 429 path is reachable in a test; keys are per client, so tests do not share it.
+        // Small limits so the 429 paths are reachable in a test (each request in a test file costs more than
+        // the one before, so a flood of 1000 takes a minute). Keys are per client or per caller address, and
+        // the helpers give each client and each guest an address of its own, so tests do not share them.
         ratelimits: {
           API_RATE_LIMITER: { simple: { limit: 150, period: 60 } },
-          PUBLIC_RATE_LIMITER: { simple: { limit: 1000, period: 60 } },
+          PUBLIC_RATE_LIMITER: { simple: { limit: 300, period: 60 } },
         },
       },
     }),

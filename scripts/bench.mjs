@@ -7,13 +7,16 @@
 //                       latency ratio use 40% of it)
 //   BENCH_OUT=file.json also write the results as JSON
 //   BENCH_KEEP=1        keep the temporary databases (their paths are printed)
-//   BENCH_ONLY=webhooks run only these parts (comma-separated: api, webhooks)
+//   BENCH_ONLY=a,b      only these parts (default all): api (load on the integrator API),
+//                       webhooks (delivery to a local receiver), widget (bundle size, time to
+//                       first times, Lighthouse)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, migrate, startDev } from "./dev-server.mjs";
 import { createClient, fetchRetry } from "./bench/api.mjs";
+import { benchWidget, widgetLines } from "./bench/widget.mjs";
 import * as seed from "./bench/seed.mjs";
 import { ensureDeps } from "./setup.mjs";
 
@@ -22,7 +25,11 @@ ensureDeps();
 const { combineGets, combinePairs, measureGet, measurePairs, tokenRotor } = await import("./bench/load.mjs");
 const { measureWebhooks } = await import("./bench/webhooks.mjs");
 
-const ONLY = new Set((process.env.BENCH_ONLY ?? "api,webhooks").split(",").map((s) => s.trim()));
+const PARTS = ["api", "webhooks", "widget"];
+const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(",")).split(",").map((s) => s.trim()));
+for (const part of ONLY) if (!PARTS.includes(part)) throw new Error(`BENCH_ONLY: unknown part "${part}" (parts: ${PARTS.join(", ")})`);
+/** Everything measured, written to BENCH_OUT at the end. */
+const report = { date: new Date().toISOString() };
 
 const DURATION = Math.max(1, Number(process.env.BENCH_DURATION) || 10);
 const RATIO_DURATION = Math.max(1, Math.round(DURATION * 0.4));
@@ -254,11 +261,11 @@ async function webhooksPart() {
 async function main() {
   say(`duration ${DURATION} s per route, ${CONNECTIONS} connections, warm-up ${WARMUP} s; parts: ${[...ONLY].join(", ")}`);
   build();
-  const out = {};
-  if (ONLY.has("api")) out.api = await apiPart();
-  if (ONLY.has("webhooks")) out.webhooks = await webhooksPart();
+  if (ONLY.has("api")) report.api = await apiPart();
+  if (ONLY.has("webhooks")) report.webhooks = await webhooksPart();
+  if (ONLY.has("widget")) report.widget = await widget();
   if (process.env.BENCH_OUT) {
-    writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, (k, v) => (k === "samples" ? undefined : v), 2) + "\n");
+    writeFileSync(process.env.BENCH_OUT, JSON.stringify(report, (k, v) => (k === "samples" && !(Array.isArray(v) && v.length <= 20) ? undefined : v), 2) + "\n");
     say(`results written to ${process.env.BENCH_OUT}`);
   }
   if (process.env.BENCH_KEEP) say(`kept the databases: ${tempDirs.join(", ")}`);
@@ -449,6 +456,14 @@ async function apiPart() {
   if (results.pairs.pairs < creates / 2) failed.push(["create-then-delete (fewer than half the creates were followed by a deletion)"]);
   if (failed.length) throw new Error(`most requests failed on: ${failed.map(([k]) => k).join(", ")}`);
   return out;
+}
+
+/** The widget's figures, on their own wrangler dev with the demo restaurant. */
+async function widget() {
+  say("widget: bundle size, time to first times on the hosted booking page, Lighthouse");
+  const w = await benchWidget({ port: await freePort(), say });
+  console.log(["", ...widgetLines(w)].join("\n"));
+  return w;
 }
 
 try {

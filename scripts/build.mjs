@@ -1,7 +1,8 @@
-// Builds what the Worker serves as static assets: the docs UI (and, later, the widget bundle).
+// Builds what the Worker serves as static assets: the docs UI and the widget bundle.
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { buildWidget } from "./build-widget.mjs";
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
@@ -13,3 +14,11 @@ mkdirSync(docsAssets, { recursive: true });
 const swagger = dirname(require.resolve("swagger-ui-dist/package.json"));
 for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"]) cpSync(join(swagger, file), join(docsAssets, file));
 console.log(`built dist/public (docs assets from swagger-ui-dist)`);
+
+const size = await buildWidget();
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+console.log(`built dist/public/widget/booking-engine.js: ${kib(size.bytes)}, ${kib(size.gzip)} gzipped (budget ${kib(size.budget)})`);
+if (size.gzip > size.budget) {
+  console.error(`the widget bundle is over its budget of ${kib(size.budget)} gzipped`);
+  process.exit(1);
+}

@@ -16,6 +16,8 @@ const e2e = readdirSync(join(ROOT, "tests", "e2e"))
 const stages = [
   ["build", process.execPath, [join(ROOT, "scripts", "build.mjs")]],
   ["typecheck", bin("tsc"), ["--noEmit"]],
+  ["typecheck (widget)", bin("tsc"), ["--noEmit", "-p", "tsconfig.widget.json"]],
+  ["widget component tests (web-test-runner, Chromium, wrangler dev)", bin("wtr"), ["--config", "web-test-runner.config.mjs"]],
   ["worker tests (vitest in workerd, local D1)", bin("vitest"), ["run"]],
   ["end-to-end tests (wrangler dev, Chromium)", process.execPath, ["--test", "--test-concurrency=1", ...e2e]],
 ];

@@ -1,5 +1,6 @@
 /** createApp(): the one place routers are mounted, docs served and errors mapped. */
 import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
@@ -8,7 +9,7 @@ import { docsRouter } from "./docs/docs.routes";
 import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
-import { database, jsonBodyOnly, limitBody, rateLimit } from "./lib/middleware";
+import { clientIp, database, jsonBodyOnly, limitBody, rateLimit } from "./lib/middleware";
 import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
@@ -18,6 +19,8 @@ import { bookingsRouter } from "./availability/availability.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./webhooks/delivery";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
+import { pagesRouter } from "./public/pages";
+import { publicRouter } from "./public/public.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
@@ -67,6 +70,29 @@ export function createApp() {
   app.use(`${API_BASE}/webhook/*`, ...authed);
   app.on("POST", `${API_BASE}/webhooks/subscription`, requireProperty());
   app.route(API_BASE, webhooksRouter);
+
+  // The public widget API: no token, any origin, per-IP limit, idempotent writes per IP and property.
+  app.use(
+    `${API_BASE}/public/*`,
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+      allowHeaders: ["Content-Type", "Idempotency-Key"],
+      exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed"],
+      maxAge: 86400,
+    }),
+    limitBody(),
+    rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `public:${clientIp(c)}` }),
+    jsonBodyOnly(),
+    idempotency({ scope: (c) => `public:${clientIp(c)}:${c.req.path.split("/")[4] ?? ""}` }),
+    // A guest's booking or cancellation queues its webhook deliveries once it has answered.
+    dispatchAfterWrite(),
+  );
+  app.route(`${API_BASE}/public`, publicRouter);
+
+  // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
+  app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${clientIp(c)}` }));
+  app.route("/p", pagesRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -28,6 +28,7 @@ export const ERRORS = {
   table_not_available: [403, "table not available"],
   service_not_available: [403, "service not available"],
   service_forbidden: [403, "service forbidden"],
+  cancel_notice_passed: [403, "cancel notice passed"],
   not_found: [404, "not found"],
   property_not_found: [404, "property not found"],
   reservation_not_found: [404, "reservation not found"],
@@ -45,6 +46,7 @@ export const ERRORS = {
   resource_in_use: [409, "resource in use"],
   delivery_not_failed: [409, "delivery not failed"],
   idempotency_key_in_use: [409, "idempotency key in use"],
+  time_no_longer_available: [409, "time no longer available"],
   payload_too_large: [413, "payload too large"],
   unsupported_media_type: [415, "unsupported media type"],
   idempotency_key_reused: [422, "idempotency key reused"],
@@ -66,7 +68,13 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail?: string,
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; status?: ContentfulStatusCode } = {},
+    readonly options: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      status?: ContentfulStatusCode;
+      /** extension members of the problem (RFC 9457 section 3.2), e.g. the 409's `alternatives` */
+      extensions?: Record<string, unknown>;
+    } = {},
   ) {
     super(detail ?? ERRORS[code][1]);
     this.status = options.status ?? (ERRORS[code][0] as ContentfulStatusCode);
@@ -88,6 +96,7 @@ export function problemBody(c: Context<AppEnv>, err: ApiError) {
     detail: err.detail ?? err.title,
     request_id: c.get("requestId") ?? null,
     ...(err.options.errors ? { errors: err.options.errors } : {}),
+    ...err.options.extensions,
   };
 }
 

@@ -101,6 +101,28 @@ describe("npm start and the README quick start", () => {
     assert.equal(rooms.data.flatMap((r) => r.tables).length, 9);
   });
 
+  it("the demo restaurant is bookable at once from its hosted booking page", async () => {
+    const bookingPage = field(server.out, "Booking page");
+    const page = await fetch(bookingPage);
+    assert.equal(page.status, 200);
+    const publicKey = new URL(bookingPage).pathname.split("/")[2];
+    assert.match(await page.text(), new RegExp(`<booking-engine property="${publicKey}" page="book"`));
+    const api = `${BASE}/api/v2/public/${publicKey}`;
+    const profile = (await fetch(api).then((r) => r.json())).data[0];
+    const days = (await fetch(`${api}/slots?date=${profile.first_date}&pax=2&days=3`).then((r) => r.json())).data;
+    const offer = days.flatMap((d) => d.services.flatMap((s) => s.times.map((hour) => ({ date: d.date, service_id: s.service_id, hour }))))[0];
+    assert.ok(offer, "the demo offers a time for two within three days");
+    const booked = await fetch(`${api}/reservations`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ ...offer, pax: 2, guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" } }),
+    });
+    assert.equal(booked.status, 201);
+    const { manage_url: manageUrl, status } = (await booked.json()).data[0];
+    assert.equal(status, "ACCEPTED");
+    assert.equal((await fetch(manageUrl)).status, 200);
+  });
+
   it("runs the README quick start line by line", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const block = readme.split("<!-- quickstart:begin -->")[1]?.split("<!-- quickstart:end -->")[0];

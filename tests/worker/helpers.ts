@@ -47,10 +47,15 @@ export interface TestClient {
   call: (path: string, o?: CallOptions) => ReturnType<typeof call>;
 }
 
+/** A caller address of its own: the per-IP limits (auth, public widget API) of one test never reach another. */
+const octet = () => Math.floor(Math.random() * 256);
+export const freshIp = () => `10.${octet()}.${octet()}.${octet()}`;
+
 export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
   const username = unique("user");
   const created = await call(`${AUTH}/client`, {
     body: { name, email: `${username}@example.com`, username, password: "password-123", redirect_uri: "https://integrator.example" },
+    headers: { "CF-Connecting-IP": freshIp() },
   });
   if (created.status !== 200) throw new Error(`client creation failed: ${created.status} ${created.text}`);
   const c = created.json.data[0];
@@ -69,7 +74,7 @@ export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
 export async function getToken(clientId: string, clientSecret: string): Promise<string> {
   const res = await call(`${AUTH}/token`, {
     body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }).toString(),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": freshIp() },
   });
   if (res.status !== 200) throw new Error(`token failed: ${res.status} ${res.text}`);
   return res.json.access_token;

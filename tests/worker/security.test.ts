@@ -47,6 +47,8 @@ beforeAll(async () => {
   catalog = await seedCatalog(owner);
   reservationId = (await book(owner, { start_date: dateInDays(5), service_id: catalog.service.id })).json.data[0].id;
   subscriptionId = (await owner.call("/api/v2/webhooks/subscription", { body: { endpoint: "https://hooks.owner.example/", webhook_type: "RESERVATION_CREATED" } })).json.data[0].id;
+  // The public widget API (/api/v2/public/, no security in the document) has no owner to protect
+  // from an intruder's token: public.security.test.ts checks it, and that every other route is here.
   ops = (await operations()).ops.filter((o) => o.path.startsWith("/api/v2/") && o.authenticated);
 });
 

@@ -95,3 +95,10 @@ export function toLocalDateTime(timeZone: string, instant: string | number, with
   const base = `${p.date}T${p.hour}`;
   return withMillis ? `${base}.${String(ms % 1000).padStart(3, "0")}` : base;
 }
+
+/** The UTC instant (ms) of local minutes in `timeZone`; a skipped local time maps past the gap. */
+export function localToUtc(timeZone: string, local: number): number {
+  const first = local - offsetAt(timeZone, local * 60000);
+  const second = local - offsetAt(timeZone, first * 60000);
+  return second * 60000;
+}

@@ -124,7 +124,14 @@ function tableGone(id: number): never {
   throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
 }
 
-export async function createReservation(ctx: BookingContext, b: CreateInput, channel: Channel): Promise<ReservationRow> {
+/** What only some channels add to a new reservation: the widget's manage token (hashed) and the guest as typed. */
+export interface CreateExtras {
+  manageTokenHash?: string | undefined;
+  /** more {field: [before, after]} for the "created" history entry */
+  history?: Record<string, [unknown, unknown]> | undefined;
+}
+
+export async function createReservation(ctx: BookingContext, b: CreateInput, channel: Channel, extras: CreateExtras = {}): Promise<ReservationRow> {
   const { db, property } = ctx;
   const settings = resolveSettings(property.settings);
   const mode: Mode = channel === "PLATFORM_ADMIN" ? "staff" : "online";
@@ -179,10 +186,11 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       paymentDueAt: status === "PREPAY" ? addSeconds(now, (service.prepaymentWindow ?? 0) * 60) : null,
       lastStatusChange: now,
       catalogVersion,
+      manageTokenHash: extras.manageTokenHash ?? null,
     };
     const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
     try {
-      return await repo.insertReservation(db, row, customer, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status] } });
+      return await repo.insertReservation(db, row, customer, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status], ...extras.history } });
     } catch (err) {
       settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }

@@ -1,0 +1,349 @@
+// The widget end to end, as a guest would use it: the hosted booking page of the demo
+// restaurant on a real Worker (wrangler dev, local D1), driven with the keyboard only; the
+// integrator reads the reservation back; the guest cancels through the manage link; a time taken
+// meanwhile through the integrator API; and the widget embedded on another origin.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { chromium } from "playwright-core";
+import { ensureDemo } from "../../scripts/demo.mjs";
+import { build, migrate, ROOT, startDev } from "../../scripts/dev-server.mjs";
+import { CHROMIUM } from "../../scripts/setup.mjs";
+
+const PORT = 9100 + Math.floor(Math.random() * 400);
+const STATE = mkdtempSync(join(tmpdir(), "be-widget-e2e-"));
+const SCREENSHOT = join(ROOT, "docs", "booking-page.png");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's WCAG 2.x A/AA violations on the page as it is now (shadow roots included). */
+async function axeViolations(page) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }));
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" > ")).join(" | ")}`);
+}
+
+/** The focused element, through the shadow roots, as a keyboard user's screen reader would name it. */
+const focused = (page) =>
+  page.evaluate(() => {
+    let a = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    if (!a) return null;
+    const label = a.labels?.[0]?.textContent ?? a.closest?.("label")?.textContent ?? a.getAttribute("aria-label") ?? a.textContent ?? "";
+    return { tag: a.tagName.toLowerCase(), id: a.id, name: a.getAttribute("name"), value: a.value ?? null, checked: a.checked ?? null, date: a.dataset?.date ?? null, label: label.trim().replace(/\s+/g, " ") };
+  });
+
+/** Presses Tab until the focus is on what `match` wants (at most `max` times). */
+async function tabTo(page, match, what, max = 40) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const f = await focused(page);
+    if (f && match(f)) return f;
+  }
+  throw new Error(`Tab never reached ${what}; focus is on ${JSON.stringify(await focused(page))}`);
+}
+
+/** Waits for something inside the widget's shadow roots (watching only, never touching). */
+const deepWait = (page, selector, timeout = 20_000) =>
+  page.waitForFunction(
+    (sel) => {
+      const find = (root) => {
+        const hit = root.querySelector(sel);
+        if (hit) return hit;
+        for (const el of root.querySelectorAll("*")) if (el.shadowRoot) { const h = find(el.shadowRoot); if (h) return h; }
+        return null;
+      };
+      return find(document);
+    },
+    selector,
+    { timeout },
+  );
+
+const deepText = (page) =>
+  page.evaluate(() => {
+    const walk = (n) => (n.nodeType === 3 ? n.textContent : [...(n.shadowRoot ? [n.shadowRoot] : []), ...n.childNodes].map(walk).join(" "));
+    return walk(document.body).replace(/\s+/g, " ");
+  });
+
+describe("the booking widget on the hosted pages", () => {
+  let server, demo, browser, api;
+  const unique = `Keyboard${Date.now().toString(36)}`;
+
+  before(async () => {
+    build();
+    migrate(STATE);
+    server = await startDev({ port: PORT, persistTo: STATE });
+    demo = await ensureDemo(server.url, STATE);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
+    api = async (path, init = {}) => {
+      const res = await fetch(`${server.url}/api/v2${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${demo.token}`, Property: String(demo.property_id), "Content-Type": "application/json", ...init.headers },
+      });
+      return { status: res.status, json: await res.json() };
+    };
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(STATE, { recursive: true, force: true });
+  });
+
+  /** The integrator's view of the guest's reservation, found by the guest's unique last name. */
+  async function integratorRead(lastName, date) {
+    const list = await api(`/reservations?start_date=${date}&end_date=${date}&text_search=${encodeURIComponent(lastName)}`);
+    assert.equal(list.status, 200, JSON.stringify(list.json));
+    assert.equal(list.json.data.length, 1, `one reservation of ${lastName} on ${date}`);
+    const one = await api(`/reservations/${list.json.data[0].id}`);
+    assert.equal(one.status, 200);
+    return one.json.data[0];
+  }
+
+  async function phonePage() {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    return { page, errors, context };
+  }
+
+  it("books with the keyboard only, reads back as PLATFORM_BOOK, and cancels through the manage link", async () => {
+    const { page, errors, context } = await phonePage();
+    await page.goto(`${server.url}/p/${demo.public_key}/book`);
+    await deepWait(page, 'input[name="time"]');
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    // Date: into the grid, one day on, Enter.
+    const day = await tabTo(page, (f) => f.date, "the date grid");
+    await page.keyboard.press("ArrowRight");
+    const next = await focused(page);
+    assert.notEqual(next.date, day.date);
+    await page.keyboard.press("Enter");
+    await deepWait(page, `td[data-date="${next.date}"][aria-selected="true"]`);
+    await deepWait(page, 'input[name="time"]');
+
+    // Time: Tab into the radio group, Space picks the first, ArrowRight the second.
+    await tabTo(page, (f) => f.name === "time", "the times");
+    await page.keyboard.press("Space");
+    await page.keyboard.press("ArrowRight");
+    const time = await focused(page);
+    assert.equal(time.checked, true);
+    await tabTo(page, (f) => f.tag === "button" && /Continue/.test(f.label), "Continue");
+    await page.keyboard.press("Enter");
+
+    // Details: the focus moved to the step's heading; the fields follow.
+    await deepWait(page, "form");
+    assert.equal((await focused(page)).tag, "h2");
+    await tabTo(page, (f) => f.id === "first_name", "the first name");
+    await page.keyboard.type("Ada");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(unique);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("ada@example.com");
+    await page.keyboard.press("Enter");
+
+    await deepWait(page, 'a[part="manage-link"]');
+    assert.match(await deepText(page), /Your table is booked/);
+    const link = await tabTo(page, (f) => f.tag === "a", "the manage link");
+    assert.match(link.label, /Manage your reservation/);
+
+    const r = await integratorRead(unique, next.date);
+    assert.equal(r.channel, "PLATFORM_BOOK");
+    assert.equal(r.status, "ACCEPTED");
+    assert.equal(r.start_hour, time.value);
+    assert.equal(r.pax, 2);
+
+    // The manage link, followed with Enter; cancel, confirm, all by keyboard.
+    await Promise.all([page.waitForURL(/\/manage\//), page.keyboard.press("Enter")]);
+    await deepWait(page, "#cancel");
+    await tabTo(page, (f) => f.id === "cancel", "Cancel reservation");
+    await page.keyboard.press("Enter");
+    await deepWait(page, "#confirm");
+    await tabTo(page, (f) => f.tag === "button" && /Yes, cancel/.test(f.label), "Yes, cancel it");
+    await page.keyboard.press("Enter");
+    await deepWait(page, "#done");
+    assert.match(await deepText(page), /Your reservation is cancelled/);
+    assert.equal((await integratorRead(unique, next.date)).status, "CANCELLED");
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it("explains a time taken meanwhile and books one of the alternatives", async () => {
+    const { page, errors, context } = await phonePage();
+    await page.goto(`${server.url}/p/${demo.public_key}/book`);
+    await deepWait(page, 'input[name="time"]');
+    // The largest party: one table fits it, so a staff booking at that time fills it.
+    await tabTo(page, (f) => f.id === "pax", "the party size");
+    await page.keyboard.press("End");
+    assert.equal((await focused(page)).value, "8");
+    await page.waitForTimeout(100);
+    await deepWait(page, 'input[name="time"]');
+    const day = await tabTo(page, (f) => f.date, "the date grid");
+    const time = await tabTo(page, (f) => f.name === "time", "the times");
+    await page.keyboard.press("Space");
+    await tabTo(page, (f) => f.tag === "button" && /Continue/.test(f.label), "Continue");
+    await page.keyboard.press("Enter");
+    await deepWait(page, "form");
+    await tabTo(page, (f) => f.id === "first_name", "the first name");
+    await page.keyboard.type("Late");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(`${unique}Late`);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("late@example.com");
+
+    // Meanwhile the restaurant's staff books that very time for a party of 8.
+    const services = await api("/services");
+    const taken = await api("/reservations", {
+      method: "POST",
+      body: JSON.stringify({
+        start_date: day.date,
+        start_hour: time.value,
+        pax: 8,
+        service_id: services.json.data.find((s) => time.value >= s.start_hour && time.value <= s.end_hour)?.id,
+        customer: { first_name: "Walk", last_name: "In", phone: "+39 333 1234567" },
+      }),
+    });
+    assert.equal(taken.status, 201, JSON.stringify(taken.json));
+
+    await page.keyboard.press("Enter");
+    await deepWait(page, 'input[name="alternative"]');
+    assert.match(await deepText(page), /Sorry, that time was just taken\. These times are still free on the same day:/);
+    const alternative = await tabTo(page, (f) => f.name === "alternative", "the alternatives");
+    await page.keyboard.press("Space");
+    assert.notEqual(alternative.value, time.value);
+    await tabTo(page, (f) => f.tag === "button" && /Book at/.test(f.label), "Book at …");
+    await page.keyboard.press("Enter");
+    await deepWait(page, 'a[part="manage-link"]');
+    const r = await integratorRead(`${unique}Late`, day.date);
+    assert.equal(r.start_hour, alternative.value);
+    assert.equal(r.pax, 8);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it("passes axe on every hosted page and step", async () => {
+    // axe is injected as an inline script, which the pages' CSP forbids: this context ignores CSP.
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const page = await context.newPage();
+    const base = `${server.url}/p/${demo.public_key}`;
+    const check = async (what) => assert.deepEqual(await axeViolations(page), [], what);
+    await page.goto(base);
+    await deepWait(page, "be-welcome-page");
+    await page.waitForTimeout(200);
+    await check("welcome");
+    await page.goto(`${base}/services`);
+    await deepWait(page, "li h4");
+    await check("services");
+    await page.goto(`${base}/book?locale=it`);
+    await deepWait(page, 'input[name="time"]');
+    await check("book");
+    const be = page.locator("booking-engine");
+    await be.locator('input[name="time"]').nth(1).check();
+    await be.getByRole("button", { name: "Continua" }).click();
+    await be.getByLabel("Nome", { exact: true }).fill("Axe");
+    await be.getByLabel("Cognome").fill(`${unique}Axe`);
+    await be.getByLabel("Email").fill("axe@example.com");
+    await check("details");
+    await be.getByRole("button", { name: "Conferma la prenotazione" }).click();
+    await deepWait(page, 'a[part="manage-link"]');
+    await check("confirmation");
+    await be.getByRole("link", { name: "Gestisci la prenotazione" }).click();
+    await deepWait(page, "#cancel");
+    await check("manage");
+    await be.getByRole("button", { name: "Cancel reservation" }).click();
+    await deepWait(page, "#confirm");
+    await check("manage, confirm step");
+    await context.close();
+  });
+
+  it("works embedded on another origin, and tells the host page", async () => {
+    const embed = createServer((req, res) => {
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Chez nous</title>
+        <script type="module" src="${server.url}/widget/booking-engine.js"></script></head>
+        <body><main><h1>Chez nous</h1>
+        <booking-engine property="${demo.public_key}" page="book" locale="fr" style="--be-accent: #225522"></booking-engine></main>
+        <script>window.events = []; for (const t of ["booking-created", "booking-cancelled"]) document.addEventListener(t, (e) => window.events.push({ type: t, detail: e.detail }));</script>
+        </body></html>`);
+    });
+    await new Promise((resolve) => embed.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${embed.address().port}`;
+    try {
+      const { page, errors, context } = await phonePage();
+      await page.goto(origin);
+      await deepWait(page, 'input[name="time"]');
+      assert.match(await deepText(page), /Réserver une table/);
+      // Pointer this time: the host page is not the point here.
+      const radio = page.locator("booking-engine").locator('input[name="time"]').nth(2);
+      await radio.check();
+      await page.locator("booking-engine").getByRole("button", { name: "Continuer" }).click();
+      await page.locator("booking-engine").getByLabel("Prénom").fill("Émile");
+      await page.locator("booking-engine").getByLabel("Nom", { exact: true }).fill(`${unique}Embed`);
+      await page.locator("booking-engine").getByLabel("E-mail").fill("emile@example.com");
+      await page.locator("booking-engine").getByRole("button", { name: "Confirmer la réservation" }).click();
+      await page.waitForFunction(() => window.events.length === 1, null, { timeout: 15_000 });
+      const [event] = await page.evaluate(() => window.events);
+      assert.equal(event.type, "booking-created");
+      assert.equal(event.detail.reservation.guest.first_name, "Émile");
+      assert.equal(event.detail.manage_token, undefined);
+      assert.ok(event.detail.manage_url.startsWith(`${server.url}/p/${demo.public_key}/manage/`), event.detail.manage_url);
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      await new Promise((resolve) => embed.close(resolve));
+    }
+  });
+
+  it("shows the restaurant's photos in a carousel and its services on another origin", async () => {
+    const svg = (fill, label) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="${fill}"/><text x="40" y="200" font-size="64" fill="#fff">${label}</text></svg>`;
+    const embed = createServer((req, res) => {
+      const photo = req.url.match(/^\/photo-(\d)\.svg$/);
+      if (photo) {
+        res.setHeader("Content-Type", "image/svg+xml");
+        return res.end(svg(["#7a2f2f", "#2f5f7a", "#4a6a2f"][photo[1]] ?? "#333", `Photo ${photo[1]}`));
+      }
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our rooms</title>
+        <script type="module" src="${server.url}/widget/booking-engine.js"></script></head>
+        <body><main><h1>Our rooms</h1><booking-engine property="${demo.public_key}" page="services"></booking-engine></main></body></html>`);
+    });
+    await new Promise((resolve) => embed.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${embed.address().port}`;
+    try {
+      const settings = await api(`/properties/${demo.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { photos: [0, 1, 2].map((i) => `${origin}/photo-${i}.svg`) } }) });
+      assert.equal(settings.status, 200, JSON.stringify(settings.json));
+      const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+      await page.goto(origin);
+      await deepWait(page, '[aria-roledescription="carousel"]');
+      await deepWait(page, "li h4");
+      const current = () =>
+        page.evaluate(() => {
+          const find = (root) => root.querySelector('[aria-roledescription="slide"][aria-hidden="false"]') ?? [...root.querySelectorAll("*")].map((e) => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+          return find(document)?.getAttribute("aria-label");
+        });
+      assert.equal(await current(), "1 of 3");
+      // Keyboard: Tab to "Next photo", Enter twice, then wrap around.
+      await tabTo(page, (f) => f.tag === "button" && /Next photo/.test(f.label), "Next photo");
+      await page.keyboard.press("Enter");
+      assert.equal(await current(), "2 of 3");
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Enter");
+      assert.equal(await current(), "1 of 3");
+      assert.deepEqual(await axeViolations(page), []);
+      // A service's Book button opens the booking page with that service chosen.
+      await tabTo(page, (f) => f.tag === "button" && /Book Cena/.test(f.label), "Book Cena");
+      await page.keyboard.press("Enter");
+      await deepWait(page, 'input[name="time"]');
+      assert.equal((await focused(page)).tag, "h2");
+      assert.match(await deepText(page), /Cena/);
+      await page.context().close();
+    } finally {
+      await new Promise((resolve) => embed.close(resolve));
+    }
+  });
+});

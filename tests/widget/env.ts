@@ -1,0 +1,62 @@
+/**
+ * What web-test-runner.config.mjs hands the tests: a real Worker (wrangler dev, local D1) with the
+ * demo restaurant of `npm start`, and helpers that talk to it as a guest or as the integrator.
+ */
+import type { PublicBooking, PublicSlotDay } from "../../shared/public.js";
+
+declare global {
+  interface Window {
+    BE: { api: string; publicKey: string; propertyId: number; token: string; browserZone: string };
+  }
+  // mocha, as web-test-runner provides it
+  function describe(name: string, fn: () => void): void;
+  function it(name: string, fn: () => Promise<void> | void): void;
+  function before(fn: () => Promise<void> | void): void;
+  function beforeEach(fn: () => Promise<void> | void): void;
+  function afterEach(fn: () => Promise<void> | void): void;
+}
+
+export const env = window.BE;
+export const publicBase = () => `${env.api}/api/v2/public/${env.publicKey}`;
+
+export async function slots(date: string, pax: number, days = 1): Promise<PublicSlotDay[]> {
+  const res = await fetch(`${publicBase()}/slots?date=${date}&pax=${pax}&days=${days}`);
+  if (!res.ok) throw new Error(`slots: ${res.status} ${await res.text()}`);
+  return (await res.json()).data;
+}
+
+export async function profile() {
+  return (await (await fetch(publicBase())).json()).data[0] as { first_date: string; last_date: string; max_online_pax: number; timezone: string };
+}
+
+/** A free (date, service, time) for `pax`, from the first date on, skipping `skip` entries. */
+export async function freeTime(pax: number, skip = 0) {
+  const p = await profile();
+  const days = await slots(p.first_date, pax, 14);
+  let n = 0;
+  for (const d of days)
+    for (const s of d.services)
+      for (const hour of s.times) if (n++ >= skip) return { date: d.date, service_id: s.service_id, hour };
+  throw new Error("no free time in two weeks");
+}
+
+/** Books as another guest through the public API. */
+export async function bookAsGuest(input: { date: string; hour: string; pax: number; service_id?: number }, name = "Other"): Promise<{ status: number; body: { data?: PublicBooking[] } & Record<string, unknown> }> {
+  const res = await fetch(`${publicBase()}/reservations`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...input, guest: { first_name: name, last_name: "Guest", email: `${name.toLowerCase()}@guest.example` } }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Waits until `check` returns something truthy (the element renders asynchronously). */
+export async function until<T>(check: () => T | undefined | null | false, timeout = 10_000): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms: ${check}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}

@@ -1,0 +1,58 @@
+import { expect, fixture, html, oneEvent } from "@open-wc/testing";
+import "../../widget/index.js";
+import type { BookingEngine } from "../../widget/booking-engine.js";
+import type { BookingCancelledDetail } from "../../widget/events.js";
+import { bookAsGuest, env, freeTime } from "./env.js";
+import { inShadow } from "./helpers.js";
+
+async function newReservation() {
+  const slot = await freeTime(2, 5);
+  const r = await bookAsGuest({ ...slot, pax: 2 }, "Manage");
+  if (r.status !== 201) throw new Error(`booking failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data![0]!;
+}
+
+const mount = (token: string) =>
+  fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${env.publicKey} page="manage" token=${token}></booking-engine>`);
+
+describe("<booking-engine page=manage>", () => {
+  it("is accessible, shows the reservation, and cancels it after a confirm step", async () => {
+    const booking = await newReservation();
+    const el = await mount(booking.manage_token);
+    const page = await inShadow(el, "be-manage-page");
+    const cancel = await inShadow<HTMLButtonElement>(page, "#cancel");
+    await expect(el).to.be.accessible();
+    expect(page.shadowRoot!.textContent).to.include("Manage Guest");
+    cancel.click();
+    const confirm = await inShadow(page, "#confirm");
+    expect(page.shadowRoot!.activeElement).to.equal(confirm);
+    await expect(el).to.be.accessible();
+    const cancelled = oneEvent(el, "booking-cancelled") as Promise<CustomEvent<BookingCancelledDetail>>;
+    (await inShadow<HTMLButtonElement>(page, "button.danger")).click();
+    const { detail } = await cancelled;
+    expect(detail.reservation.status).to.equal("CANCELLED");
+    await inShadow(page, "#done");
+    expect(page.shadowRoot!.querySelector("#cancel")).to.equal(null);
+    const again = await fetch(`${env.api}/api/v2/public/${env.publicKey}/manage/${booking.manage_token}`).then((r) => r.json());
+    expect(again.data[0].status).to.equal("CANCELLED");
+  });
+
+  it("keeps the reservation when the guest says no", async () => {
+    const booking = await newReservation();
+    const el = await mount(booking.manage_token);
+    const page = await inShadow(el, "be-manage-page");
+    (await inShadow<HTMLButtonElement>(page, "#cancel")).click();
+    await inShadow(page, "#confirm");
+    [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /keep/i.test(b.textContent!))!.click();
+    const cancel = await inShadow(page, "#cancel");
+    expect(page.shadowRoot!.activeElement).to.equal(cancel);
+  });
+
+  it("says so when the link is wrong", async () => {
+    const el = await mount("not-a-real-token-000000000000000000");
+    const page = await inShadow(el, "be-manage-page");
+    const alert = await inShadow(page, '[role="alert"]');
+    expect(alert.textContent).to.match(/not found/);
+    await expect(el).to.be.accessible();
+  });
+});

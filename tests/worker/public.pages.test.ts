@@ -1,0 +1,83 @@
+/** The hosted pages: small, accessible HTML shells around <booking-engine>, every value escaped. */
+import { describe, expect, it } from "vitest";
+import { call, freshIp } from "./helpers";
+import { GUEST, smallRestaurant } from "./public.fixtures";
+
+const page = (path: string) => call(path, { headers: { "CF-Connecting-IP": freshIp() } });
+
+describe("hosted pages", () => {
+  it("serve each page of the widget with lang, title, viewport, description and the module script", async () => {
+    const r = await smallRestaurant({ locale: "it", welcome_message: "Benvenuti alla Trattoria!" });
+    const cases = [
+      ["", "welcome", "Small Trattoria", "Benvenuti alla Trattoria!"],
+      ["/services", "services", "Menu e servizi · Small Trattoria", "Prenota un tavolo da Small Trattoria online."],
+      ["/book", "book", "Prenota un tavolo · Small Trattoria", "Prenota un tavolo da Small Trattoria online."],
+    ] as const;
+    for (const [path, name, title, description] of cases) {
+      const res = await page(`/p/${r.publicKey}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Type")).toMatch(/^text\/html; charset=utf-8/i);
+      expect(res.text).toMatch(/^<!doctype html>\n<html lang="it">/);
+      expect(res.text).toContain('<meta charset="utf-8">');
+      expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      expect(res.text).toContain(`<title>${title}</title>`);
+      expect(res.text).toContain(`<meta name="description" content="${description}">`);
+      expect(res.text).toContain('<script type="module" src="/widget/booking-engine.js"></script>');
+      // The widget's headings are h2 (it lives inside other people's pages): the page owns the h1.
+      expect(res.text).toContain(`<main>\n<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it"></booking-engine>`);
+      // Small, and nothing render-blocking: no stylesheet links, no classic scripts.
+      expect(res.text.length).toBeLessThan(4096);
+      expect(res.text).not.toMatch(/<link rel="stylesheet"|<script(?! type="module")/);
+      expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self'/);
+    }
+  });
+
+  it("the manage page passes the token, stays out of caches and Referer headers, and cannot be framed", async () => {
+    const r = await smallRestaurant();
+    const booking = (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST })).json.data[0];
+    const res = await page(new URL(booking.manage_url).pathname);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`<booking-engine property="${r.publicKey}" page="manage" locale="en" token="${booking.manage_token}"></booking-engine>`);
+    expect(res.text).toContain("<title>Your reservation · Small Trattoria</title>");
+    expect(res.text).toContain('<meta name="robots" content="noindex">');
+    expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("Content-Security-Policy")).toMatch(/frame-ancestors 'none'/);
+  });
+
+  it("?locale= picks one of the widget's languages, anything else falls back to the restaurant's", async () => {
+    const r = await smallRestaurant({ locale: "de" });
+    const fr = await page(`/p/${r.publicKey}/book?locale=fr`);
+    expect(fr.text).toContain('<html lang="fr">');
+    expect(fr.text).toContain("<title>Réserver une table · Small Trattoria</title>");
+    expect(fr.text).toContain('locale="fr"');
+    const odd = await page(`/p/${r.publicKey}/book?locale=%22%3E%3Cscript%3E`);
+    expect(odd.text).toContain('<html lang="de">');
+    expect(odd.text).not.toContain("<script>");
+  });
+
+  it("escapes the restaurant's name, message and the token", async () => {
+    const r = await smallRestaurant({ welcome_message: '"><img src=x onerror=alert(1)>' });
+    const name = `<script>alert("x")</script> & 'Co'`;
+    expect((await r.client.call(`/api/v2/properties/${r.client.propertyId}`, { method: "PUT", body: { name, phone: "+39 02 1234" }, property: undefined })).status).toBe(200);
+    for (const path of ["", "/book", `/manage/"><svg onload=alert(1)>`]) {
+      const res = await page(`/p/${r.publicKey}${path.replace(/[<>"]/g, encodeURIComponent)}`);
+      expect(res.status).toBe(200);
+      expect(res.text).not.toMatch(/<script>alert|<img|<svg/);
+      expect(res.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Co&#39;");
+    }
+  });
+
+  it("an unknown, deleted or disabled restaurant is a 404 page", async () => {
+    const r = await smallRestaurant();
+    await r.client.call(`/api/v2/properties/${r.client.propertyId}`, { method: "PUT", body: { enabled: false }, property: undefined });
+    for (const path of ["/p/pk_nobody", `/p/${r.publicKey}`, `/p/${r.publicKey}/book`, `/p/${r.publicKey}/manage/abc`]) {
+      const res = await page(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+      expect(res.text).toContain('<html lang="en">');
+      expect(res.text).toContain("<title>Restaurant not found</title>");
+      expect(res.text).not.toContain("<booking-engine");
+    }
+  });
+});

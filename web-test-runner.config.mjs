@@ -1,0 +1,90 @@
+// Component tests of <booking-engine> in Debian's Chromium, against a real Worker: wrangler dev on
+// a fresh local D1 with the demo restaurant of `npm start`, its origin and public key handed to
+// the tests in window.BE (see tests/widget/env.ts).
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { esbuildPlugin } from "@web/dev-server-esbuild";
+import { playwrightLauncher } from "@web/test-runner-playwright";
+import { migrate, startDev } from "./scripts/dev-server.mjs";
+import { ensureDemo } from "./scripts/demo.mjs";
+import { CHROMIUM } from "./scripts/setup.mjs";
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+}
+
+async function freePort() {
+  for (let i = 0; i < 100; i++) {
+    const port = 30000 + Math.floor(Math.random() * 5000);
+    if ((await portFree(port)) && (await portFree(port + 10000))) return port;
+  }
+  throw new Error("no free port for wrangler dev");
+}
+
+/** wrangler dev for the run: started before the first test file, stopped after the last. */
+function realWorker() {
+  const env = {};
+  let server;
+  let dir;
+  return {
+    env,
+    plugin: {
+      name: "real-worker",
+      async serverStart() {
+        dir = mkdtempSync(join(tmpdir(), "be-wtr-"));
+        migrate(dir);
+        const lines = [];
+        try {
+          server = await startDev({ port: await freePort(), persistTo: dir, log: (l) => lines.push(l) });
+        } catch (err) {
+          console.error(lines.join("\n"));
+          throw err;
+        }
+        const demo = await ensureDemo(server.url, dir);
+        Object.assign(env, { api: server.url, publicKey: demo.public_key, propertyId: demo.property_id, token: demo.token });
+        console.log(`wrangler dev for the widget tests on ${server.url} (restaurant ${demo.public_key})`);
+      },
+      async serverStop() {
+        await server?.stop();
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      },
+    },
+  };
+}
+
+const worker = realWorker();
+const BROWSER_ZONE = "Pacific/Kiritimati";
+
+export default {
+  files: ["tests/widget/**/*.test.ts"],
+  nodeResolve: true,
+  // One browser page at a time: the tests share one restaurant and its tables.
+  concurrency: 1,
+  testsFinishTimeout: 180_000,
+  browserStartTimeout: 60_000,
+  testFramework: { config: { timeout: 20_000 } },
+  plugins: [esbuildPlugin({ ts: true, tsconfig: "tsconfig.widget.json", target: "es2022" }), worker.plugin],
+  browsers: [
+    playwrightLauncher({
+      product: "chromium",
+      launchOptions: { executablePath: CHROMIUM, args: ["--no-sandbox", "--headless"] },
+      // The browser lives 13 hours ahead of the restaurant (Europe/Rome): a time shifted into the
+      // browser's zone, or a date read in it, shows up in the tests at once.
+      createBrowserContext: ({ browser }) => browser.newContext({ timezoneId: BROWSER_ZONE, locale: "en-US" }),
+    }),
+  ],
+  testRunnerHtml: (testFramework) => `<!doctype html>
+    <html lang="en">
+      <head><meta charset="utf-8"><title>booking-engine tests</title></head>
+      <body>
+        <script>window.BE = ${JSON.stringify({ ...worker.env, browserZone: BROWSER_ZONE })};</script>
+        <script type="module" src="${testFramework}"></script>
+      </body>
+    </html>`,
+};

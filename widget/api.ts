@@ -1,0 +1,84 @@
+/**
+ * Typed fetch client of the public widget API (CONTRACT 8, shared/public.ts). Types only come
+ * from shared/: zod never reaches the bundle.
+ */
+import type { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
+
+export type { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
+
+/** A problem+json answer (RFC 9457), with the 409's `alternatives` when a time was taken meanwhile. */
+export class PublicApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly detail: string | undefined,
+    readonly alternatives: string[] = [],
+  ) {
+    super(detail ?? `HTTP ${status}`);
+    this.name = "PublicApiError";
+  }
+
+  get timeTaken(): boolean {
+    return this.status === 409 && this.code === "time_no_longer_available";
+  }
+}
+
+export interface SlotsQuery {
+  date: string;
+  pax: number;
+  days?: number;
+  serviceId?: number;
+}
+
+export class PublicApi {
+  private readonly base: string;
+
+  /** `origin`: where the Worker answers (no path); `publicKey`: the restaurant's public key. */
+  constructor(origin: string, publicKey: string) {
+    this.base = `${origin.replace(/\/+$/, "")}/api/v2/public/${encodeURIComponent(publicKey)}`;
+  }
+
+  profile(signal?: AbortSignal): Promise<PublicProfile> {
+    return this.one<PublicProfile>("", { signal });
+  }
+
+  services(signal?: AbortSignal): Promise<PublicService[]> {
+    return this.list<PublicService>("/services", { signal });
+  }
+
+  slots({ date, pax, days = 1, serviceId }: SlotsQuery, signal?: AbortSignal): Promise<PublicSlotDay[]> {
+    const q = new URLSearchParams({ date, pax: String(pax), days: String(days) });
+    if (serviceId) q.set("service_id", String(serviceId));
+    return this.list<PublicSlotDay>(`/slots?${q}`, { signal });
+  }
+
+  create(input: PublicBookingInput, signal?: AbortSignal): Promise<PublicBooking> {
+    return this.one<PublicBooking>("/reservations", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(input),
+      signal,
+    });
+  }
+
+  reservation(token: string, signal?: AbortSignal): Promise<PublicReservation> {
+    return this.one<PublicReservation>(`/manage/${encodeURIComponent(token)}`, { signal });
+  }
+
+  cancel(token: string, signal?: AbortSignal): Promise<PublicReservation> {
+    return this.one<PublicReservation>(`/manage/${encodeURIComponent(token)}`, { method: "DELETE", signal });
+  }
+
+  private async one<T>(path: string, init: RequestInit): Promise<T> {
+    const [first] = await this.list<T>(path, init);
+    if (first === undefined) throw new PublicApiError(500, undefined, "empty answer");
+    return first;
+  }
+
+  private async list<T>(path: string, init: RequestInit): Promise<T[]> {
+    const res = await fetch(this.base + path, { ...init, headers: { Accept: "application/json", ...init.headers } });
+    const body = (await res.json().catch(() => undefined)) as { data?: T[]; code?: string; detail?: string; title?: string; alternatives?: string[] } | undefined;
+    if (!res.ok) throw new PublicApiError(res.status, body?.code, body?.detail ?? body?.title, body?.alternatives ?? []);
+    return body?.data ?? [];
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * <booking-engine>: a restaurant's booking widget, talking only to the public API of the Worker
+ * it was loaded from (CONTRACT 8).
+ */
+import { localized, msg } from "@lit/localize";
+import { Task } from "@lit/task";
+import { LitElement, css, html, nothing, type PropertyValues } from "lit";
+import { property, state } from "lit/decorators.js";
+import { PublicApi, PublicApiError } from "./api.js";
+import type { NavigateDetail } from "./events.js";
+import { pickLocale, setLocale } from "./localization.js";
+import { base, theme } from "./parts/styles.js";
+
+export type Page = NavigateDetail["page"];
+const PAGES: readonly Page[] = ["welcome", "services", "book", "manage"];
+
+/** Where this module was loaded from: the Worker that serves the public API too. */
+const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
+
+/**
+ * A restaurant's booking widget: welcome, services, booking and the guest's own reservation.
+ *
+ * ```html
+ * <script type="module" src="https://<origin>/widget/booking-engine.js"></script>
+ * <booking-engine property="pk_..." page="book" locale="it"></booking-engine>
+ * ```
+ *
+ * @attr property - the restaurant's public key (required)
+ * @attr page - `welcome` | `services` | `book` (default) | `manage`
+ * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang`, else the restaurant's locale
+ * @attr api - the origin of the API (default: the origin the script was loaded from)
+ * @attr token - the manage token of a reservation (page `manage`)
+ * @attr service - a service id to preselect on the booking page
+ *
+ * @fires booking-created - a reservation was made; `detail: { reservation, manage_url }`
+ * @fires booking-cancelled - the guest cancelled a reservation; `detail: { reservation }`
+ *
+ * @csspart base - the element's frame
+ * @csspart welcome - the welcome page; also `services`, `book`, `details`, `confirmation`, `manage` for the other pages and steps
+ * @csspart welcome-message - the restaurant's welcome message
+ * @csspart header - the restaurant's logo and name above the booking and manage pages
+ * @csspart logo - the restaurant's logo
+ * @csspart title - the restaurant's name
+ * @csspart button - every button and button-like link
+ * @csspart input - every text field and select
+ * @csspart calendar - the date picker
+ * @csspart day - a day of the date picker
+ * @csspart selected-day - the chosen day (with `day`)
+ * @csspart disabled-day - a day that cannot be booked (with `day`)
+ * @csspart time - one time to choose (a chip)
+ * @csspart time-group - the group of times
+ * @csspart service - a service chip on the booking page, a service card on the services page
+ * @csspart service-group - the group of services on the booking page
+ * @csspart form - the guest's details form
+ * @csspart summary - the summary of a reservation
+ * @csspart manage-link - the link to the manage page in the confirmation
+ * @csspart error - an error message
+ * @csspart confirm - the "really cancel?" step of the manage page
+ * @csspart cancelled - the message that the reservation is cancelled
+ * @csspart carousel - the photo carousel
+ * @csspart slide - one photo of the carousel
+ *
+ * @cssproperty --be-accent - accent colour of buttons and choices (default: the restaurant's accent_color)
+ * @cssproperty --be-on-accent - text on the accent colour (#fff)
+ * @cssproperty --be-text - text colour
+ * @cssproperty --be-muted - secondary text colour
+ * @cssproperty --be-background - background of fields and the frame
+ * @cssproperty --be-surface - background of messages and photos
+ * @cssproperty --be-border - border colour of fields and chips
+ * @cssproperty --be-danger - errors and cancel
+ * @cssproperty --be-success - confirmations
+ * @cssproperty --be-focus - the focus ring
+ * @cssproperty --be-radius - corner radius
+ * @cssproperty --be-font - font family
+ * @cssproperty --be-gap - vertical rhythm
+ * @cssproperty --be-padding - the padding of the frame (1rem)
+ * @cssproperty --be-max-width - the widest the element grows (40rem)
+ */
+@localized()
+export class BookingEngine extends LitElement {
+  static override styles = [
+    theme,
+    base,
+    css`
+      :host {
+        max-width: var(--be-max-width, 40rem);
+        margin-inline: auto;
+      }
+      .frame {
+        padding: var(--be-padding, 1rem);
+        background: var(--_bg);
+      }
+      header {
+        display: flex;
+        align-items: center;
+        gap: 0.75rem;
+        margin-bottom: 1rem;
+      }
+      header img {
+        width: 3rem;
+        height: 3rem;
+        object-fit: contain;
+      }
+      header p {
+        margin: 0;
+        font-weight: 700;
+        font-size: 1.15rem;
+      }
+    `,
+  ];
+
+  @property({ reflect: true }) declare property: string;
+  @property({ reflect: true }) declare page: Page;
+  @property() declare locale: string | undefined;
+  @property() declare api: string | undefined;
+  @property() declare token: string | undefined;
+  @property({ type: Number }) declare service: number | undefined;
+
+  @state() private declare client: PublicApi | undefined;
+
+  constructor() {
+    super();
+    this.property = "";
+    this.page = "book";
+  }
+
+  override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has("api") || changed.has("property")) this.client = this.property ? new PublicApi(this.api || SCRIPT_ORIGIN, this.property) : undefined;
+  }
+
+  private profile = new Task(this, {
+    args: () => [this.client] as const,
+    task: async ([client], { signal }) => {
+      if (!client) throw new PublicApiError(404, "property_not_found", "no property attribute");
+      const profile = await client.profile(signal);
+      await setLocale(pickLocale(this.locale, profile.locale));
+      return profile;
+    },
+  });
+
+  override updated(changed: PropertyValues<this>) {
+    if (changed.has("locale") && this.profile.value) void setLocale(pickLocale(this.locale, this.profile.value.locale));
+  }
+
+  /** A page asked for another: show it and move the focus to its heading, where a reader starts. */
+  private async navigate(e: CustomEvent<NavigateDetail>) {
+    e.stopPropagation();
+    this.page = e.detail.page;
+    if (e.detail.serviceId) this.service = e.detail.serviceId;
+    await this.updateComplete;
+    const page = this.renderRoot.querySelector<LitElement>("[data-page]");
+    await page?.updateComplete;
+    const heading = page?.shadowRoot?.querySelector<HTMLElement>("h2");
+    heading?.focus();
+    heading?.scrollIntoView?.({ block: "nearest" });
+  }
+
+  override render() {
+    return html`<div class="frame" part="base" @be-navigate=${this.navigate}>
+      ${this.profile.render({
+        pending: () => html`<p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p>`,
+        error: (e) =>
+          html`<p role="alert" class="message error" part="error">
+            ${e instanceof PublicApiError && e.status === 404
+              ? msg("This restaurant cannot be booked online.", { id: "engine.not-found" })
+              : msg("The booking page could not be loaded. Please try again later.", { id: "engine.error" })}
+          </p>`,
+        complete: (profile) => {
+          const locale = pickLocale(this.locale, profile.locale);
+          const page = PAGES.includes(this.page) ? this.page : "book";
+          const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color})` : "";
+          return html`<div style=${accent} lang=${locale}>
+            ${page === "book" || page === "manage"
+              ? html`<header part="header">
+                  ${profile.logo_url ? html`<img part="logo" src=${profile.logo_url} alt="" />` : nothing}
+                  <p part="title">${profile.name}</p>
+                </header>`
+              : nothing}
+            ${page === "welcome"
+              ? html`<be-welcome-page data-page exportparts="welcome, logo, title, button, welcome-message" .profile=${profile}></be-welcome-page>`
+              : page === "services"
+                ? html`<be-services-page data-page exportparts="services, service, carousel, slide, button, error" .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
+                : page === "manage"
+                  ? html`<be-manage-page data-page exportparts="manage, summary, button, error, confirm, cancelled" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`
+                  : html`<be-book-page
+                      data-page
+                      exportparts="book, calendar, day, selected-day, disabled-day, service, service-group, time, time-group, button, input, form, summary, details, confirmation, manage-link, error"
+                      .api=${this.client}
+                      .profile=${profile}
+                      .serviceId=${this.service}
+                      .locale=${locale}
+                    ></be-book-page>`}
+          </div>`;
+        },
+      })}
+    </div>`;
+  }
+}

@@ -1,0 +1,30 @@
+/** The events <booking-engine> fires for the host page: they bubble and cross shadow roots. */
+import type { PublicReservation } from "./api.js";
+
+export interface BookingCreatedDetail {
+  /** the guest's reservation as booked (no manage token: that lives only in `manage_url`) */
+  reservation: PublicReservation;
+  /** the hosted page where the guest reads or cancels the reservation */
+  manage_url: string;
+}
+
+export interface BookingCancelledDetail {
+  reservation: PublicReservation;
+}
+
+/** Internal: a page asks <booking-engine> to show another page (does not leave the element). */
+export interface NavigateDetail {
+  page: "welcome" | "services" | "book" | "manage";
+  serviceId?: number;
+}
+
+export const fire = <T>(target: EventTarget, type: string, detail: T, composed = true) =>
+  target.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed }));
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    "booking-created": CustomEvent<BookingCreatedDetail>;
+    "booking-cancelled": CustomEvent<BookingCancelledDetail>;
+    "be-navigate": CustomEvent<NavigateDetail>;
+  }
+}

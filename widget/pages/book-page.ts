@@ -1,0 +1,386 @@
+/**
+ * The booking flow: date, party and service, the day's times, the guest's details, then the
+ * confirmation with the manage link. A time taken meanwhile (409) offers the nearest free ones.
+ */
+import { localized, msg, str } from "@lit/localize";
+import { Task, TaskStatus } from "@lit/task";
+import { LitElement, html, nothing, type PropertyValues } from "lit";
+import { property, state } from "lit/decorators.js";
+import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
+import { fire, type BookingCreatedDetail } from "../events.js";
+import { formatDate, formatTime } from "../format.js";
+import { choiceGroup, choiceStyles } from "../parts/choice.js";
+import { summary } from "../parts/summary.js";
+
+import { base } from "../parts/styles.js";
+import { bookStyles } from "./book-page.styles.js";
+
+type Step = "choose" | "details" | "done";
+type Guest = PublicBookingInput["guest"] & { notes?: string };
+
+/** How many days the first look ahead scans for the first date with a free time. */
+const SCAN_DAYS = 14;
+
+/**
+ * @fires booking-created - the reservation was made; detail `{ reservation, manage_url }`
+ */
+@localized()
+export class BookPage extends LitElement {
+  static override styles = [base, choiceStyles, bookStyles];
+
+  @property({ attribute: false }) declare api: PublicApi | undefined;
+  @property({ attribute: false }) declare profile: PublicProfile | undefined;
+  @property() declare locale: string;
+  /** a service to preselect (from the services page) */
+  @property({ type: Number }) declare serviceId: number | undefined;
+
+  @state() private declare step: Step;
+  @state() private declare date: string | undefined;
+  @state() private declare pax: number;
+  @state() private declare hour: string | undefined;
+  @state() private declare guest: Guest;
+  @state() private declare missingTime: boolean;
+  @state() private declare alternatives: string[] | undefined;
+  @state() private declare booking: PublicBooking | undefined;
+
+  /** slot days already fetched, by `pax|date`: the first look ahead fills two weeks at once */
+  private days = new Map<string, PublicSlotDay>();
+  private focusHeading = false;
+
+  constructor() {
+    super();
+    this.locale = "en";
+    this.step = "choose";
+    this.pax = 2;
+    this.guest = { first_name: "", last_name: "", email: "" };
+    this.missingTime = false;
+  }
+
+  private slots = new Task(this, {
+    args: () => [this.api, this.profile, this.pax, this.date] as const,
+    task: async ([api, profile, pax, date], { signal }) => {
+      if (!api || !profile) return undefined;
+      if (!date) {
+        const days = await api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
+        for (const d of days) this.days.set(`${pax}|${d.date}`, d);
+        // The first day with a free time, for the service preselected on the services page if any.
+        const open = (d: PublicSlotDay, id?: number) => d.services.some((s) => s.times.length && (!id || s.service_id === id));
+        const first = days.find((d) => open(d, this.serviceId)) ?? days.find((d) => open(d)) ?? days[0];
+        this.date = first?.date ?? profile.first_date;
+        return first;
+      }
+      const key = `${pax}|${date}`;
+      const known = this.days.get(key);
+      if (known) return known;
+      const [day] = await api.slots({ date, pax }, signal);
+      if (day) this.days.set(key, day);
+      return day;
+    },
+  });
+
+  private create = new Task(this, {
+    autoRun: false,
+    task: async ([input]: readonly [PublicBookingInput], { signal }) => this.api!.create(input, signal),
+    onComplete: (booking) => {
+      this.booking = booking;
+      this.alternatives = undefined;
+      this.days.clear();
+      this.goTo("done");
+      const { manage_token: _token, manage_url, ...reservation } = booking;
+      fire<BookingCreatedDetail>(this, "booking-created", { reservation, manage_url });
+    },
+    onError: (error) => {
+      if (error instanceof PublicApiError && error.timeTaken) {
+        // The day's times changed: fetch them again, for when the guest goes back to choose.
+        this.days.delete(`${this.pax}|${this.date}`);
+        void this.slots.run();
+        this.alternatives = error.alternatives;
+        this.hour = undefined;
+      }
+    },
+  });
+
+  override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has("profile") && this.profile) this.pax = Math.min(this.pax, this.profile.max_online_pax);
+  }
+
+  override updated() {
+    if (this.focusHeading) {
+      this.focusHeading = false;
+      this.renderRoot.querySelector<HTMLElement>("h2")?.focus();
+    }
+  }
+
+  private goTo(step: Step) {
+    this.step = step;
+    this.focusHeading = true;
+  }
+
+  /** The service shown: the one chosen, else the preselected one, else the first with times. */
+  private service(day: PublicSlotDay | undefined) {
+    const open = day?.services.filter((s) => s.times.length) ?? [];
+    return open.find((s) => s.service_id === this.serviceId) ?? open[0];
+  }
+
+  private t = (hour: string) => formatTime(hour, this.locale);
+
+  override render() {
+    if (!this.profile) return nothing;
+    if (this.step === "done" && this.booking) return this.renderDone(this.booking);
+    if (this.step === "details") return this.renderDetails();
+    return this.renderChoose(this.profile);
+  }
+
+  private renderChoose(profile: PublicProfile) {
+    const day = this.slots.value;
+    const loading = this.slots.status === TaskStatus.PENDING;
+    const service = loading ? undefined : this.service(day);
+    const open = day?.services.filter((s) => s.times.length) ?? [];
+    return html`
+      <section class="stack" part="book" aria-labelledby="h">
+        <h2 id="h" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
+        <div class="row">
+          <div class="field">
+            <label for="pax">${msg("Guests", { id: "book.pax" })}</label>
+            <select id="pax" part="input" @change=${(e: Event) => this.setPax(Number((e.target as HTMLSelectElement).value))}>
+              ${Array.from({ length: profile.max_online_pax }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === this.pax}>${n}</option>`)}
+            </select>
+          </div>
+          <p class="muted small">${msg(str`Up to ${profile.max_online_pax} guests online; for larger parties please call the restaurant.`, { id: "book.pax-hint" })}</p>
+        </div>
+        <div class="field">
+          <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
+          <be-date-grid
+            exportparts="calendar, day, selected-day, disabled-day"
+            .value=${this.date ?? ""}
+            .min=${profile.first_date}
+            .max=${profile.last_date}
+            .locale=${this.locale}
+            .label=${msg("Date", { id: "book.date" })}
+            .full=${this.fullDates()}
+            @change=${(e: Event) => this.setDate((e.target as HTMLInputElement).value)}
+          ></be-date-grid>
+          ${this.date ? html`<p class="chosen">${formatDate(this.date, this.locale)}</p>` : nothing}
+        </div>
+        <div role="status" class="status">
+          ${this.slots.render({
+            pending: () => html`<p class="muted">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
+            error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
+            complete: () =>
+              open.length
+                ? html`<p class="sr-only">${msg(str`Free times on this day: ${open.reduce((n, s) => n + s.times.length, 0)}`, { id: "book.count" })}</p>`
+                : html`<p class="message">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`,
+          })}
+        </div>
+        ${service && open.length > 1
+          ? choiceGroup({
+              name: "service",
+              legend: msg("Service", { id: "book.service" }),
+              options: open.map((s) => ({ value: String(s.service_id), label: s.name })),
+              value: String(service.service_id),
+              onChange: (v) => this.setService(Number(v)),
+              part: "service",
+            })
+          : service
+            ? html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`
+            : nothing}
+        ${service
+          ? html`${choiceGroup({
+                name: "time",
+                legend: msg(str`Time (${profile.timezone.replace(/_/g, " ")})`, { id: "book.time" }),
+                options: service.times.map((h) => ({ value: h, label: this.t(h) })),
+                value: this.hour,
+                onChange: (v) => {
+                  this.hour = v;
+                  this.missingTime = false;
+                },
+                describedBy: this.missingTime ? "time-error" : undefined,
+                part: "time",
+              })}
+              ${this.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
+              <div class="actions">
+                <button type="button" class="btn" part="button" @click=${() => this.toDetails()}>${msg("Continue", { id: "book.continue" })}</button>
+              </div>`
+          : nothing}
+      </section>
+    `;
+  }
+
+  /** Days of the first look ahead (or visited since) without a free time for this party; the same
+   * Set while nothing changed, so the date grid does not render again for nothing. */
+  private fullDates() {
+    const full = new Set<string>();
+    for (const [key, day] of this.days) if (key.startsWith(`${this.pax}|`) && !day.services.some((s) => s.times.length)) full.add(day.date);
+    const same = this.full.size === full.size && [...full].every((d) => this.full.has(d));
+    if (!same) this.full = full;
+    return this.full;
+  }
+  private full: ReadonlySet<string> = new Set();
+
+  private setPax(pax: number) {
+    this.pax = pax;
+    this.hour = undefined;
+  }
+
+  private setDate(date: string) {
+    this.date = date;
+    this.hour = undefined;
+  }
+
+  private setService(id: number) {
+    this.serviceId = id;
+    this.hour = undefined;
+  }
+
+  private toDetails() {
+    if (!this.hour) {
+      this.missingTime = true;
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[name="time"]')?.focus());
+      return;
+    }
+    this.alternatives = undefined;
+    this.goTo("details");
+  }
+
+  private renderDetails() {
+    const g = this.guest;
+    const error = this.create.status === TaskStatus.ERROR ? this.create.error : undefined;
+    const pending = this.create.status === TaskStatus.PENDING;
+    const taken = error instanceof PublicApiError && error.timeTaken;
+    return html`
+      <section class="stack" part="details" aria-labelledby="h">
+        <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
+        ${summary({ date: this.date!, hour: this.hour, pax: this.pax, service: this.service(this.slots.value) }, this.locale)}
+        <form part="form" novalidate @submit=${this.submit} @input=${this.remember}>
+          <div class="grid">
+            <div class="field">
+              <label for="first_name">${msg("First name", { id: "details.first" })}</label>
+              <input id="first_name" name="first_name" part="input" required maxlength="100" autocomplete="given-name" .value=${g.first_name} />
+            </div>
+            <div class="field">
+              <label for="last_name">${msg("Last name", { id: "details.last" })}</label>
+              <input id="last_name" name="last_name" part="input" required maxlength="100" autocomplete="family-name" .value=${g.last_name} />
+            </div>
+            <div class="field">
+              <label for="email">${msg("Email", { id: "details.email" })}</label>
+              <input id="email" name="email" type="email" part="input" required maxlength="254" autocomplete="email" .value=${g.email} />
+            </div>
+            <div class="field">
+              <label for="phone">${msg("Phone (optional)", { id: "details.phone" })}</label>
+              <input id="phone" name="phone" type="tel" part="input" minlength="5" maxlength="40" autocomplete="tel" .value=${g.phone ?? ""} />
+            </div>
+          </div>
+          <div class="field">
+            <label for="notes">${msg("Notes for the restaurant (optional)", { id: "details.notes" })}</label>
+            <textarea id="notes" name="notes" part="input" maxlength="1000" rows="3" .value=${g.notes ?? ""}></textarea>
+          </div>
+          <div role="alert" class="alert">
+            ${taken
+              ? html`<div class="message error" part="error">
+                  <p><strong>${msg("Sorry, that time was just taken.", { id: "details.taken" })}</strong></p>
+                  <p>
+                    ${this.alternatives?.length
+                      ? msg("These times are still free on the same day:", { id: "details.alternatives" })
+                      : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })}
+                  </p>
+                </div>`
+              : error
+                ? html`<p class="message error" part="error">${this.errorText(error)}</p>`
+                : nothing}
+          </div>
+          ${taken && this.alternatives?.length
+            ? choiceGroup({
+                name: "alternative",
+                legend: msg("Free times", { id: "details.free-times" }),
+                options: this.alternatives.map((h) => ({ value: h, label: this.t(h) })),
+                value: this.hour,
+                onChange: (v) => (this.hour = v),
+                part: "time",
+              })
+            : nothing}
+          <div class="actions">
+            <button type="button" class="btn secondary" part="button" @click=${() => this.goTo("choose")}>${msg("Back", { id: "details.back" })}</button>
+            ${taken && !this.alternatives?.length
+              ? nothing
+              : html`<button type="submit" class="btn" part="button" aria-disabled=${pending ? "true" : "false"}>
+                  ${pending
+                    ? msg("Booking…", { id: "details.pending" })
+                    : taken
+                      ? this.hour
+                        ? msg(str`Book at ${this.t(this.hour)}`, { id: "details.book-at" })
+                        : msg("Choose a free time", { id: "details.choose-free" })
+                      : msg("Confirm booking", { id: "details.submit" })}
+                </button>`}
+          </div>
+        </form>
+      </section>
+    `;
+  }
+
+  private errorText(error: unknown) {
+    if (error instanceof PublicApiError) {
+      if (error.status === 429) return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
+      if (error.status === 400) return msg(str`Please check your details: ${error.message}`, { id: "error.input" });
+    }
+    return msg("The booking could not be made. Please try again.", { id: "error.generic" });
+  }
+
+  private remember(e: Event) {
+    const form = e.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const text = (k: string) => String(data.get(k) ?? "").trim();
+    this.guest = { first_name: text("first_name"), last_name: text("last_name"), email: text("email"), phone: text("phone") || undefined, notes: text("notes") || undefined };
+  }
+
+  private submit(e: SubmitEvent) {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    if (this.create.status === TaskStatus.PENDING) return;
+    if (!form.reportValidity()) return;
+    if (!this.hour) {
+      this.renderRoot.querySelector<HTMLInputElement>('input[name="alternative"]')?.focus();
+      return;
+    }
+    this.remember(e);
+    const { notes, ...guest } = this.guest;
+    // An alternative time may belong to another service of the day: the Worker then finds it.
+    const service = this.service(this.slots.value);
+    const serviceId = service?.times.includes(this.hour) ? service.service_id : undefined;
+    void this.create.run([
+      {
+        date: this.date!,
+        hour: this.hour,
+        pax: this.pax,
+        service_id: serviceId,
+        guest: { ...guest, phone: guest.phone || undefined },
+        notes,
+        locale: (this.locale as PublicBookingInput["locale"]) ?? undefined,
+      },
+    ]);
+  }
+
+  private again() {
+    this.booking = undefined;
+    this.hour = undefined;
+    void this.slots.run();
+    this.goTo("choose");
+  }
+
+  private renderDone(b: PublicBooking) {
+    const waiting = b.status === "WAITING";
+    return html`
+      <section class="stack" part="confirmation" aria-labelledby="h">
+        <h2 id="h" tabindex="-1">
+          ${waiting ? msg("You are on the waiting list", { id: "done.waiting" }) : msg("Your table is booked", { id: "done.title" })}
+        </h2>
+        <p class="message success">${msg(str`Thank you, ${b.guest.first_name}. We look forward to seeing you.`, { id: "done.thanks" })}</p>
+        ${summary(b, this.locale)}
+        <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
+        <div class="actions">
+          <a class="btn secondary manage" part="manage-link" href=${b.manage_url}>${msg("Manage your reservation", { id: "done.manage" })}</a>
+          <button type="button" class="btn secondary" part="button" @click=${this.again}>${msg("Book another table", { id: "done.again" })}</button>
+        </div>
+      </section>
+    `;
+  }
+}

@@ -1,0 +1,32 @@
+/** A reservation as a definition list: the step before booking, the confirmation, the manage page. */
+import { msg } from "@lit/localize";
+import { html, nothing, type TemplateResult } from "lit";
+import type { PublicReservation } from "../api.js";
+import { formatDate, formatTime } from "../format.js";
+
+export interface SummaryOf {
+  date: string;
+  hour?: string | undefined;
+  pax: number;
+  service?: { name: string } | null | undefined;
+  restaurant?: PublicReservation["restaurant"];
+  guest?: PublicReservation["guest"];
+  notes?: string | null;
+  /** the status, already in words, and its raw value for styling */
+  state?: { text: string; value: string };
+}
+
+export function summary(r: SummaryOf, locale: string) {
+  const row = (term: string, value: unknown, cls?: string): TemplateResult => html`<dt>${term}</dt><dd class=${cls ?? nothing}>${value}</dd>`;
+  return html`<dl class="summary" part="summary">
+    ${r.state ? row(msg("Status", { id: "manage.status" }), r.state.text, `status-${r.state.value}`) : nothing}
+    ${r.restaurant ? row(msg("Restaurant", { id: "done.restaurant" }), r.restaurant.name) : nothing}
+    ${row(msg("Date", { id: "book.date" }), formatDate(r.date, locale))}
+    ${row(msg("Time", { id: "book.time-short" }), r.hour ? formatTime(r.hour, locale) : "–")}
+    ${row(msg("Guests", { id: "book.pax" }), r.pax)}
+    ${r.service ? row(msg("Service", { id: "book.service" }), r.service.name) : nothing}
+    ${r.guest ? row(msg("Name", { id: "manage.name" }), `${r.guest.first_name} ${r.guest.last_name}`) : nothing}
+    ${r.guest ? row(msg("Email", { id: "details.email" }), r.guest.email) : nothing}
+    ${r.notes ? row(msg("Notes", { id: "manage.notes" }), r.notes) : nothing}
+  </dl>`;
+}

@@ -1,0 +1,270 @@
+/**
+ * What a guest may see and do through the widget (CONTRACT 8): the profile, the services, the
+ * times bookable online, a booking on channel PLATFORM_BOOK and the guest's own reservation
+ * behind its manage token. The engine and the booking rules decide; this file only shapes
+ * what a guest sees, so the listing and the booking never disagree.
+ */
+import type { PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
+import { resolveSettings, type ReservationStatus, type Settings } from "../../shared/schemas";
+import { loadAvailability } from "../availability/availability.repo";
+import { Availability, type EngineService, serviceGrid } from "../availability/engine";
+import type { Db, PropertyRow } from "../env";
+import { ApiError, invalidField } from "../errors";
+import { randomToken, sha256Hex } from "../lib/crypto";
+import { addDays, fromLocalMinutes, localMinutes, localToUtc, zonedParts } from "../lib/localtime";
+import { act, type BookingContext, createReservation } from "../reservations/booking";
+import { FINAL } from "../reservations/machine";
+import type { ReservationRow } from "../reservations/reservations.repo";
+import { findByManageToken, listOnlineServices, type ManagedReservation, serviceName, type TypedGuest } from "./public.repo";
+
+/** Alternatives offered with a 409 "time no longer available". */
+const MAX_ALTERNATIVES = 6;
+
+const isOnline = (s: EngineService) => s.enabled && s.online;
+
+// ---------- profile and services ----------
+
+export function profile(property: PropertyRow): PublicProfile {
+  const s = resolveSettings(property.settings);
+  const today = zonedParts(s.timezone).date;
+  return {
+    public_key: property.publicKey,
+    name: property.name,
+    welcome_message: s.welcome_message,
+    logo_url: s.logo_url,
+    photos: s.photos,
+    accent_color: s.accent_color,
+    timezone: s.timezone,
+    locale: s.locale,
+    max_online_pax: s.max_online_pax,
+    first_date: zonedParts(s.timezone, Date.now() + s.min_notice * 60000).date,
+    last_date: addDays(today, s.max_days_ahead),
+    cancel_notice: s.cancel_notice,
+  };
+}
+
+/**
+ * Services open to online booking and still valid. pax_max is what a guest may book online:
+ * the service's limit, capped by the property's max_online_pax.
+ */
+export async function onlineServices(db: Db, property: PropertyRow): Promise<PublicService[]> {
+  const s = resolveSettings(property.settings);
+  const today = zonedParts(s.timezone).date;
+  const rows = await listOnlineServices(db, property.id);
+  return rows
+    .filter((x) => !x.validTo || x.validTo >= today)
+    .map((x) => ({
+      id: x.id,
+      name: x.name,
+      description: x.description,
+      image_url: x.imageUrl,
+      pax_min: x.paxMin,
+      pax_max: Math.min(x.paxMax ?? s.max_online_pax, s.max_online_pax),
+      weekdays: x.weekdays,
+      start_hour: x.startHour,
+      end_hour: x.endHour,
+    }));
+}
+
+/** A party larger than the property takes online is a 400 with a message the guest can act on. */
+function checkOnlinePax(settings: Settings, pax: number) {
+  if (pax > settings.max_online_pax) {
+    throw invalidField("pax", `online bookings take parties of up to ${settings.max_online_pax}; please call the restaurant for a larger party`);
+  }
+}
+
+// ---------- slots ----------
+
+/**
+ * Every time the party can book online, per day and service, closures honoured: the engine's
+ * listing with out_of_order (closures) on, from one load of the whole range.
+ */
+export async function publicSlots(db: Db, property: PropertyRow, q: { date: string; pax: number; days: number; service_id?: number | undefined }): Promise<PublicSlotDay[]> {
+  checkOnlinePax(resolveSettings(property.settings), q.pax);
+  const lastDay = addDays(q.date, q.days - 1);
+  const { catalog, holds } = await loadAvailability(db, property, q.date, lastDay);
+  let services = catalog.services.filter(isOnline);
+  if (q.service_id !== undefined) services = services.filter((s) => s.id === q.service_id);
+  if (q.service_id !== undefined && !services.length) throw new ApiError("service_not_found", `service ${q.service_id} does not take online bookings`);
+  const engine = new Availability(catalog, holds);
+  return Array.from({ length: q.days }, (_, i) => {
+    const date = addDays(q.date, i);
+    const day = engine.daySlots(date, q.pax, services, true);
+    return {
+      date,
+      services: day.available_services.map((entry) => {
+        const service = services.find((s) => s.id === entry.id)!;
+        return {
+          service_id: entry.id,
+          name: entry.title,
+          times: entry.available_slots,
+          waiting_list: hasFullTime(engine, service, date, q.pax, new Set(entry.available_slots)),
+        };
+      }),
+    };
+  });
+}
+
+/**
+ * Whether the waiting list has something to take that day: a time that passes every rule of
+ * time (grid, notice, window, party size), has an open table that seats the party, and is full.
+ */
+function hasFullTime(engine: Availability, service: EngineService, date: string, pax: number, bookable: Set<string>): boolean {
+  const fitting = engine.usableTables("online").filter((t) => t.guestsMin <= pax && pax <= t.guestsMax);
+  if (!fitting.length) return false;
+  return serviceGrid(service, date, engine.catalog.settings).some(
+    (start) =>
+      !bookable.has(fromLocalMinutes(start).hour) &&
+      engine.checkTime(service, date, start, pax, "online") === undefined &&
+      fitting.some((t) => !engine.isClosed(t, date, start, service.id)),
+  );
+}
+
+// ---------- booking ----------
+
+export interface BookingResult {
+  row: ReservationRow;
+  token: string;
+  guest: TypedGuest;
+  serviceName: string;
+}
+
+type Booking = Omit<PublicBookingInput, "waiting_list"> & { waiting_list: boolean };
+
+/** Refusals of a time that a guest sees as "taken meanwhile": full, closed since the listing, or nothing seats the party. */
+const TAKEN = new Set(["table_not_available", "booking_slot_not_available", "room_capacity_exceeded"]);
+
+/**
+ * Books for a guest: the same rules as the slot listing (the engine, online mode), then
+ * createReservation on channel PLATFORM_BOOK. waiting_list true books normally when the time
+ * is free and puts the party on the waiting list (WAITING) only when it is full. A banned
+ * customer gets exactly the answer of a full time, so a booking never tells who is banned.
+ */
+export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Promise<BookingResult> {
+  const settings = resolveSettings(property.settings);
+  checkOnlinePax(settings, b.pax);
+  const start = localMinutes(b.date, b.hour);
+  const { catalog, holds } = await loadAvailability(db, property, b.date, b.date);
+  const engine = new Availability(catalog, holds);
+  const online = catalog.services.filter(isOnline);
+  const timeOk = (s: EngineService) => engine.checkTime(s, b.date, start, b.pax, "online") === undefined;
+  const tableFree = (s: EngineService) => engine.decide({ service: s, date: b.date, start, pax: b.pax, mode: "online" }).ok;
+
+  let service: EngineService | undefined;
+  if (b.service_id !== undefined) {
+    service = online.find((s) => s.id === b.service_id);
+    if (!service) throw new ApiError("service_not_found", `service ${b.service_id} does not take online bookings`);
+  } else {
+    // The guest named a time, not a service: the first service with a free table then, else the first whose times include it.
+    const candidates = online.filter(timeOk);
+    service = candidates.find(tableFree) ?? candidates[0];
+    if (!service) throw new ApiError("booking_slot_not_available", `no service takes online bookings on ${b.date} at ${b.hour}`);
+  }
+  const refused = engine.checkTime(service, b.date, start, b.pax, "online");
+  if (refused) throw new ApiError(refused, timeRefusalDetail(refused, settings));
+
+  const decision = engine.decide({ service, date: b.date, start, pax: b.pax, mode: "online" });
+  const full = !decision.ok && decision.refusal === "table_not_available";
+  if (!decision.ok && !(b.waiting_list && full)) throw await timeTaken(db, property, service, b);
+
+  const guest: TypedGuest = { first_name: b.guest.first_name, last_name: b.guest.last_name, email: b.guest.email, phone: b.guest.phone ?? null };
+  const token = randomToken("", 32);
+  const ctx: BookingContext = { db, property, actor: "guest" };
+  const extras = { manageTokenHash: await sha256Hex(token), history: { customer: [null, guest] as [unknown, unknown] } };
+  const create = (waiting: boolean) =>
+    createReservation(
+      ctx,
+      { start_date: b.date, start_hour: b.hour, pax: b.pax, service_id: service.id, waiting_list: waiting, customer: b.guest, notes: b.notes },
+      "PLATFORM_BOOK",
+      extras,
+    );
+  try {
+    let row: ReservationRow;
+    try {
+      row = await create(b.waiting_list && full);
+    } catch (err) {
+      // Free when we looked, taken before the write: the party asked to wait rather than be refused.
+      if (!(b.waiting_list && !full && err instanceof ApiError && err.code === "table_not_available")) throw err;
+      row = await create(true);
+    }
+    return { row, token, guest, serviceName: service.name };
+  } catch (err) {
+    if (err instanceof ApiError && (err.code === "customer_is_banned" || TAKEN.has(err.code))) throw await timeTaken(db, property, service, b);
+    throw err;
+  }
+}
+
+function timeRefusalDetail(refusal: string, s: Settings): string {
+  switch (refusal) {
+    case "service_is_not_available":
+      return "the service does not run on this day";
+    case "service_not_available":
+      return "the service does not take this party size online";
+    default:
+      return `this time cannot be booked online: off the service's times, in the past, less than ${s.min_notice} minutes ahead or more than ${s.max_days_ahead} days ahead`;
+  }
+}
+
+/** 409 with the free times of that day and service nearest to the one asked for (fresh data). */
+async function timeTaken(db: Db, property: PropertyRow, service: EngineService, b: Booking): Promise<ApiError> {
+  const { catalog, holds } = await loadAvailability(db, property, b.date, b.date);
+  const engine = new Availability(catalog, holds);
+  const live = catalog.services.find((s) => s.id === service.id && isOnline(s));
+  const times = live ? (engine.daySlots(b.date, b.pax, [live], true).available_services[0]?.available_slots ?? []) : [];
+  const asked = localMinutes(b.date, b.hour);
+  const distance = (h: string) => Math.abs(localMinutes(b.date, h) - asked);
+  const alternatives = times
+    .filter((h) => h !== b.hour)
+    .sort((x, y) => distance(x) - distance(y) || x.localeCompare(y))
+    .slice(0, MAX_ALTERNATIVES);
+  return new ApiError("time_no_longer_available", `${b.date} at ${b.hour.slice(0, 5)} cannot be booked any more for ${b.pax}; see alternatives`, {
+    extensions: { alternatives },
+  });
+}
+
+// ---------- the guest's own reservation ----------
+
+/** The ISO instant until which the guest may cancel; null once passed, checked in, or final. */
+function cancellableUntil(row: ReservationRow, s: Settings, now = Date.now()): string | null {
+  if (FINAL.has(row.status as ReservationStatus) || row.checkinDate !== null) return null;
+  const until = localToUtc(s.timezone, row.startMin - s.cancel_notice);
+  return now < until ? new Date(until).toISOString() : null;
+}
+
+/** A reservation as its guest sees it: the guest's own typed details, never the customer record. */
+export function toPublicReservation(property: PropertyRow, row: ReservationRow, guest: TypedGuest | undefined, service: string | null): PublicReservation {
+  const s = resolveSettings(property.settings);
+  return {
+    status: row.status,
+    date: row.startDate,
+    hour: row.startHour,
+    pax: row.pax,
+    service: row.serviceId !== null ? { id: row.serviceId, name: service ?? "" } : null,
+    guest: guest ?? { first_name: "", last_name: "", email: "", phone: null },
+    notes: row.notes,
+    restaurant: { name: property.name, timezone: s.timezone },
+    cancellable_until: cancellableUntil(row, s),
+  };
+}
+
+export async function findManaged(db: Db, property: PropertyRow, token: string): Promise<ManagedReservation> {
+  const found = await findByManageToken(db, property.id, await sha256Hex(token));
+  if (!found) throw new ApiError("reservation_not_found", "no reservation has this link; check the address in your confirmation");
+  return found;
+}
+
+/**
+ * Cancels the guest's reservation while the cancel notice allows (403 after). Repeating it on
+ * a reservation already cancelled (or otherwise final) answers the reservation as it is.
+ */
+export async function cancelManaged(db: Db, property: PropertyRow, token: string): Promise<ManagedReservation> {
+  const found = await findManaged(db, property, token);
+  if (FINAL.has(found.row.status as ReservationStatus)) return found;
+  const s = resolveSettings(property.settings);
+  if (cancellableUntil(found.row, s) === null) {
+    const notice = s.cancel_notice ? `${s.cancel_notice} minutes before the start` : "the start";
+    throw new ApiError("cancel_notice_passed", `online cancellation closes ${notice}; please call the restaurant`);
+  }
+  const row = await act({ db, property, actor: "guest" }, found.row.id, { type: "cancel" });
+  return { ...found, row, serviceName: found.serviceName ?? (await serviceName(db, row.serviceId)) };
+}

@@ -1,0 +1,93 @@
+/** What the public widget API reads from D1: a property by its public key, a reservation by its manage token. */
+import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
+import { properties, reservationHistory, reservations, services } from "../db/schema";
+import type { Db, PropertyRow } from "../env";
+import type { ReservationRow } from "../reservations/reservations.repo";
+import { nowIso } from "../lib/time";
+
+/**
+ * The property behind a public key, when guests may see it: not deleted, enabled, and not an
+ * expired sandbox. Anything else is "not found", so a key tells nothing about its property.
+ */
+export async function findPublicProperty(db: Db, publicKey: string): Promise<PropertyRow | undefined> {
+  const rows = await db
+    .select()
+    .from(properties)
+    .where(
+      and(
+        eq(properties.publicKey, publicKey),
+        isNull(properties.deletedAt),
+        eq(properties.enabled, true),
+        or(eq(properties.sandbox, false), isNull(properties.sandboxExpiresAt), gte(properties.sandboxExpiresAt, nowIso())),
+      ),
+    )
+    .limit(1);
+  return rows[0];
+}
+
+/** The guest's details as typed at booking, kept in the "created" history entry. */
+export interface TypedGuest {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+}
+
+export interface ManagedReservation {
+  row: ReservationRow;
+  serviceName: string | null;
+  guest: TypedGuest | undefined;
+}
+
+/**
+ * The reservation of a manage token within one property (a token of another property is
+ * unknown here), with its service's name and the guest as typed, in one round trip.
+ */
+export async function findByManageToken(db: Db, propertyId: number, tokenHash: string): Promise<ManagedReservation | undefined> {
+  const owned = and(eq(reservations.propertyId, propertyId), eq(reservations.manageTokenHash, tokenHash));
+  const [found, created] = await db.batch([
+    db
+      .select({ row: reservations, serviceName: services.name })
+      .from(reservations)
+      .leftJoin(services, eq(services.id, reservations.serviceId))
+      .where(owned)
+      .limit(1),
+    db
+      .select({ changes: reservationHistory.changes })
+      .from(reservationHistory)
+      .innerJoin(reservations, eq(reservations.id, reservationHistory.reservationId))
+      .where(and(owned, eq(reservationHistory.action, "created")))
+      .orderBy(asc(reservationHistory.id))
+      .limit(1),
+  ]);
+  const hit = found[0];
+  if (!hit) return undefined;
+  return { row: hit.row, serviceName: hit.serviceName, guest: typedGuest(created[0]?.changes) };
+}
+
+/** The property's services open to online booking, in id order. */
+export async function listOnlineServices(db: Db, propertyId: number) {
+  return db
+    .select()
+    .from(services)
+    .where(and(eq(services.propertyId, propertyId), isNull(services.deletedAt), eq(services.enabled, true), eq(services.online, true)))
+    .orderBy(asc(services.id));
+}
+
+export async function serviceName(db: Db, serviceId: number | null): Promise<string | null> {
+  if (serviceId === null) return null;
+  const rows = await db.select({ name: services.name }).from(services).where(eq(services.id, serviceId)).limit(1);
+  return rows[0]?.name ?? null;
+}
+
+/** The history records the typed guest as `customer: [null, {first_name, ...}]`, the shape updates use. */
+function typedGuest(changes: Record<string, [unknown, unknown]> | undefined): TypedGuest | undefined {
+  const after = changes?.customer?.[1] as Partial<TypedGuest> | undefined;
+  if (!after || typeof after !== "object") return undefined;
+  return {
+    first_name: String(after.first_name ?? ""),
+    last_name: String(after.last_name ?? ""),
+    email: String(after.email ?? ""),
+    phone: after.phone ?? null,
+  };
+}
