@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { book, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { GUEST as PUBLIC_GUEST, smallRestaurant } from "./public.fixtures";
 import { deliveries, receiverHook, subscribe, verified, waitFor } from "./webhooks.helpers";
 
 async function restaurant() {
@@ -114,6 +115,24 @@ describe("webhook events", () => {
     const seen = messages.map((m) => JSON.parse(m.body)).map((p) => `${p.type === "RESERVATION_CREATED" ? "created" : p.data.reservation.status}:${p.data.reservation.pax}`);
     expect(seen).toEqual(["created:2", "ACCEPTED:3", "ACCEPTED:4", "ACCEPTED:2", "CANCELLED:2"]);
     verified(created.secret, messages[0]!);
+  });
+
+  it("a guest's booking and cancellation through the public widget API fire their events too", async () => {
+    const r = await smallRestaurant();
+    const hook = await receiverHook();
+    const created = await subscribe(r.client, hook.url, "RESERVATION_CREATED");
+    const updated = await subscribe(r.client, hook.url, "RESERVATION_UPDATED");
+    const booked = await r.guest.book({ date: r.date, hour: "19:00", pax: 2, guest: PUBLIC_GUEST });
+    expect(booked.status, booked.text).toBe(201);
+    const [first] = await received(hook, 1);
+    const made = verified(created.secret, first!);
+    expect(made.type).toBe("RESERVATION_CREATED");
+    expect(made.data.reservation).toMatchObject({ channel: "PLATFORM_BOOK", status: "ACCEPTED", start_day: r.date, start_hour: "19:00:00" });
+    expect((await r.guest.call(`/manage/${booked.json.data[0].manage_token}`, { method: "DELETE" })).status).toBe(200);
+    const [, second] = await received(hook, 2);
+    const cancelled = verified(updated.secret, second!);
+    expect(cancelled.data.reservation).toMatchObject({ id: made.data.reservation.id, status: "CANCELLED" });
+    expect(cancelled.data.previous_attributes.status).toBe("ACCEPTED");
   });
 
   it("a write the API refuses makes no event", async () => {
