@@ -29,6 +29,7 @@ export default defineConfig({
         ratelimits: {
           API_RATE_LIMITER: { simple: { limit: 150, period: 60 } },
           PUBLIC_RATE_LIMITER: { simple: { limit: 300, period: 60 } },
+          PUBLIC_WRITE_RATE_LIMITER: { simple: { limit: 30, period: 60 } },
         },
       },
     }),

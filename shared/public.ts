@@ -69,8 +69,13 @@ export const PublicSlotDay = z.object({
       name: z.string(),
       /** HH:MM:SS, wall-clock in the restaurant's zone, ascending; only times that can be booked */
       times: z.array(z.string()),
-      /** a waiting-list request is accepted for this service and day (full times included) */
+      /** a waiting-list request is accepted for this service and day: `full_times` is not empty */
       waiting_list: z.boolean(),
+      /**
+       * HH:MM:SS, ascending: times that pass every rule for the party but whose fitting tables are
+       * all taken; a booking with `waiting_list: true` at one of them puts the party on the waiting list
+       */
+      full_times: z.array(z.string()),
     }),
   ),
 });
@@ -86,7 +91,8 @@ export const PublicGuest = z.object({
 export const PublicBookingInput = z.object({
   service_id: z.number().int().min(1).optional(),
   date: dateString,
-  hour: hourString,
+  // Times are on the service's grid: whole minutes.
+  hour: hourString.refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)"),
   pax: z.number().int().min(1).max(1000),
   guest: PublicGuest,
   notes: z.string().trim().max(1000).optional(),
@@ -114,7 +120,7 @@ export type PublicReservation = z.infer<typeof PublicReservation>;
 export const PublicBooking = PublicReservation.extend({
   /** the secret of `manage/{token}`, at least 128 bits, shown once */
   manage_token: z.string(),
-  /** the hosted manage page: <origin>/p/<public_key>/manage/<token> */
+  /** the hosted manage page: <origin>/p/<public_key>/manage/<token>, with ?locale= when the booking named one */
   manage_url: z.string(),
 });
 export type PublicBooking = z.infer<typeof PublicBooking>;

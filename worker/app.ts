@@ -9,7 +9,7 @@ import { docsRouter } from "./docs/docs.routes";
 import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
-import { clientIp, database, jsonBodyOnly, limitBody, rateLimit } from "./lib/middleware";
+import { callerKey, clientIp, database, jsonBodyOnly, limitBody, rateLimit } from "./lib/middleware";
 import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
@@ -82,7 +82,10 @@ export function createApp() {
       maxAge: 86400,
     }),
     limitBody(),
-    rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `public:${clientIp(c)}` }),
+    rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `public:${callerKey(c)}` }),
+    // Bookings and cancellations have a much smaller budget of their own: reads are cheap, a flood
+    // of WAITING entries is not.
+    rateLimit({ binding: "PUBLIC_WRITE_RATE_LIMITER", key: (c) => `public-write:${callerKey(c)}`, methods: ["POST", "DELETE"] }),
     jsonBodyOnly(),
     idempotency({ scope: (c) => `public:${clientIp(c)}:${c.req.path.split("/")[4] ?? ""}` }),
     // A guest's booking or cancellation queues its webhook deliveries once it has answered.
@@ -91,7 +94,7 @@ export function createApp() {
   app.route(`${API_BASE}/public`, publicRouter);
 
   // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
-  app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${clientIp(c)}` }));
+  app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${callerKey(c)}` }));
   app.route("/p", pagesRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {

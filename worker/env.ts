@@ -9,6 +9,8 @@ export interface Bindings {
   ASSETS: Fetcher;
   API_RATE_LIMITER: RateLimit;
   PUBLIC_RATE_LIMITER: RateLimit;
+  /** per caller, on the public widget API's bookings and cancellations only */
+  PUBLIC_WRITE_RATE_LIMITER: RateLimit;
   /** carries "attempt webhook delivery N" messages (worker/webhooks/delivery.ts) */
   WEBHOOK_QUEUE: Queue<DeliveryMessage>;
   /** multiplies CONTRACT 9's retry delays (default 1; tests use a small fraction) */

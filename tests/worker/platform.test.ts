@@ -9,11 +9,14 @@ async function sha256Hex(value: string) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** How the idempotency table names a key: its SHA-256 with the scope (the key itself is never stored). */
+const storedKey = (scope: string, key: string) => sha256Hex(`${scope}\n${key}`);
+
 /** Leaves a "running" claim for POST /api/v2/rooms with this body, as a request still in flight would. */
 async function runningClaim(client: TestClient, key: string, body: string, startedAt = new Date()) {
   const hash = await sha256Hex(`POST /api/v2/rooms\n${client.propertyId}\n${body}`);
   await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)")
-    .bind(`client:${client.id}`, key, hash, startedAt.toISOString())
+    .bind(`client:${client.id}`, await storedKey(`client:${client.id}`, key), hash, startedAt.toISOString())
     .run();
 }
 
@@ -117,7 +120,7 @@ describe("Idempotency-Key", () => {
     const client = await newClient();
     const headers = { "Idempotency-Key": "old-key" };
     const first = await client.call("/api/v2/rooms", { body: { name: "Old" }, headers });
-    await env.DB.prepare("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = 'old-key'").run();
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = ?").bind(await storedKey(`client:${client.id}`, "old-key")).run();
     const again = await client.call("/api/v2/rooms", { body: { name: "Old" }, headers });
     expect(again.headers.get("Idempotent-Replayed")).toBeNull();
     expect(again.json.data[0].id).not.toBe(first.json.data[0].id);
@@ -173,6 +176,21 @@ describe("Idempotency-Key", () => {
     });
     expectProblem(again, 409, "username taken");
     expect(again.text).not.toContain(res.json.data[0].client_secret);
+  });
+
+  it("stores neither the key nor the response readably: a replay needs the key", async () => {
+    const client = await newClient();
+    const res = await client.call("/api/v2/rooms", { body: { name: "Sealed room" }, headers: { "Idempotency-Key": "sealed-1" } });
+    expect(res.status).toBe(201);
+    const rows = await env.DB.prepare("SELECT key, response_body FROM idempotency_keys WHERE scope = ?").bind(`client:${client.id}`).all<{ key: string; response_body: string }>();
+    expect(rows.results).toHaveLength(1);
+    expect(rows.results[0]!.key).toBe(await storedKey(`client:${client.id}`, "sealed-1"));
+    expect(rows.results[0]!.response_body).toMatch(/^v1\.[\w-]+\.[\w-]+$/);
+    expect(rows.results[0]!.response_body).not.toContain("Sealed room");
+    const replay = await client.call("/api/v2/rooms", { body: { name: "Sealed room" }, headers: { "Idempotency-Key": "sealed-1" } });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.headers.get("Cache-Control")).toBe("no-store");
+    expect(replay.json).toEqual(res.json);
   });
 
   it("refuses a malformed key", async () => {

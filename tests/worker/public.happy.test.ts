@@ -114,15 +114,15 @@ describe("GET /public/{public_key}/slots", () => {
     const res = await r.guest.call(`/slots?date=${r.date}&pax=2&days=3`);
     expect(res.status).toBe(200);
     expect(res.json.data.map((d: { date: string }) => d.date)).toEqual([r.date, plusDays(r.date, 1), plusDays(r.date, 2)]);
-    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: ["20:00:00"], waiting_list: true }]);
-    expect(res.json.data[1].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: GRID, waiting_list: false }]);
+    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: ["20:00:00"], waiting_list: true, full_times: ["19:00:00", "19:15:00", "19:30:00", "19:45:00"] }]);
+    expect(res.json.data[1].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: GRID, waiting_list: false, full_times: [] }]);
   });
 
   it("a closed day has nothing to wait for either", async () => {
     const r = await smallRestaurant();
     await r.client.call("/api/v2/closures", { body: { start_date: r.date, reason: "holiday" } });
     const res = await r.guest.call(`/slots?date=${r.date}&pax=2`);
-    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: [], waiting_list: false }]);
+    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: [], waiting_list: false, full_times: [] }]);
     const waiting = await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST, waiting_list: true });
     expectProblem(waiting, 409, "time no longer available");
   });
@@ -152,7 +152,8 @@ describe("POST /public/{public_key}/reservations", () => {
       restaurant: { name: "Small Trattoria", timezone: "UTC" },
       cancellable_until: `${r.date}T18:30:00.000Z`,
       manage_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      manage_url: `https://api.test/p/${r.publicKey}/manage/${b.manage_token}`,
+      // The guest's language follows them to the manage page.
+      manage_url: `https://api.test/p/${r.publicKey}/manage/${b.manage_token}?locale=en`,
     });
 
     const list = await r.client.call(`/api/v2/reservations?start_date=${r.date}&end_date=${r.date}`);
@@ -182,11 +183,42 @@ describe("POST /public/{public_key}/reservations", () => {
     const free = await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST, waiting_list: true });
     expect(free.status).toBe(201);
     expect(free.json.data[0].status).toBe("ACCEPTED");
+    // 19:15 is now a full time: listed as one the waiting list takes.
+    const day = (await r.guest.call(`/slots?date=${r.date}&pax=2`)).json.data[0].services[0];
+    expect(day.full_times).toContain("19:15:00");
+    expect(day.times).not.toContain("19:15:00");
     const full = await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:15", pax: 2, guest: { ...GUEST, email: "bob@example.com" }, waiting_list: true });
     expect(full.status, full.text).toBe(201);
     expect(full.json.data[0].status).toBe("WAITING");
     // A waiting party holds nothing: 20:00 stays on offer.
     expect(await listed(r.guest, r.date, 2)).toEqual(["20:00:00"]);
+  });
+
+  it("does not offer a service that asks for prepayment: the widget takes no payment", async () => {
+    const r = await smallRestaurant();
+    const prepaid = (await r.client.call("/api/v2/services", { body: { name: "Tasting menu", start_hour: "19:00", end_hour: "20:00", prepayment_window: 60 } })).json.data[0];
+    expect((await r.guest.call("/services")).json.data.map((s: { name: string }) => s.name)).toEqual(["Dinner"]);
+    const slots = (await r.guest.call(`/slots?date=${r.date}&pax=2`)).json.data[0].services;
+    expect(slots.map((s: { name: string }) => s.name)).toEqual(["Dinner"]);
+    expectProblem(await r.guest.book({ service_id: prepaid.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST }), 404, "service not found");
+    const plain = await r.guest.book({ date: r.date, hour: "19:00", pax: 2, guest: GUEST });
+    expect(plain.json.data[0]).toMatchObject({ status: "ACCEPTED", service: { id: r.service.id, name: "Dinner" } });
+  });
+
+  it("refuses a time with seconds: times are on the service's grid", async () => {
+    const r = await smallRestaurant();
+    const res = await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00:59", pax: 2, guest: GUEST });
+    expectProblem(res, 400, "invalid input data");
+    expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(["hour"]);
+  });
+
+  it("measures the cancel notice in real time, across a change of the clocks", async () => {
+    // Europe/Rome springs forward on 2027-03-28 at 02:00. 19:00 CEST that day is 17:00Z; 20 hours
+    // before is 21:00Z on the 27th (the wall clock would say 23:00 CET, 22:00Z: an hour late).
+    const r = await smallRestaurant({ timezone: "Europe/Rome", cancel_notice: 1200, max_days_ahead: 1000 });
+    const res = await r.guest.book({ service_id: r.service.id, date: "2027-03-28", hour: "19:00", pax: 2, guest: GUEST });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.data[0].cancellable_until).toBe("2027-03-27T21:00:00.000Z");
   });
 
   it("409 with the nearest free times when the time was taken between listing and booking", async () => {

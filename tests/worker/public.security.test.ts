@@ -29,6 +29,28 @@ describe("per-IP rate limit", () => {
   });
 });
 
+describe("per-IP write limit", () => {
+  it("bookings and cancellations have a smaller budget of their own; reads go on", async () => {
+    const r = await smallRestaurant();
+    const writer = guestOf(r.publicKey);
+    // vitest.config.ts gives PUBLIC_WRITE_RATE_LIMITER 30 a minute: bad bookings cost the same as good ones.
+    const answers = await Promise.all(Array.from({ length: 45 }, () => writer.book({ date: "bad" })));
+    expect(answers.filter((res) => res.status === 429).length).toBeGreaterThan(0);
+    for (const res of answers) expect([400, 429]).toContain(res.status);
+    expect((await writer.call("/services")).status).toBe(200);
+    expect((await r.guest.book({ date: "bad" })).status).toBe(400);
+  });
+
+  it("counts an IPv6 caller by its /64 network", async () => {
+    const r = await smallRestaurant();
+    const net = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    // Every request from another address of the same /64.
+    const answers = await Promise.all(Array.from({ length: 45 }, (_, i) => guestOf(r.publicKey, `${net}::${(i + 1).toString(16)}`).book({ date: "bad" })));
+    expect(answers.filter((res) => res.status === 429).length).toBeGreaterThan(0);
+    expect((await guestOf(r.publicKey, `${net.replace(/:[0-9a-f]+$/, ":ffff")}::1`).book({ date: "bad" })).status).toBe(400);
+  });
+});
+
 describe("CORS", () => {
   it("answers a preflight from any origin for JSON bodies and Idempotency-Key", async () => {
     const r = await smallRestaurant();
@@ -132,6 +154,21 @@ describe("manage tokens", () => {
       expect((await r.guest.call(`/manage/${b.manage_token}`)).text).not.toContain(b.manage_token);
     }
     expect(tokens.size).toBe(2);
+  });
+
+  it("are not kept readably for an idempotent replay either, and the replay is not cached", async () => {
+    const r = await smallRestaurant();
+    const body = { service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST };
+    const first = await r.guest.book(body, { "Idempotency-Key": "retry-me" });
+    const token = first.json.data[0].manage_token;
+    const stored = await env.DB.prepare("SELECT key, response_body FROM idempotency_keys WHERE scope LIKE 'public:%'").all();
+    expect(stored.results.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stored.results)).not.toContain(token);
+    expect(JSON.stringify(stored.results)).not.toContain("retry-me");
+    const replay = await r.guest.book(body, { "Idempotency-Key": "retry-me" });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.headers.get("Cache-Control")).toBe("no-store");
+    expect(replay.json.data[0].manage_token).toBe(token);
   });
 
   it("of one restaurant do not work under another's public key", async () => {

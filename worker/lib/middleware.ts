@@ -43,12 +43,16 @@ export function jsonBodyOnly(): MiddlewareHandler<AppEnv> {
   };
 }
 
-type LimiterName = "API_RATE_LIMITER" | "PUBLIC_RATE_LIMITER";
+type LimiterName = "API_RATE_LIMITER" | "PUBLIC_RATE_LIMITER" | "PUBLIC_WRITE_RATE_LIMITER";
 
-/** The Workers Rate Limiting binding, keyed per caller; 429 with Retry-After when spent. */
-export function rateLimit(options: { binding: LimiterName; key: (c: Context<AppEnv>) => string; periodSeconds?: number }): MiddlewareHandler<AppEnv> {
+/**
+ * The Workers Rate Limiting binding, keyed per caller; 429 with Retry-After when spent.
+ * `methods`: only requests with these methods count (default: all).
+ */
+export function rateLimit(options: { binding: LimiterName; key: (c: Context<AppEnv>) => string; periodSeconds?: number; methods?: string[] }): MiddlewareHandler<AppEnv> {
   const retryAfter = String(options.periodSeconds ?? 60);
   return async function rateLimitMiddleware(c, next) {
+    if (options.methods && !options.methods.includes(c.req.method)) return next();
     const limiter = c.env[options.binding];
     const { success } = await limiter.limit({ key: options.key(c) });
     if (!success) {
@@ -63,4 +67,18 @@ export function rateLimit(options: { binding: LimiterName; key: (c: Context<AppE
 /** The caller's address as Cloudflare reports it (a constant in local dev and tests). */
 export function clientIp(c: Context<AppEnv>): string {
   return c.req.header("CF-Connecting-IP") ?? "local";
+}
+
+/**
+ * The caller as a rate limit sees it: an IPv4 address, or the /64 network of an IPv6 one (one
+ * subscriber holds a whole /64, so counting single v6 addresses would give it 2^64 budgets).
+ */
+export function callerKey(c: Context<AppEnv>): string {
+  const ip = clientIp(c);
+  if (!ip.includes(":")) return ip;
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill("0"), ...t] : h;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }

@@ -20,7 +20,11 @@ import { findByManageToken, listOnlineServices, type ManagedReservation, service
 /** Alternatives offered with a 409 "time no longer available". */
 const MAX_ALTERNATIVES = 6;
 
-const isOnline = (s: EngineService) => s.enabled && s.online;
+/**
+ * Services a guest can book online. A service with a prepayment window is not one of them:
+ * the widget takes no payment, so its bookings would only expire unpaid.
+ */
+const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepaymentWindow;
 
 // ---------- profile and services ----------
 
@@ -94,30 +98,28 @@ export async function publicSlots(db: Db, property: PropertyRow, q: { date: stri
       date,
       services: day.available_services.map((entry) => {
         const service = services.find((s) => s.id === entry.id)!;
-        return {
-          service_id: entry.id,
-          name: entry.title,
-          times: entry.available_slots,
-          waiting_list: hasFullTime(engine, service, date, q.pax, new Set(entry.available_slots)),
-        };
+        const full = fullTimes(engine, service, date, q.pax, new Set(entry.available_slots));
+        return { service_id: entry.id, name: entry.title, times: entry.available_slots, waiting_list: full.length > 0, full_times: full };
       }),
     };
   });
 }
 
 /**
- * Whether the waiting list has something to take that day: a time that passes every rule of
- * time (grid, notice, window, party size), has an open table that seats the party, and is full.
+ * What the waiting list can take that day: times that pass every rule of time (grid, notice,
+ * window, party size), have an open table that seats the party, and are full.
  */
-function hasFullTime(engine: Availability, service: EngineService, date: string, pax: number, bookable: Set<string>): boolean {
+function fullTimes(engine: Availability, service: EngineService, date: string, pax: number, bookable: Set<string>): string[] {
   const fitting = engine.usableTables("online").filter((t) => t.guestsMin <= pax && pax <= t.guestsMax);
-  if (!fitting.length) return false;
-  return serviceGrid(service, date, engine.catalog.settings).some(
-    (start) =>
-      !bookable.has(fromLocalMinutes(start).hour) &&
-      engine.checkTime(service, date, start, pax, "online") === undefined &&
-      fitting.some((t) => !engine.isClosed(t, date, start, service.id)),
-  );
+  if (!fitting.length) return [];
+  return serviceGrid(service, date, engine.catalog.settings)
+    .filter(
+      (start) =>
+        !bookable.has(fromLocalMinutes(start).hour) &&
+        engine.checkTime(service, date, start, pax, "online") === undefined &&
+        fitting.some((t) => !engine.isClosed(t, date, start, service.id)),
+    )
+    .map((start) => fromLocalMinutes(start).hour);
 }
 
 // ---------- booking ----------
@@ -138,7 +140,8 @@ const TAKEN = new Set(["table_not_available", "booking_slot_not_available", "roo
  * Books for a guest: the same rules as the slot listing (the engine, online mode), then
  * createReservation on channel PLATFORM_BOOK. waiting_list true books normally when the time
  * is free and puts the party on the waiting list (WAITING) only when it is full. A banned
- * customer gets exactly the answer of a full time, so a booking never tells who is banned.
+ * customer gets exactly the answer of a full time, never "banned" (a listed time refused can
+ * still hint at it; recording phantom bookings to hide that would mislead the restaurant).
  */
 export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Promise<BookingResult> {
   const settings = resolveSettings(property.settings);
@@ -227,7 +230,8 @@ async function timeTaken(db: Db, property: PropertyRow, service: EngineService, 
 /** The ISO instant until which the guest may cancel; null once passed, checked in, or final. */
 function cancellableUntil(row: ReservationRow, s: Settings, now = Date.now()): string | null {
   if (FINAL.has(row.status as ReservationStatus) || row.checkinDate !== null) return null;
-  const until = localToUtc(s.timezone, row.startMin - s.cancel_notice);
+  // The notice is real time before the start (as min_notice is), so a DST change in between counts.
+  const until = localToUtc(s.timezone, row.startMin) - s.cancel_notice * 60_000;
   return now < until ? new Date(until).toISOString() : null;
 }
 

@@ -67,7 +67,8 @@ const CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' https: data:",
+  // http: too: settings accept http logos and photos, and browsers upgrade them on an https page.
+  "img-src 'self' https: http: data:",
   "connect-src 'self'",
   "font-src 'self'",
   "object-src 'none'",

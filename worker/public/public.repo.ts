@@ -65,12 +65,13 @@ export async function findByManageToken(db: Db, propertyId: number, tokenHash: s
   return { row: hit.row, serviceName: hit.serviceName, guest: typedGuest(created[0]?.changes) };
 }
 
-/** The property's services open to online booking, in id order. */
+/** Services a guest may book online (enabled, online, not deleted, no prepayment), in id order. */
 export async function listOnlineServices(db: Db, propertyId: number) {
   return db
     .select()
     .from(services)
-    .where(and(eq(services.propertyId, propertyId), isNull(services.deletedAt), eq(services.enabled, true), eq(services.online, true)))
+    // Prepaid services are not booked online: the widget takes no payment (guest.ts, isOnline).
+    .where(and(eq(services.propertyId, propertyId), isNull(services.deletedAt), eq(services.enabled, true), eq(services.online, true), isNull(services.prepaymentWindow)))
     .orderBy(asc(services.id));
 }
 

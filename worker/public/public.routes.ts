@@ -39,7 +39,7 @@ const ServiceSchema = z.object(PublicService.shape).openapi("PublicService", {
   example: { id: 3, name: "Cena", description: "Dinner from the wood-fired oven", image_url: null, pax_min: 1, pax_max: 8, weekdays: [2, 3, 4, 5, 6, 7], start_hour: "19:00:00", end_hour: "22:30:00" },
 });
 const SlotDaySchema = z.object(PublicSlotDay.shape).openapi("PublicSlotDay", {
-  example: { date: "2026-12-05", services: [{ service_id: 3, name: "Cena", times: ["19:00:00", "19:15:00", "21:30:00"], waiting_list: true }] },
+  example: { date: "2026-12-05", services: [{ service_id: 3, name: "Cena", times: ["19:00:00", "19:15:00", "21:30:00"], waiting_list: true, full_times: ["20:00:00", "20:15:00"] }] },
 });
 const reservationExample = {
   status: "ACCEPTED",
@@ -216,8 +216,11 @@ export const publicRouter = createRouter()
   })
   .openapi(createRouteDef, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
-    const booked = await bookOnline(c.get("db"), property, c.req.valid("json"));
-    const manageUrl = `${new URL(c.req.url).origin}/p/${encodeURIComponent(property.publicKey)}/manage/${booked.token}`;
+    const input = c.req.valid("json");
+    const booked = await bookOnline(c.get("db"), property, input);
+    // The guest's language follows them to the manage page.
+    const locale = input.locale ? `?locale=${input.locale}` : "";
+    const manageUrl = `${new URL(c.req.url).origin}/p/${encodeURIComponent(property.publicKey)}/manage/${booked.token}${locale}`;
     const reservation = toPublicReservation(property, booked.row, booked.guest, booked.serviceName);
     return c.json({ data: [{ ...reservation, manage_token: booked.token, manage_url: manageUrl }] }, 201, PRIVATE);
   })
