@@ -11,10 +11,9 @@
 //                       webhooks (delivery to a local receiver), widget (bundle size, time to
 //                       first times, Lighthouse)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, migrate, startDev } from "./dev-server.mjs";
+import { build, freePort, migrate, startDev } from "./dev-server.mjs";
 import { createClient, fetchRetry } from "./bench/api.mjs";
 import { benchWidget, widgetLines } from "./bench/widget.mjs";
 import * as seed from "./bench/seed.mjs";
@@ -75,23 +74,6 @@ for (const event of ["uncaughtException", "unhandledRejection"]) {
     await cleanup();
     process.exit(1);
   });
-}
-
-function portFree(port) {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
-  });
-}
-
-/** A free port whose inspector port (port + 10000, see startDev) is free too. */
-async function freePort() {
-  for (let i = 0; i < 200; i++) {
-    const port = 20000 + Math.floor(Math.random() * 10000);
-    if ((await portFree(port)) && (await portFree(port + 10000))) return port;
-  }
-  throw new Error("no free port found");
 }
 
 /** A fresh local D1 with a running wrangler dev on it, the API client and the catalog. */

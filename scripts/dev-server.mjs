@@ -2,6 +2,7 @@
 // Used by `npm start`, the end-to-end tests and the benchmark.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -95,6 +96,23 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
   }
   await stop();
   throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
+}
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+}
+
+/** A free port in [from, from + span) whose inspector port (port + 10000, see startDev) is free too. */
+export async function freePort(from = 20000, span = 10000) {
+  for (let i = 0; i < 200; i++) {
+    const port = from + Math.floor(Math.random() * span);
+    if ((await portFree(port)) && (await portFree(port + 10000))) return port;
+  }
+  throw new Error("no free port for wrangler dev");
 }
 
 export function defaultPersistDir() {
