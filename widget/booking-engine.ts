@@ -6,7 +6,7 @@ import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
 import { LitElement, css, html, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
-import { PublicApi, PublicApiError } from "./api.js";
+import { PublicApi, PublicApiError, type PublicProfile } from "./api.js";
 import type { NavigateDetail } from "./events.js";
 import { pickLocale, setLocale } from "./localization.js";
 import { base, theme } from "./parts/styles.js";
@@ -27,7 +27,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  *
  * @attr property - the restaurant's public key (required)
  * @attr page - `welcome` | `services` | `book` (default) | `manage`
- * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang`, else the restaurant's locale
+ * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang` (`<html lang>`) when it is one of these, else the restaurant's locale
  * @attr api - the origin of the API (default: the origin the script was loaded from)
  * @attr token - the manage token of a reservation (page `manage`)
  * @attr service - a service id to preselect on the booking page
@@ -133,13 +133,18 @@ export class BookingEngine extends LitElement {
     task: async ([client], { signal }) => {
       if (!client) throw new PublicApiError(404, "property_not_found", "no property attribute");
       const profile = await client.profile(signal);
-      await setLocale(pickLocale(this.locale, profile.locale));
+      await setLocale(this.localeFor(profile));
       return profile;
     },
   });
 
   override updated(changed: PropertyValues<this>) {
-    if (changed.has("locale") && this.profile.value) void setLocale(pickLocale(this.locale, this.profile.value.locale));
+    if (changed.has("locale") && this.profile.value) void setLocale(this.localeFor(this.profile.value));
+  }
+
+  /** The `locale` attribute, else the host page's `lang`, else the restaurant's locale. */
+  private localeFor(profile: PublicProfile) {
+    return pickLocale(this.locale, document.documentElement.lang, profile.locale);
   }
 
   /** A page asked for another: show it and move the focus to its heading, where a reader starts. */
@@ -166,7 +171,7 @@ export class BookingEngine extends LitElement {
               : msg("The booking page could not be loaded. Please try again later.", { id: "engine.error" })}
           </p>`,
         complete: (profile) => {
-          const locale = pickLocale(this.locale, profile.locale);
+          const locale = this.localeFor(profile);
           const page = PAGES.includes(this.page) ? this.page : "book";
           const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color})` : "";
           return html`<div style=${accent} lang=${locale}>

@@ -157,6 +157,26 @@ describe("<booking-engine> pages", () => {
     expect(alert.textContent).to.match(/could not be loaded/);
   });
 
+  it("without a locale attribute, speaks the host page's lang if it can, else the restaurant's locale", async () => {
+    const root = document.documentElement;
+    const bare = () => fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${env.publicKey}></booking-engine>`);
+    try {
+      root.lang = "de-CH";
+      let el = await bare();
+      let page = await bookPageWithTimes(el);
+      await until(() => page.shadowRoot!.querySelector("h2")?.textContent?.includes("Tisch reservieren"));
+      el.remove();
+      // Dutch is not one of the widget's: the restaurant's locale (English) then.
+      root.lang = "nl";
+      el = await bare();
+      page = await bookPageWithTimes(el);
+      await until(() => page.shadowRoot!.querySelector("h2")?.textContent?.includes("Book a table"));
+      el.remove();
+    } finally {
+      root.lang = "en";
+    }
+  });
+
   it("speaks Italian, French, German and Spanish", async () => {
     const expected = { it: "Prenota un tavolo", fr: "Réserver une table", de: "Tisch reservieren", es: "Reservar una mesa" };
     for (const [locale, title] of Object.entries(expected)) {
