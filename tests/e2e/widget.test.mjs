@@ -251,13 +251,61 @@ describe("the booking widget on the hosted pages", () => {
     await be.getByRole("button", { name: "Conferma la prenotazione" }).click();
     await deepWait(page, 'a[part="manage-link"]');
     await check("confirmation");
+    // The widget sent its locale with the booking: the manage link opens in Italian too.
     await be.getByRole("link", { name: "Gestisci la prenotazione" }).click();
+    await page.waitForURL(/\/manage\/[\w-]+\?locale=it$/);
     await deepWait(page, "#cancel");
     await check("manage");
-    await be.getByRole("button", { name: "Cancel reservation" }).click();
+    await be.getByRole("button", { name: "Cancella la prenotazione" }).click();
     await deepWait(page, "#confirm");
     await check("manage, confirm step");
     await context.close();
+  });
+
+  it("says online cancellation has closed (403 cancel_notice_passed) and reads the reservation again", async () => {
+    const pub = `${server.url}/api/v2/public/${demo.public_key}`;
+    const profile = (await (await fetch(pub)).json()).data[0];
+    const days = (await (await fetch(`${pub}/slots?date=${profile.first_date}&pax=2&days=14`)).json()).data;
+    // A day after the first, so that the reservation can still be cancelled when the page opens.
+    const day = days.slice(1).find((d) => d.services.some((s) => s.times.length));
+    const hour = day.services.find((s) => s.times.length).times.at(-1);
+    const res = await fetch(`${pub}/reservations`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ date: day.date, hour, pax: 2, guest: { first_name: "Tardy", last_name: `${unique}Tardy`, email: "tardy@example.com" }, locale: "en" }),
+    });
+    assert.equal(res.status, 201);
+    const booking = (await res.json()).data[0];
+    assert.match(booking.manage_url, /\?locale=en$/);
+    const { page, errors, context } = await phonePage();
+    await page.goto(booking.manage_url);
+    await deepWait(page, "#cancel");
+    await tabTo(page, (f) => f.id === "cancel", "Cancel reservation");
+    await page.keyboard.press("Enter");
+    await deepWait(page, "#confirm");
+    // Meanwhile the restaurant asks for a year's notice: the start is inside it now.
+    const longer = await api(`/properties/${demo.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 525600 } }) });
+    assert.equal(longer.status, 200, JSON.stringify(longer.json));
+    try {
+      await tabTo(page, (f) => f.tag === "button" && /Yes, cancel/.test(f.label), "Yes, cancel it");
+      await page.keyboard.press("Enter");
+      await deepWait(page, "#failure");
+      // The reservation is read again: it stands, and its page no longer offers to cancel it.
+      await page.waitForFunction(() => {
+        const walk = (n) => (n.nodeType === 3 ? n.textContent : [...(n.shadowRoot ? [n.shadowRoot] : []), ...n.childNodes].map(walk).join(" "));
+        return walk(document.body).includes("can no longer be cancelled online");
+      });
+      const text = await deepText(page);
+      assert.match(text, /Online cancellation has closed for this reservation\. Please call the restaurant\./);
+      assert.doesNotMatch(text, /try again/);
+      assert.match(text, /Status Confirmed/);
+      assert.equal((await focused(page)).id, "failure");
+      assert.equal(await page.evaluate(() => document.querySelector("booking-engine").shadowRoot.querySelector("be-manage-page").shadowRoot.querySelector("#cancel")), null);
+      assert.deepEqual(errors, []);
+    } finally {
+      await api(`/properties/${demo.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 120 } }) });
+      await context.close();
+    }
   });
 
   it("works embedded on another origin, and tells the host page", async () => {

@@ -9,7 +9,7 @@ import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicReservation } from "../api.js";
 import { fire, type BookingCancelledDetail } from "../events.js";
 import { base } from "../parts/styles.js";
-import { summary } from "../parts/summary.js";
+import { statusText, summary } from "../parts/summary.js";
 
 /**
  * @fires booking-cancelled - the guest cancelled; detail `{ reservation }`
@@ -34,6 +34,8 @@ export class ManagePage extends LitElement {
   @property() declare locale: string;
 
   @state() private declare confirming: boolean;
+  /** why the last cancellation failed; cleared when the guest asks again */
+  @state() private declare failure: unknown;
   private focusSelector: string | undefined;
 
   constructor() {
@@ -56,6 +58,15 @@ export class ManagePage extends LitElement {
       this.focusSelector = "#done";
       fire<BookingCancelledDetail>(this, "booking-cancelled", { reservation });
     },
+    onError: (error) => {
+      this.failure = error;
+      if (error instanceof PublicApiError && error.code === "cancel_notice_passed") {
+        // Too late now: the confirm step goes, the reservation is read again as it stands.
+        this.confirming = false;
+        this.focusSelector = "#failure";
+        void this.reservation.run();
+      }
+    },
   });
 
   override updated() {
@@ -67,6 +78,7 @@ export class ManagePage extends LitElement {
 
   private ask(confirming: boolean) {
     this.confirming = confirming;
+    this.failure = undefined;
     this.focusSelector = confirming ? "#confirm" : "#cancel";
   }
 
@@ -74,7 +86,11 @@ export class ManagePage extends LitElement {
     return html`<section class="stack" part="manage" aria-labelledby="h">
       <h2 id="h" tabindex="-1">${msg("Your reservation", { id: "manage.title" })}</h2>
       ${this.reservation.render({
-        pending: () => html`<p role="status" class="muted">${msg("Loading your reservation…", { id: "manage.loading" })}</p>`,
+        // Read again (after a refused cancellation): the reservation stays on screen meanwhile.
+        pending: () =>
+          this.reservation.value
+            ? this.renderReservation(this.reservation.value)
+            : html`<p role="status" class="muted">${msg("Loading your reservation…", { id: "manage.loading" })}</p>`,
         error: (e) =>
           html`<p class="message error" role="alert" part="error">
             ${e instanceof PublicApiError && e.status === 404
@@ -86,22 +102,6 @@ export class ManagePage extends LitElement {
     </section>`;
   }
 
-  private statusText(status: string) {
-    const map: Record<string, string> = {
-      ACCEPTED: msg("Confirmed", { id: "status.accepted" }),
-      WAITING: msg("On the waiting list", { id: "status.waiting" }),
-      PENDING: msg("Awaiting confirmation", { id: "status.pending" }),
-      PREPAY: msg("Awaiting payment", { id: "status.prepay" }),
-      CANCELLED: msg("Cancelled", { id: "status.cancelled" }),
-      REFUSED: msg("Declined", { id: "status.refused" }),
-      NO_SHOW: msg("Missed", { id: "status.no-show" }),
-      ARRIVED: msg("Arrived", { id: "status.arrived" }),
-      SEATED: msg("Seated", { id: "status.seated" }),
-      COMPLETED: msg("Completed", { id: "status.completed" }),
-    };
-    return map[status] ?? status;
-  }
-
   private renderReservation(r: PublicReservation) {
     const cancelled = r.status === "CANCELLED";
     const pending = this.cancel.status === TaskStatus.PENDING;
@@ -110,15 +110,21 @@ export class ManagePage extends LitElement {
       ? new Intl.DateTimeFormat(this.locale, { dateStyle: "full", timeStyle: "short", timeZone: r.restaurant.timezone }).format(until)
       : "";
     return html`
-      ${summary({ ...r, state: { text: this.statusText(r.status), value: r.status } }, this.locale)}
+      ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       <div role="status">
         ${cancelled
           ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
           : nothing}
       </div>
-      ${this.cancel.status === TaskStatus.ERROR
-        ? html`<p class="message error" role="alert" part="error">${msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}</p>`
-        : nothing}
+      <div role="alert">
+        ${this.failure
+          ? html`<p id="failure" tabindex="-1" class="message error" part="error">
+              ${this.failure instanceof PublicApiError && this.failure.code === "cancel_notice_passed"
+                ? msg("Online cancellation has closed for this reservation. Please call the restaurant.", { id: "manage.notice-passed" })
+                : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}
+            </p>`
+          : nothing}
+      </div>
       ${cancelled
         ? nothing
         : until

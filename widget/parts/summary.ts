@@ -16,6 +16,21 @@ export interface SummaryOf {
   state?: { text: string; value: string };
 }
 
+/** A reservation's status in the guest's words. */
+export function statusText(status: string) {
+  const confirmed = msg("Confirmed", { id: "status.accepted" });
+  const map: Record<string, string> = {
+    ACCEPTED: confirmed,
+    CONFIRMED: confirmed,
+    WAITING: msg("On the waiting list", { id: "status.waiting" }),
+    PREPAY: msg("Awaiting payment", { id: "status.prepay" }),
+    CANCELLED: msg("Cancelled", { id: "status.cancelled" }),
+    REJECTED: msg("Declined", { id: "status.refused" }),
+    EXPIRED: msg("Expired", { id: "status.expired" }),
+  };
+  return map[status] ?? status;
+}
+
 export function summary(r: SummaryOf, locale: string) {
   const row = (term: string, value: unknown, cls?: string): TemplateResult => html`<dt>${term}</dt><dd class=${cls ?? nothing}>${value}</dd>`;
   return html`<dl class="summary" part="summary">
