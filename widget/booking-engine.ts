@@ -48,7 +48,8 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart selected-day - the chosen day (with `day`)
  * @csspart disabled-day - a day that cannot be booked (with `day`)
  * @csspart time - one time to choose (a chip)
- * @csspart time-group - the group of times
+ * @csspart time-group - the group of times (also the full times of the waiting list)
+ * @csspart waiting-list - the disclosure that offers the day's full times for the waiting list
  * @csspart service - a service chip on the booking page, a service card on the services page
  * @csspart service-group - the group of services on the booking page
  * @csspart form - the guest's details form
@@ -189,7 +190,7 @@ export class BookingEngine extends LitElement {
                   ? html`<be-manage-page data-page exportparts="manage, summary, button, error, confirm, cancelled" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`
                   : html`<be-book-page
                       data-page
-                      exportparts="book, calendar, day, selected-day, disabled-day, service, service-group, time, time-group, button, input, form, summary, details, confirmation, manage-link, error"
+                      exportparts="book, calendar, day, selected-day, disabled-day, service, service-group, time, time-group, waiting-list, button, input, form, summary, details, confirmation, manage-link, error"
                       .api=${this.client}
                       .profile=${profile}
                       .serviceId=${this.service}

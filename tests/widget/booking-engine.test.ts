@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
-import { bookAsGuest, env, profile, slots, until } from "./env.js";
+import { bookAsStaff, env, profile, slots, until } from "./env.js";
 import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
 
 const mount = (page = "book", locale = "en") =>
@@ -19,6 +19,34 @@ async function fill(page: HTMLElement, guest: Record<string, string>) {
     input.value = value;
     input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
   }
+}
+
+type Page = HTMLElement & { updateComplete: Promise<boolean> };
+
+const button = (page: HTMLElement, name: RegExp) => [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => name.test(b.textContent!))!;
+const times = (page: HTMLElement, name = "time") => allInShadow<HTMLInputElement>(page, `input[name="${name}"]`);
+const selectedDate = async (page: HTMLElement) => (await inShadow(await inShadow(page, "be-date-grid"), 'td[aria-selected="true"]')).dataset.date!;
+
+/** Once the day's times are loaded (no "Looking for free tables…"). */
+async function settled(page: HTMLElement) {
+  await (page as Page).updateComplete;
+  await until(() => !page.shadowRoot!.textContent!.includes("Looking for free tables"));
+  await (page as Page).updateComplete;
+}
+
+async function choosePax(page: HTMLElement, pax: number) {
+  const select = await inShadow<HTMLSelectElement>(page, "#pax");
+  select.value = String(pax);
+  select.dispatchEvent(new Event("change"));
+  await settled(page);
+}
+
+/** Picks a date as the date grid does (its change event), whatever month it shows. */
+async function chooseDate(page: HTMLElement, date: string) {
+  const grid = await inShadow<HTMLInputElement>(page, "be-date-grid");
+  grid.value = date;
+  grid.dispatchEvent(new Event("change", { bubbles: true }));
+  await settled(page);
 }
 
 describe("<booking-engine page=book>", () => {
@@ -68,7 +96,8 @@ describe("<booking-engine page=book>", () => {
     const { detail } = await created;
     expect(detail.reservation.status).to.equal("ACCEPTED");
     expect(detail.reservation.guest.first_name).to.equal("Grace");
-    expect(detail.manage_url).to.match(new RegExp(`/p/${env.publicKey}/manage/[\\w-]{20,}$`));
+    // The widget sent its locale: the manage page opens in it.
+    expect(detail.manage_url).to.match(new RegExp(`/p/${env.publicKey}/manage/[\\w-]{20,}\\?locale=en$`));
     expect(detail).not.to.have.property("manage_token");
     const link = await inShadow<HTMLAnchorElement>(page, 'a[part="manage-link"]');
     expect(link.href).to.equal(detail.manage_url);
@@ -99,9 +128,9 @@ describe("<booking-engine page=book>", () => {
     (await inShadow<HTMLButtonElement>(page, "button.btn:not(.secondary)")).click();
     await inShadow(page, "form");
     await fill(page, { first_name: "Late", last_name: "Guest", email: "late@example.com" });
-    // Another guest takes the very table meanwhile, through the same public API.
-    const taken = await bookAsGuest({ date, hour: chosen.value, pax });
-    expect(taken.status).to.equal(201);
+    // The staff gives the very table to a walk-in meanwhile.
+    const service = (await slots(date, pax))[0]!.services.find((s) => s.times.includes(chosen.value))!;
+    await bookAsStaff({ date, hour: chosen.value, pax, service_id: service.service_id });
     (await inShadow<HTMLButtonElement>(page, 'button[type="submit"]')).click();
     const alert = await inShadow(page, '[role="alert"] .message.error');
     expect(alert.textContent).to.match(/just taken/);
@@ -114,6 +143,134 @@ describe("<booking-engine page=book>", () => {
     (await inShadow<HTMLButtonElement>(page, 'button[type="submit"]')).click();
     const { detail } = await created;
     expect(detail.reservation.hour).to.equal(alternatives[0]!.value);
+  });
+
+  it("after a 409 with no other free time: the focus goes to the explanation, and Back and another time book", async () => {
+    const pax = (await profile()).max_online_pax;
+    const el = await mount();
+    const page = await bookPageWithTimes(el);
+    await choosePax(page, pax);
+    const date = await selectedDate(page);
+    const chosen = times(page)[0]!;
+    const hour = chosen.value;
+    await check(chosen);
+    button(page, /Continue/).click();
+    await inShadow(page, "form");
+    await fill(page, { first_name: "Stuck", last_name: "Guest", email: "stuck@example.com" });
+    // Meanwhile the staff fills that service for the party: no other time of it stays free.
+    const serviceId = (await slots(date, pax))[0]!.services.find((s) => s.times.includes(hour))!.service_id;
+    for (let i = 0; i < 12; i++) {
+      const free = (await slots(date, pax))[0]!.services.find((s) => s.service_id === serviceId)?.times ?? [];
+      if (!free.length) break;
+      await bookAsStaff({ date, hour: free.includes(hour) ? hour : free[0]!, pax, service_id: serviceId });
+    }
+    const submit = await inShadow<HTMLButtonElement>(page, 'button[type="submit"]');
+    submit.focus();
+    submit.click();
+    const failure = await inShadow(page, "#failure");
+    expect(failure.textContent).to.match(/just taken/);
+    expect(failure.textContent).to.match(/No other time is free/);
+    expect(page.shadowRoot!.querySelector('button[type="submit"]')).to.equal(null);
+    // The focused button is gone: the focus is on the explanation, not lost to <body>.
+    await until(() => page.shadowRoot!.activeElement === failure);
+    await expect(el).to.be.accessible();
+
+    button(page, /Back/).click();
+    await until(() => page.shadowRoot!.querySelector("#pax"));
+    await settled(page);
+    if (!times(page).length) {
+      // Nothing else that day: the next day with a free time.
+      const other = (await slots(date, pax, 14)).find((d) => d.date !== date && d.services.some((s) => s.times.length))!;
+      await chooseDate(page, other.date);
+    }
+    const another = times(page)[0]!;
+    expect(another.value === hour && (await selectedDate(page)) === date).to.equal(false);
+    await check(another);
+    button(page, /Continue/).click();
+    await inShadow(page, "form");
+    expect(page.shadowRoot!.querySelector("#failure")).to.equal(null);
+    expect(deepText(page)).not.to.match(/just taken/);
+    const created = oneEvent(el, "booking-created") as Promise<CustomEvent<BookingCreatedDetail>>;
+    (await inShadow<HTMLButtonElement>(page, 'button[type="submit"]')).click();
+    const { detail } = await created;
+    expect(detail.reservation.status).to.equal("ACCEPTED");
+    expect(detail.reservation.hour).to.equal(another.value);
+    expect(detail.reservation.guest.first_name).to.equal("Stuck");
+  });
+
+  it("fetches a day's times again when the guest comes back to it a minute later", async () => {
+    const p = await profile();
+    const pax = p.max_online_pax;
+    const el = await mount();
+    const page = await bookPageWithTimes(el);
+    await choosePax(page, pax);
+    const first = await selectedDate(page);
+    // Another day: the guest looks at it, and its first time is shown free.
+    const other = (await slots(p.first_date, pax, 14)).find((d) => d.date !== first && d.services.some((s) => s.times.length))!;
+    const service = other.services.find((s) => s.times.length)!;
+    const hour = service.times[0]!;
+    await chooseDate(page, other.date);
+    expect(times(page).map((t) => t.value)).to.include(hour);
+    // The staff gives that time away meanwhile; the guest looks at the first day, then comes back a minute later.
+    await bookAsStaff({ date: other.date, hour, pax, service_id: service.service_id });
+    await chooseDate(page, first);
+    const now = Date.now;
+    try {
+      Date.now = () => now.call(Date) + 61_000;
+      await chooseDate(page, other.date);
+      await until(() => times(page).length || times(page, "waiting").length);
+      expect(times(page).map((t) => t.value)).not.to.include(hour);
+      // That time is full now: the waiting list offers it.
+      expect(times(page, "waiting").map((t) => t.value)).to.include(hour);
+    } finally {
+      Date.now = now;
+    }
+  });
+
+  it("offers a full time for the waiting list; the confirmation says the party is waiting, never booked", async () => {
+    const p = await profile();
+    const pax = p.max_online_pax;
+    // The service of the look ahead with the most free times: the staff takes its last one.
+    const [day, service] = (await slots(p.first_date, pax, 14))
+      .flatMap((d) => d.services.map((s) => [d, s] as const))
+      .sort((a, b) => b[1].times.length - a[1].times.length)[0]!;
+    const hour = service.times.at(-1)!;
+    await bookAsStaff({ date: day.date, hour, pax, service_id: service.service_id });
+
+    const el = await mount();
+    const page = await bookPageWithTimes(el);
+    await choosePax(page, pax);
+    await chooseDate(page, day.date);
+    const serviceChoice = times(page, "service").find((r) => r.value === String(service.service_id));
+    if (serviceChoice && !serviceChoice.checked) await check(serviceChoice);
+    expect(times(page).length).to.be.greaterThan(0);
+    const disclosure = await inShadow<HTMLDetailsElement>(page, 'details[part="waiting-list"]');
+    // Free times that day: the waiting list waits behind its disclosure.
+    expect(disclosure.open).to.equal(false);
+    const summary = disclosure.querySelector("summary")!;
+    expect(summary.textContent).to.match(/Join the waiting list/);
+    summary.click();
+    await until(() => disclosure.open);
+    await expect(el).to.be.accessible();
+    const full = times(page, "waiting").find((t) => t.value === hour)!;
+    await check(full);
+    expect(times(page).some((t) => t.checked)).to.equal(false);
+    button(page, /Continue/).click();
+    await inShadow(page, "form");
+    expect(deepText(page)).to.match(/joining the waiting list/);
+    await fill(page, { first_name: "Patient", last_name: "Guest", email: "patient@example.com" });
+    const submit = await inShadow<HTMLButtonElement>(page, 'button[type="submit"]');
+    expect(submit.textContent).to.match(/Join the waiting list/);
+    const created = oneEvent(el, "booking-created") as Promise<CustomEvent<BookingCreatedDetail>>;
+    submit.click();
+    const { detail } = await created;
+    expect(detail.reservation.status).to.equal("WAITING");
+    expect(detail.reservation.hour).to.equal(hour);
+    await inShadow(page, 'a[part="manage-link"]');
+    expect(page.shadowRoot!.querySelector("h2")!.textContent).to.match(/You are on the waiting list/);
+    expect(deepText(page)).not.to.match(/booked/i);
+    expect(deepText(page)).to.match(/On the waiting list/);
+    await expect(el).to.be.accessible();
   });
 });
 

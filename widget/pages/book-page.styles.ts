@@ -43,4 +43,10 @@ export const bookStyles = css`
   .manage {
     overflow-wrap: anywhere;
   }
+  .waiting summary {
+    padding: 0.6rem 0;
+    font-weight: 600;
+    color: var(--_accent);
+    cursor: pointer;
+  }
 `;

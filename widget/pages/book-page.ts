@@ -1,6 +1,7 @@
 /**
- * The booking flow: date, party and service, the day's times, the guest's details, then the
- * confirmation with the manage link. A time taken meanwhile (409) offers the nearest free ones.
+ * The booking flow: date, party and service, the day's times (and the full ones, for the waiting
+ * list), the guest's details, then the confirmation with the manage link. A time taken meanwhile
+ * (409) offers the nearest free ones.
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
@@ -10,9 +11,9 @@ import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingI
 import { fire, type BookingCreatedDetail } from "../events.js";
 import { formatDate, formatTime } from "../format.js";
 import { choiceGroup, choiceStyles } from "../parts/choice.js";
-import { summary } from "../parts/summary.js";
-
 import { base } from "../parts/styles.js";
+import { summary } from "../parts/summary.js";
+import { bookingError, confirmation, waitingList } from "./book-steps.js";
 import { bookStyles } from "./book-page.styles.js";
 
 type Step = "choose" | "details" | "done";
@@ -20,6 +21,8 @@ type Guest = PublicBookingInput["guest"] & { notes?: string };
 
 /** How many days the first look ahead scans for the first date with a free time. */
 const SCAN_DAYS = 14;
+/** A day's times older than this are fetched again when the guest picks that day. */
+const FRESH_MS = 60_000;
 
 /**
  * @fires booking-created - the reservation was made; detail `{ reservation, manage_url }`
@@ -39,13 +42,17 @@ export class BookPage extends LitElement {
   @state() private declare pax: number;
   @state() private declare hour: string | undefined;
   @state() private declare guest: Guest;
+  /** the chosen time is a full one: the booking joins the waiting list */
+  @state() private declare waiting: boolean;
   @state() private declare missingTime: boolean;
+  /** why the last booking failed; cleared when the guest goes back or picks another time */
+  @state() private declare failure: unknown;
   @state() private declare alternatives: string[] | undefined;
   @state() private declare booking: PublicBooking | undefined;
 
-  /** slot days already fetched, by `pax|date`: the first look ahead fills two weeks at once */
-  private days = new Map<string, PublicSlotDay>();
-  private focusHeading = false;
+  /** slot days already fetched, by `pax|date`, with when: the first look ahead fills two weeks at once */
+  private days = new Map<string, { day: PublicSlotDay; at: number }>();
+  private focusSelector: string | undefined;
 
   constructor() {
     super();
@@ -54,6 +61,7 @@ export class BookPage extends LitElement {
     this.pax = 2;
     this.guest = { first_name: "", last_name: "", email: "" };
     this.missingTime = false;
+    this.waiting = false;
   }
 
   private slots = new Task(this, {
@@ -62,7 +70,8 @@ export class BookPage extends LitElement {
       if (!api || !profile) return undefined;
       if (!date) {
         const days = await api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
-        for (const d of days) this.days.set(`${pax}|${d.date}`, d);
+        const at = Date.now();
+        for (const d of days) this.days.set(`${pax}|${d.date}`, { day: d, at });
         // The first day with a free time, for the service preselected on the services page if any.
         const open = (d: PublicSlotDay, id?: number) => d.services.some((s) => s.times.length && (!id || s.service_id === id));
         const first = days.find((d) => open(d, this.serviceId)) ?? days.find((d) => open(d)) ?? days[0];
@@ -70,10 +79,11 @@ export class BookPage extends LitElement {
         return first;
       }
       const key = `${pax}|${date}`;
+      // Times taken or moved inside the notice since: a day fetched a while ago is fetched again.
       const known = this.days.get(key);
-      if (known) return known;
+      if (known && Date.now() - known.at < FRESH_MS) return known.day;
       const [day] = await api.slots({ date, pax }, signal);
-      if (day) this.days.set(key, day);
+      if (day) this.days.set(key, { day, at: Date.now() });
       return day;
     },
   });
@@ -83,6 +93,7 @@ export class BookPage extends LitElement {
     task: async ([input]: readonly [PublicBookingInput], { signal }) => this.api!.create(input, signal),
     onComplete: (booking) => {
       this.booking = booking;
+      this.failure = undefined;
       this.alternatives = undefined;
       this.days.clear();
       this.goTo("done");
@@ -90,12 +101,16 @@ export class BookPage extends LitElement {
       fire<BookingCreatedDetail>(this, "booking-created", { reservation, manage_url });
     },
     onError: (error) => {
+      this.failure = error;
       if (error instanceof PublicApiError && error.timeTaken) {
         // The day's times changed: fetch them again, for when the guest goes back to choose.
         this.days.delete(`${this.pax}|${this.date}`);
         void this.slots.run();
         this.alternatives = error.alternatives;
         this.hour = undefined;
+        this.waiting = false;
+        // The submit button the focus was on is gone: the focus goes to the explanation.
+        if (!error.alternatives.length) this.focusSelector = "#failure";
       }
     },
   });
@@ -105,28 +120,41 @@ export class BookPage extends LitElement {
   }
 
   override updated() {
-    if (this.focusHeading) {
-      this.focusHeading = false;
-      this.renderRoot.querySelector<HTMLElement>("h2")?.focus();
+    if (this.focusSelector) {
+      this.renderRoot.querySelector<HTMLElement>(this.focusSelector)?.focus();
+      this.focusSelector = undefined;
     }
   }
 
   private goTo(step: Step) {
     this.step = step;
-    this.focusHeading = true;
+    this.failure = undefined;
+    this.focusSelector = "h2";
   }
 
-  /** The service shown: the one chosen, else the preselected one, else the first with times. */
+  /** Services with a free or a full time (the waiting list) that day. */
+  private open(day: PublicSlotDay | undefined) {
+    return day?.services.filter((s) => s.times.length || s.full_times.length) ?? [];
+  }
+
+  /** The service shown: the one chosen, else the preselected one, else the first with free times. */
   private service(day: PublicSlotDay | undefined) {
-    const open = day?.services.filter((s) => s.times.length) ?? [];
-    return open.find((s) => s.service_id === this.serviceId) ?? open[0];
+    const open = this.open(day);
+    return open.find((s) => s.service_id === this.serviceId) ?? open.find((s) => s.times.length) ?? open[0];
+  }
+
+  private pick(hour: string, waiting: boolean) {
+    this.hour = hour;
+    this.waiting = waiting;
+    this.missingTime = false;
+    this.failure = undefined;
   }
 
   private t = (hour: string) => formatTime(hour, this.locale);
 
   override render() {
     if (!this.profile) return nothing;
-    if (this.step === "done" && this.booking) return this.renderDone(this.booking);
+    if (this.step === "done" && this.booking) return confirmation(this.booking, this.locale, () => this.again());
     if (this.step === "details") return this.renderDetails();
     return this.renderChoose(this.profile);
   }
@@ -135,7 +163,9 @@ export class BookPage extends LitElement {
     const day = this.slots.value;
     const loading = this.slots.status === TaskStatus.PENDING;
     const service = loading ? undefined : this.service(day);
-    const open = day?.services.filter((s) => s.times.length) ?? [];
+    const open = this.open(day);
+    const free = open.reduce((n, s) => n + s.times.length, 0);
+    const tz = profile.timezone.replace(/_/g, " ");
     return html`
       <section class="stack" part="book" aria-labelledby="h">
         <h2 id="h" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
@@ -167,9 +197,11 @@ export class BookPage extends LitElement {
             pending: () => html`<p class="muted">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
             error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
             complete: () =>
-              open.length
-                ? html`<p class="sr-only">${msg(str`Free times on this day: ${open.reduce((n, s) => n + s.times.length, 0)}`, { id: "book.count" })}</p>`
-                : html`<p class="message">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`,
+              free
+                ? html`<p class="sr-only">${msg(str`Free times on this day: ${free}`, { id: "book.count" })}</p>`
+                : open.length
+                  ? html`<p class="message">${msg("No free tables on this day for this party. You can join the waiting list, or choose another date.", { id: "book.only-full" })}</p>`
+                  : html`<p class="message">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`,
           })}
         </div>
         ${service && open.length > 1
@@ -185,18 +217,27 @@ export class BookPage extends LitElement {
             ? html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`
             : nothing}
         ${service
-          ? html`${choiceGroup({
-                name: "time",
-                legend: msg(str`Time (${profile.timezone.replace(/_/g, " ")})`, { id: "book.time" }),
-                options: service.times.map((h) => ({ value: h, label: this.t(h) })),
-                value: this.hour,
-                onChange: (v) => {
-                  this.hour = v;
-                  this.missingTime = false;
-                },
-                describedBy: this.missingTime ? "time-error" : undefined,
-                part: "time",
-              })}
+          ? html`${service.times.length
+                ? choiceGroup({
+                    name: "time",
+                    legend: msg(str`Time (${tz})`, { id: "book.time" }),
+                    options: service.times.map((h) => ({ value: h, label: this.t(h) })),
+                    value: this.waiting ? undefined : this.hour,
+                    onChange: (v) => this.pick(v, false),
+                    describedBy: this.missingTime ? "time-error" : undefined,
+                    part: "time",
+                  })
+                : nothing}
+              ${service.full_times.length
+                ? waitingList({
+                    times: service.full_times.map((h) => ({ value: h, label: this.t(h) })),
+                    zone: tz,
+                    open: !service.times.length || this.waiting,
+                    value: this.waiting ? this.hour : undefined,
+                    onChange: (v) => this.pick(v, true),
+                    describedBy: this.missingTime && !service.times.length ? "time-error" : undefined,
+                  })
+                : nothing}
               ${this.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
               <div class="actions">
                 <button type="button" class="btn" part="button" @click=${() => this.toDetails()}>${msg("Continue", { id: "book.continue" })}</button>
@@ -210,7 +251,7 @@ export class BookPage extends LitElement {
    * Set while nothing changed, so the date grid does not render again for nothing. */
   private fullDates() {
     const full = new Set<string>();
-    for (const [key, day] of this.days) if (key.startsWith(`${this.pax}|`) && !day.services.some((s) => s.times.length)) full.add(day.date);
+    for (const [key, { day }] of this.days) if (key.startsWith(`${this.pax}|`) && !day.services.some((s) => s.times.length)) full.add(day.date);
     const same = this.full.size === full.size && [...full].every((d) => this.full.has(d));
     if (!same) this.full = full;
     return this.full;
@@ -225,6 +266,8 @@ export class BookPage extends LitElement {
   private setDate(date: string) {
     this.date = date;
     this.hour = undefined;
+    // Picked again (or at last): the day's times are fetched again when they are not fresh.
+    if (this.slots.value?.date === date) void this.slots.run();
   }
 
   private setService(id: number) {
@@ -235,7 +278,7 @@ export class BookPage extends LitElement {
   private toDetails() {
     if (!this.hour) {
       this.missingTime = true;
-      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[name="time"]')?.focus());
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[name="time"], input[name="waiting"]')?.focus());
       return;
     }
     this.alternatives = undefined;
@@ -244,13 +287,16 @@ export class BookPage extends LitElement {
 
   private renderDetails() {
     const g = this.guest;
-    const error = this.create.status === TaskStatus.ERROR ? this.create.error : undefined;
+    const error = this.failure;
     const pending = this.create.status === TaskStatus.PENDING;
     const taken = error instanceof PublicApiError && error.timeTaken;
     return html`
       <section class="stack" part="details" aria-labelledby="h">
         <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
         ${summary({ date: this.date!, hour: this.hour, pax: this.pax, service: this.service(this.slots.value) }, this.locale)}
+        ${this.waiting
+          ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
+          : nothing}
         <form part="form" novalidate @submit=${this.submit} @input=${this.remember}>
           <div class="grid">
             <div class="field">
@@ -276,7 +322,7 @@ export class BookPage extends LitElement {
           </div>
           <div role="alert" class="alert">
             ${taken
-              ? html`<div class="message error" part="error">
+              ? html`<div id="failure" tabindex="-1" class="message error" part="error">
                   <p><strong>${msg("Sorry, that time was just taken.", { id: "details.taken" })}</strong></p>
                   <p>
                     ${this.alternatives?.length
@@ -285,7 +331,7 @@ export class BookPage extends LitElement {
                   </p>
                 </div>`
               : error
-                ? html`<p class="message error" part="error">${this.errorText(error)}</p>`
+                ? html`<p class="message error" part="error">${bookingError(error)}</p>`
                 : nothing}
           </div>
           ${taken && this.alternatives?.length
@@ -309,20 +355,14 @@ export class BookPage extends LitElement {
                       ? this.hour
                         ? msg(str`Book at ${this.t(this.hour)}`, { id: "details.book-at" })
                         : msg("Choose a free time", { id: "details.choose-free" })
-                      : msg("Confirm booking", { id: "details.submit" })}
+                      : this.waiting
+                        ? msg("Join the waiting list", { id: "book.waiting" })
+                        : msg("Confirm booking", { id: "details.submit" })}
                 </button>`}
           </div>
         </form>
       </section>
     `;
-  }
-
-  private errorText(error: unknown) {
-    if (error instanceof PublicApiError) {
-      if (error.status === 429) return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
-      if (error.status === 400) return msg(str`Please check your details: ${error.message}`, { id: "error.input" });
-    }
-    return msg("The booking could not be made. Please try again.", { id: "error.generic" });
   }
 
   private remember(e: Event) {
@@ -342,10 +382,11 @@ export class BookPage extends LitElement {
       return;
     }
     this.remember(e);
+    this.failure = undefined;
     const { notes, ...guest } = this.guest;
     // An alternative time may belong to another service of the day: the Worker then finds it.
     const service = this.service(this.slots.value);
-    const serviceId = service?.times.includes(this.hour) ? service.service_id : undefined;
+    const serviceId = service && (this.waiting ? service.full_times : service.times).includes(this.hour) ? service.service_id : undefined;
     void this.create.run([
       {
         date: this.date!,
@@ -354,6 +395,7 @@ export class BookPage extends LitElement {
         service_id: serviceId,
         guest: { ...guest, phone: guest.phone || undefined },
         notes,
+        waiting_list: this.waiting,
         locale: (this.locale as PublicBookingInput["locale"]) ?? undefined,
       },
     ]);
@@ -362,25 +404,9 @@ export class BookPage extends LitElement {
   private again() {
     this.booking = undefined;
     this.hour = undefined;
+    this.waiting = false;
     void this.slots.run();
     this.goTo("choose");
   }
 
-  private renderDone(b: PublicBooking) {
-    const waiting = b.status === "WAITING";
-    return html`
-      <section class="stack" part="confirmation" aria-labelledby="h">
-        <h2 id="h" tabindex="-1">
-          ${waiting ? msg("You are on the waiting list", { id: "done.waiting" }) : msg("Your table is booked", { id: "done.title" })}
-        </h2>
-        <p class="message success">${msg(str`Thank you, ${b.guest.first_name}. We look forward to seeing you.`, { id: "done.thanks" })}</p>
-        ${summary(b, this.locale)}
-        <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
-        <div class="actions">
-          <a class="btn secondary manage" part="manage-link" href=${b.manage_url}>${msg("Manage your reservation", { id: "done.manage" })}</a>
-          <button type="button" class="btn secondary" part="button" @click=${this.again}>${msg("Book another table", { id: "done.again" })}</button>
-        </div>
-      </section>
-    `;
-  }
 }
