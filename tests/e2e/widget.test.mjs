@@ -262,6 +262,33 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
+  it("fits a 320 px wide screen on every step of the booking page, in German (no horizontal scroll)", async () => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 640 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const fits = async (step) => {
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 320, `${step}: the page is ${width} px wide on a 320 px screen`);
+    };
+    await page.goto(`${server.url}/p/${demo.public_key}/book?locale=de`);
+    await deepWait(page, 'input[name="time"]');
+    await fits("date and time");
+    const be = page.locator("booking-engine");
+    await be.locator('input[name="time"]').first().check();
+    await be.getByRole("button", { name: "Weiter" }).click();
+    await be.getByLabel("Vorname").fill("Maximiliane");
+    await be.getByLabel("Nachname").fill(`${unique}Schmalbildschirmgast`);
+    // A long address: the summary of the confirmation must wrap it, not widen the page.
+    await be.getByLabel("E-Mail").fill("maximiliane.schmalbildschirmgast-reservierungen@example.com");
+    await fits("details");
+    await be.getByRole("button", { name: "Reservierung bestätigen" }).click();
+    await deepWait(page, 'a[part="manage-link"]');
+    await fits("confirmation");
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it("says online cancellation has closed (403 cancel_notice_passed) and reads the reservation again", async () => {
     const pub = `${server.url}/api/v2/public/${demo.public_key}`;
     const profile = (await (await fetch(pub)).json()).data[0];
@@ -339,6 +366,8 @@ describe("the booking widget on the hosted pages", () => {
       assert.equal(event.detail.reservation.guest.first_name, "Émile");
       assert.equal(event.detail.manage_token, undefined);
       assert.ok(event.detail.manage_url.startsWith(`${server.url}/p/${demo.public_key}/manage/`), event.detail.manage_url);
+      // The widget booked in its active locale: the manage page opens in French.
+      assert.match(event.detail.manage_url, /\?locale=fr$/);
       assert.deepEqual(errors, []);
       await context.close();
     } finally {
