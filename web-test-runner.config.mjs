@@ -2,30 +2,13 @@
 // a fresh local D1 with the demo restaurant of `npm start`, its origin and public key handed to
 // the tests in window.BE (see tests/widget/env.ts).
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
-import { migrate, startDev } from "./scripts/dev-server.mjs";
+import { freePort, migrate, startDev } from "./scripts/dev-server.mjs";
 import { ensureDemo } from "./scripts/demo.mjs";
 import { CHROMIUM } from "./scripts/setup.mjs";
-
-function portFree(port) {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
-  });
-}
-
-async function freePort() {
-  for (let i = 0; i < 100; i++) {
-    const port = 30000 + Math.floor(Math.random() * 5000);
-    if ((await portFree(port)) && (await portFree(port + 10000))) return port;
-  }
-  throw new Error("no free port for wrangler dev");
-}
 
 /** wrangler dev for the run: started before the first test file, stopped after the last. */
 function realWorker() {
@@ -41,7 +24,7 @@ function realWorker() {
         migrate(dir);
         const lines = [];
         try {
-          server = await startDev({ port: await freePort(), persistTo: dir, log: (l) => lines.push(l) });
+          server = await startDev({ port: await freePort(30000, 5000), persistTo: dir, log: (l) => lines.push(l) });
         } catch (err) {
           console.error(lines.join("\n"));
           throw err;
