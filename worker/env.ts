@@ -21,6 +21,10 @@ export interface Bindings {
   TOKEN_TTL_SECONDS?: string;
   /** Days a sandbox property stays usable (default 90). */
   SANDBOX_DAYS?: string;
+  /** "development" only in `wrangler dev` and tests (set by the scripts, never by wrangler.toml) */
+  ENVIRONMENT?: string;
+  /** local dev and tests only: the Worker's clock at a fixed instant or shifted (worker/lib/clock.ts) */
+  DEV_CLOCK?: string;
 }
 
 /** The authenticated API client of the request. */

@@ -9,6 +9,7 @@ import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
 import { fire, type BookingCreatedDetail } from "../events.js";
+import { now } from "../clock.js";
 import { formatDate, formatTime } from "../format.js";
 import { choiceGroup, choiceStyles } from "../parts/choice.js";
 import { base } from "../parts/styles.js";
@@ -70,7 +71,7 @@ export class BookPage extends LitElement {
       if (!api || !profile) return undefined;
       if (!date) {
         const days = await api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
-        const at = Date.now();
+        const at = now();
         for (const d of days) this.days.set(`${pax}|${d.date}`, { day: d, at });
         // The first day with a free time, for the service preselected on the services page if any.
         const open = (d: PublicSlotDay, id?: number) => d.services.some((s) => s.times.length && (!id || s.service_id === id));
@@ -81,9 +82,9 @@ export class BookPage extends LitElement {
       const key = `${pax}|${date}`;
       // Times taken or moved inside the notice since: a day fetched a while ago is fetched again.
       const known = this.days.get(key);
-      if (known && Date.now() - known.at < FRESH_MS) return known.day;
+      if (known && now() - known.at < FRESH_MS) return known.day;
       const [day] = await api.slots({ date, pax }, signal);
-      if (day) this.days.set(key, { day, at: Date.now() });
+      if (day) this.days.set(key, { day, at: now() });
       return day;
     },
   });

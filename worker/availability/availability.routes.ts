@@ -3,6 +3,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { dateString, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
+import { now } from "../lib/clock";
 import { addDays, localMinutes, zonedParts } from "../lib/localtime";
 import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { dateField, hourField, queryBoolean, queryId, queryPax } from "../lib/query";
@@ -145,13 +146,13 @@ export function bookingLinks(origin: string, publicKey: string) {
 
 /** 7 days of slots from start_date (default: today in the property's zone), for the API and the widget alike. */
 export async function slotListing(db: Db, property: PropertyRow, q: { start_date?: string | undefined; pax: number; service_id?: number | undefined; out_of_order?: boolean | undefined }) {
-  const firstDay = q.start_date ?? zonedParts(resolveSettings(property.settings).timezone).date;
+  const firstDay = q.start_date ?? zonedParts(resolveSettings(property.settings).timezone, now()).date;
   const lastDay = addDays(firstDay, DAYS - 1);
   const { catalog, holds } = await loadAvailability(db, property, firstDay, lastDay);
   let services = catalog.services.filter((s) => s.enabled && s.online);
   if (q.service_id !== undefined) services = [namedService(catalog.services, q.service_id, true)];
   if (!services.length) throw new ApiError("no_service_available", "the property has no service open to online booking");
-  const engine = new Availability(catalog, holds);
+  const engine = new Availability(catalog, holds, now());
   if (!engine.usableTables("online").length) throw new ApiError("no_room_available", "the property has no bookable online table in a bookable room");
   return Array.from({ length: DAYS }, (_, i) => engine.daySlots(addDays(firstDay, i), q.pax, services, q.out_of_order ?? false));
 }
@@ -169,7 +170,7 @@ export const bookingsRouter = createRouter()
     const q = c.req.valid("query");
     const property = c.get("property");
     const { catalog, holds } = await loadAvailability(c.get("db"), property, q.start_date, q.start_date);
-    const engine = new Availability(catalog, holds);
+    const engine = new Availability(catalog, holds, now());
     const start = localMinutes(q.start_date, q.start_hour);
     const covers = (s: EngineService) => serviceRunsOn(s, q.start_date) && q.start_hour >= s.startHour && q.start_hour <= s.endHour;
     let service: EngineService | undefined;

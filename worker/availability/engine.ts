@@ -196,7 +196,7 @@ export class Availability {
   constructor(
     readonly catalog: Catalog,
     holds: Hold[],
-    nowUtc: number = Date.now(),
+    nowUtc: number,
   ) {
     for (const h of holds) {
       const list = this.holdsByTable.get(h.tableId);

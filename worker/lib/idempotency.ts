@@ -11,6 +11,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { now } from "./clock";
 import { base64url, sha256Hex } from "./crypto";
 
 const encoder = new TextEncoder();
@@ -71,18 +72,18 @@ export function idempotency(options: { scope: (c: Context<AppEnv>) => string }):
     const url = new URL(c.req.url);
     const requestHash = await sha256Hex(`${c.req.method} ${url.pathname}${url.search}\n${c.req.header("Property") ?? ""}\n${body}`);
     const db = c.env.DB;
-    const expiredBefore = new Date(Date.now() - TTL_MS).toISOString();
-    const staleBefore = new Date(Date.now() - STALE_RUNNING_MS).toISOString();
+    const expiredBefore = new Date(now() - TTL_MS).toISOString();
+    const staleBefore = new Date(now() - STALE_RUNNING_MS).toISOString();
 
     const claimed = await db
       .prepare(
-        `INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES (?1, ?2, ?3, 'running')
+        `INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?1, ?2, ?3, 'running', ?6)
          ON CONFLICT (scope, key) DO UPDATE SET request_hash = ?3, state = 'running', response_status = NULL,
-           response_body = NULL, response_type = NULL, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+           response_body = NULL, response_type = NULL, created_at = ?6
          WHERE idempotency_keys.created_at < ?4 OR (idempotency_keys.state = 'running' AND idempotency_keys.created_at < ?5)
          RETURNING key`,
       )
-      .bind(scope, keyHash, requestHash, expiredBefore, staleBefore)
+      .bind(scope, keyHash, requestHash, expiredBefore, staleBefore, new Date(now()).toISOString())
       .first();
 
     if (!claimed) {

@@ -52,8 +52,8 @@ function formatter(timeZone: string) {
   return f;
 }
 
-/** The wall-clock date and time now (or at `instant`) in `timeZone`. */
-export function zonedParts(timeZone: string, instant: Date | number = new Date()) {
+/** The wall-clock date and time at `instant` in `timeZone` (now: pass the clock's `now()`). */
+export function zonedParts(timeZone: string, instant: Date | number) {
   const parts = formatter(timeZone).formatToParts(instant);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "00";
   const date = `${get("year")}-${get("month")}-${get("day")}`;

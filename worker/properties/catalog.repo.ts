@@ -8,7 +8,7 @@ import { catalogChanges, closures, diningTables, rooms, services, tableGroupMemb
 import type { Db } from "../env";
 import { abortReason } from "../lib/d1";
 import { zonedParts } from "../lib/localtime";
-import { nowIso } from "../lib/time";
+import { now, nowIso } from "../lib/time";
 
 export type RoomRow = typeof rooms.$inferSelect;
 export type TableRow = typeof diningTables.$inferSelect;
@@ -324,7 +324,7 @@ async function guarded(
   statements: BatchItem[],
 ): Promise<{ results: unknown[] } | { usedBy: number | undefined }> {
   const targetId = "roomId" in what ? what.roomId : "tableId" in what ? what.tableId : what.serviceId;
-  const nowMin = zonedParts(timeZone).minutes;
+  const nowMin = zonedParts(timeZone, now()).minutes;
   try {
     const results = await db.batch([db.insert(catalogChanges).values({ propertyId, kind, targetId, nowMin }), ...statements] as unknown as Parameters<Db["batch"]>[0]);
     return { results: results.slice(1) };

@@ -10,6 +10,7 @@ import { loadAvailability } from "../availability/availability.repo";
 import { Availability, type EngineService, serviceGrid } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
+import { now } from "../lib/clock";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { addDays, fromLocalMinutes, localMinutes, localToUtc, zonedParts } from "../lib/localtime";
 import { act, type BookingContext, createReservation } from "../reservations/booking";
@@ -30,7 +31,7 @@ const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepaymentWin
 
 export function profile(property: PropertyRow): PublicProfile {
   const s = resolveSettings(property.settings);
-  const today = zonedParts(s.timezone).date;
+  const today = zonedParts(s.timezone, now()).date;
   return {
     public_key: property.publicKey,
     name: property.name,
@@ -41,7 +42,7 @@ export function profile(property: PropertyRow): PublicProfile {
     timezone: s.timezone,
     locale: s.locale,
     max_online_pax: s.max_online_pax,
-    first_date: zonedParts(s.timezone, Date.now() + s.min_notice * 60000).date,
+    first_date: zonedParts(s.timezone, now() + s.min_notice * 60000).date,
     last_date: addDays(today, s.max_days_ahead),
     cancel_notice: s.cancel_notice,
   };
@@ -53,7 +54,7 @@ export function profile(property: PropertyRow): PublicProfile {
  */
 export async function onlineServices(db: Db, property: PropertyRow): Promise<PublicService[]> {
   const s = resolveSettings(property.settings);
-  const today = zonedParts(s.timezone).date;
+  const today = zonedParts(s.timezone, now()).date;
   const rows = await listOnlineServices(db, property.id);
   return rows
     .filter((x) => !x.validTo || x.validTo >= today)
@@ -90,7 +91,7 @@ export async function publicSlots(db: Db, property: PropertyRow, q: { date: stri
   let services = catalog.services.filter(isOnline);
   if (q.service_id !== undefined) services = services.filter((s) => s.id === q.service_id);
   if (q.service_id !== undefined && !services.length) throw new ApiError("service_not_found", `service ${q.service_id} does not take online bookings`);
-  const engine = new Availability(catalog, holds);
+  const engine = new Availability(catalog, holds, now());
   return Array.from({ length: q.days }, (_, i) => {
     const date = addDays(q.date, i);
     const day = engine.daySlots(date, q.pax, services, true);
@@ -148,7 +149,7 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Pro
   checkOnlinePax(settings, b.pax);
   const start = localMinutes(b.date, b.hour);
   const { catalog, holds } = await loadAvailability(db, property, b.date, b.date);
-  const engine = new Availability(catalog, holds);
+  const engine = new Availability(catalog, holds, now());
   const online = catalog.services.filter(isOnline);
   const timeOk = (s: EngineService) => engine.checkTime(s, b.date, start, b.pax, "online") === undefined;
   const tableFree = (s: EngineService) => engine.decide({ service: s, date: b.date, start, pax: b.pax, mode: "online" }).ok;
@@ -211,7 +212,7 @@ function timeRefusalDetail(refusal: string, s: Settings): string {
 /** 409 with the free times of that day and service nearest to the one asked for (fresh data). */
 async function timeTaken(db: Db, property: PropertyRow, service: EngineService, b: Booking): Promise<ApiError> {
   const { catalog, holds } = await loadAvailability(db, property, b.date, b.date);
-  const engine = new Availability(catalog, holds);
+  const engine = new Availability(catalog, holds, now());
   const live = catalog.services.find((s) => s.id === service.id && isOnline(s));
   const times = live ? (engine.daySlots(b.date, b.pax, [live], true).available_services[0]?.available_slots ?? []) : [];
   const asked = localMinutes(b.date, b.hour);
@@ -228,11 +229,11 @@ async function timeTaken(db: Db, property: PropertyRow, service: EngineService, 
 // ---------- the guest's own reservation ----------
 
 /** The ISO instant until which the guest may cancel; null once passed, checked in, or final. */
-function cancellableUntil(row: ReservationRow, s: Settings, now = Date.now()): string | null {
+function cancellableUntil(row: ReservationRow, s: Settings, at = now()): string | null {
   if (FINAL.has(row.status as ReservationStatus) || row.checkinDate !== null) return null;
   // The notice is real time before the start (as min_notice is), so a DST change in between counts.
   const until = localToUtc(s.timezone, row.startMin) - s.cancel_notice * 60_000;
-  return now < until ? new Date(until).toISOString() : null;
+  return at < until ? new Date(until).toISOString() : null;
 }
 
 /** A reservation as its guest sees it: the guest's own typed details, never the customer record. */

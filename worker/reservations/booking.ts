@@ -11,7 +11,7 @@ import { findPropertyForClient } from "../properties/properties.repo";
 import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { localMinutes } from "../lib/localtime";
-import { addSeconds, nowIso } from "../lib/time";
+import { addSeconds, now, nowIso } from "../lib/time";
 import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
 import { checkCustomerInput, resolveCustomer } from "./customers";
 import { diff } from "./history";
@@ -150,7 +150,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   for (let attempt = 1; ; attempt++) {
     const customer = await resolveCustomer(ctx, b.customer, mode === "staff");
     const { catalog, holds, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, attempt > 1);
-    const engine = new Availability(catalog, holds);
+    const engine = new Availability(catalog, holds, now());
     const service = findService(catalog.services, b.service_id);
     checkPlace(engine, b.room_id, b.table_ids);
     let status: ReservationStatus;
@@ -167,7 +167,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       ({ tables, stay } = decision);
       status = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
     }
-    const now = nowIso();
+    const at = nowIso();
     const row = {
       propertyId: property.id,
       serviceId: service.id,
@@ -183,8 +183,8 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       notes: b.notes ?? null,
       specialRequest: b.special_request ?? null,
       tableIds: tables.map((t) => t.id),
-      paymentDueAt: status === "PREPAY" ? addSeconds(now, (service.prepaymentWindow ?? 0) * 60) : null,
-      lastStatusChange: now,
+      paymentDueAt: status === "PREPAY" ? addSeconds(at, (service.prepaymentWindow ?? 0) * 60) : null,
+      lastStatusChange: at,
       catalogVersion,
       manageTokenHash: extras.manageTokenHash ?? null,
     };
@@ -250,7 +250,7 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
       b.room_id !== undefined || b.table_ids !== undefined || b.duration !== undefined;
     if (moves) {
       const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, date, date, attempt > 1);
-      const engine = new Availability(catalog, held);
+      const engine = new Availability(catalog, held, now());
       if (serviceId === null) throw invalidField("service_id", "the reservation has no service: give service_id");
       const service = findService(catalog.services, serviceId);
       checkPlace(engine, b.room_id, b.table_ids);
@@ -330,23 +330,23 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
     if (action.type === "cancel" && FINAL.has(current.status as ReservationStatus)) return current;
     const outcome = next(machineState(current), action);
     if (!outcome.ok) throw new ApiError("reservation_not_available", outcome.reason);
-    const now = new Date();
+    const at = new Date(now());
     const to = outcome.state.status;
     const set: Partial<ReservationRow> = {};
     if (to !== current.status) {
       // payment_due_at stays: it only counts while PREPAY, and an undo back to PREPAY needs it.
-      Object.assign(set, { status: to, lastStatusChange: now.toISOString(), waitingList: to === "WAITING" });
+      Object.assign(set, { status: to, lastStatusChange: at.toISOString(), waitingList: to === "WAITING" });
     }
     const stayMs = (current.endMin - current.startMin) * 60000;
-    if (action.type === "checkin") Object.assign(set, { checkinDate: now.toISOString(), expirationDate: new Date(now.getTime() + stayMs).toISOString(), checkinPrevStatus: current.status });
+    if (action.type === "checkin") Object.assign(set, { checkinDate: at.toISOString(), expirationDate: new Date(at.getTime() + stayMs).toISOString(), checkinPrevStatus: current.status });
     if (action.type === "undo_checkin") Object.assign(set, { checkinDate: null, expirationDate: null, checkinPrevStatus: null });
-    if (action.type === "checkout") Object.assign(set, { checkoutDate: now.toISOString(), checkoutPrevStatus: current.status });
+    if (action.type === "checkout") Object.assign(set, { checkoutDate: at.toISOString(), checkoutPrevStatus: current.status });
     if (action.type === "undo_checkout") Object.assign(set, { checkoutDate: null, checkoutPrevStatus: null });
     let holds: HoldSpan[] | undefined;
     if (outcome.releasesTables) holds = [];
     if (outcome.takesTables) {
       const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, current.startDate, current.startDate, attempt > 1);
-      const engine = new Availability(catalog, held);
+      const engine = new Availability(catalog, held, now());
       const request = { date: current.startDate, start: current.startMin, pax: current.pax, stay: current.endMin - current.startMin, mode: "staff" as const, serviceId: current.serviceId ?? undefined, ignoreReservation: id };
       let decision = current.tableIds.length ? engine.decideTables({ ...request, tableIds: current.tableIds }) : undefined;
       if (!decision?.ok) decision = engine.decideTables({ ...request, roomId: current.roomId ?? undefined });

@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import { resolveSettings } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { ApiError, type ErrorCode, zodFieldErrors } from "../errors";
+import { now } from "../lib/clock";
 import { localMinutes, toLocalDateTime, zonedParts } from "../lib/localtime";
 import { bearerSecurity, envelope, errorResponses, json, ReservationIdParam, listEnvelope, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { decodeCursor, page } from "../lib/pagination";
@@ -176,7 +177,7 @@ export const reservationsRouter = createRouter()
   .openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
     const property = c.get("property");
-    const here = zonedParts(resolveSettings(property.settings).timezone);
+    const here = zonedParts(resolveSettings(property.settings).timezone, now());
     const after = decodeCursor(q.next_cursor, z.object({ s: z.number().int(), id: z.number().int() }));
     const rows = await repo.listReservations(
       c.get("db"),

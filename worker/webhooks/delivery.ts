@@ -11,7 +11,7 @@ import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../db/schema";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Bindings } from "../env";
-import { nowIso } from "../lib/time";
+import { now as clockNow, nowIso } from "../lib/time";
 import { endpointProblem, resolvedProblem } from "./endpoint";
 import { fixedPayload, type EventRow } from "./payload";
 import { parseRetryAfter, retryDelay } from "./retry";
@@ -50,7 +50,7 @@ async function enqueue(env: Bindings, ids: number[], delaySeconds = 0) {
 export async function dispatchDue(env: Bindings, batch = 500, maxBatches = 20): Promise<number> {
   let total = 0;
   for (let round = 0; round < maxBatches; round++) {
-    const now = Date.now();
+    const now = clockNow();
     // Due by the database's own clock: the one the outbox trigger stamped next_attempt_at with.
     const { results } = await env.DB.prepare(
       `UPDATE webhook_deliveries SET queued_at = ?1 WHERE id IN (
@@ -166,7 +166,8 @@ export async function attempt(env: Bindings, id: number): Promise<void> {
   const { scale, timeoutMs } = webhookSettings(env);
   const claimed = await claim(env, id, timeoutMs);
   if (!claimed) return;
-  const now = Date.now();
+  const now = clockNow();
+  const started = Date.now();
 
   let outcome: Outcome & { final?: boolean };
   try {
@@ -177,7 +178,7 @@ export async function attempt(env: Bindings, id: number): Promise<void> {
     // Our own failure (D1, building the body) counts as an attempt, so it is retried on the
     // schedule and ends as failed, instead of holding the reservation's later events forever.
     console.error(JSON.stringify({ level: "error", where: "webhook attempt", delivery_id: id, message: String((err as Error)?.stack ?? err) }));
-    outcome = { status: null, error: "internal error before sending; retried", excerpt: null, retryAfter: undefined, latencyMs: Date.now() - now };
+    outcome = { status: null, error: "internal error before sending; retried", excerpt: null, retryAfter: undefined, latencyMs: Date.now() - started };
   }
 
   const record = env.DB.prepare(
@@ -210,7 +211,7 @@ export async function attempt(env: Bindings, id: number): Promise<void> {
     await finish(env, claimed, { state: "failed", status: outcome.status, error: `${error}; retries exhausted` }, [record]);
     return;
   }
-  const due = iso(Date.now() + delay * 1000);
+  const due = iso(clockNow() + delay * 1000);
   await finish(env, claimed, { state: "pending", status: outcome.status, error, nextAttemptAt: due }, [record]);
   await enqueue(env, [claimed.id], delay);
 }
@@ -278,28 +279,29 @@ const ORDER_WAIT_MS = 3000;
 async function claim(env: Bindings, id: number, timeoutMs: number): Promise<DeliveryRow | undefined> {
   const started = Date.now();
   for (;;) {
-    const now = Date.now();
+    const now = clockNow();
     const claimed = await env.DB.prepare(
-      // A first attempt may be up to a second "early" by this Worker's clock (the trigger stamped
-      // it with the database's); a retry waits for its full delay (Retry-After included).
+      // A first attempt is due at once (the schedule starts at 0), whatever the database's clock
+      // stamped it with; a retry waits for its full delay (Retry-After included).
       `UPDATE webhook_deliveries AS d SET lease_until = ?2
-       WHERE d.id = ?1 AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ?4)
-         AND (d.next_attempt_at <= ?4 OR (d.cycle_attempts = 0 AND d.next_attempt_at <= ?3))
+       WHERE d.id = ?1 AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ?3)
+         AND (d.next_attempt_at <= ?3 OR d.cycle_attempts = 0)
          AND NOT EXISTS (
            SELECT 1 FROM webhook_deliveries p
            WHERE p.subscription_id = d.subscription_id AND p.reservation_id = d.reservation_id AND p.id < d.id
              AND p.state = 'pending' AND p.cycle_attempts = 0)
        RETURNING id, event_id, subscription_id, attempts, cycle_attempts`,
     )
-      .bind(id, iso(now + timeoutMs + 15_000), iso(now + 1000), iso(now))
+      .bind(id, iso(now + timeoutMs + 15_000), iso(now))
       .first<DeliveryRow>();
     if (claimed) return claimed;
-    const row = await env.DB.prepare("SELECT state, next_attempt_at, lease_until FROM webhook_deliveries WHERE id = ?")
+    const row = await env.DB.prepare("SELECT state, next_attempt_at, lease_until, cycle_attempts FROM webhook_deliveries WHERE id = ?")
       .bind(id)
-      .first<{ state: string; next_attempt_at: string; lease_until: string | null }>();
+      .first<{ state: string; next_attempt_at: string; lease_until: string | null; cycle_attempts: number }>();
     // Done, or another consumer holds it: nothing to do.
     if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
-    const dueIn = Date.parse(row.next_attempt_at) - now;
+    // A first attempt is due now, whatever the database's clock stamped it with.
+    const dueIn = row.cycle_attempts === 0 ? 0 : Date.parse(row.next_attempt_at) - now;
     if (dueIn > 1000 || Date.now() - started > ORDER_WAIT_MS) {
       const wait = Math.max(1, dueIn / 1000);
       await env.DB.prepare("UPDATE webhook_deliveries SET queued_at = ?2 WHERE id = ?1").bind(id, iso(now + wait * 1000)).run();
