@@ -9,6 +9,10 @@ mkdirSync(fileURLToPath(new URL("./dist/public", import.meta.url)), { recursive:
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 // A real HTTP receiver for webhook deliveries, in this Node process (tests/receiver.mjs).
 const receiver = await startReceiver();
+// DEV_CLOCK=<ISO instant> runs the suite from that instant on: the Worker's clock is shifted, not
+// frozen, since webhook retries and expiry need time to pass (worker/lib/clock.ts).
+const clock = process.env.DEV_CLOCK ?? "";
+const devClock = clock && !/^[+-]/.test(clock) ? `${Date.parse(clock) >= Date.now() ? "+" : "-"}${Math.abs(Date.parse(clock) - Date.now())}` : clock;
 
 export default defineConfig({
   plugins: [
@@ -18,6 +22,9 @@ export default defineConfig({
       miniflare: {
         bindings: {
           TEST_MIGRATIONS: migrations,
+          // The Worker's clock (worker/lib/clock.ts), shared with the tests through its module.
+          ENVIRONMENT: "development",
+          DEV_CLOCK: devClock,
           RECEIVER_URL: receiver.url,
           // CONTRACT 9's schedule (0, 5 s, 5 min, 30 min, ...) shrunk 10000-fold (0, 0.5 ms, 30 ms, 0.18 s, 0.72 s, 1.8 s, 3.6 s, 3.6 s); queue delays round up to whole seconds
           WEBHOOK_RETRY_SCALE: "0.0001",
@@ -38,5 +45,7 @@ export default defineConfig({
     include: ["tests/worker/**/*.test.ts"],
     setupFiles: ["./tests/worker/setup.ts"],
     testTimeout: 30_000,
+    // Two files at a time: most of a file's time is spent waiting on workerd and D1.
+    maxWorkers: 2,
   },
 });

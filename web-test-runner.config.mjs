@@ -1,14 +1,22 @@
 // Component tests of <booking-engine> in Debian's Chromium, against a real Worker: wrangler dev on
-// a fresh local D1 with the demo restaurant of `npm start`, its origin and public key handed to
-// the tests in window.BE (see tests/widget/env.ts).
-import { mkdtempSync, rmSync } from "node:fs";
+// a fresh local D1. Each test file builds a restaurant of its own through `/fixture/restaurant`
+// (see tests/widget/env.ts), so no file depends on another's bookings or on their order.
+//
+// DEV_CLOCK (an ISO instant) runs the Worker and the browser at that instant; BROWSER_ZONE puts
+// the browser in another time zone than the restaurant's (Europe/Rome). `npm test` runs the
+// suite once on the real clock and then at the fixed instants of scripts/instants.mjs.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
-import { freePort, migrate, startDev } from "./scripts/dev-server.mjs";
-import { ensureDemo } from "./scripts/demo.mjs";
+import { freePort, migrate, ROOT, startDev } from "./scripts/dev-server.mjs";
+import { createRestaurant, request } from "./scripts/restaurant.mjs";
+import { TEST_CATALOG } from "./tests/support/catalog.mjs";
 import { CHROMIUM } from "./scripts/setup.mjs";
+
+const CLOCK = process.env.DEV_CLOCK || undefined;
+const BROWSER_ZONE = process.env.BROWSER_ZONE || "Pacific/Kiritimati";
 
 /** wrangler dev for the run: started before the first test file, stopped after the last. */
 function realWorker() {
@@ -24,14 +32,13 @@ function realWorker() {
         migrate(dir);
         const lines = [];
         try {
-          server = await startDev({ port: await freePort(30000, 5000), persistTo: dir, log: (l) => lines.push(l) });
+          server = await startDev({ port: await freePort(), persistTo: dir, clock: CLOCK, log: (l) => lines.push(l) });
         } catch (err) {
           console.error(lines.join("\n"));
           throw err;
         }
-        const demo = await ensureDemo(server.url, dir);
-        Object.assign(env, { api: server.url, publicKey: demo.public_key, propertyId: demo.property_id, token: demo.token });
-        console.log(`wrangler dev for the widget tests on ${server.url} (restaurant ${demo.public_key})`);
+        env.api = server.url;
+        console.log(`wrangler dev for the widget tests on ${server.url}${CLOCK ? ` at ${CLOCK}` : ""}, browser in ${BROWSER_ZONE}`);
       },
       async serverStop() {
         await server?.stop();
@@ -42,52 +49,106 @@ function realWorker() {
 }
 
 const worker = realWorker();
-const BROWSER_ZONE = "Pacific/Kiritimati";
+/** property id -> its client's token, for the staff relay */
+const tokens = new Map();
+
+async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
+}
+
+/** Every msg() id in the widget's own sources (not the generated locale tables). */
+function messageIds() {
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) name !== "locales" && walk(path);
+      else if (name.endsWith(".ts")) files.push(path);
+    }
+  };
+  walk(join(ROOT, "widget"));
+  const ids = new Set();
+  let calls = 0;
+  let named = 0;
+  for (const file of files) {
+    const source = readFileSync(file, "utf8");
+    calls += (source.match(/\bmsg\(/g) ?? []).length;
+    for (const m of source.matchAll(/\bmsg\((?:[^()]|\([^()]*\))*?\{\s*id:\s*"([^"]+)"/gs)) {
+      ids.add(m[1]);
+      named++;
+    }
+  }
+  return { ids: [...ids].sort(), calls, named };
+}
 
 /**
- * The integrator API for the tests, as the restaurant's staff: `/staff/<path>` is
- * `<api>/api/v2/<path>` with the demo client's token. The integrator API answers no browser
- * (no CORS), and what the staff books does not spend the public API's small per-address budget
- * of bookings and cancellations (10 a minute), which the guests of the tests share.
+ * The test files' back door, in this Node process (never in the Worker):
+ * - POST /fixture/restaurant {settings?}: a new restaurant of TEST_CATALOG; answers its public key and ids;
+ * - /staff/<property_id>/<path>: the integrator API as that restaurant's staff (the integrator
+ *   API answers no browser, and staff bookings do not spend the guests' public write budget);
+ * - GET /fixture/msg-ids: the message ids the widget's code uses.
  */
-async function staff(ctx, next) {
-  if (!ctx.path.startsWith("/staff/")) return next();
-  const chunks = [];
-  for await (const chunk of ctx.req) chunks.push(chunk);
-  const res = await fetch(`${worker.env.api}/api/v2/${ctx.url.slice("/staff/".length)}`, {
+async function fixtures(ctx, next) {
+  if (ctx.path === "/fixture/restaurant" && ctx.method === "POST") {
+    const options = JSON.parse((await readBody(ctx.req)) || "{}");
+    const catalog = { ...TEST_CATALOG, settings: { ...TEST_CATALOG.settings, ...options.settings } };
+    const r = await createRestaurant(worker.env.api, { catalog, name: options.name ?? TEST_CATALOG.name });
+    tokens.set(r.property_id, r.token);
+    ctx.type = "application/json";
+    ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name });
+    return;
+  }
+  if (ctx.path === "/fixture/msg-ids") {
+    ctx.type = "application/json";
+    ctx.body = JSON.stringify(messageIds());
+    return;
+  }
+  const staff = ctx.path.match(/^\/staff\/(\d+)\/(.*)$/);
+  if (!staff) return next();
+  const property = Number(staff[1]);
+  const body = await readBody(ctx.req);
+  const res = await request(worker.env.api, `/api/v2/${staff[2]}${ctx.querystring ? `?${ctx.querystring}` : ""}`, {
     method: ctx.method,
-    headers: { Authorization: `Bearer ${worker.env.token}`, Property: String(worker.env.propertyId), "Content-Type": "application/json" },
-    body: chunks.length ? Buffer.concat(chunks) : undefined,
+    token: tokens.get(property),
+    property,
+    body: body === undefined ? undefined : JSON.parse(body),
   });
   ctx.status = res.status;
   ctx.type = "application/json";
-  ctx.body = await res.text();
+  ctx.body = JSON.stringify(res.json ?? null);
 }
 
 export default {
   files: ["tests/widget/**/*.test.ts"],
   nodeResolve: true,
-  // One browser page at a time: the tests share one restaurant and its tables.
+  // One browser page at a time: two cores, and wrangler dev shares them.
   concurrency: 1,
   testsFinishTimeout: 180_000,
   browserStartTimeout: 60_000,
   testFramework: { config: { timeout: 20_000 } },
-  middleware: [staff],
+  middleware: [fixtures],
   plugins: [esbuildPlugin({ ts: true, tsconfig: "tsconfig.widget.json", target: "es2022" }), worker.plugin],
   browsers: [
     playwrightLauncher({
       product: "chromium",
       launchOptions: { executablePath: CHROMIUM, args: ["--no-sandbox", "--headless"] },
-      // The browser lives 13 hours ahead of the restaurant (Europe/Rome): a time shifted into the
-      // browser's zone, or a date read in it, shows up in the tests at once.
-      createBrowserContext: ({ browser }) => browser.newContext({ timezoneId: BROWSER_ZONE, locale: "en-US" }),
+      // The browser lives in another zone than the restaurant (Europe/Rome): a time shifted into the
+      // browser's zone, or a date read in it, shows up in the tests at once. At a fixed instant the
+      // browser's clock shows it too (timers keep running).
+      async createBrowserContext({ browser }) {
+        const context = await browser.newContext({ timezoneId: BROWSER_ZONE, locale: "en-US" });
+        if (CLOCK) await context.clock.setFixedTime(new Date(CLOCK));
+        return context;
+      },
     }),
   ],
   testRunnerHtml: (testFramework) => `<!doctype html>
     <html lang="en">
       <head><meta charset="utf-8"><title>booking-engine tests</title></head>
       <body>
-        <script>window.BE = ${JSON.stringify({ ...worker.env, browserZone: BROWSER_ZONE })};</script>
+        <script>window.BE = ${JSON.stringify({ api: worker.env.api, browserZone: BROWSER_ZONE, clock: CLOCK ?? null })};</script>
         <script type="module" src="${testFramework}"></script>
       </body>
     </html>`,

@@ -43,8 +43,10 @@ export function migrate(persistTo) {
 /**
  * Spawns `wrangler dev` and resolves once /healthz answers.
  * Returns { url, child, stop() }. Output goes to `log` (a function) line by line.
+ * `clock` (default: the DEV_CLOCK environment variable) sets the Worker's clock to a fixed
+ * instant ("2026-11-23T12:51:00Z") or shifts it ("+3600000" ms); see worker/lib/clock.ts.
  */
-export async function startDev({ port = 8787, persistTo, log = () => {}, vars = {}, timeoutMs = 60_000 } = {}) {
+export async function startDev({ port = 8787, persistTo, log = () => {}, vars = {}, clock = process.env.DEV_CLOCK, timeoutMs = 60_000 } = {}) {
   const args = [
     WRANGLER,
     "dev",
@@ -59,14 +61,29 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
     "--log-level",
     "warn",
     "--inspector-port",
-    String(port + 10000 > 65535 ? 0 : port + 10000),
+    String(await freePort()),
   ];
-  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
+  // ENVIRONMENT=development is what lets the Worker honour DEV_CLOCK; a deployed Worker lacks it.
+  const allVars = { ENVIRONMENT: "development", ...(clock ? { DEV_CLOCK: clock } : {}), ...vars };
+  for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
+  // A process group of its own: wrangler's bin starts the CLI, which starts workerd and esbuild;
+  // stopping the group stops them all (killing only the first would orphan the rest).
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...QUIET_ENV },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
+  const killGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  // Whatever ends this process (a failed test, Ctrl+C), the group goes with it.
+  const onExit = () => killGroup("SIGKILL");
+  process.once("exit", onExit);
   let output = "";
   const onData = (chunk) => {
     const text = chunk.toString();
@@ -78,10 +95,16 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
   const url = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      const hard = setTimeout(() => killGroup("SIGKILL"), 5000);
+      const done = () => {
+        clearTimeout(hard);
+        killGroup("SIGKILL"); // whatever of the group outlived the CLI
+        process.off("exit", onExit);
+        resolve();
+      };
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once("exit", done);
+      killGroup("SIGTERM");
     });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -98,21 +121,16 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
   throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
 }
 
-function portFree(port) {
-  return new Promise((resolve) => {
+/** A port nothing listens on, as the system hands it out (listen on 0, read it, close). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
     const srv = createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
   });
-}
-
-/** A free port in [from, from + span) whose inspector port (port + 10000, see startDev) is free too. */
-export async function freePort(from = 20000, span = 10000) {
-  for (let i = 0; i < 200; i++) {
-    const port = from + Math.floor(Math.random() * span);
-    if ((await portFree(port)) && (await portFree(port + 10000))) return port;
-  }
-  throw new Error("no free port for wrangler dev");
 }
 
 export function defaultPersistDir() {

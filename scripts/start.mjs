@@ -38,7 +38,7 @@ Ready in ${seconds} s on ${u}
   Demo API client     client_id     ${demo.client_id}
                       client_secret ${demo.client_secret}
   Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo", sandbox)
-
+${process.env.DEV_CLOCK ? `  Worker's clock      DEV_CLOCK=${process.env.DEV_CLOCK} (local only)\n` : ""}
   Get a token:
     curl -s -X POST ${u}/auth/api/v2/api-account/oauth2/token \\
       -d grant_type=client_credentials -d client_id=${demo.client_id} -d client_secret=${demo.client_secret}

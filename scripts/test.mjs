@@ -1,8 +1,12 @@
 // npm test: every test, in order of cost. Fails on the first failing stage.
-import { spawnSync } from "node:child_process";
+// The browser suites (widget component tests, end-to-end widget tests) run once on the real
+// clock, then again at each fixed instant of scripts/instants.mjs (DEV_CLOCK, BROWSER_ZONE); at
+// each instant the two suites run side by side, each with its own wrangler dev.
+import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./dev-server.mjs";
+import { INSTANTS } from "./instants.mjs";
 import { ensureChromium, ensureDeps } from "./setup.mjs";
 
 ensureDeps();
@@ -12,23 +16,50 @@ const bin = (name) => join(ROOT, "node_modules", ".bin", name);
 const e2e = readdirSync(join(ROOT, "tests", "e2e"))
   .filter((f) => f.endsWith(".test.mjs"))
   .map((f) => join("tests", "e2e", f));
+const wtr = (env = {}) => ({ what: "widget component tests", cmd: bin("wtr"), args: ["--config", "web-test-runner.config.mjs"], env });
+const e2eWidget = (env) => ({ what: "end-to-end widget tests", cmd: process.execPath, args: ["--test", "--test-concurrency=1", join("tests", "e2e", "widget.test.mjs")], env });
+const one = (name, cmd, args) => ({ name, runs: [{ what: name, cmd, args }] });
 
 const stages = [
-  ["build", process.execPath, [join(ROOT, "scripts", "build.mjs")]],
-  ["typecheck", bin("tsc"), ["--noEmit"]],
-  ["typecheck (widget)", bin("tsc"), ["--noEmit", "-p", "tsconfig.widget.json"]],
-  ["widget component tests (web-test-runner, Chromium, wrangler dev)", bin("wtr"), ["--config", "web-test-runner.config.mjs"]],
-  ["worker tests (vitest in workerd, local D1)", bin("vitest"), ["run"]],
-  ["end-to-end tests (wrangler dev, Chromium)", process.execPath, ["--test", "--test-concurrency=1", ...e2e]],
+  one("build", process.execPath, [join(ROOT, "scripts", "build.mjs")]),
+  one("typecheck", bin("tsc"), ["--noEmit"]),
+  one("typecheck (widget)", bin("tsc"), ["--noEmit", "-p", "tsconfig.widget.json"]),
+  { name: "widget component tests (web-test-runner, Chromium, wrangler dev)", runs: [wtr()] },
+  one("worker tests (vitest in workerd, local D1)", bin("vitest"), ["run"]),
+  one("end-to-end tests (wrangler dev, Chromium)", process.execPath, ["--test", "--test-concurrency=1", ...e2e]),
+  ...INSTANTS.map(({ clock, zone, what }) => {
+    const env = { DEV_CLOCK: clock, BROWSER_ZONE: zone };
+    return { name: `browser suites at ${clock}: ${what}`, runs: [wtr(env), e2eWidget(env)] };
+  }),
 ];
 
-for (const [name, cmd, args] of stages) {
-  console.log(`\n=== ${name}`);
-  const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit" });
-  if (r.status !== 0) {
-    console.error(`\n=== ${name}: FAILED (exit ${r.status ?? r.signal})`);
-    process.exit(r.status || 1);
-  }
-  console.log(`=== ${name}: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+/** Runs one command; a lone command streams its output, side-by-side ones keep it until they end. */
+function run({ cmd, args, env = {} }, stream) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: stream ? "inherit" : ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    let output = "";
+    child.stdout?.on("data", (c) => (output += c));
+    child.stderr?.on("data", (c) => (output += c));
+    child.on("exit", (code, signal) => resolve({ code: code ?? signal, output }));
+  });
 }
+
+const total = Date.now();
+let count = 0;
+for (const stage of stages) {
+  console.log(`\n=== ${stage.name}`);
+  const started = Date.now();
+  const results = await Promise.all(stage.runs.map((r) => run(r, stage.runs.length === 1)));
+  let failed = false;
+  results.forEach((r, i) => {
+    if (stage.runs.length > 1) console.log(`--- ${stage.runs[i].what}\n${r.output.trimEnd()}`);
+    if (r.code !== 0) {
+      failed = true;
+      console.error(`\n=== ${stage.name}: ${stage.runs[i].what} FAILED (exit ${r.code})`);
+    }
+  });
+  if (failed) process.exit(1);
+  count += stage.runs.length;
+  console.log(`=== ${stage.name}: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+console.log(`\n=== all ${count} runs in ${stages.length} stages passed in ${((Date.now() - total) / 1000).toFixed(0)} s`);

@@ -1,6 +1,7 @@
 // End to end, as a newcomer would: `npm start` on an empty state folder, the README's quick
 // start line by line, /docs in Chromium with every non-local request cut off, the ops command,
 // and a second `npm start` that finds the demo already there.
+import "../support/fetch.mjs";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { ROOT } from "../../scripts/dev-server.mjs";
+import { freePort, ROOT } from "../../scripts/dev-server.mjs";
 import { CHROMIUM } from "../../scripts/setup.mjs";
 
-const PORT = 8700 + Math.floor(Math.random() * 200);
+const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
 const STATE = mkdtempSync(join(tmpdir(), "be-e2e-"));
 const ARTIFACTS = join(ROOT, "tests", "e2e", ".tmp");
@@ -208,7 +209,7 @@ describe("npm start and the README quick start", () => {
       fetch(`${BASE}${path}`, { ...init, headers: { Authorization: `Bearer ${auth.access_token}`, Property: property, "Content-Type": "application/json", ...init.headers } }).then(async (r) => ({ status: r.status, json: await r.json() }));
 
     // The README's subscription lines, as a reader would run them after the quick start.
-    const port = 30000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const json = `json() { node -e "const d = JSON.parse(require('fs').readFileSync(0)); console.log(String($1))"; }`;
     const sub = spawnSync("bash", ["-euo", "pipefail", "-c", `${json}\n${subscribeSh}`], {
       env: { ...process.env, BASE, TOKEN: auth.access_token, PROPERTY: property, HOOK: `http://localhost:${port}/` },

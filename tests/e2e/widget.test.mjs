@@ -1,7 +1,10 @@
-// The widget end to end, as a guest would use it: the hosted booking page of the demo
-// restaurant on a real Worker (wrangler dev, local D1), driven with the keyboard only; the
+// The widget end to end, as a guest would use it: the hosted booking page of a restaurant of this
+// file's own on a real Worker (wrangler dev, local D1), driven with the keyboard only; the
 // integrator reads the reservation back; the guest cancels through the manage link; a time taken
 // meanwhile through the integrator API; and the widget embedded on another origin.
+// DEV_CLOCK (an ISO instant) sets the Worker's and the browser's clocks; BROWSER_ZONE the
+// browser's time zone (npm test runs this file at the instants of scripts/instants.mjs).
+import "../support/fetch.mjs";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,11 +13,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { ensureDemo } from "../../scripts/demo.mjs";
-import { build, migrate, ROOT, startDev } from "../../scripts/dev-server.mjs";
+import { build, freePort, migrate, ROOT, startDev } from "../../scripts/dev-server.mjs";
+import { createRestaurant } from "../../scripts/restaurant.mjs";
+import { TEST_CATALOG } from "../support/catalog.mjs";
 import { CHROMIUM } from "../../scripts/setup.mjs";
 
-const PORT = 9100 + Math.floor(Math.random() * 400);
+const CLOCK = process.env.DEV_CLOCK || undefined;
+const BROWSER_ZONE = process.env.BROWSER_ZONE || undefined;
 const STATE = mkdtempSync(join(tmpdir(), "be-widget-e2e-"));
 const SCREENSHOT = join(ROOT, "docs", "booking-page.png");
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -69,23 +74,30 @@ const deepText = (page) =>
   });
 
 describe("the booking widget on the hosted pages", () => {
-  let server, demo, browser, api;
+  let server, restaurant, browser, api;
   const unique = `Keyboard${Date.now().toString(36)}`;
 
   before(async () => {
     build();
     migrate(STATE);
-    server = await startDev({ port: PORT, persistTo: STATE });
-    demo = await ensureDemo(server.url, STATE);
+    server = await startDev({ port: await freePort(), persistTo: STATE, clock: CLOCK });
+    restaurant = await createRestaurant(server.url, { catalog: TEST_CATALOG, name: TEST_CATALOG.name });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
     api = async (path, init = {}) => {
       const res = await fetch(`${server.url}/api/v2${path}`, {
         ...init,
-        headers: { Authorization: `Bearer ${demo.token}`, Property: String(demo.property_id), "Content-Type": "application/json", ...init.headers },
+        headers: { Authorization: `Bearer ${restaurant.token}`, Property: String(restaurant.property_id), "Content-Type": "application/json", ...init.headers },
       });
       return { status: res.status, json: await res.json() };
     };
   });
+
+  /** A browser context in BROWSER_ZONE, its clock at DEV_CLOCK when one is set. */
+  async function newContext(options = {}) {
+    const context = await browser.newContext({ ...(BROWSER_ZONE ? { timezoneId: BROWSER_ZONE } : {}), ...options });
+    if (CLOCK) await context.clock.setFixedTime(new Date(CLOCK));
+    return context;
+  }
 
   after(async () => {
     await browser?.close();
@@ -104,18 +116,33 @@ describe("the booking widget on the hosted pages", () => {
   }
 
   async function phonePage() {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+    const context = await newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
     return { page, errors, context };
   }
 
+  it("runs at the instant it says: the first bookable date is Rome's an hour (the notice) on", async () => {
+    const at = CLOCK ? Date.parse(CLOCK) : Date.now();
+    const profile = (await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}`)).json()).data[0];
+    const rome = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome" }).format(ms);
+    // On the real clock the hour may turn between the two reads: either date is then right.
+    const expected = CLOCK ? [rome(at + 3_600_000)] : [rome(at + 3_600_000), rome(Date.now() + 3_600_000)];
+    assert.ok(expected.includes(profile.first_date), `${profile.first_date} is not ${expected.join(" or ")}`);
+    const context = await newContext();
+    const page = await context.newPage();
+    if (CLOCK) assert.equal(await page.evaluate(() => Date.now()), at);
+    if (BROWSER_ZONE) assert.equal(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), BROWSER_ZONE);
+    await context.close();
+  });
+
   it("books with the keyboard only, reads back as PLATFORM_BOOK, and cancels through the manage link", async () => {
     const { page, errors, context } = await phonePage();
-    await page.goto(`${server.url}/p/${demo.public_key}/book`);
+    await page.goto(`${server.url}/p/${restaurant.public_key}/book`);
     await deepWait(page, 'input[name="time"]');
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    // README's picture, from the run on the real clock.
+    if (!CLOCK) await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
     // Date: into the grid, one day on, Enter.
     const day = await tabTo(page, (f) => f.date, "the date grid");
@@ -174,7 +201,7 @@ describe("the booking widget on the hosted pages", () => {
 
   it("explains a time taken meanwhile and books one of the alternatives", async () => {
     const { page, errors, context } = await phonePage();
-    await page.goto(`${server.url}/p/${demo.public_key}/book`);
+    await page.goto(`${server.url}/p/${restaurant.public_key}/book`);
     await deepWait(page, 'input[name="time"]');
     // The largest party: one table fits it, so a staff booking at that time fills it.
     await tabTo(page, (f) => f.id === "pax", "the party size");
@@ -227,9 +254,9 @@ describe("the booking widget on the hosted pages", () => {
 
   it("passes axe on every hosted page and step", async () => {
     // axe is injected as an inline script, which the pages' CSP forbids: this context ignores CSP.
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const context = await newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
     const page = await context.newPage();
-    const base = `${server.url}/p/${demo.public_key}`;
+    const base = `${server.url}/p/${restaurant.public_key}`;
     const check = async (what) => assert.deepEqual(await axeViolations(page), [], what);
     await page.goto(base);
     await deepWait(page, "be-welcome-page");
@@ -263,7 +290,7 @@ describe("the booking widget on the hosted pages", () => {
   });
 
   it("fits a 320 px wide screen on every step of the booking page, in German (no horizontal scroll)", async () => {
-    const context = await browser.newContext({ viewport: { width: 320, height: 640 }, deviceScaleFactor: 1 });
+    const context = await newContext({ viewport: { width: 320, height: 640 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -271,7 +298,7 @@ describe("the booking widget on the hosted pages", () => {
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 320, `${step}: the page is ${width} px wide on a 320 px screen`);
     };
-    await page.goto(`${server.url}/p/${demo.public_key}/book?locale=de`);
+    await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=de`);
     await deepWait(page, 'input[name="time"]');
     await fits("date and time");
     const be = page.locator("booking-engine");
@@ -290,7 +317,7 @@ describe("the booking widget on the hosted pages", () => {
   });
 
   it("says online cancellation has closed (403 cancel_notice_passed) and reads the reservation again", async () => {
-    const pub = `${server.url}/api/v2/public/${demo.public_key}`;
+    const pub = `${server.url}/api/v2/public/${restaurant.public_key}`;
     const profile = (await (await fetch(pub)).json()).data[0];
     const days = (await (await fetch(`${pub}/slots?date=${profile.first_date}&pax=2&days=14`)).json()).data;
     // A day after the first, so that the reservation can still be cancelled when the page opens.
@@ -311,7 +338,7 @@ describe("the booking widget on the hosted pages", () => {
     await page.keyboard.press("Enter");
     await deepWait(page, "#confirm");
     // Meanwhile the restaurant asks for a year's notice: the start is inside it now.
-    const longer = await api(`/properties/${demo.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 525600 } }) });
+    const longer = await api(`/properties/${restaurant.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 525600 } }) });
     assert.equal(longer.status, 200, JSON.stringify(longer.json));
     try {
       await tabTo(page, (f) => f.tag === "button" && /Yes, cancel/.test(f.label), "Yes, cancel it");
@@ -330,7 +357,7 @@ describe("the booking widget on the hosted pages", () => {
       assert.equal(await page.evaluate(() => document.querySelector("booking-engine").shadowRoot.querySelector("be-manage-page").shadowRoot.querySelector("#cancel")), null);
       assert.deepEqual(errors, []);
     } finally {
-      await api(`/properties/${demo.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 120 } }) });
+      await api(`/properties/${restaurant.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 120 } }) });
       await context.close();
     }
   });
@@ -341,7 +368,7 @@ describe("the booking widget on the hosted pages", () => {
       res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Chez nous</title>
         <script type="module" src="${server.url}/widget/booking-engine.js"></script></head>
         <body><main><h1>Chez nous</h1>
-        <booking-engine property="${demo.public_key}" page="book" locale="fr" style="--be-accent: #225522"></booking-engine></main>
+        <booking-engine property="${restaurant.public_key}" page="book" locale="fr" style="--be-accent: #225522"></booking-engine></main>
         <script>window.events = []; for (const t of ["booking-created", "booking-cancelled"]) document.addEventListener(t, (e) => window.events.push({ type: t, detail: e.detail }));</script>
         </body></html>`);
     });
@@ -365,7 +392,7 @@ describe("the booking widget on the hosted pages", () => {
       assert.equal(event.type, "booking-created");
       assert.equal(event.detail.reservation.guest.first_name, "Émile");
       assert.equal(event.detail.manage_token, undefined);
-      assert.ok(event.detail.manage_url.startsWith(`${server.url}/p/${demo.public_key}/manage/`), event.detail.manage_url);
+      assert.ok(event.detail.manage_url.startsWith(`${server.url}/p/${restaurant.public_key}/manage/`), event.detail.manage_url);
       // The widget booked in its active locale: the manage page opens in French.
       assert.match(event.detail.manage_url, /\?locale=fr$/);
       assert.deepEqual(errors, []);
@@ -387,14 +414,14 @@ describe("the booking widget on the hosted pages", () => {
       res.setHeader("Content-Type", "text/html; charset=utf-8");
       res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our rooms</title>
         <script type="module" src="${server.url}/widget/booking-engine.js"></script></head>
-        <body><main><h1>Our rooms</h1><booking-engine property="${demo.public_key}" page="services"></booking-engine></main></body></html>`);
+        <body><main><h1>Our rooms</h1><booking-engine property="${restaurant.public_key}" page="services"></booking-engine></main></body></html>`);
     });
     await new Promise((resolve) => embed.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${embed.address().port}`;
     try {
-      const settings = await api(`/properties/${demo.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { photos: [0, 1, 2].map((i) => `${origin}/photo-${i}.svg`) } }) });
+      const settings = await api(`/properties/${restaurant.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { photos: [0, 1, 2].map((i) => `${origin}/photo-${i}.svg`) } }) });
       assert.equal(settings.status, 200, JSON.stringify(settings.json));
-      const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+      const page = await (await newContext({ viewport: { width: 390, height: 844 } })).newPage();
       await page.goto(origin);
       await deepWait(page, '[aria-roledescription="carousel"]');
       await deepWait(page, "li h4");

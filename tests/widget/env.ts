@@ -1,23 +1,47 @@
 /**
- * What web-test-runner.config.mjs hands the tests: a real Worker (wrangler dev, local D1) with the
- * demo restaurant of `npm start`, and helpers that talk to it as a guest or as the integrator.
+ * What web-test-runner.config.mjs hands the tests: a real Worker (wrangler dev, local D1), a
+ * restaurant of the test file's own (`useRestaurant()` in its `before`), and helpers that talk to
+ * it as a guest or as the restaurant's staff.
  */
 import type { PublicBooking, PublicSlotDay } from "../../shared/public.js";
 
 declare global {
   interface Window {
-    BE: { api: string; publicKey: string; propertyId: number; token: string; browserZone: string };
+    /** api: the Worker's origin; clock: the fixed instant of this run (null: the real time) */
+    BE: { api: string; browserZone: string; clock: string | null };
   }
   // mocha, as web-test-runner provides it
   function describe(name: string, fn: () => void): void;
   function it(name: string, fn: () => Promise<void> | void): void;
-  function before(fn: () => Promise<void> | void): void;
+  function before(fn: () => Promise<unknown> | void): void;
   function beforeEach(fn: () => Promise<void> | void): void;
   function afterEach(fn: () => Promise<void> | void): void;
 }
 
+export interface Restaurant {
+  publicKey: string;
+  propertyId: number;
+  name: string;
+  services: { id: number; name: string }[];
+}
+
 export const env = window.BE;
-export const publicBase = () => `${env.api}/api/v2/public/${env.publicKey}`;
+let current: Restaurant | undefined;
+
+/** This file's restaurant (tests/support/catalog.mjs, with `settings` over it); made once per file. */
+export async function useRestaurant(settings: Record<string, unknown> = {}): Promise<Restaurant> {
+  const res = await fetch("/fixture/restaurant", { method: "POST", body: JSON.stringify({ settings }) });
+  if (!res.ok) throw new Error(`restaurant: ${res.status} ${await res.text()}`);
+  current = (await res.json()) as Restaurant;
+  return current;
+}
+
+export function restaurant(): Restaurant {
+  if (!current) throw new Error("call useRestaurant() in the test file's before()");
+  return current;
+}
+
+export const publicBase = () => `${env.api}/api/v2/public/${restaurant().publicKey}`;
 
 export async function slots(date: string, pax: number, days = 1): Promise<PublicSlotDay[]> {
   const res = await fetch(`${publicBase()}/slots?date=${date}&pax=${pax}&days=${days}`);
@@ -50,9 +74,9 @@ export async function bookAsGuest(input: { date: string; hour: string; pax: numb
   return { status: res.status, body: await res.json() };
 }
 
-/** The integrator API as the restaurant's staff (web-test-runner.config.mjs relays `/staff/*`). */
+/** The integrator API as the restaurant's staff (web-test-runner.config.mjs relays `/staff/<property>/*`). */
 export async function staff(path: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`/staff/${path}`, { method: init.method ?? "GET", body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(`/staff/${restaurant().propertyId}/${path}`, { method: init.method ?? "GET", body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   return { status: res.status, body: await res.json() };
 }
 
@@ -66,13 +90,16 @@ export async function bookAsStaff(input: { date: string; hour: string; pax: numb
   return r.body;
 }
 
-/** Waits until `check` returns something truthy (the element renders asynchronously). */
+/**
+ * Waits until `check` returns something truthy (the element renders asynchronously). Counted in
+ * rounds, not by the clock: at a fixed instant the browser's clock stands still.
+ */
 export async function until<T>(check: () => T | undefined | null | false, timeout = 10_000): Promise<T> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
+  const every = 30;
+  for (let waited = 0; ; waited += every) {
     const v = check();
     if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms: ${check}`);
-    await new Promise((r) => setTimeout(r, 30));
+    if (waited > timeout) throw new Error(`timed out after ${timeout} ms: ${check}`);
+    await new Promise((r) => setTimeout(r, every));
   }
 }

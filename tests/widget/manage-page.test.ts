@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCancelledDetail } from "../../widget/events.js";
-import { bookAsGuest, env, freeTime } from "./env.js";
+import { bookAsGuest, env, freeTime, publicBase, restaurant, useRestaurant } from "./env.js";
 import { inShadow } from "./helpers.js";
 
 async function newReservation() {
@@ -13,7 +13,9 @@ async function newReservation() {
 }
 
 const mount = (token: string) =>
-  fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${env.publicKey} page="manage" token=${token}></booking-engine>`);
+  fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey} page="manage" token=${token}></booking-engine>`);
+
+before(() => useRestaurant());
 
 describe("<booking-engine page=manage>", () => {
   it("is accessible, shows the reservation, and cancels it after a confirm step", async () => {
@@ -33,7 +35,7 @@ describe("<booking-engine page=manage>", () => {
     expect(detail.reservation.status).to.equal("CANCELLED");
     await inShadow(page, "#done");
     expect(page.shadowRoot!.querySelector("#cancel")).to.equal(null);
-    const again = await fetch(`${env.api}/api/v2/public/${env.publicKey}/manage/${booking.manage_token}`).then((r) => r.json());
+    const again = await fetch(`${publicBase()}/manage/${booking.manage_token}`).then((r) => r.json());
     expect(again.data[0].status).to.equal("CANCELLED");
   });
 

@@ -78,11 +78,12 @@ describe("<be-carousel>", () => {
 
 describe("theming and motion", () => {
   it("lets the host page style the parts and the accent through --be-accent", async () => {
-    const { env } = await import("./env.js");
+    const { env, useRestaurant } = await import("./env.js");
+    const { publicKey } = await useRestaurant();
     const style = document.createElement("style");
     style.textContent = `booking-engine.themed { --be-accent: rgb(0, 128, 0); } booking-engine.themed::part(selected-day) { outline: 4px dotted rgb(255, 0, 0); }`;
     document.head.append(style);
-    const el = await fixture(html`<booking-engine class="themed" api=${env.api} property=${env.publicKey}></booking-engine>`);
+    const el = await fixture(html`<booking-engine class="themed" api=${env.api} property=${publicKey}></booking-engine>`);
     const page = await inShadow(el, "be-book-page");
     const grid = await inShadow(page, "be-date-grid");
     const day = await inShadow(grid, 'td[aria-selected="true"]');

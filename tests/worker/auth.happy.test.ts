@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { basic, createClient, expectNoSecret, flatClientBody, formToken, nestedClientBody, POSITION, revoke, sha256Hex, tableDump } from "./auth.fixtures";
 import { AUTH, call, expectProblem, newClient, unique } from "./helpers";
+import { now } from "../../worker/lib/clock";
 
 describe("POST /auth/api/v2/api-account/oauth2/client", () => {
   it("creates a client and its sandbox property from the flat shape", async () => {
@@ -133,7 +134,7 @@ describe("POST /auth/api/v2/api-account/oauth2/token", () => {
 
   it("stores the token to expire expires_in seconds from now", async () => {
     const c = await freshClient();
-    const before = Date.now();
+    const before = now();
     const token = (await formToken({ grant_type: "client_credentials", client_id: c.client_id, client_secret: c.client_secret })).json.access_token;
     const row = await env.DB.prepare("SELECT expires_at FROM access_tokens WHERE token_hash = ?").bind(await sha256Hex(token)).first<{ expires_at: string }>();
     const lifetime = (Date.parse(row!.expires_at) - before) / 1000;

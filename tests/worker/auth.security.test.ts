@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { basic, enableProduction, formToken, grant, revoke, revokeGrant } from "./auth.fixtures";
 import { call, expectProblem, getToken, newClient } from "./helpers";
+import { now } from "../../worker/lib/clock";
 
 const ids = (res: { json: any }) => (res.json.data as { id: number }[]).map((p) => p.id);
 
@@ -13,7 +14,7 @@ describe("sandbox and production", () => {
     const property = res.json.data[0];
     expect(property).toMatchObject({ name: "Second Sandbox", sandbox: true, enabled: true });
     expect(property.sandbox_expires_at).toEqual(expect.any(String));
-    expect(Date.parse(property.sandbox_expires_at)).toBeGreaterThan(Date.now() + 89 * 86_400_000);
+    expect(Date.parse(property.sandbox_expires_at)).toBeGreaterThan(now() + 89 * 86_400_000);
   });
 
   it("after enable-production, the same token creates production properties", async () => {

@@ -16,10 +16,23 @@ async function bulkTables(propertyId: number, roomId: number, count: number) {
 describe("catalog at scale (more ids than D1 binds in one statement)", () => {
   it("lists 200 rooms with their tables in one page", async () => {
     const client = await newClient();
-    await env.DB.batch(Array.from({ length: 150 }, (_, i) => env.DB.prepare("INSERT INTO rooms (property_id, name) VALUES (?, ?)").bind(client.propertyId, `R${i}`)));
+    const rooms = await env.DB.batch<{ id: number }>(
+      Array.from({ length: 200 }, (_, i) => env.DB.prepare("INSERT INTO rooms (property_id, name) VALUES (?, ?) RETURNING id").bind(client.propertyId, `R${i}`)),
+    );
+    const roomIds = rooms.map((r) => r.results[0]!.id);
+    // Room i gets i % 3 tables: 0, 1 or 2, so an empty room and a room of two are both there.
+    await env.DB.batch(
+      roomIds.flatMap((roomId, i) =>
+        Array.from({ length: i % 3 }, (_, k) => env.DB.prepare("INSERT INTO dining_tables (property_id, room_id, name, guests_max) VALUES (?, ?, ?, 2)").bind(client.propertyId, roomId, `R${i}-T${k}`)),
+      ),
+    );
     const res = await client.call("/api/v2/rooms?limit=200");
     expect(res.status).toBe(200);
-    expect(res.json.data).toHaveLength(150);
+    expect(res.json.data.map((r: { id: number }) => r.id)).toEqual(roomIds);
+    res.json.data.forEach((room: { name: string; tables: { name: string; room_id: number }[] }, i: number) => {
+      expect(room.tables.map((t) => t.name)).toEqual(Array.from({ length: i % 3 }, (_, k) => `R${i}-T${k}`));
+      for (const t of room.tables) expect(t.room_id).toBe(roomIds[i]);
+    });
   });
 
   it("lists 200 tables of which more than 100 are groups", async () => {

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { localMinutes } from "../../worker/lib/localtime";
+import { now } from "../../worker/lib/clock";
 
 export const ORIGIN = "https://api.test";
 export const AUTH = "/auth/api/v2/api-account/oauth2";
@@ -116,7 +117,8 @@ export async function createIn(client: TestClient, collection: string, body: Rec
   return res.json.data[0];
 }
 
-export const dateInDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** The UTC date `days` from now by the Worker's clock (worker/lib/clock.ts), which the tests share. */
+export const dateInDays = (days: number) => new Date(now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** A reservation row written straight to D1, at 20:00 for an hour (default: a year ahead, ACCEPTED). */
 export async function insertReservation(

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { housekeeping } from "../../worker/index";
 import { call, expectProblem, newClient, type TestClient } from "./helpers";
+import { now } from "../../worker/lib/clock";
 
 async function sha256Hex(value: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
@@ -13,7 +14,7 @@ async function sha256Hex(value: string) {
 const storedKey = (scope: string, key: string) => sha256Hex(`${scope}\n${key}`);
 
 /** Leaves a "running" claim for POST /api/v2/rooms with this body, as a request still in flight would. */
-async function runningClaim(client: TestClient, key: string, body: string, startedAt = new Date()) {
+async function runningClaim(client: TestClient, key: string, body: string, startedAt = new Date(now())) {
   const hash = await sha256Hex(`POST /api/v2/rooms\n${client.propertyId}\n${body}`);
   await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)")
     .bind(`client:${client.id}`, await storedKey(`client:${client.id}`, key), hash, startedAt.toISOString())
@@ -155,7 +156,7 @@ describe("Idempotency-Key", () => {
   it("lets a retry take over a claim left running for over a minute (the first was cut off)", async () => {
     const client = await newClient();
     const body = JSON.stringify({ name: "Cut" });
-    await runningClaim(client, "k-stale", body, new Date(Date.now() - 120_000));
+    await runningClaim(client, "k-stale", body, new Date(now() - 120_000));
     const res = await client.call("/api/v2/rooms", { body, headers: { "Idempotency-Key": "k-stale" } });
     expect(res.status).toBe(201);
     expect(res.json.data[0].name).toBe("Cut");

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../worker/lib/crypto";
 import { book, dateInDays, expectProblem, GUEST as STAFF_GUEST } from "./helpers";
 import { GRID, GUEST, guestOf, listed, smallRestaurant } from "./public.fixtures";
+import { now, setClock } from "../../worker/lib/clock";
 
-const zoneDate = (timeZone: string, ms = Date.now()) => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
+const zoneDate = (timeZone: string, ms = now()) => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
 const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 describe("GET /public/{public_key}", () => {
@@ -36,7 +37,7 @@ describe("GET /public/{public_key}", () => {
       timezone: zone,
       locale: "it",
       max_online_pax: 6,
-      first_date: zoneDate(zone, Date.now() + 2 * 86_400_000),
+      first_date: zoneDate(zone, now() + 2 * 86_400_000),
       last_date: plusDays(today, 30),
       cancel_notice: 90,
     });
@@ -215,10 +216,16 @@ describe("POST /public/{public_key}/reservations", () => {
   it("measures the cancel notice in real time, across a change of the clocks", async () => {
     // Europe/Rome springs forward on 2027-03-28 at 02:00. 19:00 CEST that day is 17:00Z; 20 hours
     // before is 21:00Z on the 27th (the wall clock would say 23:00 CET, 22:00Z: an hour late).
-    const r = await smallRestaurant({ timezone: "Europe/Rome", cancel_notice: 1200, max_days_ahead: 1000 });
-    const res = await r.guest.book({ service_id: r.service.id, date: "2027-03-28", hour: "19:00", pax: 2, guest: GUEST });
-    expect(res.status, res.text).toBe(201);
-    expect(res.json.data[0].cancellable_until).toBe("2027-03-27T21:00:00.000Z");
+    // Booked a month before, whatever today is (the Worker's clock, pinned for this test).
+    setClock("2027-02-28T12:00:00Z");
+    try {
+      const r = await smallRestaurant({ timezone: "Europe/Rome", cancel_notice: 1200, max_days_ahead: 60 });
+      const res = await r.guest.book({ service_id: r.service.id, date: "2027-03-28", hour: "19:00", pax: 2, guest: GUEST });
+      expect(res.status, res.text).toBe(201);
+      expect(res.json.data[0].cancellable_until).toBe("2027-03-27T21:00:00.000Z");
+    } finally {
+      setClock(undefined);
+    }
   });
 
   it("409 with the nearest free times when the time was taken between listing and booking", async () => {

@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { book, createIn, dateInDays, newClient, type TestClient } from "./helpers";
+import { now } from "../../worker/lib/clock";
 
 async function restaurant(tables: number) {
   const client = await newClient();
@@ -127,7 +128,7 @@ describe("the database guards itself", () => {
     await book(client, { start_date: dateInDays(16), service_id: service.id, table_ids: [tables[0]] });
     await book(client, { start_date: dateInDays(16), service_id: service.id, table_ids: [tables[1]], waiting_list: true });
     const guard = (kind: string, id: number) =>
-      env.DB.prepare("INSERT INTO catalog_changes (property_id, kind, target_id, now_min) VALUES (?, ?, ?, ?)").bind(client.propertyId, kind, id, Math.floor(Date.now() / 60000)).run();
+      env.DB.prepare("INSERT INTO catalog_changes (property_id, kind, target_id, now_min) VALUES (?, ?, ?, ?)").bind(client.propertyId, kind, id, Math.floor(now() / 60000)).run();
     for (const [kind, id] of [["table", tables[0]], ["table", tables[1]], ["room", room.id], ["service", service.id]] as const) {
       await expect(guard(kind, id!), `${kind} ${id}`).rejects.toThrow(/resource_in_use/);
     }

@@ -61,3 +61,17 @@ export async function deliveries(client: TestClient, subscriptionId: number, que
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   return res.json.data as any[];
 }
+
+/** Waits until no delivery of the subscription is pending (each delivered or failed), and answers them. */
+export async function settled(client: TestClient, subscriptionId: number) {
+  return waitFor(`subscription ${subscriptionId} with nothing pending`, async () => {
+    const list = await deliveries(client, subscriptionId);
+    return list.every((d) => d.state !== "pending") && list;
+  });
+}
+
+/** The outbox's events of one reservation, by type, straight from D1. */
+export async function eventsOf(reservationId: number): Promise<Record<string, number>> {
+  const { results } = await env.DB.prepare("SELECT type, count(*) AS n FROM webhook_events WHERE reservation_id = ? GROUP BY type").bind(reservationId).all<{ type: string; n: number }>();
+  return Object.fromEntries(results.map((r) => [r.type, r.n]));
+}
