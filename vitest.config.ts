@@ -6,7 +6,10 @@ import { startReceiver } from "./tests/receiver.mjs";
 
 // wrangler.toml names dist/public as the assets folder; `npm run build` fills it.
 mkdirSync(fileURLToPath(new URL("./dist/public", import.meta.url)), { recursive: true });
-const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
+const migrations = {
+  control: await readD1Migrations(fileURLToPath(new URL("./migrations/control", import.meta.url))),
+  shard: await readD1Migrations(fileURLToPath(new URL("./migrations/shard", import.meta.url))),
+};
 // A real HTTP receiver for webhook deliveries, in this Node process (tests/receiver.mjs).
 const receiver = await startReceiver();
 // DEV_CLOCK=<ISO instant> runs the suite from that instant on: the Worker's clock is shifted, not
@@ -21,7 +24,8 @@ export default defineConfig({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: {
-          TEST_MIGRATIONS: migrations,
+          CONTROL_MIGRATIONS: migrations.control,
+          SHARD_MIGRATIONS: migrations.shard,
           // The Worker's clock (worker/lib/clock.ts), shared with the tests through its module.
           ENVIRONMENT: "development",
           DEV_CLOCK: devClock,
@@ -29,13 +33,15 @@ export default defineConfig({
           // CONTRACT 9's schedule (0, 5 s, 5 min, 30 min, ...) shrunk 10000-fold (0, 0.5 ms, 30 ms, 0.18 s, 0.72 s, 1.8 s, 3.6 s, 3.6 s); queue delays round up to whole seconds
           WEBHOOK_RETRY_SCALE: "0.0001",
           WEBHOOK_TIMEOUT_MS: "1000",
+          // The operator's door (/__ops), for the tests of moves between shards.
+          OPS_TOKEN: "test-ops-token",
         },
         // Small limits so the 429 paths are reachable in a test (each request in a test file costs more than
         // the one before, so a flood of 1000 takes a minute). Keys are per client or per caller address, and
         // the helpers give each client and each guest an address of its own, so tests do not share them.
         ratelimits: {
           API_RATE_LIMITER: { simple: { limit: 150, period: 60 } },
-          PUBLIC_RATE_LIMITER: { simple: { limit: 300, period: 60 } },
+          PUBLIC_RATE_LIMITER: { simple: { limit: 120, period: 60 } },
           PUBLIC_WRITE_RATE_LIMITER: { simple: { limit: 30, period: 60 } },
         },
       },

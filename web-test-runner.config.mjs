@@ -29,7 +29,7 @@ function realWorker() {
       name: "real-worker",
       async serverStart() {
         dir = mkdtempSync(join(tmpdir(), "be-wtr-"));
-        migrate(dir);
+        await migrate(dir);
         const lines = [];
         try {
           server = await startDev({ port: await freePort(), persistTo: dir, clock: CLOCK, log: (l) => lines.push(l) });

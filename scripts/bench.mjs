@@ -80,7 +80,7 @@ for (const event of ["uncaughtException", "unhandledRejection"]) {
 async function newPhase(name) {
   const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   tempDirs.push(dir);
-  migrate(dir);
+  await migrate(dir);
   const log = (line) => {
     if (/Scheduled Workers|trigger a scheduled event|curl ".*scheduled"|cron-triggers/.test(line)) return;
     workerLog.push(`[${name}] ${line}`);

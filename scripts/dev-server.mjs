@@ -3,41 +3,20 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { migrateLocal } from "./migrate.mjs";
+import { defaultPersistDir, QUIET_ENV, ROOT, WRANGLER, wrangler } from "./paths.mjs";
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const WRANGLER = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
-
-/** No telemetry, no Request.cf fetch from Cloudflare, no update checks, no prompts. */
-export const QUIET_ENV = {
-  WRANGLER_SEND_METRICS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_HIDE_BANNER: "true",
-  NO_UPDATE_NOTIFIER: "1",
-  CI: process.env.CI ?? "true",
-};
-
-export function wrangler(args, options = {}) {
-  return spawnSync(process.execPath, [WRANGLER, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...QUIET_ENV },
-    encoding: "utf8",
-    ...options,
-  });
-}
+export { defaultPersistDir, QUIET_ENV, ROOT, wrangler };
 
 export function build() {
   const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) throw new Error("build failed");
 }
 
-/** Applies the migrations in migrations/ to the local D1 under `persistTo`. */
+/** Applies the migrations of the control database and of every shard to the local D1s under `persistTo`. */
 export function migrate(persistTo) {
-  const r = wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
-  if (r.status !== 0) throw new Error(`migrations failed:\n${r.stdout}\n${r.stderr}`);
-  const applied = (r.stdout.match(/│\s*(\d{4}_[\w-]+\.sql)\s*│\s*✅/g) ?? []).length;
-  return applied;
+  return migrateLocal(persistTo);
 }
 
 /**
@@ -133,8 +112,5 @@ export function freePort() {
   });
 }
 
-export function defaultPersistDir() {
-  return process.env.STATE_DIR ?? join(ROOT, ".wrangler", "state");
-}
 
 export { existsSync };

@@ -11,7 +11,7 @@ mkdirSync(persistTo, { recursive: true });
 
 ensureDeps();
 build();
-const applied = migrate(persistTo);
+const applied = await migrate(persistTo);
 console.log(applied ? `applied ${applied} migration(s) to the local D1` : "local D1 is up to date");
 
 // Cron triggers are documented in README; wrangler's reminder about them is noise here.

@@ -19,6 +19,8 @@ import { bookingsRouter } from "./availability/availability.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./webhooks/delivery";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
+import { opsRouter } from "./ops/ops.routes";
+import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
 import { publicRouter } from "./public/public.routes";
 
@@ -33,6 +35,8 @@ export function createApp() {
     requestId({ headerName: "X-Request-Id", limitLength: 200 }),
     secureHeaders({ crossOriginResourcePolicy: false, xFrameOptions: false }),
     database(),
+    // Whichever shard served the request: its D1 bookmark, for the caller's next read.
+    shardBookmark(),
   );
 
   // Unauthenticated: client creation and the OAuth token endpoints.
@@ -77,8 +81,8 @@ export function createApp() {
     cors({
       origin: "*",
       allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-      allowHeaders: ["Content-Type", "Idempotency-Key"],
-      exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed"],
+      allowHeaders: ["Content-Type", "Idempotency-Key", "X-D1-Bookmark"],
+      exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark"],
       maxAge: 86400,
     }),
     limitBody(),
@@ -116,6 +120,9 @@ export function createApp() {
   app.route("/", docsRouter);
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // The operator's door (npm run ops): only with the OPS_TOKEN secret, never in the OpenAPI document.
+  app.use("/__ops/*", limitBody());
+  app.route("/__ops", opsRouter);
 
   app.notFound((c) => {
     const allowed = methodNotAllowed(app.routes, c.req.method, c.req.path);

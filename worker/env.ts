@@ -1,11 +1,24 @@
+/** The one AppEnv: the Worker's bindings and the request's variables. Imports no feature module. */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type * as schema from "./db/schema";
-import type { DeliveryMessage } from "./webhooks/delivery";
+import type * as control from "./db/control.schema";
+import type * as shard from "./db/shard.schema";
 
-export type Db = DrizzleD1Database<typeof schema>;
+/** A property's shard, through drizzle (the request's D1 session). */
+export type Db = DrizzleD1Database<typeof shard>;
+/** The control database: clients, tokens, grants, the property directory, idempotency keys. */
+export type ControlDb = DrizzleD1Database<typeof control>;
+
+/** "Attempt webhook delivery N of property P now": the queue's message (worker/webhooks/delivery.ts). */
+export interface DeliveryMessage {
+  property_id: number;
+  delivery_id: number;
+}
 
 export interface Bindings {
+  /** the control database */
   DB: D1Database;
+  /** the shards, SHARD_0 .. SHARD_<n-1> (worker/shards/shards.ts) */
+  [shard: `SHARD_${number}`]: D1Database;
   ASSETS: Fetcher;
   API_RATE_LIMITER: RateLimit;
   PUBLIC_RATE_LIMITER: RateLimit;
@@ -17,10 +30,14 @@ export interface Bindings {
   WEBHOOK_RETRY_SCALE?: string;
   /** per delivery attempt (default 10000, at most 30000) */
   WEBHOOK_TIMEOUT_MS?: string;
+  /** days delivered (and failed) webhook deliveries, their attempts and events are kept (default 30) */
+  WEBHOOK_RETENTION_DAYS?: string;
   /** Lifetime of an access token in seconds (default 3600). */
   TOKEN_TTL_SECONDS?: string;
   /** Days a sandbox property stays usable (default 90). */
   SANDBOX_DAYS?: string;
+  /** the operator's bearer token for /__ops (worker/ops); without it those routes do not exist */
+  OPS_TOKEN?: string;
   /** "development" only in `wrangler dev` and tests (set by the scripts, never by wrangler.toml) */
   ENVIRONMENT?: string;
   /** local dev and tests only: the Worker's clock at a fixed instant or shifted (worker/lib/clock.ts) */
@@ -34,12 +51,17 @@ export interface AuthClient {
   productionEnabled: boolean;
 }
 
-/** The property named by the Property header (or path), already authorised. */
-export type PropertyRow = typeof schema.properties.$inferSelect;
+/** The property named by the Property header (or path), already authorised, as its shard holds it. */
+export type PropertyRow = typeof shard.properties.$inferSelect;
 
 export interface Variables {
   requestId: string;
+  control: ControlDb;
+  /** the property's shard (set once the property is resolved) */
   db: Db;
+  /** the same shard as raw D1, for the few statements drizzle does not write */
+  d1: D1Database;
+  shard: number;
   client: AuthClient;
   property: PropertyRow;
 }

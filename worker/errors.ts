@@ -8,6 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import type { AppEnv } from "./env";
+import { abortReason } from "./lib/d1";
 
 /** code -> [status, title]. Titles are SPEC's reason phrases verbatim where SPEC has one. */
 export const ERRORS = {
@@ -133,6 +134,10 @@ export function invalidInput(error: ZodError, target?: string): ApiError {
 
 export function onError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return problem(c, err);
+  // A shard's trigger refused a write to a property that is being moved (worker/ops/move.ts).
+  if (abortReason(err, ["property_moving"] as const)) {
+    return problem(c, new ApiError("service_unavailable", "this restaurant's data is being moved; retry shortly", { headers: { "Retry-After": "5" } }));
+  }
   if (err instanceof HTTPException) {
     // Hono's own validators throw these for unreadable bodies.
     if (err.status === 400) {

@@ -1,12 +1,12 @@
 /**
  * The Worker's doors: fetch (API, pages, docs), queue (webhook deliveries) and scheduled
- * (unpaid PREPAY expiry, the webhook sweeper, housekeeping).
+ * (unpaid PREPAY expiry, the webhook sweeper, retention and housekeeping, over every shard).
  */
 import { createApp } from "./app";
-import type { Bindings } from "./env";
-import { clockFromEnv, now } from "./lib/clock";
-import { expireUnpaid } from "./reservations/reservations.repo";
-import { consume, dispatchDue, type DeliveryMessage } from "./webhooks/delivery";
+import { scheduledWork } from "./cron";
+import type { Bindings, DeliveryMessage } from "./env";
+import { clockFromEnv } from "./lib/clock";
+import { consume } from "./webhooks/delivery";
 
 const app = createApp();
 
@@ -21,17 +21,6 @@ export default {
   },
   async scheduled(_controller, env, ctx) {
     clockFromEnv(env);
-    // Expiry makes events; the sweeper then queues them with whatever no queue took (and runs
-    // even when the expiry failed).
-    ctx.waitUntil(Promise.all([expireUnpaid(env.DB).finally(() => dispatchDue(env)), housekeeping(env)]));
+    ctx.waitUntil(scheduledWork(env));
   },
 } satisfies ExportedHandler<Bindings, DeliveryMessage>;
-
-/** Drops idempotency keys past their 24 h and tokens expired for a day. */
-export async function housekeeping(env: Bindings) {
-  const dayAgo = new Date(now() - 86_400_000).toISOString();
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM idempotency_keys WHERE created_at < ?").bind(dayAgo),
-    env.DB.prepare("DELETE FROM access_tokens WHERE expires_at < ?").bind(dayAgo),
-  ]);
-}

@@ -88,7 +88,7 @@ export async function benchWidget({ port, say = console.log } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "bench-widget-"));
   let server;
   try {
-    migrate(dir);
+    await migrate(dir);
     server = await startDev({ port, persistTo: dir });
     const demo = await ensureDemo(server.url, dir);
     const url = `${server.url}/p/${demo.public_key}/book`;

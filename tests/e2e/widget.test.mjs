@@ -79,7 +79,7 @@ describe("the booking widget on the hosted pages", () => {
 
   before(async () => {
     build();
-    migrate(STATE);
+    await migrate(STATE);
     server = await startDev({ port: await freePort(), persistTo: STATE, clock: CLOCK });
     restaurant = await createRestaurant(server.url, { catalog: TEST_CATALOG, name: TEST_CATALOG.name });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });

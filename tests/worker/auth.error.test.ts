@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { shardCount, shardD1 } from "../../worker/shards/shards";
 import { describe, expect, it } from "vitest";
 import { basic, createClient, expireSandbox, expireToken, flatClientBody, formToken, nestedClientBody, revoke } from "./auth.fixtures";
 import { AUTH, call, expectProblem, newClient, unique } from "./helpers";
@@ -28,8 +29,10 @@ describe("POST /auth/api/v2/api-account/oauth2/client", () => {
     const again = await createClient(flatClientBody({ username: first.username, name }));
     expectProblem(again, 409, "username taken");
     expect(again.text).not.toContain("client_secret");
-    for (const table of ["api_clients", "properties"]) {
-      const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE name = ?`).bind(name).first<{ n: number }>();
+    // Neither a client in the control database nor a property in any shard.
+    for (const db of [env.DB, ...Array.from({ length: shardCount(env) }, (_, k) => shardD1(env, k))]) {
+      const table = db === env.DB ? "api_clients" : "properties";
+      const row = await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE name = ?`).bind(name).first<{ n: number }>();
       expect(row!.n).toBe(0);
     }
   });

@@ -1,6 +1,7 @@
 /** Shared fixtures of the auth.*.test.ts files: request bodies, token calls and direct D1 access. */
 import { env } from "cloudflare:workers";
-import { AUTH, call, unique } from "./helpers";
+import { shardCount, shardD1 } from "../../worker/shards/shards";
+import { AUTH, call, shardOf, unique } from "./helpers";
 
 export const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
 
@@ -53,10 +54,11 @@ export async function sha256Hex(value: string) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Every row of a table, serialised, so a test can assert a secret appears nowhere in it. */
+/** Every row of a table (in the control database, or in every shard for properties), serialised, so a test can assert a secret appears nowhere in it. */
 export async function tableDump(table: "api_clients" | "access_tokens" | "properties") {
-  const { results } = await env.DB.prepare(`SELECT * FROM ${table}`).all();
-  return JSON.stringify(results);
+  const dbs = table === "properties" ? Array.from({ length: shardCount(env) }, (_, k) => shardD1(env, k)) : [env.DB];
+  const rows = await Promise.all(dbs.map(async (db) => (await db.prepare(`SELECT * FROM ${table}`).all()).results));
+  return JSON.stringify(rows.flat());
 }
 
 export async function expireToken(token: string) {
@@ -65,7 +67,7 @@ export async function expireToken(token: string) {
 }
 
 export async function expireSandbox(propertyId: number) {
-  const r = await env.DB.prepare("UPDATE properties SET sandbox_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(propertyId).run();
+  const r = await (await shardOf(propertyId)).prepare("UPDATE properties SET sandbox_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(propertyId).run();
   if (r.meta.changes !== 1) throw new Error("no such property");
 }
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { basic, createClient, expectNoSecret, flatClientBody, formToken, nestedClientBody, POSITION, revoke, sha256Hex, tableDump } from "./auth.fixtures";
-import { AUTH, call, expectProblem, newClient, unique } from "./helpers";
+import { AUTH, call, expectProblem, newClient, shardOf, unique } from "./helpers";
 import { now } from "../../worker/lib/clock";
 
 describe("POST /auth/api/v2/api-account/oauth2/client", () => {
@@ -208,7 +208,7 @@ describe("secrets at rest", () => {
     expect(client!.password_hash).toMatch(/^pbkdf2-sha256\$\d+\$/);
     expect(client!.password_hash).not.toContain(await sha256Hex(body.password));
 
-    const property = await env.DB.prepare("SELECT password_hash FROM properties WHERE id = ?").bind(created.properties[0].id).first<{ password_hash: string }>();
+    const property = await (await shardOf(created.properties[0].id)).prepare("SELECT password_hash FROM properties WHERE id = ?").bind(created.properties[0].id).first<{ password_hash: string }>();
     expect(property!.password_hash).toMatch(/^pbkdf2-sha256\$\d+\$/);
     // Salted: the same password hashed twice gives another string.
     const other = await call(`${AUTH}/client`, { body: { ...body, username: unique("salt") } });

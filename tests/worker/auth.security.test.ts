@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { basic, enableProduction, formToken, grant, revoke, revokeGrant } from "./auth.fixtures";
-import { call, expectProblem, getToken, newClient } from "./helpers";
+import { call, expectProblem, getToken, newClient, shardOf } from "./helpers";
 import { now } from "../../worker/lib/clock";
 
 const ids = (res: { json: any }) => (res.json.data as { id: number }[]).map((p) => p.id);
@@ -47,7 +47,7 @@ describe("sandbox and production", () => {
     await enableProduction(c.clientId);
     const live = (await call("/api/v2/properties", { token: c.token, body: { name: "Live" } })).json.data[0];
     // Even a stray expiry date on a production property must not lock it.
-    await env.DB.prepare("UPDATE properties SET sandbox_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(live.id).run();
+    await (await shardOf(live.id)).prepare("UPDATE properties SET sandbox_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(live.id).run();
     expect((await call("/api/v2/rooms", { token: c.token, property: live.id })).status).toBe(200);
   });
 });
@@ -158,8 +158,9 @@ describe("isolation between clients", () => {
     const c = await newClient();
     await revoke({ token: c.token }, { Authorization: basic(c.clientId, c.clientSecret) });
     expectProblem(await call("/api/v2/properties", { token: c.token, body: { name: "Ghost" } }), 401, "invalid token");
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM properties WHERE name = 'Ghost' AND owner_client_id = ?").bind(c.id).first<{ n: number }>();
-    expect(count!.n).toBe(0);
+    // The directory knows every property there is: only the client's sandbox.
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM property_directory WHERE owner_client_id = ?").bind(c.id).first<{ n: number }>();
+    expect(count!.n).toBe(1);
   });
 
   it("client B cannot revoke client A's token", async () => {

@@ -179,11 +179,10 @@ describe("GET /bookings/list and /bookings/links", () => {
 
 describe("a group with a deleted member", () => {
   it("is not offered (its holds would name a deleted table)", async () => {
-    const { env } = await import("cloudflare:workers");
     const c = await newClient();
     const s = await seedRestaurant(c);
     // what a race between deleting a member and creating the group can leave behind
-    await env.DB.prepare("UPDATE dining_tables SET deleted_at = '2000-01-01' WHERE id = ?").bind(s.t1.id).run();
+    await c.d1.prepare("UPDATE dining_tables SET deleted_at = '2000-01-01' WHERE id = ?").bind(s.t1.id).run();
     const res = await rooms(c, `start_date=${s.date}&start_hour=20:00&pax=4&best_choice=true`);
     const group = res.json.data[0][0].tables.find((t: { id: number }) => t.id === s.group.id);
     expect(group).toMatchObject({ bookable: false, best_choice: false });

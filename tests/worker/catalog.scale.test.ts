@@ -2,28 +2,28 @@
  * D1 binds at most 100 parameters per statement: lists of ids sized by callers or by data
  * must still answer, and deletions must leave no closure pointing at what is gone.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createIn, expectInvalid, newClient, seedCatalog } from "./helpers";
+import { createIn, expectInvalid, newClient, seedCatalog, shardOf } from "./helpers";
 
 async function bulkTables(propertyId: number, roomId: number, count: number) {
-  const values = Array.from({ length: count }, (_, i) => env.DB.prepare("INSERT INTO dining_tables (property_id, room_id, name, guests_max) VALUES (?, ?, ?, 2)").bind(propertyId, roomId, `B${i}`));
-  await env.DB.batch(values);
-  const rows = await env.DB.prepare("SELECT id FROM dining_tables WHERE room_id = ? ORDER BY id").bind(roomId).all<{ id: number }>();
+  const d1 = await shardOf(propertyId);
+  const values = Array.from({ length: count }, (_, i) => d1.prepare("INSERT INTO dining_tables (property_id, room_id, name, guests_max) VALUES (?, ?, ?, 2)").bind(propertyId, roomId, `B${i}`));
+  await d1.batch(values);
+  const rows = await d1.prepare("SELECT id FROM dining_tables WHERE room_id = ? ORDER BY id").bind(roomId).all<{ id: number }>();
   return rows.results.map((r) => r.id);
 }
 
 describe("catalog at scale (more ids than D1 binds in one statement)", () => {
   it("lists 200 rooms with their tables in one page", async () => {
     const client = await newClient();
-    const rooms = await env.DB.batch<{ id: number }>(
-      Array.from({ length: 200 }, (_, i) => env.DB.prepare("INSERT INTO rooms (property_id, name) VALUES (?, ?) RETURNING id").bind(client.propertyId, `R${i}`)),
+    const rooms = await client.d1.batch<{ id: number }>(
+      Array.from({ length: 200 }, (_, i) => client.d1.prepare("INSERT INTO rooms (property_id, name) VALUES (?, ?) RETURNING id").bind(client.propertyId, `R${i}`)),
     );
     const roomIds = rooms.map((r) => r.results[0]!.id);
     // Room i gets i % 3 tables: 0, 1 or 2, so an empty room and a room of two are both there.
-    await env.DB.batch(
+    await client.d1.batch(
       roomIds.flatMap((roomId, i) =>
-        Array.from({ length: i % 3 }, (_, k) => env.DB.prepare("INSERT INTO dining_tables (property_id, room_id, name, guests_max) VALUES (?, ?, ?, 2)").bind(client.propertyId, roomId, `R${i}-T${k}`)),
+        Array.from({ length: i % 3 }, (_, k) => client.d1.prepare("INSERT INTO dining_tables (property_id, room_id, name, guests_max) VALUES (?, ?, ?, 2)").bind(client.propertyId, roomId, `R${i}-T${k}`)),
       ),
     );
     const res = await client.call("/api/v2/rooms?limit=200");
@@ -40,10 +40,10 @@ describe("catalog at scale (more ids than D1 binds in one statement)", () => {
     const room = await createIn(client, "rooms", { name: "Big" });
     const [a, b] = await bulkTables(client.propertyId, room.id, 2);
     const groups = Array.from({ length: 120 }, (_, i) =>
-      env.DB.prepare("INSERT INTO dining_tables (property_id, room_id, name, guests_max, is_group) VALUES (?, ?, ?, 4, 1) RETURNING id").bind(client.propertyId, room.id, `G${i}`),
+      client.d1.prepare("INSERT INTO dining_tables (property_id, room_id, name, guests_max, is_group) VALUES (?, ?, ?, 4, 1) RETURNING id").bind(client.propertyId, room.id, `G${i}`),
     );
-    const ids = (await env.DB.batch<{ id: number }>(groups)).map((r) => r.results[0]!.id);
-    await env.DB.batch(ids.flatMap((g) => [a, b].map((m) => env.DB.prepare("INSERT INTO table_group_members (group_id, member_id) VALUES (?, ?)").bind(g, m))));
+    const ids = (await client.d1.batch<{ id: number }>(groups)).map((r) => r.results[0]!.id);
+    await client.d1.batch(ids.flatMap((g) => [a, b].map((m) => client.d1.prepare("INSERT INTO table_group_members (group_id, member_id) VALUES (?, ?)").bind(g, m))));
     const res = await client.call("/api/v2/tables?limit=200");
     expect(res.status).toBe(200);
     expect(res.json.data.filter((t: { group: boolean }) => t.group)).toHaveLength(120);

@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { localMinutes } from "../../worker/lib/localtime";
 import { now } from "../../worker/lib/clock";
+import { shardD1 } from "../../worker/shards/shards";
 
 export const ORIGIN = "https://api.test";
 export const AUTH = "/auth/api/v2/api-account/oauth2";
@@ -44,6 +45,8 @@ export interface TestClient {
   clientSecret: string;
   token: string;
   propertyId: number;
+  /** the shard that holds the sandbox property (the directory placed it) */
+  d1: D1Database;
   /** calls with this client's token and, unless overridden, its sandbox property */
   call: (path: string, o?: CallOptions) => ReturnType<typeof call>;
 }
@@ -68,8 +71,16 @@ export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
     clientSecret: c.client_secret,
     token,
     propertyId,
+    d1: await shardOf(propertyId),
     call: (path, o = {}) => call(path, { token, property: propertyId, ...o }),
   };
+}
+
+/** The shard that holds a property, as the directory in the control database says. */
+export async function shardOf(propertyId: number): Promise<D1Database> {
+  const row = await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(propertyId).first<{ shard: number }>();
+  if (!row) throw new Error(`property ${propertyId} is not in the directory`);
+  return shardD1(env, row.shard);
 }
 
 export async function getToken(clientId: string, clientSecret: string): Promise<string> {
@@ -127,14 +138,15 @@ export async function insertReservation(
 ) {
   const date = o.date ?? dateInDays(365);
   const start = localMinutes(date, "20:00");
-  const row = await env.DB.prepare(
+  const d1 = await shardOf(propertyId);
+  const row = await d1.prepare(
     `INSERT INTO reservations (property_id, service_id, room_id, start_date, start_hour, start_min, end_min, pax, status, channel)
      VALUES (?, ?, ?, ?, '20:00:00', ?, ?, 2, ?, 'PLATFORM_ADMIN') RETURNING id`,
   )
     .bind(propertyId, o.serviceId ?? null, o.roomId ?? null, date, start, start + 60, o.status ?? "ACCEPTED")
     .first<{ id: number }>();
   for (const tableId of o.tableIds ?? []) {
-    await env.DB.prepare("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)")
+    await d1.prepare("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)")
       .bind(row!.id, tableId, start, start + 60)
       .run();
   }

@@ -1,7 +1,7 @@
 /** Cross-cutting behaviour of CONTRACT 1-2: request ids, 404/405, rate limits, idempotency, docs. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { housekeeping } from "../../worker/index";
+import { housekeeping } from "../../worker/cron";
 import { call, expectProblem, newClient, type TestClient } from "./helpers";
 import { now } from "../../worker/lib/clock";
 

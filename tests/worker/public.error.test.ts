@@ -1,5 +1,4 @@
 /** The public widget API refuses what it must, with the one problem shape and never a 5xx. */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { book, dateInDays, expectInvalid, expectProblem } from "./helpers";
 import { GUEST, guestOf, smallRestaurant } from "./public.fixtures";
@@ -32,13 +31,13 @@ describe("unknown, deleted and disabled restaurants", () => {
     // Nothing tells a disabled restaurant from a deleted one or from a key nobody has.
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     // The guest's reservation was not cancelled through the disabled restaurant.
-    const row = await env.DB.prepare("SELECT status FROM reservations WHERE property_id = ?").bind(off.client.propertyId).first<{ status: string }>();
+    const row = await off.client.d1.prepare("SELECT status FROM reservations WHERE property_id = ?").bind(off.client.propertyId).first<{ status: string }>();
     expect(row!.status).toBe("ACCEPTED");
   });
 
   it("a sandbox restaurant that expired is not found either", async () => {
     const r = await smallRestaurant();
-    await env.DB.prepare("UPDATE properties SET sandbox_expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(r.client.propertyId).run();
+    await r.client.d1.prepare("UPDATE properties SET sandbox_expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(r.client.propertyId).run();
     expectProblem(await r.guest.call(""), 404, "property not found");
   });
 });

@@ -1,5 +1,4 @@
 /** The public widget API as a guest uses it: profile, services, slots, booking, the manage link. */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../worker/lib/crypto";
 import { book, dateInDays, expectProblem, GUEST as STAFF_GUEST } from "./helpers";
@@ -167,7 +166,7 @@ describe("POST /public/{public_key}/reservations", () => {
     const history = (await r.client.call(`/api/v2/reservations/${id}/history`)).json.data;
     expect(history[0]).toMatchObject({ actor: "guest", action: "created" });
     // Only the token's hash is kept.
-    const row = await env.DB.prepare("SELECT manage_token_hash FROM reservations WHERE id = ?").bind(id).first<{ manage_token_hash: string }>();
+    const row = await r.client.d1.prepare("SELECT manage_token_hash FROM reservations WHERE id = ?").bind(id).first<{ manage_token_hash: string }>();
     expect(row!.manage_token_hash).toBe(await sha256Hex(b.manage_token));
   });
 

@@ -2,9 +2,8 @@
  * No double booking, whatever the load: parallel requests for the same table and time,
  * and the database's own guard when the engine is bypassed.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { book, createIn, dateInDays, newClient, type TestClient } from "./helpers";
+import { book, createIn, dateInDays, newClient, shardOf, type TestClient } from "./helpers";
 import { now } from "../../worker/lib/clock";
 
 async function restaurant(tables: number) {
@@ -20,7 +19,7 @@ const statuses = (results: { status: number }[]) => results.map((r) => r.status)
 
 /** The tables held by two reservations at overlapping times, if any (strict overlap). */
 async function doubleBookings(propertyId: number) {
-  const { results } = await env.DB.prepare(
+  const { results } = await (await shardOf(propertyId)).prepare(
     `SELECT a.table_id, a.reservation_id AS a, b.reservation_id AS b
        FROM reservation_tables a JOIN reservation_tables b
          ON a.table_id = b.table_id AND a.reservation_id < b.reservation_id AND a.start_min < b.end_min AND b.start_min < a.end_min
@@ -98,7 +97,7 @@ describe("parallel moves onto one table", () => {
     ]);
     for (const r of results) expect([200, 403, 503]).toContain(r.status);
     const final = (await client.call(`/api/v2/reservations/${id}`)).json.data[0];
-    const { results: holds } = await env.DB.prepare("SELECT table_id FROM reservation_tables WHERE reservation_id = ?").bind(id).all<{ table_id: number }>();
+    const { results: holds } = await client.d1.prepare("SELECT table_id FROM reservation_tables WHERE reservation_id = ?").bind(id).all<{ table_id: number }>();
     expect(holds.map((h) => h.table_id)).toEqual(final.tables.map((t: { id: number }) => t.id));
     const history = (await client.call(`/api/v2/reservations/${id}/history`)).json.data;
     expect(history).toHaveLength(1 + results.filter((r) => r.status === 200).length);
@@ -110,16 +109,16 @@ describe("the database guards itself", () => {
     const { client, tables, service } = await restaurant(2);
     const a = (await book(client, { start_date: dateInDays(13), service_id: service.id, table_ids: [tables[0]] })).json.data[0];
     const b = (await book(client, { start_date: dateInDays(14), service_id: service.id, table_ids: [tables[1]] })).json.data[0];
-    const { results } = await env.DB.prepare("SELECT start_min, end_min FROM reservation_tables WHERE reservation_id = ?").bind(a.id).all<{ start_min: number; end_min: number }>();
+    const { results } = await client.d1.prepare("SELECT start_min, end_min FROM reservation_tables WHERE reservation_id = ?").bind(a.id).all<{ start_min: number; end_min: number }>();
     const span = results[0]!;
     const insert = (tableId: number, start: number, end: number) =>
-      env.DB.prepare("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)").bind(b.id, tableId, start, end).run();
+      client.d1.prepare("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)").bind(b.id, tableId, start, end).run();
     await expect(insert(tables[0]!, span.start_min + 30, span.end_min + 30)).rejects.toThrow(/table_not_available/);
     // SPEC's buffer: a party ending exactly when another starts is refused too
     await expect(insert(tables[0]!, span.start_min - 60, span.start_min)).rejects.toThrow(/table_not_available/);
     // free again exactly at the end of the stay
     await insert(tables[0]!, span.end_min, span.end_min + 60);
-    await env.DB.prepare("UPDATE dining_tables SET deleted_at = '2000-01-01' WHERE id = ?").bind(tables[1]).run();
+    await client.d1.prepare("UPDATE dining_tables SET deleted_at = '2000-01-01' WHERE id = ?").bind(tables[1]).run();
     await expect(insert(tables[1]!, span.start_min + 5000, span.end_min + 5000)).rejects.toThrow(/table_not_available/);
   });
 
@@ -128,7 +127,7 @@ describe("the database guards itself", () => {
     await book(client, { start_date: dateInDays(16), service_id: service.id, table_ids: [tables[0]] });
     await book(client, { start_date: dateInDays(16), service_id: service.id, table_ids: [tables[1]], waiting_list: true });
     const guard = (kind: string, id: number) =>
-      env.DB.prepare("INSERT INTO catalog_changes (property_id, kind, target_id, now_min) VALUES (?, ?, ?, ?)").bind(client.propertyId, kind, id, Math.floor(now() / 60000)).run();
+      client.d1.prepare("INSERT INTO catalog_changes (property_id, kind, target_id, now_min) VALUES (?, ?, ?, ?)").bind(client.propertyId, kind, id, Math.floor(now() / 60000)).run();
     for (const [kind, id] of [["table", tables[0]], ["table", tables[1]], ["room", room.id], ["service", service.id]] as const) {
       await expect(guard(kind, id!), `${kind} ${id}`).rejects.toThrow(/resource_in_use/);
     }
@@ -139,9 +138,9 @@ describe("the database guards itself", () => {
   it("refuses a write based on a stale read of the reservation", async () => {
     const { client, service } = await restaurant(1);
     const a = (await book(client, { start_date: dateInDays(15), service_id: service.id })).json.data[0];
-    const { results } = await env.DB.prepare("SELECT version FROM reservations WHERE id = ?").bind(a.id).all<{ version: number }>();
+    const { results } = await client.d1.prepare("SELECT version FROM reservations WHERE id = ?").bind(a.id).all<{ version: number }>();
     const version = results[0]!.version;
-    await env.DB.prepare("UPDATE reservations SET notes = 'first', version = ? WHERE id = ?").bind(version + 1, a.id).run();
-    await expect(env.DB.prepare("UPDATE reservations SET notes = 'stale', version = ? WHERE id = ?").bind(version + 1, a.id).run()).rejects.toThrow(/reservation_changed/);
+    await client.d1.prepare("UPDATE reservations SET notes = 'first', version = ? WHERE id = ?").bind(version + 1, a.id).run();
+    await expect(client.d1.prepare("UPDATE reservations SET notes = 'stale', version = ? WHERE id = ?").bind(version + 1, a.id).run()).rejects.toThrow(/reservation_changed/);
   });
 });

@@ -1,5 +1,4 @@
 /** Every error row SPEC lists for the reservation routes, and the refusals of create. */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { book, createIn, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
 
@@ -74,7 +73,7 @@ describe("PUT /reservations/{reservation_id}", () => {
   it("403 customer is banned", async () => {
     const id = await fresh();
     const banned = (await book(client, { start_date: dateInDays(151), service_id: r.service.id, customer: { first_name: "Mallory", email: "mallory@example.com" } })).json.data[0];
-    await env.DB.prepare("UPDATE customers SET banned = 1 WHERE id = ?").bind(banned.customer.id).run();
+    await client.d1.prepare("UPDATE customers SET banned = 1 WHERE id = ?").bind(banned.customer.id).run();
     expectProblem(await put(id, { customer: { first_name: "Mallory", email: "mallory@example.com" } }), 403, "customer is banned");
     expectProblem(await book(client, { start_date: dateInDays(152), service_id: r.service.id, customer: { id: banned.customer.id } }), 403, "customer is banned");
   });
@@ -112,7 +111,7 @@ describe("PUT /reservations/{reservation_id}", () => {
     const id = await fresh();
     // Persistent contention, made real: every versioned write of this reservation is refused,
     // as the optimistic-lock trigger does when another request changed the row first.
-    await env.DB.prepare(
+    await client.d1.prepare(
       `CREATE TRIGGER test_contention BEFORE UPDATE OF version ON reservations FOR EACH ROW WHEN NEW.id = ${id}
        BEGIN SELECT RAISE(ABORT, 'reservation_changed'); END`,
     ).run();
@@ -121,7 +120,7 @@ describe("PUT /reservations/{reservation_id}", () => {
       expectProblem(res, 503, "service unavailable");
       expect(res.headers.get("Retry-After")).toBe("1");
     } finally {
-      await env.DB.prepare("DROP TRIGGER test_contention").run();
+      await client.d1.prepare("DROP TRIGGER test_contention").run();
     }
     expect((await put(id, { pax: 3 })).status).toBe(200);
   });

@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardDb } from "../../worker/shards/shards";
 import { book, createIn, dateInDays, GUEST, newClient, seedRestaurant, type TestClient } from "./helpers";
 
 let client: TestClient;
@@ -332,13 +333,13 @@ describe("POST /reservations/searchengine", () => {
 
 describe("the PREPAY expiry job", () => {
   it("expires reservations whose payment window closed and frees their tables", async () => {
-    const { expireUnpaid } = await import("../../worker/reservations/reservations.repo");
+    const { expireUnpaid } = await import("../../worker/reservations/expiry");
     const prepaid = await createIn(client, "services", { name: "Prepaid", start_hour: "19:00", end_hour: "21:00", prepayment_window: 15 });
     const date = dateInDays(70);
     const p = (await book(client, { start_date: date, service_id: prepaid.id, table_ids: [r.t1.id] })).json.data[0];
     const keep = (await book(client, { start_date: date, service_id: prepaid.id, table_ids: [r.t2.id] })).json.data[0];
-    await env.DB.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
-    const expired = await expireUnpaid(env.DB);
+    await client.d1.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
+    const expired = await expireUnpaid(shardDb(client.d1));
     expect(expired).toContain(p.id);
     expect(expired).not.toContain(keep.id);
     expect((await client.call(`/api/v2/reservations/${p.id}`)).json.data[0].status).toBe("EXPIRED");
@@ -354,7 +355,7 @@ describe("the Worker's scheduled door", () => {
     const worker = (await import("../../worker/index")).default;
     const prepaid = await createIn(client, "services", { name: "Prepaid late", start_hour: "22:00", end_hour: "22:00", prepayment_window: 10 });
     const p = (await book(client, { start_date: dateInDays(71), start_hour: "22:00", service_id: prepaid.id })).json.data[0];
-    await env.DB.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
+    await client.d1.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env as never, ctx);
     await waitOnExecutionContext(ctx);

@@ -4,7 +4,6 @@
  * only holding reservations hold tables, and each status is the one the model allows.
  * The model is written from CONTRACT 6 here, independently of worker/reservations/machine.ts.
  */
-import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { book, createIn, dateInDays, newClient, type TestClient } from "./helpers";
@@ -145,7 +144,7 @@ async function checkInvariants(m: Model, r: Real) {
   expect(list.status).toBe(200);
   const actual = new Map<number, string>(list.json.data.map((x: { id: number; status: string }) => [x.id, x.status]));
   for (const res of m.reservations) expect(actual.get(res.id), `status of ${res.id}`).toBe(res.status);
-  const { results: holds } = await env.DB.prepare(
+  const { results: holds } = await r.client.d1.prepare(
     `SELECT rt.reservation_id, rt.table_id, rt.start_min, rt.end_min FROM reservation_tables rt
        JOIN reservations r ON r.id = rt.reservation_id WHERE r.property_id = ?`,
   )

@@ -1,6 +1,6 @@
 /** The finer rules: table lists, group edits, list filters, prepayment, history and customers. */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardDb } from "../../worker/shards/shards";
 import { book, createIn, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
 
 let client: TestClient;
@@ -84,19 +84,19 @@ describe("start times", () => {
 
 describe("prepayment and check-in", () => {
   it("a checked-in PREPAY guest stays PREPAY, is never expired by the cron, and undo keeps the payment window", async () => {
-    const { expireUnpaid } = await import("../../worker/reservations/reservations.repo");
+    const { expireUnpaid } = await import("../../worker/reservations/expiry");
     const prepaid = await createIn(client, "services", { name: "Tasting menu", start_hour: "19:00", end_hour: "21:00", prepayment_window: 30 });
     const p = (await book(client, { start_date: dateInDays(13), service_id: prepaid.id })).json.data[0];
     const checkedIn = (await client.call(`/api/v2/reservations/${p.id}/checkin`, { method: "PATCH" })).json.data[0];
     expect(checkedIn.status).toBe("PREPAY");
     expect(checkedIn.payment_due_date).toBe(p.payment_due_date);
-    await env.DB.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
-    expect(await expireUnpaid(env.DB)).not.toContain(p.id);
+    await client.d1.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
+    expect(await expireUnpaid(shardDb(client.d1))).not.toContain(p.id);
     const undone = (await client.call(`/api/v2/reservations/${p.id}/checkin?undo=true`, { method: "PATCH" })).json.data[0];
     expect(undone.status).toBe("PREPAY");
     // The window is back as it stood (the restaurant's zone is UTC), so the cron expires it now.
     expect(undone.payment_due_date).toBe("2000-01-01T00:00:00");
-    expect(await expireUnpaid(env.DB)).toContain(p.id);
+    expect(await expireUnpaid(shardDb(client.d1))).toContain(p.id);
   });
   it("paying (PREPAY to ACCEPTED) clears the payment window", async () => {
     const prepaid = await createIn(client, "services", { name: "Chef's table", start_hour: "19:00", end_hour: "21:00", prepayment_window: 30 });
@@ -128,7 +128,7 @@ describe("customers", () => {
     const s = await seedRestaurant(c);
     const refused = await book(c, { start_date: s.date, pax: 50, service_id: s.service.id, customer: { first_name: "Nobody", email: "nobody@example.com" } });
     expect(refused.status).toBe(403);
-    const { results } = await env.DB.prepare("SELECT id FROM customers WHERE property_id = ? AND email = 'nobody@example.com'").bind(c.propertyId).all();
+    const { results } = await c.d1.prepare("SELECT id FROM customers WHERE property_id = ? AND email = 'nobody@example.com'").bind(c.propertyId).all();
     expect(results).toEqual([]);
   });
   it("parallel first bookings with one email make one customer", async () => {
@@ -164,10 +164,10 @@ describe("second review", () => {
   it("refuses, then decides again, a booking whose tables were chosen on an older catalog", async () => {
     const c = await newClient();
     const s = await seedRestaurant(c);
-    const { results } = await env.DB.prepare("SELECT catalog_version AS v FROM properties WHERE id = ?").bind(c.propertyId).all<{ v: number }>();
+    const { results } = await c.d1.prepare("SELECT catalog_version AS v FROM properties WHERE id = ?").bind(c.propertyId).all<{ v: number }>();
     const stale = results[0]!.v;
     await createIn(c, "tables", { name: "T3", room_id: s.room.id, guests_max: 2 });
-    const insert = env.DB.prepare(
+    const insert = c.d1.prepare(
       `INSERT INTO reservations (property_id, start_date, start_hour, start_min, end_min, pax, status, channel, catalog_version)
        VALUES (?, '2031-01-01', '20:00:00', 1, 61, 2, 'ACCEPTED', 'PLATFORM_ADMIN', ?)`,
     );
@@ -184,7 +184,7 @@ describe("second review", () => {
     expect((await c.call(`/api/v2/tables/${s.group.id}`, { method: "PUT", body: { table_ids: [s.t1.id, t3.id] } })).status).toBe(200);
     const party = await book(c, { start_date: s.date, pax: 4, service_id: s.service.id, table_ids: [s.group.id] });
     expect(party.status, party.text).toBe(201);
-    const { results } = await env.DB.prepare("SELECT table_id FROM reservation_tables WHERE reservation_id = ? ORDER BY table_id").bind(party.json.data[0].id).all<{ table_id: number }>();
+    const { results } = await c.d1.prepare("SELECT table_id FROM reservation_tables WHERE reservation_id = ? ORDER BY table_id").bind(party.json.data[0].id).all<{ table_id: number }>();
     expect(results.map((r) => r.table_id)).toEqual([s.t1.id, s.group.id, t3.id].sort((x, y) => x - y));
     expect((await book(c, { start_date: s.date, service_id: s.service.id, table_ids: [t3.id] })).status).toBe(403);
     expect((await book(c, { start_date: s.date, service_id: s.service.id, table_ids: [s.t2.id] })).status).toBe(201);

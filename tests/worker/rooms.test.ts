@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createIn, dateInDays, expectProblem, insertReservation, newClient, seedCatalog, type TestClient } from "./helpers";
 
@@ -118,8 +117,8 @@ describe("DELETE /api/v2/rooms/{id}", () => {
     const client = await newClient();
     const { room, t1 } = await seedCatalog(client);
     await client.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" });
-    const roomRow = await env.DB.prepare("SELECT deleted_at FROM rooms WHERE id = ?").bind(room.id).first<{ deleted_at: string | null }>();
-    const tableRow = await env.DB.prepare("SELECT deleted_at FROM dining_tables WHERE id = ?").bind(t1.id).first<{ deleted_at: string | null }>();
+    const roomRow = await client.d1.prepare("SELECT deleted_at FROM rooms WHERE id = ?").bind(room.id).first<{ deleted_at: string | null }>();
+    const tableRow = await client.d1.prepare("SELECT deleted_at FROM dining_tables WHERE id = ?").bind(t1.id).first<{ deleted_at: string | null }>();
     expect(roomRow?.deleted_at).toEqual(expect.any(String));
     expect(tableRow?.deleted_at).toEqual(expect.any(String));
   });

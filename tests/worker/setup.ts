@@ -1,5 +1,12 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { seedIdRange } from "../../worker/shards/shards.repo";
+import { ID_STRIDE, shardCount, shardD1 } from "../../worker/shards/shards";
 
-// Setup files run before each test file; applying is idempotent.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// Setup files run before each test file; applying is idempotent. The control database and every
+// shard of wrangler.toml (two), each shard with its own id range as the Worker would seed it.
+await applyD1Migrations(env.DB, env.CONTROL_MIGRATIONS);
+for (let k = 0; k < shardCount(env); k++) {
+  await applyD1Migrations(shardD1(env, k), env.SHARD_MIGRATIONS);
+  if (k > 0) await seedIdRange(shardD1(env, k), k * ID_STRIDE);
+}

@@ -99,7 +99,7 @@ describe("webhook events", () => {
     // The same details again change nothing, and make no event: the outbox (written in the
     // change's own statement) holds none, so nothing more can reach the receiver.
     expect((await client.call(`/api/v2/reservations/${created.id}`, { method: "PUT", body: { customer: { id: created.customer.id, phone: "+39 333 0000000" } } })).status).toBe(200);
-    expect(await eventsOf(created.id)).toEqual({ RESERVATION_UPDATED: 1 });
+    expect(await eventsOf(client.d1, created.id)).toEqual({ RESERVATION_UPDATED: 1 });
     expect(await settled(client, sub.id)).toHaveLength(1);
     expect(await hook.received()).toHaveLength(1);
   });
@@ -155,7 +155,7 @@ describe("webhook events", () => {
     const hook = await receiverHook();
     const sub = await subscribe(client, hook.url, "RESERVATION_UPDATED");
     const id = await insertReservation(client.propertyId, { date, status: "PREPAY" });
-    await env.DB.prepare("UPDATE reservations SET payment_due_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(id).run();
+    await client.d1.prepare("UPDATE reservations SET payment_due_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(id).run();
     // The direct write above was itself a change (payment_due_at), reported like any other.
     await runCron();
     const messages = await received(hook, 2);
@@ -254,7 +254,7 @@ describe("webhook delivery under faults", () => {
     const { client, booking } = await restaurant();
     const hook = await receiverHook();
     const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
-    await env.DB.prepare("UPDATE properties SET sandbox = 0 WHERE id = ?").bind(client.propertyId).run();
+    await client.d1.prepare("UPDATE properties SET sandbox = 0 WHERE id = ?").bind(client.propertyId).run();
     await booking();
     const failed = await deliveryOf(client, sub.id, "failed");
     expect(failed.attempts).toEqual([expect.objectContaining({ status: null, error: expect.stringMatching(/^endpoint not allowed: endpoint must use https/) })]);
@@ -305,7 +305,7 @@ describe("webhook delivery under faults", () => {
     const [pending] = await deliveries(client, sub.id);
     expect(pending).toMatchObject({ state: "pending", reservation_id: id, attempts: [] });
     // Never queued: without the sweeper no message is on its way.
-    const row = await env.DB.prepare("SELECT queued_at FROM webhook_deliveries WHERE id = ?").bind(pending.id).first<{ queued_at: string | null }>();
+    const row = await client.d1.prepare("SELECT queued_at FROM webhook_deliveries WHERE id = ?").bind(pending.id).first<{ queued_at: string | null }>();
     expect(row!.queued_at).toBeNull();
     expect(await hook.received()).toHaveLength(0);
     await runCron();
@@ -359,10 +359,10 @@ describe("webhooks under concurrency", () => {
     const changes = await Promise.all(ids.flatMap((id) => [client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { pax: 3 } }), client.call(`/api/v2/reservations/${id}`, { method: "DELETE" })]));
     const applied = changes.filter((r) => r.status === 200).length;
     // A PUT that loses the race to the cancellation may be refused; only applied changes count.
-    const history = await env.DB.prepare(
+    const history = await client.d1.prepare(
       `SELECT count(*) AS n FROM reservation_history WHERE reservation_id IN (${ids.join(",")}) AND action <> 'created'`,
     ).first<{ n: number }>();
-    const events = await env.DB.prepare(
+    const events = await client.d1.prepare(
       `SELECT type, count(*) AS n FROM webhook_events WHERE reservation_id IN (${ids.join(",")}) GROUP BY type ORDER BY type`,
     ).all<{ type: string; n: number }>();
     expect(events.results).toEqual([
@@ -371,7 +371,7 @@ describe("webhooks under concurrency", () => {
     ]);
     expect(history!.n).toBeGreaterThanOrEqual(ids.length);
     expect(applied).toBe(history!.n);
-    const uids = (await env.DB.prepare(`SELECT uid FROM webhook_events WHERE reservation_id IN (${ids.join(",")}) ORDER BY id`).all<{ uid: string }>()).results.map((r) => r.uid);
+    const uids = (await client.d1.prepare(`SELECT uid FROM webhook_events WHERE reservation_id IN (${ids.join(",")}) ORDER BY id`).all<{ uid: string }>()).results.map((r) => r.uid);
     const got = [...(await received(created, ids.length, 30_000)), ...(await received(updated, history!.n, 30_000))];
     expect(new Set(got.map((m) => m.headers["webhook-id"]))).toEqual(new Set(uids));
     expect(got).toHaveLength(uids.length);

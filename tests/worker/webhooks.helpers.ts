@@ -70,8 +70,8 @@ export async function settled(client: TestClient, subscriptionId: number) {
   });
 }
 
-/** The outbox's events of one reservation, by type, straight from D1. */
-export async function eventsOf(reservationId: number): Promise<Record<string, number>> {
-  const { results } = await env.DB.prepare("SELECT type, count(*) AS n FROM webhook_events WHERE reservation_id = ? GROUP BY type").bind(reservationId).all<{ type: string; n: number }>();
+/** The outbox's events of one reservation, by type, straight from its shard. */
+export async function eventsOf(d1: D1Database, reservationId: number): Promise<Record<string, number>> {
+  const { results } = await d1.prepare("SELECT type, count(*) AS n FROM webhook_events WHERE reservation_id = ? GROUP BY type").bind(reservationId).all<{ type: string; n: number }>();
   return Object.fromEntries(results.map((r) => [r.type, r.n]));
 }

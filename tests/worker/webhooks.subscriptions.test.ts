@@ -133,7 +133,7 @@ describe("isolation between clients", () => {
     expect(still.endpoint).toBe(HOOK);
     // The secret did not change: the owner's rotation is the first.
     const rotated = (await owner.call(`/api/v2/webhooks/subscription/${sub.id}/rotate-secret`, { method: "POST" })).json.data[0];
-    const row = await env.DB.prepare("SELECT previous_secret FROM webhook_subscriptions WHERE id = ?").bind(sub.id).first<{ previous_secret: string }>();
+    const row = await owner.d1.prepare("SELECT previous_secret FROM webhook_subscriptions WHERE id = ?").bind(sub.id).first<{ previous_secret: string }>();
     expect(row!.previous_secret).toBe(sub.secret);
     expect(rotated.secret).not.toBe(sub.secret);
   });

@@ -1,9 +1,11 @@
-import { eq, sql } from "drizzle-orm";
-import { accessTokens, apiClients } from "../db/schema";
-import type { Db } from "../env";
+/** API clients and access tokens, in the control database. */
+import { eq, lt, sql } from "drizzle-orm";
+import { accessTokens, apiClients } from "../db/control.schema";
+import type { ControlDb } from "../env";
 import { hashPassword, randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
-import { propertyInsertStatements, type PropertyInput } from "../properties/properties.repo";
+import { type DirectoryRow, grantJustPlaced, placeStatement } from "../properties/directory.repo";
+import type { PropertyInput } from "../properties/properties.repo";
 
 export interface NewClient {
   name: string;
@@ -14,18 +16,22 @@ export interface NewClient {
   property: PropertyInput;
 }
 
-export async function usernameTaken(db: Db, username: string) {
-  const rows = await db.select({ id: apiClients.id }).from(apiClients).where(eq(apiClients.username, username)).limit(1);
+export type ClientRow = typeof apiClients.$inferSelect;
+
+export async function usernameTaken(control: ControlDb, username: string) {
+  const rows = await control.select({ id: apiClients.id }).from(apiClients).where(eq(apiClients.username, username)).limit(1);
   return rows.length > 0;
 }
 
-/** Creates the client, its sandbox property and the grant in one D1 batch: all or nothing. */
-export async function createClient(db: Db, input: NewClient, sandboxDays: number) {
+/**
+ * Creates the client, places its sandbox property in the directory and grants it, in one
+ * control batch: all or nothing. The property's own row goes to its shard next (the caller).
+ */
+export async function createClient(control: ControlDb, input: NewClient, shards: number) {
   const clientId = randomToken("ci_", 16);
   const clientSecret = randomToken("cs_", 32);
-  // PBKDF2 is deliberately slow: hash once; the sandbox property shares the client's password.
-  const passwordHash = await hashPassword(input.password);
-  const insertClient = db
+  const createdAt = nowIso();
+  const insertClient = control
     .insert(apiClients)
     .values({
       clientId,
@@ -33,19 +39,27 @@ export async function createClient(db: Db, input: NewClient, sandboxDays: number
       name: input.name,
       email: input.email,
       username: input.username,
-      passwordHash,
+      // PBKDF2 is deliberately slow: hashed once, and the sandbox property shares it.
+      passwordHash: await hashPassword(input.password),
       redirectUri: input.redirectUri,
+      createdAt,
     })
     .returning();
   const owner = sql`(SELECT id FROM api_clients WHERE client_id = ${clientId})`;
-  const [insertProperty, grant] = await propertyInsertStatements(db, { ...input.property, passwordHash }, { clientIdSql: owner, sandbox: true, sandboxDays });
-  const [clients, props] = await db.batch([insertClient, insertProperty, grant]);
-  return { client: clients[0]!, clientSecret, property: props[0]! };
+  const place = placeStatement(control, { publicKey: randomToken("pk_", 16), owner, shards, createdAt });
+  const [clients, placed] = await control.batch([insertClient, place, grantJustPlaced(control, owner)]);
+  const client = clients[0]!;
+  return { client, clientSecret, entry: placed[0]! as DirectoryRow };
+}
+
+/** Removes a client whose sandbox property could not be written (nothing else refers to it yet). */
+export async function deleteClient(control: ControlDb, id: number): Promise<void> {
+  await control.delete(apiClients).where(eq(apiClients.id, id));
 }
 
 /** client_credentials: the client's row when the id and secret match, else undefined. */
-export async function authenticateClient(db: Db, clientId: string, clientSecret: string) {
-  const rows = await db.select().from(apiClients).where(eq(apiClients.clientId, clientId)).limit(1);
+export async function authenticateClient(control: ControlDb, clientId: string, clientSecret: string) {
+  const rows = await control.select().from(apiClients).where(eq(apiClients.clientId, clientId)).limit(1);
   const client = rows[0];
   const presented = await sha256Hex(clientSecret);
   // Compare even when the client is unknown so timing does not reveal which client ids exist.
@@ -53,15 +67,31 @@ export async function authenticateClient(db: Db, clientId: string, clientSecret:
   return ok && client ? client : undefined;
 }
 
-export async function issueToken(db: Db, clientRowId: number, ttlSeconds: number) {
+export async function issueToken(control: ControlDb, clientRowId: number, ttlSeconds: number) {
   const token = randomToken("at_", 32);
-  await db.insert(accessTokens).values({ tokenHash: await sha256Hex(token), clientId: clientRowId, expiresAt: addSeconds(nowIso(), ttlSeconds) });
+  await control.insert(accessTokens).values({ tokenHash: await sha256Hex(token), clientId: clientRowId, expiresAt: addSeconds(nowIso(), ttlSeconds), createdAt: nowIso() });
   return token;
 }
 
 /** RFC 7009: revokes the token if it belongs to the client; silent otherwise. */
-export async function revokeToken(db: Db, clientRowId: number, token: string) {
-  await db.run(
+export async function revokeToken(control: ControlDb, clientRowId: number, token: string) {
+  await control.run(
     sql`UPDATE access_tokens SET revoked_at = ${nowIso()} WHERE token_hash = ${await sha256Hex(token)} AND client_id = ${clientRowId} AND revoked_at IS NULL`,
   );
+}
+
+/** The client behind a bearer token's hash, with the token's expiry and revocation. */
+export async function findTokenClient(control: ControlDb, tokenHash: string) {
+  const rows = await control
+    .select({ id: apiClients.id, clientId: apiClients.clientId, productionEnabled: apiClients.productionEnabled, expiresAt: accessTokens.expiresAt, revokedAt: accessTokens.revokedAt })
+    .from(accessTokens)
+    .innerJoin(apiClients, eq(apiClients.id, accessTokens.clientId))
+    .where(eq(accessTokens.tokenHash, tokenHash))
+    .limit(1);
+  return rows[0];
+}
+
+/** Tokens expired before `before` (housekeeping; the index on expires_at serves it). */
+export async function purgeTokens(control: ControlDb, before: string): Promise<void> {
+  await control.delete(accessTokens).where(lt(accessTokens.expiresAt, before));
 }

@@ -12,8 +12,10 @@ import { emailField, envelope, errorResponses, json, optionalString, passwordFie
 import { clientIp, jsonBodyOnly, rateLimit } from "../lib/middleware";
 import { intVar } from "../lib/time";
 import { PositionSchema, PropertySchema } from "../properties/properties.routes";
+import { writePlaced } from "../properties/lifecycle";
 import { toPropertyDto } from "../properties/properties.repo";
-import { authenticateClient, createClient, issueToken, revokeToken, usernameTaken } from "./clients.repo";
+import { shardCount } from "../shards/shards";
+import { authenticateClient, createClient, deleteClient, issueToken, revokeToken, usernameTaken } from "./clients.repo";
 
 const username = z.string().trim().min(3).max(100);
 const password = passwordField;
@@ -229,7 +231,7 @@ async function requireClient(c: Context<AppEnv>, req: Awaited<ReturnType<typeof 
   if (!req.clientId || !req.clientSecret) {
     throw new OAuthError("invalid_client", "client authentication is required (HTTP Basic or client_id and client_secret)", 401, req.basic);
   }
-  const client = await authenticateClient(c.get("db"), req.clientId, req.clientSecret);
+  const client = await authenticateClient(c.get("control"), req.clientId, req.clientSecret);
   if (!client) throw new OAuthError("invalid_client", "unknown client or wrong secret", 401, req.basic);
   return client;
 }
@@ -267,18 +269,23 @@ clientsRouter
             property: body.sandbox_property,
           }
         : { name: body.name, email: body.email, username: body.username, password: body.password, redirectUri: body.redirect_uri, property: body };
-    const db = c.get("db");
+    const control = c.get("control");
     const taken = () => new ApiError("username_taken", `the username "${input.username}" is taken`);
     // Checked first to spare the slow password hash; the UNIQUE index below settles races.
-    if (await usernameTaken(db, input.username)) throw taken();
+    if (await usernameTaken(control, input.username)) throw taken();
     let created;
     try {
-      created = await createClient(db, input, intVar(c.env.SANDBOX_DAYS, 90, 1));
+      created = await createClient(control, input, shardCount(c.env));
     } catch (e) {
       if (String((e as Error)?.message ?? e).includes("UNIQUE") || String((e as { cause?: unknown })?.cause ?? "").includes("UNIQUE")) throw taken();
       throw e;
     }
-    const { client, clientSecret, property } = created;
+    const { client, clientSecret, entry } = created;
+    // The sandbox property's row, in the shard the directory chose (the client goes if it cannot be written).
+    const property = await writePlaced(c.env, control, entry, { ...input.property, passwordHash: client.passwordHash }, { sandbox: true, sandboxDays: intVar(c.env.SANDBOX_DAYS, 90, 1) }).catch(async (err) => {
+      await deleteClient(control, client.id);
+      throw err;
+    });
     return c.json(
       {
         data: [
@@ -309,7 +316,7 @@ clientsRouter
       if (grant !== "client_credentials") throw new OAuthError("unsupported_grant_type", "only client_credentials is supported");
       const client = await requireClient(c, req);
       const ttl = intVar(c.env.TOKEN_TTL_SECONDS, 3600, 1);
-      const token = await issueToken(c.get("db"), client.id, ttl);
+      const token = await issueToken(c.get("control"), client.id, ttl);
       return c.json({ access_token: token, token_type: "Bearer" as const, expires_in: ttl }, 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
     },
     oauthHook,
@@ -321,7 +328,7 @@ clientsRouter
       const client = await requireClient(c, req);
       const token = req.str("token");
       if (!token) throw new OAuthError("invalid_request", "token is required");
-      await revokeToken(c.get("db"), client.id, token);
+      await revokeToken(c.get("control"), client.id, token);
       return c.body(null, 200, { "Cache-Control": "no-store" });
     },
     oauthHook,

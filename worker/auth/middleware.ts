@@ -4,7 +4,9 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { clientIp } from "../lib/middleware";
 import { nowIso } from "../lib/time";
-import { findPropertyForClient } from "../properties/properties.repo";
+import { bindProperty } from "../properties/binding";
+import { findEntry } from "../properties/directory.repo";
+import { findTokenClient } from "./clients.repo";
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -29,34 +31,32 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
         headers: challenge("invalid_request", "malformed Authorization header"),
       });
     }
-    const row = await c.env.DB.prepare(
-      `SELECT c.id, c.client_id, c.production_enabled, t.expires_at, t.revoked_at
-       FROM access_tokens t JOIN api_clients c ON c.id = t.client_id WHERE t.token_hash = ?`,
-    )
-      .bind(await sha256Hex(match[1]!))
-      .first<{ id: number; client_id: string; production_enabled: number; expires_at: string; revoked_at: string | null }>();
-    if (!row || row.revoked_at || row.expires_at <= nowIso()) {
+    const row = await findTokenClient(c.get("control"), await sha256Hex(match[1]!));
+    if (!row || row.revokedAt || row.expiresAt <= nowIso()) {
       // Guessing tokens costs a D1 read each: failed attempts are limited per address.
       const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `bad-token:${clientIp(c)}` });
       if (!success) throw new ApiError("too_many_requests", "too many failed authentications; retry after 60 seconds", { headers: { "Retry-After": "60" } });
-      const why = !row ? "unknown access token" : row.revoked_at ? "the access token was revoked" : "the access token expired";
+      const why = !row ? "unknown access token" : row.revokedAt ? "the access token was revoked" : "the access token expired";
       throw new ApiError("invalid_token", why, { headers: challenge("invalid_token", why) });
     }
-    c.set("client", { id: row.id, clientId: row.client_id, productionEnabled: row.production_enabled === 1 });
+    c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled });
     await next();
   };
 }
 
-/** Checks that the client may act on the property: 404 unknown, 403 not granted or sandbox expired. */
+/**
+ * Checks that the client may act on the property (404 unknown, 403 not granted or sandbox
+ * expired) and binds the request to the property's shard.
+ */
 export async function authoriseProperty(c: Parameters<MiddlewareHandler<AppEnv>>[0], propertyId: number, options: { allowExpired?: boolean } = {}): Promise<PropertyRow> {
-  const found = await findPropertyForClient(c.get("db"), propertyId, c.get("client").id);
+  const found = await findEntry(c.get("control"), propertyId, c.get("client").id);
   if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!found.granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
-  const property = found.property;
+  const property = await bindProperty(c, found.entry);
+  if (!property) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!options.allowExpired && property.sandbox && property.sandboxExpiresAt && property.sandboxExpiresAt <= nowIso()) {
     throw new ApiError("sandbox_expired", `the sandbox property ${propertyId} expired on ${property.sandboxExpiresAt}`);
   }
-  c.set("property", property);
   return property;
 }
 

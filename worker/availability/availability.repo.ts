@@ -12,7 +12,7 @@
  */
 import { and, asc, eq, gt, gte, isNull, lt, lte, sql } from "drizzle-orm";
 import { resolveSettings } from "../../shared/schemas";
-import { closures, diningTables, properties, reservationTables, rooms, services, tableGroupMembers } from "../db/schema";
+import { closures, diningTables, properties, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import { localMinutes } from "../lib/localtime";
 import type { Catalog, EngineRoom, EngineService, EngineTable, Hold } from "./engine";

@@ -13,6 +13,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { now } from "./clock";
 import { base64url, sha256Hex } from "./crypto";
+import { claimKey, completeKey, findKey, releaseKey } from "./idempotency.repo";
 
 const encoder = new TextEncoder();
 
@@ -45,15 +46,6 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 const STALE_RUNNING_MS = 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-interface StoredKey {
-  request_hash: string;
-  state: "running" | "done";
-  response_status: number | null;
-  response_body: string | null;
-  response_type: string | null;
-  created_at: string;
-}
-
 export function idempotency(options: { scope: (c: Context<AppEnv>) => string }): MiddlewareHandler<AppEnv> {
   return async function idempotencyMiddleware(c, next) {
     const key = c.req.header("Idempotency-Key");
@@ -72,25 +64,18 @@ export function idempotency(options: { scope: (c: Context<AppEnv>) => string }):
     const url = new URL(c.req.url);
     const requestHash = await sha256Hex(`${c.req.method} ${url.pathname}${url.search}\n${c.req.header("Property") ?? ""}\n${body}`);
     const db = c.env.DB;
-    const expiredBefore = new Date(now() - TTL_MS).toISOString();
-    const staleBefore = new Date(now() - STALE_RUNNING_MS).toISOString();
-
-    const claimed = await db
-      .prepare(
-        `INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?1, ?2, ?3, 'running', ?6)
-         ON CONFLICT (scope, key) DO UPDATE SET request_hash = ?3, state = 'running', response_status = NULL,
-           response_body = NULL, response_type = NULL, created_at = ?6
-         WHERE idempotency_keys.created_at < ?4 OR (idempotency_keys.state = 'running' AND idempotency_keys.created_at < ?5)
-         RETURNING key`,
-      )
-      .bind(scope, keyHash, requestHash, expiredBefore, staleBefore, new Date(now()).toISOString())
-      .first();
+    const at = now();
+    const claimed = await claimKey(db, {
+      scope,
+      key: keyHash,
+      requestHash,
+      at: new Date(at).toISOString(),
+      expiredBefore: new Date(at - TTL_MS).toISOString(),
+      staleBefore: new Date(at - STALE_RUNNING_MS).toISOString(),
+    });
 
     if (!claimed) {
-      const stored = await db
-        .prepare("SELECT request_hash, state, response_status, response_body, response_type, created_at FROM idempotency_keys WHERE scope = ? AND key = ?")
-        .bind(scope, keyHash)
-        .first<StoredKey>();
+      const stored = await findKey(db, scope, keyHash);
       if (!stored) throw new ApiError("idempotency_key_in_use", "this Idempotency-Key is being processed; retry shortly");
       if (stored.request_hash !== requestHash) {
         throw new ApiError("idempotency_key_reused", "this Idempotency-Key was used with another request; use a new key");
@@ -113,14 +98,10 @@ export function idempotency(options: { scope: (c: Context<AppEnv>) => string }):
 
     const res = c.res;
     if (res.status >= 500) {
-      // A failure on our side must not pin the key: the caller's retry runs again.
-      await db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?").bind(scope, keyHash).run();
+      await releaseKey(db, scope, keyHash);
       return;
     }
     const text = await res.clone().text();
-    await db
-      .prepare("UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?, response_type = ? WHERE scope = ? AND key = ?")
-      .bind(res.status, await seal(text, await bodyKey(rawKey, scope)), res.headers.get("Content-Type"), scope, keyHash)
-      .run();
+    await completeKey(db, scope, keyHash, { status: res.status, body: await seal(text, await bodyKey(rawKey, scope)), type: res.headers.get("Content-Type") });
   };
 }

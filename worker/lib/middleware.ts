@@ -1,16 +1,16 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import * as schema from "../db/schema";
+import * as control from "../db/control.schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** One drizzle handle per request, on the D1 binding. */
+/** One drizzle handle per request on the control database; a property's shard is bound later (properties/binding.ts). */
 export function database(): MiddlewareHandler<AppEnv> {
   return async function databaseMiddleware(c, next) {
-    c.set("db", drizzle(c.env.DB, { schema }));
+    c.set("control", drizzle(c.env.DB, { schema: control }));
     await next();
   };
 }

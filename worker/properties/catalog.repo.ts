@@ -2,9 +2,9 @@
  * Rooms, tables (with group members), services and closures of one property.
  * Deletion is soft: past reservations keep pointing at what they used.
  */
-import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem as AnyBatchItem } from "drizzle-orm/batch";
-import { catalogChanges, closures, diningTables, rooms, services, tableGroupMembers } from "../db/schema";
+import { catalogChanges, closures, diningTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
 import type { Db } from "../env";
 import { abortReason } from "../lib/d1";
 import { zonedParts } from "../lib/localtime";
@@ -169,9 +169,10 @@ export interface TableFields {
 export async function insertTable(db: Db, propertyId: number, fields: TableFields, memberIds: number[]) {
   const insert = db.insert(diningTables).values({ propertyId, ...fields }).returning();
   if (!memberIds.length) return (await insert)[0]!;
-  // Not last_insert_rowid(): each member row inserted changes it. AUTOINCREMENT makes the
-  // group just inserted the highest id, and the batch runs alone.
-  const groupId = sql`(SELECT max(id) FROM dining_tables)` as unknown as number;
+  // Not last_insert_rowid(): each member row inserted changes it. The table's sequence holds
+  // the id AUTOINCREMENT just gave the group (the batch runs alone), whatever rows a move
+  // brought here from another shard's range.
+  const groupId = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'dining_tables')` as unknown as number;
   const [rows] = await db.batch([insert, ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId, memberId }))]);
   return rows[0]!;
 }
@@ -353,4 +354,9 @@ export async function upcomingUse(db: Db, propertyId: number, nowMin: number, wh
         AND r.end_min > ${nowMin} AND (${sql.join(uses, sql` OR `)}) ORDER BY r.start_min LIMIT 1`,
   );
   return row?.id;
+}
+
+/** Guard rows older than `before` (retention): their batch committed long ago. */
+export async function purgeCatalogChanges(db: Db, before: string): Promise<void> {
+  await db.delete(catalogChanges).where(lt(catalogChanges.at, before));
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+/** A property's own row, in its shard (the directory in the control database says which). */
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { resolveSettings, type SettingsPatch } from "../../shared/schemas";
-import { properties, propertyGrants } from "../db/schema";
+import { properties } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
-import { hashPassword, randomToken } from "../lib/crypto";
+import { hashPassword } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
 
 export interface PropertyInput {
@@ -19,42 +20,30 @@ export interface PropertyInput {
   settings?: SettingsPatch | undefined;
 }
 
-export async function findPropertyForClient(db: Db, propertyId: number, clientId: number) {
-  const rows = await db
-    .select({
-      property: properties,
-      granted: sql<number | null>`(SELECT 1 FROM property_grants g WHERE g.client_id = ${clientId} AND g.property_id = ${properties.id})`,
-    })
-    .from(properties)
-    .where(and(eq(properties.id, propertyId), isNull(properties.deletedAt)))
-    .limit(1);
-  const row = rows[0];
-  return row ? { property: row.property, granted: row.granted === 1 } : undefined;
+/** The live row of property `id` in this shard. */
+export async function getPropertyRow(db: Db, id: number): Promise<PropertyRow | undefined> {
+  return (await db.select().from(properties).where(and(eq(properties.id, id), isNull(properties.deletedAt))).limit(1))[0];
 }
 
-export async function listPropertiesForClient(db: Db, clientId: number, limit: number, afterId = 0) {
-  const rows = await db
-    .select({ property: properties })
-    .from(propertyGrants)
-    .innerJoin(properties, eq(properties.id, propertyGrants.propertyId))
-    .where(and(eq(propertyGrants.clientId, clientId), isNull(properties.deletedAt), gt(properties.id, afterId)))
-    .orderBy(asc(properties.id))
-    .limit(limit + 1);
-  return rows.map((r) => r.property);
+/** The live rows of these properties in this shard (a page of GET /properties spans shards). */
+export async function getPropertyRows(db: Db, ids: number[]): Promise<PropertyRow[]> {
+  if (!ids.length) return [];
+  return db.select().from(properties).where(and(inArray(properties.id, ids), isNull(properties.deletedAt)));
 }
 
-/** The statements that create a property and grant it to its creator, for one D1 batch. */
-export async function propertyInsertStatements(
+/** Writes a new property's row under the id and key the directory gave it. */
+export async function insertPropertyRow(
   db: Db,
+  placed: { id: number; publicKey: string; ownerClientId: number; createdAt: string },
   input: PropertyInput,
-  owner: { clientIdSql: ReturnType<typeof sql> | number; sandbox: boolean; sandboxDays: number },
-) {
-  const createdAt = nowIso();
-  const insert = db
+  o: { sandbox: boolean; sandboxDays: number },
+): Promise<PropertyRow> {
+  const rows = await db
     .insert(properties)
     .values({
-      publicKey: randomToken("pk_", 16),
-      ownerClientId: owner.clientIdSql as number,
+      id: placed.id,
+      publicKey: placed.publicKey,
+      ownerClientId: placed.ownerClientId,
       name: input.name,
       email: input.email ?? null,
       username: input.username ?? null,
@@ -63,25 +52,15 @@ export async function propertyInsertStatements(
       phone: input.phone ?? null,
       description: input.description ?? null,
       enabled: true,
-      sandbox: owner.sandbox,
-      sandboxExpiresAt: owner.sandbox ? addSeconds(createdAt, owner.sandboxDays * 86400) : null,
+      sandbox: o.sandbox,
+      sandboxExpiresAt: o.sandbox ? addSeconds(placed.createdAt, o.sandboxDays * 86400) : null,
       position: input.position ?? {},
       settings: input.settings ? stripUndefined(input.settings) : {},
-      createdAt,
-      updatedAt: createdAt,
+      createdAt: placed.createdAt,
+      updatedAt: placed.createdAt,
     })
     .returning();
-  const grant = db.insert(propertyGrants).values({
-    clientId: owner.clientIdSql as number,
-    propertyId: sql`last_insert_rowid()` as unknown as number,
-  });
-  return [insert, grant] as const;
-}
-
-export async function createProperty(db: Db, clientId: number, input: PropertyInput, sandbox: boolean, sandboxDays: number) {
-  const [insert, grant] = await propertyInsertStatements(db, input, { clientIdSql: clientId, sandbox, sandboxDays });
-  const [inserted] = await db.batch([insert, grant]);
-  return inserted[0]!;
+  return rows[0]!;
 }
 
 export async function updateProperty(db: Db, current: PropertyRow, input: Partial<PropertyInput> & { enabled?: boolean | undefined }) {

@@ -2,10 +2,11 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
 import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
-import { decodeCursor, idCursor, page, paginationQuery } from "../lib/pagination";
+import { decodeCursor, encodeCursor, idCursor, paginationQuery } from "../lib/pagination";
 import { AUTHED, bearerSecurity, emailField, envelope, errorResponses, IdParam, json, listEnvelope, optionalString, passwordField, urlField } from "../lib/openapi";
 import { intVar } from "../lib/time";
-import { createProperty, listPropertiesForClient, softDeleteProperty, toPropertyDto, updateProperty } from "./properties.repo";
+import { createProperty, deleteProperty, propertiesPage } from "./lifecycle";
+import { toPropertyDto, updateProperty } from "./properties.repo";
 
 export const PositionSchema = z
   .object({
@@ -131,9 +132,9 @@ export const propertiesRouter = createRouter()
   .openapi(listRoute, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
     const after = decodeCursor(next_cursor, idCursor);
-    const rows = await listPropertiesForClient(c.get("db"), c.get("client").id, limit, after?.id);
-    const result = page(rows, limit, (p) => ({ id: p.id }));
-    return c.json({ data: result.data.map(toPropertyDto), next_cursor: result.next_cursor }, 200);
+    const found = await propertiesPage(c.env, c.get("control"), c.get("client").id, limit, after?.id);
+    const next = found.more && found.lastId !== undefined ? encodeCursor({ id: found.lastId }) : null;
+    return c.json({ data: found.rows.map(toPropertyDto), next_cursor: next }, 200);
   })
   .openapi(getRoute, async (c) => {
     const property = await authoriseProperty(c, c.req.valid("param").id);
@@ -141,7 +142,8 @@ export const propertiesRouter = createRouter()
   })
   .openapi(createPropertyRoute, async (c) => {
     const client = c.get("client");
-    const property = await createProperty(c.get("db"), client.id, c.req.valid("json"), !client.productionEnabled, intVar(c.env.SANDBOX_DAYS, 90, 1));
+    const placement = { sandbox: !client.productionEnabled, sandboxDays: intVar(c.env.SANDBOX_DAYS, 90, 1) };
+    const property = await createProperty(c.env, c.get("control"), client.id, c.req.valid("json"), placement);
     return c.json({ data: [toPropertyDto(property)] }, 201);
   })
   .openapi(updateRoute, async (c) => {
@@ -151,6 +153,6 @@ export const propertiesRouter = createRouter()
   })
   .openapi(deleteRoute, async (c) => {
     const property = await authoriseProperty(c, c.req.valid("param").id, { allowExpired: true });
-    await softDeleteProperty(c.get("db"), property.id);
+    await deleteProperty(c.get("db"), c.get("control"), property.id);
     return c.json({ data: [property.id] }, 200);
   });

@@ -7,7 +7,8 @@ import { Hono, type Context } from "hono";
 import { html, raw } from "hono/html";
 import { LOCALES, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
-import { findPublicProperty } from "./public.repo";
+import { bindByPublicKey } from "../properties/binding";
+import { guestVisible } from "./public.repo";
 
 type Page = "welcome" | "services" | "book" | "manage";
 type Locale = (typeof LOCALES)[number];
@@ -159,8 +160,8 @@ function notFound(c: Context<AppEnv>) {
 }
 
 const page = (name: Page) => async (c: Context<AppEnv>) => {
-  const property = await findPublicProperty(c.get("db"), c.req.param("public_key") ?? "");
-  if (!property) return notFound(c);
+  const property = await bindByPublicKey(c, c.req.param("public_key") ?? "");
+  if (!property || !guestVisible(property)) return notFound(c);
   return render(c, property, name, name === "manage" ? c.req.param("token") : undefined);
 };
 

@@ -1,28 +1,16 @@
-/** What the public widget API reads from D1: a property by its public key, a reservation by its manage token. */
-import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
-import { properties, reservationHistory, reservations, services } from "../db/schema";
+/** What the public widget API reads from a property's shard: its services, a reservation by its manage token. */
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { reservationHistory, reservations, services } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import type { ReservationRow } from "../reservations/reservations.repo";
 import { nowIso } from "../lib/time";
 
 /**
- * The property behind a public key, when guests may see it: not deleted, enabled, and not an
- * expired sandbox. Anything else is "not found", so a key tells nothing about its property.
+ * Whether guests may see a property: enabled, and not an expired sandbox (deleted ones are
+ * unknown to the directory already). Anything else is "not found", so a key tells nothing.
  */
-export async function findPublicProperty(db: Db, publicKey: string): Promise<PropertyRow | undefined> {
-  const rows = await db
-    .select()
-    .from(properties)
-    .where(
-      and(
-        eq(properties.publicKey, publicKey),
-        isNull(properties.deletedAt),
-        eq(properties.enabled, true),
-        or(eq(properties.sandbox, false), isNull(properties.sandboxExpiresAt), gte(properties.sandboxExpiresAt, nowIso())),
-      ),
-    )
-    .limit(1);
-  return rows[0];
+export function guestVisible(p: PropertyRow): boolean {
+  return p.enabled && !(p.sandbox && p.sandboxExpiresAt !== null && p.sandboxExpiresAt < nowIso());
 }
 
 /** The guest's details as typed at booking, kept in the "created" history entry. */

@@ -12,8 +12,9 @@ import { ApiError, type ErrorCode } from "../errors";
 import { envelope, errorResponses, json } from "../lib/openapi";
 import { queryId, queryPax } from "../lib/query";
 import { createRouter } from "../lib/router";
+import { bindByPublicKey } from "../properties/binding";
 import { bookOnline, cancelManaged, findManaged, onlineServices, profile, publicSlots, toPublicReservation } from "./guest";
-import { findPublicProperty } from "./public.repo";
+import { guestVisible } from "./public.repo";
 
 const base = { tags: ["public"] };
 
@@ -192,8 +193,8 @@ const cancelRoute = createRoute({
 });
 
 async function guestProperty(c: Context<AppEnv>, publicKey: string): Promise<PropertyRow> {
-  const property = await findPublicProperty(c.get("db"), publicKey);
-  if (!property) throw new ApiError("property_not_found", "no restaurant takes online bookings under this key");
+  const property = await bindByPublicKey(c, publicKey);
+  if (!property || !guestVisible(property)) throw new ApiError("property_not_found", "no restaurant takes online bookings under this key");
   return property;
 }
 

@@ -7,25 +7,17 @@
 import { resolveSettings, type Channel, type ReservationStatus } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability, type EngineService, type EngineTable, type Mode, type Refusal, stayMinutes } from "../availability/engine";
-import { findPropertyForClient } from "../properties/properties.repo";
-import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { localMinutes } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
 import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
+import type { BookingContext } from "./context";
 import { checkCustomerInput, resolveCustomer } from "./customers";
 import { diff } from "./history";
 import * as repo from "./reservations.repo";
 import type { CustomerInput, HoldSpan, ReservationRow } from "./reservations.repo";
 
-export interface BookingContext {
-  db: Db;
-  property: PropertyRow;
-  /** "client:<id>", "guest" or "system", for the history */
-  actor: string;
-  /** the API client, to tell another of its properties (403) from a stranger's (404) */
-  clientId?: number;
-}
+export type { BookingContext } from "./context";
 
 const ATTEMPTS = 3;
 /**
@@ -203,10 +195,8 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
 export async function requireReservation(ctx: BookingContext, id: number): Promise<ReservationRow> {
   const row = await repo.getReservation(ctx.db, id);
   if (row && row.propertyId === ctx.property.id) return row;
-  if (row && ctx.clientId !== undefined) {
-    const other = await findPropertyForClient(ctx.db, row.propertyId, ctx.clientId);
-    if (other?.granted) throw new ApiError("reservation_not_available", `reservation ${id} belongs to property ${row.propertyId}, not to property ${ctx.property.id}`);
-  }
+  const other = await ctx.locateElsewhere?.(id);
+  if (other !== undefined) throw new ApiError("reservation_not_available", `reservation ${id} belongs to property ${other}, not to property ${ctx.property.id}`);
   throw new ApiError("reservation_not_found", `reservation ${id} does not exist in this property`);
 }
 

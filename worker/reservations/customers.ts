@@ -1,6 +1,6 @@
 /** The customer of a booking (CONTRACT 6): found by id, email or phone, planned, never written here. */
 import { ApiError, invalidField } from "../errors";
-import type { BookingContext } from "./booking";
+import type { BookingContext } from "./context";
 import * as repo from "./reservations.repo";
 import type { CustomerInput } from "./reservations.repo";
 

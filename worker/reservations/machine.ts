@@ -70,6 +70,8 @@ export function next(state: MachineState, action: Action): Outcome {
       return moveTo(state, "CANCELLED");
     case "expire_unpaid":
       if (status !== "PREPAY") return refuse(`only a PREPAY reservation expires unpaid, this one is ${status}`);
+      // A guest already checked in is at the table: staff settle that, not the cron.
+      if (state.checkedIn) return refuse("a checked-in guest does not expire unpaid");
       return moveTo(state, "EXPIRED");
     case "update":
       if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);

@@ -5,7 +5,7 @@
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import { customers, diningTables, reservationHistory, reservations, reservationTables, rooms, services } from "../db/schema";
+import { customers, diningTables, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
 import type { Db } from "../env";
 import { inChunks } from "../properties/catalog.repo";
 import { abortReason } from "../lib/d1";
@@ -44,6 +44,11 @@ export function writeConflict(err: unknown): WriteConflict | undefined {
 
 export async function getReservation(db: Db, id: number): Promise<ReservationRow | undefined> {
   return (await db.select().from(reservations).where(eq(reservations.id, id)).limit(1))[0];
+}
+
+/** The property a reservation id belongs to in this shard, if any. */
+export async function reservationOwner(db: Db, id: number): Promise<number | undefined> {
+  return (await db.select({ propertyId: reservations.propertyId }).from(reservations).where(eq(reservations.id, id)).limit(1))[0]?.propertyId;
 }
 
 // ---------- customers ----------
@@ -110,14 +115,11 @@ export function planCustomer(input: CustomerInput, existing: CustomerRow | undef
 
 type NewReservation = Omit<typeof reservations.$inferInsert, "id" | "createdAt" | "updatedAt" | "version">;
 
-const justInserted = sql`(SELECT max(id) FROM reservations)` as unknown as number;
-const customerJustInserted = sql`(SELECT max(id) FROM customers)` as unknown as number;
+// The ids AUTOINCREMENT just gave in this batch (a batch runs alone): the tables' sequences, not
+// max(id), which spans every property of the shard and rows a move brought from another range.
+const justInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'reservations')` as unknown as number;
+const customerJustInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'customers')` as unknown as number;
 
-/**
- * The statements that write a booking's customer, and the id the reservation takes. A new
- * customer is inserted in the batch (AUTOINCREMENT: the highest id, and a batch runs alone);
- * a known one is updated only when its details change.
- */
 /** Whether writing the plan changes a known customer's details. */
 export function customerDetailsChange(plan: CustomerPlan): boolean {
   const { existing, fields } = plan;
@@ -133,6 +135,10 @@ export function customerSnapshot(plan: CustomerPlan): string {
   return JSON.stringify({ first_name: firstName, last_name: lastName, email, phone });
 }
 
+/**
+ * The statements that write a booking's customer, and the id the reservation takes: a new
+ * customer inserted in the batch, or a known one, updated only when its details change.
+ */
 function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | undefined) {
   if (!plan) return { statements: [], customerId: undefined };
   const { existing, fields } = plan;
@@ -194,23 +200,17 @@ export async function changeReservation(
 }
 
 /**
- * PREPAY reservations whose payment window closed become EXPIRED, release their tables
- * and get a history entry, in one batch (the cron's job). A guest already checked in is
- * at the table: staff settle that, the cron does not.
+ * PREPAY reservations whose payment window closed, oldest due first, for the cron to expire
+ * through the state machine (reservations/expiry.ts). Checked-in guests are not due: the
+ * machine refuses to expire them, and the index range skips them.
  */
-export async function expireUnpaid(d1: D1Database, at = nowIso()): Promise<number[]> {
-  const due = "status = 'PREPAY' AND payment_due_at IS NOT NULL AND payment_due_at < ?1 AND checkin_date IS NULL";
-  const [, , expired] = await d1.batch<{ id: number }>([
-    d1
-      .prepare(
-        `INSERT INTO reservation_history (reservation_id, at, actor, action, from_status, to_status, changes)
-         SELECT id, ?1, 'system', 'expired_unpaid', 'PREPAY', 'EXPIRED', '{"status":["PREPAY","EXPIRED"]}' FROM reservations WHERE ${due}`,
-      )
-      .bind(at),
-    d1.prepare(`DELETE FROM reservation_tables WHERE reservation_id IN (SELECT id FROM reservations WHERE ${due})`).bind(at),
-    d1.prepare(`UPDATE reservations SET status = 'EXPIRED', last_status_change = ?1, updated_at = ?1, version = version + 1 WHERE ${due} RETURNING id`).bind(at),
-  ]);
-  return expired!.results.map((r) => r.id);
+export async function dueUnpaid(db: Db, at: string, limit: number): Promise<ReservationRow[]> {
+  return db
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.status, "PREPAY"), isNotNull(reservations.paymentDueAt), lt(reservations.paymentDueAt, at), isNull(reservations.checkinDate)))
+    .orderBy(asc(reservations.paymentDueAt))
+    .limit(limit);
 }
 
 // ---------- reads ----------

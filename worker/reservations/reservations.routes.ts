@@ -12,6 +12,7 @@ import { queryBoolean } from "../lib/query";
 import { createRouter } from "../lib/router";
 import { setSearchengine } from "../properties/properties.repo";
 import { act, type BookingContext, createReservation, requireReservation, updateReservation } from "./booking";
+import { locator } from "./locate";
 import { parseStatusTarget } from "./machine";
 import * as repo from "./reservations.repo";
 import { HistoryItem, ListQuery, Reservation, ReservationCreate, ReservationListItem, ReservationUpdate, toReservationDto } from "./reservations.schemas";
@@ -23,7 +24,7 @@ const one = (description: string) => json(envelope(Reservation), description);
 
 function bookingContext(c: Context<AppEnv>): BookingContext {
   const client = c.get("client");
-  return { db: c.get("db"), property: c.get("property"), actor: `client:${client.id}`, clientId: client.id };
+  return { db: c.get("db"), property: c.get("property"), actor: `client:${client.id}`, locateElsewhere: locator(c.env, c.get("control"), client.id) };
 }
 
 /** The response of reservations: SPEC's start_date in lists and create, start_day in single records. */

@@ -6,13 +6,13 @@
  * names of its service, room and tables are read at the first attempt.
  */
 import { eq } from "drizzle-orm";
-import { properties, webhookEvents } from "../db/schema";
+import { properties } from "../db/shard.schema";
 import type { Db } from "../env";
 import { resolveSettings } from "../../shared/schemas";
 import { loadRelated, type Related, type ReservationRow } from "../reservations/reservations.repo";
 import { toReservationDto } from "../reservations/reservations.schemas";
+import { type EventRow, fixPayload } from "./webhooks.repo";
 
-export type EventRow = typeof webhookEvents.$inferSelect;
 
 /** The trigger's json_object copy of a reservations row, as the row drizzle would read. */
 function rowFromSnapshot(json: string): ReservationRow {
@@ -53,10 +53,5 @@ export async function buildPayload(db: Db, event: EventRow): Promise<string> {
 /** The event's body, built once: the first attempt fixes it, every retry and replay reuses it. */
 export async function fixedPayload(db: Db, d1: D1Database, event: EventRow): Promise<string> {
   if (event.payload) return event.payload;
-  const built = await buildPayload(db, event);
-  const row = await d1
-    .prepare("UPDATE webhook_events SET payload = coalesce(payload, ?2) WHERE id = ?1 RETURNING payload")
-    .bind(event.id, built)
-    .first<{ payload: string }>();
-  return row?.payload ?? built;
+  return fixPayload(d1, event.id, await buildPayload(db, event));
 }

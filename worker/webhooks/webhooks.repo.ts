@@ -1,6 +1,10 @@
-/** Subscriptions, deliveries and attempts in D1. A client reads and writes only its own subscriptions. */
+/**
+ * Subscriptions, events, deliveries and attempts in a property's shard. A client reads and
+ * writes only its own subscriptions, on properties the directory still grants it (passed in as
+ * `propertyIds`: grants live in the control database).
+ */
 import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
-import { properties, propertyGrants, webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/shard.schema";
 import type { Db } from "../env";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
@@ -8,22 +12,19 @@ import { inChunks } from "../properties/catalog.repo";
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
+export type EventRow = typeof webhookEvents.$inferSelect;
 
 const s = webhookSubscriptions;
-/** The client's live subscriptions on live properties it is still authorised for. */
-const owned = (clientId: number) =>
-  and(
-    eq(s.clientId, clientId),
-    isNull(s.deletedAt),
-    sql`EXISTS (SELECT 1 FROM ${propertyGrants} g JOIN ${properties} p ON p.id = g.property_id WHERE g.client_id = ${clientId} AND g.property_id = ${s.propertyId} AND p.deleted_at IS NULL)`,
-  );
+/** The client's live subscriptions on these properties (one bound parameter, however many). */
+const owned = (clientId: number, propertyIds: number[]) =>
+  and(eq(s.clientId, clientId), isNull(s.deletedAt), sql`${s.propertyId} IN (SELECT value FROM json_each(${JSON.stringify(propertyIds)}))`);
 
-export async function listSubscriptions(db: Db, clientId: number, limit: number, afterId = 0): Promise<SubscriptionRow[]> {
-  return db.select().from(s).where(and(owned(clientId), gt(s.id, afterId))).orderBy(asc(s.id)).limit(limit + 1);
+export async function listSubscriptions(db: Db, clientId: number, propertyIds: number[], limit: number, afterId = 0): Promise<SubscriptionRow[]> {
+  return db.select().from(s).where(and(owned(clientId, propertyIds), gt(s.id, afterId))).orderBy(asc(s.id)).limit(limit + 1);
 }
 
-export async function findSubscription(db: Db, clientId: number, id: number): Promise<SubscriptionRow | undefined> {
-  return (await db.select().from(s).where(and(owned(clientId), eq(s.id, id))).limit(1))[0];
+export async function findSubscription(db: Db, clientId: number, propertyIds: number[], id: number): Promise<SubscriptionRow | undefined> {
+  return (await db.select().from(s).where(and(owned(clientId, propertyIds), eq(s.id, id))).limit(1))[0];
 }
 
 export async function insertSubscription(db: Db, row: { clientId: number; propertyId: number; endpoint: string; webhookType: string; secret: string }): Promise<SubscriptionRow> {
@@ -32,6 +33,20 @@ export async function insertSubscription(db: Db, row: { clientId: number; proper
 
 export async function updateSubscription(db: Db, id: number, set: Partial<SubscriptionRow>): Promise<SubscriptionRow> {
   return (await db.update(s).set({ ...set, updatedAt: nowIso() }).where(eq(s.id, id)).returning())[0]!;
+}
+
+/** Ends a client's subscriptions on a property (a grant revoked); their pending deliveries fail. */
+export async function deleteClientSubscriptions(d1: D1Database, clientId: number, propertyId: number, at: string): Promise<number> {
+  const [, deleted] = await d1.batch([
+    d1
+      .prepare(
+        `UPDATE webhook_deliveries SET state = 'failed', last_error = 'subscription deleted', lease_until = NULL
+         WHERE state = 'pending' AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE client_id = ?1 AND property_id = ?2 AND deleted_at IS NULL)`,
+      )
+      .bind(clientId, propertyId),
+    d1.prepare("UPDATE webhook_subscriptions SET deleted_at = ?3, updated_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND deleted_at IS NULL").bind(clientId, propertyId, at),
+  ]);
+  return deleted!.meta.changes ?? 0;
 }
 
 const d = webhookDeliveries;
@@ -65,4 +80,163 @@ export async function replayDelivery(db: Db, subscriptionId: number, id: number)
     .where(and(eq(d.id, id), eq(d.state, "failed")))
     .returning({ id: d.id });
   return updated.length ? "replayed" : "not_failed";
+}
+
+// ---------- delivery (webhooks/delivery.ts) ----------
+
+/** What a consumer holds while it attempts a delivery. */
+export interface ClaimedDelivery {
+  id: number;
+  event_id: number;
+  subscription_id: number;
+  property_id: number;
+  attempts: number;
+  cycle_attempts: number;
+}
+
+/**
+ * Marks up to `limit` due deliveries as queued now and answers them (with their property, which
+ * the queue's message carries). Due: a first attempt at once (the schedule starts at 0),
+ * whatever clock stamped it; a retry once its time came. Skips those a message is on its way for.
+ */
+export async function takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number }): Promise<{ id: number; property_id: number }[]> {
+  const { results } = await d1
+    .prepare(
+      `UPDATE webhook_deliveries SET queued_at = ?1 WHERE id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE state = 'pending' AND next_attempt_at <= max(?1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+           AND (queued_at IS NULL OR queued_at < ?2)
+         ORDER BY id LIMIT ?3)
+       RETURNING id, property_id`,
+    )
+    .bind(o.now, o.graceBefore, o.limit)
+    .all<{ id: number; property_id: number }>();
+  return results.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Leases delivery `id` until `leaseUntil` if it is due, nobody else holds it, and no earlier
+ * delivery of the same reservation to the same subscription is still untried.
+ */
+export async function leaseDelivery(d1: D1Database, id: number, now: string, leaseUntil: string): Promise<ClaimedDelivery | null> {
+  return d1
+    .prepare(
+      `UPDATE webhook_deliveries AS d SET lease_until = ?2
+       WHERE d.id = ?1 AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ?3)
+         AND (d.next_attempt_at <= ?3 OR d.cycle_attempts = 0)
+         AND NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries p
+           WHERE p.subscription_id = d.subscription_id AND p.reservation_id = d.reservation_id AND p.id < d.id
+             AND p.state = 'pending' AND p.cycle_attempts = 0)
+       RETURNING id, event_id, subscription_id, property_id, attempts, cycle_attempts`,
+    )
+    .bind(id, leaseUntil, now)
+    .first<ClaimedDelivery>();
+}
+
+export async function deliveryState(d1: D1Database, id: number) {
+  return d1
+    .prepare("SELECT state, next_attempt_at, lease_until, cycle_attempts, property_id FROM webhook_deliveries WHERE id = ?")
+    .bind(id)
+    .first<{ state: string; next_attempt_at: string; lease_until: string | null; cycle_attempts: number; property_id: number }>();
+}
+
+export async function markQueued(d1: D1Database, id: number, at: string): Promise<void> {
+  await d1.prepare("UPDATE webhook_deliveries SET queued_at = ?2 WHERE id = ?1").bind(id, at).run();
+}
+
+export interface SendTarget {
+  sub: { endpoint: string; secret: string; previous_secret: string | null; previous_secret_expires_at: string | null; disabled_at: string | null; deleted_at: string | null } | undefined;
+  event: EventRow;
+  sandbox: boolean;
+}
+
+/** The subscription, the event and whether the property is a sandbox, in one round trip. */
+export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Promise<SendTarget> {
+  const [sub, event, property] = await d1.batch([
+    d1.prepare("SELECT endpoint, secret, previous_secret, previous_secret_expires_at, disabled_at, deleted_at FROM webhook_subscriptions WHERE id = ?").bind(claimed.subscription_id),
+    d1.prepare("SELECT id, uid, property_id AS propertyId, reservation_id AS reservationId, type, snapshot, previous, payload, created_at AS createdAt FROM webhook_events WHERE id = ?").bind(claimed.event_id),
+    d1.prepare("SELECT p.sandbox FROM properties p JOIN webhook_subscriptions s ON s.property_id = p.id WHERE s.id = ?").bind(claimed.subscription_id),
+  ]);
+  return {
+    sub: sub!.results[0] as SendTarget["sub"],
+    event: event!.results[0] as EventRow,
+    sandbox: (property!.results[0] as { sandbox: number } | undefined)?.sandbox === 1,
+  };
+}
+
+/** The body fixed by the first attempt: whichever attempt wrote it first wins. */
+export async function fixPayload(d1: D1Database, eventId: number, built: string): Promise<string> {
+  const row = await d1.prepare("UPDATE webhook_events SET payload = coalesce(payload, ?2) WHERE id = ?1 RETURNING payload").bind(eventId, built).first<{ payload: string }>();
+  return row?.payload ?? built;
+}
+
+export interface AttemptRecord {
+  at: string;
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  excerpt: string | null;
+}
+
+export function recordAttempt(d1: D1Database, deliveryId: number, a: AttemptRecord): D1PreparedStatement {
+  return d1
+    .prepare("INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, error, response_excerpt) VALUES (?, ?, ?, ?, ?, ?)")
+    .bind(deliveryId, a.at, a.status, a.latencyMs, a.error, a.excerpt);
+}
+
+/** The subscription is disabled, with everything else it had pending. */
+export function disableSubscription(d1: D1Database, subscriptionId: number, exceptDelivery: number, at: string, reason: string): D1PreparedStatement[] {
+  return [
+    d1.prepare("UPDATE webhook_subscriptions SET disabled_at = ?2, disabled_reason = ?3, updated_at = ?2 WHERE id = ?1 AND disabled_at IS NULL").bind(subscriptionId, at, reason),
+    d1
+      .prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = ?3 WHERE subscription_id = ?1 AND state = 'pending' AND id <> ?2")
+      .bind(subscriptionId, exceptDelivery, `subscription disabled (${reason})`),
+  ];
+}
+
+export interface Finish {
+  state: "pending" | "delivered" | "failed";
+  status?: number | null;
+  error?: string;
+  nextAttemptAt?: string;
+}
+
+/** Closes an attempt: the delivery's new state, with `also` (its attempt record) in the same batch. */
+export async function finishDelivery(d1: D1Database, id: number, o: Finish, at: string, also: D1PreparedStatement[] = []): Promise<void> {
+  const tried = also.length > 0;
+  await d1.batch([
+    ...also,
+    d1
+      .prepare(
+        `UPDATE webhook_deliveries SET state = ?2, attempts = attempts + ?3, cycle_attempts = cycle_attempts + ?3,
+           last_status = coalesce(?4, last_status), last_error = ?5, lease_until = NULL,
+           delivered_at = CASE WHEN ?2 = 'delivered' THEN ?6 ELSE delivered_at END,
+           next_attempt_at = coalesce(?7, next_attempt_at), queued_at = coalesce(?7, queued_at)
+         WHERE id = ?1`,
+      )
+      .bind(id, o.state, tried ? 1 : 0, o.status ?? null, o.error ?? null, at, o.nextAttemptAt ?? null),
+  ]);
+}
+
+// ---------- retention ----------
+
+/**
+ * Drops what has done its work, oldest first, at most `limit` deliveries per call: deliveries
+ * delivered or failed before `before`, their attempts, and events left without deliveries.
+ */
+export async function purgeDeliveries(d1: D1Database, before: string, limit: number): Promise<number> {
+  // The same rows for both deletions: the batch runs alone, and only attempts go in between.
+  const done = `SELECT id FROM webhook_deliveries WHERE (state = 'delivered' AND delivered_at < ?1) OR (state = 'failed' AND created_at < ?1) ORDER BY id LIMIT ?2`;
+  const [, purged] = await d1.batch([
+    d1.prepare(`DELETE FROM webhook_attempts WHERE delivery_id IN (${done})`).bind(before, limit),
+    d1.prepare(`DELETE FROM webhook_deliveries WHERE id IN (${done})`).bind(before, limit),
+    d1
+      .prepare(
+        `DELETE FROM webhook_events WHERE id IN (SELECT e.id FROM webhook_events e WHERE e.created_at < ?1
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.event_id = e.id) ORDER BY e.created_at LIMIT ?2)`,
+      )
+      .bind(before, limit),
+  ]);
+  return purged!.meta.changes ?? 0;
 }

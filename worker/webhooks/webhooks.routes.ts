@@ -5,12 +5,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { authoriseProperty } from "../auth/middleware";
-import type { AppEnv, PropertyRow } from "../env";
+import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { AUTHED, bearerSecurity, envelope, errorResponses, json, listEnvelope, PROPERTY_SCOPED, propertyHeader, urlField } from "../lib/openapi";
 import { decodeCursor, idCursor, page, paginationQuery } from "../lib/pagination";
 import { createRouter } from "../lib/router";
 import { addSeconds, nowIso } from "../lib/time";
+import { grantedByShard } from "../properties/directory.repo";
+import { openShard, shardDb } from "../shards/shards";
 import { dispatchDue } from "./delivery";
 import { endpointProblem } from "./endpoint";
 import { generateSecret } from "./signing";
@@ -112,10 +114,19 @@ function checkEndpoint(endpoint: string, property: PropertyRow) {
 }
 
 /** The client's own subscription, on a property it may still act on; anything else is a 404. */
+/** The client's subscriptions live in the shards of its properties: one read of each, side by side. */
+async function acrossShards<T>(c: Context<AppEnv>, read: (db: Db, propertyIds: number[]) => Promise<T[]>): Promise<T[]> {
+  const byShard = await grantedByShard(c.get("control"), c.get("client").id);
+  return (await Promise.all([...byShard].map(([shard, ids]) => read(shardDb(openShard(c.env, shard, { write: false })), ids)))).flat();
+}
+
+/** The client's subscription `id`, with its property authorised and the request bound to its shard. */
 async function ownSubscription(c: Context<AppEnv>, id: number) {
-  const row = await repo.findSubscription(c.get("db"), c.get("client").id, id);
-  if (!row) throw new ApiError("subscription_not_found", `subscription ${id} does not exist`);
-  const property = await authoriseProperty(c, row.propertyId, { allowExpired: c.req.method === "GET" || c.req.method === "DELETE" });
+  const [found] = await acrossShards(c, (db, ids) => repo.findSubscription(db, c.get("client").id, ids, id).then((r) => (r ? [r] : [])));
+  if (!found) throw new ApiError("subscription_not_found", `subscription ${id} does not exist`);
+  const property = await authoriseProperty(c, found.propertyId, { allowExpired: c.req.method === "GET" || c.req.method === "DELETE" });
+  // Read again in the bound session: a write below must start from the primary's row.
+  const row = (await repo.findSubscription(c.get("db"), c.get("client").id, [property.id], id)) ?? found;
   return { row, property };
 }
 
@@ -236,8 +247,8 @@ export const webhooksRouter = createRouter()
   .openapi(listRoute, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
     const after = decodeCursor(next_cursor, idCursor);
-    const rows = await repo.listSubscriptions(c.get("db"), c.get("client").id, limit, after?.id);
-    const result = page(rows, limit, (r) => ({ id: r.id }));
+    const rows = await acrossShards(c, (db, ids) => repo.listSubscriptions(db, c.get("client").id, ids, limit, after?.id));
+    const result = page(rows.sort((a, b) => a.id - b.id), limit, (r) => ({ id: r.id }));
     return c.json({ data: result.data.map(toDto), next_cursor: result.next_cursor }, 200);
   })
   .openapi(getRoute, async (c) => {
@@ -300,7 +311,7 @@ export const webhooksRouter = createRouter()
     if (outcome === "not_found") throw new ApiError("delivery_not_found", `subscription ${id} has no delivery ${delivery_id}`);
     if (outcome === "not_failed") throw new ApiError("delivery_not_failed", "only a failed delivery can be replayed; this one is pending or delivered");
     if (row.disabledAt) await repo.updateSubscription(c.get("db"), row.id, { disabledAt: null, disabledReason: null });
-    c.executionCtx.waitUntil(dispatchDue(c.env));
+    c.executionCtx.waitUntil(dispatchDue(c.env, c.get("shard")));
     const [item] = await repo.listDeliveries(c.get("db"), row.id, 1, delivery_id + 1, undefined);
     return c.json({ data: [toDeliveryDto(item!)] }, 202);
   });

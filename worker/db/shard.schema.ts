@@ -1,60 +1,34 @@
 /**
- * Every D1 table. Times are ISO strings in UTC unless the column name says "local";
- * reservation dates and hours are the property's wall-clock time (SPEC shows no zone).
- * Each index carries a one-line reason: the lookup it serves.
+ * A shard (`SHARD_0` ... `SHARD_<n-1>`, CONTRACT 10): everything a property owns, for the
+ * properties the directory (control.schema.ts) places here. Times are ISO strings in UTC unless
+ * the column name says "local"; reservation dates and hours are the property's wall-clock time
+ * (SPEC shows no zone). Ids come from this shard's own range (worker/lib/shards.ts), so they are
+ * unique across shards and a move keeps them. Each index carries a one-line reason: the lookup
+ * it serves; CHECK constraints state the invariants the code relies on.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { CHANNELS, RESERVATION_STATUSES } from "../../shared/schemas";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
+const oneOf = (values: readonly string[]) => sql.raw(`(${values.map((v) => `'${v}'`).join(", ")})`);
 
-export const apiClients = sqliteTable(
-  "api_clients",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    clientId: text("client_id").notNull(),
-    secretHash: text("secret_hash").notNull(),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
-    username: text("username").notNull(),
-    passwordHash: text("password_hash").notNull(),
-    redirectUri: text("redirect_uri").notNull(),
-    productionEnabled: integer("production_enabled", { mode: "boolean" }).notNull().default(false),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    // token endpoint: authenticate by client_id
-    uniqueIndex("api_clients_client_id_uq").on(t.clientId),
-    // client creation: username taken -> 409
-    uniqueIndex("api_clients_username_uq").on(t.username),
-  ],
-);
+/** Where a property's rows stand in a move between shards (worker/ops/move.ts). */
+export const SHARD_STATES = ["live", "leaving", "arriving"] as const;
 
-export const accessTokens = sqliteTable(
-  "access_tokens",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    tokenHash: text("token_hash").notNull(),
-    clientId: integer("client_id").notNull().references(() => apiClients.id),
-    expiresAt: text("expires_at").notNull(),
-    revokedAt: text("revoked_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    // every authenticated request: bearer token -> client
-    uniqueIndex("access_tokens_hash_uq").on(t.tokenHash),
-    // housekeeping: purge a client's expired tokens
-    index("access_tokens_client_idx").on(t.clientId, t.expiresAt),
-  ],
-);
-
+/**
+ * The property itself: the directory's id, SPEC's fields and its settings. `shard_state` is
+ * "leaving" on the shard a move copies from and "arriving" on the one it copies to: triggers
+ * refuse every write to the property's rows then, except the move's own (`copying` set within
+ * its batch), and business triggers (outbox, holds, versions) stay quiet for copied rows.
+ */
 export const properties = sqliteTable(
   "properties",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: integer("id").primaryKey(),
     publicKey: text("public_key").notNull(),
-    ownerClientId: integer("owner_client_id").notNull().references(() => apiClients.id),
+    ownerClientId: integer("owner_client_id").notNull(),
     name: text("name").notNull(),
     email: text("email"),
     username: text("username"),
@@ -72,29 +46,16 @@ export const properties = sqliteTable(
     settings: text("settings", { mode: "json" }).notNull().default(sql`'{}'`),
     /** bumped by triggers on every write to rooms, tables, group members and services: keys the engine's catalog cache */
     catalogVersion: integer("catalog_version").notNull().default(0),
+    shardState: text("shard_state", { enum: SHARD_STATES }).notNull().default("live"),
+    /** 1 only inside a move's own batches */
+    copying: integer("copying").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
     deletedAt: text("deleted_at"),
   },
   (t) => [
-    // public widget API and hosted pages: /p/<public_key>
-    uniqueIndex("properties_public_key_uq").on(t.publicKey),
-  ],
-);
-
-/** Which clients may act on which property: the creator, plus grants made by the operator. */
-export const propertyGrants = sqliteTable(
-  "property_grants",
-  {
-    clientId: integer("client_id").notNull().references(() => apiClients.id),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    // Property-header check and GET /properties: (client, property) -> allowed
-    primaryKey({ columns: [t.clientId, t.propertyId] }),
-    // operator: who can see this property
-    index("property_grants_property_idx").on(t.propertyId),
+    check("properties_shard_state_ck", sql`${t.shardState} IN ${oneOf(SHARD_STATES)}`),
+    check("properties_copying_ck", sql`${t.copying} IN (0, 1)`),
   ],
 );
 
@@ -134,6 +95,7 @@ export const diningTables = sqliteTable(
     index("dining_tables_property_idx").on(t.propertyId, t.id),
     // a room's tables (room responses, room deletion)
     index("dining_tables_room_idx").on(t.roomId),
+    check("dining_tables_guests_ck", sql`${t.guestsMin} >= 1 AND ${t.guestsMin} <= ${t.guestsMax}`),
   ],
 );
 
@@ -180,6 +142,9 @@ export const services = sqliteTable(
   (t) => [
     // GET /services and the engine's catalog load
     index("services_property_idx").on(t.propertyId, t.id),
+    check("services_stay_ck", sql`${t.averageStay} IS NULL OR ${t.averageStay} BETWEEN 5 AND 1440`),
+    check("services_interval_ck", sql`${t.slotInterval} IS NULL OR ${t.slotInterval} BETWEEN 5 AND 240`),
+    check("services_pax_ck", sql`${t.paxMin} >= 1 AND (${t.paxMax} IS NULL OR ${t.paxMax} >= ${t.paxMin})`),
   ],
 );
 
@@ -278,6 +243,11 @@ export const reservations = sqliteTable(
     index("reservations_manage_token_idx").on(t.manageTokenHash),
     // the cron that expires unpaid PREPAY reservations
     index("reservations_status_due_idx").on(t.status, t.paymentDueAt),
+    check("reservations_status_ck", sql`${t.status} IN ${oneOf(RESERVATION_STATUSES)}`),
+    check("reservations_channel_ck", sql`${t.channel} IN ${oneOf(CHANNELS)}`),
+    // a stay is 5 minutes to a day (the engine's hold arithmetic and the overlap trigger rely on it)
+    check("reservations_stay_ck", sql`${t.endMin} - ${t.startMin} BETWEEN 5 AND 1440`),
+    check("reservations_pax_ck", sql`${t.pax} >= 1`),
   ],
 );
 
@@ -320,6 +290,7 @@ export const reservationTables = sqliteTable(
     primaryKey({ columns: [t.reservationId, t.tableId] }),
     // overlap check and deletion guard: a table's reservations in a time span
     index("reservation_tables_table_time_idx").on(t.tableId, t.startMin),
+    check("reservation_tables_stay_ck", sql`${t.endMin} - ${t.startMin} BETWEEN 5 AND 1440`),
   ],
 );
 
@@ -329,34 +300,21 @@ export const reservationTables = sqliteTable(
  * aborts the batch while an upcoming reservation uses the target, so the check and the
  * change are one atomic step.
  */
-export const catalogChanges = sqliteTable("catalog_changes", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  propertyId: integer("property_id").notNull().references(() => properties.id),
-  kind: text("kind", { enum: ["room", "table", "service", "regroup"] }).notNull(),
-  targetId: integer("target_id").notNull(),
-  /** the property's local minutes at the deletion: reservations ending later are upcoming */
-  nowMin: integer("now_min").notNull(),
-  at: text("at").notNull().default(now),
-});
-
-/** Stripe-style idempotency: one row per (caller, key), holding the first response. */
-export const idempotencyKeys = sqliteTable(
-  "idempotency_keys",
+export const catalogChanges = sqliteTable(
+  "catalog_changes",
   {
-    scope: text("scope").notNull(),
-    key: text("key").notNull(),
-    requestHash: text("request_hash").notNull(),
-    state: text("state", { enum: ["running", "done"] }).notNull(),
-    responseStatus: integer("response_status"),
-    responseBody: text("response_body"),
-    responseType: text("response_type"),
-    createdAt: createdAt(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    kind: text("kind", { enum: ["room", "table", "service", "regroup"] }).notNull(),
+    targetId: integer("target_id").notNull(),
+    /** the property's local minutes at the deletion: reservations ending later are upcoming */
+    nowMin: integer("now_min").notNull(),
+    at: text("at").notNull().default(now),
   },
   (t) => [
-    // replay lookup
-    primaryKey({ columns: [t.scope, t.key] }),
-    // purge of keys older than 24 h
-    index("idempotency_keys_created_idx").on(t.createdAt),
+    // retention: guard rows have done their work once their batch committed
+    index("catalog_changes_at_idx").on(t.at),
+    check("catalog_changes_kind_ck", sql`${t.kind} IN ('room', 'table', 'service', 'regroup')`),
   ],
 );
 
@@ -367,7 +325,8 @@ export const webhookSubscriptions = sqliteTable(
   "webhook_subscriptions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    clientId: integer("client_id").notNull().references(() => apiClients.id),
+    /** the API client (control database) the subscription belongs to */
+    clientId: integer("client_id").notNull(),
     propertyId: integer("property_id").notNull().references(() => properties.id),
     endpoint: text("endpoint").notNull(),
     webhookType: text("webhook_type").notNull(),
@@ -412,7 +371,11 @@ export const webhookEvents = sqliteTable(
     payload: text("payload"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("webhook_events_uid_uq").on(t.uid)],
+  (t) => [
+    uniqueIndex("webhook_events_uid_uq").on(t.uid),
+    // retention: old events whose deliveries are gone
+    index("webhook_events_created_idx").on(t.createdAt),
+  ],
 );
 
 /** One event to one subscription: its state and schedule. */
@@ -422,6 +385,8 @@ export const webhookDeliveries = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     eventId: integer("event_id").notNull().references(() => webhookEvents.id),
     subscriptionId: integer("subscription_id").notNull().references(() => webhookSubscriptions.id),
+    /** the event's property, copied: the queue's message names it, so the consumer finds the shard */
+    propertyId: integer("property_id").notNull(),
     /** the event's reservation, copied so the order check is one index seek */
     reservationId: integer("reservation_id").notNull(),
     state: text("state", { enum: ["pending", "delivered", "failed"] }).notNull(),
@@ -445,6 +410,9 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_due_idx").on(t.state, t.nextAttemptAt),
     // ordering per reservation: an earlier delivery of the same reservation to the same subscription
     index("webhook_deliveries_order_idx").on(t.subscriptionId, t.reservationId, t.id),
+    // retention: delivered ones by when, failed ones by when created
+    index("webhook_deliveries_done_idx").on(t.state, t.deliveredAt),
+    check("webhook_deliveries_state_ck", sql`${t.state} IN ('pending', 'delivered', 'failed')`),
   ],
 );
 
@@ -466,3 +434,12 @@ export const webhookAttempts = sqliteTable(
     index("webhook_attempts_delivery_idx").on(t.deliveryId, t.id),
   ],
 );
+
+/**
+ * A move's scratch row per table: the target shard's sequence as it stood before a batch of copied
+ * rows (whose ids come from another shard's range) raised it, restored by the same batch.
+ */
+export const moveSequences = sqliteTable("move_sequences", {
+  name: text("name").primaryKey(),
+  seq: integer("seq").notNull(),
+});

@@ -1,0 +1,99 @@
+// Applies the migrations to every database: the control database DB (migrations/control) and
+// each shard SHARD_<k> (migrations/shard), as wrangler.toml lists them.
+//   npm run db:migrate                 the local D1 of `npm start` (STATE_DIR or .wrangler/state)
+//   npm run db:migrate -- --persist-to DIR
+//   npm run db:migrate -- --remote     the deployed databases (wrangler must be logged in)
+// Locally one Miniflare serves all databases at once (a wrangler process each would take seconds);
+// the applied migrations are recorded in wrangler's own table, so `wrangler d1 migrations` agrees.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
+import { defaultPersistDir, ROOT, wrangler } from "./paths.mjs";
+
+/** The [[d1_databases]] of wrangler.toml: binding, database_id, migrations_dir. */
+export function d1Databases(file = join(ROOT, "wrangler.toml")) {
+  const out = [];
+  let current;
+  for (const raw of readFileSync(file, "utf8").split("\n")) {
+    const line = raw.replace(/#.*$/, "").trim();
+    if (line.startsWith("[")) {
+      current = line === "[[d1_databases]]" ? {} : undefined;
+      if (current) out.push(current);
+      continue;
+    }
+    const kv = current && line.match(/^(\w+)\s*=\s*"([^"]*)"$/);
+    if (kv) current[kv[1]] = kv[2];
+  }
+  return out;
+}
+
+/** The migration files of a folder, in order, each split into its statements. */
+function migrationsIn(dir) {
+  return readdirSync(join(ROOT, dir))
+    .filter((f) => f.endsWith(".sql"))
+    .sort()
+    .map((name) => ({
+      name,
+      statements: readFileSync(join(ROOT, dir, name), "utf8")
+        .split("--> statement-breakpoint")
+        .map((s) => s.trim())
+        .filter((s) => s.replace(/^--.*$/gm, "").trim() !== ""),
+    }));
+}
+
+const TRACKING = `CREATE TABLE IF NOT EXISTS d1_migrations(
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  name       TEXT UNIQUE,
+  applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+)`;
+
+/** Applies what is missing to one D1 database (Miniflare's binding); answers the names applied. */
+async function applyTo(db, dir) {
+  await db.prepare(TRACKING).run();
+  const done = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
+  const applied = [];
+  for (const m of migrationsIn(dir)) {
+    if (done.has(m.name)) continue;
+    // One batch per file: a failing statement leaves the file unapplied, as wrangler does.
+    await db.batch([...m.statements.map((s) => db.prepare(s)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(m.name)]);
+    applied.push(m.name);
+  }
+  return applied;
+}
+
+/** Migrates every local database under `persistTo`; answers how many migrations were applied. */
+export async function migrateLocal(persistTo) {
+  const { Miniflare } = await import("miniflare");
+  const dbs = d1Databases();
+  const mf = new Miniflare({
+    modules: true,
+    script: "export default {}",
+    d1Persist: join(persistTo, "v3", "d1"),
+    d1Databases: Object.fromEntries(dbs.map((d) => [d.binding, d.preview_database_id ?? d.database_id])),
+  });
+  try {
+    let count = 0;
+    for (const d of dbs) count += (await applyTo(await mf.getD1Database(d.binding), d.migrations_dir)).length;
+    return count;
+  } finally {
+    await mf.dispose();
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { remote: { type: "boolean", default: false }, "persist-to": { type: "string" } } });
+  if (values.remote) {
+    for (const d of d1Databases()) {
+      console.log(`${d.binding}: wrangler d1 migrations apply --remote`);
+      const r = wrangler(["d1", "migrations", "apply", d.binding, "--remote"], { stdio: "inherit" });
+      if (r.status !== 0) process.exit(r.status ?? 1);
+    }
+    return;
+  }
+  const dir = values["persist-to"] ?? defaultPersistDir();
+  const applied = await migrateLocal(dir);
+  console.log(applied ? `applied ${applied} migration(s) to the local databases in ${dir}` : `the local databases in ${dir} are up to date`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

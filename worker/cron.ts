@@ -1,0 +1,66 @@
+/**
+ * The cron (every minute): housekeeping of the control database, and in every shard the PREPAY
+ * expiry, the webhook sweeper and retention. Shards run side by side, a few at a time, each
+ * within a time budget of its own: a slow shard stops its own work, never another's.
+ */
+import { drizzle } from "drizzle-orm/d1";
+import { purgeTokens } from "./auth/clients.repo";
+import * as controlSchema from "./db/control.schema";
+import type { Bindings } from "./env";
+import { now } from "./lib/clock";
+import { purgeKeys } from "./lib/idempotency.repo";
+import { intVar } from "./lib/time";
+import { purgeCatalogChanges } from "./properties/catalog.repo";
+import { expireUnpaid } from "./reservations/expiry";
+import { shardCount, shardD1, shardDb } from "./shards/shards";
+import { dispatchDue } from "./webhooks/delivery";
+import { purgeDeliveries } from "./webhooks/webhooks.repo";
+
+const DAY = 86_400_000;
+/** Per shard and run; the cron runs every minute. */
+export const SHARD_BUDGET_MS = 15_000;
+const PARALLEL_SHARDS = 6;
+/** Guard rows of catalog changes are kept a week (they only ever mattered inside their batch). */
+const CATALOG_CHANGES_DAYS = 7;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function logged(where: string) {
+  return (err: unknown) => console.error(JSON.stringify({ level: "error", where, message: String((err as Error)?.stack ?? err) }));
+}
+
+/** Everything the cron does, over the control database and every shard. */
+export async function scheduledWork(env: Bindings): Promise<void> {
+  const shards = Array.from({ length: shardCount(env) }, (_, i) => i);
+  await Promise.all([housekeeping(env).catch(logged("housekeeping")), inParallel(shards, PARALLEL_SHARDS, (k) => shardWork(env, k, now() + SHARD_BUDGET_MS))]);
+}
+
+/** Idempotency keys past their 24 h and tokens expired for a day. */
+export async function housekeeping(env: Bindings): Promise<void> {
+  const dayAgo = iso(now() - DAY);
+  await Promise.all([purgeKeys(env.DB, dayAgo), purgeTokens(drizzle(env.DB, { schema: controlSchema }), dayAgo)]);
+}
+
+/**
+ * One shard's work, in order and each step on its own: expiry makes events, the sweeper then
+ * queues them with whatever no queue took (even when the expiry failed), and retention last.
+ */
+export async function shardWork(env: Bindings, shard: number, until: number): Promise<void> {
+  const d1 = shardD1(env, shard);
+  const where = (step: string) => logged(`cron ${step} on shard ${shard}`);
+  await expireUnpaid(shardDb(d1), { until }).catch(where("expiry"));
+  await dispatchDue(env, shard, { until }).catch(where("sweeper"));
+  if (now() > until) return;
+  const retention = intVar(env.WEBHOOK_RETENTION_DAYS, 30, 1);
+  await purgeDeliveries(d1, iso(now() - retention * DAY), 1000).catch(where("webhook retention"));
+  await purgeCatalogChanges(shardDb(d1), iso(now() - CATALOG_CHANGES_DAYS * DAY)).catch(where("catalog retention"));
+}
+
+/** Runs `work` over `items`, at most `width` at a time. */
+async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+}

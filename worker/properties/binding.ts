@@ -1,0 +1,55 @@
+/**
+ * Resolving a request's property, once: the directory (control database) says which shard holds
+ * it; the request then talks to that shard only, through a D1 session (a write on the primary, a
+ * read possibly on a replica no older than the caller's X-D1-Bookmark), and answers the session's
+ * bookmark so the caller's next read sees its own write.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv, PropertyRow } from "../env";
+import { ApiError } from "../errors";
+import { ensureIdRange, openShard, shardDb } from "../shards/shards";
+import { type DirectoryRow, findByPublicKey } from "./directory.repo";
+import { getPropertyRow } from "./properties.repo";
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** D1 bookmarks are short strings of hex groups and dashes; anything else is ignored. */
+const BOOKMARK = /^[0-9a-zA-Z-]{1,200}$/;
+/** How long a writer should wait before retrying while its property moves between shards. */
+export const MOVING_RETRY_AFTER = "5";
+
+export function movingError(): ApiError {
+  return new ApiError("service_unavailable", "this restaurant's data is being moved; retry shortly", { headers: { "Retry-After": MOVING_RETRY_AFTER } });
+}
+
+const sessions = new WeakMap<Context<AppEnv>, D1DatabaseSession>();
+
+/** Opens the property's shard for this request and loads its row; undefined when the shard has none. */
+export async function bindProperty(c: Context<AppEnv>, entry: DirectoryRow): Promise<PropertyRow | undefined> {
+  const write = !READS.has(c.req.method);
+  if (write && entry.movingSince) throw movingError();
+  if (write) await ensureIdRange(c.env, entry.shard);
+  const asked = c.req.header("X-D1-Bookmark");
+  const session = openShard(c.env, entry.shard, { write, bookmark: asked && BOOKMARK.test(asked) ? asked : undefined });
+  sessions.set(c, session);
+  c.set("shard", entry.shard);
+  c.set("d1", session as unknown as D1Database);
+  c.set("db", shardDb(session));
+  const row = await getPropertyRow(c.get("db"), entry.id);
+  if (row) c.set("property", row);
+  return row;
+}
+
+/** The property behind a public key, bound; undefined when the key is unknown or deleted. */
+export async function bindByPublicKey(c: Context<AppEnv>, publicKey: string): Promise<PropertyRow | undefined> {
+  const entry = await findByPublicKey(c.get("control"), publicKey);
+  return entry && bindProperty(c, entry);
+}
+
+/** Answers X-D1-Bookmark once a shard session served the request. */
+export function shardBookmark(): MiddlewareHandler<AppEnv> {
+  return async function shardBookmarkMiddleware(c, next) {
+    await next();
+    const bookmark = sessions.get(c)?.getBookmark();
+    if (bookmark) c.header("X-D1-Bookmark", bookmark);
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The property directory in the control database (CONTRACT 10): which shard holds each property,
+ * who may act on it (grants), and whether a move is under way. Read once per request.
+ */
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { propertyDirectory as d, propertyGrants as g } from "../db/control.schema";
+import type { ControlDb } from "../env";
+import { nowIso } from "../lib/clock";
+
+export type DirectoryRow = typeof d.$inferSelect;
+
+/** The live entry of `id`, with whether `clientId` is granted it. */
+export async function findEntry(control: ControlDb, id: number, clientId: number) {
+  const rows = await control
+    .select({ entry: d, granted: sql<number | null>`(SELECT 1 FROM ${g} WHERE ${g.clientId} = ${clientId} AND ${g.propertyId} = ${d.id})` })
+    .from(d)
+    .where(and(eq(d.id, id), isNull(d.deletedAt)))
+    .limit(1);
+  const row = rows[0];
+  return row ? { entry: row.entry, granted: row.granted === 1 } : undefined;
+}
+
+/** The live entry of a public key (the widget's API, the hosted pages). */
+export async function findByPublicKey(control: ControlDb, publicKey: string): Promise<DirectoryRow | undefined> {
+  return (await control.select().from(d).where(and(eq(d.publicKey, publicKey), isNull(d.deletedAt))).limit(1))[0];
+}
+
+/** Any entry of `id`, live or deleted (the queue consumer, ops). */
+export async function getEntry(control: ControlDb, id: number): Promise<DirectoryRow | undefined> {
+  return (await control.select().from(d).where(eq(d.id, id)).limit(1))[0];
+}
+
+/** A page of the client's live granted properties, by id. */
+export async function listGranted(control: ControlDb, clientId: number, limit: number, afterId = 0): Promise<DirectoryRow[]> {
+  return (
+    await control
+      .select({ entry: d })
+      .from(g)
+      .innerJoin(d, eq(d.id, g.propertyId))
+      .where(and(eq(g.clientId, clientId), isNull(d.deletedAt), gt(d.id, afterId)))
+      .orderBy(asc(d.id))
+      .limit(limit)
+  ).map((r) => r.entry);
+}
+
+/** The shards that hold any of the client's live granted properties, with those properties. */
+export async function grantedByShard(control: ControlDb, clientId: number): Promise<Map<number, number[]>> {
+  const rows = await control
+    .select({ id: d.id, shard: d.shard })
+    .from(g)
+    .innerJoin(d, eq(d.id, g.propertyId))
+    .where(and(eq(g.clientId, clientId), isNull(d.deletedAt)));
+  const byShard = new Map<number, number[]>();
+  for (const r of rows) byShard.set(r.shard, [...(byShard.get(r.shard) ?? []), r.id]);
+  return byShard;
+}
+
+/**
+ * The statement that places a new property on the shard with the fewest live properties (the
+ * lowest index on a tie), for one control batch; `owner` is a client id or a subquery for one.
+ */
+export function placeStatement(control: ControlDb, o: { publicKey: string; owner: number | ReturnType<typeof sql>; shards: number; createdAt: string }) {
+  const indexes = sql.raw(Array.from({ length: o.shards }, (_, i) => `(${i})`).join(", "));
+  const emptiest = sql`(SELECT v.column1 FROM (VALUES ${indexes}) v
+    ORDER BY (SELECT count(*) FROM ${d} x WHERE x.shard = v.column1 AND x.deleted_at IS NULL), v.column1 LIMIT 1)`;
+  return control
+    .insert(d)
+    .values({ publicKey: o.publicKey, ownerClientId: o.owner as number, shard: emptiest as unknown as number, createdAt: o.createdAt })
+    .returning();
+}
+
+/** The grant of the property just placed in the same batch to its creator. */
+export function grantJustPlaced(control: ControlDb, owner: number | ReturnType<typeof sql>) {
+  return control.insert(g).values({ clientId: owner as number, propertyId: sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')` as unknown as number });
+}
+
+/** Undoes a placement whose shard row could not be written. */
+export async function unplace(control: ControlDb, id: number): Promise<void> {
+  await control.batch([control.delete(g).where(eq(g.propertyId, id)), control.delete(d).where(eq(d.id, id))]);
+}
+
+export async function markDeleted(control: ControlDb, id: number): Promise<void> {
+  await control.update(d).set({ deletedAt: nowIso() }).where(eq(d.id, id));
+}
+
+/** The shard of each of these properties (ops, the queue consumer). */
+export async function shardsOf(control: ControlDb, ids: number[]): Promise<Map<number, DirectoryRow>> {
+  if (!ids.length) return new Map();
+  const rows = await control.select().from(d).where(inArray(d.id, ids));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Live properties per shard. */
+export async function countByShard(control: ControlDb): Promise<Map<number, number>> {
+  const rows = await control
+    .select({ shard: d.shard, n: sql<number>`count(*)` })
+    .from(d)
+    .where(isNull(d.deletedAt))
+    .groupBy(d.shard);
+  return new Map(rows.map((r) => [r.shard, r.n]));
+}
+
+/** Marks a move as started (writes answer 503) or clears it, optionally switching the shard. */
+export async function setMoving(control: ControlDb, id: number, moving: boolean, shard?: number): Promise<void> {
+  await control
+    .update(d)
+    .set({ movingSince: moving ? nowIso() : null, ...(shard !== undefined && { shard }) })
+    .where(eq(d.id, id));
+}

@@ -1,0 +1,54 @@
+/**
+ * A property's creation and deletion span two databases: the directory (control) first, then
+ * the property's own row in its shard. D1 has no transaction across databases, so a failed
+ * second step undoes the first; a directory entry whose shard row never came is "not found".
+ */
+import type { Bindings, ControlDb, PropertyRow } from "../env";
+import { randomToken } from "../lib/crypto";
+import { nowIso } from "../lib/time";
+import { ensureIdRange, openShard, shardCount, shardD1, shardDb } from "../shards/shards";
+import { type DirectoryRow, grantJustPlaced, listGranted, markDeleted, placeStatement, unplace } from "./directory.repo";
+import { getPropertyRows, insertPropertyRow, type PropertyInput, softDeleteProperty } from "./properties.repo";
+
+export interface Placement {
+  sandbox: boolean;
+  sandboxDays: number;
+}
+
+/** Writes the row of a property the directory has just placed; undoes the placement on failure. */
+export async function writePlaced(env: Bindings, control: ControlDb, entry: DirectoryRow, input: PropertyInput, o: Placement): Promise<PropertyRow> {
+  try {
+    await ensureIdRange(env, entry.shard);
+    return await insertPropertyRow(shardDb(shardD1(env, entry.shard)), { ...entry, createdAt: entry.createdAt }, input, o);
+  } catch (err) {
+    await unplace(control, entry.id);
+    throw err;
+  }
+}
+
+/** A new property of `clientId`, granted to it, placed on the emptiest shard. */
+export async function createProperty(env: Bindings, control: ControlDb, clientId: number, input: PropertyInput, o: Placement): Promise<PropertyRow> {
+  const createdAt = nowIso();
+  const place = placeStatement(control, { publicKey: randomToken("pk_", 16), owner: clientId, shards: shardCount(env), createdAt });
+  const [placed] = await control.batch([place, grantJustPlaced(control, clientId)]);
+  return writePlaced(env, control, placed[0]!, input, o);
+}
+
+/** Marks the property deleted in its shard, then in the directory (which makes it unknown). */
+export async function deleteProperty(db: Parameters<typeof softDeleteProperty>[0], control: ControlDb, id: number): Promise<void> {
+  await softDeleteProperty(db, id);
+  await markDeleted(control, id);
+}
+
+/**
+ * A page of the client's properties: ids from the directory, rows from each shard that holds
+ * some (one read per shard, side by side), in id order. `more`: another page follows.
+ */
+export async function propertiesPage(env: Bindings, control: ControlDb, clientId: number, limit: number, afterId = 0) {
+  const entries = await listGranted(control, clientId, limit + 1, afterId);
+  const shown = entries.slice(0, limit);
+  const byShard = new Map<number, number[]>();
+  for (const e of shown) byShard.set(e.shard, [...(byShard.get(e.shard) ?? []), e.id]);
+  const rows = (await Promise.all([...byShard].map(([shard, ids]) => getPropertyRows(shardDb(openShard(env, shard, { write: false })), ids)))).flat();
+  return { rows: rows.sort((a, b) => a.id - b.id), more: entries.length > limit, lastId: shown.at(-1)?.id };
+}

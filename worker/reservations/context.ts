@@ -1,0 +1,15 @@
+/** Who is booking where: what every reservation rule needs to know about the caller. */
+import type { Db, PropertyRow } from "../env";
+
+export interface BookingContext {
+  /** the property's shard */
+  db: Db;
+  property: PropertyRow;
+  /** "client:<id>", "guest" or "system", for the history */
+  actor: string;
+  /**
+   * The property of reservation `id` when it belongs to another property the caller may act on
+   * (403, not 404); undefined otherwise. Guests and the cron have none.
+   */
+  locateElsewhere?: (id: number) => Promise<number | undefined>;
+}
