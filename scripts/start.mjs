@@ -1,7 +1,9 @@
 // npm start: build, migrate the local D1, serve with wrangler dev, ensure the demo, print the URLs.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, renameSync } from "node:fs";
 import { build, defaultPersistDir, migrate, startDev } from "./dev-server.mjs";
 import { ensureDemo } from "./demo.mjs";
+import { isSingleDatabaseState } from "./migrate.mjs";
+import { ensureDevVar } from "./ops-door.mjs";
 import { ensureDeps } from "./setup.mjs";
 
 const started = performance.now();
@@ -11,8 +13,17 @@ mkdirSync(persistTo, { recursive: true });
 
 ensureDeps();
 build();
+// A local state from before the shards (one database) is kept aside, not overwritten.
+if (await isSingleDatabaseState(persistTo)) {
+  const aside = `${persistTo}.single-database-${Date.now()}`;
+  renameSync(persistTo, aside);
+  mkdirSync(persistTo, { recursive: true });
+  console.log(`the local state in ${persistTo} predates the shards: kept as ${aside}; starting afresh`);
+}
+// The operator's token for `npm run ops` (shards, moves), in .dev.vars, which wrangler dev reads.
+ensureDevVar("OPS_TOKEN");
 const applied = await migrate(persistTo);
-console.log(applied ? `applied ${applied} migration(s) to the local D1` : "local D1 is up to date");
+console.log(applied ? `applied ${applied} migration(s) to the local databases (control and shards)` : "local D1 is up to date");
 
 // Cron triggers are documented in README; wrangler's reminder about them is noise here.
 let quiet = 0;

@@ -113,7 +113,10 @@ export function createApp() {
       version: "2.0.0",
       description:
         "Properties, rooms, tables, services, availability, reservations and webhooks for restaurants. " +
-        "Every success is `{\"data\": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase.",
+        "Every success is `{\"data\": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase. " +
+        "Answers that read or wrote a restaurant's data carry `X-D1-Bookmark`: send it back on the next request to read " +
+        "at least what you wrote (reads may be served by a read replica). While a restaurant's data moves between " +
+        "databases, its writes answer 503 with `Retry-After`.",
     },
     servers: [{ url: new URL(c.req.url).origin, description: "this server" }],
   }));
