@@ -5,11 +5,12 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardD1 } from "../../worker/shards/shards";
 import { purgeDeliveries } from "../../worker/webhooks/webhooks.repo";
 import { book, insertReservation, newClient, seedRestaurant } from "./helpers";
 import { receiverHook, settled, subscribe } from "./webhooks.helpers";
 
-const shard0 = () => env.SHARD_0;
+const shard0 = () => shardD1(env, 0);
 
 async function columns(table: string): Promise<string[]> {
   const { results } = await shard0().prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{ name: string }>();
