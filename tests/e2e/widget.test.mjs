@@ -137,6 +137,22 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
+  it("loads only the active locale's messages: none in English, one chunk in Italian", async () => {
+    for (const [locale, expected] of [["en", []], ["it", ["it"]]]) {
+      const context = await newContext();
+      const page = await context.newPage();
+      const chunks = [];
+      page.on("request", (r) => {
+        const m = new URL(r.url()).pathname.match(/^\/widget\/locales\/(\w+)-[\w-]+\.js$/);
+        if (m) chunks.push(m[1]);
+      });
+      await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=${locale}`);
+      await deepWait(page, 'input[name="time"]');
+      assert.deepEqual(chunks, expected, locale);
+      await context.close();
+    }
+  });
+
   it("books with the keyboard only, reads back as PLATFORM_BOOK, and cancels through the manage link", async () => {
     const { page, errors, context } = await phonePage();
     await page.goto(`${server.url}/p/${restaurant.public_key}/book`);
