@@ -6,6 +6,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
 import { clientsRouter } from "./auth/clients.routes";
 import { docsRouter } from "./docs/docs.routes";
+import { config } from "./config";
 import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
@@ -118,7 +119,7 @@ export function createApp() {
         "at least what you wrote (reads may be served by a read replica). While a restaurant's data moves between " +
         "databases, its writes answer 503 with `Retry-After`.",
     },
-    servers: [{ url: new URL(c.req.url).origin, description: "this server" }],
+    servers: [{ url: config(c.env).publicOrigin, description: "this server" }],
   }));
   app.route("/", docsRouter);
 

@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
+import { config } from "./config";
 import type { AppEnv } from "./env";
 import { abortReason } from "./lib/d1";
 
@@ -90,7 +91,7 @@ export function invalidField(path: string, message: string): ApiError {
 
 export function problemBody(c: Context<AppEnv>, err: ApiError) {
   return {
-    type: `${new URL(c.req.url).origin}/docs/errors#${err.code}`,
+    type: `${config(c.env).publicOrigin}/docs/errors#${err.code}`,
     title: err.title,
     status: err.status,
     code: err.code,

@@ -1,6 +1,7 @@
 /** /bookings/slots, /bookings/rooms and the booking links (CONTRACT 5 and 8). */
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { dateString, resolveSettings } from "../../shared/schemas";
+import { config } from "../config";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { now } from "../lib/clock";
@@ -158,7 +159,7 @@ export async function slotListing(db: Db, property: PropertyRow, q: { start_date
 }
 
 const links: RouteHandler<ReturnType<typeof linksRoute>, AppEnv> = (c) =>
-  c.json({ data: bookingLinks(new URL(c.req.url).origin, c.get("property").publicKey) }, 200);
+  c.json({ data: bookingLinks(config(c.env).publicOrigin, c.get("property").publicKey) }, 200);
 
 export const bookingsRouter = createRouter()
   .openapi(slotsRoute, async (c) => {

@@ -4,7 +4,7 @@ import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
 import { decodeCursor, encodeCursor, idCursor, paginationQuery } from "../lib/pagination";
 import { AUTHED, bearerSecurity, emailField, envelope, errorResponses, IdParam, json, listEnvelope, optionalString, passwordField, urlField } from "../lib/openapi";
-import { intVar } from "../lib/time";
+import { config } from "../config";
 import { createProperty, deleteProperty, propertiesPage } from "./lifecycle";
 import { toPropertyDto, updateProperty } from "./properties.repo";
 
@@ -142,7 +142,7 @@ export const propertiesRouter = createRouter()
   })
   .openapi(createPropertyRoute, async (c) => {
     const client = c.get("client");
-    const placement = { sandbox: !client.productionEnabled, sandboxDays: intVar(c.env.SANDBOX_DAYS, 90, 1) };
+    const placement = { sandbox: !client.productionEnabled, sandboxDays: config(c.env).sandboxDays };
     const property = await createProperty(c.env, c.get("control"), client.id, c.req.valid("json"), placement);
     return c.json({ data: [toPropertyDto(property)] }, 201);
   })

@@ -7,6 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
 import { dateString } from "../../shared/schemas";
+import { config } from "../config";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
 import { envelope, errorResponses, json } from "../lib/openapi";
@@ -221,7 +222,7 @@ export const publicRouter = createRouter()
     const booked = await bookOnline(c.get("db"), property, input);
     // The guest's language follows them to the manage page.
     const locale = input.locale ? `?locale=${input.locale}` : "";
-    const manageUrl = `${new URL(c.req.url).origin}/p/${encodeURIComponent(property.publicKey)}/manage/${booked.token}${locale}`;
+    const manageUrl = `${config(c.env).publicOrigin}/p/${encodeURIComponent(property.publicKey)}/manage/${booked.token}${locale}`;
     const reservation = toPublicReservation(property, booked.row, booked.guest, booked.serviceName);
     return c.json({ data: [{ ...reservation, manage_token: booked.token, manage_url: manageUrl }] }, 201, PRIVATE);
   })
