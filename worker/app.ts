@@ -17,8 +17,9 @@ import { propertiesRouter } from "./properties/properties.routes";
 import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
 import { bookingsRouter } from "./availability/availability.routes";
+import { reservationMessagesRouter } from "./reservations/messages.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
-import { dispatchAfterWrite } from "./webhooks/delivery";
+import { dispatchAfterWrite } from "./outbox/dispatch";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { shardBookmark } from "./properties/binding";
@@ -68,6 +69,8 @@ export function createApp() {
     app.use(`${API_BASE}/${path}/*`, ...scoped);
     app.route(`${API_BASE}/${path}`, router);
   }
+  // A reservation's emails (CONTRACT 13), behind the same middleware as the reservations.
+  app.route(`${API_BASE}/reservations`, reservationMessagesRouter);
 
   // Webhook subscriptions: SPEC's paths, the singular `webhook` in PUT and DELETE. Only
   // creation names a property (the Property header).

@@ -15,6 +15,10 @@ const DEFAULT_SETTINGS = {
   logo_url: null,
   photos: [],
   accent_color: null,
+  reminder_hours: 24,
+  notify_restaurant: true,
+  email_staff_bookings: true,
+  offer_minutes: 15,
 };
 
 /** Property calls carry no Property header (SPEC). */

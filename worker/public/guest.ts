@@ -11,8 +11,9 @@ import { Availability, type EngineService, serviceGrid } from "../availability/e
 import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { now } from "../lib/clock";
-import { randomToken, sha256Hex } from "../lib/crypto";
+import { sha256Hex } from "../lib/crypto";
 import { addDays, fromLocalMinutes, localMinutes, localToUtc, zonedParts } from "../lib/localtime";
+import { newLink } from "../messages/links";
 import { act, type BookingContext, createReservation } from "../reservations/booking";
 import { FINAL } from "../reservations/machine";
 import type { ReservationRow } from "../reservations/reservations.repo";
@@ -144,7 +145,7 @@ const TAKEN = new Set(["table_not_available", "booking_slot_not_available", "roo
  * customer gets exactly the answer of a full time, never "banned" (a listed time refused can
  * still hint at it; recording phantom bookings to hide that would mislead the restaurant).
  */
-export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Promise<BookingResult> {
+export async function bookOnline(db: Db, property: PropertyRow, b: Booking, linkSecret?: string): Promise<BookingResult> {
   const settings = resolveSettings(property.settings);
   checkOnlinePax(settings, b.pax);
   const start = localMinutes(b.date, b.hour);
@@ -172,13 +173,15 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Pro
   if (!decision.ok && !(b.waiting_list && full)) throw await timeTaken(db, property, service, b);
 
   const guest: TypedGuest = { first_name: b.guest.first_name, last_name: b.guest.last_name, email: b.guest.email, phone: b.guest.phone ?? null };
-  const token = randomToken("", 32);
-  const ctx: BookingContext = { db, property, actor: "guest" };
-  const extras = { manageTokenHash: await sha256Hex(token), history: { customer: [null, guest] as [unknown, unknown] } };
+  // With the LINK_SECRET, later emails (reminder, change, offer) can carry this manage link again.
+  const link = await newLink(linkSecret, "manage");
+  const token = link.token;
+  const ctx: BookingContext = { db, property, actor: "guest", linkSecret };
+  const extras = { manageTokenHash: link.hash, manageNonce: link.nonce, history: { customer: [null, guest] as [unknown, unknown] } };
   const create = (waiting: boolean) =>
     createReservation(
       ctx,
-      { start_date: b.date, start_hour: b.hour, pax: b.pax, service_id: service.id, waiting_list: waiting, customer: b.guest, notes: b.notes },
+      { start_date: b.date, start_hour: b.hour, pax: b.pax, service_id: service.id, waiting_list: waiting, customer: b.guest, notes: b.notes, locale: b.locale },
       "PLATFORM_BOOK",
       extras,
     );
@@ -262,7 +265,7 @@ export async function findManaged(db: Db, property: PropertyRow, token: string):
  * Cancels the guest's reservation while the cancel notice allows (403 after). Repeating it on
  * a reservation already cancelled (or otherwise final) answers the reservation as it is.
  */
-export async function cancelManaged(db: Db, property: PropertyRow, token: string): Promise<ManagedReservation> {
+export async function cancelManaged(db: Db, property: PropertyRow, token: string, linkSecret?: string): Promise<ManagedReservation> {
   const found = await findManaged(db, property, token);
   if (FINAL.has(found.row.status as ReservationStatus)) return found;
   const s = resolveSettings(property.settings);
@@ -270,6 +273,6 @@ export async function cancelManaged(db: Db, property: PropertyRow, token: string
     const notice = s.cancel_notice ? `${s.cancel_notice} minutes before the start` : "the start";
     throw new ApiError("cancel_notice_passed", `online cancellation closes ${notice}; please call the restaurant`);
   }
-  const row = await act({ db, property, actor: "guest" }, found.row.id, { type: "cancel" });
+  const row = await act({ db, property, actor: "guest", linkSecret }, found.row.id, { type: "cancel" });
   return { ...found, row, serviceName: found.serviceName ?? (await serviceName(db, row.serviceId)) };
 }

@@ -219,7 +219,7 @@ export const publicRouter = createRouter()
   .openapi(createRouteDef, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
     const input = c.req.valid("json");
-    const booked = await bookOnline(c.get("db"), property, input);
+    const booked = await bookOnline(c.get("db"), property, input, config(c.env).linkSecret);
     // The guest's language follows them to the manage page.
     const locale = input.locale ? `?locale=${input.locale}` : "";
     const manageUrl = `${config(c.env).publicOrigin}/p/${encodeURIComponent(property.publicKey)}/manage/${booked.token}${locale}`;
@@ -235,6 +235,6 @@ export const publicRouter = createRouter()
   .openapi(cancelRoute, async (c) => {
     const { public_key, token } = c.req.valid("param");
     const property = await guestProperty(c, public_key);
-    const found = await cancelManaged(c.get("db"), property, token);
+    const found = await cancelManaged(c.get("db"), property, token, config(c.env).linkSecret);
     return c.json({ data: [toPublicReservation(property, found.row, found.guest, found.serviceName)] }, 200, PRIVATE);
   });

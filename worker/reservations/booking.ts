@@ -10,12 +10,17 @@ import { Availability, type EngineService, type EngineTable, type Mode, type Ref
 import { ApiError, invalidField } from "../errors";
 import { localMinutes } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
+import { newLink } from "../messages/links";
+import { emailsGuest, planMessages, type ReservationFacts } from "../messages/plan";
+import type { Locale } from "../messages/types";
+import { planOffer } from "../waitlist/offers";
 import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
 import type { BookingContext } from "./context";
 import { checkCustomerInput, resolveCustomer } from "./customers";
+import { factsOf } from "./facts";
 import { diff } from "./history";
 import * as repo from "./reservations.repo";
-import type { CustomerInput, HoldSpan, ReservationRow } from "./reservations.repo";
+import type { CustomerInput, CustomerPlan, HoldSpan, ReservationRow } from "./reservations.repo";
 
 export type { BookingContext } from "./context";
 
@@ -89,6 +94,10 @@ export interface CreateInput {
   special_request?: string | undefined;
   status?: string | undefined;
   duration?: number | undefined;
+  /** false: the guest is not emailed about this reservation (staff bookings email them by default) */
+  notify?: boolean | undefined;
+  /** the guest's language for messages; default the property's */
+  locale?: Locale | undefined;
 }
 
 function findService(services: EngineService[], id: number): EngineService {
@@ -116,9 +125,37 @@ function tableGone(id: number): never {
   throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
 }
 
-/** What only some channels add to a new reservation: the widget's manage token (hashed) and the guest as typed. */
+/** The customer a write names, as messages greet and address them. */
+function guestOfPlan(plan: CustomerPlan | undefined): ReservationFacts["guest"] {
+  if (!plan) return null;
+  const f = plan.fields;
+  return { first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone };
+}
+
+/**
+ * The change's messages (and, for a change that frees tables, a waiting party's offer), for its
+ * own batch. A reservation whose guest is now emailed and has no manage link yet gets one.
+ */
+async function outboxOf(ctx: BookingContext, current: ReservationRow, set: Partial<ReservationRow>, o: { expiredUnpaid?: boolean; releases?: boolean; customer?: CustomerPlan | undefined }) {
+  const settings = resolveSettings(ctx.property.settings);
+  const after = { ...current, ...set, ...(o.customer && { customerSnapshot: repo.customerSnapshot(o.customer) }) } as ReservationRow;
+  const afterFacts = factsOf(after);
+  if (!current.manageTokenHash && ctx.linkSecret && emailsGuest(afterFacts, settings)) {
+    const link = await newLink(ctx.linkSecret, "manage");
+    Object.assign(set, { manageNonce: link.nonce, manageTokenHash: link.hash });
+  }
+  const plan = planMessages({ before: factsOf(current), after: afterFacts, expiredUnpaid: o.expiredUnpaid, actor: ctx.actor, settings, propertyEmail: ctx.property.email, version: current.version + 1, now: now() });
+  const offer = o.releases ? await planOffer(ctx, current.startDate, current.id) : undefined;
+  const leavesWaiting = current.status === "WAITING" && after.status !== "WAITING";
+  const closeOffer: repo.OutboxWrites["closeOffer"] = leavesWaiting ? (HOLDING.has(after.status as ReservationStatus) ? "claimed" : "expired") : undefined;
+  return { ...plan, offer, closeOffer };
+}
+
+/** What only some channels add to a new reservation: the widget's manage link and the guest as typed. */
 export interface CreateExtras {
   manageTokenHash?: string | undefined;
+  /** the manage link's nonce, when the link was made with the LINK_SECRET (messages/links.ts) */
+  manageNonce?: string | null | undefined;
   /** more {field: [before, after]} for the "created" history entry */
   history?: Record<string, [unknown, unknown]> | undefined;
 }
@@ -160,6 +197,23 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       status = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
     }
     const at = nowIso();
+    const facts: ReservationFacts = {
+      status,
+      channel,
+      startDate: b.start_date,
+      startHour: b.start_hour,
+      startMin: start,
+      endMin: start + stay,
+      pax: b.pax,
+      serviceId: service.id,
+      notes: b.notes ?? null,
+      guest: guestOfPlan(customer),
+      notifyGuest: b.notify ?? true,
+      locale: b.locale ?? null,
+    };
+    // A guest who is emailed gets a manage link in every message (the widget's booking made one already).
+    const link = extras.manageTokenHash ? { nonce: extras.manageNonce ?? null, hash: extras.manageTokenHash } : emailsGuest(facts, settings) && ctx.linkSecret ? await newLink(ctx.linkSecret, "manage") : undefined;
+    const outbox = planMessages({ before: null, after: facts, actor: ctx.actor, settings, propertyEmail: property.email, version: 0, now: now() });
     const row = {
       propertyId: property.id,
       serviceId: service.id,
@@ -178,11 +232,14 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       paymentDueAt: status === "PREPAY" ? addSeconds(at, (service.prepaymentWindow ?? 0) * 60) : null,
       lastStatusChange: at,
       catalogVersion,
-      manageTokenHash: extras.manageTokenHash ?? null,
+      manageTokenHash: link?.hash ?? null,
+      manageNonce: link?.nonce ?? null,
+      notifyGuest: facts.notifyGuest,
+      guestLocale: facts.locale,
     };
     const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
     try {
-      return await repo.insertReservation(db, row, customer, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status], ...extras.history } });
+      return await repo.insertReservation(db, row, customer, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status], ...extras.history } }, outbox);
     } catch (err) {
       settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }
@@ -214,6 +271,8 @@ export interface UpdateInput {
   notes?: string | null | undefined;
   special_request?: string | null | undefined;
   duration?: number | undefined;
+  notify?: boolean | undefined;
+  locale?: Locale | undefined;
 }
 
 export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput): Promise<ReservationRow> {
@@ -234,6 +293,8 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
     if (customer?.existing) set.customerId = customer.existing.id;
     if (b.notes !== undefined) set.notes = b.notes;
     if (b.special_request !== undefined) set.specialRequest = b.special_request;
+    if (b.notify !== undefined && b.notify !== current.notifyGuest) set.notifyGuest = b.notify;
+    if (b.locale !== undefined && b.locale !== current.guestLocale) set.guestLocale = b.locale;
     let holds: HoldSpan[] | undefined;
     const moves =
       date !== current.startDate || hour !== current.startHour || pax !== current.pax || serviceId !== current.serviceId ||
@@ -283,10 +344,13 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
       const f = customer.fields;
       changes.customer = [current.customerId, { id: customer.existing?.id ?? null, first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone }];
     }
+    if ("notifyGuest" in set) changes.notify = [current.notifyGuest, set.notifyGuest];
+    if ("guestLocale" in set) changes.locale = [current.guestLocale, set.guestLocale];
     // Nothing to change: no write, no history entry, no new version.
     if (!Object.keys(changes).length) return current;
     try {
-      return await repo.changeReservation(db, current, set, customer, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes });
+      const outbox = await outboxOf(ctx, current, set, { customer });
+      return await repo.changeReservation(db, current, set, customer, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes }, outbox);
     } catch (err) {
       settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }
@@ -346,13 +410,16 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
       Object.assign(set, { tableIds: decision.tables.map((t) => t.id), roomId: decision.tables[0]!.roomId, catalogVersion });
     }
     try {
-      return await repo.changeReservation(db, current, set, undefined, holds, {
-        actor: ctx.actor,
-        action: ACTION_NAMES[action.type],
-        fromStatus: current.status as ReservationStatus,
-        toStatus: to,
-        changes: diff(current, set, resolveSettings(property.settings).timezone),
-      });
+      const outbox = await outboxOf(ctx, current, set, { expiredUnpaid: action.type === "expire_unpaid", releases: outcome.releasesTables });
+      return await repo.changeReservation(
+        db,
+        current,
+        set,
+        undefined,
+        holds,
+        { actor: ctx.actor, action: ACTION_NAMES[action.type], fromStatus: current.status as ReservationStatus, toStatus: to, changes: diff(current, set, resolveSettings(property.settings).timezone) },
+        outbox,
+      );
     } catch (err) {
       settle(err, tries, { noTable });
     }

@@ -2,7 +2,7 @@
  * The wire side of a webhook attempt: the POST with its timeout, what the receiver answered
  * (status, the first bytes, Retry-After), and name resolution for the endpoint checks. No D1.
  */
-import { parseRetryAfter } from "./retry";
+import { parseRetryAfter } from "../outbox/retry";
 
 const EXCERPT_BYTES = 512;
 

@@ -13,7 +13,7 @@ import { createRouter } from "../lib/router";
 import { addSeconds, nowIso } from "../lib/time";
 import { grantedByShard } from "../properties/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
-import { dispatchDue } from "./delivery";
+import { dispatchDue } from "../outbox/dispatch";
 import { endpointProblem } from "./endpoint";
 import { generateSecret } from "./signing";
 import * as repo from "./webhooks.repo";
