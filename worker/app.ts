@@ -24,7 +24,9 @@ import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
+import { calendarRouter } from "./public/calendar.routes";
 import { publicRouter } from "./public/public.routes";
+import { waitlistRouter } from "./waitlist/waitlist.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
@@ -100,6 +102,9 @@ export function createApp() {
     dispatchAfterWrite(),
   );
   app.route(`${API_BASE}/public`, publicRouter);
+  // The calendar entry of a guest's reservation, and waiting-list offers (CONTRACT 13).
+  app.route(`${API_BASE}/public`, calendarRouter);
+  app.route(`${API_BASE}/public`, waitlistRouter);
 
   // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
   app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${callerKey(c)}` }));

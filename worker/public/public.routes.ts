@@ -54,7 +54,7 @@ const reservationExample = {
   restaurant: { name: "Trattoria Demo", timezone: "Europe/Rome" },
   cancellable_until: "2026-12-05T16:30:00.000Z",
 };
-const ReservationSchema = z.object(PublicReservation.shape).openapi("PublicReservation", { example: reservationExample });
+export const ReservationSchema = z.object(PublicReservation.shape).openapi("PublicReservation", { example: reservationExample });
 const BookingSchema = z.object(PublicBooking.shape).openapi("PublicBooking", {
   example: { ...reservationExample, manage_token: "Vx3…43 characters…Qk", manage_url: "https://book.example/p/pk_3f2a9c0d1e/manage/Vx3…Qk" },
 });
@@ -81,13 +81,13 @@ const TimeTakenSchema = z
   })
   .openapi("TimeTakenProblem");
 
-const publicKeyParam = z
+export const publicKeyParam = z
   .string()
   .min(1)
   .max(100)
   .openapi({ param: { name: "public_key", in: "path" }, description: "the property's public key (booking links)", example: "pk_3f2a9c0d1e" });
 const KeyParam = z.object({ public_key: publicKeyParam });
-const ManageParam = z.object({
+export const ManageParam = z.object({
   public_key: publicKeyParam,
   token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" }, description: "the manage token of the confirmation", example: "Vx3…Qk" }),
 });
@@ -193,13 +193,13 @@ const cancelRoute = createRoute({
   },
 });
 
-async function guestProperty(c: Context<AppEnv>, publicKey: string): Promise<PropertyRow> {
+export async function guestProperty(c: Context<AppEnv>, publicKey: string): Promise<PropertyRow> {
   const property = await bindByPublicKey(c, publicKey);
   if (!property || !guestVisible(property)) throw new ApiError("property_not_found", "no restaurant takes online bookings under this key");
   return property;
 }
 
-const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+export const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 export const publicRouter = createRouter()
   .openapi(profileRoute, async (c) => {
