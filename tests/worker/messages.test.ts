@@ -3,7 +3,7 @@
  * language, with both parts, links on PUBLIC_ORIGIN and a calendar entry that calendars read.
  */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
@@ -178,7 +178,7 @@ describe("who is emailed", () => {
     const r = await restaurant();
     const to = guestEmail();
     const ip = freshIp();
-    const booked = await (await import("cloudflare:workers")).exports.default.fetch(
+    const booked = await (exports as unknown as { default: Fetcher }).default.fetch(
       new Request(`https://elsewhere.example/api/v2/public/${r.publicKey}/reservations`, {
         method: "POST",
         headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip, Host: "elsewhere.example" },
