@@ -2,9 +2,9 @@
  * Typed fetch client of the public widget API (CONTRACT 8, shared/public.ts). Types only come
  * from shared/: zod never reaches the bundle.
  */
-import type { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
+import type { PublicBooking, PublicBookingInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
 
-export type { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
+export type { PublicBooking, PublicBookingInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
 
 /** A problem+json answer (RFC 9457), with the 409's `alternatives` when a time was taken meanwhile. */
 export class PublicApiError extends Error {
@@ -67,6 +67,19 @@ export class PublicApi {
 
   cancel(token: string, signal?: AbortSignal): Promise<PublicReservation> {
     return this.one<PublicReservation>(`/manage/${encodeURIComponent(token)}`, { method: "DELETE", signal });
+  }
+
+  /** The reservation as a calendar entry (.ics): a plain link, so the browser hands it to the calendar. */
+  calendarUrl(token: string): string {
+    return `${this.base}/manage/${encodeURIComponent(token)}/calendar.ics`;
+  }
+
+  offer(token: string, signal?: AbortSignal): Promise<PublicOffer> {
+    return this.one<PublicOffer>(`/offers/${encodeURIComponent(token)}`, { signal });
+  }
+
+  answerOffer(token: string, answer: "claim" | "decline", signal?: AbortSignal): Promise<PublicOffer> {
+    return this.one<PublicOffer>(`/offers/${encodeURIComponent(token)}/${answer}`, { method: "POST", signal });
   }
 
   private async one<T>(path: string, init: RequestInit): Promise<T> {

@@ -12,7 +12,7 @@ import { pickLocale, setLocale } from "./localization.js";
 import { base, theme } from "./parts/styles.js";
 
 export type Page = NavigateDetail["page"];
-const PAGES: readonly Page[] = ["welcome", "services", "book", "manage"];
+const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"];
 
 /** Where this module was loaded from: the Worker that serves the public API too. */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
@@ -26,10 +26,10 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * ```
  *
  * @attr property - the restaurant's public key (required)
- * @attr page - `welcome` | `services` | `book` (default) | `manage`
+ * @attr page - `welcome` | `services` | `book` (default) | `manage` | `offer` (a waiting-list offer)
  * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang` (`<html lang>`) when it is one of these, else the restaurant's locale
  * @attr api - the origin of the API (default: the origin the script was loaded from)
- * @attr token - the manage token of a reservation (page `manage`)
+ * @attr token - the manage token of a reservation (page `manage`), or a waiting-list offer's (page `offer`)
  * @attr service - a service id to preselect on the booking page
  *
  * @fires booking-created - a reservation was made; `detail: { reservation, manage_url }`
@@ -55,6 +55,9 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart form - the guest's details form
  * @csspart summary - the summary of a reservation
  * @csspart manage-link - the link to the manage page in the confirmation
+ * @csspart calendar-link - "Add to calendar" (the reservation's .ics) in the confirmation and on the manage page
+ * @csspart email-sent - the confirmation's note of where the email went
+ * @csspart offer - the waiting-list offer page; `claim` and `decline` its buttons (with `button`), `claimed` and `declined` its answers
  * @csspart error - an error message
  * @csspart confirm - the "really cancel?" step of the manage page
  * @csspart cancelled - the message that the reservation is cancelled
@@ -176,7 +179,7 @@ export class BookingEngine extends LitElement {
           const page = PAGES.includes(this.page) ? this.page : "book";
           const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color})` : "";
           return html`<div style=${accent} lang=${locale}>
-            ${page === "book" || page === "manage"
+            ${page === "book" || page === "manage" || page === "offer"
               ? html`<header part="header">
                   ${profile.logo_url ? html`<img part="logo" src=${profile.logo_url} alt="" />` : nothing}
                   <p part="title">${profile.name}</p>
@@ -187,10 +190,12 @@ export class BookingEngine extends LitElement {
               : page === "services"
                 ? html`<be-services-page data-page exportparts="services, service, carousel, slide, button, error" .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
                 : page === "manage"
-                  ? html`<be-manage-page data-page exportparts="manage, summary, button, error, confirm, cancelled" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`
+                  ? html`<be-manage-page data-page exportparts="manage, summary, button, error, confirm, cancelled, calendar-link" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`
+                  : page === "offer"
+                    ? html`<be-offer-page data-page exportparts="offer, summary, button, claim, decline, claimed, declined, error" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`
                   : html`<be-book-page
                       data-page
-                      exportparts="book, calendar, day, selected-day, disabled-day, service, service-group, time, time-group, waiting-list, button, input, form, summary, details, confirmation, manage-link, error"
+                      exportparts="book, calendar, day, selected-day, disabled-day, service, service-group, time, time-group, waiting-list, button, input, form, summary, details, confirmation, manage-link, calendar-link, email-sent, error"
                       .api=${this.client}
                       .profile=${profile}
                       .serviceId=${this.service}

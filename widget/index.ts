@@ -2,6 +2,7 @@
 import { BookingEngine } from "./booking-engine.js";
 import { BookPage } from "./pages/book-page.js";
 import { ManagePage } from "./pages/manage-page.js";
+import { OfferPage } from "./pages/offer-page.js";
 import { ServicesPage } from "./pages/services-page.js";
 import { WelcomePage } from "./pages/welcome-page.js";
 import { PhotoCarousel } from "./parts/carousel.js";
@@ -14,6 +15,7 @@ const elements: [string, CustomElementConstructor][] = [
   ["be-services-page", ServicesPage],
   ["be-book-page", BookPage],
   ["be-manage-page", ManagePage],
+  ["be-offer-page", OfferPage],
   ["booking-engine", BookingEngine],
 ];
 // A page that loads the script twice keeps the first definitions.
@@ -26,6 +28,7 @@ declare global {
     "booking-engine": BookingEngine;
     "be-book-page": BookPage;
     "be-manage-page": ManagePage;
+    "be-offer-page": OfferPage;
     "be-services-page": ServicesPage;
     "be-welcome-page": WelcomePage;
     "be-date-grid": DateGrid;

@@ -155,7 +155,7 @@ export class BookPage extends LitElement {
 
   override render() {
     if (!this.profile) return nothing;
-    if (this.step === "done" && this.booking) return confirmation(this.booking, this.locale, () => this.again());
+    if (this.step === "done" && this.booking) return confirmation(this.booking, this.locale, () => this.again(), this.api!.calendarUrl(this.booking.manage_token));
     if (this.step === "details") return this.renderDetails();
     return this.renderChoose(this.profile);
   }

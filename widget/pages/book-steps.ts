@@ -3,7 +3,7 @@
  * times, the words for a failed booking, and the confirmation.
  */
 import { msg, str } from "@lit/localize";
-import { html } from "lit";
+import { html, nothing } from "lit";
 import { PublicApiError, type PublicBooking } from "../api.js";
 import { choiceGroup, type ChoiceOption } from "../parts/choice.js";
 import { statusText, summary } from "../parts/summary.js";
@@ -37,11 +37,16 @@ export function bookingError(error: unknown) {
   return msg("The booking could not be made. Please try again.", { id: "error.generic" });
 }
 
+/** "Add to calendar": the reservation's .ics, which the browser hands to the guest's calendar. */
+export function calendarLink(url: string) {
+  return html`<a class="btn secondary" part="calendar-link" href=${url} download="reservation.ics">${msg("Add to calendar", { id: "done.calendar" })}</a>`;
+}
+
 /**
  * The confirmation: "booked" only when the table is the guest's (ACCEPTED, CONFIRMED); the
  * waiting list and any other status say what they are. The manage link in every case.
  */
-export function confirmation(b: PublicBooking, locale: string, again: () => void) {
+export function confirmation(b: PublicBooking, locale: string, again: () => void, calendarUrl: string) {
   const booked = b.status === "ACCEPTED" || b.status === "CONFIRMED";
   const waiting = b.status === "WAITING";
   return html`
@@ -61,9 +66,11 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
             : msg(str`Thank you, ${b.guest.first_name}. The restaurant has not confirmed your table yet.`, { id: "done.thanks-received" })}
       </p>
       ${summary({ ...b, state: { text: statusText(b.status), value: b.status } }, locale)}
+      <p part="email-sent">${msg(str`We sent a confirmation to ${b.guest.email}, with this link.`, { id: "done.email-sent" })}</p>
       <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
       <div class="actions">
         <a class="btn secondary manage" part="manage-link" href=${b.manage_url}>${msg("Manage your reservation", { id: "done.manage" })}</a>
+        ${booked ? calendarLink(calendarUrl) : nothing}
         <button type="button" class="btn secondary" part="button" @click=${again}>${msg("Book another table", { id: "done.again" })}</button>
       </div>
     </section>
