@@ -116,7 +116,8 @@ export async function takeDue(d1: D1Database, o: { now: string; graceBefore: str
 
 /**
  * Leases delivery `id` until `leaseUntil` if it is due, nobody else holds it, and no earlier
- * delivery of the same reservation to the same subscription is still untried.
+ * delivery of the same reservation to the same endpoint (any of the property's subscriptions to
+ * it: RESERVATION_CREATED before RESERVATION_UPDATED) is still untried.
  */
 export async function leaseDelivery(d1: D1Database, id: number, now: string, leaseUntil: string): Promise<ClaimedDelivery | null> {
   return d1
@@ -126,7 +127,10 @@ export async function leaseDelivery(d1: D1Database, id: number, now: string, lea
          AND (d.next_attempt_at <= ?3 OR d.cycle_attempts = 0)
          AND NOT EXISTS (
            SELECT 1 FROM webhook_deliveries p
-           WHERE p.subscription_id = d.subscription_id AND p.reservation_id = d.reservation_id AND p.id < d.id
+           WHERE p.subscription_id IN (
+               SELECT s.id FROM webhook_subscriptions s, webhook_subscriptions mine
+               WHERE mine.id = d.subscription_id AND s.property_id = mine.property_id AND s.endpoint = mine.endpoint)
+             AND p.reservation_id = d.reservation_id AND p.id < d.id
              AND p.state = 'pending' AND p.cycle_attempts = 0)
        RETURNING id, event_id, subscription_id, property_id, attempts, cycle_attempts`,
     )
