@@ -3,7 +3,7 @@
  * Pure: the delivery reads what it needs, this only writes words. Every value that reaches the
  * HTML is escaped; links are built on the configured public origin.
  */
-import { fromLocalMinutes, localMinutes, localToUtc } from "../lib/localtime";
+import { localMinutes, localToUtc } from "../lib/localtime";
 import { calendar } from "./ical";
 import { TEXTS, type Texts, type Vars } from "./texts";
 import type { Locale, MessageSnapshot, Recipient, Template } from "./types";
@@ -182,9 +182,3 @@ export function render(i: RenderInput): Rendered {
   const ics = i.recipient === "guest" && i.snapshot.ics ? { method: i.snapshot.ics, content: calendarEntry(i, i.snapshot.ics) } : undefined;
   return { subject, text: asText(t, greeting, b, signature, footer), html: asHtml(i.locale, subject, greeting, b, signature, footer), calendar: ics };
 }
-
-/** The local end of a reservation as the snapshot writes it. */
-export const endOf = (endMin: number) => {
-  const e = fromLocalMinutes(endMin);
-  return `${e.date}T${e.hour}`;
-};

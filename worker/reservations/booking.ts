@@ -13,14 +13,13 @@ import { addSeconds, now, nowIso } from "../lib/time";
 import { newLink } from "../messages/links";
 import { emailsGuest, planMessages, type ReservationFacts } from "../messages/plan";
 import type { Locale } from "../messages/types";
-import { planOffer } from "../waitlist/offers";
 import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
 import type { BookingContext } from "./context";
 import { checkCustomerInput, resolveCustomer } from "./customers";
-import { factsOf } from "./facts";
 import { diff } from "./history";
+import { guestOfPlan, outboxOf } from "./outbox";
 import * as repo from "./reservations.repo";
-import type { CustomerInput, CustomerPlan, HoldSpan, ReservationRow } from "./reservations.repo";
+import type { CustomerInput, HoldSpan, ReservationRow } from "./reservations.repo";
 
 export type { BookingContext } from "./context";
 
@@ -123,32 +122,6 @@ function checkPlace(a: Availability, roomId: number | undefined, tableIds: numbe
 
 function tableGone(id: number): never {
   throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
-}
-
-/** The customer a write names, as messages greet and address them. */
-function guestOfPlan(plan: CustomerPlan | undefined): ReservationFacts["guest"] {
-  if (!plan) return null;
-  const f = plan.fields;
-  return { first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone };
-}
-
-/**
- * The change's messages (and, for a change that frees tables, a waiting party's offer), for its
- * own batch. A reservation whose guest is now emailed and has no manage link yet gets one.
- */
-async function outboxOf(ctx: BookingContext, current: ReservationRow, set: Partial<ReservationRow>, o: { expiredUnpaid?: boolean; releases?: boolean; customer?: CustomerPlan | undefined }) {
-  const settings = resolveSettings(ctx.property.settings);
-  const after = { ...current, ...set, ...(o.customer && { customerSnapshot: repo.customerSnapshot(o.customer) }) } as ReservationRow;
-  const afterFacts = factsOf(after);
-  if (!current.manageTokenHash && ctx.linkSecret && emailsGuest(afterFacts, settings)) {
-    const link = await newLink(ctx.linkSecret, "manage");
-    Object.assign(set, { manageNonce: link.nonce, manageTokenHash: link.hash });
-  }
-  const plan = planMessages({ before: factsOf(current), after: afterFacts, expiredUnpaid: o.expiredUnpaid, actor: ctx.actor, settings, propertyEmail: ctx.property.email, version: current.version + 1, now: now() });
-  const offer = o.releases ? await planOffer(ctx, current.startDate, current.id) : undefined;
-  const leavesWaiting = current.status === "WAITING" && after.status !== "WAITING";
-  const closeOffer: repo.OutboxWrites["closeOffer"] = leavesWaiting ? (HOLDING.has(after.status as ReservationStatus) ? "claimed" : "expired") : undefined;
-  return { ...plan, offer, closeOffer };
 }
 
 /** What only some channels add to a new reservation: the widget's manage link and the guest as typed. */

@@ -5,7 +5,7 @@ import type { Db } from "../env";
 import { localMinutes } from "../lib/localtime";
 import { insertMessageIfChanged } from "../messages/messages.repo";
 import type { PlannedMessage } from "../messages/types";
-import type { ReservationRow } from "../reservations/reservations.repo";
+type ReservationRow = typeof reservations.$inferSelect;
 
 export type OfferRow = typeof waitlistOffers.$inferSelect;
 
