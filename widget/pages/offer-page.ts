@@ -50,12 +50,16 @@ export class OfferPage extends LitElement {
   private answer = new Task(this, {
     autoRun: false,
     task: async ([answer]: readonly ["claim" | "decline"], { signal }) => this.api!.answerOffer(this.token, answer, signal),
-    onComplete: () => this.focusResult(),
-    onError: () => this.focusResult(),
+    // The answer is rendered only after onComplete/onError return: focus it in updated().
+    onComplete: () => (this.focusResult = true),
+    onError: () => (this.focusResult = true),
   });
 
-  private async focusResult() {
-    await this.updateComplete;
+  private focusResult = false;
+
+  override updated() {
+    if (!this.focusResult) return;
+    this.focusResult = false;
     this.renderRoot.querySelector<HTMLElement>("#result")?.focus();
   }
 
