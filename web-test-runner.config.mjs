@@ -32,7 +32,13 @@ function realWorker() {
         await migrate(dir);
         const lines = [];
         try {
-          server = await startDev({ port: await freePort(), persistTo: dir, clock: CLOCK, log: (l) => lines.push(l) });
+          // wrangler logs the .eml file of every email its local send_email keeps (info level).
+          const log = (l) => {
+            const eml = /(\/\S+\.eml)\b/.exec(l);
+            if (eml) emails.push(eml[1]);
+            else if (!/\[wrangler:info\]/.test(l)) lines.push(l);
+          };
+          server = await startDev({ port: await freePort(), persistTo: dir, clock: CLOCK, log, logLevel: "info" });
         } catch (err) {
           console.error(lines.join("\n"));
           throw err;
@@ -48,6 +54,8 @@ function realWorker() {
   };
 }
 
+/** The .eml files of the emails the Worker sent (wrangler's local send_email), in order. */
+const emails = [];
 const worker = realWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
@@ -88,7 +96,8 @@ function messageIds() {
  * - POST /fixture/restaurant {settings?}: a new restaurant of TEST_CATALOG; answers its public key and ids;
  * - /staff/<property_id>/<path>: the integrator API as that restaurant's staff (the integrator
  *   API answers no browser, and staff bookings do not spend the guests' public write budget);
- * - GET /fixture/msg-ids: the message ids the widget's code uses.
+ * - GET /fixture/msg-ids: the message ids the widget's code uses;
+ * - GET /fixture/mail?to=<address>: the raw emails sent to that address so far, oldest first.
  */
 async function fixtures(ctx, next) {
   if (ctx.path === "/fixture/restaurant" && ctx.method === "POST") {
@@ -98,6 +107,13 @@ async function fixtures(ctx, next) {
     tokens.set(r.property_id, r.token);
     ctx.type = "application/json";
     ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name });
+    return;
+  }
+  if (ctx.path === "/fixture/mail") {
+    const to = String(ctx.query.to ?? "").toLowerCase();
+    const raw = emails.map((file) => readFileSync(file, "utf8")).filter((text) => new RegExp(`^To:.*<${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>`, "mi").test(text));
+    ctx.type = "application/json";
+    ctx.body = JSON.stringify(raw);
     return;
   }
   if (ctx.path === "/fixture/msg-ids") {
