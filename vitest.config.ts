@@ -50,7 +50,8 @@ export default defineConfig({
   test: {
     include: ["tests/worker/**/*.test.ts"],
     setupFiles: ["./tests/worker/setup.ts"],
-    testTimeout: 30_000,
+    // Generous: a few tests walk every route or flood a limiter, and a busy machine slows them down.
+    testTimeout: 60_000,
     // Two files at a time: most of a file's time is spent waiting on workerd and D1.
     maxWorkers: 2,
   },
