@@ -9,7 +9,7 @@ import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, invalidField } from "../errors";
 import { now } from "../lib/clock";
 import { addDays, localToUtc, zonedParts } from "../lib/localtime";
 import { isOnline } from "../public/guest";
@@ -136,6 +136,9 @@ export async function createBooking(m: Merchant | undefined, r: CreateBookingInp
   const slot = parseSlot(zoneOf(m.property), r.slot);
   if (!slot) return failure("SLOT_UNAVAILABLE", "the slot names no bookable time of this merchant");
   const user = r.user_information;
+  // The restaurant must be able to name and reach its guest (CONTRACT 6).
+  if (!user.given_name && !user.family_name) throw invalidField("user_information.given_name", "give the user's given_name or family_name");
+  if (!user.email && !user.telephone) throw invalidField("user_information.telephone", "give the user's telephone or email");
   if (await repo.userBooked(m.db, m.property.id, user.user_id, slot.serviceId, slot.start)) {
     return failure("SLOT_ALREADY_BOOKED_BY_USER", "this user already holds a booking for this slot");
   }

@@ -22,12 +22,15 @@ export interface FeedMerchant {
   property: PropertyRow;
 }
 
-/** Every merchant, from every shard's primary (a switch turned off leaves the feeds at once). */
-export async function allMerchants(env: Bindings, control: ControlDb): Promise<FeedMerchant[]> {
+/**
+ * Every merchant (or the one of `only`), from every shard's primary: a switch turned off leaves
+ * the feeds at once.
+ */
+export async function allMerchants(env: Bindings, control: ControlDb, only?: string): Promise<FeedMerchant[]> {
   const found = await Promise.all(
     Array.from({ length: shardCount(env) }, async (_, k) => {
       const db = shardDb(openShard(env, k, { write: true }));
-      return (await merchantRows(db)).map((property) => ({ k, db, property }));
+      return (await merchantRows(db, only)).map((property) => ({ k, db, property }));
     }),
   );
   const rows = found.flat();
@@ -37,10 +40,13 @@ export async function allMerchants(env: Bindings, control: ControlDb): Promise<F
     .map(({ db, property }) => ({ db, property }));
 }
 
-/** The feeds' metadata: each feed is complete, in one shard. */
-function metadata() {
+/**
+ * The feeds' metadata: a feed of every merchant is complete, in one shard; one merchant's is an
+ * increment (uploaded as complete, it would remove every other merchant).
+ */
+function metadata(complete: boolean) {
   return {
-    processing_instruction: "PROCESS_AS_COMPLETE",
+    processing_instruction: complete ? "PROCESS_AS_COMPLETE" : "PROCESS_AS_INCREMENTAL",
     shard_number: 0,
     total_shards: 1,
     nonce: String(crypto.getRandomValues(new Uint32Array(1))[0]),
@@ -48,7 +54,7 @@ function metadata() {
   };
 }
 
-export function merchantFeed(merchants: FeedMerchant[]) {
+export function merchantFeed(merchants: FeedMerchant[], complete = true) {
   const merchant = merchants.map(({ property: p }) => {
     const pos = (p.position ?? {}) as Record<string, unknown>;
     const address = Object.fromEntries(
@@ -67,14 +73,14 @@ export function merchantFeed(merchants: FeedMerchant[]) {
       },
     };
   });
-  return { metadata: metadata(), merchant };
+  return { metadata: metadata(complete), merchant };
 }
 
 const todayOf = (p: PropertyRow) => zonedParts(resolveSettings(p.settings).timezone, now()).date;
 /** Services open to online booking (enabled, online, no prepayment) and still valid today. */
 const feedServices = (services: EngineService[], today: string) => services.filter((s) => isOnline(s) && (!s.validTo || s.validTo >= today));
 
-export async function serviceFeed(merchants: FeedMerchant[]) {
+export async function serviceFeed(merchants: FeedMerchant[], complete = true) {
   const lists = await Promise.all(
     merchants.map(async (m) => {
       const today = todayOf(m.property);
@@ -87,7 +93,7 @@ export async function serviceFeed(merchants: FeedMerchant[]) {
       }));
     }),
   );
-  return { metadata: metadata(), service: lists.flat() };
+  return { metadata: metadata(complete), service: lists.flat() };
 }
 
 /** The party sizes a service takes online. */
@@ -127,7 +133,7 @@ function merchantAvailability(m: FeedMerchant, engine: Availability, services: E
 }
 
 /** The availability feed: one service_availability per merchant, over its whole booking window. */
-export async function availabilityFeed(merchants: FeedMerchant[]) {
+export async function availabilityFeed(merchants: FeedMerchant[], complete = true) {
   const service_availability = await Promise.all(
     merchants.map(async (m) => {
       const today = todayOf(m.property);
@@ -136,5 +142,5 @@ export async function availabilityFeed(merchants: FeedMerchant[]) {
       return { availability: merchantAvailability(m, engine, feedServices(catalog.services, today), today) };
     }),
   );
-  return { metadata: metadata(), service_availability };
+  return { metadata: metadata(complete), service_availability };
 }

@@ -169,9 +169,29 @@ const feeds = {
   availability: { summary: "The availability feed: every start and party size over each booking window, with spots_total and spots_open", build: availabilityFeed },
 } as const;
 
+const FeedQuery = z.object({
+  merchant_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "merchant_id", in: "query" }, description: "only this merchant: an increment (PROCESS_AS_INCREMENTAL), to look at or to upload alone" }),
+});
+
 for (const [kind, feed] of Object.entries(feeds)) {
   r.openapi(
-    createRoute({ ...base, method: "get", path: `/feeds/${kind}.json`, summary: feed.summary, responses: { 200: json(s.Feed, "the feed, complete"), ...problems() } }),
-    async (c) => c.json((await feed.build(await allMerchants(c.env, c.get("control")))) as z.infer<typeof s.Feed>, 200),
+    createRoute({
+      ...base,
+      method: "get",
+      path: `/feeds/${kind}.json`,
+      summary: feed.summary,
+      request: { query: FeedQuery },
+      responses: { 200: json(s.Feed, "the feed: complete, or one merchant's increment"), ...problems() },
+    }),
+    async (c) => {
+      const only = c.req.valid("query").merchant_id;
+      const merchants = await allMerchants(c.env, c.get("control"), only);
+      return c.json((await feed.build(merchants, only === undefined)) as z.infer<typeof s.Feed>, 200);
+    },
   );
 }

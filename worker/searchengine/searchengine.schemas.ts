@@ -147,7 +147,7 @@ export const ListBookingsResponse = z.object({ bookings: z.array(Booking) }).ope
 export const Feed = z
   .object({
     metadata: z.object({
-      processing_instruction: z.literal("PROCESS_AS_COMPLETE"),
+      processing_instruction: z.enum(["PROCESS_AS_COMPLETE", "PROCESS_AS_INCREMENTAL"]),
       shard_number: z.number().int(),
       total_shards: z.number().int(),
       nonce: z.string(),
