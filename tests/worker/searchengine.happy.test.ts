@@ -145,7 +145,10 @@ describe("POST /searchengine/v3/GetBookingStatus and ListBookings", () => {
 
   it("list every booking of a user across restaurants and shards, oldest first, and nobody else's", async () => {
     const user = { ...USER, user_id: `u${newToken()}` };
-    const restaurants = [await merchant(), await merchant(), await merchant()];
+    // Restaurants until both shards hold one (a new one goes to the emptier shard).
+    const restaurants = [await merchant(), await merchant()];
+    while (new Set(restaurants.map((r) => r.client.d1)).size < 2 && restaurants.length < 8) restaurants.push(await merchant());
+    expect(new Set(restaurants.map((r) => r.client.d1)).size).toBe(2);
     const ids = [];
     for (const m of restaurants) {
       const req = SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, "20:00"), newToken()).request;
@@ -156,7 +159,8 @@ describe("POST /searchengine/v3/GetBookingStatus and ListBookings", () => {
     await v3("UpdateBooking", { booking: { booking_id: ids[1], status: "CANCELED" } });
     const listed = await v3("ListBookings", SAMPLES.listBookings(user.user_id).request);
     expect(listed.bookings.map((b: any) => b.booking_id)).toEqual([...ids].sort((x, y) => Number(x) - Number(y)));
-    expect(listed.bookings.map((b: any) => b.status).sort()).toEqual(["CANCELED", "CONFIRMED", "CONFIRMED"]);
+    expect(listed.bookings.map((b: any) => b.status).filter((x: string) => x === "CANCELED")).toHaveLength(1);
+    expect(listed.bookings).toHaveLength(restaurants.length);
     for (const b of listed.bookings) expect(b.user_information).toEqual(user);
     expect((await v3("ListBookings", { user_id: "nobody-at-all" })).bookings).toEqual([]);
   });
