@@ -63,10 +63,13 @@ async function merchantOf(c: Context<AppEnv>, merchantId: string, write: boolean
   return property && property.searchengineEnabled && guestVisible(property) ? { db: c.get("db"), property } : undefined;
 }
 
-/** The search-engine booking `bookingId` with its property bound (for writes); 404 when there is none. */
-async function bookingOf(c: Context<AppEnv>, bookingId: string) {
+/**
+ * The search-engine booking `bookingId` with its property bound to its shard's primary (a read
+ * goes on while the property moves between shards, a write waits); 404 when there is none.
+ */
+async function bookingOf(c: Context<AppEnv>, bookingId: string, write: boolean) {
   const located = /^[1-9]\d{0,15}$/.test(bookingId) ? await locateBooking(c.env, c.get("control"), Number(bookingId)) : undefined;
-  const property = located && (await bindProperty(c, located.entry));
+  const property = located && (await bindProperty(c, located.entry, { write, primary: true }));
   if (!located || !property) throw new ApiError("booking_not_found", `no booking ${bookingId} was made through the search engine`);
   return { merchant: { db: c.get("db"), property }, row: located.row };
 }
@@ -127,7 +130,7 @@ method(
   },
   async (c) => {
     const q = c.req.valid("json").booking;
-    const { merchant, row } = await bookingOf(c, q.booking_id);
+    const { merchant, row } = await bookingOf(c, q.booking_id, true);
     return c.json(await updateBooking(merchant, row, q), 200);
   },
 );
@@ -144,7 +147,7 @@ method(
   },
   async (c) => {
     const { booking_id } = c.req.valid("json");
-    const { merchant, row } = await bookingOf(c, booking_id);
+    const { merchant, row } = await bookingOf(c, booking_id, false);
     const [booking] = await present(merchant.db, [{ ...row, merchantId: merchant.property.publicKey, settings: merchant.property.settings }]);
     return c.json({ booking_id: booking!.booking_id, booking_status: booking!.status, prepayment_status: "PREPAYMENT_NOT_PROVIDED" as const }, 200);
   },
