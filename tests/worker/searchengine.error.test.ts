@@ -94,6 +94,16 @@ describe("booking_failure (HTTP 200)", () => {
     expect(lookup.slot_time_availability[0].available).toBe(false);
   });
 
+  it("SLOT_UNAVAILABLE for a service that takes prepayment, which a search-engine booking cannot pay", async () => {
+    const m = await merchant();
+    expect((await m.client.call(`/api/v2/services/${m.service.id}`, { method: "PUT", body: { prepayment_window: 60 } })).status).toBe(200);
+    const res = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, "19:00"), newToken()).request);
+    expect(res.booking_failure.cause).toBe("SLOT_UNAVAILABLE");
+    expect((await m.client.call(`/api/v2/reservations?start_date=${m.date}&end_date=${m.date}`)).json.data).toEqual([]);
+    const services = await partner(`/feeds/services.json?merchant_id=${m.merchantId}`);
+    expect(services.json.service).toEqual([]);
+  });
+
   it("SLOT_UNAVAILABLE for a banned guest, as for any full time (never why)", async () => {
     const m = await merchant({ tables: [2, 2] });
     const staff = (await book(m.client, { start_date: m.date, start_hour: "19:00:00", service_id: m.service.id, customer: { ...GUEST, email: USER.email } })).json.data[0];

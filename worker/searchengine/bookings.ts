@@ -62,9 +62,9 @@ interface Slot {
 }
 
 /** A slot in our terms, or undefined when it cannot name a bookable time (unknown id, not a canonical start, no party). */
-function parseSlot(timeZone: string, s: SlotInput, pax = s.resources?.party_size ?? s.resource_ids?.party_size): Slot | undefined {
+function parseSlot(timeZone: string, s: SlotInput): Slot | undefined {
   const startSec = int64(s.start_sec);
-  const party = int64(pax);
+  const party = int64(s.resources?.party_size ?? s.resource_ids?.party_size);
   if (!/^[1-9]\d{0,14}$/.test(s.service_id) || startSec === undefined || party === undefined || party < 1) return undefined;
   const local = slotLocal(timeZone, startSec);
   return local && { serviceId: Number(s.service_id), date: local.date, hour: local.hour, start: local.minutes, pax: party };
@@ -142,6 +142,9 @@ export async function createBooking(m: Merchant | undefined, r: CreateBookingInp
   if (await repo.userBooked(m.db, m.property.id, user.user_id, slot.serviceId, slot.start)) {
     return failure("SLOT_ALREADY_BOOKED_BY_USER", "this user already holds a booking for this slot");
   }
+  // What the lookup would answer, first: it also keeps out the services that take prepayment,
+  // which a search-engine booking cannot pay (the write below decides again, atomically).
+  if (!(await lookupSlots(m, [r.slot]))[0]!.available) return failure("SLOT_UNAVAILABLE", "this slot cannot be booked now");
   const guest = { first_name: user.given_name, last_name: user.family_name, email: user.email, phone: user.telephone };
   const typed = Object.fromEntries(Object.entries(guest).map(([k, v]) => [k, v ?? null]));
   try {
