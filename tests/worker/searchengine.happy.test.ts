@@ -4,7 +4,7 @@
  * and booking.
  */
 import { describe, expect, it } from "vitest";
-import { dateInDays, GUEST } from "./helpers";
+import { call, dateInDays, GUEST } from "./helpers";
 import { guestOf } from "./public.fixtures";
 import { merchant, newToken, normalise, partner, romeSec, SAMPLES, USER, v3 } from "./searchengine.fixtures";
 
@@ -225,5 +225,26 @@ describe("the same rules as online bookings", () => {
     // Stays of 30 minutes on the one table: 19:00 (widget) blocks 19:15, 20:30 (search engine) blocks 20:00 and 20:45.
     const slots = (await guest.call(`/slots?date=${m.date}&pax=2`)).json.data[0].services[0].times;
     expect(slots).toEqual(["19:30:00", "19:45:00", "21:00:00"]);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("describes the six methods and the three feeds, tagged searchengine, behind the partner's Basic credentials", async () => {
+    const doc = (await call("/api/v2/openapi.json")).json;
+    expect(doc.components.securitySchemes.partner).toMatchObject({ type: "http", scheme: "basic" });
+    const paths = Object.keys(doc.paths).filter((p) => p.startsWith("/searchengine/"));
+    expect(paths.sort()).toEqual(
+      [
+        ...["HealthCheck", "BatchAvailabilityLookup", "CreateBooking", "UpdateBooking", "GetBookingStatus", "ListBookings"].map((m) => `/searchengine/v3/${m}`),
+        ...["merchants", "services", "availability"].map((f) => `/searchengine/feeds/${f}.json`),
+      ].sort(),
+    );
+    for (const p of paths) {
+      for (const op of Object.values<any>(doc.paths[p])) {
+        expect(op.tags).toEqual(["searchengine"]);
+        expect(op.security).toEqual([{ partner: [] }]);
+      }
+    }
+    expect(doc.paths["/searchengine/v3/CreateBooking"].post.requestBody.content["application/json"].schema.$ref).toMatch(/SearchengineCreateBookingRequest$/);
   });
 });
