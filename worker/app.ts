@@ -23,6 +23,7 @@ import { opsRouter } from "./ops/ops.routes";
 import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
 import { publicRouter } from "./public/public.routes";
+import { partnerAuth, searchengineRouter } from "./searchengine/searchengine.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
@@ -97,6 +98,11 @@ export function createApp() {
   );
   app.route(`${API_BASE}/public`, publicRouter);
 
+  // The search engine's booking server and feeds (CONTRACT 12): its partner's Basic credentials, JSON
+  // bodies; a booking queues its webhook deliveries once it has answered.
+  app.use("/searchengine/*", limitBody(), partnerAuth(), jsonBodyOnly(), dispatchAfterWrite());
+  app.route("/searchengine", searchengineRouter);
+
   // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
   app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${callerKey(c)}` }));
   app.route("/p", pagesRouter);
@@ -105,6 +111,11 @@ export function createApp() {
     type: "http",
     scheme: "bearer",
     description: "an access token from POST /auth/api/v2/api-account/oauth2/token",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "partner", {
+    type: "http",
+    scheme: "basic",
+    description: "the search engine partner's credentials (secrets SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
   });
   app.doc31(`${API_BASE}/openapi.json`, (c) => ({
     openapi: "3.1.0",

@@ -230,12 +230,23 @@ export const reservations = sqliteTable(
      * change of the reservation (its webhook event) and a late delivery shows them as they were
      */
     customerSnapshot: text("customer_snapshot"),
+    /**
+     * Bookings made through the search engine's booking server (worker/searchengine): the user id
+     * the search engine gave its user (ListBookings), and the CreateBooking idempotency token. Both
+     * null for every other reservation; a trigger keeps them to channel SEARCHENGINE.
+     */
+    searchengineUserId: text("searchengine_user_id"),
+    searchengineToken: text("searchengine_token"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
   (t) => [
     // GET /reservations: a property's reservations by start, then id
     index("reservations_property_start_idx").on(t.propertyId, t.startMin, t.id),
+    // the booking server's ListBookings: a search-engine user's bookings, across properties
+    index("reservations_searchengine_user_idx").on(t.searchengineUserId).where(sql`${t.searchengineUserId} IS NOT NULL`),
+    // CreateBooking is idempotent on its token: one booking per token and property, whatever the concurrency
+    uniqueIndex("reservations_searchengine_token_uq").on(t.propertyId, t.searchengineToken).where(sql`${t.searchengineToken} IS NOT NULL`),
     // deletion guards: upcoming reservations of a service or room
     index("reservations_service_idx").on(t.serviceId, t.startMin),
     index("reservations_room_idx").on(t.roomId, t.startMin),
@@ -320,7 +331,11 @@ export const catalogChanges = sqliteTable(
 
 // ---------- webhooks (CONTRACT 9) ----------
 
-/** A client's subscription to one event type of one property. */
+/**
+ * A client's subscription to one event type of one property. One reserved kind has no client
+ * (client_id 0, so no client lists or changes it): webhook_type SEARCHENGINE_BOOKING, the search
+ * engine's booking notifications, sent by worker/searchengine/notify.ts.
+ */
 export const webhookSubscriptions = sqliteTable(
   "webhook_subscriptions",
   {
@@ -347,6 +362,10 @@ export const webhookSubscriptions = sqliteTable(
     index("webhook_subscriptions_client_idx").on(t.clientId, t.id),
     // the outbox triggers: who listens to this property's events of this type
     index("webhook_subscriptions_property_type_idx").on(t.propertyId, t.webhookType),
+    // the search engine's notification subscription (worker/searchengine): at most one live per property
+    uniqueIndex("webhook_subscriptions_searchengine_uq")
+      .on(t.propertyId)
+      .where(sql`${t.webhookType} = 'SEARCHENGINE_BOOKING' AND ${t.deletedAt} IS NULL`),
   ],
 );
 

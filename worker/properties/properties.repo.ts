@@ -89,10 +89,6 @@ export async function softDeleteProperty(db: Db, id: number) {
   await db.update(properties).set({ deletedAt: nowIso(), updatedAt: nowIso() }).where(eq(properties.id, id));
 }
 
-export async function setSearchengine(db: Db, id: number, enabled: boolean) {
-  await db.update(properties).set({ searchengineEnabled: enabled, updatedAt: nowIso() }).where(eq(properties.id, id));
-}
-
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -25,7 +25,7 @@ const MAX_ALTERNATIVES = 6;
  * Services a guest can book online. A service with a prepayment window is not one of them:
  * the widget takes no payment, so its bookings would only expire unpaid.
  */
-const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepaymentWindow;
+export const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepaymentWindow;
 
 // ---------- profile and services ----------
 

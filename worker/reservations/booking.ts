@@ -119,6 +119,8 @@ function tableGone(id: number): never {
 /** What only some channels add to a new reservation: the widget's manage token (hashed) and the guest as typed. */
 export interface CreateExtras {
   manageTokenHash?: string | undefined;
+  /** the search engine's user and CreateBooking idempotency token (channel SEARCHENGINE) */
+  searchengine?: { userId: string; token: string } | undefined;
   /** more {field: [before, after]} for the "created" history entry */
   history?: Record<string, [unknown, unknown]> | undefined;
 }
@@ -179,6 +181,8 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       lastStatusChange: at,
       catalogVersion,
       manageTokenHash: extras.manageTokenHash ?? null,
+      searchengineUserId: extras.searchengine?.userId ?? null,
+      searchengineToken: extras.searchengine?.token ?? null,
     };
     const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
     try {
@@ -216,7 +220,11 @@ export interface UpdateInput {
   duration?: number | undefined;
 }
 
-export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput): Promise<ReservationRow> {
+/**
+ * `mode` "online": a move on behalf of the guest (the search engine's UpdateBooking) keeps to the
+ * rules of an online booking (grid, notice, window, online tables); staff may do more.
+ */
+export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput, mode: Mode = "staff"): Promise<ReservationRow> {
   const { db, property } = ctx;
   const settings = resolveSettings(property.settings);
   checkCustomerInput(b.customer);
@@ -247,13 +255,13 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
       const start = localMinutes(date, hour);
       const sameParty = pax === current.pax && serviceId === current.serviceId;
       const stay = b.duration ?? (sameParty ? current.endMin - current.startMin : stayMinutes(pax, settings, service));
-      const timeRefused = engine.checkTime(service, date, start, pax, "staff");
+      const timeRefused = engine.checkTime(service, date, start, pax, mode);
       if (timeRefused) throw refusal(timeRefused, `this time cannot be booked (${timeRefused.replace(/_/g, " ")})`);
       let tables: EngineTable[];
       if (HOLDING.has(current.status as ReservationStatus)) {
         const roomMoved = b.room_id !== undefined && b.room_id !== current.roomId;
         const keep = b.table_ids ?? (roomMoved || !current.tableIds.length ? undefined : current.tableIds);
-        const request = { date, start, pax, stay, roomId: b.room_id, mode: "staff" as const, serviceId, ignoreReservation: id };
+        const request = { date, start, pax, stay, roomId: b.room_id, mode, serviceId, ignoreReservation: id };
         let decision = engine.decideTables({ ...request, tableIds: keep });
         // The party's own tables no longer work (bigger party, taken at the new time): pick again.
         if (!decision.ok && !b.table_ids && keep) decision = engine.decideTables(request);
