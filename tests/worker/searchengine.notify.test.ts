@@ -142,9 +142,9 @@ describe("the sender", () => {
 
   it("records why nothing was sent when the service account or the partner id is missing", async () => {
     const event = { id: 0, uid: "msg_x", propertyId: 1, reservationId: 1, type: "SEARCHENGINE_BOOKING", snapshot: "{}", previous: null, payload: null, createdAt: "" };
-    const noKey = await sendNotification({ ...env, SEARCHENGINE_SERVICE_ACCOUNT: undefined }, env.SHARD_0, event, 1000);
+    const noKey = await sendNotification({ ...env, SEARCHENGINE_SERVICE_ACCOUNT: undefined }, env.SHARD_0!, event, 1000);
     expect(noKey).toMatchObject({ status: null, error: expect.stringContaining("SEARCHENGINE_SERVICE_ACCOUNT is not set") });
-    const noPartner = await sendNotification({ ...env, SEARCHENGINE_PARTNER_ID: "" }, env.SHARD_0, event, 1000);
+    const noPartner = await sendNotification({ ...env, SEARCHENGINE_PARTNER_ID: "" }, env.SHARD_0!, event, 1000);
     expect(noPartner.error).toContain("SEARCHENGINE_PARTNER_ID");
   });
 });

@@ -89,7 +89,8 @@ export async function serviceFeed(merchants: FeedMerchant[], complete = true) {
         merchant_id: m.property.publicKey,
         service_id: String(s.id),
         name: s.name,
-        ...(s.description && { description: s.description }),
+        // the catalog's rows carry the service's text though the engine's type leaves it out
+        ...descriptionOf(s),
       }));
     }),
   );
@@ -143,4 +144,9 @@ export async function availabilityFeed(merchants: FeedMerchant[], complete = tru
     }),
   );
   return { metadata: metadata(complete), service_availability };
+}
+
+function descriptionOf(service: object): { description?: string } {
+  const text = (service as { description?: string | null }).description;
+  return text ? { description: text } : {};
 }
