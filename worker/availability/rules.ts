@@ -177,13 +177,25 @@ export function closureCovers(c: EngineClosure, serviceDay: string, start: numbe
   if (c.tableIds && !c.tableIds.includes(table.id) && !table.memberIds.some((m) => c.tableIds!.includes(m))) return false;
   if (c.serviceIds && (serviceId === undefined || !c.serviceIds.includes(serviceId))) return false;
   if (!c.startHour || !c.endHour) return serviceDay >= c.startDate && serviceDay <= c.endDate;
+  const b = bounds(c);
   const end = start + Math.max(stay, 1);
-  // A stay is at most a day: it touches the calendar dates of its start and its last minute only.
-  for (const date of new Set([fromLocalMinutes(start).date, fromLocalMinutes(end - 1).date])) {
-    if (date < c.startDate || date > c.endDate) continue;
-    if (start < localMinutes(date, c.endHour) && end > localMinutes(date, c.startHour)) return true;
+  // A stay is at most a day: it touches the calendar days of its start and of its last minute only.
+  for (let day = Math.max(Math.floor(start / 1440), b.firstDay); day <= Math.min(Math.floor((end - 1) / 1440), b.lastDay); day++) {
+    if (start < day * 1440 + b.to && end > day * 1440 + b.from) return true;
   }
   return false;
+}
+
+/** A closure's dates as day numbers and its hours as minutes of the day, worked out once per closure (the listing's hot path). */
+const closureBounds = new WeakMap<EngineClosure, { firstDay: number; lastDay: number; from: number; to: number }>();
+function bounds(c: EngineClosure) {
+  let b = closureBounds.get(c);
+  if (!b) {
+    const minutesOf = (hour: string | null) => localMinutes("1970-01-01", hour ?? "00:00");
+    b = { firstDay: localMinutes(c.startDate) / 1440, lastDay: localMinutes(c.endDate) / 1440, from: minutesOf(c.startHour), to: minutesOf(c.endHour) };
+    closureBounds.set(c, b);
+  }
+  return b;
 }
 
 /**
