@@ -17,6 +17,7 @@ import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
 import { bookingsRouter } from "./availability/availability.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
+import { customersRouter } from "./customers/customers.routes";
 import { dispatchAfterWrite } from "./webhooks/delivery";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
@@ -55,6 +56,8 @@ export function createApp() {
   const scoped = [...authed, requireProperty()];
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
+  // Merging and erasing customers change their reservations too.
+  app.use(`${API_BASE}/customers/*`, dispatchAfterWrite());
   app.use(`${API_BASE}/properties/*`, ...authed);
   app.route(`${API_BASE}/properties`, propertiesRouter);
   for (const [path, router] of [
@@ -64,6 +67,7 @@ export function createApp() {
     ["closures", closuresRouter],
     ["reservations", reservationsRouter],
     ["bookings", bookingsRouter],
+    ["customers", customersRouter],
   ] as const) {
     app.use(`${API_BASE}/${path}/*`, ...scoped);
     app.route(`${API_BASE}/${path}`, router);
