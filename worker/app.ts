@@ -20,6 +20,7 @@ import { bookingsRouter } from "./availability/availability.routes";
 import { reservationMessagesRouter } from "./reservations/messages.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
+import { customersRouter } from "./customers/customers.routes";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { shardBookmark } from "./properties/binding";
@@ -27,6 +28,7 @@ import { pagesRouter } from "./public/pages";
 import { calendarRouter } from "./public/calendar.routes";
 import { publicRouter } from "./public/public.routes";
 import { waitlistRouter } from "./waitlist/waitlist.routes";
+import { partnerAuth, searchengineRouter } from "./searchengine/searchengine.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
@@ -58,6 +60,8 @@ export function createApp() {
   const scoped = [...authed, requireProperty()];
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
+  // Merging and erasing customers change their reservations too.
+  app.use(`${API_BASE}/customers/*`, dispatchAfterWrite());
   app.use(`${API_BASE}/properties/*`, ...authed);
   app.route(`${API_BASE}/properties`, propertiesRouter);
   for (const [path, router] of [
@@ -67,6 +71,7 @@ export function createApp() {
     ["closures", closuresRouter],
     ["reservations", reservationsRouter],
     ["bookings", bookingsRouter],
+    ["customers", customersRouter],
   ] as const) {
     app.use(`${API_BASE}/${path}/*`, ...scoped);
     app.route(`${API_BASE}/${path}`, router);
@@ -106,6 +111,11 @@ export function createApp() {
   app.route(`${API_BASE}/public`, calendarRouter);
   app.route(`${API_BASE}/public`, waitlistRouter);
 
+  // The search engine's booking server and feeds (CONTRACT 12): its partner's Basic credentials, JSON
+  // bodies; a booking queues its webhook deliveries once it has answered.
+  app.use("/searchengine/*", limitBody(), partnerAuth(), jsonBodyOnly(), dispatchAfterWrite());
+  app.route("/searchengine", searchengineRouter);
+
   // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
   app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${callerKey(c)}` }));
   app.route("/p", pagesRouter);
@@ -114,6 +124,11 @@ export function createApp() {
     type: "http",
     scheme: "bearer",
     description: "an access token from POST /auth/api/v2/api-account/oauth2/token",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "partner", {
+    type: "http",
+    scheme: "basic",
+    description: "the search engine partner's credentials (secrets SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
   });
   app.doc31(`${API_BASE}/openapi.json`, (c) => ({
     openapi: "3.1.0",

@@ -1,6 +1,6 @@
 /**
  * The cron (every minute): housekeeping of the control database, and in every shard the PREPAY
- * expiry, the webhook sweeper and retention. Shards run side by side, a few at a time, each
+ * expiry, the no-shows, the webhook sweeper and retention. Shards run side by side, a few at a time, each
  * within a time budget of its own: a slow shard stops its own work, never another's.
  */
 import { drizzle } from "drizzle-orm/d1";
@@ -11,6 +11,7 @@ import { now } from "./lib/clock";
 import { purgeKeys } from "./lib/idempotency.repo";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
 import { expireUnpaid } from "./reservations/expiry";
+import { expireNoShows } from "./reservations/noshow";
 import { shardCount, shardD1, shardDb } from "./shards/shards";
 import { config } from "./config";
 import { purgeMessages } from "./messages/messages.repo";
@@ -45,7 +46,7 @@ export async function housekeeping(env: Bindings): Promise<void> {
 }
 
 /**
- * One shard's work, in order and each step on its own: expiry makes events, the sweeper then
+ * One shard's work, in order and each step on its own: expiry and no-shows make events, the sweeper then
  * queues them with whatever no queue took (even when the expiry failed), and retention last.
  */
 export async function shardWork(env: Bindings, shard: number, until: number): Promise<void> {
@@ -53,6 +54,7 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   const where = (step: string) => logged(`cron ${step} on shard ${shard}`);
   const c = config(env);
   await expireUnpaid(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("expiry"));
+  await expireNoShows(shardDb(d1), { until }).catch(where("no-shows"));
   await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));
   await dispatchDue(env, shard, { until }).catch(where("sweeper"));
   if (now() > until) return;

@@ -54,10 +54,10 @@ export interface Outcome {
 
 /**
  * A pooled keep-alive connection the receiver closed meanwhile fails before any answer ("Network
- * connection lost"): the POST is sent once more on a fresh connection, within the same timeout.
+ * connection lost"): the request is sent once more on a fresh connection, within the same timeout.
  */
-async function post(endpoint: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
-  const request = () => fetch(endpoint, { method: "POST", headers, body, redirect: "manual", signal });
+async function post(endpoint: string, method: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
+  const request = () => fetch(endpoint, { method, headers, body, redirect: "manual", signal });
   try {
     return await request();
   } catch (err) {
@@ -66,11 +66,12 @@ async function post(endpoint: string, headers: Record<string, string>, body: str
   }
 }
 
-export async function send(endpoint: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Outcome> {
+/** `method`: POST for webhooks; the search engine's notification API takes PATCH. */
+export async function send(endpoint: string, headers: Record<string, string>, body: string, timeoutMs: number, method = "POST"): Promise<Outcome> {
   const started = Date.now();
   try {
     // redirect "manual": a 3xx is the receiver's answer, never followed (it could point anywhere).
-    const res = await post(endpoint, headers, body, AbortSignal.timeout(timeoutMs));
+    const res = await post(endpoint, method, headers, body, AbortSignal.timeout(timeoutMs));
     const text = await excerpt(res).catch(() => null);
     const latencyMs = Date.now() - started;
     const error = res.status >= 300 && res.status < 400 ? `redirect to ${res.headers.get("location") ?? "?"} not followed` : null;
