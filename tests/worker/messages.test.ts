@@ -202,6 +202,29 @@ describe("who is emailed", () => {
   });
 });
 
+describe("a guest's erasure (CONTRACT 14)", () => {
+  it("leaves no address, guest or MIME in their emails, and what was still to be sent is not sent", async () => {
+    capture = captureMail();
+    const r = await restaurant({ reminder_hours: 24 });
+    const to = guestEmail();
+    const booked = await staffBooking(r.client, { start_date: dateInDays(12), service_id: r.service.id, customer: { first_name: "Erin", last_name: "Erased", email: to } });
+    expect(booked.status, booked.text).toBe(201);
+    const { id, customer } = booked.json.data[0];
+    await mailsTo(capture, to, 1);
+    await waitFor("the confirmation recorded as sent", async () => (await messagesOf(r.client, id)).some((m) => m.template === "confirmation" && m.state === "sent"));
+    const erased = await r.client.call(`/api/v2/customers/${customer.id}`, { method: "DELETE" });
+    expect(erased.status, erased.text).toBe(200);
+    const listed = await messagesOf(r.client, id);
+    expect(listed.map((m) => [m.template, m.state, m.to])).toEqual([
+      ["confirmation", "sent", ""],
+      ["reminder", "cancelled", ""],
+    ]);
+    const rows = (await r.client.d1.prepare("SELECT raw, snapshot FROM messages WHERE reservation_id = ?").bind(id).all<{ raw: string | null; snapshot: string }>()).results;
+    expect(rows.map((m) => m.raw)).toEqual([null, null]);
+    for (const m of rows) expect(m.snapshot).not.toMatch(/Erin|Erased|@example\.com/);
+  });
+});
+
 describe("the calendar entry of the manage link", () => {
   it("serves the same entry as the emails, in the restaurant's zone across DST", async () => {
     capture = captureMail();

@@ -2,7 +2,7 @@
  * The messages outbox in a property's shard: rows written with the change they tell of (as
  * statements for the change's own batch), then due, leased, sent and closed by the delivery.
  */
-import { and, asc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { messages } from "../db/shard.schema";
 import type { Db } from "../env";
 import { randomToken } from "../lib/crypto";
@@ -52,6 +52,28 @@ export function dropReminder(db: Db, reservationId: number) {
     .update(messages)
     .set({ state: "cancelled", lastError: "the reservation changed: this reminder is no longer due" })
     .where(and(eq(messages.reservationId, reservationId), eq(messages.template, "reminder"), eq(messages.state, "pending")));
+}
+
+/**
+ * A guest's erasure (customers/customers.repo.ts, in its batch): the messages of their reservations
+ * lose the guest's address, the guest and notes of their snapshot and the MIME; those not sent yet
+ * are not sent at all (a lease already taken may still send its copy).
+ */
+export function eraseMessages(db: Db, reservationIds: SQLWrapper) {
+  return [
+    db
+      .update(messages)
+      .set({ state: "cancelled", lastError: "the guest's personal data was erased" })
+      .where(and(inArray(messages.reservationId, reservationIds), eq(messages.state, "pending"))),
+    db
+      .update(messages)
+      .set({
+        toAddress: sql`CASE WHEN ${messages.recipient} = 'guest' THEN '' ELSE ${messages.toAddress} END`,
+        snapshot: sql`json_remove(${messages.snapshot}, '$.guest', '$.notes')`,
+        raw: null,
+      })
+      .where(inArray(messages.reservationId, reservationIds)),
+  ];
 }
 
 export async function listMessages(db: Db, reservationId: number): Promise<MessageRow[]> {
