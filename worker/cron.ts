@@ -54,7 +54,7 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   const where = (step: string) => logged(`cron ${step} on shard ${shard}`);
   const c = config(env);
   await expireUnpaid(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("expiry"));
-  await expireNoShows(shardDb(d1), { until }).catch(where("no-shows"));
+  await expireNoShows(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("no-shows"));
   await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));
   await dispatchDue(env, shard, { until }).catch(where("sweeper"));
   if (now() > until) return;

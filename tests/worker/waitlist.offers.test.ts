@@ -11,6 +11,7 @@ import { setClock } from "../../worker/lib/clock";
 import { freshIp, ORIGIN, unique } from "./helpers";
 import { captureMail, linksIn, mailsTo } from "./messages.helpers";
 import { guestOf, smallRestaurant } from "./public.fixtures";
+import { merchant, newToken, romeSec, SAMPLES, v3 } from "./searchengine.fixtures";
 
 let capture: ReturnType<typeof captureMail> | undefined;
 afterEach(() => {
@@ -98,6 +99,22 @@ describe("waiting-list offers", () => {
     // Bea and Carl let theirs pass: they stay on the waiting list, each offered once.
     for (const p of [bea, carl]) expect((await p!.guest.call(`/manage/${p!.res.json.data[0].manage_token}`)).json.data[0].status).toBe("WAITING");
     expect(capture.to(bea!.email).filter((m) => m.raw.includes("Subject: =?utf-8?B?QSB0YWJsZSBpcyBmcmVl")) /* "A table is free", base64 */).toHaveLength(1);
+  });
+
+  it("a cancellation through the search engine offers the table too", async () => {
+    capture = captureMail();
+    const m = await merchant({ tables: [2], settings: { offer_minutes: 15 } });
+    const made = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, "19:00"), newToken()).request);
+    expect(made.booking.status).toBe("CONFIRMED");
+    const email = `${unique("wanda")}@example.com`;
+    const waiting = await guestOf(m.merchantId, freshIp()).book({ date: m.date, hour: "19:00", pax: 2, guest: { first_name: "Wanda", last_name: "Test", email }, waiting_list: true, locale: "en" });
+    expect(waiting.status, waiting.text).toBe(201);
+    expect(waiting.json.data[0].status).toBe("WAITING");
+    expect((await v3("UpdateBooking", SAMPLES.cancelBooking(made.booking.booking_id).request)).booking.status).toBe("CANCELED");
+    const { token } = await offerLink(email, 2);
+    const read = await guestOf(m.merchantId, freshIp()).call(`/offers/${token}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.data[0]).toMatchObject({ state: "open", reservation: { status: "WAITING" } });
   });
 
   it("an unknown offer link is a 404", async () => {
