@@ -49,6 +49,8 @@ export interface AuthClient {
   id: number;
   clientId: string;
   productionEnabled: boolean;
+  /** the one property the token reaches (a token from a restaurant's approval); null: every property granted to the client */
+  propertyId: number | null;
 }
 
 /** The property named by the Property header (or path), already authorised, as its shard holds it. */

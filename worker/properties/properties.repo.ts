@@ -63,7 +63,8 @@ export async function insertPropertyRow(
   return rows[0]!;
 }
 
-export async function updateProperty(db: Db, current: PropertyRow, input: Partial<PropertyInput> & { enabled?: boolean | undefined }) {
+/** Changes the given fields; a new password comes hashed (`passwordHash`: the directory holds the same hash). */
+export async function updateProperty(db: Db, current: PropertyRow, input: Omit<Partial<PropertyInput>, "password"> & { enabled?: boolean | undefined }) {
   const settings = input.settings ? { ...(current.settings as object), ...stripUndefined(input.settings) } : undefined;
   const rows = await db
     .update(properties)
@@ -71,7 +72,7 @@ export async function updateProperty(db: Db, current: PropertyRow, input: Partia
       ...(input.name !== undefined && { name: input.name }),
       ...(input.email !== undefined && { email: input.email }),
       ...(input.username !== undefined && { username: input.username }),
-      ...(input.password !== undefined && { passwordHash: await hashPassword(input.password) }),
+      ...(input.passwordHash !== undefined && { passwordHash: input.passwordHash }),
       ...(input.website !== undefined && { website: input.website }),
       ...(input.phone !== undefined && { phone: input.phone }),
       ...(input.description !== undefined && { description: input.description }),
