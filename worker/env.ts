@@ -24,6 +24,8 @@ export interface Bindings {
   PUBLIC_RATE_LIMITER: RateLimit;
   /** per caller, on the public widget API's bookings and cancellations only */
   PUBLIC_WRITE_RATE_LIMITER: RateLimit;
+  /** the hosted sign-in (worker/oauth): per username and per caller address */
+  SIGNIN_RATE_LIMITER: RateLimit;
   /** carries "attempt webhook delivery N" messages (worker/webhooks/delivery.ts) */
   WEBHOOK_QUEUE: Queue<DeliveryMessage>;
   /** multiplies CONTRACT 9's retry delays (default 1; tests use a small fraction) */

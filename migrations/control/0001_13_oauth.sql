@@ -40,7 +40,6 @@ CREATE INDEX `refresh_tokens_expires_idx` ON `refresh_tokens` (`expires_at`);-->
 CREATE TABLE `sign_in_sessions` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`token_hash` text NOT NULL,
-	`csrf_hash` text NOT NULL,
 	`kind` text NOT NULL,
 	`locale` text NOT NULL,
 	`client_id` integer,

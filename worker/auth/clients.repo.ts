@@ -64,6 +64,15 @@ export async function deleteClient(control: ControlDb, id: number): Promise<void
   await control.delete(apiClients).where(eq(apiClients.id, id));
 }
 
+/** The client whose public client_id this is. */
+export async function findClient(control: ControlDb, clientId: string): Promise<ClientRow | undefined> {
+  return (await control.select().from(apiClients).where(eq(apiClients.clientId, clientId)).limit(1))[0];
+}
+
+export async function getClient(control: ControlDb, id: number): Promise<ClientRow | undefined> {
+  return (await control.select().from(apiClients).where(eq(apiClients.id, id)).limit(1))[0];
+}
+
 /** client_credentials: the client's row when the id and secret match, else undefined. */
 export async function authenticateClient(control: ControlDb, clientId: string, clientSecret: string) {
   const rows = await control.select().from(apiClients).where(eq(apiClients.clientId, clientId)).limit(1);

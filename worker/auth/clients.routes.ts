@@ -1,6 +1,7 @@
 /**
- * {auth_url}/api-account/oauth2/*: client creation (no token), the client_credentials token
- * endpoint (RFC 6749 4.4) and revocation (RFC 7009). OAuth errors use RFC 6749's shape.
+ * {auth_url}/api-account/oauth2/*: client creation (no token), the token endpoint (RFC 6749:
+ * client_credentials, and the authorization_code and refresh_token grants of worker/oauth) and
+ * revocation (RFC 7009). OAuth errors use RFC 6749's shape.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
@@ -15,6 +16,7 @@ import { toPropertyDto } from "../properties/properties.repo";
 import { shardCount } from "../shards/shards";
 import { createClient, deleteClient, issueToken, revokeToken, usernameTaken } from "./clients.repo";
 import { OAuthError, oauthResponse, readOAuthRequest, requireClient } from "./oauth";
+import { exchangeCode, exchangeRefresh, revokeRefreshToken } from "../oauth/exchange";
 
 const username = usernameField;
 const password = passwordField;
@@ -75,15 +77,28 @@ const ApiClientSchema = z
 
 const TokenRequestSchema = z
   .object({
-    grant_type: z.string().openapi({ example: "client_credentials" }),
+    grant_type: z.string().openapi({ description: "client_credentials, authorization_code or refresh_token", example: "client_credentials" }),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
     scope: z.string().optional(),
+    code: z.string().optional().openapi({ description: "authorization_code: the code from the redirect (single use, 60 s)" }),
+    redirect_uri: z.string().optional().openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
+    code_verifier: z.string().optional().openapi({ description: "authorization_code: the PKCE verifier whose S256 is the request's code_challenge" }),
+    refresh_token: z.string().optional().openapi({ description: "refresh_token: the latest refresh token (each is single use)" }),
   })
   .openapi("TokenRequest");
 
 const TokenSchema = z
-  .object({ access_token: z.string(), token_type: z.literal("Bearer"), expires_in: z.number().int() })
+  .object({
+    access_token: z.string(),
+    token_type: z.literal("Bearer"),
+    expires_in: z.number().int(),
+    refresh_token: z.string().optional().openapi({ description: "authorization_code and refresh_token grants: the next refresh token; the one sent is spent" }),
+    property_ids: z
+      .array(z.number().int())
+      .optional()
+      .openapi({ description: "authorization_code and refresh_token grants: the restaurant that approved; the access token reaches it only" }),
+  })
   .openapi("AccessToken");
 
 const OAuthErrorSchema = z.object({ error: z.string(), error_description: z.string() }).openapi("OAuthError");
@@ -136,13 +151,13 @@ const tokenRoute = createRoute({
   method: "post",
   path: "/token",
   tags,
-  summary: "Generate an access token (client_credentials)",
+  summary: "Generate an access token (client_credentials, authorization_code, refresh_token)",
   description:
-    "RFC 6749 section 4.4. Authenticate with HTTP Basic (client_id:client_secret) or with client_id and client_secret in the body; form-encoded or JSON.",
+    "RFC 6749: `client_credentials` (4.4) answers a token for every property of the client; `authorization_code` (4.1.3, with the PKCE `code_verifier`, RFC 7636) and `refresh_token` (6) answer a token for the restaurant that approved the client, with `refresh_token` (rotated on every use; a spent one sent again revokes its whole family) and `property_ids`. The client authenticates with HTTP Basic (client_id:client_secret) or with client_id and client_secret in the body; form-encoded or JSON.",
   request: { body: formAndJson(TokenRequestSchema) },
   responses: {
     200: json(TokenSchema, "a bearer token"),
-    400: oauthError("invalid_request, unsupported_grant_type"),
+    400: oauthError("invalid_request, invalid_grant, unsupported_grant_type"),
     401: oauthError("invalid_client"),
     429: oauthError("slow_down: too many requests"),
   },
@@ -152,10 +167,13 @@ const revokeRoute = createRoute({
   method: "post",
   path: "/revoke",
   tags,
-  summary: "Revoke an access token (RFC 7009)",
+  summary: "Revoke an access or refresh token (RFC 7009)",
+  description: "A refresh token takes its whole family with it: every refresh and access token issued from the same approval.",
   request: { body: formAndJson(z.object({ token: z.string(), token_type_hint: z.string().optional(), client_id: z.string().optional(), client_secret: z.string().optional() })) },
   responses: { 200: { description: "revoked, or it was not a valid token of this client" }, 400: oauthError("invalid_request"), 401: oauthError("invalid_client") },
 });
+
+const GRANTS = ["client_credentials", "authorization_code", "refresh_token"];
 
 export const clientsRouter = createRouter();
 
@@ -234,11 +252,17 @@ clientsRouter
       const req = await readOAuthRequest(c);
       const grant = req.str("grant_type");
       if (!grant) throw new OAuthError("invalid_request", "grant_type is required");
-      if (grant !== "client_credentials") throw new OAuthError("unsupported_grant_type", "only client_credentials is supported");
+      if (!GRANTS.includes(grant)) throw new OAuthError("unsupported_grant_type", `grant_type is one of ${GRANTS.join(", ")}`);
       const client = await requireClient(c, req);
       const ttl = intVar(c.env.TOKEN_TTL_SECONDS, 3600, 1);
-      const token = await issueToken(c.get("control"), client.id, ttl);
-      return c.json({ access_token: token, token_type: "Bearer" as const, expires_in: ttl }, 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
+      const control = c.get("control");
+      const answer =
+        grant === "authorization_code"
+          ? await exchangeCode(control, client.id, req, ttl)
+          : grant === "refresh_token"
+            ? await exchangeRefresh(control, client.id, req, ttl)
+            : { access_token: await issueToken(control, client.id, ttl), token_type: "Bearer" as const, expires_in: ttl };
+      return c.json(answer, 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
     },
     oauthHook,
   )
@@ -249,7 +273,8 @@ clientsRouter
       const client = await requireClient(c, req);
       const token = req.str("token");
       if (!token) throw new OAuthError("invalid_request", "token is required");
-      await revokeToken(c.get("control"), client.id, token);
+      // token_type_hint only orders the look-ups (RFC 7009 2.1): either kind is found.
+      if (!(await revokeRefreshToken(c.get("control"), client.id, token))) await revokeToken(c.get("control"), client.id, token);
       return c.body(null, 200, { "Cache-Control": "no-store" });
     },
     oauthHook,

@@ -199,14 +199,14 @@ export const SIGN_IN_KINDS = ["authorize", "apps"] as const;
 /**
  * A browser's sign-in on the hosted pages: an authorisation request on its way to consent
  * ("authorize"), or a restaurant on its connected-apps page ("apps"). The browser holds the
- * token in a short HttpOnly cookie; the form holds the CSRF token. `property_id` once signed in.
+ * token in a short HttpOnly cookie; the forms hold a CSRF token derived from it (worker/oauth/
+ * signin.ts). `property_id` once signed in.
  */
 export const signInSessions = sqliteTable(
   "sign_in_sessions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     tokenHash: text("token_hash").notNull(),
-    csrfHash: text("csrf_hash").notNull(),
     kind: text("kind", { enum: SIGN_IN_KINDS }).notNull(),
     locale: text("locale").notNull(),
     clientId: integer("client_id").references(() => apiClients.id),

@@ -3,7 +3,7 @@
  * who may act on it (grants), and whether a move is under way. Read once per request.
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { propertyDirectory as d, propertyGrants as g } from "../db/control.schema";
+import { apiClients, propertyDirectory as d, propertyGrants as g } from "../db/control.schema";
 import type { ControlDb } from "../env";
 import { nowIso } from "../lib/clock";
 
@@ -33,6 +33,12 @@ export async function findEntry(control: ControlDb, id: number, clientId: number
 /** The live entry whose username has this key (the hosted sign-in). */
 export async function findByUsername(control: ControlDb, key: string): Promise<DirectoryRow | undefined> {
   return (await control.select().from(d).where(and(eq(d.usernameKey, key), isNull(d.deletedAt))).limit(1))[0];
+}
+
+/** Fills a property's sign-in where the directory has none yet (rows from before it kept one). */
+export async function fillCredentials(control: ControlDb, id: number, credentials: Credentials): Promise<boolean> {
+  const rows = await control.update(d).set(credentials).where(and(eq(d.id, id), isNull(d.usernameKey))).returning({ id: d.id });
+  return rows.length > 0;
 }
 
 /** Changes a property's username and/or password hash; a taken username fails on the UNIQUE index. */
@@ -95,6 +101,16 @@ export function placeStatement(
 /** The grant of the property just placed in the same batch to its creator. */
 export function grantJustPlaced(control: ControlDb, owner: number | ReturnType<typeof sql>) {
   return control.insert(g).values({ clientId: owner as number, propertyId: sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')` as unknown as number });
+}
+
+/** The clients granted a property, oldest grant first (the restaurant's connected-apps page). */
+export async function grantsOf(control: ControlDb, propertyId: number) {
+  return control
+    .select({ id: apiClients.id, clientId: apiClients.clientId, name: apiClients.name, redirectUri: apiClients.redirectUri, grantedAt: g.createdAt })
+    .from(g)
+    .innerJoin(apiClients, eq(apiClients.id, g.clientId))
+    .where(eq(g.propertyId, propertyId))
+    .orderBy(asc(g.createdAt), asc(apiClients.id));
 }
 
 /** Undoes a placement whose shard row could not be written. */

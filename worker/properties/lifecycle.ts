@@ -2,15 +2,18 @@
  * A property's creation and deletion span two databases: the directory (control) first, then
  * the property's own row in its shard. D1 has no transaction across databases, so a failed
  * second step undoes the first; a directory entry whose shard row never came is "not found".
+ * Its sign-in (username, password hash) is written to both, the directory first: its unique
+ * index decides whether a username is free.
  */
 import type { Bindings, ControlDb, PropertyRow } from "../env";
 import { randomToken } from "../lib/crypto";
 import { nowIso } from "../lib/time";
 import { ensureIdRange, openShard, shardCount, shardD1, shardDb } from "../shards/shards";
-import { type DirectoryRow, grantJustPlaced, listGranted, markDeleted, placeStatement, setCredentials, unplace } from "./directory.repo";
 import { ApiError } from "../errors";
+import { normaliseUsername, usernameKey, usernameProblem } from "../lib/username";
 import { asUsernameTaken, credentialChanges, newCredentials } from "./credentials";
-import { getPropertyRows, insertPropertyRow, type PropertyInput, softDeleteProperty } from "./properties.repo";
+import { type DirectoryRow, fillCredentials, grantJustPlaced, listGranted, markDeleted, placeStatement, setCredentials, unplace } from "./directory.repo";
+import { getPropertyRows, insertPropertyRow, type PropertyInput, softDeleteProperty, usernamesPage } from "./properties.repo";
 
 export interface Placement {
   sandbox: boolean;
@@ -74,4 +77,34 @@ export async function propertiesPage(env: Bindings, control: ControlDb, clientId
   for (const e of shown) byShard.set(e.shard, [...(byShard.get(e.shard) ?? []), e.id]);
   const rows = (await Promise.all([...byShard].map(([shard, ids]) => getPropertyRows(shardDb(openShard(env, shard, { write: false })), ids)))).flat();
   return { rows: rows.sort((a, b) => a.id - b.id), more: entries.length > limit, lastId: shown.at(-1)?.id };
+}
+
+/**
+ * Copies each property's username and password hash from its shard to the directory where the
+ * directory has none (properties made before the directory kept the sign-in). A username that is
+ * not acceptable any more, or taken by another in its normalised form, is left out and reported.
+ */
+export async function syncUsernames(env: Bindings, control: ControlDb) {
+  let copied = 0;
+  const skipped: { id: number; username: string; why: string }[] = [];
+  for (let shard = 0; shard < shardCount(env); shard++) {
+    const db = shardDb(shardD1(env, shard));
+    for (let after = 0, page; (page = await usernamesPage(db, after, 500)).length; after = page.at(-1)!.id) {
+      for (const row of page) {
+        const username = normaliseUsername(row.username!);
+        const problem = usernameProblem(username);
+        if (problem) {
+          skipped.push({ id: row.id, username, why: problem });
+          continue;
+        }
+        const filled = await fillCredentials(control, row.id, { username, usernameKey: usernameKey(username), passwordHash: row.passwordHash }).catch((err: unknown) => {
+          if (asUsernameTaken(err, username) instanceof ApiError) skipped.push({ id: row.id, username, why: "taken by another property or client" });
+          else throw err;
+          return false;
+        });
+        if (filled) copied++;
+      }
+    }
+  }
+  return { copied, skipped };
 }

@@ -1,5 +1,5 @@
 /** A property's own row, in its shard (the directory in the control database says which). */
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { resolveSettings, type SettingsPatch } from "../../shared/schemas";
 import { properties } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
@@ -84,6 +84,16 @@ export async function updateProperty(db: Db, current: PropertyRow, input: Omit<P
     .where(eq(properties.id, current.id))
     .returning();
   return rows[0]!;
+}
+
+/** A page of this shard's properties that have a username, by id (the directory's sign-in backfill). */
+export async function usernamesPage(db: Db, afterId: number, limit: number) {
+  return db
+    .select({ id: properties.id, username: properties.username, passwordHash: properties.passwordHash })
+    .from(properties)
+    .where(and(gt(properties.id, afterId), isNotNull(properties.username)))
+    .orderBy(asc(properties.id))
+    .limit(limit);
 }
 
 export async function softDeleteProperty(db: Db, id: number) {
