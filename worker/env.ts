@@ -5,8 +5,8 @@ import type * as shard from "./db/shard.schema";
 
 /** A property's shard, through drizzle (the request's D1 session). */
 export type Db = DrizzleD1Database<typeof shard>;
-/** The control database: clients, tokens, grants, the property directory, idempotency keys. */
-export type ControlDb = DrizzleD1Database<typeof control>;
+/** The control database: clients, tokens, grants, the property directory, idempotency keys (`$client`: the raw D1 binding). */
+export type ControlDb = DrizzleD1Database<typeof control> & { $client: D1Database };
 
 /** "Attempt webhook delivery N of property P now": the queue's message (worker/webhooks/delivery.ts). */
 export interface DeliveryMessage {
