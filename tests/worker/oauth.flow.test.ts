@@ -153,10 +153,20 @@ describe("the sign-in", () => {
       await browser.post(`${AUTH}/authorize`, form),
       await browser.post(`${AUTH}/authorize`, { ...form, csrf: `${csrf}x` }),
       await browser.post(`${AUTH}/authorize`, { ...form, csrf }, { Origin: "https://evil.example" }),
+      await browser.post(`${AUTH}/authorize`, { ...form, csrf }, { "Sec-Fetch-Site": "cross-site" }),
+      await browser.post(`${AUTH}/authorize`, { ...form, csrf }, { Origin: "null", "Sec-Fetch-Site": "same-site" }),
       // Another browser (no cookie) with a token it read somewhere.
       await new Browser().post(`${AUTH}/authorize`, { ...form, csrf }),
     ];
     for (const res of cases) expect([res.status, res.headers.get("Location")]).toEqual([403, null]);
+  });
+
+  it("takes its own page's form, which a no-referrer page posts with Origin: null", async () => {
+    const { r, browser, first } = await flow();
+    const form = { csrf: csrfOf(first.text), username: r.username, password: r.password, action: "sign-in" };
+    const res = await browser.post(`${AUTH}/authorize`, form, { Origin: "null", "Sec-Fetch-Site": "same-origin" });
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get("Location")!, "http://x").pathname).toBe(`${AUTH}/authorize/consent`);
   });
 });
 

@@ -50,7 +50,7 @@ async function headers(formTargets: string[]): Promise<Record<string, string>> {
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${await cssHash}'`,
-    "img-src 'self'",
+    "img-src 'self' data:",
     // A form's redirect counts too: consent ends on the client's redirect_uri.
     `form-action 'self'${formTargets.map((t) => ` ${t}`).join("")}`,
     "frame-ancestors 'none'",

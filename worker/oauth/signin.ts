@@ -62,12 +62,22 @@ export async function currentSession(c: Context<AppEnv>, kind: Kind): Promise<Se
 }
 
 /**
+ * Whether the browser says the form comes from another site. Our pages are no-referrer, so their
+ * own posts carry "Origin: null"; Sec-Fetch-Site tells same-origin from cross-site regardless.
+ */
+function crossSite(c: Context<AppEnv>): boolean {
+  const site = c.req.header("Sec-Fetch-Site");
+  if (site && site !== "same-origin" && site !== "none") return true;
+  const origin = c.req.header("Origin");
+  return !!origin && origin !== "null" && origin !== new URL(c.req.url).origin;
+}
+
+/**
  * A form posted by one of our pages in this browser: the session of its cookie, whose CSRF
- * token the form carries, from our own origin (when the browser says). Undefined otherwise.
+ * token the form carries, not from another site (when the browser says). Undefined otherwise.
  */
 export async function postedForm(c: Context<AppEnv>, kind: Kind): Promise<{ session: Session; form: Record<string, string> } | undefined> {
-  const origin = c.req.header("Origin");
-  if (origin && origin !== new URL(c.req.url).origin) return undefined;
+  if (crossSite(c)) return undefined;
   if (!/^application\/x-www-form-urlencoded/i.test(c.req.header("Content-Type") ?? "")) return undefined;
   const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer())));
   const session = await currentSession(c, kind);
