@@ -23,6 +23,9 @@ import { dispatchAfterWrite } from "./outbox/dispatch";
 import { customersRouter } from "./customers/customers.routes";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
+import { appsRouter } from "./oauth/apps.routes";
+import { authorizeRouter } from "./oauth/authorize.routes";
+import { metadataRouter } from "./oauth/metadata.routes";
 import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
 import { calendarRouter } from "./public/calendar.routes";
@@ -45,9 +48,13 @@ export function createApp() {
     shardBookmark(),
   );
 
-  // Unauthenticated: client creation and the OAuth token endpoints.
+  // Unauthenticated: client creation, the OAuth token endpoints, and the hosted pages where a
+  // restaurant connects an integrator (authorize) and sees or disconnects them (connected-apps).
   app.use(`${AUTH_BASE}/*`, limitBody());
   app.route(AUTH_BASE, clientsRouter);
+  app.route(AUTH_BASE, authorizeRouter);
+  app.route(AUTH_BASE, appsRouter);
+  app.route("/", metadataRouter);
 
   // The integrator API: bearer token, per-client rate limit, JSON bodies, idempotent writes.
   const authed: MiddlewareHandler<AppEnv>[] = [

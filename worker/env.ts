@@ -5,8 +5,8 @@ import type * as shard from "./db/shard.schema";
 
 /** A property's shard, through drizzle (the request's D1 session). */
 export type Db = DrizzleD1Database<typeof shard>;
-/** The control database: clients, tokens, grants, the property directory, idempotency keys. */
-export type ControlDb = DrizzleD1Database<typeof control>;
+/** The control database: clients, tokens, grants, the property directory, idempotency keys (`$client`: the raw D1 binding). */
+export type ControlDb = DrizzleD1Database<typeof control> & { $client: D1Database };
 
 /** The kinds of outbox row the queue carries (worker/outbox/): each has its own table and sender. */
 export type OutboxKind = "webhook" | "message";
@@ -32,6 +32,8 @@ export interface Bindings {
   PUBLIC_RATE_LIMITER: RateLimit;
   /** per caller, on the public widget API's bookings and cancellations only */
   PUBLIC_WRITE_RATE_LIMITER: RateLimit;
+  /** the hosted sign-in (worker/oauth): per username and per caller address */
+  SIGNIN_RATE_LIMITER: RateLimit;
   /** carries "attempt outbox row N" messages: webhook deliveries and emails (worker/outbox/dispatch.ts) */
   WEBHOOK_QUEUE: Queue<DeliveryMessage>;
   /** Cloudflare's send_email binding: guest and restaurant emails (worker/messages/transport.ts) */
@@ -76,6 +78,8 @@ export interface AuthClient {
   id: number;
   clientId: string;
   productionEnabled: boolean;
+  /** the one property the token reaches (a token from a restaurant's approval); null: every property granted to the client */
+  propertyId: number | null;
 }
 
 /** The property named by the Property header (or path), already authorised, as its shard holds it. */

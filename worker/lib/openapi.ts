@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { ERRORS, type ErrorCode } from "../errors";
 import { nextCursorSchema } from "./pagination";
+import { normaliseUsername, USERNAME_MAX, USERNAME_MIN, usernameProblem } from "./username";
 
 export const ProblemSchema = z
   .object({
@@ -70,4 +71,20 @@ export const optionalString = (max: number) => z.string().trim().max(max).option
 /** Field rules shared by clients and properties. */
 export const emailField = z.string().trim().email().max(254);
 export const passwordField = z.string().min(8).max(200);
+/** A sign-in name (CONTRACT 11): NFKC, no invisible characters; unique whatever its case (worker/lib/username.ts). */
+export const usernameField = z
+  .string()
+  .max(4 * USERNAME_MAX)
+  .transform(normaliseUsername)
+  .superRefine((name, ctx) => {
+    const problem = usernameProblem(name);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({
+    type: "string",
+    minLength: USERNAME_MIN,
+    maxLength: USERNAME_MAX,
+    description: "unique, compared case-insensitively after Unicode NFKC normalisation; no spaces or invisible characters",
+    example: "trattoria-roma",
+  });
 export { httpUrl as urlField } from "../../shared/schemas";

@@ -29,7 +29,7 @@ function bookingContext(c: Context<AppEnv>): BookingContext {
     db: c.get("db"),
     property: c.get("property"),
     actor: `client:${client.id}`,
-    locateElsewhere: locator(c.env, c.get("control"), client.id),
+    locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId),
     linkSecret: config(c.env).linkSecret,
   };
 }
