@@ -46,4 +46,15 @@ describe("absolute URLs", () => {
     expect(problem.status).toBe(404);
     expect(problem.json.type).toBe(`${ORIGIN}/docs/errors#not_found`);
   });
+
+  it("the OAuth server's issuer and endpoints are on PUBLIC_ORIGIN whatever the Host", async () => {
+    const meta = await viaForgedHost("/.well-known/oauth-authorization-server/auth/api/v2");
+    expect(meta.status).toBe(200);
+    expect(meta.json).toMatchObject({
+      issuer: `${ORIGIN}/auth/api/v2`,
+      authorization_endpoint: `${ORIGIN}/auth/api/v2/api-account/oauth2/authorize`,
+      token_endpoint: `${ORIGIN}/auth/api/v2/api-account/oauth2/token`,
+      revocation_endpoint: `${ORIGIN}/auth/api/v2/api-account/oauth2/revoke`,
+    });
+  });
 });
