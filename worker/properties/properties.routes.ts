@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
+import { namesNothing } from "../lib/crud";
 import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
 import { decodeCursor, encodeCursor, idCursor, paginationQuery } from "../lib/pagination";
@@ -148,7 +149,8 @@ export const propertiesRouter = createRouter()
   })
   .openapi(updateRoute, async (c) => {
     const current = await authoriseProperty(c, c.req.valid("param").id);
-    const updated = await updateProperty(c.get("db"), current, c.req.valid("json"));
+    const body = c.req.valid("json");
+    const updated = namesNothing(body) ? current : await updateProperty(c.get("db"), current, body);
     return c.json({ data: [toPropertyDto(updated)] }, 200);
   })
   .openapi(deleteRoute, async (c) => {

@@ -8,6 +8,7 @@ import { authoriseProperty } from "../auth/middleware";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { AUTHED, bearerSecurity, envelope, errorResponses, json, listEnvelope, PROPERTY_SCOPED, propertyHeader, urlField } from "../lib/openapi";
+import { namesNothing } from "../lib/crud";
 import { decodeCursor, idCursor, page, paginationQuery } from "../lib/pagination";
 import { createRouter } from "../lib/router";
 import { addSeconds, nowIso } from "../lib/time";
@@ -271,6 +272,8 @@ export const webhooksRouter = createRouter()
   .openapi(updateRoute, async (c) => {
     const { row, property } = await ownSubscription(c, c.req.valid("param").id);
     const body = c.req.valid("json");
+    // Naming nothing changes nothing, except that it enables a disabled subscription again.
+    if (namesNothing(body) && row.disabledAt === null) return c.json({ data: [toDto(row)] }, 200);
     if (body.endpoint !== undefined) checkEndpoint(body.endpoint, property);
     const updated = await repo.updateSubscription(c.get("db"), row.id, {
       ...(body.endpoint !== undefined && { endpoint: body.endpoint }),
