@@ -239,15 +239,7 @@ export async function listReservations(db: Db, propertyId: number, f: ListFilter
   if (f.statuses?.length) where.push(inArray(r.status, f.statuses));
   if (f.serviceIds?.length) where.push(inArray(r.serviceId, f.serviceIds));
   if (f.roomIds?.length) where.push(inArray(r.roomId, f.roomIds));
-  if (f.textSearch) {
-    const like = `%${f.textSearch.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    where.push(
-      sql`${r.customerId} IN (SELECT id FROM customers c WHERE c.property_id = ${propertyId} AND (
-        lower(c.first_name) LIKE ${like} ESCAPE '\\' OR lower(c.last_name) LIKE ${like} ESCAPE '\\'
-        OR lower(coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, '')) LIKE ${like} ESCAPE '\\'
-        OR c.phone LIKE ${like} ESCAPE '\\'))`,
-    );
-  }
+  if (f.textSearch) where.push(sql`${r.customerId} IN (SELECT id FROM customers c WHERE c.property_id = ${propertyId} AND ${customerMatches(f.textSearch)})`);
   if (f.incomingFrom !== undefined) where.push(sql`${r.status} IN ${HOLDING_SQL}`, isNull(r.checkinDate), gte(r.startMin, f.incomingFrom));
   if (f.arrived) where.push(isNotNull(r.checkinDate), isNull(r.checkoutDate));
   if (f.departed) where.push(isNotNull(r.checkoutDate));
@@ -258,6 +250,23 @@ export async function listReservations(db: Db, propertyId: number, f: ListFilter
     .where(and(...where))
     .orderBy(asc(r.startMin), asc(r.id))
     .limit(limit + 1);
+}
+
+/** SQLite's lower() folds ASCII only; a needle is folded the same way, so both sides agree. */
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+
+/**
+ * text_search: the name ("first last") or the phone contains the text, ASCII letters in any
+ * case. instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes (the text may be 100
+ * characters, up to 400 bytes), and `%` or `_` are plain characters to instr. SQLite cannot fold
+ * letters beyond ASCII (no ICU), so the text is also tried in lower case, capitals and Title Case:
+ * "élodie" finds Élodie and ÉLODIE, four instr() per customer of the property, no index needed.
+ */
+function customerMatches(text: string): SQL {
+  const name = sql`lower(coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, ''))`;
+  const needles = [...new Set([text, text.toLowerCase(), text.toUpperCase(), titleCase(text)].map(asciiLower))];
+  return sql`(${sql.join([...needles.map((n) => sql`instr(${name}, ${n}) > 0`), sql`instr(coalesce(c.phone, ''), ${text}) > 0`], sql` OR `)})`;
 }
 
 export async function listHistory(db: Db, reservationId: number): Promise<HistoryRow[]> {
