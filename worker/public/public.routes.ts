@@ -52,6 +52,7 @@ const reservationExample = {
   notes: "a quiet table, please",
   restaurant: { name: "Trattoria Demo", timezone: "Europe/Rome" },
   cancellable_until: "2026-12-05T16:30:00.000Z",
+  arrived: false,
 };
 const ReservationSchema = z.object(PublicReservation.shape).openapi("PublicReservation", { example: reservationExample });
 const BookingSchema = z.object(PublicBooking.shape).openapi("PublicBooking", {
@@ -184,11 +185,13 @@ const cancelRoute = createRoute({
   method: "delete",
   path: "/{public_key}/manage/{token}",
   summary: "Cancel the guest's own reservation",
-  description: "Until the start minus the cancel notice (403 \"cancel notice passed\" after). Safe to repeat: an already cancelled reservation is answered as it is.",
+  description:
+    "Until the start minus the cancel notice (403 \"cancel notice passed\" after), and not once the staff checked the party in " +
+    "(403 \"party has arrived\"). Safe to repeat: an already cancelled reservation is answered as it is.",
   request: { params: ManageParam },
   responses: {
     200: json(envelope(ReservationSchema), "the reservation, CANCELLED"),
-    ...errorResponses(...NOT_FOUND, "reservation_not_found", "cancel_notice_passed", "reservation_not_available"),
+    ...errorResponses(...NOT_FOUND, "reservation_not_found", "cancel_notice_passed", "party_arrived", "reservation_not_available"),
   },
 });
 
