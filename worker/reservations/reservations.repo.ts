@@ -5,7 +5,7 @@
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import { customers, diningTables, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
+import { customers, diningTables, guestBookingChecks, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
 import type { Db } from "../env";
 import { inChunks } from "../properties/catalog.repo";
 import { abortReason } from "../lib/d1";
@@ -32,11 +32,11 @@ export interface HistoryEntry {
 }
 
 /** Why a batch was refused by the database: a table taken, the row changed, or a customer created meanwhile. */
-export type WriteConflict = "table_not_available" | "reservation_changed" | "customer_changed" | "service_gone" | "catalog_changed";
+export type WriteConflict = "table_not_available" | "reservation_changed" | "customer_changed" | "service_gone" | "catalog_changed" | "guest_booking_limit";
 
 /** The trigger's RAISE message, wherever drizzle and D1 wrapped it. */
 export function writeConflict(err: unknown): WriteConflict | undefined {
-  const reason = abortReason(err, ["table_not_available", "reservation_changed", "customers.property_id, customers.email", "service_not_found", "catalog_changed"] as const);
+  const reason = abortReason(err, ["table_not_available", "reservation_changed", "customers.property_id, customers.email", "service_not_found", "catalog_changed", "guest_booking_limit"] as const);
   if (reason === "customers.property_id, customers.email") return "customer_changed";
   if (reason === "service_not_found") return "service_gone";
   return reason;
@@ -146,8 +146,30 @@ function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | und
   return { statements: customerDetailsChange(plan) ? [db.update(customers).set(fields).where(eq(customers.id, existing.id))] : [], customerId: existing.id };
 }
 
+/** An online booking's per-guest limit: the guest as typed, the property's local minutes now and the most it may hold. */
+export interface GuestLimit {
+  email: string | null;
+  phone: string | null;
+  nowMin: number;
+  maxBookings: number;
+}
+
 /**
- * Inserts a reservation, its customer, its holds and its history in one batch.
+ * The guard of an online booking, first in its batch: its trigger aborts the batch with
+ * "guest_booking_limit" when the guest already holds the most bookings allowed; the row goes
+ * again in the same batch (migrations/shard, guest_booking_checks_limit).
+ */
+function guestLimitStatements(db: Db, propertyId: number, limit: GuestLimit | undefined) {
+  if (!limit) return [];
+  return [
+    db.insert(guestBookingChecks).values({ propertyId, ...limit }),
+    db.delete(guestBookingChecks).where(eq(guestBookingChecks.propertyId, propertyId)),
+  ];
+}
+
+/**
+ * Inserts a reservation, its customer, its holds and its history in one batch (behind the
+ * guest's limit, for an online booking).
  */
 export async function insertReservation(
   db: Db,
@@ -155,15 +177,18 @@ export async function insertReservation(
   customer: CustomerPlan | undefined,
   holds: HoldSpan[],
   history: HistoryEntry,
+  limit?: GuestLimit,
 ): Promise<ReservationRow> {
   const c = customerStatements(db, row.propertyId, customer);
+  const guard = guestLimitStatements(db, row.propertyId, limit);
   const results = await db.batch([
+    ...guard,
     ...c.statements,
     db.insert(reservations).values({ ...row, customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null }).returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     db.insert(reservationHistory).values({ reservationId: justInserted, ...history }),
   ] as unknown as Parameters<Db["batch"]>[0]);
-  return (results[c.statements.length] as ReservationRow[])[0]!;
+  return (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
 }
 
 /**
