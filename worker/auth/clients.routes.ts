@@ -9,7 +9,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
 import { emailField, envelope, errorResponses, json, optionalString, passwordField, urlField } from "../lib/openapi";
-import { clientIp, jsonBodyOnly, rateLimit } from "../lib/middleware";
+import { callerKey, jsonBodyOnly, rateLimit } from "../lib/middleware";
 import { intVar } from "../lib/time";
 import { PositionSchema, PropertySchema } from "../properties/properties.routes";
 import { writePlaced } from "../properties/lifecycle";
@@ -238,7 +238,8 @@ async function requireClient(c: Context<AppEnv>, req: Awaited<ReturnType<typeof 
 
 export const clientsRouter = createRouter();
 
-clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${clientIp(c)}` }));
+// Per address, IPv6 per /64 (one subscriber holds a whole /64): creation, tokens and revocation share it.
+clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${callerKey(c)}` }));
 // No Idempotency-Key store here: the response holds the client_secret, which must be shown
 // once and never kept in clear. A retried creation is safe anyway: the username is unique (409).
 clientsRouter.use("/client", jsonBodyOnly());

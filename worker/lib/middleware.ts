@@ -76,6 +76,9 @@ export function clientIp(c: Context<AppEnv>): string {
 export function callerKey(c: Context<AppEnv>): string {
   const ip = clientIp(c);
   if (!ip.includes(":")) return ip;
+  // An IPv4 caller written as IPv6 (::ffff:192.0.2.1) is that IPv4 caller, not one big /64.
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1]!;
   const [head = "", tail = ""] = ip.toLowerCase().split("::");
   const h = head ? head.split(":") : [];
   const t = tail ? tail.split(":") : [];
