@@ -4,12 +4,12 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
-import { clientsRouter } from "./auth/clients.routes";
+import { authBodyTooLarge, clientsRouter } from "./auth/clients.routes";
 import { docsRouter } from "./docs/docs.routes";
 import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
-import { callerKey, clientIp, database, jsonBodyOnly, limitBody, rateLimit } from "./lib/middleware";
+import { callerKey, clientIp, database, jsonBodyOnly, limitBody, MAX_BODY_BYTES, rateLimit } from "./lib/middleware";
 import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
@@ -40,7 +40,7 @@ export function createApp() {
   );
 
   // Unauthenticated: client creation and the OAuth token endpoints.
-  app.use(`${AUTH_BASE}/*`, limitBody());
+  app.use(`${AUTH_BASE}/*`, limitBody(MAX_BODY_BYTES, authBodyTooLarge));
   app.route(AUTH_BASE, clientsRouter);
 
   // The integrator API: bearer token, per-client rate limit, JSON bodies, idempotent writes.

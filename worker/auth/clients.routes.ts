@@ -162,7 +162,7 @@ class OAuthError extends Error {
   constructor(
     readonly error: string,
     readonly description: string,
-    readonly status: 400 | 401 | 429 = 400,
+    readonly status: 400 | 401 | 413 | 429 = 400,
     readonly basic = false,
   ) {
     super(description);
@@ -236,6 +236,15 @@ async function requireClient(c: Context<AppEnv>, req: Awaited<ReturnType<typeof 
   return client;
 }
 
+/** The OAuth endpoints answer in RFC 6749's shape; client creation (/client) in the problem shape. */
+const isOAuthPath = (path: string) => !path.endsWith("/client");
+
+/** A body over the limit (lib/middleware.ts limitBody, mounted in app.ts for this whole area). */
+export function authBodyTooLarge(c: Context<AppEnv>, detail: string): Response {
+  if (isOAuthPath(c.req.path)) return oauthResponse(c, new OAuthError("invalid_request", detail, 413));
+  throw new ApiError("payload_too_large", detail);
+}
+
 export const clientsRouter = createRouter();
 
 // Per address, IPv6 per /64 (one subscriber holds a whole /64): creation, tokens and revocation share it.
@@ -245,7 +254,7 @@ clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `
 clientsRouter.use("/client", jsonBodyOnly());
 clientsRouter.onError((err, c) => {
   if (err instanceof OAuthError) return oauthResponse(c, err);
-  const oauthPath = !c.req.path.endsWith("/client");
+  const oauthPath = isOAuthPath(c.req.path);
   // An unreadable JSON body on /token or /revoke still answers in RFC 6749's shape.
   if (oauthPath && err instanceof HTTPException && err.status === 400) {
     return oauthResponse(c, new OAuthError("invalid_request", "the body is not valid JSON"));
