@@ -10,6 +10,7 @@ import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
 import { callerKey, clientIp, database, jsonBodyOnly, limitBody, MAX_BODY_BYTES, rateLimit } from "./lib/middleware";
+import { documentMiddlewareAnswers } from "./lib/openapi";
 import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
@@ -105,6 +106,11 @@ export function createApp() {
     type: "http",
     scheme: "bearer",
     description: "an access token from POST /auth/api/v2/api-account/oauth2/token",
+  });
+  // The statuses the middleware above answers, added to every operation they guard.
+  app.use(`${API_BASE}/openapi.json`, async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>()));
   });
   app.doc31(`${API_BASE}/openapi.json`, (c) => ({
     openapi: "3.1.0",

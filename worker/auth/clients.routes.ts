@@ -145,7 +145,8 @@ const tokenRoute = createRoute({
     200: json(TokenSchema, "a bearer token"),
     400: oauthError("invalid_request, unsupported_grant_type"),
     401: oauthError("invalid_client"),
-    429: oauthError("slow_down: too many requests"),
+    413: oauthError("invalid_request: the body is over 64 KiB"),
+    429: oauthError("slow_down: too many requests (per address; IPv6 per /64); see Retry-After"),
   },
 });
 
@@ -155,7 +156,13 @@ const revokeRoute = createRoute({
   tags,
   summary: "Revoke an access token (RFC 7009)",
   request: { body: formAndJson(z.object({ token: z.string(), token_type_hint: z.string().optional(), client_id: z.string().optional(), client_secret: z.string().optional() })) },
-  responses: { 200: { description: "revoked, or it was not a valid token of this client" }, 400: oauthError("invalid_request"), 401: oauthError("invalid_client") },
+  responses: {
+    200: { description: "revoked, or it was not a valid token of this client" },
+    400: oauthError("invalid_request"),
+    401: oauthError("invalid_client"),
+    413: oauthError("invalid_request: the body is over 64 KiB"),
+    429: oauthError("slow_down: too many requests (per address; IPv6 per /64); see Retry-After"),
+  },
 });
 
 class OAuthError extends Error {
