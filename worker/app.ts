@@ -9,7 +9,7 @@ import { docsRouter } from "./docs/docs.routes";
 import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
-import { callerKey, clientIp, database, jsonBodyOnly, limitBody, MAX_BODY_BYTES, rateLimit } from "./lib/middleware";
+import { callerKey, clientIp, database, jsonBodyOnly, limitBody, MAX_BODY_BYTES, noStore, rateLimit } from "./lib/middleware";
 import { documentMiddlewareAnswers } from "./lib/openapi";
 import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
@@ -46,6 +46,7 @@ export function createApp() {
 
   // The integrator API: bearer token, per-client rate limit, JSON bodies, idempotent writes.
   const authed: MiddlewareHandler<AppEnv>[] = [
+    noStore(),
     limitBody(),
     bearerAuth(),
     rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `client:${c.get("client").id}` }),

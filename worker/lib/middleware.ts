@@ -68,6 +68,17 @@ export function limitBody(maxSize = MAX_BODY_BYTES, refuse?: (c: Context<AppEnv>
   };
 }
 
+/**
+ * Answers of the integrator API name guests, restaurants' contacts and webhook secrets: no
+ * browser, proxy or CDN keeps them (RFC 9111 no-store), unless a route already said otherwise.
+ */
+export function noStore(): MiddlewareHandler<AppEnv> {
+  return async function noStoreMiddleware(c, next) {
+    await next();
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  };
+}
+
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
 /** A write carrying a body must say it is JSON (415 otherwise); an empty body passes to validation. */
