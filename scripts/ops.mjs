@@ -6,11 +6,13 @@
 //   npm run ops -- list-clients
 //   npm run ops -- shards                              each shard's properties, rows and bytes
 //   npm run ops -- move-property <property_id> <shard> move a property to another shard
+//   npm run ops -- searchengine-feeds <dir>            the search engine's three feeds, as files
 // Local by default (the D1 of `npm start`); --remote acts on the deployed database. The shard
 // commands go through the Worker's operator door (scripts/ops-door.mjs): --url names it.
 import { parseArgs } from "node:util";
 import { defaultPersistDir, freePort, startDev, wrangler } from "./dev-server.mjs";
 import { devVar, door, moveProperty, showShards } from "./ops-door.mjs";
+import { withPartner, writeFeeds } from "./searchengine-feeds.mjs";
 
 const USAGE = `usage: npm run ops -- <command> [args] [--remote | --persist-to DIR] [--url URL]
 commands:
@@ -22,8 +24,11 @@ commands:
   shards                               each shard: properties, rows per table, size
   move-property <property_id> <shard>  move a property to shard <shard>; its writes answer 503
                                        with Retry-After meanwhile, its reads go on
-The shard commands talk to the Worker: locally the running npm start (PORT, default 8787) or one
-started for the command; --url https://... with OPS_TOKEN in the environment for the deployed one.`;
+  searchengine-feeds <dir>             write the search engine's feeds (merchants, services,
+                                       availability .json) to <dir>, for the partner portal
+The shard and feed commands talk to the Worker: locally the running npm start (PORT, default 8787)
+or one started for the command; --url https://... for the deployed one, with OPS_TOKEN (shards) or
+SEARCHENGINE_USER and SEARCHENGINE_PASSWORD (feeds) in the environment.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -105,6 +110,12 @@ switch (command) {
     const propertyId = intArg(args[0], "property id");
     const shard = /^\d{1,4}$/.test(args[1] ?? "") ? Number(args[1]) : fail(`"${args[1] ?? ""}" is not a shard index`);
     await withDoor((request) => moveProperty(request, propertyId, shard));
+    break;
+  }
+  case "searchengine-feeds": {
+    const dir = args[0] ?? fail("name the folder to write the feeds to");
+    if (values.remote && !values.url) fail("the deployed Worker's feeds need --url https://... (and SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)");
+    await run(() => withPartner({ url: values.url, persistTo: values["persist-to"] }, (url, credentials) => writeFeeds(url, credentials, dir)));
     break;
   }
   default:

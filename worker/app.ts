@@ -18,12 +18,14 @@ import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
 import { bookingsRouter } from "./availability/availability.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
+import { customersRouter } from "./customers/customers.routes";
 import { dispatchAfterWrite } from "./webhooks/delivery";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
 import { publicRouter } from "./public/public.routes";
+import { partnerAuth, searchengineRouter } from "./searchengine/searchengine.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
@@ -56,6 +58,8 @@ export function createApp() {
   const scoped = [...authed, requireProperty()];
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
+  // Merging and erasing customers change their reservations too.
+  app.use(`${API_BASE}/customers/*`, dispatchAfterWrite());
   app.use(`${API_BASE}/properties/*`, ...authed);
   app.route(`${API_BASE}/properties`, propertiesRouter);
   for (const [path, router] of [
@@ -65,6 +69,7 @@ export function createApp() {
     ["closures", closuresRouter],
     ["reservations", reservationsRouter],
     ["bookings", bookingsRouter],
+    ["customers", customersRouter],
   ] as const) {
     app.use(`${API_BASE}/${path}/*`, ...scoped);
     app.route(`${API_BASE}/${path}`, router);
@@ -99,6 +104,12 @@ export function createApp() {
   );
   app.route(`${API_BASE}/public`, publicRouter);
 
+  // The search engine's booking server and feeds (CONTRACT 12): its partner's Basic credentials, JSON
+  // bodies; a booking queues its webhook deliveries once it has answered. Its answers name diners,
+  // refusals included: nothing keeps them.
+  app.use("/searchengine/*", noStore(), limitBody(), partnerAuth(), jsonBodyOnly(), dispatchAfterWrite());
+  app.route("/searchengine", searchengineRouter);
+
   // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
   app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${callerKey(c)}` }));
   app.route("/p", pagesRouter);
@@ -107,6 +118,11 @@ export function createApp() {
     type: "http",
     scheme: "bearer",
     description: "an access token from POST /auth/api/v2/api-account/oauth2/token",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "partner", {
+    type: "http",
+    scheme: "basic",
+    description: "the search engine partner's credentials (secrets SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
   });
   // The statuses the middleware above answers, added to every operation they guard.
   app.use(`${API_BASE}/openapi.json`, async (c, next) => {

@@ -57,6 +57,15 @@ describe("per-caller limits count IPv6 per /64", () => {
     expectProblem(limited[0]!, 429, "too many requests");
   });
 
+  it("search engine partner credentials: 130 wrong guesses from one /64 meet 429", async () => {
+    const wrong = `Basic ${btoa("guess:wrong")}`;
+    const { answers } = await flood(130, (ip) => call("/searchengine/v3/HealthCheck", { headers: { Authorization: wrong, "CF-Connecting-IP": ip } }));
+    const limited = answers.filter((res) => res.status === 429);
+    expect(limited.length, "no 429 after 130 wrong partner credentials from one /64").toBeGreaterThan(0);
+    for (const res of answers) expect([401, 429]).toContain(res.status);
+    expectProblem(limited[0]!, 429, "too many requests");
+  });
+
   it("an IPv4 caller written as IPv6 (::ffff:a.b.c.d) counts as that IPv4 address, not as one shared /64", async () => {
     // Spend the budget of one IPv4-mapped caller; a different IPv4-mapped caller is untouched.
     const octet = () => Math.floor(Math.random() * 256);

@@ -58,7 +58,7 @@ describe("/docs", () => {
 });
 
 describe("Cache-Control: no-store", () => {
-  it("on every answer of every integrator API operation, successes and refusals alike", async () => {
+  it("on every answer of every integrator API operation (and the search engine's), successes and refusals alike", async () => {
     const client = await newClient();
     const cat = await seedCatalog(client);
     const reservation = (await book(client, { start_date: dateInDays(5), service_id: cat.service.id })).json.data[0];

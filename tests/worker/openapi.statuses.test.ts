@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { direct, type DirectOptions } from "./direct";
 import { freshIp, newClient, seedCatalog, type TestClient } from "./helpers";
 import { operations, type Operation, urlOf } from "./openapi-walk";
+import { PARTNER_AUTH } from "./searchengine.fixtures";
 
 let ops: Operation[];
 let doc: any;
@@ -19,6 +20,8 @@ beforeAll(async () => {
 const isPublic = (op: Operation) => op.path.startsWith("/api/v2/public/");
 const isAuthArea = (op: Operation) => op.path.startsWith("/auth/");
 const isOAuth = (op: Operation) => isAuthArea(op) && !op.path.endsWith("/client");
+/** The search engine's booking server and feeds: the partner's Basic credentials, and no rate limit. */
+const isPartner = (op: Operation) => op.path.startsWith("/searchengine/");
 
 function documented(op: Operation): Record<string, any> {
   return doc.paths[op.path][op.method.toLowerCase()].responses;
@@ -53,17 +56,20 @@ async function world(): Promise<World> {
 function callOp(w: World, op: Operation, o: DirectOptions & { anonymous?: boolean } = {}) {
   const url = urlOf(op, w.ids[op.path.split("/")[3]!] ?? 1).replace("{public_key}", w.publicKey).replace("{token}", "x".repeat(43));
   const authed = op.authenticated && !o.anonymous;
+  const partner: Record<string, string> = authed && isPartner(op) ? { Authorization: PARTNER_AUTH } : {};
   return direct(url, {
     method: op.method,
-    ...(authed ? { token: w.client.token, property: w.client.propertyId } : {}),
+    ...(authed && !isPartner(op) ? { token: w.client.token, property: w.client.propertyId } : {}),
     ...o,
-    headers: { "CF-Connecting-IP": w.ip, ...o.headers },
+    headers: { "CF-Connecting-IP": w.ip, ...partner, ...o.headers },
   });
 }
 
 /** A cheap request on the limiter the operation sits behind, sent until that limiter refuses. */
 async function spendBudget(w: World, op: Operation) {
-  const probe = isAuthArea(op)
+  const probe = isPartner(op)
+    ? () => direct("/searchengine/v3/HealthCheck", { headers: { "CF-Connecting-IP": w.ip } })
+    : isAuthArea(op)
     ? () => direct("/auth/api/v2/api-account/oauth2/token", { body: "grant_type=client_credentials", headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": w.ip } })
     : isPublic(op)
       ? () => direct(`/api/v2/public/${w.publicKey}`, { headers: { "CF-Connecting-IP": w.ip } })
@@ -112,13 +118,15 @@ describe("the OpenAPI document against the real answers", () => {
   it("documents 429 and its Retry-After on every operation, the OAuth routes included", async () => {
     const w = await world();
     const limited = new Set<string>();
-    // One budget per limiter (the client's; the address's on the widget API; the address's on the auth routes).
+    // One budget per limiter (the client's; the address's on the widget API, the auth routes and
+    // failed partner credentials on the search engine's, whose partner itself is not limited).
     for (const op of ops) {
-      let res = await callOp(w, op, { body: op.bodySchema ? {} : undefined });
+      const o = { body: op.bodySchema ? {} : undefined, anonymous: isPartner(op) };
+      let res = await callOp(w, op, o);
       if (res.status !== 429) {
         // That limiter's budget is not spent yet (or a new minute began): spend it, then ask again.
         await spendBudget(w, op);
-        res = await callOp(w, op, { body: op.bodySchema ? {} : undefined });
+        res = await callOp(w, op, o);
       }
       expect(res.status, `${op.method} ${op.path}: ${res.text.slice(0, 200)}`).toBe(429);
       expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { setClock } from "../../worker/lib/clock";
 import { book, dateInDays, expectProblem, freshIp } from "./helpers";
 import { GUEST, guestOf, type SmallRestaurant, smallRestaurant } from "./public.fixtures";
+import { merchant, newToken, romeSec, SAMPLES, USER, v3 } from "./searchengine.fixtures";
 
 /** A booking of the guest at 19:00 `day` days ahead, from an address of its own (the per-IP write budget is not what is tested). */
 function bookOn(r: SmallRestaurant, day: number, guest: Record<string, string> = GUEST, extra: Record<string, unknown> = {}) {
@@ -100,5 +101,25 @@ describe("max_online_bookings_per_guest", () => {
     const online = (day: number) => book(r.client, { start_date: dateInDays(day), start_hour: "19:00:00", service_id: r.service.id, channel: "PLATFORM_BOOK", customer: GUEST });
     expect((await online(10)).status).toBe(201);
     expectProblem(await online(11), 403, "guest booking limit reached");
+  });
+
+  it("counts each booking under the guest as typed on it, not the details of the customer it matched", async () => {
+    const r = await smallRestaurant({ max_online_bookings_per_guest: 1 });
+    // Staff know Ada by her email and phone; a booking typed with her email and another phone matches her record, unchanged.
+    expect((await book(r.client, { start_date: dateInDays(20), start_hour: "19:00:00", service_id: r.service.id, customer: GUEST })).status).toBe(201);
+    const mallory = { first_name: "Mallory", last_name: "M", email: GUEST.email, phone: "+44 20 7946 0999" };
+    expect((await bookOn(r, 10, mallory)).status).toBe(201);
+    // That booking holds the phone typed on it: the same phone under another email is at the limit.
+    expectLimit(await bookOn(r, 11, { ...mallory, email: "mallory@example.com" }));
+  });
+
+  it("the search engine's CreateBooking answers USER_OVER_BOOKING_LIMIT, and books nothing", async () => {
+    const m = await merchant({ tables: [2, 2], settings: { max_online_bookings_per_guest: 1 } });
+    const create = (hour: string) => v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, hour), newToken()).request);
+    expect((await create("19:00")).booking.status).toBe("CONFIRMED");
+    const refused = await create("20:00");
+    expect(refused.booking_failure.cause).toBe("USER_OVER_BOOKING_LIMIT");
+    expect(JSON.stringify(refused)).not.toContain(USER.email);
+    expect((await m.client.call(`/api/v2/reservations?start_date=${m.date}&end_date=${m.date}`)).json.data).toHaveLength(1);
   });
 });

@@ -25,7 +25,11 @@ async function triggerSql(name: string): Promise<string> {
 
 describe("the outbox triggers", () => {
   // Bookkeeping, not news: the API shows none of these as a change of the reservation.
-  const BOOKKEEPING = ["id", "property_id", "version", "updated_at", "created_at", "catalog_version", "manage_token_hash", "checkin_prev_status", "checkout_prev_status"];
+  // The search engine's user id and idempotency token are its booking server's, never shown by the API.
+  const BOOKKEEPING = [
+    "id", "property_id", "version", "updated_at", "created_at", "catalog_version", "manage_token_hash", "checkin_prev_status", "checkout_prev_status",
+    "searchengine_user_id", "searchengine_token",
+  ];
 
   it("copy every column of a reservation the API shows, and watch each for changes", async () => {
     const shown = (await columns("reservations")).filter((c) => !BOOKKEEPING.includes(c));
@@ -67,6 +71,18 @@ describe("CHECK constraints", () => {
     await expect(insert("ACCEPTED", "PLATFORM_ADMIN", 1441)).rejects.toThrow(/reservations_stay_ck/);
     await insert("ACCEPTED", "SEARCHENGINE", 1440);
     await expect(c.d1.prepare("UPDATE dining_tables SET guests_min = 9 WHERE id = ?").bind(s.t1.id).run()).rejects.toThrow(/dining_tables_guests_ck/);
+  });
+
+  it("refuse an unknown occasion or status reason, and pacing outside its ranges (checks kept by triggers, issue 16)", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const id = await insertReservation(c.propertyId, { serviceId: s.service.id, date: "2031-01-02" });
+    await expect(c.d1.prepare("UPDATE reservations SET occasion = 'wedding' WHERE id = ?").bind(id).run()).rejects.toThrow(/reservations_values_ck/);
+    await expect(c.d1.prepare("UPDATE reservations SET status_reason = 'bored' WHERE id = ?").bind(id).run()).rejects.toThrow(/reservations_values_ck/);
+    await c.d1.prepare("UPDATE reservations SET occasion = 'birthday', status_reason = 'no_show' WHERE id = ?").bind(id).run();
+    for (const set of ["pacing_interval = 4", "pacing_interval = 241", "max_covers_per_interval = 0", "max_parties_per_interval = -1"]) {
+      await expect(c.d1.prepare(`UPDATE services SET ${set} WHERE id = ?`).bind(s.service.id).run(), set).rejects.toThrow(/services_pacing_ck/);
+    }
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * Loads what the engine needs for some days of one property, in one D1 round trip: the
- * catalog (rooms, tables, groups, services), the closures touching those days and the
- * holds around them. Only the days asked for are read, so the cost does not grow with the
- * property's history.
+ * catalog (rooms, tables, groups, services), the closures touching those days, the holds
+ * around them and, when a service is paced, the arrivals pacing counts. Only the days asked
+ * for are read, so the cost does not grow with the property's history.
  *
  * The catalog changes rarely and is read on every availability request, so each isolate
  * keeps it per property, keyed by properties.catalog_version. Triggers bump that version
@@ -10,15 +10,17 @@
  * version is read with the catalog in one batch, so a cached catalog is never used once
  * the property row a request loaded says it changed.
  */
-import { and, asc, eq, gt, gte, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { resolveSettings } from "../../shared/schemas";
-import { closures, diningTables, properties, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
+import { closures, diningTables, properties, reservations, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
-import { localMinutes } from "../lib/localtime";
-import type { Catalog, EngineRoom, EngineService, EngineTable, Hold } from "./engine";
+import { addDays, localMinutes } from "../lib/localtime";
+import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold } from "./rules";
 
 /** The longest stay a hold can have; bounds how far back a hold can still reach a day. */
 const MAX_STAY = 1440;
+/** The longest pacing interval: an arrival this far before a time can share its interval. */
+const MAX_PACING = 240;
 
 interface CachedCatalog {
   version: number;
@@ -47,14 +49,31 @@ export async function loadAvailability(
   firstDate: string,
   lastDate: string,
   fresh = false,
-): Promise<{ catalog: Catalog; holds: Hold[]; catalogVersion: number }> {
+): Promise<{ catalog: Catalog; holds: Hold[]; arrivals: Arrival[]; catalogVersion: number }> {
   const from = localMinutes(firstDate);
-  const to = localMinutes(lastDate) + 1440;
+  // a service day's times past midnight fall on the next calendar day
+  const to = localMinutes(lastDate) + 2 * 1440;
   const live = (t: typeof rooms | typeof diningTables | typeof services) => and(eq(t.propertyId, property.id), isNull(t.deletedAt));
+  // Closures by service day, or by the hours of the calendar dates a stay reaches: a day either side.
   const closureQuery = db
     .select()
     .from(closures)
-    .where(and(eq(closures.propertyId, property.id), lte(closures.startDate, lastDate), gte(closures.endDate, firstDate)));
+    .where(and(eq(closures.propertyId, property.id), lte(closures.startDate, addDays(lastDate, 2)), gte(closures.endDate, addDays(firstDate, -1))));
+  // Only when a service is paced (the condition names no row, so SQLite tests it once and
+  // otherwise reads nothing): the hot path of unpaced restaurants stays as it was.
+  const arrivalQuery = db
+    .select({ reservationId: reservations.id, serviceId: sql<number>`${reservations.serviceId}`, startMin: reservations.startMin, pax: reservations.pax })
+    .from(reservations)
+    .where(
+      and(
+        sql`EXISTS (SELECT 1 FROM services WHERE property_id = ${property.id} AND deleted_at IS NULL AND (max_covers_per_interval IS NOT NULL OR max_parties_per_interval IS NOT NULL))`,
+        eq(reservations.propertyId, property.id),
+        gte(reservations.startMin, from - MAX_PACING),
+        lt(reservations.startMin, to + MAX_PACING),
+        inArray(reservations.status, [...ARRIVING]),
+        sql`${reservations.serviceId} IS NOT NULL`,
+      ),
+    );
   // One row per table, its holds packed as "reservation:start:end,...": far fewer rows to
   // carry out of D1 than one per hold.
   const holdQuery = db
@@ -80,10 +99,11 @@ export async function loadAvailability(
   let cached = catalogs.get(property.id);
   let closureRows: (typeof closures.$inferSelect)[];
   let packedHolds: { tableId: number; packed: string }[];
+  let arrivals: Arrival[];
   if (cached && !fresh && cached.version === property.catalogVersion) {
-    [closureRows, packedHolds] = await db.batch([closureQuery, holdQuery]);
+    [closureRows, packedHolds, arrivals] = await db.batch([closureQuery, holdQuery, arrivalQuery]);
   } else {
-    const [versionRows, roomRows, tableRows, memberRows, serviceRows, closureResult, holdResult] = await db.batch([
+    const [versionRows, roomRows, tableRows, memberRows, serviceRows, closureResult, holdResult, arrivalResult] = await db.batch([
       db.select({ version: properties.catalogVersion }).from(properties).where(eq(properties.id, property.id)),
       db.select({ id: rooms.id, name: rooms.name, bookable: rooms.bookable }).from(rooms).where(live(rooms)).orderBy(asc(rooms.id)),
       db
@@ -109,6 +129,7 @@ export async function loadAvailability(
       db.select().from(services).where(live(services)).orderBy(asc(services.id)),
       closureQuery,
       holdQuery,
+      arrivalQuery,
     ]);
     const members = new Map<number, number[]>();
     for (const m of memberRows) members.set(m.groupId, [...(members.get(m.groupId) ?? []), m.memberId]);
@@ -127,6 +148,7 @@ export async function loadAvailability(
     remember(property.id, cached);
     closureRows = closureResult;
     packedHolds = holdResult;
+    arrivals = arrivalResult;
   }
 
   const holds: Hold[] = [];
@@ -143,5 +165,5 @@ export async function loadAvailability(
     services: cached.services,
     closures: closureRows,
   };
-  return { catalog, holds, catalogVersion: cached.version };
+  return { catalog, holds, arrivals, catalogVersion: cached.version };
 }

@@ -86,7 +86,8 @@ const JSON_MEDIA = /^application\/([a-z0-9.+-]*\+)?json$/i;
 /**
  * What the middleware of app.ts answers for every route it guards, added to each operation of
  * the generated document unless its contract says it already: 413 and (JSON-only bodies) 415 on
- * writes with a body, 429 everywhere (every route has a rate limit: per client, or per address).
+ * writes with a body, 429 everywhere (every route has a rate limit: per client, per address, or
+ * on failed authentications for the search engine's partner).
  */
 export function documentMiddlewareAnswers<D extends { paths?: Record<string, Record<string, unknown>> }>(doc: D): D {
   for (const item of Object.values(doc.paths ?? {})) {

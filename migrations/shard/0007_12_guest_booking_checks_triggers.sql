@@ -25,8 +25,9 @@ END;
 -- guest cannot all see a count below the limit. Emails compare in lower case without a plus-tag
 -- (Ada+1@example.com is ada@example.com), phones by their digits without leading zeros ("+39 055-1"
 -- is "0039 0551"), and only phones of 6 digits or more, so junk numbers do not tie strangers.
--- Customers are matched on their stored details (an online guest never rewrites them). The range
--- is the index reservations_property_start_idx: the property's reservations from now on.
+-- Each reservation counts under the guest as typed on it (reservations.guest, issue 16), or its
+-- customer's details when it has none. The range is the index reservations_property_start_idx:
+-- the property's reservations from now on.
 CREATE TRIGGER `guest_booking_checks_limit`
 BEFORE INSERT ON `guest_booking_checks`
 FOR EACH ROW
@@ -34,15 +35,15 @@ WHEN NOT EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` A
 AND (
   SELECT count(*)
   FROM `reservations` r
-  JOIN `customers` c ON c.`id` = r.`customer_id`
+  LEFT JOIN `customers` c ON c.`id` = r.`customer_id`
   WHERE r.`property_id` = NEW.`property_id`
     AND r.`start_min` >= NEW.`now_min`
     AND r.`channel` IN ('PLATFORM_BOOK', 'SEARCHENGINE')
     AND r.`status` IN ('WAITING', 'PREPAY', 'ACCEPTED', 'CONFIRMED')
     AND r.`checkin_date` IS NULL
     AND (
-      (NEW.`email` IS NOT NULL AND CASE WHEN instr(lower(c.`email`), '+') BETWEEN 1 AND instr(lower(c.`email`), '@') THEN substr(lower(c.`email`), 1, instr(lower(c.`email`), '+') - 1) || substr(lower(c.`email`), instr(lower(c.`email`), '@')) ELSE lower(c.`email`) END = CASE WHEN instr(lower(NEW.`email`), '+') BETWEEN 1 AND instr(lower(NEW.`email`), '@') THEN substr(lower(NEW.`email`), 1, instr(lower(NEW.`email`), '+') - 1) || substr(lower(NEW.`email`), instr(lower(NEW.`email`), '@')) ELSE lower(NEW.`email`) END)
-      OR (length(ltrim(replace(replace(replace(replace(replace(replace(replace(NEW.`phone`, ' ', ''), '(', ''), ')', ''), '.', ''), '-', ''), '/', ''), '+', ''), '0')) >= 6 AND ltrim(replace(replace(replace(replace(replace(replace(replace(c.`phone`, ' ', ''), '(', ''), ')', ''), '.', ''), '-', ''), '/', ''), '+', ''), '0') = ltrim(replace(replace(replace(replace(replace(replace(replace(NEW.`phone`, ' ', ''), '(', ''), ')', ''), '.', ''), '-', ''), '/', ''), '+', ''), '0'))
+      (NEW.`email` IS NOT NULL AND CASE WHEN instr(lower(CASE WHEN r.`guest` IS NOT NULL THEN json_extract(r.`guest`, '$.email') ELSE c.`email` END), '+') BETWEEN 1 AND instr(lower(CASE WHEN r.`guest` IS NOT NULL THEN json_extract(r.`guest`, '$.email') ELSE c.`email` END), '@') THEN substr(lower(CASE WHEN r.`guest` IS NOT NULL THEN json_extract(r.`guest`, '$.email') ELSE c.`email` END), 1, instr(lower(CASE WHEN r.`guest` IS NOT NULL THEN json_extract(r.`guest`, '$.email') ELSE c.`email` END), '+') - 1) || substr(lower(CASE WHEN r.`guest` IS NOT NULL THEN json_extract(r.`guest`, '$.email') ELSE c.`email` END), instr(lower(CASE WHEN r.`guest` IS NOT NULL THEN json_extract(r.`guest`, '$.email') ELSE c.`email` END), '@')) ELSE lower(CASE WHEN r.`guest` IS NOT NULL THEN json_extract(r.`guest`, '$.email') ELSE c.`email` END) END = CASE WHEN instr(lower(NEW.`email`), '+') BETWEEN 1 AND instr(lower(NEW.`email`), '@') THEN substr(lower(NEW.`email`), 1, instr(lower(NEW.`email`), '+') - 1) || substr(lower(NEW.`email`), instr(lower(NEW.`email`), '@')) ELSE lower(NEW.`email`) END)
+      OR (length(ltrim(replace(replace(replace(replace(replace(replace(replace(NEW.`phone`, ' ', ''), '(', ''), ')', ''), '.', ''), '-', ''), '/', ''), '+', ''), '0')) >= 6 AND ltrim(replace(replace(replace(replace(replace(replace(replace((CASE WHEN r.`guest` IS NOT NULL THEN json_extract(r.`guest`, '$.phone') ELSE c.`phone` END), ' ', ''), '(', ''), ')', ''), '.', ''), '-', ''), '/', ''), '+', ''), '0') = ltrim(replace(replace(replace(replace(replace(replace(replace(NEW.`phone`, ' ', ''), '(', ''), ')', ''), '.', ''), '-', ''), '/', ''), '+', ''), '0'))
     )
 ) >= NEW.`max_bookings`
 BEGIN
