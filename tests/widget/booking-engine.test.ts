@@ -35,6 +35,16 @@ async function settled(page: HTMLElement) {
   await (page as Page).updateComplete;
 }
 
+/**
+ * The selected day, or the next one, with a free time for the party: late in the day, today's
+ * last times may seat a small party and not the largest.
+ */
+async function dayWithTimes(page: HTMLElement, pax: number) {
+  if (times(page).length) return;
+  const days = await slots(await selectedDate(page), pax, 14);
+  await chooseDate(page, days.find((d) => d.services.some((s) => s.times.length))!.date);
+}
+
 async function choosePax(page: HTMLElement, pax: number) {
   const select = await inShadow<HTMLSelectElement>(page, "#pax");
   select.value = String(pax);
@@ -182,6 +192,7 @@ describe("<booking-engine page=book>", () => {
     const el = await mount();
     const page = await bookPageWithTimes(el);
     await choosePax(page, pax);
+    await dayWithTimes(page, pax);
     const date = await selectedDate(page);
     const chosen = times(page)[0]!;
     const hour = chosen.value;
