@@ -94,6 +94,9 @@ describe("max_online_bookings_per_guest", () => {
     const setting = doc.components.schemas.PropertySettings.properties.max_online_bookings_per_guest;
     expect(setting.description).toMatch(/one guest may hold/);
     expect(setting.default).toBe(3);
+    // The refusal is documented where it can happen: the widget's booking and an online channel's.
+    expect(doc.paths["/api/v2/public/{public_key}/reservations"].post.responses["403"].description).toMatch(/guest booking limit reached/);
+    expect(doc.paths["/api/v2/reservations"].post.responses["403"].description).toMatch(/guest booking limit reached/);
   });
 
   it("applies to online channels booked through the integrator API too (PLATFORM_BOOK)", async () => {

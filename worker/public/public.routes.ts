@@ -163,7 +163,8 @@ const createRouteDef = createRoute({
     "\"time no longer available\" with `alternatives`. `date` is the calendar date of the start (a time past midnight is on " +
     "the day after the listing's). `special_request`, `occasion` and `allergies` are the guest's own (`notes`, the earlier " +
     "name of special_request, is still accepted). The answer shows what the guest typed, and the manage token, once. " +
-    "Idempotency-Key is honoured per IP.",
+    "Idempotency-Key is honoured per IP. A guest whose email or phone already holds the restaurant's " +
+    "`max_online_bookings_per_guest` upcoming online bookings (waiting list included) is refused with 403 \"guest booking limit reached\".",
   request: { params: KeyParam, body: { content: { "application/json": { schema: BookingInputSchema } }, required: true } },
   responses: {
     201: json(envelope(BookingSchema), "the booking, with its manage token and link"),
@@ -173,6 +174,7 @@ const createRouteDef = createRoute({
       "booking_slot_not_available",
       "service_is_not_available",
       "service_not_available",
+      "guest_booking_limit",
       "idempotency_key_in_use",
       "idempotency_key_reused",
       "payload_too_large",
