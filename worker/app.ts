@@ -22,6 +22,9 @@ import { customersRouter } from "./customers/customers.routes";
 import { dispatchAfterWrite } from "./webhooks/delivery";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
+import { appsRouter } from "./oauth/apps.routes";
+import { authorizeRouter } from "./oauth/authorize.routes";
+import { metadataRouter } from "./oauth/metadata.routes";
 import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
 import { publicRouter } from "./public/public.routes";
@@ -42,9 +45,13 @@ export function createApp() {
     shardBookmark(),
   );
 
-  // Unauthenticated: client creation and the OAuth token endpoints.
+  // Unauthenticated: client creation, the OAuth token endpoints, and the hosted pages where a
+  // restaurant connects an integrator (authorize) and sees or disconnects them (connected-apps).
   app.use(`${AUTH_BASE}/*`, limitBody(MAX_BODY_BYTES, authBodyTooLarge));
   app.route(AUTH_BASE, clientsRouter);
+  app.route(AUTH_BASE, authorizeRouter);
+  app.route(AUTH_BASE, appsRouter);
+  app.route("/", metadataRouter);
 
   // The integrator API: bearer token, per-client rate limit, JSON bodies, idempotent writes.
   const authed: MiddlewareHandler<AppEnv>[] = [
@@ -124,10 +131,12 @@ export function createApp() {
     scheme: "basic",
     description: "the search engine partner's credentials (secrets SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
   });
-  // The statuses the middleware above answers, added to every operation they guard.
+  // The statuses the middleware above answers, added to every operation they guard (the static
+  // RFC 8414 metadata has no rate limit, so no 429).
   app.use(`${API_BASE}/openapi.json`, async (c, next) => {
     await next();
-    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>()));
+    const unlimited = (path: string) => path.startsWith("/.well-known/");
+    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), unlimited));
   });
   app.doc31(`${API_BASE}/openapi.json`, (c) => ({
     openapi: "3.1.0",

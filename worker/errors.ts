@@ -20,6 +20,7 @@ export const ERRORS = {
   invalid_token: [401, "invalid token"],
   property_forbidden: [403, "property forbidden"],
   sandbox_expired: [403, "sandbox expired"],
+  insufficient_scope: [403, "insufficient scope"],
   reservation_not_available: [403, "reservation not available"],
   resource_not_available: [403, "resource not available"],
   booking_slot_not_available: [403, "booking slot not available"],

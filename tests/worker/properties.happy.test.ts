@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newClient, type TestClient } from "./helpers";
+import { newClient, type TestClient, unique } from "./helpers";
 
 const DEFAULT_SETTINGS = {
   timezone: "UTC",
@@ -109,7 +109,7 @@ describe("POST /api/v2/properties", () => {
     const body = {
       name: "Trattoria Roma",
       email: "info@trattoria.example",
-      username: "roma",
+      username: unique("roma"),
       password: "secret-password",
       website: "https://trattoria.example",
       phone: "+39 02 1234567",

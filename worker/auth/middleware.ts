@@ -39,7 +39,7 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
       const why = !row ? "unknown access token" : row.revokedAt ? "the access token was revoked" : "the access token expired";
       throw new ApiError("invalid_token", why, { headers: challenge("invalid_token", why) });
     }
-    c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled });
+    c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled, propertyId: row.propertyId });
     await next();
   };
 }
@@ -49,7 +49,8 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
  * expired) and binds the request to the property's shard.
  */
 export async function authoriseProperty(c: Parameters<MiddlewareHandler<AppEnv>>[0], propertyId: number, options: { allowExpired?: boolean } = {}): Promise<PropertyRow> {
-  const found = await findEntry(c.get("control"), propertyId, c.get("client").id);
+  const client = c.get("client");
+  const found = await findEntry(c.get("control"), propertyId, client.id, client.propertyId);
   if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!found.granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
   const property = await bindProperty(c, found.entry);

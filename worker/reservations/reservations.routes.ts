@@ -24,7 +24,7 @@ const one = (description: string) => json(envelope(Reservation), description);
 
 function bookingContext(c: Context<AppEnv>): BookingContext {
   const client = c.get("client");
-  return { db: c.get("db"), property: c.get("property"), actor: `client:${client.id}`, locateElsewhere: locator(c.env, c.get("control"), client.id) };
+  return { db: c.get("db"), property: c.get("property"), actor: `client:${client.id}`, locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId) };
 }
 
 /** The response of reservations: SPEC's start_date in lists and create, start_day in single records. */

@@ -126,7 +126,7 @@ async function checkEndpoint(endpoint: string, property: PropertyRow) {
 /** The client's own subscription, on a property it may still act on; anything else is a 404. */
 /** The client's subscriptions live in the shards of its properties: one read of each, side by side. */
 async function acrossShards<T>(c: Context<AppEnv>, read: (db: Db, propertyIds: number[]) => Promise<T[]>): Promise<T[]> {
-  const byShard = await grantedByShard(c.get("control"), c.get("client").id);
+  const byShard = await grantedByShard(c.get("control"), c.get("client").id, c.get("client").propertyId);
   return (await Promise.all([...byShard].map(([shard, ids]) => read(shardDb(openShard(c.env, shard, { write: false })), ids)))).flat();
 }
 
