@@ -116,12 +116,12 @@ describe("max_online_bookings_per_guest", () => {
     expectLimit(await bookOn(r, 11, { ...mallory, email: "mallory@example.com" }));
   });
 
-  it("the search engine's CreateBooking answers USER_OVER_BOOKING_LIMIT, and books nothing", async () => {
+  it("the search engine's CreateBooking answers SLOT_UNAVAILABLE (CONTRACT 12's causes), and books nothing", async () => {
     const m = await merchant({ tables: [2, 2], settings: { max_online_bookings_per_guest: 1 } });
     const create = (hour: string) => v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, hour), newToken()).request);
     expect((await create("19:00")).booking.status).toBe("CONFIRMED");
     const refused = await create("20:00");
-    expect(refused.booking_failure.cause).toBe("USER_OVER_BOOKING_LIMIT");
+    expect(refused.booking_failure.cause).toBe("SLOT_UNAVAILABLE");
     expect(JSON.stringify(refused)).not.toContain(USER.email);
     expect((await m.client.call(`/api/v2/reservations?start_date=${m.date}&end_date=${m.date}`)).json.data).toHaveLength(1);
   });

@@ -29,8 +29,6 @@ export const FAILURE_CAUSES = [
   "OUTSIDE_CANCELLATION_WINDOW",
   "BOOKING_ALREADY_CANCELLED",
   "BOOKING_NOT_CANCELLABLE",
-  // the user already holds the restaurant's max_online_bookings_per_guest (issue 12)
-  "USER_OVER_BOOKING_LIMIT",
 ] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
