@@ -124,7 +124,7 @@ async function fixtures(ctx, next) {
     ctx.body = JSON.stringify(messageIds());
     return;
   }
-  const guest = ctx.path.match(/^\/guest\/(\w+)\/(.*)$/);
+  const guest = ctx.path.match(/^\/guest\/([^/]+)\/(.*)$/);
   if (guest && ctx.method === "POST") return asGuest(ctx, guest[1], guest[2]);
   const staff = ctx.path.match(/^\/staff\/(\d+)\/(.*)$/);
   if (!staff) return next();

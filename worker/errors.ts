@@ -32,6 +32,8 @@ export const ERRORS = {
   service_not_available: [403, "service not available"],
   service_forbidden: [403, "service forbidden"],
   cancel_notice_passed: [403, "cancel notice passed"],
+  party_arrived: [403, "party has arrived"],
+  guest_booking_limit: [403, "guest booking limit reached"],
   not_found: [404, "not found"],
   property_not_found: [404, "property not found"],
   reservation_not_found: [404, "reservation not found"],

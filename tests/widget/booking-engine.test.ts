@@ -2,7 +2,9 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
+import { PublicApiError } from "../../widget/api.js";
 import { setClock } from "../../widget/clock.js";
+import { bookingError } from "../../widget/pages/book-steps.js";
 import { bookAsStaff, env, profile, restaurant, slots, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
 
@@ -318,6 +320,15 @@ describe("<booking-engine page=book>", () => {
     expect(deepText(page)).not.to.match(/booked/i);
     expect(deepText(page)).to.match(/On the waiting list/);
     await expect(el).to.be.accessible();
+  });
+});
+
+describe("a refused booking, as the guest reads it", () => {
+  it("over the restaurant's per-guest limit: cancel one or call, naming no booking", () => {
+    const text = String(bookingError(new PublicApiError(403, "guest_booking_limit", "this email or phone already holds ...")));
+    expect(text).to.match(/already have as many upcoming online bookings here/);
+    expect(text).to.match(/cancel one of them, or call the restaurant/);
+    expect(String(bookingError(new PublicApiError(403, "service_not_available", "x")))).to.match(/could not be made/);
   });
 });
 

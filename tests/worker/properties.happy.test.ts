@@ -13,6 +13,7 @@ const DEFAULT_SETTINGS = {
   no_show_after_minutes: null,
   cancel_notice: 0,
   max_online_pax: 10,
+  max_online_bookings_per_guest: 3,
   welcome_message: null,
   logo_url: null,
   photos: [],

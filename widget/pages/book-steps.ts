@@ -33,6 +33,9 @@ export function bookingError(error: unknown) {
   if (error instanceof PublicApiError) {
     if (error.status === 429) return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
     if (error.status === 400) return msg(str`Please check your details: ${error.message}`, { id: "error.input" });
+    if (error.code === "guest_booking_limit") {
+      return msg("You already have as many upcoming online bookings here as the restaurant accepts from one guest. Please cancel one of them, or call the restaurant.", { id: "error.guest-limit" });
+    }
   }
   return msg("The booking could not be made. Please try again.", { id: "error.generic" });
 }

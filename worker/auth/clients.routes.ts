@@ -5,10 +5,12 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
+import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
 import { emailField, envelope, errorResponses, json, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
-import { clientIp, jsonBodyOnly, rateLimit } from "../lib/middleware";
+import { callerKey, jsonBodyOnly, rateLimit } from "../lib/middleware";
 import { config } from "../config";
 import { PositionSchema, PropertySchema } from "../properties/properties.routes";
 import { writePlaced } from "../properties/lifecycle";
@@ -159,7 +161,8 @@ const tokenRoute = createRoute({
     200: json(TokenSchema, "a bearer token"),
     400: oauthError("invalid_request, invalid_grant, unsupported_grant_type"),
     401: oauthError("invalid_client"),
-    429: oauthError("slow_down: too many requests"),
+    413: oauthError("invalid_request: the body is over 64 KiB"),
+    429: oauthError("slow_down: too many requests (per address; IPv6 per /64); see Retry-After"),
   },
 });
 
@@ -170,20 +173,39 @@ const revokeRoute = createRoute({
   summary: "Revoke an access or refresh token (RFC 7009)",
   description: "A refresh token takes its whole family with it: every refresh and access token issued from the same approval.",
   request: { body: formAndJson(z.object({ token: z.string(), token_type_hint: z.string().optional(), client_id: z.string().optional(), client_secret: z.string().optional() })) },
-  responses: { 200: { description: "revoked, or it was not a valid token of this client" }, 400: oauthError("invalid_request"), 401: oauthError("invalid_client") },
+  responses: {
+    200: { description: "revoked, or it was not a valid token of this client" },
+    400: oauthError("invalid_request"),
+    401: oauthError("invalid_client"),
+    413: oauthError("invalid_request: the body is over 64 KiB"),
+    429: oauthError("slow_down: too many requests (per address; IPv6 per /64); see Retry-After"),
+  },
 });
 
 const GRANTS = ["client_credentials", "authorization_code", "refresh_token"];
 
+/**
+ * The OAuth endpoints (token, revoke) answer in RFC 6749's shape; client creation (/client) and
+ * the hosted pages of this area (authorize, connected apps) in the problem shape.
+ */
+const isOAuthPath = (path: string) => /\/(token|revoke)\/?$/.test(path);
+
+/** A body over the limit (lib/middleware.ts limitBody, mounted in app.ts for this whole area). */
+export function authBodyTooLarge(c: Context<AppEnv>, detail: string): Response {
+  if (isOAuthPath(c.req.path)) return oauthResponse(c, new OAuthError("invalid_request", detail, 413));
+  throw new ApiError("payload_too_large", detail);
+}
+
 export const clientsRouter = createRouter();
 
-clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${clientIp(c)}` }));
+// Per address, IPv6 per /64 (one subscriber holds a whole /64): creation, tokens and revocation share it.
+clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${callerKey(c)}` }));
 // No Idempotency-Key store here: the response holds the client_secret, which must be shown
 // once and never kept in clear. A retried creation is safe anyway: the username is unique (409).
 clientsRouter.use("/client", jsonBodyOnly());
 clientsRouter.onError((err, c) => {
   if (err instanceof OAuthError) return oauthResponse(c, err);
-  const oauthPath = !c.req.path.endsWith("/client");
+  const oauthPath = isOAuthPath(c.req.path);
   // An unreadable JSON body on /token or /revoke still answers in RFC 6749's shape.
   if (oauthPath && err instanceof HTTPException && err.status === 400) {
     return oauthResponse(c, new OAuthError("invalid_request", "the body is not valid JSON"));

@@ -10,7 +10,7 @@ export class OAuthError extends Error {
   constructor(
     readonly error: string,
     readonly description: string,
-    readonly status: 400 | 401 | 429 = 400,
+    readonly status: 400 | 401 | 413 | 429 = 400,
     readonly basic = false,
   ) {
     super(description);

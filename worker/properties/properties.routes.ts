@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
+import { namesNothing } from "../lib/crud";
 import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
 import { decodeCursor, encodeCursor, idCursor, paginationQuery } from "../lib/pagination";
@@ -160,6 +161,8 @@ export const propertiesRouter = createRouter()
   .openapi(updateRoute, async (c) => {
     const current = await authoriseProperty(c, c.req.valid("param").id);
     const { password, ...body } = c.req.valid("json");
+    // A PUT naming nothing ({}, unknown fields only, no body) answers the property as it is and writes nothing.
+    if (password === undefined && namesNothing(body)) return c.json({ data: [toPropertyDto(current)] }, 200);
     const changed = await changeCredentials(c.get("control"), c.get("client").id, current, { username: body.username, password });
     const updated = await updateProperty(c.get("db"), current, { ...body, ...(changed.passwordHash && { passwordHash: changed.passwordHash }) });
     return c.json({ data: [toPropertyDto(updated)] }, 200);

@@ -1,4 +1,4 @@
--- Hand-written after 0006 (drizzle-kit does not know triggers): the messages outbox and the
+-- Hand-written after 0008 (drizzle-kit does not know triggers): the messages outbox and the
 -- waiting-list offers are property-scoped, so a property being moved between shards takes no
 -- write to them but the move's own (see 0001_triggers.sql, part 1).
 CREATE TRIGGER `messages_moving_insert` BEFORE INSERT ON `messages` FOR EACH ROW
