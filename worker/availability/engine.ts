@@ -62,7 +62,8 @@ export interface EngineClosure {
 
 /** One held table over [startMin, endMin); a group reservation holds the group and each member. */
 export interface Hold {
-  reservationId: number;
+  /** absent where nothing is set aside (slot listings never ignore a reservation) */
+  reservationId?: number;
   tableId: number;
   startMin: number;
   endMin: number;
@@ -184,6 +185,7 @@ const hourOf = (minute: number) => {
 /** The engine over one catalog, one set of holds and one "now". */
 export class Availability {
   private readonly holdsByTable = new Map<number, Hold[]>();
+  private readonly blockersByTable = new Map<number, Hold[]>();
   private longestHold = 0;
   private readonly rooms = new Map<number, EngineRoom>();
   private readonly transitionDays = new Map<string, boolean>();
@@ -221,25 +223,34 @@ export class Availability {
    * start >= r.end or start < r.start - stay.
    */
   isFree(table: EngineTable, start: number, stay: number, ignoreReservation?: number): boolean {
-    for (const id of table.isGroup ? [table.id, ...table.memberIds] : [table.id]) {
-      const list = this.holdsByTable.get(id);
-      if (!list) continue;
-      // Only holds starting after start - longestHold can still run at `start`.
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (list[mid]!.startMin <= start - this.longestHold) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < list.length; i++) {
-        const h = list[i]!;
-        if (h.startMin > start + stay) break;
-        if (h.reservationId === ignoreReservation) continue;
-        if (start < h.endMin && start + stay >= h.startMin) return false;
-      }
+    const list = this.blockers(table);
+    // Only holds starting after start - longestHold can still run at `start`.
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.startMin <= start - this.longestHold) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < list.length; i++) {
+      const h = list[i]!;
+      if (h.startMin > start + stay) break;
+      if (ignoreReservation !== undefined && h.reservationId === ignoreReservation) continue;
+      if (start < h.endMin && start + stay >= h.startMin) return false;
     }
     return true;
+  }
+
+  /** The holds on the table and, for a group, its members', by start (one list: a listing asks isFree thousands of times). */
+  private blockers(table: EngineTable): Hold[] {
+    let list = this.blockersByTable.get(table.id);
+    if (!list) {
+      const ids = table.isGroup ? [table.id, ...table.memberIds] : [table.id];
+      list = ids.flatMap((id) => this.holdsByTable.get(id) ?? []);
+      if (ids.length > 1) list.sort((a, b) => a.startMin - b.startMin);
+      this.blockersByTable.set(table.id, list);
+    }
+    return list;
   }
 
   isClosed(table: EngineTable, date: string, start: number, serviceId?: number): boolean {
