@@ -131,8 +131,13 @@ export function closureCovers(c: EngineClosure, date: string, minute: number, ta
   return true;
 }
 
-/** Best choice: a single table before a group, then fewest empty seats, then lowest id. */
-export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guestsMax">>(tables: T[], pax: number): T | undefined {
+/**
+ * Best choice: a single table before a group, then fewest empty seats, then lowest id.
+ * `spread` (0 <= spread < 1) replaces "lowest id" by a pick among the tables that tie on the
+ * first two: bookings racing for one time, each retrying with its own spread, then land on
+ * different equally good tables instead of all losing the same one again.
+ */
+export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guestsMax">>(tables: T[], pax: number, spread?: number): T | undefined {
   const key = (t: T) => [Number(t.isGroup), t.guestsMax - pax, t.id] as const;
   let best: T | undefined;
   for (const t of tables) {
@@ -143,7 +148,9 @@ export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guest
     const [a, b] = [key(t), key(best)];
     if (a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))) best = t;
   }
-  return best;
+  if (!best || spread === undefined) return best;
+  const ties = tables.filter((t) => Number(t.isGroup) === Number(best.isGroup) && t.guestsMax === best.guestsMax).sort((a, b) => a.id - b.id);
+  return ties[Math.floor(spread * ties.length)] ?? best;
 }
 
 export interface SlotDetail {
@@ -173,6 +180,8 @@ export interface TableRequest {
   tableIds?: number[] | undefined;
   /** the reservation being moved: its own holds do not block it */
   ignoreReservation?: number | undefined;
+  /** a retry after losing a table to another booking: see bestChoice */
+  spread?: number | undefined;
 }
 
 export type Decision = { ok: true; tables: EngineTable[]; stay: number } | { ok: false; refusal: Refusal; detail: string };
@@ -367,6 +376,7 @@ export class Availability {
     const best = bestChoice(
       open.filter((t) => this.isFree(t, o.start, stay, o.ignoreReservation)),
       o.pax,
+      o.spread,
     );
     if (!best) return { ok: false, refusal: "table_not_available", detail: `every table that seats ${o.pax} is held at this time` };
     return { ok: true, tables: [best], stay };

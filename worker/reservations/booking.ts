@@ -154,7 +154,9 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       status = "WAITING";
       tables = (b.table_ids ?? []).map((id) => catalog.tables.find((t) => t.id === id)!);
     } else {
-      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids });
+      // Only a retry after losing a table spreads: an uncontended booking takes the best table.
+      const spread = tries.table > 0 ? Math.random() : undefined;
+      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids, spread });
       if (!decision.ok) throw refusal(decision.refusal, decision.detail);
       ({ tables, stay } = decision);
       status = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
