@@ -35,6 +35,13 @@ export default defineConfig({
           WEBHOOK_TIMEOUT_MS: "1000",
           // The operator's door (/__ops), for the tests of moves between shards.
           OPS_TOKEN: "test-ops-token",
+          // The search engine's partner (worker/searchengine): its credentials, and its notification API
+          // and token endpoint played by the receiver, which signed nothing it did not hand out the key for.
+          SEARCHENGINE_USER: "partner-test",
+          SEARCHENGINE_PASSWORD: "partner-test-password",
+          SEARCHENGINE_PARTNER_ID: "20000001",
+          SEARCHENGINE_NOTIFICATION_URL: `${receiver.url}/google`,
+          SEARCHENGINE_SERVICE_ACCOUNT: JSON.stringify(receiver.serviceAccount),
         },
         // Small limits so the 429 paths are reachable in a test (each request in a test file costs more than
         // the one before, so a flood of 1000 takes a minute). Keys are per client or per caller address, and
@@ -50,7 +57,8 @@ export default defineConfig({
   test: {
     include: ["tests/worker/**/*.test.ts"],
     setupFiles: ["./tests/worker/setup.ts"],
-    testTimeout: 30_000,
+    // Generous: a few tests walk every route or flood a limiter, and a busy machine slows them down.
+    testTimeout: 60_000,
     // Two files at a time: most of a file's time is spent waiting on workerd and D1.
     maxWorkers: 2,
   },

@@ -17,8 +17,11 @@ console.log(`built dist/public (docs assets from swagger-ui-dist)`);
 
 const size = await buildWidget();
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-console.log(`built dist/public/widget/booking-engine.js: ${kib(size.bytes)}, ${kib(size.gzip)} gzipped (budget ${kib(size.budget)})`);
-if (size.gzip > size.budget) {
-  console.error(`the widget bundle is over its budget of ${kib(size.budget)} gzipped`);
+console.log(
+  `built dist/public/widget/booking-engine.js: ${kib(size.bytes)}, ${kib(size.gzip)} gzipped, and ${size.chunks} locale chunks; ` +
+    `largest first load ${kib(size.firstLoad)} gzipped (budget ${kib(size.budget)})`,
+);
+if (size.firstLoad > size.budget) {
+  console.error(`the widget's first load is over its budget of ${kib(size.budget)} gzipped`);
   process.exit(1);
 }

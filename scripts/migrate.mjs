@@ -5,7 +5,7 @@
 //   npm run db:migrate -- --remote     the deployed databases (wrangler must be logged in)
 // Locally one Miniflare serves all databases at once (a wrangler process each would take seconds);
 // the applied migrations are recorded in wrangler's own table, so `wrangler d1 migrations` agrees.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
@@ -62,8 +62,8 @@ async function applyTo(db, dir) {
   return applied;
 }
 
-/** Migrates every local database under `persistTo`; answers how many migrations were applied. */
-export async function migrateLocal(persistTo) {
+/** Runs `work` with every local database of wrangler.toml under `persistTo`, bound by name. */
+async function withLocalDatabases(persistTo, work) {
   const { Miniflare } = await import("miniflare");
   const dbs = d1Databases();
   const mf = new Miniflare({
@@ -73,12 +73,34 @@ export async function migrateLocal(persistTo) {
     d1Databases: Object.fromEntries(dbs.map((d) => [d.binding, d.preview_database_id ?? d.database_id])),
   });
   try {
-    let count = 0;
-    for (const d of dbs) count += (await applyTo(await mf.getD1Database(d.binding), d.migrations_dir)).length;
-    return count;
+    return await work(dbs, (binding) => mf.getD1Database(binding));
   } finally {
     await mf.dispose();
   }
+}
+
+/** Migrates every local database under `persistTo`; answers how many migrations were applied. */
+export async function migrateLocal(persistTo) {
+  return withLocalDatabases(persistTo, async (dbs, get) => {
+    let count = 0;
+    for (const d of dbs) count += (await applyTo(await get(d.binding), d.migrations_dir)).length;
+    return count;
+  });
+}
+
+/**
+ * Whether the local state under `persistTo` holds the single database of before the shards
+ * (its migrations were migrations/0000_init.sql and on), which the control migrations cannot
+ * build on.
+ */
+export async function isSingleDatabaseState(persistTo) {
+  if (!existsSync(join(persistTo, "v3", "d1"))) return false;
+  return withLocalDatabases(persistTo, async (_dbs, get) => {
+    const db = await get("DB");
+    const tracked = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'").first();
+    if (!tracked) return false;
+    return (await db.prepare("SELECT 1 FROM d1_migrations WHERE name = '0000_init.sql'").first()) !== null;
+  });
 }
 
 async function main() {

@@ -4,21 +4,35 @@
 //   npm run ops -- grant <client_id> <property_id>     authorise another client for a property
 //   npm run ops -- revoke-grant <client_id> <property_id>
 //   npm run ops -- list-clients
-// Local by default (the D1 of `npm start`); --remote acts on the deployed database.
+//   npm run ops -- shards                              each shard's properties, rows and bytes
+//   npm run ops -- move-property <property_id> <shard> move a property to another shard
+//   npm run ops -- searchengine-feeds <dir>            the search engine's three feeds, as files
+// Local by default (the D1 of `npm start`); --remote acts on the deployed database. The shard
+// commands go through the Worker's operator door (scripts/ops-door.mjs): --url names it.
 import { parseArgs } from "node:util";
-import { defaultPersistDir, wrangler } from "./dev-server.mjs";
+import { defaultPersistDir, freePort, startDev, wrangler } from "./dev-server.mjs";
+import { devVar, door, moveProperty, showShards } from "./ops-door.mjs";
+import { withPartner, writeFeeds } from "./searchengine-feeds.mjs";
 
-const USAGE = `usage: npm run ops -- <command> [args] [--remote | --persist-to DIR]
+const USAGE = `usage: npm run ops -- <command> [args] [--remote | --persist-to DIR] [--url URL]
 commands:
   enable-production <client_id>        let the client create production (non-sandbox) properties
   disable-production <client_id>       back to sandbox-only
   grant <client_id> <property_id>      authorise the client for an existing property
   revoke-grant <client_id> <property_id>
-  list-clients                         clients with their production flag and properties`;
+  list-clients                         clients with their production flag and properties
+  shards                               each shard: properties, rows per table, size
+  move-property <property_id> <shard>  move a property to shard <shard>; its writes answer 503
+                                       with Retry-After meanwhile, its reads go on
+  searchengine-feeds <dir>             write the search engine's feeds (merchants, services,
+                                       availability .json) to <dir>, for the partner portal
+The shard and feed commands talk to the Worker: locally the running npm start (PORT, default 8787)
+or one started for the command; --url https://... for the deployed one, with OPS_TOKEN (shards) or
+SEARCHENGINE_USER and SEARCHENGINE_PASSWORD (feeds) in the environment.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { remote: { type: "boolean", default: false }, "persist-to": { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: { remote: { type: "boolean", default: false }, "persist-to": { type: "string" }, url: { type: "string" }, help: { type: "boolean", short: "h" } },
 });
 const [command, ...args] = positionals;
 
@@ -64,7 +78,7 @@ switch (command) {
     const propertyId = intArg(args[1], "property id");
     const rows = sql(
       `INSERT INTO property_grants (client_id, property_id)
-       SELECT c.id, p.id FROM api_clients c, properties p WHERE c.client_id = '${clientId}' AND p.id = ${propertyId} AND p.deleted_at IS NULL
+       SELECT c.id, p.id FROM api_clients c, property_directory p WHERE c.client_id = '${clientId}' AND p.id = ${propertyId} AND p.deleted_at IS NULL
        ON CONFLICT DO NOTHING RETURNING client_id, property_id`,
     );
     const exists = sql(`SELECT 1 AS ok FROM property_grants g JOIN api_clients c ON c.id = g.client_id WHERE c.client_id = '${clientId}' AND g.property_id = ${propertyId}`);
@@ -89,6 +103,57 @@ switch (command) {
     console.table(rows.map((r) => ({ client_id: r.client_id, username: r.username, production: !!r.production_enabled, properties: r.properties ?? "" })));
     break;
   }
+  case "shards":
+    await withDoor((request) => showShards(request));
+    break;
+  case "move-property": {
+    const propertyId = intArg(args[0], "property id");
+    const shard = /^\d{1,4}$/.test(args[1] ?? "") ? Number(args[1]) : fail(`"${args[1] ?? ""}" is not a shard index`);
+    await withDoor((request) => moveProperty(request, propertyId, shard));
+    break;
+  }
+  case "searchengine-feeds": {
+    const dir = args[0] ?? fail("name the folder to write the feeds to");
+    if (values.remote && !values.url) fail("the deployed Worker's feeds need --url https://... (and SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)");
+    await run(() => withPartner({ url: values.url, persistTo: values["persist-to"] }, (url, credentials) => writeFeeds(url, credentials, dir)));
+    break;
+  }
   default:
     fail(`unknown command "${command}"`);
+}
+
+/**
+ * Runs `work` against the operator door: --url (the deployed Worker, OPS_TOKEN from the
+ * environment), else the local Worker on PORT when it answers, else a wrangler dev started on
+ * the local D1 for this command and stopped after it.
+ */
+async function withDoor(work) {
+  const token = process.env.OPS_TOKEN ?? devVar("OPS_TOKEN");
+  if (values.url || values.remote) {
+    if (!values.url || !token) fail("the deployed Worker needs --url https://... and OPS_TOKEN in the environment (wrangler secret put OPS_TOKEN)");
+    return run(() => work(door(values.url.replace(/\/$/, ""), token)));
+  }
+  const local = `http://127.0.0.1:${process.env.PORT ?? 8787}`;
+  const running = await fetch(`${local}/healthz`).then((r) => r.ok, () => false);
+  if (running) {
+    if (!token) fail("npm start is running without OPS_TOKEN in .dev.vars: restart it (it creates one)");
+    return run(() => work(door(local, token)));
+  }
+  const temporary = token ?? "ops-" + Math.random().toString(36).slice(2);
+  console.log("no Worker answers locally: starting one on the local D1 for this command...");
+  const server = await startDev({ port: await freePort(), persistTo: values["persist-to"] ?? defaultPersistDir(), vars: { OPS_TOKEN: temporary } });
+  try {
+    await run(() => work(door(server.url, temporary)));
+  } finally {
+    await server.stop();
+  }
+}
+
+async function run(work) {
+  try {
+    await work();
+  } catch (err) {
+    console.error(`ops: ${err.message}`);
+    process.exit(1);
+  }
 }

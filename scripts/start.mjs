@@ -1,7 +1,10 @@
 // npm start: build, migrate the local D1, serve with wrangler dev, ensure the demo, print the URLs.
-import { mkdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, renameSync } from "node:fs";
 import { build, defaultPersistDir, migrate, startDev } from "./dev-server.mjs";
 import { ensureDemo } from "./demo.mjs";
+import { isSingleDatabaseState } from "./migrate.mjs";
+import { ensureDevVar } from "./ops-door.mjs";
 import { ensureDeps } from "./setup.mjs";
 
 const started = performance.now();
@@ -11,8 +14,19 @@ mkdirSync(persistTo, { recursive: true });
 
 ensureDeps();
 build();
+// A local state from before the shards (one database) is kept aside, not overwritten.
+if (await isSingleDatabaseState(persistTo)) {
+  const aside = `${persistTo}.single-database-${Date.now()}`;
+  renameSync(persistTo, aside);
+  mkdirSync(persistTo, { recursive: true });
+  console.log(`the local state in ${persistTo} predates the shards: kept as ${aside}; starting afresh`);
+}
+// The operator's token for `npm run ops` (shards, moves), in .dev.vars, which wrangler dev reads.
+ensureDevVar("OPS_TOKEN");
+// The search engine partner's credentials for the booking server and the feeds (README: Reserve with Google).
+const partner = { user: ensureDevVar("SEARCHENGINE_USER", () => `partner-${randomBytes(4).toString("hex")}`), password: ensureDevVar("SEARCHENGINE_PASSWORD") };
 const applied = await migrate(persistTo);
-console.log(applied ? `applied ${applied} migration(s) to the local D1` : "local D1 is up to date");
+console.log(applied ? `applied ${applied} migration(s) to the local databases (control and shards)` : "local D1 is up to date");
 
 // Cron triggers are documented in README; wrangler's reminder about them is noise here.
 let quiet = 0;
@@ -38,6 +52,10 @@ Ready in ${seconds} s on ${u}
   Demo API client     client_id     ${demo.client_id}
                       client_secret ${demo.client_secret}
   Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo", sandbox)
+
+  Search engine       booking server  ${u}/searchengine (Reserve with Google v3; feeds under /searchengine/feeds)
+                      partner user      ${partner.user}
+                      partner password  ${partner.password}
 ${process.env.DEV_CLOCK ? `  Worker's clock      DEV_CLOCK=${process.env.DEV_CLOCK} (local only)\n` : ""}
   Get a token:
     curl -s -X POST ${u}/auth/api/v2/api-account/oauth2/token \\

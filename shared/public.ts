@@ -17,7 +17,7 @@
  * `alternatives`: the nearest free times of that day (at most 6, nearest first).
  */
 import { z } from "zod";
-import { LOCALES, dateString, hourString } from "./schemas.js";
+import { LOCALES, OCCASIONS, dateString, hourString } from "./schemas.js";
 
 export const PublicProfile = z.object({
   public_key: z.string(),
@@ -67,7 +67,12 @@ export const PublicSlotDay = z.object({
     z.object({
       service_id: z.number().int(),
       name: z.string(),
-      /** HH:MM:SS, wall-clock in the restaurant's zone, ascending; only times that can be booked */
+      /**
+       * the service's first start: a time earlier than it is past midnight, listed under the day
+       * the service started and booked on the next calendar date
+       */
+      start_hour: z.string(),
+      /** HH:MM:SS, wall-clock in the restaurant's zone, in the order of the service; only times that can be booked */
       times: z.array(z.string()),
       /** a waiting-list request is accepted for this service and day: `full_times` is not empty */
       waiting_list: z.boolean(),
@@ -95,7 +100,12 @@ export const PublicBookingInput = z.object({
   hour: hourString.refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)"),
   pax: z.number().int().min(1).max(1000),
   guest: PublicGuest,
+  /** the guest's request for the restaurant */
+  special_request: z.string().trim().max(1000).optional(),
+  /** the earlier name of special_request, still accepted */
   notes: z.string().trim().max(1000).optional(),
+  occasion: z.enum(OCCASIONS).optional(),
+  allergies: z.string().trim().max(500).optional(),
   /** true: put the party on the waiting list (status WAITING) when the time is full */
   waiting_list: z.boolean().default(false),
   locale: z.enum(LOCALES).optional(),
@@ -110,7 +120,11 @@ export const PublicReservation = z.object({
   pax: z.number().int(),
   service: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   guest: z.object({ first_name: z.string(), last_name: z.string(), email: z.string(), phone: z.string().nullable() }),
+  /** the guest's special request (its earlier name; never the restaurant's own notes) */
   notes: z.string().nullable(),
+  special_request: z.string().nullable(),
+  occasion: z.enum(OCCASIONS).nullable(),
+  allergies: z.string().nullable(),
   restaurant: z.object({ name: z.string(), timezone: z.string() }),
   /** ISO instant until which the guest may cancel; null once it passed or the status is final */
   cancellable_until: z.string().nullable(),

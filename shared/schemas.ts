@@ -21,6 +21,10 @@ export type Channel = (typeof CHANNELS)[number];
 
 export const LOCALES = ["en", "it", "fr", "de", "es"] as const;
 
+/** What a reservation celebrates (CONTRACT 14). */
+export const OCCASIONS = ["birthday", "anniversary", "business", "date", "other"] as const;
+export type Occasion = (typeof OCCASIONS)[number];
+
 function isCalendarDate(value: string): boolean {
   const [y, m, d] = value.split("-").map(Number) as [number, number, number];
   const date = new Date(Date.UTC(y, m - 1, d));
@@ -76,6 +80,13 @@ export const settingsSchema = z.object({
   slot_interval: z.number().int().min(5).max(240).default(15),
   min_notice: z.number().int().min(0).max(525600).default(0),
   max_days_ahead: z.number().int().min(0).max(1095).default(90),
+  /** staff (PLATFORM_ADMIN) may book this far ahead (CONTRACT 14); no date ever passes 9999-12-31 */
+  max_days_ahead_staff: z.number().int().min(0).max(3650).default(730),
+  /**
+   * minutes after the start a holding reservation not checked in expires as a no-show (the cron);
+   * null: off (the default, for restaurants that do not check guests in)
+   */
+  no_show_after_minutes: z.number().int().min(1).max(1440).nullable().default(null),
   cancel_notice: z.number().int().min(0).max(525600).default(0),
   max_online_pax: z.number().int().min(1).max(1000).default(10),
   welcome_message: z.string().max(2000).nullable().default(null),
@@ -98,6 +109,8 @@ export const settingsPatchSchema = z.object({
   slot_interval: settingsSchema.shape.slot_interval.removeDefault().optional(),
   min_notice: settingsSchema.shape.min_notice.removeDefault().optional(),
   max_days_ahead: settingsSchema.shape.max_days_ahead.removeDefault().optional(),
+  max_days_ahead_staff: settingsSchema.shape.max_days_ahead_staff.removeDefault().optional(),
+  no_show_after_minutes: settingsSchema.shape.no_show_after_minutes.removeDefault().optional(),
   cancel_notice: settingsSchema.shape.cancel_notice.removeDefault().optional(),
   max_online_pax: settingsSchema.shape.max_online_pax.removeDefault().optional(),
   welcome_message: settingsSchema.shape.welcome_message.removeDefault().optional(),

@@ -6,10 +6,22 @@
 //   GET  /control/<name>                           what was received: [{at, headers, body, answered}]
 //   POST /listener                                 a port nothing listens on yet (a receiver that is down)
 //   POST /listener/<port>/up                       starts listening there
+// It also plays the search engine's side of booking notifications (worker/searchengine/notify.ts),
+// with `serviceAccount`, a key of its own (token_uri pointing here):
+//   POST  /google/token                             OAuth 2 JWT-bearer grant: the assertion must verify
+//                                                   against that key (hook "google-token" records them)
+//   PATCH /google/v1alpha/notification/partners/<p>/bookings/<id>?updateMask=...
+//                                                   needs a token issued above; hook "google-booking-<id>"
+//                                                   scripts the answers and records what came
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
+import { importSPKI, jwtVerify } from "jose";
+
+export const MAPSBOOKING_SCOPE = "https://www.googleapis.com/auth/mapsbooking";
 
 export async function startReceiver() {
   const hooks = new Map(); // name -> {answers: [], received: []}
+  const google = googleSide();
   const hook = (name) => hooks.get(name) ?? hooks.set(name, { answers: [], received: [] }).get(name);
   const extra = new Map(); // port -> server
 
@@ -50,10 +62,17 @@ export async function startReceiver() {
       extra.set(Number(m[1]), server);
       return send(204);
     }
-    if ((m = /^\/hook\/([\w-]+)$/.exec(url.pathname))) {
-      const h = hook(m[1]);
+    if (req.method === "POST" && url.pathname === "/google/token") return google.token(req, body, hook("google-token"), send);
+    let name = /^\/hook\/([\w-]+)$/.exec(url.pathname)?.[1];
+    if ((m = /^\/google\/v1alpha\/notification\/partners\/[\w-]+\/bookings\/(\d+)$/.exec(url.pathname))) {
+      if (req.method !== "PATCH") return send(405, { error: "PATCH only" });
+      if (!google.authorised(req.headers.authorization)) return send(401, { error: { code: 401, status: "UNAUTHENTICATED" } });
+      name = `google-booking-${m[1]}`;
+    }
+    if (name) {
+      const h = hook(name);
       const answer = h.answers.shift() ?? { status: 200 };
-      const entry = { at: Date.now(), headers: req.headers, body, answered: answer.status };
+      const entry = { at: Date.now(), method: req.method, url: req.url, headers: req.headers, body, answered: answer.status };
       h.received.push(entry);
       if (answer.hangMs) await new Promise((r) => setTimeout(r, answer.hangMs));
       if (res.destroyed) return;
@@ -68,9 +87,53 @@ export async function startReceiver() {
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   server.unref();
   const url = `http://127.0.0.1:${server.address().port}`;
+  google.tokenUri = `${url}/google/token`;
   return {
     url,
     hooks,
+    /** a service-account key (the JSON Google hands out) whose token_uri is this receiver */
+    serviceAccount: google.serviceAccount(),
     close: () => Promise.all([server, ...extra.values()].map((s) => new Promise((r) => (s.closeAllConnections?.(), s.close(r))))),
   };
+}
+
+/** The search engine's token endpoint: RFC 7523 assertions signed by the key it handed out. */
+function googleSide() {
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
+  const clientEmail = "booking-notifier@partner-test.iam.gserviceaccount.com";
+  const issued = new Map(); // token -> expiry (ms)
+  const side = {
+    tokenUri: "",
+    serviceAccount: () => ({ type: "service_account", client_email: clientEmail, private_key_id: "test-key-1", private_key: privateKey, token_uri: side.tokenUri }),
+    authorised: (header) => {
+      const token = /^Bearer (\S+)$/.exec(header ?? "")?.[1];
+      return token !== undefined && (issued.get(token) ?? 0) > Date.now();
+    },
+    async token(req, body, h, send) {
+      const form = new URLSearchParams(body);
+      const entry = { at: Date.now(), method: req.method, url: req.url, headers: req.headers, body, answered: 0 };
+      h.received.push(entry);
+      const scripted = h.answers.shift();
+      if (scripted) return send((entry.answered = scripted.status), { error: "scripted" });
+      try {
+        if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") throw new Error("grant_type");
+        const { payload, protectedHeader } = await jwtVerify(form.get("assertion") ?? "", await importSPKI(publicKey, "RS256"), {
+          issuer: clientEmail,
+          audience: side.tokenUri,
+          algorithms: ["RS256"],
+        });
+        if (payload.scope !== MAPSBOOKING_SCOPE || protectedHeader.kid !== "test-key-1" || payload.exp - payload.iat > 3600) throw new Error("claims");
+      } catch (err) {
+        return send((entry.answered = 400), { error: "invalid_grant", error_description: String(err?.message ?? err) });
+      }
+      const token = `ya29.test-${randomBytes(12).toString("hex")}`;
+      issued.set(token, Date.now() + 3600_000);
+      send((entry.answered = 200), { access_token: token, expires_in: 3600, token_type: "Bearer" });
+    },
+  };
+  return side;
 }

@@ -17,12 +17,14 @@ import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
 import { bookingsRouter, slotsPreload } from "./availability/availability.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
+import { customersRouter } from "./customers/customers.routes";
 import { dispatchAfterWrite } from "./webhooks/delivery";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
 import { publicRouter } from "./public/public.routes";
+import { partnerAuth, searchengineRouter } from "./searchengine/searchengine.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
@@ -56,6 +58,8 @@ export function createApp() {
   const bookings = [...authed, requireProperty({ preload: slotsPreload })];
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
+  // Merging and erasing customers change their reservations too.
+  app.use(`${API_BASE}/customers/*`, dispatchAfterWrite());
   app.use(`${API_BASE}/properties/*`, ...authed);
   app.route(`${API_BASE}/properties`, propertiesRouter);
   for (const [path, router] of [
@@ -65,6 +69,7 @@ export function createApp() {
     ["closures", closuresRouter],
     ["reservations", reservationsRouter],
     ["bookings", bookingsRouter],
+    ["customers", customersRouter],
   ] as const) {
     app.use(`${API_BASE}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
     app.route(`${API_BASE}/${path}`, router);
@@ -99,6 +104,11 @@ export function createApp() {
   );
   app.route(`${API_BASE}/public`, publicRouter);
 
+  // The search engine's booking server and feeds (CONTRACT 12): its partner's Basic credentials, JSON
+  // bodies; a booking queues its webhook deliveries once it has answered.
+  app.use("/searchengine/*", limitBody(), partnerAuth(), jsonBodyOnly(), dispatchAfterWrite());
+  app.route("/searchengine", searchengineRouter);
+
   // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
   app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${callerKey(c)}` }));
   app.route("/p", pagesRouter);
@@ -108,6 +118,11 @@ export function createApp() {
     scheme: "bearer",
     description: "an access token from POST /auth/api/v2/api-account/oauth2/token",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "partner", {
+    type: "http",
+    scheme: "basic",
+    description: "the search engine partner's credentials (secrets SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
+  });
   app.doc31(`${API_BASE}/openapi.json`, (c) => ({
     openapi: "3.1.0",
     info: {
@@ -115,7 +130,10 @@ export function createApp() {
       version: "2.0.0",
       description:
         "Properties, rooms, tables, services, availability, reservations and webhooks for restaurants. " +
-        "Every success is `{\"data\": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase.",
+        "Every success is `{\"data\": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase. " +
+        "Answers that read or wrote a restaurant's data carry `X-D1-Bookmark`: send it back on the next request to read " +
+        "at least what you wrote (reads may be served by a read replica). While a restaurant's data moves between " +
+        "databases, its writes answer 503 with `Retry-After`.",
     },
     servers: [{ url: new URL(c.req.url).origin, description: "this server" }],
   }));

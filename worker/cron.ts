@@ -1,6 +1,6 @@
 /**
  * The cron (every minute): housekeeping of the control database, and in every shard the PREPAY
- * expiry, the webhook sweeper and retention. Shards run side by side, a few at a time, each
+ * expiry, the no-shows, the webhook sweeper and retention. Shards run side by side, a few at a time, each
  * within a time budget of its own: a slow shard stops its own work, never another's.
  */
 import { drizzle } from "drizzle-orm/d1";
@@ -12,6 +12,7 @@ import { purgeKeys } from "./lib/idempotency.repo";
 import { intVar } from "./lib/time";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
 import { expireUnpaid } from "./reservations/expiry";
+import { expireNoShows } from "./reservations/noshow";
 import { shardCount, shardD1, shardDb } from "./shards/shards";
 import { dispatchDue } from "./webhooks/delivery";
 import { purgeDeliveries } from "./webhooks/webhooks.repo";
@@ -42,13 +43,14 @@ export async function housekeeping(env: Bindings): Promise<void> {
 }
 
 /**
- * One shard's work, in order and each step on its own: expiry makes events, the sweeper then
+ * One shard's work, in order and each step on its own: expiry and no-shows make events, the sweeper then
  * queues them with whatever no queue took (even when the expiry failed), and retention last.
  */
 export async function shardWork(env: Bindings, shard: number, until: number): Promise<void> {
   const d1 = shardD1(env, shard);
   const where = (step: string) => logged(`cron ${step} on shard ${shard}`);
   await expireUnpaid(shardDb(d1), { until }).catch(where("expiry"));
+  await expireNoShows(shardDb(d1), { until }).catch(where("no-shows"));
   await dispatchDue(env, shard, { until }).catch(where("sweeper"));
   if (now() > until) return;
   const retention = intVar(env.WEBHOOK_RETENTION_DAYS, 30, 1);

@@ -38,6 +38,15 @@ export interface Bindings {
   SANDBOX_DAYS?: string;
   /** the operator's bearer token for /__ops (worker/ops); without it those routes do not exist */
   OPS_TOKEN?: string;
+  /** the search engine's partner credentials (HTTP Basic) for its booking server and feeds (worker/searchengine); secrets */
+  SEARCHENGINE_USER?: string;
+  SEARCHENGINE_PASSWORD?: string;
+  /** the partner id in the booking-notification API's paths */
+  SEARCHENGINE_PARTNER_ID?: string;
+  /** the booking-notification API's origin (default https://mapsbooking.googleapis.com) */
+  SEARCHENGINE_NOTIFICATION_URL?: string;
+  /** a service-account key as JSON (client_email, private_key, token_uri) for the notification API; a secret */
+  SEARCHENGINE_SERVICE_ACCOUNT?: string;
   /** "development" only in `wrangler dev` and tests (set by the scripts, never by wrangler.toml) */
   ENVIRONMENT?: string;
   /** local dev and tests only: the Worker's clock at a fixed instant or shifted (worker/lib/clock.ts) */

@@ -40,6 +40,7 @@ export const ERRORS = {
   closure_not_found: [404, "closure not found"],
   subscription_not_found: [404, "subscription not found"],
   delivery_not_found: [404, "delivery not found"],
+  booking_not_found: [404, "booking not found"],
   method_not_allowed: [405, "method not allowed"],
   no_service_available: [406, "no service available"],
   no_room_available: [406, "no room available"],

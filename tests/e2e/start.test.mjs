@@ -195,6 +195,34 @@ describe("npm start and the README quick start", () => {
     assert.match(bad.stderr, /not a client_id/);
   });
 
+  it("shows the shards and moves the demo restaurant to another shard with the ops commands, losing nothing", async () => {
+    const ops = (...args) => spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), ...args], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
+    const shards = ops("shards");
+    assert.equal(shards.status, 0, shards.stderr);
+    assert.match(shards.stdout, /ids from/);
+    const property = field(server.out, "property id");
+    const api = `${BASE}/api/v2/public/${field(server.out, "Booking page").split("/p/")[1].split("/")[0]}`;
+    const profile = (await fetch(api).then((r) => r.json())).data[0];
+    const day = (await fetch(`${api}/slots?date=${profile.first_date}&pax=2&days=7`).then((r) => r.json())).data.find((d) => d.services.some((x) => x.times.length));
+    const booked = await fetch(`${api}/reservations`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ date: day.date, hour: day.services.find((x) => x.times.length).times.at(-1), pax: 2, guest: { first_name: "Moved", last_name: "Guest", email: "moved@example.com" } }),
+    }).then((r) => r.json());
+    // Whichever shard the demo is on, the other one.
+    let moved = ops("move-property", property, "1");
+    if (/already/.test(moved.stderr)) moved = ops("move-property", property, "0");
+    assert.equal(moved.status, 0, moved.stderr);
+    assert.match(moved.stdout, /switched: property \d+ lives on shard \d/);
+    assert.match(moved.stdout, /copied +\d+ rows of reservations/);
+    // The guest's manage link and a new booking work on the new shard.
+    const manage = await fetch(`${api}/manage/${booked.data[0].manage_token}`).then((r) => r.json());
+    assert.equal(manage.data[0].guest.first_name, "Moved");
+    const bad = ops("move-property", property, "7");
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /there is no shard 7/);
+  });
+
   it("delivers a signed webhook to the README's Node receiver, through wrangler dev's queue", async () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const block = (name) => readme.split(`<!-- ${name}:begin -->`)[1]?.split(`<!-- ${name}:end -->`)[0]?.replace(/^```\w*\n/m, "").replace(/```\s*$/m, "");

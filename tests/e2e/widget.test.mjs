@@ -137,6 +137,22 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
+  it("loads only the active locale's messages: none in English, one chunk in Italian", async () => {
+    for (const [locale, expected] of [["en", []], ["it", ["it"]]]) {
+      const context = await newContext();
+      const page = await context.newPage();
+      const chunks = [];
+      page.on("request", (r) => {
+        const m = new URL(r.url()).pathname.match(/^\/widget\/locales\/(\w+)-[\w-]+\.js$/);
+        if (m) chunks.push(m[1]);
+      });
+      await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=${locale}`);
+      await deepWait(page, 'input[name="time"]');
+      assert.deepEqual(chunks, expected, locale);
+      await context.close();
+    }
+  });
+
   it("books with the keyboard only, reads back as PLATFORM_BOOK, and cancels through the manage link", async () => {
     const { page, errors, context } = await phonePage();
     await page.goto(`${server.url}/p/${restaurant.public_key}/book`);
@@ -171,10 +187,24 @@ describe("the booking widget on the hosted pages", () => {
     await page.keyboard.type(unique);
     await page.keyboard.press("Tab");
     await page.keyboard.type("ada@example.com");
+    // The optional occasion (a native select: ArrowDown picks the first one), allergies and request.
+    const occasion = await tabTo(page, (f) => f.id === "occasion", "the occasion");
+    assert.equal(occasion.label, "Occasion (optional)");
+    await page.keyboard.press("ArrowDown");
+    assert.equal((await focused(page)).value, "birthday");
+    await tabTo(page, (f) => f.id === "allergies", "the allergies");
+    await page.keyboard.type("hazelnuts");
+    await tabTo(page, (f) => f.id === "special_request", "the special request");
+    await page.keyboard.type("A candle on the dessert");
+    await tabTo(page, (f) => f.tag === "button" && /Confirm booking/.test(f.label), "Confirm booking");
     await page.keyboard.press("Enter");
 
     await deepWait(page, 'a[part="manage-link"]');
-    assert.match(await deepText(page), /Your table is booked/);
+    const confirmation = await deepText(page);
+    assert.match(confirmation, /Your table is booked/);
+    assert.match(confirmation, /Occasion Birthday/);
+    assert.match(confirmation, /Allergies hazelnuts/);
+    assert.match(confirmation, /Special request A candle on the dessert/);
     const link = await tabTo(page, (f) => f.tag === "a", "the manage link");
     assert.match(link.label, /Manage your reservation/);
 
@@ -183,6 +213,11 @@ describe("the booking widget on the hosted pages", () => {
     assert.equal(r.status, "ACCEPTED");
     assert.equal(r.start_hour, time.value);
     assert.equal(r.pax, 2);
+    // The guest's words reach the restaurant as theirs: never as the staff's notes.
+    assert.equal(r.occasion, "birthday");
+    assert.equal(r.allergies, "hazelnuts");
+    assert.equal(r.special_request, "A candle on the dessert");
+    assert.equal(r.notes, undefined);
 
     // The manage link, followed with Enter; cancel, confirm, all by keyboard.
     await Promise.all([page.waitForURL(/\/manage\//), page.keyboard.press("Enter")]);
@@ -269,6 +304,14 @@ describe("the booking widget on the hosted pages", () => {
     await deepWait(page, 'input[name="time"]');
     await check("book");
     const be = page.locator("booking-engine");
+    // A day on from the first with a free time: today's may be inside the cancel notice (2 hours),
+    // and the manage page then offers no cancel step to check.
+    const first = await be.locator('td[aria-selected="true"]').getAttribute("data-date");
+    await be.locator('td[aria-selected="true"]').focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await deepWait(page, `td[aria-selected="true"]:not([data-date="${first}"])`);
+    await deepWait(page, 'input[name="time"]');
     await be.locator('input[name="time"]').nth(1).check();
     await be.getByRole("button", { name: "Continua" }).click();
     await be.getByLabel("Nome", { exact: true }).fill("Axe");

@@ -112,6 +112,35 @@ describe("<booking-engine page=book>", () => {
     expect(allInShadow<HTMLInputElement>(page, 'input[name="time"]').some((i) => i.checked)).to.equal(false);
   });
 
+  it("asks for an occasion, allergies and a special request, optional and in the page's language, and shows them in the confirmation", async () => {
+    const el = await mount("book", "it");
+    const page = await bookPageWithTimes(el);
+    await check(times(page).at(-1)!);
+    button(page, /Continua/).click();
+    const form = await inShadow(page, "form");
+    const label = (id: string) => form.querySelector(`label[for="${id}"]`)!.textContent!.trim();
+    expect([label("occasion"), label("allergies"), label("special_request")]).to.deep.equal([
+      "Occasione (facoltativo)",
+      "Allergie o esigenze alimentari (facoltativo)",
+      "Richieste particolari (facoltativo)",
+    ]);
+    for (const id of ["occasion", "allergies", "special_request"]) expect(form.querySelector(`#${id}`)!.hasAttribute("required")).to.equal(false);
+    await expect(el).to.be.accessible();
+    await fill(page, { first_name: "Rita", last_name: "Levi", email: "rita@example.com", allergies: "arachidi", special_request: "una torta alle 21" });
+    const occasion = await inShadow<HTMLSelectElement>(page, "#occasion");
+    expect([...occasion.options].map((o) => o.textContent!.trim())).to.include("Compleanno");
+    occasion.value = "birthday";
+    occasion.dispatchEvent(new Event("change", { bubbles: true }));
+    const created = oneEvent(el, "booking-created") as Promise<CustomEvent<BookingCreatedDetail>>;
+    (await inShadow<HTMLButtonElement>(page, 'button[type="submit"]')).click();
+    const { detail } = await created;
+    expect(detail.reservation).to.include({ occasion: "birthday", allergies: "arachidi", special_request: "una torta alle 21" });
+    const summary = await inShadow(page, '[part="summary"]');
+    const rows = Object.fromEntries([...summary.querySelectorAll("dt")].map((dt) => [dt.textContent!.trim(), dt.nextElementSibling!.textContent!.trim()]));
+    expect(rows).to.include({ Occasione: "Compleanno", Allergie: "arachidi", "Richieste particolari": "una torta alle 21" });
+    await expect(el).to.be.accessible();
+  });
+
   it("offers the nearest free times when the chosen one is taken meanwhile (409)", async () => {
     const p = await profile();
     const pax = p.max_online_pax;

@@ -51,7 +51,7 @@ describe("GET /bookings/slots", () => {
     const day = (await slots(client, `start_date=${date}&pax=2`)).json.data[0].available_services[0];
     // the group holds T1 and T2 from 20:00 to 21:00: a 60-minute party cannot start 19:00 (inclusive) to 20:45
     expect(day.available_slots).toEqual(["21:00:00", "21:15:00", "21:30:00", "21:45:00", "22:00:00"]);
-    expect(day.slots.find((s: { hour: string }) => s.hour === "20:00:00")).toEqual({ hour: "20:00:00", disabled: false, free_tables: 0 });
+    expect(day.slots.find((s: { hour: string }) => s.hour === "20:00:00")).toEqual({ hour: "20:00:00", disabled: false, free_tables: 0, reason: "full" });
   });
 
   it("filters by service_id", async () => {

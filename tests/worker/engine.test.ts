@@ -8,10 +8,13 @@ import {
   type EngineService,
   type EngineTable,
   type Hold,
+  listedDays,
+  pacingBucket,
+  serviceDayOf,
   serviceGrid,
   stayMinutes,
 } from "../../worker/availability/engine";
-import { localMinutes } from "../../worker/lib/localtime";
+import { addDays, fromLocalMinutes, localMinutes } from "../../worker/lib/localtime";
 
 const settings = {
   timezone: "UTC",
@@ -188,9 +191,10 @@ describe("closures", () => {
     expect(openAt(e, "12:00", "2030-06-13")).toEqual([1, 2, 10, 3]);
   });
 
-  it("a time range closes [start_hour, end_hour)", () => {
+  it("a time range closes [start_hour, end_hour) to every stay that meets it (60 minutes here)", () => {
     const e = engineWith({ startHour: "12:30:00", endHour: "13:30:00" });
-    expect(openAt(e, "12:15")).toHaveLength(4);
+    expect(openAt(e, "11:30")).toHaveLength(4);
+    expect(openAt(e, "11:45")).toEqual([]);
     expect(openAt(e, "12:30")).toEqual([]);
     expect(openAt(e, "13:15")).toEqual([]);
     expect(openAt(e, "13:30")).toHaveLength(4);
@@ -217,7 +221,7 @@ describe("closures", () => {
     const honoured = e.daySlots(DAY, 2, [service()], true).available_services[0]!;
     expect(honoured.available_slots).not.toContain("12:00:00");
     expect(honoured.available_slots).toContain("12:30:00");
-    expect(honoured.slots.find((s) => s.hour === "12:15:00")).toEqual({ hour: "12:15:00", disabled: true, free_tables: 0 });
+    expect(honoured.slots.find((s) => s.hour === "12:15:00")).toEqual({ hour: "12:15:00", disabled: true, free_tables: 0, reason: "closed" });
     expect(honoured.slots.find((s) => s.hour === "12:30:00")?.disabled).toBe(false);
   });
 
@@ -355,11 +359,15 @@ describe("channels and limits", () => {
 });
 
 describe("a slot shown is a slot bookable (property-based)", () => {
-  it("every time listed with out_of_order=true is accepted by decide(), and every refused time is not listed", async () => {
+  it("every time listed with out_of_order=true is accepted by decide(), every refused time is not listed, and says why as decide does", async () => {
     const { default: fc } = await import("fast-check");
     const tableArb = fc.record({ guestsMin: fc.integer({ min: 1, max: 3 }), extra: fc.integer({ min: 0, max: 5 }), online: fc.boolean(), bookable: fc.boolean(), room: fc.integer({ min: 1, max: 2 }) });
-    const holdArb = fc.record({ table: fc.nat(5), hour: fc.integer({ min: 11, max: 15 }), minute: fc.constantFrom(0, 15, 30, 45), stay: fc.integer({ min: 15, max: 180 }) });
-    const closureArb = fc.record({ from: fc.integer({ min: 11, max: 15 }), span: fc.integer({ min: 1, max: 3 }), table: fc.option(fc.nat(5), { nil: undefined }) });
+    // Times of the lunch (11-16) or, for the late service past midnight, 20:00 to 02:00 (hours 20..25).
+    const holdArb = fc.record({ table: fc.nat(5), hour: fc.integer({ min: 11, max: 25 }), minute: fc.constantFrom(0, 15, 30, 45), stay: fc.integer({ min: 15, max: 180 }) });
+    const closureArb = fc.record({ day: fc.nat(1), from: fc.integer({ min: 0, max: 21 }), span: fc.integer({ min: 1, max: 3 }), table: fc.option(fc.nat(5), { nil: undefined }), wholeDay: fc.boolean() });
+    const pacingArb = fc.record({ interval: fc.constantFrom(15, 30, 45), covers: fc.option(fc.integer({ min: 1, max: 10 }), { nil: null }), parties: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }) });
+    const arrivalArb = fc.record({ hour: fc.integer({ min: 11, max: 25 }), minute: fc.integer({ min: 0, max: 59 }), pax: fc.integer({ min: 1, max: 6 }) });
+    const minute = (hour: number, m: number) => at("00:00") + hour * 60 + m;
     fc.assert(
       fc.property(
         fc.array(tableArb, { minLength: 1, maxLength: 6 }),
@@ -367,26 +375,232 @@ describe("a slot shown is a slot bookable (property-based)", () => {
         fc.array(closureArb, { maxLength: 2 }),
         fc.integer({ min: 1, max: 8 }),
         fc.boolean(),
-        (specs, holdSpecs, closureSpecs, pax, roomBookable) => {
+        fc.boolean(),
+        pacingArb,
+        fc.array(arrivalArb, { maxLength: 8 }),
+        (specs, holdSpecs, closureSpecs, pax, roomBookable, late, pacing, arrivalSpecs) => {
           const tables = specs.map((s, i) => table(i + 1, { guestsMin: s.guestsMin, guestsMax: s.guestsMin + s.extra, online: s.online, bookable: s.bookable, roomId: s.room }));
           if (tables.length >= 2) tables.push(table(10, { isGroup: true, memberIds: [1, 2], guestsMin: 1, guestsMax: tables[0]!.guestsMax + tables[1]!.guestsMax, roomId: tables[0]!.roomId }));
           const rooms = [{ id: 1, name: "A", bookable: true }, { id: 2, name: "B", bookable: roomBookable }];
-          const holds = holdSpecs.map((h, i) => ({ reservationId: 100 + i, tableId: (h.table % tables.length) + 1, startMin: at(`${h.hour}:${String(h.minute).padStart(2, "0")}`), endMin: at(`${h.hour}:${String(h.minute).padStart(2, "0")}`) + h.stay }));
+          const holds = holdSpecs.map((h, i) => ({ reservationId: 100 + i, tableId: (h.table % tables.length) + 1, startMin: minute(h.hour, h.minute), endMin: minute(h.hour, h.minute) + h.stay }));
+          const days = [DAY, "2030-06-13"];
           const closures: EngineClosure[] = closureSpecs.map((c) => ({
-            startDate: DAY, endDate: DAY, startHour: `${c.from}:00:00`, endHour: `${c.from + c.span}:00:00`, roomIds: null, tableIds: c.table === undefined ? null : [(c.table % tables.length) + 1], serviceIds: null,
+            startDate: days[c.day]!,
+            endDate: days[c.day]!,
+            startHour: c.wholeDay ? null : `${String(c.from).padStart(2, "0")}:00:00`,
+            endHour: c.wholeDay ? null : `${String(c.from + c.span).padStart(2, "0")}:00:00`,
+            roomIds: null,
+            tableIds: c.table === undefined ? null : [(c.table % tables.length) + 1],
+            serviceIds: null,
           }));
-          const lunch = service({ startHour: "11:00:00", endHour: "16:00:00" });
-          const engine = new Availability(catalog({ tables, rooms, closures, services: [lunch] }), holds, NOW);
-          const day = engine.daySlots(DAY, pax, [lunch], true).available_services[0]!;
+          const paced = { pacingInterval: pacing.interval, maxCoversPerInterval: pacing.covers, maxPartiesPerInterval: pacing.parties };
+          const svc = late ? service({ startHour: "20:00:00", endHour: "01:30:00", ...paced }) : service({ startHour: "11:00:00", endHour: "16:00:00", ...paced });
+          const arrivals = arrivalSpecs.map((a, i) => ({ reservationId: 200 + i, serviceId: svc.id, startMin: minute(a.hour, a.minute), pax: a.pax }));
+          const engine = new Availability(catalog({ tables, rooms, closures, services: [svc] }), holds, NOW, arrivals);
+          const day = engine.daySlots(DAY, pax, [svc], true).available_services[0]!;
           for (const slot of day.slots) {
-            const decision = engine.decide({ service: lunch, date: DAY, start: at(slot.hour.slice(0, 5)), pax, mode: "online" });
+            // A time before the service's start is past midnight: the next calendar date.
+            const start = minute(Number(slot.hour.slice(0, 2)) + (slot.hour < svc.startHour ? 24 : 0), Number(slot.hour.slice(3, 5)));
+            const decision = engine.decide({ service: svc, date: fromLocalMinutes(start).date, start, pax, mode: "online" });
             const listed = day.available_slots.includes(slot.hour);
             if (listed !== decision.ok) throw new Error(`${slot.hour}: listed ${listed}, decide ${JSON.stringify(decision)}`);
             if (decision.ok) expect(slot.free_tables).toBeGreaterThan(0);
+            else expect(slot.reason, `${slot.hour}: ${JSON.stringify(decision)}`).toBe(decision.why);
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
+  });
+});
+
+describe("pacing (CONTRACT 14)", () => {
+  // Dinner from 19:00, 15-minute intervals, at most 4 covers and 3 parties starting in each.
+  const dinner = service({ startHour: "19:00:00", endHour: "22:00:00", pacingInterval: 15, maxCoversPerInterval: 4, maxPartiesPerInterval: 3 });
+  const tables = [table(1), table(2), table(3), table(4), table(5, { guestsMax: 2 }), table(6, { guestsMax: 2 }), table(10, { isGroup: true, memberIds: [5, 6], guestsMax: 4 })];
+  const arrival = (id: number, hour: string, pax: number, serviceId = 1) => ({ reservationId: id, serviceId, startMin: at(hour), pax });
+  const engineWith = (arrivals: ReturnType<typeof arrival>[], svc = dinner) => new Availability(catalog({ tables, services: [svc] }), [], NOW, arrivals);
+  // staff: any minute of the service's hours (online bookings keep to the 15-minute grid)
+  const decide = (e: Availability, hour: string, pax: number, mode: "online" | "staff" = "staff", o: { overridePacing?: boolean; ignoreReservation?: number } = {}) =>
+    e.decide({ service: e.catalog.services[0]!, date: DAY, start: at(hour), pax, mode, ...o });
+
+  it("counts the arrivals whose start falls in one interval, from 19:00 to 19:14, and opens the next at 19:15", () => {
+    const e = engineWith([arrival(1, "19:00", 2), arrival(2, "19:14", 1)]);
+    expect(decide(e, "19:10", 1)).toMatchObject({ ok: true });
+    expect(decide(e, "19:10", 2)).toMatchObject({ ok: false, refusal: "booking_slot_not_available", why: "pacing" });
+    expect(decide(e, "19:15", 4)).toMatchObject({ ok: true });
+    // 18:59 would be another interval, but is before the service: the edge at 19:00 is where counting starts
+    expect(decide(e, "19:00", 2)).toMatchObject({ ok: false, why: "pacing" });
+  });
+
+  it("limits parties as well as covers", () => {
+    const e = engineWith([arrival(1, "19:30", 1), arrival(2, "19:33", 1), arrival(3, "19:40", 1)]);
+    expect(decide(e, "19:35", 1)).toMatchObject({ ok: false, why: "pacing" });
+    expect(decide(e, "19:45", 1)).toMatchObject({ ok: true });
+  });
+
+  it("a party at a group table is one party and its covers, however many tables it holds", () => {
+    const svc = service({ startHour: "19:00:00", endHour: "22:00:00", maxPartiesPerInterval: 2, maxCoversPerInterval: 6 });
+    const small = [table(5, { guestsMax: 2 }), table(6, { guestsMax: 2 }), table(10, { isGroup: true, memberIds: [5, 6], guestsMax: 4 }), table(7, { guestsMax: 2 })];
+    // party 1 (four guests) holds the group and both its members
+    const holds = [hold(10, "20:00", 60, 1), hold(5, "20:00", 60, 1), hold(6, "20:00", 60, 1)];
+    const e = (arrivals: ReturnType<typeof arrival>[]) => new Availability(catalog({ tables: small, services: [svc] }), holds, NOW, arrivals);
+    const at2005 = (x: Availability, pax: number) => x.decide({ service: svc, date: DAY, start: at("20:05"), pax, mode: "staff" });
+    expect(at2005(e([arrival(1, "20:00", 4)]), 2)).toMatchObject({ ok: true, tables: [{ id: 7 }] });
+    expect(at2005(e([arrival(1, "20:00", 4), arrival(2, "20:10", 1)]), 1)).toMatchObject({ ok: false, why: "pacing" });
+  });
+
+  it("staff obey it unless they override it; online never can", () => {
+    const e = engineWith([arrival(1, "19:00", 4)]);
+    expect(decide(e, "19:05", 2, "staff")).toMatchObject({ ok: false, why: "pacing" });
+    expect(decide(e, "19:05", 2, "staff", { overridePacing: true })).toMatchObject({ ok: true });
+    expect(decide(e, "19:00", 2, "online", { overridePacing: true })).toMatchObject({ ok: false, why: "pacing" });
+  });
+
+  it("a party moved within its interval does not count against itself", () => {
+    const e = engineWith([arrival(7, "19:00", 4)]);
+    expect(decide(e, "19:10", 4, "staff", { ignoreReservation: 7 })).toMatchObject({ ok: true });
+  });
+
+  it("counts only its own service's arrivals", () => {
+    expect(decide(engineWith([arrival(1, "19:00", 4, 2)]), "19:00", 4)).toMatchObject({ ok: true });
+  });
+
+  it("intervals count from the service's start, past midnight too (the database's trigger does the same)", () => {
+    const late = service({ startHour: "22:10:00", endHour: "01:30:00", pacingInterval: 30, maxPartiesPerInterval: 1 });
+    const e = new Availability(catalog({ tables, services: [late] }), [], NOW, [{ reservationId: 1, serviceId: 1, startMin: at("00:15", "2030-06-13"), pax: 2 }]);
+    // intervals 00:10-00:40 and 00:40-01:10 of the 13th
+    expect(pacingBucket(late, at("00:39", "2030-06-13"))).toBe(at("00:10", "2030-06-13"));
+    expect(e.decide({ service: late, date: "2030-06-13", start: at("00:30", "2030-06-13"), pax: 2, mode: "staff" })).toMatchObject({ ok: false, why: "pacing" });
+    expect(e.decide({ service: late, date: "2030-06-13", start: at("00:40", "2030-06-13"), pax: 2, mode: "staff" })).toMatchObject({ ok: true });
+  });
+
+  it("the listing says pacing where the kitchen is full and the tables are not", () => {
+    const slots = engineWith([arrival(1, "19:00", 4)]).daySlots(DAY, 2, [dinner], false).available_services[0]!.slots;
+    expect(slots.find((x) => x.hour === "19:00:00")).toMatchObject({ reason: "pacing" });
+    expect(slots.find((x) => x.hour === "19:15:00")?.reason).toBeUndefined();
+  });
+});
+
+describe("closures over the whole stay (CONTRACT 14)", () => {
+  const evening = service({ startHour: "17:00:00", endHour: "22:00:00" });
+  const closed = (c: Partial<EngineClosure>) =>
+    new Availability(catalog({ settings: { ...settings, average_stay: 90 }, services: [evening], closures: [{ startDate: DAY, endDate: DAY, startHour: "19:00:00", endHour: "20:00:00", roomIds: null, tableIds: null, serviceIds: null, ...c }] }), [], NOW);
+
+  it("refuses a party whose stay reaches into a closure starting at 19:00, not only one starting inside it", () => {
+    const e = closed({});
+    const at19 = (hour: string) => e.decide({ service: evening, date: DAY, start: at(hour), pax: 2, mode: "online" });
+    expect(at19("17:30")).toMatchObject({ ok: true });
+    expect(at19("17:45")).toMatchObject({ ok: false, refusal: "booking_slot_not_available", why: "closed" });
+    expect(at19("18:45")).toMatchObject({ ok: false, why: "closed" });
+    expect(at19("20:00")).toMatchObject({ ok: true });
+    const staff = e.decide({ service: evening, date: DAY, start: at("18:45"), pax: 2, mode: "staff" });
+    expect(staff).toMatchObject({ ok: false, why: "closed" });
+  });
+
+  it("the listing (out_of_order) disables and explains the times whose stay meets it", () => {
+    const slots = closed({}).daySlots(DAY, 2, [evening], true).available_services[0]!.slots;
+    expect(slots.find((x) => x.hour === "17:30:00")?.reason).toBeUndefined();
+    expect(slots.find((x) => x.hour === "17:45:00")).toMatchObject({ disabled: true, reason: "closed" });
+  });
+
+  it("a stay crossing midnight meets the next day's closure hours", () => {
+    const late = service({ startHour: "22:00:00", endHour: "23:30:00" });
+    const e = new Availability(catalog({ services: [late], closures: [{ startDate: "2030-06-13", endDate: "2030-06-13", startHour: "00:00:00", endHour: "06:00:00", roomIds: null, tableIds: null, serviceIds: null }] }), [], NOW);
+    expect(e.decide({ service: late, date: DAY, start: at("22:45"), pax: 2, mode: "online" })).toMatchObject({ ok: true });
+    expect(e.decide({ service: late, date: DAY, start: at("23:15"), pax: 2, mode: "online" })).toMatchObject({ ok: false, why: "closed" });
+  });
+});
+
+describe("a service past midnight (CONTRACT 14)", () => {
+  // Saturdays only, 19:00 to 01:30: Sunday 00:30 belongs to Saturday's service.
+  const night = service({ name: "Late", startHour: "19:00:00", endHour: "01:30:00", weekdays: [6] });
+  const rome = { ...settings, timezone: "Europe/Rome", max_days_ahead: 3650 };
+  const engineAt = (nowUtc: number, closures: EngineClosure[] = [], o: Partial<typeof settings> = {}) =>
+    new Availability(catalog({ settings: { ...rome, ...o }, services: [night], closures }), [], nowUtc);
+  const hours = (e: Availability, date: string) => e.daySlots(date, 2, [night], false).available_services[0]?.slots.map((x) => x.hour) ?? [];
+
+  for (const [saturday, sunday] of [["2026-10-24", "2026-10-25"], ["2027-03-27", "2027-03-28"]] as const) {
+    describe(`across the DST night of ${sunday} in Europe/Rome`, () => {
+      const early = Date.UTC(2026, 0, 1);
+
+      it("lists its times after midnight under the day it started, and none under the next", () => {
+        const e = engineAt(early);
+        const listed = hours(e, saturday);
+        expect(listed).toHaveLength(27);
+        expect(listed.slice(0, 2)).toEqual(["19:00:00", "19:15:00"]);
+        expect(listed.slice(-3)).toEqual(["01:00:00", "01:15:00", "01:30:00"]);
+        expect(hours(e, sunday)).toEqual([]);
+      });
+
+      it("books 00:30 on the calendar day of its start, by the weekday of its service day", () => {
+        const e = engineAt(early);
+        const sundayLate = e.decide({ service: night, date: sunday, start: localMinutes(sunday, "00:30"), pax: 2, mode: "online" });
+        expect(sundayLate).toMatchObject({ ok: true });
+        // 00:30 on the Saturday belongs to Friday's service, which does not run
+        expect(e.checkTime(night, saturday, localMinutes(saturday, "00:30"), 2, "online")).toBe("service_is_not_available");
+        expect(serviceDayOf(night, localMinutes(sunday, "01:30"))).toBe(saturday);
+        expect(serviceDayOf(night, localMinutes(sunday, "01:45"))).toBe(sunday);
+      });
+
+      it("a whole-day closure of the service day closes its hours past midnight, not the night before's", () => {
+        const closure = (date: string): EngineClosure => ({ startDate: date, endDate: date, startHour: null, endHour: null, roomIds: null, tableIds: null, serviceIds: null });
+        const at0030 = (e: Availability) => e.decide({ service: night, date: sunday, start: localMinutes(sunday, "00:30"), pax: 2, mode: "online" });
+        expect(at0030(engineAt(early, [closure(saturday)]))).toMatchObject({ ok: false, why: "closed" });
+        expect(at0030(engineAt(early, [closure(sunday)]))).toMatchObject({ ok: true });
+      });
+
+      it("counts the notice in real time over the night: at 00:50 with 30 minutes' notice, 01:30 is the only time left", () => {
+        // 00:50 local on the Sunday, before either change (03:00 in October, 02:00 in March)
+        const nowUtc = Date.parse(`${sunday}T00:50:00${sunday.startsWith("2026") ? "+02:00" : "+01:00"}`);
+        const e = engineAt(nowUtc, [], { min_notice: 30 });
+        const day = e.daySlots(saturday, 2, [night], false).available_services[0]!;
+        expect(day.available_slots).toEqual(["01:30:00"]);
+        expect(day.slots.find((x) => x.hour === "01:15:00")?.reason).toBe("notice");
+        // and staff may still record last night's walk-in of 23:30
+        expect(e.checkTime(night, saturday, localMinutes(saturday, "23:30"), 2, "staff")).toBeUndefined();
+      });
+    });
+  }
+
+  it("a stay over the skipped hour of 2027-03-28 is held in wall-clock minutes", () => {
+    const e = new Availability(catalog({ settings: rome, services: [night] }), [{ reservationId: 1, tableId: 1, startMin: localMinutes("2027-03-28", "01:30"), endMin: localMinutes("2027-03-28", "03:00") }], Date.UTC(2026, 0, 1));
+    expect(e.isFree(table(1), localMinutes("2027-03-28", "00:30"), 60)).toBe(false);
+    expect(e.isFree(table(1), localMinutes("2027-03-27", "23:15"), 60)).toBe(true);
+  });
+});
+
+describe("the staff booking window (CONTRACT 14)", () => {
+  const allDay = service({ startHour: "00:00:00", endHour: "23:45:00" });
+  const e = new Availability(catalog({ settings: { ...settings, max_days_ahead_staff: 730 }, services: [allDay] }), [], NOW);
+  const today = "2030-06-01";
+  const on = (date: string, hour = "12:00", mode: "staff" | "online" = "staff", stay = 60) => e.checkTime(allDay, date, localMinutes(date, hour), 2, mode, stay);
+
+  it("lets staff book up to max_days_ahead_staff days ahead, and no further", () => {
+    expect(on(addDays(today, 730))).toBeUndefined();
+    expect(on(addDays(today, 731))).toBe("booking_slot_not_available");
+    expect(e.timeVerdict(allDay, localMinutes(addDays(today, 731), "12:00"), 2, "staff")).toMatchObject({ why: "window" });
+    expect(on(addDays(today, 91), "12:00", "online")).toBe("booking_slot_not_available");
+  });
+
+  it("never lets a stay end after 9999-12-31, whatever the window", () => {
+    const far = new Availability(catalog({ settings: { ...settings, max_days_ahead_staff: 3650 }, services: [allDay] }), [], Date.UTC(9999, 0, 1));
+    expect(far.checkTime(allDay, "9999-12-31", localMinutes("9999-12-31", "22:00"), 2, "staff", 60)).toBeUndefined();
+    expect(far.checkTime(allDay, "9999-12-31", localMinutes("9999-12-31", "23:45"), 2, "staff", 60)).toBe("booking_slot_not_available");
+    expect(far.decide({ service: allDay, date: "9999-12-31", start: localMinutes("9999-12-31", "23:15"), pax: 2, mode: "staff" })).toMatchObject({ ok: false, why: "window" });
+    expect(listedDays("9999-12-30", 7)).toEqual(["9999-12-30", "9999-12-31"]);
+  });
+});
+
+describe("reasons in the listing", () => {
+  it("says party_size, window, notice, closed and full", () => {
+    const lunch = service({ startHour: "12:00:00", endHour: "13:00:00", paxMax: 6 });
+    const nowUtc = Date.UTC(2030, 5, 12, 12, 20);
+    const closure: EngineClosure = { startDate: DAY, endDate: DAY, startHour: "12:45:00", endHour: "13:00:00", roomIds: null, tableIds: null, serviceIds: null };
+    const e = new Availability(catalog({ services: [lunch], closures: [closure], settings: { ...settings, max_days_ahead: 1, average_stay: 15 } }), [hold(1, "12:30", 15)], nowUtc);
+    const reasons = (date: string, pax: number) => Object.fromEntries(e.daySlots(date, pax, [lunch], true).available_services[0]!.slots.map((x) => [x.hour, x.reason]));
+    expect(reasons(DAY, 2)).toEqual({ "12:00:00": "notice", "12:15:00": "notice", "12:30:00": "full", "12:45:00": "closed", "13:00:00": undefined });
+    expect(reasons(DAY, 7)["13:00:00"]).toBe("party_size");
+    expect(reasons("2030-06-14", 2)["13:00:00"]).toBe("window");
   });
 });

@@ -95,6 +95,14 @@ describe("cancel, expiry and updates", () => {
   it("expires only unpaid PREPAY reservations", () => {
     for (const s of RESERVATION_STATUSES) expect(next(state(s), { type: "expire_unpaid" }).ok).toBe(s === "PREPAY");
   });
+  it("expires as a no-show only a party that would arrive and has not checked in (CONTRACT 14)", () => {
+    for (const s of RESERVATION_STATUSES) {
+      const outcome = next(state(s), { type: "expire_no_show" });
+      expect(outcome.ok, s).toBe(["PREPAY", "ACCEPTED", "CONFIRMED"].includes(s));
+      if (outcome.ok) expect(outcome).toMatchObject({ state: { status: "EXPIRED" }, releasesTables: true });
+    }
+    expect(next(state("ACCEPTED", { checkedIn: true, checkinPrev: "ACCEPTED" }), { type: "expire_no_show" }).ok).toBe(false);
+  });
   it("updates anything not final", () => {
     for (const s of RESERVATION_STATUSES) expect(next(state(s), { type: "update" }).ok).toBe(!FINAL.has(s));
   });

@@ -9,6 +9,8 @@ const DEFAULT_SETTINGS = {
   slot_interval: 15,
   min_notice: 0,
   max_days_ahead: 90,
+  max_days_ahead_staff: 730,
+  no_show_after_minutes: null,
   cancel_notice: 0,
   max_online_pax: 10,
   welcome_message: null,

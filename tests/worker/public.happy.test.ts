@@ -114,15 +114,15 @@ describe("GET /public/{public_key}/slots", () => {
     const res = await r.guest.call(`/slots?date=${r.date}&pax=2&days=3`);
     expect(res.status).toBe(200);
     expect(res.json.data.map((d: { date: string }) => d.date)).toEqual([r.date, plusDays(r.date, 1), plusDays(r.date, 2)]);
-    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: ["20:00:00"], waiting_list: true, full_times: ["19:00:00", "19:15:00", "19:30:00", "19:45:00"] }]);
-    expect(res.json.data[1].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: GRID, waiting_list: false, full_times: [] }]);
+    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", start_hour: "19:00:00", times: ["20:00:00"], waiting_list: true, full_times: ["19:00:00", "19:15:00", "19:30:00", "19:45:00"] }]);
+    expect(res.json.data[1].services).toEqual([{ service_id: r.service.id, name: "Dinner", start_hour: "19:00:00", times: GRID, waiting_list: false, full_times: [] }]);
   });
 
   it("a closed day has nothing to wait for either", async () => {
     const r = await smallRestaurant();
     await r.client.call("/api/v2/closures", { body: { start_date: r.date, reason: "holiday" } });
     const res = await r.guest.call(`/slots?date=${r.date}&pax=2`);
-    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", times: [], waiting_list: false, full_times: [] }]);
+    expect(res.json.data[0].services).toEqual([{ service_id: r.service.id, name: "Dinner", start_hour: "19:00:00", times: [], waiting_list: false, full_times: [] }]);
     const waiting = await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST, waiting_list: true });
     expectProblem(waiting, 409, "time no longer available");
   });
@@ -148,7 +148,11 @@ describe("POST /public/{public_key}/reservations", () => {
       pax: 2,
       service: { id: r.service.id, name: "Dinner" },
       guest: { ...GUEST, email: "Ada@Example.com" },
+      // the guest's words are a special request (CONTRACT 14), under its earlier name too
       notes: "window seat",
+      special_request: "window seat",
+      occasion: null,
+      allergies: null,
       restaurant: { name: "Small Trattoria", timezone: "UTC" },
       cancellable_until: `${r.date}T18:30:00.000Z`,
       manage_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
@@ -160,7 +164,9 @@ describe("POST /public/{public_key}/reservations", () => {
     expect(list.json.data).toHaveLength(1);
     const id = list.json.data[0].id;
     const stored = (await r.client.call(`/api/v2/reservations/${id}`)).json.data[0];
-    expect(stored).toMatchObject({ channel: "PLATFORM_BOOK", status: "ACCEPTED", pax: 2, start_hour: "19:30:00", notes: "window seat" });
+    expect(stored).toMatchObject({ channel: "PLATFORM_BOOK", status: "ACCEPTED", pax: 2, start_hour: "19:30:00", special_request: "window seat" });
+    // notes are the staff's own
+    expect(stored.notes).toBeUndefined();
     expect(stored.tables.map((t: { id: number }) => t.id)).toEqual([r.table.id]);
     expect(stored.customer).toMatchObject({ first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: GUEST.phone });
     const history = (await r.client.call(`/api/v2/reservations/${id}/history`)).json.data;

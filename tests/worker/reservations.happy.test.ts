@@ -55,7 +55,9 @@ describe("POST /reservations", () => {
     const first = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Grace", email: "grace@example.com" } })).json.data[0];
     const online = await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, channel: "PLATFORM_BOOK", customer: { first_name: "Mallory", email: "grace@example.com", phone: "+1 555 0199" } });
     expect(online.status, online.text).toBe(201);
-    expect(online.json.data[0].customer).toMatchObject({ id: first.customer.id, first_name: "Grace", phone: "+1 555 0199" });
+    // Another name with Grace's email: Grace's record is not touched, not even to add a phone (CONTRACT 14).
+    expect(online.json.data[0].customer).toMatchObject({ id: first.customer.id, first_name: "Grace", phone: null });
+    expect(online.json.data[0].guest).toEqual({ first_name: "Mallory", last_name: null, email: "grace@example.com", phone: "+1 555 0199" });
     const staff = await c.call(`/api/v2/reservations/${first.id}`, { method: "PUT", body: { customer: { id: first.customer.id, first_name: "Grace B." } } });
     expect(staff.json.data[0].customer).toMatchObject({ id: first.customer.id, first_name: "Grace B.", email: "grace@example.com" });
   });

@@ -11,6 +11,7 @@ let intruder: TestClient;
 let catalog: Awaited<ReturnType<typeof seedCatalog>>;
 let ops: Operation[];
 let reservationId: number;
+let customerId: number;
 let subscriptionId: number;
 
 /** The owner's resource id for a path like /api/v2/rooms/{id}. */
@@ -23,6 +24,7 @@ function ownerId(path: string): number {
     services: catalog.service.id,
     closures: catalog.closure.id,
     reservations: reservationId,
+    customers: customerId,
     webhooks: subscriptionId,
     webhook: subscriptionId,
   };
@@ -34,7 +36,7 @@ function ownerId(path: string): number {
 async function snapshot(client: TestClient) {
   const out: Record<string, unknown> = {};
   const paths = ["/api/v2/rooms", "/api/v2/tables", "/api/v2/services", "/api/v2/closures", `/api/v2/properties/${client.propertyId}`];
-  if (client === owner) paths.push(`/api/v2/reservations/${reservationId}`, `/api/v2/reservations/${reservationId}/history`);
+  if (client === owner) paths.push(`/api/v2/reservations/${reservationId}`, `/api/v2/reservations/${reservationId}/history`, "/api/v2/customers", `/api/v2/customers/${customerId}`);
   for (const path of paths) {
     out[path] = (await client.call(path)).json;
   }
@@ -45,7 +47,9 @@ beforeAll(async () => {
   owner = await newClient("Owner Restaurant");
   intruder = await newClient("Intruder Restaurant");
   catalog = await seedCatalog(owner);
-  reservationId = (await book(owner, { start_date: dateInDays(5), service_id: catalog.service.id })).json.data[0].id;
+  const booked = (await book(owner, { start_date: dateInDays(5), service_id: catalog.service.id })).json.data[0];
+  reservationId = booked.id;
+  customerId = booked.customer.id;
   subscriptionId = (await owner.call("/api/v2/webhooks/subscription", { body: { endpoint: "https://hooks.owner.example/", webhook_type: "RESERVATION_CREATED" } })).json.data[0].id;
   // The public widget API (/api/v2/public/, no security in the document) has no owner to protect
   // from an intruder's token: public.security.test.ts checks it, and that every other route is here.
@@ -55,7 +59,17 @@ beforeAll(async () => {
 describe("security: every authenticated route", () => {
   it("the walk covers the catalog and property routes", () => {
     const paths = new Set(ops.map((o) => `${o.method} ${o.path}`));
-    for (const expected of ["GET /api/v2/rooms", "PUT /api/v2/tables/{id}", "DELETE /api/v2/services/{id}", "POST /api/v2/closures", "GET /api/v2/properties/{id}"]) {
+    for (const expected of [
+      "GET /api/v2/rooms",
+      "PUT /api/v2/tables/{id}",
+      "DELETE /api/v2/services/{id}",
+      "POST /api/v2/closures",
+      "GET /api/v2/properties/{id}",
+      "GET /api/v2/customers",
+      "PUT /api/v2/customers/{id}",
+      "POST /api/v2/customers/{id}/merge",
+      "DELETE /api/v2/customers/{id}",
+    ]) {
       expect(paths).toContain(expected);
     }
   });

@@ -35,6 +35,9 @@ describe("POST /api/v2/services", () => {
         valid_from: null,
         valid_to: null,
         prepayment_window: null,
+        pacing_interval: 15,
+        max_covers_per_interval: null,
+        max_parties_per_interval: null,
       },
     ]);
   });
@@ -57,6 +60,9 @@ describe("POST /api/v2/services", () => {
       valid_from: "2030-01-01",
       valid_to: "2030-06-30",
       prepayment_window: 20,
+      pacing_interval: 30,
+      max_covers_per_interval: 12,
+      max_parties_per_interval: 4,
     };
     const s = await post(client, body);
     expect(s).toEqual({ ...body, id: expect.any(Number), weekdays: [2, 3, 5] });
@@ -144,12 +150,21 @@ describe("services: invalid input", () => {
     expectInvalid(await client.call("/api/v2/services", { body: {} }), "name", "start_hour", "end_hour");
   });
 
-  it("refuses an end_hour before the start_hour, on create and on update", async () => {
+  it("takes an end_hour before the start_hour as a service past midnight (CONTRACT 14), on create and on update", async () => {
     const client = await newClient();
-    expectInvalid(await client.call("/api/v2/services", { body: { name: "Backwards", start_hour: "22:00", end_hour: "19:00" } }), "end_hour");
+    const late = await client.call("/api/v2/services", { body: { name: "Late", start_hour: "22:00", end_hour: "01:30" } });
+    expect(late.status, late.text).toBe(201);
+    expect(late.json.data[0]).toMatchObject({ start_hour: "22:00:00", end_hour: "01:30:00" });
     const s = await post(client);
-    expectInvalid(await client.call(`/api/v2/services/${s.id}`, { method: "PUT", body: { start_hour: "22:30" } }), "end_hour");
-    expect((await client.call(`/api/v2/services/${s.id}`)).json.data[0].start_hour).toBe("19:00:00");
+    const moved = await client.call(`/api/v2/services/${s.id}`, { method: "PUT", body: { start_hour: "22:30" } });
+    expect(moved.json.data[0]).toMatchObject({ start_hour: "22:30:00", end_hour: s.end_hour });
+  });
+
+  it("refuses pacing out of range: an interval of 5 to 240 minutes, limits of at least 1", async () => {
+    const client = await newClient();
+    expectInvalid(await client.call("/api/v2/services", { body: { ...DINNER, pacing_interval: 4, max_covers_per_interval: 0, max_parties_per_interval: -1 } }), "pacing_interval", "max_covers_per_interval", "max_parties_per_interval");
+    const s = await post(client);
+    expect(s).toMatchObject({ pacing_interval: 15, max_covers_per_interval: null, max_parties_per_interval: null });
   });
 
   it("refuses times that are not HH:MM or HH:MM:SS", async () => {

@@ -95,7 +95,9 @@ describe("webhook events", () => {
     const [message] = await received(hook, 1);
     const payload = verified(sub.secret, message!);
     expect(payload.data.reservation.customer.phone).toBe("+39 333 0000000");
-    expect(payload.data.previous_attributes).toEqual({ customer: created.customer });
+    // the customer's record, and the guest as the reservation shows them (CONTRACT 14)
+    expect(payload.data.previous_attributes).toEqual({ customer: created.customer, guest: created.guest });
+    expect(payload.data.reservation.guest.phone).toBe("+39 333 0000000");
     // The same details again change nothing, and make no event: the outbox (written in the
     // change's own statement) holds none, so nothing more can reach the receiver.
     expect((await client.call(`/api/v2/reservations/${created.id}`, { method: "PUT", body: { customer: { id: created.customer.id, phone: "+39 333 0000000" } } })).status).toBe(200);

@@ -10,15 +10,15 @@ import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
 import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
-import { formatDate, formatTime } from "../format.js";
+import { addDays, formatDate, formatTime } from "../format.js";
 import { choiceGroup, choiceStyles } from "../parts/choice.js";
+import { type GuestForm, guestFields, readGuest } from "../parts/guest-fields.js";
 import { base } from "../parts/styles.js";
 import { summary } from "../parts/summary.js";
 import { bookingError, confirmation, waitingList } from "./book-steps.js";
 import { bookStyles } from "./book-page.styles.js";
 
 type Step = "choose" | "details" | "done";
-type Guest = PublicBookingInput["guest"] & { notes?: string };
 
 /** How many days the first look ahead scans for the first date with a free time. */
 const SCAN_DAYS = 14;
@@ -42,7 +42,7 @@ export class BookPage extends LitElement {
   @state() private declare date: string | undefined;
   @state() private declare pax: number;
   @state() private declare hour: string | undefined;
-  @state() private declare guest: Guest;
+  @state() private declare guest: GuestForm;
   /** the chosen time is a full one: the booking joins the waiting list */
   @state() private declare waiting: boolean;
   @state() private declare missingTime: boolean;
@@ -294,33 +294,12 @@ export class BookPage extends LitElement {
     return html`
       <section class="stack" part="details" aria-labelledby="h">
         <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
-        ${summary({ date: this.date!, hour: this.hour, pax: this.pax, service: this.service(this.slots.value) }, this.locale)}
+        ${summary({ date: this.startDate(), hour: this.hour, pax: this.pax, service: this.service(this.slots.value) }, this.locale)}
         ${this.waiting
           ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
           : nothing}
-        <form part="form" novalidate @submit=${this.submit} @input=${this.remember}>
-          <div class="grid">
-            <div class="field">
-              <label for="first_name">${msg("First name", { id: "details.first" })}</label>
-              <input id="first_name" name="first_name" part="input" required maxlength="100" autocomplete="given-name" .value=${g.first_name} />
-            </div>
-            <div class="field">
-              <label for="last_name">${msg("Last name", { id: "details.last" })}</label>
-              <input id="last_name" name="last_name" part="input" required maxlength="100" autocomplete="family-name" .value=${g.last_name} />
-            </div>
-            <div class="field">
-              <label for="email">${msg("Email", { id: "details.email" })}</label>
-              <input id="email" name="email" type="email" part="input" required maxlength="254" autocomplete="email" .value=${g.email} />
-            </div>
-            <div class="field">
-              <label for="phone">${msg("Phone (optional)", { id: "details.phone" })}</label>
-              <input id="phone" name="phone" type="tel" part="input" minlength="5" maxlength="40" autocomplete="tel" .value=${g.phone ?? ""} />
-            </div>
-          </div>
-          <div class="field">
-            <label for="notes">${msg("Notes for the restaurant (optional)", { id: "details.notes" })}</label>
-            <textarea id="notes" name="notes" part="input" maxlength="1000" rows="3" .value=${g.notes ?? ""}></textarea>
-          </div>
+        <form part="form" novalidate @submit=${this.submit} @input=${this.remember} @change=${this.remember}>
+          ${guestFields(g)}
           <div role="alert" class="alert">
             ${taken
               ? html`<div id="failure" tabindex="-1" class="message error" part="error">
@@ -367,10 +346,16 @@ export class BookPage extends LitElement {
   }
 
   private remember(e: Event) {
-    const form = e.currentTarget as HTMLFormElement;
-    const data = new FormData(form);
-    const text = (k: string) => String(data.get(k) ?? "").trim();
-    this.guest = { first_name: text("first_name"), last_name: text("last_name"), email: text("email"), phone: text("phone") || undefined, notes: text("notes") || undefined };
+    this.guest = readGuest(e.currentTarget as HTMLFormElement);
+  }
+
+  /**
+   * The calendar date of the chosen time: a service past midnight lists its late times (before
+   * its start_hour) under the day it started, and they are booked on the next date.
+   */
+  private startDate(): string {
+    const service = this.service(this.slots.value);
+    return service && this.hour && this.hour < service.start_hour ? addDays(this.date!, 1) : this.date!;
   }
 
   private submit(e: SubmitEvent) {
@@ -384,18 +369,20 @@ export class BookPage extends LitElement {
     }
     this.remember(e);
     this.failure = undefined;
-    const { notes, ...guest } = this.guest;
+    const { occasion, allergies, special_request, ...guest } = this.guest;
     // An alternative time may belong to another service of the day: the Worker then finds it.
     const service = this.service(this.slots.value);
     const serviceId = service && (this.waiting ? service.full_times : service.times).includes(this.hour) ? service.service_id : undefined;
     void this.create.run([
       {
-        date: this.date!,
+        date: this.startDate(),
         hour: this.hour,
         pax: this.pax,
         service_id: serviceId,
         guest: { ...guest, phone: guest.phone || undefined },
-        notes,
+        special_request,
+        occasion,
+        allergies,
         waiting_list: this.waiting,
         locale: (this.locale as PublicBookingInput["locale"]) ?? undefined,
       },

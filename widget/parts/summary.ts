@@ -3,6 +3,7 @@ import { msg } from "@lit/localize";
 import { html, nothing, type TemplateResult } from "lit";
 import type { PublicReservation } from "../api.js";
 import { formatDate, formatTime } from "../format.js";
+import { occasionLabel } from "./guest-fields.js";
 
 export interface SummaryOf {
   date: string;
@@ -11,7 +12,11 @@ export interface SummaryOf {
   service?: { name: string } | null | undefined;
   restaurant?: PublicReservation["restaurant"];
   guest?: PublicReservation["guest"];
+  /** the guest's own words: special_request, or notes (its earlier name) */
+  special_request?: string | null;
   notes?: string | null;
+  occasion?: string | null;
+  allergies?: string | null;
   /** the status, already in words, and its raw value for styling */
   state?: { text: string; value: string };
 }
@@ -33,6 +38,7 @@ export function statusText(status: string) {
 
 export function summary(r: SummaryOf, locale: string) {
   const row = (term: string, value: unknown, cls?: string): TemplateResult => html`<dt>${term}</dt><dd class=${cls ?? nothing}>${value}</dd>`;
+  const request = r.special_request ?? r.notes;
   return html`<dl class="summary" part="summary">
     ${r.state ? row(msg("Status", { id: "manage.status" }), r.state.text, `status-${r.state.value}`) : nothing}
     ${r.restaurant ? row(msg("Restaurant", { id: "done.restaurant" }), r.restaurant.name) : nothing}
@@ -42,6 +48,8 @@ export function summary(r: SummaryOf, locale: string) {
     ${r.service ? row(msg("Service", { id: "book.service" }), r.service.name) : nothing}
     ${r.guest ? row(msg("Name", { id: "manage.name" }), `${r.guest.first_name} ${r.guest.last_name}`) : nothing}
     ${r.guest ? row(msg("Email", { id: "details.email" }), r.guest.email) : nothing}
-    ${r.notes ? row(msg("Notes", { id: "manage.notes" }), r.notes) : nothing}
+    ${r.occasion ? row(msg("Occasion", { id: "summary.occasion" }), occasionLabel(r.occasion)) : nothing}
+    ${r.allergies ? row(msg("Allergies", { id: "summary.allergies" }), r.allergies) : nothing}
+    ${request ? row(msg("Special request", { id: "summary.request" }), request) : nothing}
   </dl>`;
 }

@@ -56,7 +56,7 @@ export async function authoriseProperty(
   const found = await findEntry(c.get("control"), propertyId, c.get("client").id);
   if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!found.granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
-  const property = await bindProperty(c, found.entry, options.preload);
+  const property = await bindProperty(c, found.entry, { preload: options.preload });
   if (!property) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!options.allowExpired && property.sandbox && property.sandboxExpiresAt && property.sandboxExpiresAt <= nowIso()) {
     throw new ApiError("sandbox_expired", `the sandbox property ${propertyId} expired on ${property.sandboxExpiresAt}`);

@@ -1,9 +1,10 @@
 /**
  * Loads what the engine needs for some days of one property, in one D1 round trip: the
- * catalog (rooms, tables, groups, services), the closures touching those days and the
- * holds around them. Only the days asked for are read, so the cost does not grow with the
- * property's history. The days' statements can also ride in the round trip that reads the
- * property row (dayQueries, then availabilityFrom): the slot listing's one shard read.
+ * catalog (rooms, tables, groups, services), the closures touching those days, the holds
+ * around them and, when a service is paced, the arrivals pacing counts. Only the days asked
+ * for are read, so the cost does not grow with the property's history. The days' statements
+ * can also ride in the round trip that reads the property row (dayQueries, then
+ * availabilityFrom): the slot listing's one shard read.
  *
  * The catalog changes rarely and is read on every availability request, so each isolate
  * keeps it per property, keyed by properties.catalog_version. Triggers bump that version
@@ -11,15 +12,17 @@
  * version is read with the catalog in one batch, so a cached catalog is never used once
  * the property row a request loaded says it changed.
  */
-import { and, asc, eq, gt, gte, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { resolveSettings } from "../../shared/schemas";
-import { closures, diningTables, properties, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
+import { closures, diningTables, properties, reservations, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
-import { localMinutes } from "../lib/localtime";
-import type { Catalog, EngineRoom, EngineService, EngineTable, Hold } from "./engine";
+import { addDays, localMinutes } from "../lib/localtime";
+import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold } from "./rules";
 
 /** The longest stay a hold can have; bounds how far back a hold can still reach a day. */
 const MAX_STAY = 1440;
+/** The longest pacing interval: an arrival this far before a time can share its interval. */
+const MAX_PACING = 240;
 
 interface CachedCatalog {
   version: number;
@@ -37,8 +40,8 @@ function remember(propertyId: number, entry: CachedCatalog) {
   if (catalogs.size > CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
 }
 
-/** The rows of dayQueries: the days' closures, and each table's holds packed in one string. */
-export type DayRows = readonly [closures: (typeof closures.$inferSelect)[], holds: { tableId: number; packed: string }[]];
+/** The rows of dayQueries: the days' closures, each table's holds packed in one string, and the arrivals pacing counts. */
+export type DayRows = readonly [closures: (typeof closures.$inferSelect)[], holds: { tableId: number; packed: string }[], arrivals: Arrival[]];
 
 /**
  * `lean`: holds without their reservation ids, as "start - from,stay,...", a third of the bytes
@@ -69,13 +72,37 @@ function holdsQuery(db: Db, propertyId: number, from: number, to: number, lean: 
     .groupBy(rt.tableId);
 }
 
-/** The statements of the days' closures and holds (one row per table: far fewer rows than one per hold). */
+/**
+ * Only when a service is paced (the condition names no row, so SQLite tests it once and
+ * otherwise reads nothing): the hot path of unpaced restaurants stays as it was.
+ */
+function arrivalsQuery(db: Db, propertyId: number, from: number, to: number) {
+  return db
+    .select({ reservationId: reservations.id, serviceId: sql<number>`${reservations.serviceId}`, startMin: reservations.startMin, pax: reservations.pax })
+    .from(reservations)
+    .where(
+      and(
+        sql`EXISTS (SELECT 1 FROM services WHERE property_id = ${propertyId} AND deleted_at IS NULL AND (max_covers_per_interval IS NOT NULL OR max_parties_per_interval IS NOT NULL))`,
+        eq(reservations.propertyId, propertyId),
+        gte(reservations.startMin, from - MAX_PACING),
+        lt(reservations.startMin, to + MAX_PACING),
+        inArray(reservations.status, [...ARRIVING]),
+        sql`${reservations.serviceId} IS NOT NULL`,
+      ),
+    );
+}
+
+/** The statements of the days' closures, holds (one row per table: far fewer rows than one per hold) and arrivals. */
 export function dayQueries(db: Db, propertyId: number, firstDate: string, lastDate: string, o: { lean?: boolean } = {}) {
+  const from = localMinutes(firstDate);
+  // a service day's times past midnight fall on the next calendar day
+  const to = localMinutes(lastDate) + 2 * 1440;
+  // Closures by service day, or by the hours of the calendar dates a stay reaches: a day either side.
   const closureQuery = db
     .select()
     .from(closures)
-    .where(and(eq(closures.propertyId, propertyId), lte(closures.startDate, lastDate), gte(closures.endDate, firstDate)));
-  return [closureQuery, holdsQuery(db, propertyId, localMinutes(firstDate), localMinutes(lastDate) + 1440, o.lean ?? false)] as const;
+    .where(and(eq(closures.propertyId, propertyId), lte(closures.startDate, addDays(lastDate, 2)), gte(closures.endDate, addDays(firstDate, -1))));
+  return [closureQuery, holdsQuery(db, propertyId, from, to, o.lean ?? false), arrivalsQuery(db, propertyId, from, to)] as const;
 }
 
 function unpackHolds(rows: DayRows[1], firstDate: string, lean: boolean): Hold[] {
@@ -140,9 +167,9 @@ function cachedCatalog(property: PropertyRow, fresh: boolean): CachedCatalog | u
   return cached && !fresh && cached.version === property.catalogVersion ? cached : undefined;
 }
 
-function assemble(property: PropertyRow, cached: CachedCatalog, closureRows: DayRows[0], holds: Hold[]) {
-  const catalog: Catalog = { settings: resolveSettings(property.settings), rooms: cached.rooms, tables: cached.tables, services: cached.services, closures: closureRows };
-  return { catalog, holds, catalogVersion: cached.version };
+function assemble(property: PropertyRow, cached: CachedCatalog, rows: DayRows, firstDate: string, lean: boolean) {
+  const catalog: Catalog = { settings: resolveSettings(property.settings), rooms: cached.rooms, tables: cached.tables, services: cached.services, closures: rows[0] };
+  return { catalog, holds: unpackHolds(rows[1], firstDate, lean), arrivals: rows[2], catalogVersion: cached.version };
 }
 
 /**
@@ -161,11 +188,11 @@ export async function loadAvailability(db: Db, property: PropertyRow, firstDate:
     cached = keepCatalog(property.id, [version, roomRows, tableRows, members, serviceRows]);
     rows = day;
   }
-  return assemble(property, cached, rows[0], unpackHolds(rows[1], firstDate, o.lean ?? false));
+  return assemble(property, cached, rows, firstDate, o.lean ?? false);
 }
 
 /** The same from the rows of dayQueries read already (with the property row); the catalog from the cache, or read now. */
 export async function availabilityFrom(db: Db, property: PropertyRow, firstDate: string, rows: DayRows, o: { lean?: boolean } = {}) {
   const cached = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
-  return assemble(property, cached, rows[0], unpackHolds(rows[1], firstDate, o.lean ?? false));
+  return assemble(property, cached, rows, firstDate, o.lean ?? false);
 }

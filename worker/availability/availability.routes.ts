@@ -11,7 +11,7 @@ import { dateField, hourField, queryBoolean, queryId, queryPax } from "../lib/qu
 import { createRouter } from "../lib/router";
 import type { Preload } from "../properties/binding";
 import { TableSchema, toTableDto } from "../properties/rooms.routes";
-import { Availability, bestChoice, type EngineService, serviceRunsOn, stayMinutes } from "./engine";
+import { Availability, bestChoice, type EngineService, listedDays, serviceDayOf, serviceRunsOn, serviceSpan, stayMinutes, UNAVAILABLE } from "./engine";
 import { availabilityFrom, type DayRows, dayQueries, loadAvailability } from "./availability.repo";
 
 const DAYS = 7;
@@ -21,6 +21,16 @@ const SlotDetail = z
     hour: z.string().openapi({ example: "19:30:00" }),
     disabled: z.boolean().openapi({ description: "with out_of_order=true: every table is closed at this time" }),
     free_tables: z.number().int().openapi({ description: "free, open tables that seat the party" }),
+    reason: z
+      .enum(UNAVAILABLE)
+      .optional()
+      .openapi({
+        description:
+          "present when the time cannot be booked: party_size (the service or no table takes the party), window (beyond the booking window), " +
+          "notice (past or inside min_notice), closed (a closure overlaps the stay; with out_of_order=true), full (every fitting table is held), " +
+          "pacing (the service's covers or parties per interval are reached)",
+        example: "pacing",
+      }),
   })
   .openapi("SlotDetail");
 
@@ -32,7 +42,7 @@ const SlotEntry = z
         id: z.number().int(),
         title: z.string(),
         available_slots: z.array(z.string()).openapi({ example: ["19:00:00", "19:15:00"] }),
-        slots: z.array(SlotDetail).openapi({ description: "every time on the service's grid" }),
+        slots: z.array(SlotDetail).openapi({ description: "every time on the service's grid; a service past midnight lists its late times under the day it started" }),
       }),
     ),
   })
@@ -70,10 +80,12 @@ const slotsRoute = createRoute({
   path: "/slots",
   summary: "Bookable times of 7 days",
   description:
-    "One entry per day from start_date (default: today in the property's time zone) to start_date + 6 days, with each service " +
-    "running that day, its bookable start times for the party and the detail of every time on its grid. Online rules apply: " +
-    "online tables and services, min notice, booking window. out_of_order absent or false: closures are ignored and nothing " +
-    "is disabled (SPEC); true: a time is disabled when every table is closed.",
+    "One entry per day from start_date (default: today in the property's time zone) to start_date + 6 days (never past " +
+    "9999-12-31), with each service running that day, its bookable start times for the party and the detail of every time on " +
+    "its grid, with the `reason` of each time that cannot be booked. Online rules apply: online tables and services, min " +
+    "notice, booking window, pacing. A service past midnight lists its late times under the day it started (book them on " +
+    "the next calendar date). out_of_order absent or false: closures are ignored and nothing is disabled (SPEC); true: a " +
+    "time is disabled when every table is closed to a party starting then.",
   request: {
     headers: propertyHeader,
     query: z.object({
@@ -173,14 +185,14 @@ export async function slotListing(
   rows?: DayRows,
 ) {
   const firstDay = q.start_date ?? zonedParts(resolveSettings(property.settings).timezone, now()).date;
-  const lastDay = addDays(firstDay, DAYS - 1);
-  const { catalog, holds } = rows ? await availabilityFrom(db, property, firstDay, rows, { lean: true }) : await loadAvailability(db, property, firstDay, lastDay, { lean: true });
+  const days = listedDays(firstDay, DAYS);
+  const { catalog, holds, arrivals } = rows ? await availabilityFrom(db, property, firstDay, rows, { lean: true }) : await loadAvailability(db, property, firstDay, days.at(-1)!, { lean: true });
   let services = catalog.services.filter((s) => s.enabled && s.online);
   if (q.service_id !== undefined) services = [namedService(catalog.services, q.service_id, true)];
   if (!services.length) throw new ApiError("no_service_available", "the property has no service open to online booking");
-  const engine = new Availability(catalog, holds, now());
+  const engine = new Availability(catalog, holds, now(), arrivals);
   if (!engine.usableTables("online").length) throw new ApiError("no_room_available", "the property has no bookable online table in a bookable room");
-  return Array.from({ length: DAYS }, (_, i) => engine.daySlots(addDays(firstDay, i), q.pax, services, q.out_of_order ?? false));
+  return days.map((day) => engine.daySlots(day, q.pax, services, q.out_of_order ?? false));
 }
 
 const links: RouteHandler<ReturnType<typeof linksRoute>, AppEnv> = (c) =>
@@ -200,7 +212,12 @@ export const bookingsRouter = createRouter()
     const { catalog, holds } = await loadAvailability(c.get("db"), property, q.start_date, q.start_date);
     const engine = new Availability(catalog, holds, now());
     const start = localMinutes(q.start_date, q.start_hour);
-    const covers = (s: EngineService) => serviceRunsOn(s, q.start_date) && q.start_hour >= s.startHour && q.start_hour <= s.endHour;
+    // By the service day: 00:30 belongs to last night's service when it runs past midnight.
+    const covers = (s: EngineService) => {
+      const day = serviceDayOf(s, start);
+      const [first, last] = serviceSpan(s, day);
+      return serviceRunsOn(s, day) && start >= first && start <= last;
+    };
     let service: EngineService | undefined;
     if (q.service_id !== undefined) {
       service = namedService(catalog.services, q.service_id, false);
@@ -227,7 +244,7 @@ export const bookingsRouter = createRouter()
         .map((t) => ({
           ...toTableDto(t),
           free: engine.isFree(t, start, stay),
-          closed: engine.isClosed(t, q.start_date, start, service.id),
+          closed: engine.isClosed(t, q.start_date, start, service.id, stay),
           best_choice: best?.id === t.id,
         })),
     }));

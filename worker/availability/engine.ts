@@ -1,162 +1,46 @@
 /**
- * The availability engine (CONTRACT 5). Pure: it takes a property's catalog, the holds on
- * its tables and the time now, and answers which tables are free, which times can be
- * booked and which table fits a party best. No Hono, no drizzle: the routes load the data
- * and the same rules decide what the slot listing shows and what a booking may take.
+ * The availability engine (CONTRACT 5 and 14). Pure: it takes a property's catalog, the holds
+ * on its tables, the arrivals that pacing counts and the time now, and answers which tables
+ * are free, which times can be booked (and why not) and which table fits a party best. No
+ * Hono, no drizzle: the routes load the data and the same rules decide what the slot listing
+ * shows and what a booking may take. The rules without state live in rules.ts.
  *
  * Times are local minutes (minutes since 1970-01-01 00:00 of the property's wall clock).
  */
-import type { Settings } from "../../shared/schemas";
-import { addDays, isoWeekday, isTransitionDay, localMinutes, localTimeExists, zonedParts } from "../lib/localtime";
+import { addDays, isTransitionDay, localTimeExists, zonedParts, fromLocalMinutes } from "../lib/localtime";
+import {
+  type Arrival,
+  bestChoice,
+  capDate,
+  type Catalog,
+  closureCovers,
+  END_OF_TIME,
+  type EngineClosure,
+  type EngineRoom,
+  type EngineService,
+  type EngineTable,
+  type Hold,
+  type Mode,
+  paced,
+  pacingBucket,
+  pastMidnight,
+  type Refusal,
+  serviceDayOf,
+  serviceGrid,
+  serviceRunsOn,
+  serviceSpan,
+  stayMinutes,
+  type Unavailable,
+} from "./rules";
 
-export type EngineSettings = Pick<
-  Settings,
-  "timezone" | "average_stay" | "turn_times" | "slot_interval" | "min_notice" | "max_days_ahead" | "max_online_pax"
->;
-
-export interface EngineRoom {
-  id: number;
-  name: string;
-  bookable: boolean;
-}
-
-export interface EngineTable {
-  id: number;
-  roomId: number;
-  name: string;
-  guestsMin: number;
-  guestsMax: number;
-  bookable: boolean;
-  online: boolean;
-  isGroup: boolean;
-  memberIds: number[];
-}
-
-export interface EngineService {
-  id: number;
-  name: string;
-  weekdays: number[];
-  startHour: string;
-  endHour: string;
-  slotInterval: number | null;
-  averageStay: number | null;
-  paxMin: number;
-  paxMax: number | null;
-  online: boolean;
-  enabled: boolean;
-  validFrom: string | null;
-  validTo: string | null;
-  /** minutes to pay; set: new reservations start PREPAY (the engine itself ignores it) */
-  prepaymentWindow?: number | null;
-}
-
-export interface EngineClosure {
-  startDate: string;
-  endDate: string;
-  startHour: string | null;
-  endHour: string | null;
-  roomIds: number[] | null;
-  tableIds: number[] | null;
-  serviceIds: number[] | null;
-}
-
-/** One held table over [startMin, endMin); a group reservation holds the group and each member. */
-export interface Hold {
-  /** absent where nothing is set aside (slot listings never ignore a reservation) */
-  reservationId?: number;
-  tableId: number;
-  startMin: number;
-  endMin: number;
-}
-
-export interface Catalog {
-  settings: EngineSettings;
-  rooms: EngineRoom[];
-  tables: EngineTable[];
-  services: EngineService[];
-  closures: EngineClosure[];
-}
-
-/**
- * Who books. Online (booking engine, search engine): online tables and services only,
- * on the service's grid, within notice and the booking window. Staff (PLATFORM_ADMIN):
- * also offline tables and services, any minute within the service's hours, no notice.
- */
-export type Mode = "online" | "staff";
-
-/** Why a time cannot be booked; the routes map each to SPEC's reason. */
-export type Refusal =
-  | "service_is_not_available" // the service does not run that day
-  | "service_not_available" // the service or party size is not open to this channel
-  | "booking_slot_not_available" // off the grid, past, too soon, too far ahead, closed, or a skipped DST time
-  | "room_capacity_exceeded" // no table (or the tables asked for) can seat the party
-  | "table_not_available"; // tables fit, but none is free
-
-/** Stay of a party: the first turn_times rule with pax <= max_pax, else the service's average_stay, else the property's. */
-export function stayMinutes(pax: number, settings: Pick<EngineSettings, "turn_times" | "average_stay">, service?: Pick<EngineService, "averageStay">): number {
-  const rule = settings.turn_times.find((r) => pax <= r.max_pax);
-  return rule?.minutes ?? service?.averageStay ?? settings.average_stay;
-}
-
-/** Does this service run on this date (weekday, validity, enabled)? */
-export function serviceRunsOn(service: EngineService, date: string): boolean {
-  if (!service.enabled) return false;
-  if (service.validFrom && date < service.validFrom) return false;
-  if (service.validTo && date > service.validTo) return false;
-  return service.weekdays.includes(isoWeekday(date));
-}
-
-/** The service's start times of a day as local minutes: start_hour to end_hour, every slot_interval. */
-export function serviceGrid(service: EngineService, date: string, settings: Pick<EngineSettings, "slot_interval">): number[] {
-  const first = localMinutes(date, service.startHour);
-  const last = localMinutes(date, service.endHour);
-  const step = service.slotInterval ?? settings.slot_interval;
-  const out: number[] = [];
-  for (let t = first; t <= last; t += step) out.push(t);
-  return out;
-}
-
-/** Does the closure cover this table of this room, for this service, at this local time? */
-export function closureCovers(c: EngineClosure, date: string, minute: number, table: EngineTable, serviceId: number | undefined): boolean {
-  if (date < c.startDate || date > c.endDate) return false;
-  if (c.startHour && c.endHour) {
-    const from = localMinutes(date, c.startHour);
-    const to = localMinutes(date, c.endHour);
-    if (minute < from || minute >= to) return false;
-  }
-  if (c.roomIds && !c.roomIds.includes(table.roomId)) return false;
-  // Closing one table closes the groups it belongs to; closing a group closes only the group.
-  if (c.tableIds && !c.tableIds.includes(table.id) && !table.memberIds.some((m) => c.tableIds!.includes(m))) return false;
-  if (c.serviceIds && (serviceId === undefined || !c.serviceIds.includes(serviceId))) return false;
-  return true;
-}
-
-/**
- * Best choice: a single table before a group, then fewest empty seats, then lowest id.
- * `spread` (0 <= spread < 1) replaces "lowest id" by a pick among the tables that tie on the
- * first two: bookings racing for one time, each retrying with its own spread, then land on
- * different equally good tables instead of all losing the same one again.
- */
-export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guestsMax">>(tables: T[], pax: number, spread?: number): T | undefined {
-  const key = (t: T) => [Number(t.isGroup), t.guestsMax - pax, t.id] as const;
-  let best: T | undefined;
-  for (const t of tables) {
-    if (!best) {
-      best = t;
-      continue;
-    }
-    const [a, b] = [key(t), key(best)];
-    if (a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))) best = t;
-  }
-  if (!best || spread === undefined) return best;
-  const ties = tables.filter((t) => Number(t.isGroup) === Number(best.isGroup) && t.guestsMax === best.guestsMax).sort((a, b) => a.id - b.id);
-  return ties[Math.floor(spread * ties.length)] ?? best;
-}
+export * from "./rules";
 
 export interface SlotDetail {
   hour: string;
   disabled: boolean;
   free_tables: number;
+  /** why the time cannot be booked (absent when it can) */
+  reason?: Unavailable;
 }
 
 export interface DayServiceSlots {
@@ -172,42 +56,55 @@ export interface DaySlots {
 }
 
 export interface TableRequest {
+  /** the calendar date of the start (the service day is derived from the start and the service) */
   date: string;
   start: number;
   pax: number;
   stay?: number | undefined;
   roomId?: number | undefined;
   tableIds?: number[] | undefined;
-  /** the reservation being moved: its own holds do not block it */
+  /** the reservation being moved: its own holds and arrival do not count against it */
   ignoreReservation?: number | undefined;
   /** a retry after losing a table to another booking: see bestChoice */
   spread?: number | undefined;
 }
 
-export type Decision = { ok: true; tables: EngineTable[]; stay: number } | { ok: false; refusal: Refusal; detail: string };
+export type Decision = { ok: true; tables: EngineTable[]; stay: number } | { ok: false; refusal: Refusal; detail: string; why?: Unavailable | undefined };
+
+interface Verdict {
+  refusal: Refusal;
+  detail: string;
+  why?: Unavailable;
+}
 
 const hourOf = (minute: number) => {
   const m = ((minute % 1440) + 1440) % 1440;
   return `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}:00`;
 };
 
-/** The engine over one catalog, one set of holds and one "now". */
+const DEFAULT_STAFF_DAYS = 730;
+
+/** The engine over one catalog, one set of holds, the arrivals pacing counts and one "now". */
 export class Availability {
   private readonly holdsByTable = new Map<number, Hold[]>();
   private readonly blockersByTable = new Map<number, Hold[]>();
   private longestHold = 0;
   private readonly rooms = new Map<number, EngineRoom>();
-  private readonly transitionDays = new Map<string, boolean>();
-  /** local minutes now, the earliest online start (now + min_notice), and the last bookable date */
+  private readonly transitionDays = new Map<number, boolean>();
+  /** per service, sorted by start */
+  private readonly arrivals = new Map<number, Arrival[]>();
+  /** local minutes now, the earliest online start (now + min_notice), and the last bookable dates */
   readonly now: number;
   readonly earliestOnline: number;
   readonly today: string;
   readonly lastDate: string;
+  readonly lastStaffDate: string;
 
   constructor(
     readonly catalog: Catalog,
     holds: Hold[],
     nowUtc: number,
+    arrivals: Arrival[] = [],
   ) {
     for (const h of holds) {
       const list = this.holdsByTable.get(h.tableId);
@@ -215,15 +112,22 @@ export class Availability {
       else this.holdsByTable.set(h.tableId, [h]);
       this.longestHold = Math.max(this.longestHold, h.endMin - h.startMin);
     }
-    // Sorted by start, so isFree looks only at the holds near the time asked for.
+    // Sorted by start, so isFree and pacing look only at what is near the time asked for.
     for (const list of this.holdsByTable.values()) list.sort((a, b) => a.startMin - b.startMin);
+    for (const a of arrivals) {
+      const list = this.arrivals.get(a.serviceId);
+      if (list) list.push(a);
+      else this.arrivals.set(a.serviceId, [a]);
+    }
+    for (const list of this.arrivals.values()) list.sort((a, b) => a.startMin - b.startMin);
     for (const r of catalog.rooms) this.rooms.set(r.id, r);
-    const tz = catalog.settings.timezone;
-    const here = zonedParts(tz, nowUtc);
+    const { settings } = catalog;
+    const here = zonedParts(settings.timezone, nowUtc);
     this.now = here.minutes;
     this.today = here.date;
-    this.earliestOnline = zonedParts(tz, nowUtc + catalog.settings.min_notice * 60000).minutes;
-    this.lastDate = addDays(here.date, catalog.settings.max_days_ahead);
+    this.earliestOnline = zonedParts(settings.timezone, nowUtc + settings.min_notice * 60000).minutes;
+    this.lastDate = capDate(addDays(here.date, settings.max_days_ahead));
+    this.lastStaffDate = capDate(addDays(here.date, settings.max_days_ahead_staff ?? DEFAULT_STAFF_DAYS));
   }
 
   /**
@@ -262,8 +166,14 @@ export class Availability {
     return list;
   }
 
-  isClosed(table: EngineTable, date: string, start: number, serviceId?: number): boolean {
-    return this.catalog.closures.some((c) => closureCovers(c, date, start, table, serviceId));
+  /**
+   * Whether a closure closes the table to a party of `stay` minutes at `start` (its service
+   * day from the service; `date`, the calendar date, when none is named).
+   */
+  isClosed(table: EngineTable, date: string, start: number, serviceId?: number, stay = 1): boolean {
+    const service = serviceId === undefined ? undefined : this.catalog.services.find((s) => s.id === serviceId);
+    const day = service ? serviceDayOf(service, start) : date;
+    return this.catalog.closures.some((c) => closureCovers(c, day, start, stay, table, serviceId));
   }
 
   /** Tables a channel may seat people at: bookable, in a bookable room, online unless staff. */
@@ -278,67 +188,88 @@ export class Availability {
   }
 
   /** Whether the local time exists (a spring-forward day skips an hour). */
-  private exists(date: string, minute: number): boolean {
+  private exists(minute: number): boolean {
     const tz = this.catalog.settings.timezone;
-    let dst = this.transitionDays.get(date);
+    const day = Math.floor(minute / 1440);
+    let dst = this.transitionDays.get(day);
     if (dst === undefined) {
-      dst = isTransitionDay(tz, date);
-      this.transitionDays.set(date, dst);
+      dst = isTransitionDay(tz, fromLocalMinutes(minute).date);
+      this.transitionDays.set(day, dst);
     }
     return !dst || localTimeExists(tz, minute);
   }
 
   /**
-   * The rules of the time itself, before any table: the service runs that day, the time
-   * is on its grid (staff: within its hours), exists, is not past, respects notice and the
-   * booking window, and the party size is open to the channel.
+   * The rules of the time itself, before any table: the service runs that service day, the
+   * time is on its grid (staff: within its hours), exists, is not past, respects notice and
+   * the booking window (staff: max_days_ahead_staff), ends by 9999-12-31, and the party size
+   * is open to the channel. `date` is the start's calendar date, kept for the callers' sake.
    */
-  checkTime(service: EngineService, date: string, start: number, pax: number, mode: Mode): Refusal | undefined {
-    if (!serviceRunsOn(service, date)) return "service_is_not_available";
-    if (mode === "online" && !service.online) return "service_not_available";
-    if (pax < service.paxMin || (service.paxMax !== null && pax > service.paxMax)) return "service_not_available";
-    if (mode === "online" && pax > this.catalog.settings.max_online_pax) return "service_not_available";
-    const first = localMinutes(date, service.startHour);
-    const last = localMinutes(date, service.endHour);
-    if (start < first || start > last) return "booking_slot_not_available";
-    if (!this.exists(date, start)) return "booking_slot_not_available";
+  checkTime(service: EngineService, _date: string, start: number, pax: number, mode: Mode, stay = 0): Refusal | undefined {
+    return this.timeVerdict(service, start, pax, mode, stay)?.refusal;
+  }
+
+  timeVerdict(service: EngineService, start: number, pax: number, mode: Mode, stay = 0): Verdict | undefined {
+    const day = serviceDayOf(service, start);
+    if (!serviceRunsOn(service, day)) return { refusal: "service_is_not_available", detail: "the service does not run on this day" };
+    if (mode === "online" && !service.online) return { refusal: "service_not_available", detail: "the service does not take online bookings" };
+    const online = mode === "online" ? this.catalog.settings.max_online_pax : Infinity;
+    if (pax < service.paxMin || pax > Math.min(service.paxMax ?? Infinity, online)) {
+      return { refusal: "service_not_available", why: "party_size", detail: "the service does not take this party size through this channel" };
+    }
+    const [first, last] = serviceSpan(service, day);
+    if (start < first || start > last || !this.exists(start)) return slot("this time is outside the service's hours, or skipped by a clock change");
+    if (start + stay >= END_OF_TIME) return slot("no stay may end after 9999-12-31", "window");
     if (mode === "online") {
       const step = service.slotInterval ?? this.catalog.settings.slot_interval;
-      if ((start - first) % step !== 0) return "booking_slot_not_available";
-      if (start < this.now || start < this.earliestOnline || date > this.lastDate) return "booking_slot_not_available";
-    } else if (date < this.today) {
-      // Staff skip notice and window, and may record a walk-in earlier today, but not rewrite past days.
-      return "booking_slot_not_available";
+      if ((start - first) % step !== 0) return slot("this time is not on the service's grid");
+      if (day > this.lastDate) return slot(`bookings open ${this.catalog.settings.max_days_ahead} days ahead`, "window");
+      if (start < this.now || start < this.earliestOnline) return slot("this time is past or inside the notice", "notice");
+      return undefined;
     }
+    if (day > this.lastStaffDate) return slot(`staff may book up to ${this.catalog.settings.max_days_ahead_staff ?? DEFAULT_STAFF_DAYS} days ahead`, "window");
+    // Staff skip notice and may record a walk-in earlier today (or of last night's service still
+    // running past midnight), but not rewrite past days.
+    const stillRunning = pastMidnight(service) && day === addDays(this.today, -1) && this.now <= last;
+    if (day < this.today && !stillRunning) return slot("this day is past", "notice");
     return undefined;
   }
 
+  /** Whether the service's pacing takes this party at `start` (the reservation being moved aside). */
+  pacingAllows(service: EngineService, start: number, pax: number, ignoreReservation?: number): boolean {
+    if (!paced(service)) return true;
+    const from = pacingBucket(service, start);
+    const to = from + (service.pacingInterval ?? 15);
+    const list = this.arrivals.get(service.id) ?? [];
+    let covers = 0;
+    let parties = 0;
+    for (let i = firstFrom(list, from); i < list.length && list[i]!.startMin < to; i++) {
+      if (list[i]!.reservationId === ignoreReservation) continue;
+      covers += list[i]!.pax;
+      parties++;
+    }
+    const { maxCoversPerInterval: covMax, maxPartiesPerInterval: partyMax } = service;
+    return (covMax == null || covers + pax <= covMax) && (partyMax == null || parties + 1 <= partyMax);
+  }
+
   /** Tables that seat the party and are free and open at `start`. */
-  freeTables(o: {
-    pax: number;
-    start: number;
-    stay: number;
-    date: string;
-    mode: Mode;
-    serviceId?: number;
-    roomId?: number;
-    ignoreReservation?: number;
-  }): EngineTable[] {
+  freeTables(o: { pax: number; start: number; stay: number; date: string; mode: Mode; serviceId?: number; roomId?: number; ignoreReservation?: number }): EngineTable[] {
     return this.usableTables(o.mode, o.roomId).filter(
-      (t) =>
-        t.guestsMin <= o.pax &&
-        o.pax <= t.guestsMax &&
-        this.isFree(t, o.start, o.stay, o.ignoreReservation) &&
-        !this.isClosed(t, o.date, o.start, o.serviceId),
+      (t) => t.guestsMin <= o.pax && o.pax <= t.guestsMax && this.isFree(t, o.start, o.stay, o.ignoreReservation) && !this.isClosed(t, o.date, o.start, o.serviceId, o.stay),
     );
   }
 
-  /** Everything a booking needs: the time rules, then the tables (see decideTables). */
-  decide(o: TableRequest & { service: EngineService; mode: Mode }): Decision {
+  /**
+   * Everything a booking needs: the time rules, the tables (see decideTables), then pacing,
+   * which online bookings always obey and staff unless they override it.
+   */
+  decide(o: TableRequest & { service: EngineService; mode: Mode; overridePacing?: boolean | undefined }): Decision {
     const stay = o.stay ?? stayMinutes(o.pax, this.catalog.settings, o.service);
-    const timeRefusal = this.checkTime(o.service, o.date, o.start, o.pax, o.mode);
-    if (timeRefusal) return { ok: false, refusal: timeRefusal, detail: TIME_DETAIL[timeRefusal] };
-    return this.decideTables({ ...o, stay, serviceId: o.service.id });
+    const verdict = this.timeVerdict(o.service, o.start, o.pax, o.mode, stay);
+    if (verdict) return { ok: false, ...verdict };
+    const decision = this.decideTables({ ...o, stay, serviceId: o.service.id });
+    if (!decision.ok || (o.mode === "staff" && o.overridePacing)) return decision;
+    return this.pacingAllows(o.service, o.start, o.pax, o.ignoreReservation) ? decision : pacingRefusal(o.service, o.start);
   }
 
   /**
@@ -348,81 +279,127 @@ export class Availability {
   decideTables(o: TableRequest & { stay: number; mode: Mode; serviceId?: number | undefined }): Decision {
     const { stay } = o;
     const usable = this.usableTables(o.mode, o.roomId);
+    const closed = (t: EngineTable) => this.isClosed(t, o.date, o.start, o.serviceId, stay);
     if (o.tableIds?.length) {
       const chosen = o.tableIds.map((id) => usable.find((t) => t.id === id));
       const missing = o.tableIds.filter((_, i) => !chosen[i]);
       if (missing.length) {
-        return { ok: false, refusal: "table_not_available", detail: `table ${missing.join(", ")} cannot be booked by this channel${o.roomId ? " in this room" : ""}` };
+        return { ok: false, refusal: "table_not_available", why: "full", detail: `table ${missing.join(", ")} cannot be booked by this channel${o.roomId ? " in this room" : ""}` };
       }
       const tables = chosen as EngineTable[];
       const seats = tables.reduce((sum, t) => sum + t.guestsMax, 0);
-      if (o.pax > seats) return { ok: false, refusal: "room_capacity_exceeded", detail: `the tables seat ${seats}, the party is ${o.pax}` };
+      if (o.pax > seats) return { ok: false, refusal: "room_capacity_exceeded", why: "party_size", detail: `the tables seat ${seats}, the party is ${o.pax}` };
       // Online guests respect guests_min, as the best choice does; staff may seat anyone anywhere.
       const smallest = Math.min(...tables.map((t) => t.guestsMin));
       if (o.mode === "online" && o.pax < smallest) {
-        return { ok: false, refusal: "table_not_available", detail: `the tables asked for take parties of ${smallest} or more` };
+        return { ok: false, refusal: "table_not_available", why: "party_size", detail: `the tables asked for take parties of ${smallest} or more` };
       }
-      if (tables.some((t) => this.isClosed(t, o.date, o.start, o.serviceId))) {
-        return { ok: false, refusal: "booking_slot_not_available", detail: "a closure covers this time for the tables asked for" };
-      }
+      if (tables.some(closed)) return { ok: false, refusal: "booking_slot_not_available", why: "closed", detail: "a closure covers this stay for the tables asked for" };
       const busy = tables.filter((t) => !this.isFree(t, o.start, stay, o.ignoreReservation));
-      if (busy.length) return { ok: false, refusal: "table_not_available", detail: `table ${busy.map((t) => t.id).join(", ")} is held at this time` };
+      if (busy.length) return { ok: false, refusal: "table_not_available", why: "full", detail: `table ${busy.map((t) => t.id).join(", ")} is held at this time` };
       return { ok: true, tables, stay };
     }
     const fitting = usable.filter((t) => t.guestsMin <= o.pax && o.pax <= t.guestsMax);
-    if (!fitting.length) return { ok: false, refusal: "room_capacity_exceeded", detail: `no table ${o.roomId ? "in this room " : ""}seats a party of ${o.pax}` };
-    const open = fitting.filter((t) => !this.isClosed(t, o.date, o.start, o.serviceId));
-    if (!open.length) return { ok: false, refusal: "booking_slot_not_available", detail: "a closure covers this time" };
+    if (!fitting.length) return { ok: false, refusal: "room_capacity_exceeded", why: "party_size", detail: `no table ${o.roomId ? "in this room " : ""}seats a party of ${o.pax}` };
+    const open = fitting.filter((t) => !closed(t));
+    if (!open.length) return { ok: false, refusal: "booking_slot_not_available", why: "closed", detail: "a closure covers this stay" };
     const best = bestChoice(
       open.filter((t) => this.isFree(t, o.start, stay, o.ignoreReservation)),
       o.pax,
       o.spread,
     );
-    if (!best) return { ok: false, refusal: "table_not_available", detail: `every table that seats ${o.pax} is held at this time` };
+    if (!best) return { ok: false, refusal: "table_not_available", why: "full", detail: `every table that seats ${o.pax} is held at this time` };
     return { ok: true, tables: [best], stay };
   }
 
   /**
-   * The slot listing of one day (CONTRACT 5). `outOfOrder` false: closures are ignored and
-   * nothing is disabled (SPEC); true: a time is disabled when every table is closed, and
-   * closed tables neither count as free nor make a time available.
+   * The slot listing of one service day (CONTRACT 5): its times past midnight included.
+   * `outOfOrder` false: closures are ignored and nothing is disabled (SPEC); true: a time is
+   * disabled when every table is closed to the party's stay, and closed tables neither count
+   * as free nor make a time available. Each unavailable time says why (`reason`).
    */
   daySlots(date: string, pax: number, services: EngineService[], outOfOrder: boolean): DaySlots {
     // The hot path of /bookings/slots: what does not depend on the time is worked out once
-    // per day and service. It must agree with checkTime and freeTables (a property-based
-    // test holds the listing against decide()).
-    const available_services: DayServiceSlots[] = [];
+    // per day and service. It must agree with decide() (a property-based test holds them).
     const usable = this.usableTables("online");
-    const fitting = usable.filter((t) => t.guestsMin <= pax && pax <= t.guestsMax);
-    const closures = outOfOrder ? this.catalog.closures.filter((c) => date >= c.startDate && date <= c.endDate) : [];
-    const { settings } = this.catalog;
-    for (const service of services) {
-      if (!serviceRunsOn(service, date)) continue;
-      const stay = stayMinutes(pax, settings, service);
-      const partyFits = service.online && pax >= service.paxMin && (service.paxMax === null || pax <= service.paxMax) && pax <= settings.max_online_pax;
-      const inWindow = date <= this.lastDate;
-      const closedAt = (t: EngineTable, start: number) => closures.some((c) => closureCovers(c, date, start, t, service.id));
-      const entry: DayServiceSlots = { id: service.id, title: service.name, available_slots: [], slots: [] };
-      for (const start of serviceGrid(service, date, settings)) {
-        if (!this.exists(date, start)) continue;
-        const disabled = closures.length > 0 && usable.length > 0 && usable.every((t) => closedAt(t, start));
-        const bookable = !disabled && partyFits && inWindow && start >= this.now && start >= this.earliestOnline;
-        let free = 0;
-        if (bookable) for (const t of fitting) if (this.isFree(t, start, stay) && !(closures.length && closedAt(t, start))) free++;
-        const hour = hourOf(start);
-        entry.slots.push({ hour, disabled, free_tables: free });
-        if (free > 0) entry.available_slots.push(hour);
-      }
-      available_services.push(entry);
-    }
+    const day: DayContext = {
+      date,
+      pax,
+      usable,
+      fitting: usable.filter((t) => t.guestsMin <= pax && pax <= t.guestsMax),
+      // hours close calendar dates: a stay of a day's last times reaches two dates on
+      closures: outOfOrder ? this.catalog.closures.filter((c) => c.endDate >= date && c.startDate <= addDays(date, 2)) : [],
+    };
+    const available_services = services.filter((s) => serviceRunsOn(s, date)).map((s) => this.serviceSlots(s, day));
     return { day: date, available_services };
+  }
+
+  private serviceSlots(service: EngineService, d: DayContext): DayServiceSlots {
+    const { settings } = this.catalog;
+    const stay = stayMinutes(d.pax, settings, service);
+    const partyFits = service.online && d.pax >= service.paxMin && d.pax <= Math.min(service.paxMax ?? Infinity, settings.max_online_pax);
+    const closedAt = (t: EngineTable, start: number) => d.closures.some((c) => closureCovers(c, d.date, start, stay, t, service.id));
+    const entry: DayServiceSlots = { id: service.id, title: service.name, available_slots: [], slots: [] };
+    for (const start of serviceGrid(service, d.date, settings)) {
+      if (!this.exists(start)) continue;
+      const disabled = d.closures.length > 0 && d.usable.length > 0 && d.usable.every((t) => closedAt(t, start));
+      // In decide()'s order: the party size, the window, the notice, then the tables.
+      let reason: Unavailable | undefined = !partyFits
+        ? "party_size"
+        : d.date > this.lastDate || start + stay >= END_OF_TIME
+          ? "window"
+          : start < this.now || start < this.earliestOnline
+            ? "notice"
+            : !d.fitting.length
+              ? "party_size"
+              : disabled
+                ? "closed"
+                : undefined;
+      let free = 0;
+      if (!reason) {
+        const open = d.closures.length ? d.fitting.filter((t) => !closedAt(t, start)) : d.fitting;
+        for (const t of open) if (this.isFree(t, start, stay)) free++;
+        reason = !open.length ? "closed" : !free ? "full" : this.pacingAllows(service, start, d.pax) ? undefined : "pacing";
+      }
+      const hour = hourOf(start);
+      entry.slots.push({ hour, disabled, free_tables: free, ...(reason && { reason }) });
+      if (!reason) entry.available_slots.push(hour);
+    }
+    return entry;
   }
 }
 
-const TIME_DETAIL: Record<Refusal, string> = {
-  service_is_not_available: "the service does not run on this day",
-  service_not_available: "the service does not take this party size through this channel",
-  booking_slot_not_available: "this time cannot be booked: off the service's times, past, too soon, too far ahead or closed",
-  room_capacity_exceeded: "no table seats the party",
-  table_not_available: "no table is free",
-};
+interface DayContext {
+  date: string;
+  pax: number;
+  usable: EngineTable[];
+  fitting: EngineTable[];
+  closures: EngineClosure[];
+}
+
+/** The index of the first item starting at or after `from` (the list is sorted by start). */
+function firstFrom(list: { startMin: number }[], from: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.startMin < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function slot(detail: string, why?: Unavailable): Verdict {
+  return { refusal: "booking_slot_not_available", detail, ...(why && { why }) };
+}
+
+/** The refusal of a party the service's pacing does not take at `start`, naming the limits and the interval. */
+export function pacingRefusal(service: EngineService, start: number): Decision & { ok: false } {
+  const from = pacingBucket(service, start);
+  const limits = [
+    service.maxCoversPerInterval != null ? `${service.maxCoversPerInterval} covers` : "",
+    service.maxPartiesPerInterval != null ? `${service.maxPartiesPerInterval} parties` : "",
+  ].filter(Boolean);
+  const detail = `pacing: the kitchen takes at most ${limits.join(" and ")} starting between ${hourOf(from).slice(0, 5)} and ${hourOf(from + (service.pacingInterval ?? 15)).slice(0, 5)}`;
+  return { ok: false, refusal: "booking_slot_not_available", why: "pacing", detail };
+}

@@ -10,6 +10,14 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { CHANNELS, RESERVATION_STATUSES } from "../../shared/schemas";
 
+/** A guest as typed on one reservation. */
+export interface Guest {
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
 const oneOf = (values: readonly string[]) => sql.raw(`(${values.map((v) => `'${v}'`).join(", ")})`);
@@ -87,6 +95,11 @@ export const diningTables = sqliteTable(
     bookable: integer("bookable", { mode: "boolean" }).notNull().default(true),
     online: integer("online", { mode: "boolean" }).notNull().default(true),
     isGroup: integer("is_group", { mode: "boolean" }).notNull().default(false),
+    /**
+     * a group whose guests_max was not set explicitly: triggers (migrations/shard/0003) keep it the
+     * sum of its members' (never below its guests_min) when they change
+     */
+    guestsMaxAuto: integer("guests_max_auto", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     deletedAt: text("deleted_at"),
   },
@@ -136,12 +149,22 @@ export const services = sqliteTable(
     validTo: text("valid_to"),
     /** minutes a guest has to pay; null: no prepayment (reservations start ACCEPTED, not PREPAY) */
     prepaymentWindow: integer("prepayment_window"),
+    /**
+     * Pacing (CONTRACT 14): at most so many covers and parties may start in one interval of
+     * pacing_interval minutes, counted from start_hour; null: no limit. A trigger (0003) refuses
+     * the insert or move that would pass them, so parallel bookings cannot both pass.
+     */
+    pacingInterval: integer("pacing_interval").notNull().default(15),
+    maxCoversPerInterval: integer("max_covers_per_interval"),
+    maxPartiesPerInterval: integer("max_parties_per_interval"),
     createdAt: createdAt(),
     deletedAt: text("deleted_at"),
   },
   (t) => [
     // GET /services and the engine's catalog load
     index("services_property_idx").on(t.propertyId, t.id),
+    // pacing_interval 5..240, limits >= 1: trigger services_pacing_check (0003; a CHECK added to an
+    // existing table makes drizzle-kit rebuild it, which would drop its triggers)
     check("services_stay_ck", sql`${t.averageStay} IS NULL OR ${t.averageStay} BETWEEN 5 AND 1440`),
     check("services_interval_ck", sql`${t.slotInterval} IS NULL OR ${t.slotInterval} BETWEEN 5 AND 240`),
     check("services_pax_ck", sql`${t.paxMin} >= 1 AND (${t.paxMax} IS NULL OR ${t.paxMax} >= ${t.paxMin})`),
@@ -179,6 +202,17 @@ export const customers = sqliteTable(
     email: text("email"),
     phone: text("phone"),
     banned: integer("banned", { mode: "boolean" }).notNull().default(false),
+    /** the guest's language (en, it, fr, de, es), from their online bookings or staff */
+    locale: text("locale"),
+    /** JSON array of the restaurant's labels ("vip", "regular") */
+    tags: text("tags", { mode: "json" }).notNull().$type<string[]>().default(sql`'[]'`),
+    /** the guest's standing allergies (a reservation carries its own too) */
+    allergies: text("allergies"),
+    /** staff only */
+    notes: text("notes"),
+    marketingConsent: integer("marketing_consent", { mode: "boolean" }).notNull().default(false),
+    /** set when the personal data was erased (DELETE /customers/{id}); the row stays for the reservations */
+    erasedAt: text("erased_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -207,8 +241,22 @@ export const reservations = sqliteTable(
     status: text("status").notNull(),
     channel: text("channel").notNull(),
     waitingList: integer("waiting_list", { mode: "boolean" }).notNull().default(false),
+    /** staff only: never shown to the guest */
     notes: text("notes"),
+    /** the guest's own words */
     specialRequest: text("special_request"),
+    /** birthday, anniversary, business, date or other (CONTRACT 14) */
+    occasion: text("occasion"),
+    allergies: text("allergies"),
+    /**
+     * JSON {first_name, last_name, email, phone}: the guest as typed for this reservation, which may
+     * differ from the matched customer's record (CONTRACT 14: a match is never rewritten)
+     */
+    guest: text("guest", { mode: "json" }).$type<Guest | null>(),
+    /** staff booked or moved it past the service's pacing ("override_pacing": true); the trigger lets it pass */
+    overridePacing: integer("override_pacing", { mode: "boolean" }).notNull().default(false),
+    /** why it expired: no_show (not checked in by start + no_show_after_minutes, or staff said so) or unpaid */
+    statusReason: text("status_reason"),
     lastStatusChange: text("last_status_change").notNull().default(now),
     checkinDate: text("checkin_date"),
     checkoutDate: text("checkout_date"),
@@ -230,12 +278,23 @@ export const reservations = sqliteTable(
      * change of the reservation (its webhook event) and a late delivery shows them as they were
      */
     customerSnapshot: text("customer_snapshot"),
+    /**
+     * Bookings made through the search engine's booking server (worker/searchengine): the user id
+     * the search engine gave its user (ListBookings), and the CreateBooking idempotency token. Both
+     * null for every other reservation; a trigger keeps them to channel SEARCHENGINE.
+     */
+    searchengineUserId: text("searchengine_user_id"),
+    searchengineToken: text("searchengine_token"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
   (t) => [
     // GET /reservations: a property's reservations by start, then id
     index("reservations_property_start_idx").on(t.propertyId, t.startMin, t.id),
+    // the booking server's ListBookings: a search-engine user's bookings, across properties
+    index("reservations_searchengine_user_idx").on(t.searchengineUserId).where(sql`${t.searchengineUserId} IS NOT NULL`),
+    // CreateBooking is idempotent on its token: one booking per token and property, whatever the concurrency
+    uniqueIndex("reservations_searchengine_token_uq").on(t.propertyId, t.searchengineToken).where(sql`${t.searchengineToken} IS NOT NULL`),
     // deletion guards: upcoming reservations of a service or room
     index("reservations_service_idx").on(t.serviceId, t.startMin),
     index("reservations_room_idx").on(t.roomId, t.startMin),
@@ -243,7 +302,11 @@ export const reservations = sqliteTable(
     index("reservations_manage_token_idx").on(t.manageTokenHash),
     // the cron that expires unpaid PREPAY reservations
     index("reservations_status_due_idx").on(t.status, t.paymentDueAt),
+    // a customer's visits and counts, merge and erasure
+    index("reservations_customer_idx").on(t.customerId, t.startMin),
     check("reservations_status_ck", sql`${t.status} IN ${oneOf(RESERVATION_STATUSES)}`),
+    // occasion in OCCASIONS and status_reason in (no_show, unpaid): trigger reservations_values_check
+    // (0003), for the reason given at services
     check("reservations_channel_ck", sql`${t.channel} IN ${oneOf(CHANNELS)}`),
     // a stay is 5 minutes to a day (the engine's hold arithmetic and the overlap trigger rely on it)
     check("reservations_stay_ck", sql`${t.endMin} - ${t.startMin} BETWEEN 5 AND 1440`),
@@ -320,7 +383,11 @@ export const catalogChanges = sqliteTable(
 
 // ---------- webhooks (CONTRACT 9) ----------
 
-/** A client's subscription to one event type of one property. */
+/**
+ * A client's subscription to one event type of one property. One reserved kind has no client
+ * (client_id 0, so no client lists or changes it): webhook_type SEARCHENGINE_BOOKING, the search
+ * engine's booking notifications, sent by worker/searchengine/notify.ts.
+ */
 export const webhookSubscriptions = sqliteTable(
   "webhook_subscriptions",
   {
@@ -347,6 +414,10 @@ export const webhookSubscriptions = sqliteTable(
     index("webhook_subscriptions_client_idx").on(t.clientId, t.id),
     // the outbox triggers: who listens to this property's events of this type
     index("webhook_subscriptions_property_type_idx").on(t.propertyId, t.webhookType),
+    // the search engine's notification subscription (worker/searchengine): at most one live per property
+    uniqueIndex("webhook_subscriptions_searchengine_uq")
+      .on(t.propertyId)
+      .where(sql`${t.webhookType} = 'SEARCHENGINE_BOOKING' AND ${t.deletedAt} IS NULL`),
   ],
 );
 

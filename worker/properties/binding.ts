@@ -33,13 +33,23 @@ export interface Preload {
   keep: (results: unknown[]) => void;
 }
 
-/** Opens the property's shard for this request and loads its row; undefined when the shard has none. */
-export async function bindProperty(c: Context<AppEnv>, entry: DirectoryRow, preload?: Preload): Promise<PropertyRow | undefined> {
-  const write = !READS.has(c.req.method);
+/**
+ * Opens the property's shard for this request and loads its row; undefined when the shard has none.
+ * By default the method decides: a write goes to the primary (and is refused while the property
+ * moves), a read may go to a replica. `write: false` reads whatever the method; `primary` reads
+ * on the primary (the search engine's POSTed lookups, which must see a switch turned off at once).
+ */
+export async function bindProperty(
+  c: Context<AppEnv>,
+  entry: DirectoryRow,
+  o: { write?: boolean; primary?: boolean; preload?: Preload | undefined } = {},
+): Promise<PropertyRow | undefined> {
+  const write = o.write ?? !READS.has(c.req.method);
+  const { preload } = o;
   if (write && entry.movingSince) throw movingError();
   if (write) await ensureIdRange(c.env, entry.shard);
   const asked = c.req.header("X-D1-Bookmark");
-  const session = openShard(c.env, entry.shard, { write, bookmark: asked && BOOKMARK.test(asked) ? asked : undefined });
+  const session = openShard(c.env, entry.shard, { write: write || o.primary === true, bookmark: asked && BOOKMARK.test(asked) ? asked : undefined });
   sessions.set(c, session);
   c.set("shard", entry.shard);
   c.set("d1", session as unknown as D1Database);

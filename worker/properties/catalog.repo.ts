@@ -161,6 +161,8 @@ export interface TableFields {
   roomId: number;
   guestsMin: number;
   guestsMax: number;
+  /** a group's guests_max follows its members (migrations/shard/0003) */
+  guestsMaxAuto: boolean;
   bookable: boolean;
   online: boolean;
   isGroup: boolean;

@@ -1,5 +1,5 @@
 /** A property's own row, in its shard (the directory in the control database says which). */
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { resolveSettings, type SettingsPatch } from "../../shared/schemas";
 import { properties } from "../db/shard.schema";
@@ -38,6 +38,14 @@ export async function getPropertyRowWith(db: Db, id: number, alongside: BatchIte
 export async function getPropertyRows(db: Db, ids: number[]): Promise<PropertyRow[]> {
   if (!ids.length) return [];
   return db.select().from(properties).where(and(inArray(properties.id, ids), isNull(properties.deletedAt)));
+}
+
+/** The shard's live properties that expire no-shows (settings.no_show_after_minutes set), for the cron. */
+export async function noShowProperties(db: Db): Promise<PropertyRow[]> {
+  return db
+    .select()
+    .from(properties)
+    .where(and(isNull(properties.deletedAt), eq(properties.shardState, "live"), sql`json_extract(${properties.settings}, '$.no_show_after_minutes') IS NOT NULL`));
 }
 
 /** Writes a new property's row under the id and key the directory gave it. */
@@ -96,10 +104,6 @@ export async function updateProperty(db: Db, current: PropertyRow, input: Partia
 
 export async function softDeleteProperty(db: Db, id: number) {
   await db.update(properties).set({ deletedAt: nowIso(), updatedAt: nowIso() }).where(eq(properties.id, id));
-}
-
-export async function setSearchengine(db: Db, id: number, enabled: boolean) {
-  await db.update(properties).set({ searchengineEnabled: enabled, updatedAt: nowIso() }).where(eq(properties.id, id));
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

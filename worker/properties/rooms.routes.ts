@@ -40,7 +40,9 @@ const TableCreate = z
     name,
     room_id: z.number().int().positive(),
     guests_min: guests.optional().openapi({ description: "default 1" }),
-    guests_max: guests.optional().openapi({ description: "required for a single table; a group defaults to the sum of its members" }),
+    guests_max: guests
+      .optional()
+      .openapi({ description: "required for a single table; a group without it seats the sum of its members, and follows them when they change" }),
     bookable: z.boolean().optional(),
     online: z.boolean().optional(),
     group: z.boolean().optional(),
@@ -53,7 +55,10 @@ const TableUpdate = z
     name: name.optional(),
     room_id: z.number().int().positive().optional(),
     guests_min: guests.optional(),
-    guests_max: guests.optional(),
+    guests_max: guests
+      .nullable()
+      .optional()
+      .openapi({ description: "a number fixes it; for a group, null makes it follow its members again (their sum, never below guests_min)" }),
     bookable: z.boolean().optional(),
     online: z.boolean().optional(),
     table_ids: ids.optional(),
@@ -205,7 +210,17 @@ export const tablesRouter = createRouter()
     const table = await repo.insertTable(
       db,
       propertyId,
-      { name: body.name, roomId: body.room_id, guestsMin, guestsMax, bookable: body.bookable ?? true, online: body.online ?? true, isGroup },
+      {
+        name: body.name,
+        roomId: body.room_id,
+        guestsMin,
+        guestsMax,
+        // a group given no guests_max follows its members (triggers keep it their sum)
+        guestsMaxAuto: isGroup && body.guests_max === undefined,
+        bookable: body.bookable ?? true,
+        online: body.online ?? true,
+        isGroup,
+      },
       memberIds,
     );
     return c.json({ data: [toTableDto({ ...table, memberIds })] }, 201);
@@ -227,9 +242,10 @@ export const tablesRouter = createRouter()
     } else if (!current.isGroup && body.table_ids?.length) {
       throw invalid("table_ids", "only a group table has member tables");
     }
+    if (body.guests_max === null && !current.isGroup) throw invalid("guests_max", "only a group's seats can follow its members; give a number");
     const guestsMin = body.guests_min ?? current.guestsMin;
     const guestsMax = body.guests_max ?? current.guestsMax;
-    if (guestsMin > guestsMax) throw invalid("guests_min", "guests_min must not exceed guests_max");
+    if (guestsMin > guestsMax && body.guests_max !== null) throw invalid("guests_min", "guests_min must not exceed guests_max");
     const regrouped = roomId !== current.roomId || (memberIds !== undefined && memberIds.join() !== current.memberIds.join());
     const result = await repo.updateTable(
       db,
@@ -238,7 +254,10 @@ export const tablesRouter = createRouter()
         ...(body.name !== undefined && { name: body.name }),
         roomId,
         guestsMin,
-        guestsMax,
+        // a number fixes a group's seats; null lets them follow its members again (a trigger sums them)
+        ...(typeof body.guests_max === "number" && { guestsMax, guestsMaxAuto: false }),
+        ...(body.guests_max === null && { guestsMaxAuto: true }),
+        ...(guestsMin > guestsMax && body.guests_max === null && { guestsMax: guestsMin }),
         ...(body.bookable !== undefined && { bookable: body.bookable }),
         ...(body.online !== undefined && { online: body.online }),
       },
@@ -249,7 +268,9 @@ export const tablesRouter = createRouter()
       const by = result.usedBy ? `upcoming reservation ${result.usedBy}` : "an upcoming reservation";
       throw new ApiError("resource_in_use", `table ${current.id} is held by ${by}; its members or room cannot change until it is moved or cancelled`);
     }
-    const table = result.table ?? tableGone(current.id);
+    let table = result.table ?? tableGone(current.id);
+    // A group's seats may have followed its new members after the row was written: read it back.
+    if (current.isGroup) table = (await repo.getTable(db, propertyId, current.id)) ?? tableGone(current.id);
     return c.json({ data: [toTableDto({ ...table, memberIds: memberIds ?? current.memberIds })] }, 200);
   })
   .openapi(tableRoutes.remove, async (c) => {

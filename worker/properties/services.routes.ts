@@ -29,7 +29,7 @@ export const ServiceSchema = z
     image_url: z.string().nullable(),
     weekdays: z.array(z.number().int()),
     start_hour: z.string().openapi({ description: "first bookable start" }),
-    end_hour: z.string().openapi({ description: "last bookable start" }),
+    end_hour: z.string().openapi({ description: "last bookable start; earlier than start_hour: the service runs past midnight" }),
     slot_interval: z.number().int().nullable().openapi({ description: "overrides the property's slot_interval" }),
     average_stay: z.number().int().nullable().openapi({ description: "overrides the property's average_stay" }),
     pax_min: z.number().int(),
@@ -39,6 +39,9 @@ export const ServiceSchema = z
     valid_from: z.string().nullable(),
     valid_to: z.string().nullable(),
     prepayment_window: z.number().int().nullable().openapi({ description: "minutes a guest has to pay: new reservations start PREPAY and expire unpaid after it; null: no prepayment" }),
+    pacing_interval: z.number().int().openapi({ description: "pacing: the length of an interval in minutes, counted from start_hour (default 15)" }),
+    max_covers_per_interval: z.number().int().nullable().openapi({ description: "pacing: at most so many guests may arrive in one interval; null: no limit" }),
+    max_parties_per_interval: z.number().int().nullable().openapi({ description: "pacing: at most so many parties may arrive in one interval; null: no limit" }),
   })
   .openapi("Service");
 
@@ -55,10 +58,15 @@ const serviceFields = {
   valid_from: date.nullable().optional(),
   valid_to: date.nullable().optional(),
   prepayment_window: z.number().int().min(1).max(10080).nullable().optional(),
+  pacing_interval: z.number().int().min(5).max(240).optional(),
+  max_covers_per_interval: z.number().int().min(1).max(10000).nullable().optional(),
+  max_parties_per_interval: z.number().int().min(1).max(10000).nullable().optional(),
 };
 const ServiceCreate = z
   .object({ name: z.string().trim().min(1).max(100), start_hour: hour, end_hour: hour, ...serviceFields })
-  .openapi("ServiceCreate", { example: { name: "Dinner", start_hour: "19:00:00", end_hour: "22:00:00", weekdays: [2, 3, 4, 5, 6, 7] } });
+  .openapi("ServiceCreate", {
+    example: { name: "Dinner", start_hour: "19:00:00", end_hour: "22:00:00", weekdays: [2, 3, 4, 5, 6, 7], pacing_interval: 15, max_covers_per_interval: 20 },
+  });
 const ServiceUpdate = z
   .object({ name: z.string().trim().min(1).max(100).optional(), start_hour: hour.optional(), end_hour: hour.optional(), ...serviceFields })
   .openapi("ServiceUpdate");
@@ -81,12 +89,15 @@ export function toServiceDto(s: ServiceRow) {
     valid_from: s.validFrom,
     valid_to: s.validTo,
     prepayment_window: s.prepaymentWindow,
+    pacing_interval: s.pacingInterval,
+    max_covers_per_interval: s.maxCoversPerInterval,
+    max_parties_per_interval: s.maxPartiesPerInterval,
   };
 }
 
 
-function checkService(s: { startHour: string; endHour: string; paxMin: number; paxMax: number | null; validFrom: string | null; validTo: string | null }) {
-  if (s.endHour < s.startHour) throw invalid("end_hour", "end_hour (the last bookable start) must not be before start_hour");
+// An end_hour earlier than start_hour is a service past midnight (CONTRACT 14): nothing to refuse.
+function checkService(s: { paxMin: number; paxMax: number | null; validFrom: string | null; validTo: string | null }) {
   if (s.paxMax !== null && s.paxMax < s.paxMin) throw invalid("pax_max", "pax_max must not be below pax_min");
   if (s.validFrom && s.validTo && s.validTo < s.validFrom) throw invalid("valid_to", "valid_to must not be before valid_from");
 }
@@ -128,6 +139,9 @@ function serviceFieldsOf(b: ServiceBody): Partial<repo.ServiceFields> {
   if (b.valid_from !== undefined) out.validFrom = b.valid_from;
   if (b.valid_to !== undefined) out.validTo = b.valid_to;
   if (b.prepayment_window !== undefined) out.prepaymentWindow = b.prepayment_window;
+  if (b.pacing_interval !== undefined) out.pacingInterval = b.pacing_interval;
+  if (b.max_covers_per_interval !== undefined) out.maxCoversPerInterval = b.max_covers_per_interval;
+  if (b.max_parties_per_interval !== undefined) out.maxPartiesPerInterval = b.max_parties_per_interval;
   return out;
 }
 

@@ -7,12 +7,12 @@
 import type { PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
 import { resolveSettings, type ReservationStatus, type Settings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
-import { Availability, type EngineService, serviceGrid } from "../availability/engine";
+import { Availability, type EngineService, listedDays, serviceDayOf } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { now } from "../lib/clock";
 import { randomToken, sha256Hex } from "../lib/crypto";
-import { addDays, fromLocalMinutes, localMinutes, localToUtc, zonedParts } from "../lib/localtime";
+import { addDays, localMinutes, localToUtc, zonedParts } from "../lib/localtime";
 import { act, type BookingContext, createReservation } from "../reservations/booking";
 import { FINAL } from "../reservations/machine";
 import type { ReservationRow } from "../reservations/reservations.repo";
@@ -25,7 +25,7 @@ const MAX_ALTERNATIVES = 6;
  * Services a guest can book online. A service with a prepayment window is not one of them:
  * the widget takes no payment, so its bookings would only expire unpaid.
  */
-const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepaymentWindow;
+export const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepaymentWindow;
 
 // ---------- profile and services ----------
 
@@ -82,45 +82,27 @@ function checkOnlinePax(settings: Settings, pax: number) {
 
 /**
  * Every time the party can book online, per day and service, closures honoured: the engine's
- * listing with out_of_order (closures) on, from one load of the whole range.
+ * listing with out_of_order (closures) on, from one load of the whole range. What the waiting
+ * list can take: times that pass every rule of time (grid, notice, window, party size) and have
+ * an open table that seats the party, but every such table is held or the kitchen's pacing is
+ * reached. A service past midnight lists its late times under the day it started.
  */
 export async function publicSlots(db: Db, property: PropertyRow, q: { date: string; pax: number; days: number; service_id?: number | undefined }): Promise<PublicSlotDay[]> {
   checkOnlinePax(resolveSettings(property.settings), q.pax);
-  const lastDay = addDays(q.date, q.days - 1);
-  const { catalog, holds } = await loadAvailability(db, property, q.date, lastDay, { lean: true });
+  const days = listedDays(q.date, q.days);
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, { lean: true });
   let services = catalog.services.filter(isOnline);
   if (q.service_id !== undefined) services = services.filter((s) => s.id === q.service_id);
   if (q.service_id !== undefined && !services.length) throw new ApiError("service_not_found", `service ${q.service_id} does not take online bookings`);
-  const engine = new Availability(catalog, holds, now());
-  return Array.from({ length: q.days }, (_, i) => {
-    const date = addDays(q.date, i);
-    const day = engine.daySlots(date, q.pax, services, true);
-    return {
-      date,
-      services: day.available_services.map((entry) => {
-        const service = services.find((s) => s.id === entry.id)!;
-        const full = fullTimes(engine, service, date, q.pax, new Set(entry.available_slots));
-        return { service_id: entry.id, name: entry.title, times: entry.available_slots, waiting_list: full.length > 0, full_times: full };
-      }),
-    };
-  });
-}
-
-/**
- * What the waiting list can take that day: times that pass every rule of time (grid, notice,
- * window, party size), have an open table that seats the party, and are full.
- */
-function fullTimes(engine: Availability, service: EngineService, date: string, pax: number, bookable: Set<string>): string[] {
-  const fitting = engine.usableTables("online").filter((t) => t.guestsMin <= pax && pax <= t.guestsMax);
-  if (!fitting.length) return [];
-  return serviceGrid(service, date, engine.catalog.settings)
-    .filter(
-      (start) =>
-        !bookable.has(fromLocalMinutes(start).hour) &&
-        engine.checkTime(service, date, start, pax, "online") === undefined &&
-        fitting.some((t) => !engine.isClosed(t, date, start, service.id)),
-    )
-    .map((start) => fromLocalMinutes(start).hour);
+  const engine = new Availability(catalog, holds, now(), arrivals);
+  return days.map((date) => ({
+    date,
+    services: engine.daySlots(date, q.pax, services, true).available_services.map((entry) => {
+      const full = entry.slots.filter((t) => t.reason === "full" || t.reason === "pacing").map((t) => t.hour);
+      const { startHour } = services.find((s) => s.id === entry.id)!;
+      return { service_id: entry.id, name: entry.title, start_hour: startHour, times: entry.available_slots, waiting_list: full.length > 0, full_times: full };
+    }),
+  }));
 }
 
 // ---------- booking ----------
@@ -148,8 +130,8 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Pro
   const settings = resolveSettings(property.settings);
   checkOnlinePax(settings, b.pax);
   const start = localMinutes(b.date, b.hour);
-  const { catalog, holds } = await loadAvailability(db, property, b.date, b.date);
-  const engine = new Availability(catalog, holds, now());
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, b.date, b.date);
+  const engine = new Availability(catalog, holds, now(), arrivals);
   const online = catalog.services.filter(isOnline);
   const timeOk = (s: EngineService) => engine.checkTime(s, b.date, start, b.pax, "online") === undefined;
   const tableFree = (s: EngineService) => engine.decide({ service: s, date: b.date, start, pax: b.pax, mode: "online" }).ok;
@@ -168,7 +150,8 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Pro
   if (refused) throw new ApiError(refused, timeRefusalDetail(refused, settings));
 
   const decision = engine.decide({ service, date: b.date, start, pax: b.pax, mode: "online" });
-  const full = !decision.ok && decision.refusal === "table_not_available";
+  // Held tables or the kitchen's pacing: what the waiting list is for.
+  const full = !decision.ok && (decision.why === "full" || decision.why === "pacing");
   if (!decision.ok && !(b.waiting_list && full)) throw await timeTaken(db, property, service, b);
 
   const guest: TypedGuest = { first_name: b.guest.first_name, last_name: b.guest.last_name, email: b.guest.email, phone: b.guest.phone ?? null };
@@ -178,7 +161,18 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Pro
   const create = (waiting: boolean) =>
     createReservation(
       ctx,
-      { start_date: b.date, start_hour: b.hour, pax: b.pax, service_id: service.id, waiting_list: waiting, customer: b.guest, notes: b.notes },
+      {
+        start_date: b.date,
+        start_hour: b.hour,
+        pax: b.pax,
+        service_id: service.id,
+        waiting_list: waiting,
+        customer: { ...b.guest, locale: b.locale },
+        // The guest's words are a special request; notes are the staff's (CONTRACT 14).
+        special_request: b.special_request ?? b.notes,
+        occasion: b.occasion,
+        allergies: b.allergies,
+      },
       "PLATFORM_BOOK",
       extras,
     );
@@ -209,14 +203,17 @@ function timeRefusalDetail(refusal: string, s: Settings): string {
   }
 }
 
-/** 409 with the free times of that day and service nearest to the one asked for (fresh data). */
+/** 409 with the free times of that service day and service nearest to the one asked for (fresh data). */
 async function timeTaken(db: Db, property: PropertyRow, service: EngineService, b: Booking): Promise<ApiError> {
-  const { catalog, holds } = await loadAvailability(db, property, b.date, b.date);
-  const engine = new Availability(catalog, holds, now());
-  const live = catalog.services.find((s) => s.id === service.id && isOnline(s));
-  const times = live ? (engine.daySlots(b.date, b.pax, [live], true).available_services[0]?.available_slots ?? []) : [];
   const asked = localMinutes(b.date, b.hour);
-  const distance = (h: string) => Math.abs(localMinutes(b.date, h) - asked);
+  const day = serviceDayOf(service, asked);
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, day, day);
+  const engine = new Availability(catalog, holds, now(), arrivals);
+  const live = catalog.services.find((s) => s.id === service.id && isOnline(s));
+  const times = live ? (engine.daySlots(day, b.pax, [live], true).available_services[0]?.available_slots ?? []) : [];
+  // a time before the service's start is past midnight, on the next calendar day
+  const minuteOf = (h: string) => localMinutes(day, h) + (h < service.startHour ? 1440 : 0);
+  const distance = (h: string) => Math.abs(minuteOf(h) - asked);
   const alternatives = times
     .filter((h) => h !== b.hour)
     .sort((x, y) => distance(x) - distance(y) || x.localeCompare(y))
@@ -246,7 +243,11 @@ export function toPublicReservation(property: PropertyRow, row: ReservationRow, 
     pax: row.pax,
     service: row.serviceId !== null ? { id: row.serviceId, name: service ?? "" } : null,
     guest: guest ?? { first_name: "", last_name: "", email: "", phone: null },
-    notes: row.notes,
+    // never the staff's notes: the guest's own request, under both names
+    notes: row.specialRequest,
+    special_request: row.specialRequest,
+    occasion: (row.occasion as PublicReservation["occasion"]) ?? null,
+    allergies: row.allergies,
     restaurant: { name: property.name, timezone: s.timezone },
     cancellable_until: cancellableUntil(row, s),
   };

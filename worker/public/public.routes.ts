@@ -40,7 +40,10 @@ const ServiceSchema = z.object(PublicService.shape).openapi("PublicService", {
   example: { id: 3, name: "Cena", description: "Dinner from the wood-fired oven", image_url: null, pax_min: 1, pax_max: 8, weekdays: [2, 3, 4, 5, 6, 7], start_hour: "19:00:00", end_hour: "22:30:00" },
 });
 const SlotDaySchema = z.object(PublicSlotDay.shape).openapi("PublicSlotDay", {
-  example: { date: "2026-12-05", services: [{ service_id: 3, name: "Cena", times: ["19:00:00", "19:15:00", "21:30:00"], waiting_list: true, full_times: ["20:00:00", "20:15:00"] }] },
+  example: {
+    date: "2026-12-05",
+    services: [{ service_id: 3, name: "Cena", start_hour: "19:00:00", times: ["19:00:00", "19:15:00", "21:30:00", "00:30:00"], waiting_list: true, full_times: ["20:00:00", "20:15:00"] }],
+  },
 });
 const reservationExample = {
   status: "ACCEPTED",
@@ -50,6 +53,9 @@ const reservationExample = {
   service: { id: 3, name: "Cena" },
   guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 123456" },
   notes: "a quiet table, please",
+  special_request: "a quiet table, please",
+  occasion: "birthday",
+  allergies: "peanuts",
   restaurant: { name: "Trattoria Demo", timezone: "Europe/Rome" },
   cancellable_until: "2026-12-05T16:30:00.000Z",
 };
@@ -64,7 +70,9 @@ const BookingInputSchema = z.object(PublicBookingInput.shape).openapi("PublicBoo
     hour: "19:30",
     pax: 2,
     guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 123456" },
-    notes: "a quiet table, please",
+    special_request: "a quiet table, please",
+    occasion: "birthday",
+    allergies: "peanuts",
     waiting_list: false,
   },
 });
@@ -136,8 +144,9 @@ const slotsRoute = createRoute({
   summary: "Times bookable online",
   description:
     "One entry per day from `date` for `days` days, with each online service running that day and the times the party can book " +
-    "now: online tables, notice and booking window, closures honoured. Exactly what POST reservations accepts. " +
-    "A party over max_online_pax is a 400.",
+    "now: online tables, notice and booking window, closures and pacing honoured. Exactly what POST reservations accepts. " +
+    "A service past midnight lists its late times (those before its `start_hour`) under the day it started: book them on " +
+    "the next calendar date. Days past 9999-12-31 are not listed. A party over max_online_pax is a 400.",
   request: { params: KeyParam, query: SlotsQuery },
   responses: { 200: json(envelope(SlotDaySchema), "the days"), ...errorResponses(...NOT_FOUND, "service_not_found") },
 });
@@ -150,7 +159,9 @@ const createRouteDef = createRoute({
   description:
     "Channel PLATFORM_BOOK. Without service_id, the service is the one whose times include `hour`. waiting_list true books " +
     "normally when the time is free and answers status WAITING only when it is full. A time taken meanwhile is 409 " +
-    "\"time no longer available\" with `alternatives`. The answer shows what the guest typed, and the manage token, once. " +
+    "\"time no longer available\" with `alternatives`. `date` is the calendar date of the start (a time past midnight is on " +
+    "the day after the listing's). `special_request`, `occasion` and `allergies` are the guest's own (`notes`, the earlier " +
+    "name of special_request, is still accepted). The answer shows what the guest typed, and the manage token, once. " +
     "Idempotency-Key is honoured per IP.",
   request: { params: KeyParam, body: { content: { "application/json": { schema: BookingInputSchema } }, required: true } },
   responses: {

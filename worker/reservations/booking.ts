@@ -4,9 +4,9 @@
  * database refuses when a concurrent booking took the table first or the row changed since
  * it was read. Such a refusal is retried with fresh data a few times.
  */
-import { resolveSettings, type Channel, type ReservationStatus } from "../../shared/schemas";
+import { resolveSettings, type Channel, type Occasion, type ReservationStatus } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
-import { Availability, type EngineService, type EngineTable, type Mode, type Refusal, stayMinutes } from "../availability/engine";
+import { ARRIVING, Availability, type EngineService, type EngineTable, type Mode, pacingRefusal, type Refusal, stayMinutes } from "../availability/engine";
 import { ApiError, invalidField } from "../errors";
 import { localMinutes } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
@@ -65,6 +65,7 @@ function settle(err: unknown, tries: Tries, o: { tablesNamed?: boolean; noTable?
   const conflict = repo.writeConflict(err);
   if (!conflict) throw err;
   if (conflict === "service_gone") throw new ApiError("service_not_found", "the service was deleted a moment ago");
+  if (conflict === "pacing_full") throw new ApiError("booking_slot_not_available", "pacing: other parties reached the service's limit for this interval a moment ago");
   if (conflict === "table_not_available") {
     if (o.tablesNamed || ++tries.table >= TABLE_ATTEMPTS) throw new ApiError(o.noTable ?? "table_not_available", "the table was taken by another booking a moment ago");
     return;
@@ -87,8 +88,12 @@ export interface CreateInput {
   customer?: (CustomerInput & { id?: number | undefined }) | undefined;
   notes?: string | undefined;
   special_request?: string | undefined;
+  occasion?: Occasion | undefined;
+  allergies?: string | undefined;
   status?: string | undefined;
   duration?: number | undefined;
+  /** staff only: book past the service's pacing */
+  override_pacing?: boolean | undefined;
 }
 
 function findService(services: EngineService[], id: number): EngineService {
@@ -119,6 +124,8 @@ function tableGone(id: number): never {
 /** What only some channels add to a new reservation: the widget's manage token (hashed) and the guest as typed. */
 export interface CreateExtras {
   manageTokenHash?: string | undefined;
+  /** the search engine's user and CreateBooking idempotency token (channel SEARCHENGINE) */
+  searchengine?: { userId: string; token: string } | undefined;
   /** more {field: [before, after]} for the "created" history entry */
   history?: Record<string, [unknown, unknown]> | undefined;
 }
@@ -134,29 +141,32 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   if (b.duration !== undefined && mode !== "staff") throw invalidField("duration", "only staff (PLATFORM_ADMIN) reservations set a duration");
   if (block && mode !== "staff") throw invalidField("status", "only staff (PLATFORM_ADMIN) can block tables with OUTOFORDER");
   if (block && b.waiting_list) throw invalidField("waiting_list", "an OUTOFORDER block cannot wait");
+  if (b.override_pacing && mode !== "staff") throw invalidField("override_pacing", "only staff (PLATFORM_ADMIN) bookings may override pacing");
   if (!block && !b.customer) throw invalidField("customer", "a customer is required: a first or last name, and an email or a phone");
   checkCustomerInput(b.customer);
   const start = localMinutes(b.start_date, b.start_hour);
 
   const tries = newTries();
   for (let attempt = 1; ; attempt++) {
-    const customer = await resolveCustomer(ctx, b.customer, mode === "staff");
-    const { catalog, holds, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, { fresh: attempt > 1 });
-    const engine = new Availability(catalog, holds, now());
+    const customer = await resolveCustomer(ctx, b.customer);
+    const { catalog, holds, arrivals, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, { fresh: attempt > 1 });
+    const engine = new Availability(catalog, holds, now(), arrivals);
     const service = findService(catalog.services, b.service_id);
     checkPlace(engine, b.room_id, b.table_ids);
     let status: ReservationStatus;
     let tables: EngineTable[];
     let stay = b.duration ?? stayMinutes(b.pax, settings, service);
     if (b.waiting_list) {
-      const refused = engine.checkTime(service, b.start_date, start, b.pax, mode);
+      const refused = engine.checkTime(service, b.start_date, start, b.pax, mode, stay);
       if (refused) throw refusal(refused, `this time cannot be booked (${refused.replace(/_/g, " ")})`);
       status = "WAITING";
       tables = (b.table_ids ?? []).map((id) => catalog.tables.find((t) => t.id === id)!);
     } else {
+      // A staff block is no arrival: pacing does not count it.
+      const overridePacing = block || b.override_pacing;
       // Only a retry after losing a table spreads: an uncontended booking takes the best table.
       const spread = tries.table > 0 ? Math.random() : undefined;
-      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids, spread });
+      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids, overridePacing, spread });
       if (!decision.ok) throw refusal(decision.refusal, decision.detail);
       ({ tables, stay } = decision);
       status = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
@@ -176,11 +186,17 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       waitingList: status === "WAITING",
       notes: b.notes ?? null,
       specialRequest: b.special_request ?? null,
+      occasion: b.occasion ?? null,
+      allergies: b.allergies ?? null,
+      guest: customer?.guest ?? null,
+      overridePacing: mode === "staff" && !!b.override_pacing,
       tableIds: tables.map((t) => t.id),
       paymentDueAt: status === "PREPAY" ? addSeconds(at, (service.prepaymentWindow ?? 0) * 60) : null,
       lastStatusChange: at,
       catalogVersion,
       manageTokenHash: extras.manageTokenHash ?? null,
+      searchengineUserId: extras.searchengine?.userId ?? null,
+      searchengineToken: extras.searchengine?.token ?? null,
     };
     const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
     try {
@@ -215,10 +231,18 @@ export interface UpdateInput {
   customer?: (CustomerInput & { id?: number | undefined }) | undefined;
   notes?: string | null | undefined;
   special_request?: string | null | undefined;
+  occasion?: Occasion | null | undefined;
+  allergies?: string | null | undefined;
   duration?: number | undefined;
+  /** a move past the service's pacing (staff) */
+  override_pacing?: boolean | undefined;
 }
 
-export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput): Promise<ReservationRow> {
+/**
+ * `mode` "online": a move on behalf of the guest (the search engine's UpdateBooking) keeps to the
+ * rules of an online booking (grid, notice, window, online tables); staff may do more.
+ */
+export async function updateReservation(ctx: BookingContext, id: number, b: UpdateInput, mode: Mode = "staff"): Promise<ReservationRow> {
   const { db, property } = ctx;
   const settings = resolveSettings(property.settings);
   checkCustomerInput(b.customer);
@@ -227,35 +251,48 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
     const current = await requireReservation(ctx, id);
     const outcome = next(machineState(current), { type: "update" });
     if (!outcome.ok) throw new ApiError("reservation_not_available", outcome.reason);
-    const customer = await resolveCustomer(ctx, b.customer, true);
+    const customer = await resolveCustomer(ctx, b.customer);
     const date = b.start_day ?? b.start_date ?? current.startDate;
     const hour = b.start_hour ?? current.startHour;
     const pax = b.pax ?? current.pax;
     const serviceId = b.service_id ?? current.serviceId;
     const set: Partial<ReservationRow> = {};
     if (customer?.existing) set.customerId = customer.existing.id;
+    if (customer) set.guest = customer.guest;
     if (b.notes !== undefined) set.notes = b.notes;
     if (b.special_request !== undefined) set.specialRequest = b.special_request;
+    if (b.occasion !== undefined) set.occasion = b.occasion;
+    if (b.allergies !== undefined) set.allergies = b.allergies;
     let holds: HoldSpan[] | undefined;
     const moves =
       date !== current.startDate || hour !== current.startHour || pax !== current.pax || serviceId !== current.serviceId ||
       b.room_id !== undefined || b.table_ids !== undefined || b.duration !== undefined;
     if (moves) {
-      const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, date, date, { fresh: attempt > 1 });
-      const engine = new Availability(catalog, held, now());
+      const { catalog, holds: held, arrivals, catalogVersion } = await loadAvailability(db, property, date, date, { fresh: attempt > 1 });
+      const engine = new Availability(catalog, held, now(), arrivals);
       if (serviceId === null) throw invalidField("service_id", "the reservation has no service: give service_id");
       const service = findService(catalog.services, serviceId);
       checkPlace(engine, b.room_id, b.table_ids);
       const start = localMinutes(date, hour);
       const sameParty = pax === current.pax && serviceId === current.serviceId;
       const stay = b.duration ?? (sameParty ? current.endMin - current.startMin : stayMinutes(pax, settings, service));
-      const timeRefused = engine.checkTime(service, date, start, pax, "staff");
-      if (timeRefused) throw refusal(timeRefused, `this time cannot be booked (${timeRefused.replace(/_/g, " ")})`);
+      const verdict = engine.timeVerdict(service, start, pax, mode, stay);
+      if (verdict) throw refusal(verdict.refusal, verdict.detail);
+      // Pacing as the trigger checks a move: a party arriving at another time or service, or a
+      // larger one. Only staff may override it; a guest's move (the search engine's) always obeys.
+      const override = mode === "staff" && !!b.override_pacing;
+      const arrivesAnew = start !== current.startMin || serviceId !== current.serviceId || pax > current.pax;
+      const arriving = (ARRIVING as readonly string[]).includes(current.status);
+      if (arriving && arrivesAnew && !override && !engine.pacingAllows(service, start, pax, id)) {
+        const paced = pacingRefusal(service, start);
+        throw refusal(paced.refusal, paced.detail);
+      }
+      set.overridePacing = override;
       let tables: EngineTable[];
       if (HOLDING.has(current.status as ReservationStatus)) {
         const roomMoved = b.room_id !== undefined && b.room_id !== current.roomId;
         const keep = b.table_ids ?? (roomMoved || !current.tableIds.length ? undefined : current.tableIds);
-        const request = { date, start, pax, stay, roomId: b.room_id, mode: "staff" as const, serviceId, ignoreReservation: id };
+        const request = { date, start, pax, stay, roomId: b.room_id, mode, serviceId, ignoreReservation: id };
         let decision = engine.decideTables({ ...request, tableIds: keep });
         // The party's own tables no longer work (bigger party, taken at the new time): pick again.
         if (!decision.ok && !b.table_ids && keep) decision = engine.decideTables(request);
@@ -281,9 +318,9 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
       });
     }
     const changes = diff(current, set, settings.timezone);
-    if (customer && (!customer.existing || customer.existing.id !== current.customerId || repo.customerDetailsChange(customer))) {
-      const f = customer.fields;
-      changes.customer = [current.customerId, { id: customer.existing?.id ?? null, first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone }];
+    const guestChanged = customer && JSON.stringify(customer.guest) !== JSON.stringify(current.guest);
+    if (customer && (!customer.existing || customer.existing.id !== current.customerId || repo.customerDetailsChange(customer) || guestChanged)) {
+      changes.customer = [current.customerId, { id: customer.existing?.id ?? null, ...customer.guest }];
     }
     // Nothing to change: no write, no history entry, no new version.
     if (!Object.keys(changes).length) return current;
@@ -305,8 +342,15 @@ const ACTION_NAMES: Record<Action["type"], string> = {
   undo_checkout: "undo_checkout",
   cancel: "cancelled",
   expire_unpaid: "expired_unpaid",
+  expire_no_show: "expired_no_show",
   update: "updated",
 };
+
+/** Why a reservation becomes EXPIRED: unpaid, or a party that never came (the cron, or staff saying so). */
+function expiryReason(action: Action, current: ReservationRow): "unpaid" | "no_show" | null {
+  if (action.type === "expire_unpaid") return "unpaid";
+  return current.checkinDate === null ? "no_show" : null;
+}
 
 /**
  * Applies one move of the state machine. A move that starts holding tables (a waiting
@@ -328,6 +372,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
     if (to !== current.status) {
       // payment_due_at stays: it only counts while PREPAY, and an undo back to PREPAY needs it.
       Object.assign(set, { status: to, lastStatusChange: at.toISOString(), waitingList: to === "WAITING" });
+      if (to === "EXPIRED") set.statusReason = expiryReason(action, current);
     }
     const stayMs = (current.endMin - current.startMin) * 60000;
     if (action.type === "checkin") Object.assign(set, { checkinDate: at.toISOString(), expirationDate: new Date(at.getTime() + stayMs).toISOString(), checkinPrevStatus: current.status });

@@ -1,9 +1,8 @@
-/** The customer of a booking (CONTRACT 6): found by id, email or phone, planned, never written here. */
+/** The customer of a booking (CONTRACT 6 and 14): found by id, email or phone, planned, never written here. */
 import { ApiError, invalidField } from "../errors";
 import type { BookingContext } from "./context";
 import * as repo from "./reservations.repo";
 import type { CustomerInput } from "./reservations.repo";
-
 
 /** The input rules of a customer given without an id: a name, and an email or a phone. */
 export function checkCustomerInput(input: (CustomerInput & { id?: number | undefined }) | undefined) {
@@ -13,10 +12,11 @@ export function checkCustomerInput(input: (CustomerInput & { id?: number | undef
 }
 
 /**
- * The customer of a booking: by id, else matched by email then phone, else new. Banned: 403.
- * Reads only: what to write joins the reservation's batch, so a refused booking writes nothing.
+ * The customer of a booking: by id, else matched by email, else (only when no email is given)
+ * by phone, else new (CONTRACT 14). Banned: 403. Reads only: what to write joins the
+ * reservation's batch, so a refused booking writes nothing.
  */
-export async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined, staff: boolean) {
+export async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined) {
   if (!input) return undefined;
   const { db, property } = ctx;
   let existing: repo.CustomerRow | undefined;
@@ -29,5 +29,5 @@ export async function resolveCustomer(ctx: BookingContext, input: (CustomerInput
     existing = await repo.findCustomer(db, property.id, input);
   }
   if (existing?.banned) throw new ApiError("customer_is_banned", "this customer may not book at this property");
-  return repo.planCustomer(input, existing, staff);
+  return repo.planCustomer(input, existing, input.id !== undefined);
 }

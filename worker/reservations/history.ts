@@ -14,6 +14,10 @@ const FIELDS_SHOWN: [keyof ReservationRow, string][] = [
   ["customerId", "customer_id"],
   ["notes", "notes"],
   ["specialRequest", "special_request"],
+  ["occasion", "occasion"],
+  ["allergies", "allergies"],
+  ["overridePacing", "override_pacing"],
+  ["statusReason", "status_reason"],
   ["checkinDate", "checkin_date"],
   ["checkoutDate", "checkout_date"],
 ];

@@ -3,6 +3,7 @@
  * the routes, the cron and the model-based test agree on what is allowed.
  */
 import type { ReservationStatus } from "../../shared/schemas";
+import { ARRIVING } from "../availability/rules";
 
 /** Statuses that hold their tables (CONTRACT 5). WAITING and the final ones hold nothing. */
 export const HOLDING: ReadonlySet<ReservationStatus> = new Set(["PREPAY", "ACCEPTED", "CONFIRMED", "OUTOFORDER"]);
@@ -37,6 +38,7 @@ export type Action =
   | { type: "undo_checkout" }
   | { type: "cancel" }
   | { type: "expire_unpaid" }
+  | { type: "expire_no_show" }
   | { type: "update" };
 
 export type Outcome =
@@ -72,6 +74,11 @@ export function next(state: MachineState, action: Action): Outcome {
       if (status !== "PREPAY") return refuse(`only a PREPAY reservation expires unpaid, this one is ${status}`);
       // A guest already checked in is at the table: staff settle that, not the cron.
       if (state.checkedIn) return refuse("a checked-in guest does not expire unpaid");
+      return moveTo(state, "EXPIRED");
+    case "expire_no_show":
+      // A party that never came (CONTRACT 14): only one that would arrive, and not checked in.
+      if (!(ARRIVING as readonly string[]).includes(status)) return refuse(`only an arriving reservation can be a no-show, this one is ${status}`);
+      if (state.checkedIn) return refuse("a checked-in guest came: no no-show");
       return moveTo(state, "EXPIRED");
     case "update":
       if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);

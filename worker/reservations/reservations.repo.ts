@@ -5,10 +5,11 @@
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import { customers, diningTables, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
+import { customers, diningTables, type Guest, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
 import type { Db } from "../env";
 import { inChunks } from "../properties/catalog.repo";
 import { abortReason } from "../lib/d1";
+import { ARRIVING } from "../availability/rules";
 import { nowIso } from "../lib/time";
 import type { ReservationStatus } from "../../shared/schemas";
 
@@ -31,13 +32,25 @@ export interface HistoryEntry {
   changes: Record<string, [unknown, unknown]>;
 }
 
-/** Why a batch was refused by the database: a table taken, the row changed, or a customer created meanwhile. */
-export type WriteConflict = "table_not_available" | "reservation_changed" | "customer_changed" | "service_gone" | "catalog_changed";
+/**
+ * Why a batch was refused by the database: a table taken, the service's pacing reached, the row
+ * changed, or a customer created (or merged away) meanwhile.
+ */
+export type WriteConflict = "table_not_available" | "pacing_full" | "reservation_changed" | "customer_changed" | "service_gone" | "catalog_changed";
 
 /** The trigger's RAISE message, wherever drizzle and D1 wrapped it. */
 export function writeConflict(err: unknown): WriteConflict | undefined {
-  const reason = abortReason(err, ["table_not_available", "reservation_changed", "customers.property_id, customers.email", "service_not_found", "catalog_changed"] as const);
-  if (reason === "customers.property_id, customers.email") return "customer_changed";
+  const reason = abortReason(err, [
+    "table_not_available",
+    "pacing_full",
+    "reservation_changed",
+    "customers.property_id, customers.email",
+    // a customer merged away between the read and the write (rooms, tables and services are only ever soft-deleted)
+    "FOREIGN KEY constraint failed",
+    "service_not_found",
+    "catalog_changed",
+  ] as const);
+  if (reason === "customers.property_id, customers.email" || reason === "FOREIGN KEY constraint failed") return "customer_changed";
   if (reason === "service_not_found") return "service_gone";
   return reason;
 }
@@ -58,13 +71,18 @@ export interface CustomerInput {
   last_name?: string | undefined;
   email?: string | undefined;
   phone?: string | undefined;
+  /** the guest's language, from an online booking */
+  locale?: string | undefined;
 }
 
 export async function getCustomer(db: Db, propertyId: number, id: number) {
   return (await db.select().from(customers).where(and(eq(customers.id, id), eq(customers.propertyId, propertyId))).limit(1))[0];
 }
 
-/** The property's customer with this email, else with this phone (CONTRACT 6). */
+/**
+ * The property's customer with this email; with this phone only when no email is given (CONTRACT
+ * 14: people share phones, so an email that matches no one is a new person, whatever the phone).
+ */
 export async function findCustomer(db: Db, propertyId: number, input: CustomerInput): Promise<CustomerRow | undefined> {
   if (input.email) {
     const byEmail = await db
@@ -73,7 +91,7 @@ export async function findCustomer(db: Db, propertyId: number, input: CustomerIn
       .where(and(eq(customers.propertyId, propertyId), eq(customers.email, input.email.toLowerCase())))
       .orderBy(asc(customers.id))
       .limit(1);
-    if (byEmail[0]) return byEmail[0];
+    return byEmail[0];
   }
   if (input.phone) {
     const byPhone = await db
@@ -87,28 +105,49 @@ export async function findCustomer(db: Db, propertyId: number, input: CustomerIn
   return undefined;
 }
 
-/** The customer a write names: an existing row (with the details it gets), or a new one. */
+/** The customer a write names: an existing row (with the details it gets), or a new one, and the guest as the reservation shows them. */
 export interface CustomerPlan {
   existing?: CustomerRow | undefined;
   fields: { firstName: string | null; lastName: string | null; email: string | null; phone: string | null };
+  locale: string | null;
+  guest: Guest;
 }
 
-/**
- * What to write for a booking's customer: a new customer, or a known one with the details
- * it lacks; with `overwrite` (staff) the details given replace its own. Online guests never
- * overwrite: an email alone must not let one guest rename another.
- */
-export function planCustomer(input: CustomerInput, existing: CustomerRow | undefined, overwrite: boolean): CustomerPlan {
-  const pick = <T>(given: T | undefined, known: T | null | undefined) => (overwrite ? (given ?? known) : (known ?? given)) ?? null;
-  return {
-    existing,
-    fields: {
-      firstName: pick(input.first_name, existing?.firstName),
-      lastName: pick(input.last_name, existing?.lastName),
-      email: pick(input.email?.toLowerCase(), existing?.email),
-      phone: pick(input.phone, existing?.phone),
-    },
+const normalName = (v: string | null | undefined) => v?.normalize("NFKC").trim().toLowerCase() || null;
+
+/** A typed name that disagrees with the stored one (a name missing on either side agrees). */
+export function namesDiffer(input: CustomerInput, existing: Pick<CustomerRow, "firstName" | "lastName">): boolean {
+  const differs = (typed: string | undefined, stored: string | null) => {
+    const [a, b] = [normalName(typed), normalName(stored)];
+    return a !== null && b !== null && a !== b;
   };
+  return differs(input.first_name, existing.firstName) || differs(input.last_name, existing.lastName);
+}
+
+const asGuest = (f: CustomerPlan["fields"]): Guest => ({ first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone });
+
+/**
+ * What to write for a booking's customer (CONTRACT 14). Named by id (`explicit`, staff only):
+ * that person, whose details given replace their own. Matched by email or phone: the details it
+ * lacks are filled, never replaced, and a match whose typed name differs is another person
+ * sharing an email or a phone: the stored customer stays as it is and the reservation keeps the
+ * guest as typed. Unknown: a new customer.
+ */
+export function planCustomer(input: CustomerInput, existing: CustomerRow | undefined, explicit: boolean): CustomerPlan {
+  const typed = { firstName: input.first_name ?? null, lastName: input.last_name ?? null, email: input.email?.toLowerCase() ?? null, phone: input.phone ?? null };
+  if (!existing) return { existing, fields: typed, locale: input.locale ?? null, guest: asGuest(typed) };
+  const known = { firstName: existing.firstName, lastName: existing.lastName, email: existing.email, phone: existing.phone };
+  if (!explicit && namesDiffer(input, existing)) return { existing, fields: known, locale: existing.locale, guest: asGuest(typed) };
+  const pick = <T>(given: T | null, stored: T | null) => (explicit ? (given ?? stored) : (stored ?? given));
+  const fields = {
+    firstName: pick(typed.firstName, known.firstName),
+    lastName: pick(typed.lastName, known.lastName),
+    email: pick(typed.email, known.email),
+    phone: pick(typed.phone, known.phone),
+  };
+  // The same person: what they gave this time, and what the restaurant knows for the rest.
+  const given = { firstName: typed.firstName ?? known.firstName, lastName: typed.lastName ?? known.lastName, email: typed.email ?? known.email, phone: typed.phone ?? known.phone };
+  return { existing, fields, locale: existing.locale ?? input.locale ?? null, guest: asGuest(given) };
 }
 
 // ---------- writes ----------
@@ -123,7 +162,14 @@ const customerJustInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = '
 /** Whether writing the plan changes a known customer's details. */
 export function customerDetailsChange(plan: CustomerPlan): boolean {
   const { existing, fields } = plan;
-  return !existing || fields.firstName !== existing.firstName || fields.lastName !== existing.lastName || fields.email !== existing.email || fields.phone !== existing.phone;
+  return (
+    !existing ||
+    fields.firstName !== existing.firstName ||
+    fields.lastName !== existing.lastName ||
+    fields.email !== existing.email ||
+    fields.phone !== existing.phone ||
+    plan.locale !== existing.locale
+  );
 }
 
 /**
@@ -141,9 +187,9 @@ export function customerSnapshot(plan: CustomerPlan): string {
  */
 function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | undefined) {
   if (!plan) return { statements: [], customerId: undefined };
-  const { existing, fields } = plan;
-  if (!existing) return { statements: [db.insert(customers).values({ propertyId, ...fields })], customerId: customerJustInserted };
-  return { statements: customerDetailsChange(plan) ? [db.update(customers).set(fields).where(eq(customers.id, existing.id))] : [], customerId: existing.id };
+  const { existing, fields, locale } = plan;
+  if (!existing) return { statements: [db.insert(customers).values({ propertyId, ...fields, locale })], customerId: customerJustInserted };
+  return { statements: customerDetailsChange(plan) ? [db.update(customers).set({ ...fields, locale }).where(eq(customers.id, existing.id))] : [], customerId: existing.id };
 }
 
 /**
@@ -211,6 +257,40 @@ export async function dueUnpaid(db: Db, at: string, limit: number): Promise<Rese
     .where(and(eq(reservations.status, "PREPAY"), isNotNull(reservations.paymentDueAt), lt(reservations.paymentDueAt, at), isNull(reservations.checkinDate)))
     .orderBy(asc(reservations.paymentDueAt))
     .limit(limit);
+}
+
+/** Where the cron looks for no-shows in one property: starts in [fromMin, toMin) of its own clock. */
+export interface NoShowWindow {
+  propertyId: number;
+  fromMin: number;
+  toMin: number;
+}
+
+/**
+ * Reservations that would arrive (PREPAY, ACCEPTED, CONFIRMED), not checked in, starting inside
+ * each property's window, oldest first, for the cron to expire as no-shows (reservations/noshow.ts).
+ * One statement per property, in one batch, each an index range of reservations_property_start_idx.
+ */
+export async function dueNoShows(db: Db, windows: NoShowWindow[], limit: number): Promise<ReservationRow[]> {
+  if (!windows.length) return [];
+  const queries = windows.map((w) =>
+    db
+      .select()
+      .from(reservations)
+      .where(
+        and(
+          eq(reservations.propertyId, w.propertyId),
+          gte(reservations.startMin, w.fromMin),
+          lt(reservations.startMin, w.toMin),
+          inArray(reservations.status, [...ARRIVING]),
+          isNull(reservations.checkinDate),
+        ),
+      )
+      .orderBy(asc(reservations.startMin))
+      .limit(limit),
+  );
+  const results = (await db.batch(queries as unknown as Parameters<Db["batch"]>[0])) as unknown as ReservationRow[][];
+  return results.flat().sort((a, b) => a.startMin - b.startMin).slice(0, limit);
 }
 
 // ---------- reads ----------

@@ -10,7 +10,7 @@ import { bearerSecurity, envelope, errorResponses, json, ReservationIdParam, lis
 import { decodeCursor, page } from "../lib/pagination";
 import { queryBoolean } from "../lib/query";
 import { createRouter } from "../lib/router";
-import { setSearchengine } from "../properties/properties.repo";
+import { setSwitch } from "../searchengine/searchengine.repo";
 import { act, type BookingContext, createReservation, requireReservation, updateReservation } from "./booking";
 import { locator } from "./locate";
 import { parseStatusTarget } from "./machine";
@@ -161,6 +161,10 @@ const searchengineRoute = createRoute({
   method: "post",
   path: "/searchengine",
   summary: "Turn the search-engine reservation feature on or off",
+  description:
+    "On: the property is a merchant of the search engine's booking server and feeds (/searchengine, README: Reserve with Google), " +
+    "and changes of its search-engine bookings made here are reported to the search engine. Off: it leaves the feeds and the " +
+    "booking server's availability at once; bookings already made can still be cancelled, and their changes are still reported.",
   request: { headers: propertyHeader, body: { content: { "application/json": { schema: SearchengineBody } }, required: true } },
   responses: {
     201: json(z.object({ status: z.literal("ACCEPTED") }), "the switch is applied"),
@@ -209,7 +213,7 @@ export const reservationsRouter = createRouter()
   .openapi(
     searchengineRoute,
     async (c) => {
-      await setSearchengine(c.get("db"), c.get("property").id, c.req.valid("json").enable_searchengine);
+      await setSwitch(c.get("db"), c.get("property").id, c.req.valid("json").enable_searchengine);
       return c.json({ status: "ACCEPTED" as const }, 201);
     },
     // SPEC names this route's 400 "validation error".

@@ -1,6 +1,6 @@
 /** The reservation contracts: bodies, list filters and the response shapes of SPEC. */
 import { z } from "@hono/zod-openapi";
-import { CHANNELS, RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
+import { CHANNELS, OCCASIONS, type Occasion, RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
 import { fromLocalMinutes, toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
@@ -16,21 +16,30 @@ const tableIds = z
   .refine((ids) => new Set(ids).size === ids.length, "table_ids must not repeat");
 const pax = z.number().int().min(1).max(1000);
 const text = (max: number) => z.string().trim().max(max);
-const phone = z
+export const phoneField = z
   .string()
   .trim()
   .regex(/^\+?[0-9 ().\-/]{3,32}$/, "expected a phone number: digits, spaces, ( ) . - / and an optional leading +");
+
+const occasion = z.enum(OCCASIONS).openapi({ description: "what the reservation celebrates", example: "birthday" });
 
 /** A start on a whole minute (the engine works in minutes). */
 const startHour = hourField.refine((h) => h.endsWith(":00"), "start_hour must be on a whole minute (seconds 00)");
 
 export const CustomerInput = z
   .object({
-    id: id.optional().openapi({ description: "an existing customer of the property; otherwise matched by email, then phone" }),
+    id: id
+      .optional()
+      .openapi({
+        description:
+          "an existing customer of the property, whose details given here replace theirs; otherwise matched by email, or by phone " +
+          "when no email is given. A match is never rewritten: it only gets the details it lacks, and one whose typed name differs " +
+          "stays as it is while the reservation keeps the guest as typed (`guest`)",
+      }),
     first_name: text(100).min(1).optional(),
     last_name: text(100).min(1).optional(),
     email: emailField.optional(),
-    phone: phone.optional(),
+    phone: phoneField.optional(),
   })
   .openapi("CustomerInput");
 
@@ -45,10 +54,13 @@ export const ReservationCreate = z
     room_id: id.optional(),
     table_ids: tableIds.optional().openapi({ description: "tables of one room, their seats adding up; absent: the engine picks the best table" }),
     waiting_list: z.boolean().optional().openapi({ description: "true: WAITING, holds no table" }),
-    notes: text(2000).optional(),
-    special_request: text(2000).optional(),
+    notes: text(2000).optional().openapi({ description: "staff only: never shown to the guest" }),
+    special_request: text(2000).optional().openapi({ description: "the guest's own words" }),
+    occasion: occasion.optional(),
+    allergies: text(1000).optional(),
     status: z.string().optional().openapi({ description: "OUTOFORDER creates a staff block that closes tables; other values are ignored" }),
     duration: z.number().int().min(5).max(1440).optional().openapi({ description: "staff only: minutes the tables are held, instead of the stay rules" }),
+    override_pacing: z.boolean().optional().openapi({ description: "staff only: book even when the service's pacing (covers or parties per interval) is reached" }),
   })
   .openapi("ReservationCreate", {
     example: {
@@ -74,7 +86,10 @@ export const ReservationUpdate = z
     customer: CustomerInput.optional(),
     notes: text(2000).nullable().optional(),
     special_request: text(2000).nullable().optional(),
+    occasion: occasion.nullable().optional(),
+    allergies: text(1000).nullable().optional(),
     duration: z.number().int().min(5).max(1440).optional(),
+    override_pacing: z.boolean().optional().openapi({ description: "a move (time, party, service) past the service's pacing" }),
   })
   .openapi("ReservationUpdate", {
     description: "Partial: only the fields given change. Read-only fields (id, status, channel, end_date) are ignored.",
@@ -124,7 +139,12 @@ const reservationFields = {
   status: z.enum(RESERVATION_STATUSES),
   customer: z
     .object({ id: z.number().int(), first_name: z.string().nullable(), last_name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() })
-    .nullable(),
+    .nullable()
+    .openapi({ description: "the customer record the reservation belongs to, as it stands" }),
+  guest: z
+    .object({ first_name: z.string().nullable(), last_name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() })
+    .nullable()
+    .openapi({ description: "the guest as given for this reservation: differs from `customer` when someone booked with a known email or phone under another name" }),
   service: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   channel: z.enum(CHANNELS),
   room: z.object({ id: z.number().int(), name: z.string() }).nullable(),
@@ -135,8 +155,12 @@ const reservationFields = {
   checkout_date: z.string().optional().openapi({ description: "present after check-out" }),
   expiration_date: z.string().optional().openapi({ description: "present after check-in: when the stay ends" }),
   payment_due_date: z.string().optional().openapi({ description: "PREPAY: when the payment window closes" }),
-  notes: z.string().optional(),
-  special_request: z.string().optional(),
+  notes: z.string().optional().openapi({ description: "staff only" }),
+  special_request: z.string().optional().openapi({ description: "the guest's own words" }),
+  occasion: z.enum(OCCASIONS).optional(),
+  allergies: z.string().optional(),
+  override_pacing: z.boolean().optional().openapi({ description: "present (true) when staff booked or moved it past the service's pacing" }),
+  status_reason: z.enum(["no_show", "unpaid"]).optional().openapi({ description: "EXPIRED: why (a party that never came, or a payment window that closed)" }),
   tables: z.array(ReservationTable),
   waiting_list: z.boolean(),
 };
@@ -174,6 +198,7 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
     customer: customer
       ? { id: customer.id, first_name: customer.firstName, last_name: customer.lastName, email: customer.email, phone: customer.phone }
       : null,
+    guest: r.guest ?? null,
     service: service ? { id: service.id, name: service.name } : null,
     channel: r.channel as (typeof CHANNELS)[number],
     room: room ? { id: room.id, name: room.name } : null,
@@ -187,6 +212,10 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
     ...(r.paymentDueAt && r.status === "PREPAY" && { payment_due_date: toLocalDateTime(tz, r.paymentDueAt) }),
     ...(r.notes !== null && { notes: r.notes }),
     ...(r.specialRequest !== null && { special_request: r.specialRequest }),
+    ...(r.occasion !== null && { occasion: r.occasion as Occasion }),
+    ...(r.allergies !== null && { allergies: r.allergies }),
+    ...(r.overridePacing && { override_pacing: true }),
+    ...(r.statusReason !== null && { status_reason: r.statusReason as "no_show" | "unpaid" }),
     tables: r.tableIds.flatMap((tid) => {
       const t = rel.tables.get(tid);
       return t ? [{ id: t.id, name: t.name, bookable: t.bookable, online: t.online, free: !holding, group: t.isGroup, room_id: t.roomId }] : [];

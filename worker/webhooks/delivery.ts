@@ -16,6 +16,8 @@ import { now as clockNow, nowIso } from "../lib/clock";
 import { abortReason } from "../lib/d1";
 import { shardsOf } from "../properties/directory.repo";
 import { shardDb, shardD1 } from "../shards/shards";
+import { sendNotification } from "../searchengine/notify";
+import { SEARCHENGINE_EVENT } from "../searchengine/searchengine.repo";
 import { endpointProblem, resolvedProblem } from "./endpoint";
 import { fixedPayload } from "./payload";
 import { retryDelay } from "./retry";
@@ -31,6 +33,13 @@ const MAX_QUEUE_DELAY_SECONDS = 43_200;
 const ORDER_WAIT_MS = 3000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Subscriptions of a reserved kind have a sender of their own instead of the signed POST: the
+ * search engine's notification API (worker/searchengine/notify.ts).
+ */
+type Sender = (env: Bindings, d1: D1Database, event: repo.EventRow, timeoutMs: number) => Promise<Outcome>;
+const SENDERS: Record<string, Sender> = { [SEARCHENGINE_EVENT]: sendNotification };
 
 export function webhookSettings(env: Bindings) {
   const scale = Number(env.WEBHOOK_RETRY_SCALE ?? "1");
@@ -95,7 +104,7 @@ export async function attempt(env: Bindings, shard: number, id: number): Promise
 
   let outcome: Outcome & { final?: boolean };
   try {
-    const sent = await sendDelivery(d1, claimed, timeoutMs);
+    const sent = await sendDelivery(env, d1, claimed, timeoutMs);
     if (sent === "gone") return;
     outcome = sent;
   } catch (err) {
@@ -133,12 +142,14 @@ async function conclude(env: Bindings, d1: D1Database, claimed: repo.ClaimedDeli
  * delivery is closed as failed), else what the receiver answered. `final`: an endpoint that is
  * not allowed is not retried.
  */
-async function sendDelivery(d1: D1Database, claimed: repo.ClaimedDelivery, timeoutMs: number): Promise<"gone" | (Outcome & { final?: boolean })> {
+async function sendDelivery(env: Bindings, d1: D1Database, claimed: repo.ClaimedDelivery, timeoutMs: number): Promise<"gone" | (Outcome & { final?: boolean })> {
   const { sub, event, sandbox } = await repo.sendTarget(d1, claimed);
   if (!sub || sub.deleted_at || sub.disabled_at) {
     await repo.finishDelivery(d1, claimed.id, { state: "failed", error: sub?.deleted_at ? "subscription deleted" : "subscription disabled" }, nowIso());
     return "gone";
   }
+  const sender = SENDERS[sub.webhook_type];
+  if (sender) return sender(env, d1, event, timeoutMs);
   const body = await fixedPayload(shardDb(d1), d1, event);
   const refused = endpointProblem(sub.endpoint, sandbox);
   if (refused) return { status: null, error: `endpoint not allowed: ${refused}`, excerpt: null, retryAfter: undefined, latencyMs: 0, final: true };

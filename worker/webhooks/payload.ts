@@ -17,7 +17,8 @@ import { type EventRow, fixPayload } from "./webhooks.repo";
 /** The trigger's json_object copy of a reservations row, as the row drizzle would read. */
 function rowFromSnapshot(json: string): ReservationRow {
   const raw = JSON.parse(json) as Record<string, unknown>;
-  return { ...raw, waitingList: raw.waitingList === 1 || raw.waitingList === true, tableIds: (raw.tableIds as number[] | null) ?? [] } as ReservationRow;
+  const flag = (v: unknown) => v === 1 || v === true;
+  return { ...raw, waitingList: flag(raw.waitingList), overridePacing: flag(raw.overridePacing), tableIds: (raw.tableIds as number[] | null) ?? [] } as ReservationRow;
 }
 
 /** The related records, with the row's customer as its snapshot recorded it (when it did). */

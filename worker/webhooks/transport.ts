@@ -52,11 +52,12 @@ export interface Outcome {
   latencyMs: number;
 }
 
-export async function send(endpoint: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Outcome> {
+/** `method`: POST for webhooks; the search engine's notification API takes PATCH. */
+export async function send(endpoint: string, headers: Record<string, string>, body: string, timeoutMs: number, method = "POST"): Promise<Outcome> {
   const started = Date.now();
   try {
     // redirect "manual": a 3xx is the receiver's answer, never followed (it could point anywhere).
-    const res = await fetch(endpoint, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(endpoint, { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     const text = await excerpt(res).catch(() => null);
     const latencyMs = Date.now() - started;
     const error = res.status >= 300 && res.status < 400 ? `redirect to ${res.headers.get("location") ?? "?"} not followed` : null;

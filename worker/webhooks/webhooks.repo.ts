@@ -146,7 +146,9 @@ export async function markQueued(d1: D1Database, id: number, at: string): Promis
 }
 
 export interface SendTarget {
-  sub: { endpoint: string; secret: string; previous_secret: string | null; previous_secret_expires_at: string | null; disabled_at: string | null; deleted_at: string | null } | undefined;
+  sub:
+    | { endpoint: string; webhook_type: string; secret: string; previous_secret: string | null; previous_secret_expires_at: string | null; disabled_at: string | null; deleted_at: string | null }
+    | undefined;
   event: EventRow;
   sandbox: boolean;
 }
@@ -154,7 +156,7 @@ export interface SendTarget {
 /** The subscription, the event and whether the property is a sandbox, in one round trip. */
 export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Promise<SendTarget> {
   const [sub, event, property] = await d1.batch([
-    d1.prepare("SELECT endpoint, secret, previous_secret, previous_secret_expires_at, disabled_at, deleted_at FROM webhook_subscriptions WHERE id = ?").bind(claimed.subscription_id),
+    d1.prepare("SELECT endpoint, webhook_type, secret, previous_secret, previous_secret_expires_at, disabled_at, deleted_at FROM webhook_subscriptions WHERE id = ?").bind(claimed.subscription_id),
     d1.prepare("SELECT id, uid, property_id AS propertyId, reservation_id AS reservationId, type, snapshot, previous, payload, created_at AS createdAt FROM webhook_events WHERE id = ?").bind(claimed.event_id),
     d1.prepare("SELECT p.sandbox FROM properties p JOIN webhook_subscriptions s ON s.property_id = p.id WHERE s.id = ?").bind(claimed.subscription_id),
   ]);

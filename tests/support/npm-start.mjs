@@ -1,0 +1,43 @@
+// `npm start` (scripts/start.mjs) for the end-to-end tests: on a port and state folder of the
+// test's own, resolved with its banner once it says Ready; and stopped again.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { ROOT } from "../../scripts/dev-server.mjs";
+
+export function npmStart({ port, state, timeoutMs = 90_000 }) {
+  const started = Date.now();
+  const child = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs")], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), STATE_DIR: state },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start not ready in ${timeoutMs / 1000} s:\n${out}`)), timeoutMs);
+    const onData = (chunk) => {
+      out += chunk;
+      if (out.includes("Press Ctrl+C to stop.")) {
+        clearTimeout(timer);
+        resolve({ child, out, seconds: (Date.now() - started) / 1000 });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited ${code}:\n${out}`));
+    });
+  });
+}
+
+export function stopNpmStart(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.removeAllListeners("exit");
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+  });
+}
+
+/** The value after `label` in the banner ("client_id     ci_..."). */
+export const bannerField = (out, label) => out.match(new RegExp(`${label}\\s+(\\S+)`))?.[1];

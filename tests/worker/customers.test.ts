@@ -1,0 +1,237 @@
+/**
+ * A restaurant's guests (CONTRACT 14): the matching rules that never rewrite another person, the
+ * typed guest on the reservation (defect 7 of issue 12), the customers API (search, get, update,
+ * merge, erase) and each customer's visits, no-shows, cancellations, covers and last visit, with
+ * no-shows expired by the cron.
+ */
+import { describe, expect, it } from "vitest";
+import { setClock } from "../../worker/lib/clock";
+import { expireNoShows } from "../../worker/reservations/noshow";
+import { shardDb } from "../../worker/shards/shards";
+import { book, createIn, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { guestOf, publicKeyOf } from "./public.fixtures";
+
+const customerOf = async (c: TestClient, id: number) => (await c.call(`/api/v2/customers/${id}`)).json.data[0];
+const reservation = async (c: TestClient, id: number) => (await c.call(`/api/v2/reservations/${id}`)).json.data[0];
+
+describe("matching a booking's customer", () => {
+  it("a second person sharing a phone is never written over the first (the issue's own example)", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const ada = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 1" } })).json.data[0];
+    // another person, her own email, the same phone: a customer of her own
+    const bea = (await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, customer: { first_name: "Bea", email: "bea@example.com", phone: "+39 055 1" } })).json.data[0];
+    expect(bea.customer.id).not.toBe(ada.customer.id);
+    // the phone alone, under another name: Ada's customer, untouched, and the guest as typed
+    const cleo = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Cleo", phone: "+39 055 1" } })).json.data[0];
+    expect(cleo.customer).toEqual({ id: ada.customer.id, first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 1" });
+    expect(cleo.guest).toEqual({ first_name: "Cleo", last_name: null, email: null, phone: "+39 055 1" });
+    expect((await reservation(c, ada.id)).customer).toMatchObject({ first_name: "Ada", email: "ada@example.com" });
+  });
+
+  it("a known email under another name keeps the typed guest and leaves the customer as it is; the same name fills what it lacks", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const grace = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } })).json.data[0];
+    const other = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Mallory", last_name: "Hopper", email: "GRACE@example.com", phone: "+1 555 0199" } })).json.data[0];
+    expect(other.customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
+    expect(other.guest).toEqual({ first_name: "Mallory", last_name: "Hopper", email: "grace@example.com", phone: "+1 555 0199" });
+    const same = (await book(c, { start_date: dateInDays(12), service_id: s.service.id, customer: { first_name: " grace ", email: "grace@example.com", phone: "+1 555 0100" } })).json.data[0];
+    expect(same.customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: "+1 555 0100" });
+    // filled, never replaced: a later phone does not overwrite the one she has
+    const later = (await book(c, { start_date: dateInDays(13), service_id: s.service.id, customer: { first_name: "Grace", email: "grace@example.com", phone: "+1 555 0101" } })).json.data[0];
+    expect(later.customer.phone).toBe("+1 555 0100");
+    expect(later.guest.phone).toBe("+1 555 0101");
+  });
+
+  it("an explicit customer id is that person: staff may correct their details", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const first = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Alan", email: "alan@example.com" } })).json.data[0];
+    const again = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { id: first.customer.id, first_name: "Alan M.", phone: "+44 20 1" } })).json.data[0];
+    expect(again.customer).toEqual({ id: first.customer.id, first_name: "Alan M.", last_name: null, email: "alan@example.com", phone: "+44 20 1" });
+    expect(again.guest).toEqual({ first_name: "Alan M.", last_name: null, email: "alan@example.com", phone: "+44 20 1" });
+    expectProblem(await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, customer: { id: 999_999_999 } }), 404, "user not found");
+  });
+
+  it("a public booking typed as Mallory with a known email shows staff Mallory, not the stored customer (defect 7 of issue 12)", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const alice = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Alice", last_name: "Original", email: "alice@example.com", phone: "+39 333 0000001" } })).json.data[0];
+    const guest = guestOf(await publicKeyOf(c));
+    const made = await guest.book({ service_id: s.service.id, date: s.date, hour: "21:00", pax: 2, guest: { first_name: "Mallory", last_name: "Probe", email: "alice@example.com" } });
+    expect(made.status, made.text).toBe(201);
+    const list = (await c.call(`/api/v2/reservations?start_date=${s.date}&end_date=${s.date}`)).json.data;
+    const seen = list.find((x: { id: number }) => x.id !== alice.id);
+    expect(seen.guest).toEqual({ first_name: "Mallory", last_name: "Probe", email: "alice@example.com", phone: null });
+    expect(seen.customer).toEqual(alice.customer);
+  });
+});
+
+describe("the customers API", () => {
+  it("lists and searches by name, email or phone, pages by cursor, and reads one", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const people = [
+      { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" },
+      { first_name: "Grace", last_name: "Hopper", phone: "+1 555 0100" },
+      { first_name: "Alan", last_name: "Turing", email: "alan@turing.example" },
+    ];
+    for (const [i, p] of people.entries()) await book(c, { start_date: dateInDays(10 + i), service_id: s.service.id, customer: p });
+    const names = async (q: string) => (await c.call(`/api/v2/customers?${q}`)).json.data.map((x: { first_name: string }) => x.first_name);
+    expect(await names("")).toEqual(["Ada", "Grace", "Alan"]);
+    expect(await names("search=LOVE")).toEqual(["Ada"]);
+    expect(await names("search=turing.example")).toEqual(["Alan"]);
+    expect(await names("search=555%200100")).toEqual(["Grace"]);
+    expect(await names("search=hopper%20grace")).toEqual(["Grace"]);
+    expect(await names(`search=${"x".repeat(100)}`)).toEqual([]);
+    const page1 = (await c.call("/api/v2/customers?limit=2")).json;
+    expect(page1.data).toHaveLength(2);
+    const page2 = (await c.call(`/api/v2/customers?limit=2&next_cursor=${page1.next_cursor}`)).json;
+    expect(page2.data.map((x: { first_name: string }) => x.first_name)).toEqual(["Alan"]);
+    expect(page2.next_cursor).toBeNull();
+    expect(page1.data[0]).toEqual({
+      id: expect.any(Number),
+      first_name: "Ada",
+      last_name: "Lovelace",
+      email: "ada@example.com",
+      phone: null,
+      locale: null,
+      tags: [],
+      allergies: null,
+      notes: null,
+      banned: false,
+      marketing_consent: false,
+      erased: false,
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
+      visits: 0,
+      no_shows: 0,
+      cancellations: 0,
+      covers: 0,
+      last_visit: null,
+    });
+    expect(await customerOf(c, page1.data[0].id)).toEqual(page1.data[0]);
+    expectProblem(await c.call("/api/v2/customers/999999999"), 404, "user not found");
+  });
+
+  it("updates details, labels and consent; another customer's email is refused; a ban takes effect", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const a = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Ann", email: "ann@example.com" } })).json.data[0].customer;
+    await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, customer: { first_name: "Ben", email: "ben@example.com" } });
+    const put = await c.call(`/api/v2/customers/${a.id}`, { method: "PUT", body: { last_name: "Lee", phone: "+39 02 1", locale: "it", tags: ["vip", "vip", "regular"], allergies: "shellfish", notes: "corner table", marketing_consent: true } });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json.data[0]).toMatchObject({ first_name: "Ann", last_name: "Lee", phone: "+39 02 1", locale: "it", tags: ["vip", "regular"], allergies: "shellfish", notes: "corner table", marketing_consent: true });
+    expectInvalid(await c.call(`/api/v2/customers/${a.id}`, { method: "PUT", body: { email: "BEN@example.com" } }), "email");
+    expectInvalid(await c.call(`/api/v2/customers/${a.id}`, { method: "PUT", body: { tags: "vip", locale: "xx" } }), "tags", "locale");
+    expect((await c.call(`/api/v2/customers/${a.id}`, { method: "PUT", body: {} })).json.data[0].last_name).toBe("Lee");
+    await c.call(`/api/v2/customers/${a.id}`, { method: "PUT", body: { banned: true } });
+    expectProblem(await book(c, { start_date: dateInDays(12), service_id: s.service.id, customer: { first_name: "Ann", email: "ann@example.com" } }), 403, "customer is banned");
+  });
+
+  it("merges one customer into another: reservations move with a history entry, details fill in, the first is gone", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const one = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Kate", last_name: "Smith", phone: "+39 333 1" } })).json.data[0];
+    const two = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Katie", email: "kate@example.com" } })).json.data[0];
+    await c.call(`/api/v2/customers/${one.customer.id}`, { method: "PUT", body: { tags: ["regular"], allergies: "nuts" } });
+    await c.call(`/api/v2/customers/${two.customer.id}`, { method: "PUT", body: { tags: ["vip"], allergies: "gluten" } });
+    expectInvalid(await c.call(`/api/v2/customers/${one.customer.id}/merge`, { body: {} }), "into");
+    expectInvalid(await c.call(`/api/v2/customers/${one.customer.id}/merge`, { body: { into: one.customer.id } }), "into");
+    expectProblem(await c.call(`/api/v2/customers/${one.customer.id}/merge`, { body: { into: 999_999_999 } }), 404, "user not found");
+    const merged = await c.call(`/api/v2/customers/${one.customer.id}/merge`, { body: { into: two.customer.id } });
+    expect(merged.status, merged.text).toBe(200);
+    expect(merged.json.data[0]).toMatchObject({ id: two.customer.id, first_name: "Katie", last_name: "Smith", email: "kate@example.com", phone: "+39 333 1", tags: ["vip", "regular"], allergies: "gluten; nuts" });
+    expect((await reservation(c, one.id)).customer.id).toBe(two.customer.id);
+    const history = (await c.call(`/api/v2/reservations/${one.id}/history`)).json.data;
+    expect(history.at(-1)).toMatchObject({ action: "customer_merged", changes: { customer_id: [one.customer.id, two.customer.id] } });
+    expectProblem(await c.call(`/api/v2/customers/${one.customer.id}`), 404, "user not found");
+    // the reservation still changes normally afterwards (its version moved on with the merge)
+    expect((await c.call(`/api/v2/reservations/${one.id}`, { method: "PUT", body: { pax: 1 } })).status).toBe(200);
+  });
+
+  it("erases personal data and keeps the reservations, anonymised, in their history and webhook outbox too", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    await c.call("/api/v2/webhooks/subscription", { body: { endpoint: "http://localhost:9/", webhook_type: "RESERVATION_UPDATED" } });
+    const guest = guestOf(await publicKeyOf(c));
+    const made = (await guest.book({ service_id: s.service.id, date: s.date, hour: "19:00", pax: 2, guest: { first_name: "Erin", last_name: "Erased", email: "erin@example.com", phone: "+39 333 777" }, special_request: "Erin's cake", allergies: "Erin's allergy" })).json.data[0];
+    const id = (await c.call(`/api/v2/reservations?start_date=${s.date}`)).json.data[0].id;
+    const before = await reservation(c, id);
+    await c.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { notes: "Erin is a critic", pax: 3 } });
+    const erased = await c.call(`/api/v2/customers/${before.customer.id}`, { method: "DELETE" });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.json.data).toEqual([before.customer.id]);
+    const after = await reservation(c, id);
+    expect(after).toMatchObject({ id, pax: 3, status: "ACCEPTED", guest: null, customer: { id: before.customer.id, first_name: null, last_name: null, email: null, phone: null } });
+    for (const key of ["notes", "special_request", "allergies"]) expect(after[key]).toBeUndefined();
+    expect(await customerOf(c, before.customer.id)).toMatchObject({ erased: true, first_name: null, email: null, tags: [] });
+    const secrets = ["Erin", "erin@example.com", "+39 333 777", "critic"];
+    const texts = [
+      JSON.stringify((await c.call(`/api/v2/reservations/${id}/history`)).json),
+      JSON.stringify((await c.d1.prepare("SELECT snapshot, previous, payload FROM webhook_events WHERE reservation_id = ?").bind(id).all()).results),
+      (await guest.call(`/manage/${made.manage_token}`)).text,
+      (await c.call("/api/v2/customers?search=erin")).text,
+    ];
+    for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
+    expect((await c.call("/api/v2/customers?search=erin")).json.data).toEqual([]);
+    // the same email books again as a new person
+    const back = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Erin", email: "erin@example.com" } })).json.data[0];
+    expect(back.customer.id).not.toBe(before.customer.id);
+  });
+});
+
+describe("visits, no-shows, cancellations, covers and last visit", () => {
+  it("count check-outs as visits, cron no-shows as no-shows, and cancellations", async () => {
+    // A Monday noon in Rome, whatever today is; the restaurant expires no-shows 15 minutes after the start.
+    setClock("2027-01-11T11:00:00Z");
+    try {
+      const c = await newClient();
+      await c.call(`/api/v2/properties/${c.propertyId}`, { method: "PUT", property: undefined, body: { settings: { timezone: "Europe/Rome", no_show_after_minutes: 15 } } });
+      const room = await createIn(c, "rooms", { name: "Main" });
+      for (const n of ["T1", "T2", "T3"]) await createIn(c, "tables", { name: n, room_id: room.id, guests_max: 4 });
+      const lunch = await createIn(c, "services", { name: "Lunch", start_hour: "12:00", end_hour: "15:00" });
+      const who = { first_name: "Olga", email: "olga@example.com" };
+      const at = (date: string, hour: string, pax = 2) => book(c, { start_date: date, start_hour: hour, pax, service_id: lunch.id, customer: who });
+      const came = (await at("2027-01-11", "12:00", 3)).json.data[0];
+      const noShow = (await at("2027-01-11", "12:30")).json.data[0];
+      const waiting = (await at("2027-01-11", "12:45")).json.data[0];
+      const cancelled = (await at("2027-01-12", "13:00")).json.data[0];
+      const later = (await at("2027-01-11", "14:00")).json.data[0];
+      await c.call(`/api/v2/reservations/${came.id}/checkin`, { method: "PATCH" });
+      await c.call(`/api/v2/reservations/${came.id}/checkout`, { method: "PATCH" });
+      await c.call(`/api/v2/reservations/${cancelled.id}`, { method: "DELETE" });
+
+      // 12:50 in Rome: 12:30 passed its 15 minutes, 12:45 has not; the guest who came is checked in.
+      setClock("2027-01-11T11:50:00Z");
+      // (the shard's other restaurants are not this test's business: only this one's reservations are looked at)
+      const expired = await expireNoShows(shardDb(c.d1));
+      expect(expired).toContain(noShow.id);
+      for (const other of [came, waiting, cancelled, later]) expect(expired).not.toContain(other.id);
+      expect(await reservation(c, noShow.id)).toMatchObject({ status: "EXPIRED", status_reason: "no_show" });
+      expect((await c.call(`/api/v2/reservations/${noShow.id}/history`)).json.data.at(-1)).toMatchObject({ actor: "system", action: "expired_no_show", to_status: "EXPIRED" });
+      expect((await reservation(c, waiting.id)).status).toBe("ACCEPTED");
+      expect((await reservation(c, came.id)).status).toBe("CONFIRMED");
+      expect((await reservation(c, later.id)).status).toBe("ACCEPTED");
+      expect(await customerOf(c, came.customer.id)).toMatchObject({ visits: 1, no_shows: 1, cancellations: 1, covers: 3, last_visit: "2027-01-11" });
+      // once expired, nothing more to do
+      expect(await expireNoShows(shardDb(c.d1))).not.toContain(noShow.id);
+    } finally {
+      setClock(undefined);
+    }
+  });
+
+  it("expire nothing while no_show_after_minutes is off (the default)", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const past = await c.d1
+      .prepare(
+        `INSERT INTO reservations (property_id, service_id, start_date, start_hour, start_min, end_min, pax, status, channel)
+         VALUES (?, ?, '2000-01-01', '19:00:00', ?, ?, 2, 'ACCEPTED', 'PLATFORM_ADMIN') RETURNING id`,
+      )
+      .bind(c.propertyId, s.service.id, Math.floor(Date.now() / 60000) - 120, Math.floor(Date.now() / 60000) - 60)
+      .first<{ id: number }>();
+    expect(await expireNoShows(shardDb(c.d1))).not.toContain(past!.id);
+    expect((await reservation(c, past!.id)).status).toBe("ACCEPTED");
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * The availability engine's vocabulary and its rules that need no state (CONTRACT 5 and 14):
+ * stays, service days (a service may run past midnight), grids, closures over a stay, pacing
+ * intervals and the best choice. Pure: no Hono, no drizzle; engine.ts applies them.
+ *
+ * Times are local minutes (minutes since 1970-01-01 00:00 of the property's wall clock).
+ */
+import type { Settings } from "../../shared/schemas";
+import { addDays, fromLocalMinutes, isoWeekday, localMinutes } from "../lib/localtime";
+
+export type EngineSettings = Pick<
+  Settings,
+  "timezone" | "average_stay" | "turn_times" | "slot_interval" | "min_notice" | "max_days_ahead" | "max_online_pax"
+> &
+  Partial<Pick<Settings, "max_days_ahead_staff">>;
+
+export interface EngineRoom {
+  id: number;
+  name: string;
+  bookable: boolean;
+}
+
+export interface EngineTable {
+  id: number;
+  roomId: number;
+  name: string;
+  guestsMin: number;
+  guestsMax: number;
+  bookable: boolean;
+  online: boolean;
+  isGroup: boolean;
+  memberIds: number[];
+}
+
+export interface EngineService {
+  id: number;
+  name: string;
+  weekdays: number[];
+  /** first bookable start; an end_hour earlier than it runs past midnight */
+  startHour: string;
+  endHour: string;
+  slotInterval: number | null;
+  averageStay: number | null;
+  paxMin: number;
+  paxMax: number | null;
+  online: boolean;
+  enabled: boolean;
+  validFrom: string | null;
+  validTo: string | null;
+  /** minutes to pay; set: new reservations start PREPAY (the engine itself ignores it) */
+  prepaymentWindow?: number | null;
+  /** pacing (CONTRACT 14): the interval (default 15) and its limits (null or absent: none) */
+  pacingInterval?: number;
+  maxCoversPerInterval?: number | null;
+  maxPartiesPerInterval?: number | null;
+}
+
+export interface EngineClosure {
+  startDate: string;
+  endDate: string;
+  startHour: string | null;
+  endHour: string | null;
+  roomIds: number[] | null;
+  tableIds: number[] | null;
+  serviceIds: number[] | null;
+}
+
+/** One held table over [startMin, endMin); a group reservation holds the group and each member. */
+export interface Hold {
+  /** absent where nothing is set aside (slot listings never ignore a reservation) */
+  reservationId?: number;
+  tableId: number;
+  startMin: number;
+  endMin: number;
+}
+
+/** The statuses of a party that will arrive, which pacing counts (a staff block is no arrival). */
+export const ARRIVING = ["PREPAY", "ACCEPTED", "CONFIRMED"] as const;
+
+/** A party that will arrive (ARRIVING), for pacing. */
+export interface Arrival {
+  reservationId: number;
+  serviceId: number;
+  startMin: number;
+  pax: number;
+}
+
+export interface Catalog {
+  settings: EngineSettings;
+  rooms: EngineRoom[];
+  tables: EngineTable[];
+  services: EngineService[];
+  closures: EngineClosure[];
+}
+
+/**
+ * Who books. Online (booking engine, search engine): online tables and services only,
+ * on the service's grid, within notice and the booking window, always paced. Staff
+ * (PLATFORM_ADMIN): also offline tables and services, any minute within the service's
+ * hours, no notice, up to max_days_ahead_staff, paced unless they override it.
+ */
+export type Mode = "online" | "staff";
+
+/** Why a time cannot be booked; the routes map each to SPEC's reason. */
+export type Refusal =
+  | "service_is_not_available" // the service does not run that day
+  | "service_not_available" // the service or party size is not open to this channel
+  | "booking_slot_not_available" // off the grid, past, too soon, too far ahead, closed, paced out, or a skipped DST time
+  | "room_capacity_exceeded" // no table (or the tables asked for) can seat the party
+  | "table_not_available"; // tables fit, but none is free
+
+/** Why a time of the grid is unavailable, in the words of staff screens (the slots' `reason`). */
+export const UNAVAILABLE = ["full", "pacing", "closed", "notice", "window", "party_size"] as const;
+export type Unavailable = (typeof UNAVAILABLE)[number];
+
+/** No stay may end after 9999-12-31 (dates have four digits): the first minute of year 10000. */
+export const END_OF_TIME = localMinutes("9999-12-31") + 1440;
+export const LAST_DATE = "9999-12-31";
+
+/** A date, or 9999-12-31 when it would pass it (dates compare as strings only while they have four-digit years). */
+export const capDate = (date: string) => (date.length > 10 || date > LAST_DATE ? LAST_DATE : date);
+
+/** `count` days from `first`, none past 9999-12-31 (a listing never shows year 10000). */
+export function listedDays(first: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => addDays(first, i)).filter((d) => d.length === 10 && d <= LAST_DATE);
+}
+
+/** Stay of a party: the first turn_times rule with pax <= max_pax, else the service's average_stay, else the property's. */
+export function stayMinutes(pax: number, settings: Pick<EngineSettings, "turn_times" | "average_stay">, service?: Pick<EngineService, "averageStay">): number {
+  const rule = settings.turn_times.find((r) => pax <= r.max_pax);
+  return rule?.minutes ?? service?.averageStay ?? settings.average_stay;
+}
+
+/** A service whose last start is earlier in the day than its first runs past midnight. */
+export const pastMidnight = (s: Pick<EngineService, "startHour" | "endHour">) => s.endHour < s.startHour;
+
+/**
+ * The service day a start belongs to (CONTRACT 14): its calendar date, or the day before for
+ * the part of a service past midnight. Weekdays, validity, closures and the listing go by it.
+ */
+export function serviceDayOf(service: Pick<EngineService, "startHour" | "endHour">, start: number): string {
+  const { date, hour } = fromLocalMinutes(start);
+  return pastMidnight(service) && hour <= service.endHour ? addDays(date, -1) : date;
+}
+
+/** Does this service run on this service day (weekday, validity, enabled)? */
+export function serviceRunsOn(service: EngineService, date: string): boolean {
+  if (!service.enabled) return false;
+  if (service.validFrom && date < service.validFrom) return false;
+  if (service.validTo && date > service.validTo) return false;
+  return service.weekdays.includes(isoWeekday(date));
+}
+
+/** The first and the last start of a service day, in local minutes. */
+export function serviceSpan(service: Pick<EngineService, "startHour" | "endHour">, date: string): [number, number] {
+  return [localMinutes(date, service.startHour), localMinutes(date, service.endHour) + (pastMidnight(service) ? 1440 : 0)];
+}
+
+/** The service's start times of a service day: start_hour to end_hour (past midnight too), every slot_interval. */
+export function serviceGrid(service: EngineService, date: string, settings: Pick<EngineSettings, "slot_interval">): number[] {
+  const [first, last] = serviceSpan(service, date);
+  const step = service.slotInterval ?? settings.slot_interval;
+  const out: number[] = [];
+  for (let t = first; t <= last; t += step) out.push(t);
+  return out;
+}
+
+/**
+ * Does the closure close this table, for this service, to a party of `stay` minutes starting
+ * at `start` on `serviceDay`? Whole days close those service days (a late service's hours past
+ * midnight included, the previous night's party finishing into them not); hours close
+ * [start_hour, end_hour) of each calendar date in the range, and refuse a party whose stay
+ * overlaps them, not only one that starts inside (CONTRACT 14).
+ */
+export function closureCovers(c: EngineClosure, serviceDay: string, start: number, stay: number, table: EngineTable, serviceId: number | undefined): boolean {
+  if (c.roomIds && !c.roomIds.includes(table.roomId)) return false;
+  // Closing one table closes the groups it belongs to; closing a group closes only the group.
+  if (c.tableIds && !c.tableIds.includes(table.id) && !table.memberIds.some((m) => c.tableIds!.includes(m))) return false;
+  if (c.serviceIds && (serviceId === undefined || !c.serviceIds.includes(serviceId))) return false;
+  if (!c.startHour || !c.endHour) return serviceDay >= c.startDate && serviceDay <= c.endDate;
+  const b = bounds(c);
+  const end = start + Math.max(stay, 1);
+  // A stay is at most a day: it touches the calendar days of its start and of its last minute only.
+  for (let day = Math.max(Math.floor(start / 1440), b.firstDay); day <= Math.min(Math.floor((end - 1) / 1440), b.lastDay); day++) {
+    if (start < day * 1440 + b.to && end > day * 1440 + b.from) return true;
+  }
+  return false;
+}
+
+/** A closure's dates as day numbers and its hours as minutes of the day, worked out once per closure (the listing's hot path). */
+const closureBounds = new WeakMap<EngineClosure, { firstDay: number; lastDay: number; from: number; to: number }>();
+function bounds(c: EngineClosure) {
+  let b = closureBounds.get(c);
+  if (!b) {
+    const minutesOf = (hour: string | null) => localMinutes("1970-01-01", hour ?? "00:00");
+    b = { firstDay: localMinutes(c.startDate) / 1440, lastDay: localMinutes(c.endDate) / 1440, from: minutesOf(c.startHour), to: minutesOf(c.endHour) };
+    closureBounds.set(c, b);
+  }
+  return b;
+}
+
+/**
+ * The first minute of the pacing interval holding `start`: intervals of pacing_interval
+ * minutes counted from the service's start_hour. The same arithmetic as the trigger
+ * reservations_pacing_insert (migrations/shard/0003), so the engine and the database agree.
+ */
+export function pacingBucket(service: Pick<EngineService, "startHour" | "pacingInterval">, start: number): number {
+  const [hh, mm] = service.startHour.split(":").map(Number) as [number, number];
+  const sinceStart = (((start - (hh * 60 + mm)) % 1440) + 1440) % 1440;
+  return start - (sinceStart % (service.pacingInterval ?? 15));
+}
+
+export const paced = (s: EngineService) => (s.maxCoversPerInterval ?? null) !== null || (s.maxPartiesPerInterval ?? null) !== null;
+
+/**
+ * Best choice: a single table before a group, then fewest empty seats, then lowest id.
+ * `spread` (0 <= spread < 1) replaces "lowest id" by a pick among the tables that tie on the
+ * first two: bookings racing for one time, each retrying with its own spread, then land on
+ * different equally good tables instead of all losing the same one again.
+ */
+export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guestsMax">>(tables: T[], pax: number, spread?: number): T | undefined {
+  const key = (t: T) => [Number(t.isGroup), t.guestsMax - pax, t.id] as const;
+  let best: T | undefined;
+  for (const t of tables) {
+    if (!best) {
+      best = t;
+      continue;
+    }
+    const [a, b] = [key(t), key(best)];
+    if (a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))) best = t;
+  }
+  if (!best || spread === undefined) return best;
+  const ties = tables.filter((t) => Number(t.isGroup) === Number(best.isGroup) && t.guestsMax === best.guestsMax).sort((a, b) => a.id - b.id);
+  return ties[Math.floor(spread * ties.length)] ?? best;
+}
