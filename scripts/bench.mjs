@@ -1,15 +1,17 @@
 // npm run bench: seeds restaurants into local D1 databases (a control database and two shards),
-// drives the running Worker and prints requests/s, latencies and ratios with their targets.
-// A measurement, not a test: it exits 0 whatever the figures, non-zero only when something
-// breaks (the server does not start, seeding fails, most requests fail).
+// drives the running Worker and prints requests/s, latencies, sizes and ratios with their
+// targets. A measurement, not a test: it exits 0 whatever the figures, non-zero only when
+// something breaks (the server does not start, seeding fails, most requests fail, a booking
+// drop double-books).
 //
 //   BENCH_DURATION=10   seconds of load per route (default 10; the 5 rounds per database of the
 //                       latency ratio use 40% of it)
 //   BENCH_OUT=file.json also write the results as JSON
 //   BENCH_KEEP=1        keep the temporary databases (their paths are printed)
 //   BENCH_ONLY=a,b      only these parts (default all): api (load on the integrator API),
-//                       webhooks (delivery to a local receiver), widget (bundle size, time to
-//                       first times, Lighthouse)
+//                       webhooks (delivery to a local receiver), storage (bytes per reservation),
+//                       drop (500 parallel bookings of one time), shards (two shards against one),
+//                       widget (bundle size, time to first times, Lighthouse)
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { build, freePort } from "./dev-server.mjs";
@@ -22,6 +24,9 @@ import { ensureDeps } from "./setup.mjs";
 ensureDeps();
 const { apiPart } = await import("./bench/api-part.mjs");
 const { webhooksPart } = await import("./bench/webhooks.mjs");
+const { storagePart } = await import("./bench/storage.mjs");
+const { dropPart } = await import("./bench/drop.mjs");
+const { shardsPart } = await import("./bench/shards.mjs");
 
 const DURATION = Math.max(1, Number(process.env.BENCH_DURATION) || 10);
 const options = { duration: DURATION, connections: 10, warmup: 2 };
@@ -34,7 +39,7 @@ async function widgetPart() {
   return w;
 }
 
-const PARTS = { api: apiPart, webhooks: webhooksPart, widget: widgetPart };
+const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, widget: widgetPart };
 const ONLY = new Set((process.env.BENCH_ONLY ?? Object.keys(PARTS).join(",")).split(",").map((s) => s.trim()));
 for (const part of ONLY) if (!PARTS[part]) throw new Error(`BENCH_ONLY: unknown part "${part}" (parts: ${Object.keys(PARTS).join(", ")})`);
 
