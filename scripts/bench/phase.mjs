@@ -35,15 +35,15 @@ export function tempDir(name) {
   return dir;
 }
 
-/** Fresh local databases (control and every shard) with a running wrangler dev on them. */
-export async function startPhase(name) {
+/** Fresh local databases (control and every shard) with a running wrangler dev on them; `vars`: more Worker vars. */
+export async function startPhase(name, { vars = {} } = {}) {
   const dir = tempDir(name);
   await migrate(dir);
   const log = (line) => {
     if (/Scheduled Workers|trigger a scheduled event|curl ".*scheduled"|cron-triggers/.test(line)) return;
     workerLog.push(`[${name}] ${line}`);
   };
-  const server = await startDev({ port: await freePort(), persistTo: dir, log, vars: { OPS_TOKEN } });
+  const server = await startDev({ port: await freePort(), persistTo: dir, log, vars: { OPS_TOKEN, ...vars } });
   servers.add(server);
   say(`${name}: wrangler dev on ${server.url}, databases in ${dir}`);
   return { name, dir, server, url: server.url, stop: () => stopPhase(server) };
