@@ -17,7 +17,7 @@ import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
 import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
-import { bookingsRouter } from "./availability/availability.routes";
+import { bookingsRouter, slotsPreload } from "./availability/availability.routes";
 import { reservationMessagesRouter } from "./reservations/messages.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
@@ -67,6 +67,8 @@ export function createApp() {
     idempotency({ scope: (c) => `client:${c.get("client").id}` }),
   ];
   const scoped = [...authed, requireProperty()];
+  // The slot listing reads its days in the round trip of the property row.
+  const bookings = [...authed, requireProperty({ preload: slotsPreload })];
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
   // Merging and erasing customers change their reservations too.
@@ -82,7 +84,7 @@ export function createApp() {
     ["bookings", bookingsRouter],
     ["customers", customersRouter],
   ] as const) {
-    app.use(`${API_BASE}/${path}/*`, ...scoped);
+    app.use(`${API_BASE}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
     app.route(`${API_BASE}/${path}`, router);
   }
   // A reservation's emails (CONTRACT 13), behind the same middleware as the reservations.

@@ -91,7 +91,7 @@ function checkOnlinePax(settings: Settings, pax: number) {
 export async function publicSlots(db: Db, property: PropertyRow, q: { date: string; pax: number; days: number; service_id?: number | undefined }): Promise<PublicSlotDay[]> {
   checkOnlinePax(resolveSettings(property.settings), q.pax);
   const days = listedDays(q.date, q.days);
-  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!);
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, { lean: true });
   let services = catalog.services.filter(isOnline);
   if (q.service_id !== undefined) services = services.filter((s) => s.id === q.service_id);
   if (q.service_id !== undefined && !services.length) throw new ApiError("service_not_found", `service ${q.service_id} does not take online bookings`);

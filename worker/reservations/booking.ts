@@ -178,7 +178,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   const tries = newTries();
   for (let attempt = 1; ; attempt++) {
     const customer = await resolveCustomer(ctx, b.customer);
-    const { catalog, holds, arrivals, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, attempt > 1);
+    const { catalog, holds, arrivals, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, { fresh: attempt > 1 });
     const engine = new Availability(catalog, holds, now(), arrivals);
     const service = findService(catalog.services, b.service_id);
     checkPlace(engine, b.room_id, b.table_ids);
@@ -193,7 +193,9 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
     } else {
       // A staff block is no arrival: pacing does not count it.
       const overridePacing = block || b.override_pacing;
-      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids, overridePacing });
+      // Only a retry after losing a table spreads: an uncontended booking takes the best table.
+      const spread = tries.table > 0 ? Math.random() : undefined;
+      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids, overridePacing, spread });
       if (!decision.ok) throw refusal(decision.refusal, decision.detail);
       ({ tables, stay } = decision);
       status = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
@@ -320,7 +322,7 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
       date !== current.startDate || hour !== current.startHour || pax !== current.pax || serviceId !== current.serviceId ||
       b.room_id !== undefined || b.table_ids !== undefined || b.duration !== undefined;
     if (moves) {
-      const { catalog, holds: held, arrivals, catalogVersion } = await loadAvailability(db, property, date, date, attempt > 1);
+      const { catalog, holds: held, arrivals, catalogVersion } = await loadAvailability(db, property, date, date, { fresh: attempt > 1 });
       const engine = new Availability(catalog, held, now(), arrivals);
       if (serviceId === null) throw invalidField("service_id", "the reservation has no service: give service_id");
       const service = findService(catalog.services, serviceId);
@@ -437,7 +439,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
     let holds: HoldSpan[] | undefined;
     if (outcome.releasesTables) holds = [];
     if (outcome.takesTables) {
-      const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, current.startDate, current.startDate, attempt > 1);
+      const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, current.startDate, current.startDate, { fresh: attempt > 1 });
       const engine = new Availability(catalog, held, now());
       const request = { date: current.startDate, start: current.startMin, pax: current.pax, stay: current.endMin - current.startMin, mode: "staff" as const, serviceId: current.serviceId ?? undefined, ignoreReservation: id };
       let decision = current.tableIds.length ? engine.decideTables({ ...request, tableIds: current.tableIds }) : undefined;
