@@ -5,7 +5,7 @@
  * what a guest sees, so the listing and the booking never disagree.
  */
 import type { PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
-import { resolveSettings, type ReservationStatus, type Settings } from "../../shared/schemas";
+import { LOCALES, resolveSettings, type LocaleTexts, type ReservationStatus, type Settings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability, type EngineService, listedDays, serviceDayOf } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
@@ -29,13 +29,43 @@ export const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepay
 
 // ---------- profile and services ----------
 
-export function profile(property: PropertyRow): PublicProfile {
+export type Locale = (typeof LOCALES)[number];
+
+/** The restaurant's own texts in `locale` (CONTRACT 15); each text missing there falls back to the default. */
+export function textsFor(s: Settings, locale: Locale | undefined): LocaleTexts {
+  return (locale && s.translations[locale]) || {};
+}
+
+/** A service's name and description in the guest's language, else as the restaurant wrote them. */
+export function serviceTexts(texts: LocaleTexts, id: number, name: string, description: string | null) {
+  const t = texts.services?.[String(id)];
+  return { name: t?.name || name, description: t?.description || description };
+}
+
+const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
+const coordinate = (v: unknown, max: number) => (typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= max ? v : null);
+
+/** SPEC's position object, split for guests into an address and a point for the map link. */
+function contact(property: PropertyRow): Pick<PublicProfile, "address" | "position" | "phone" | "website"> {
+  const p = (property.position ?? {}) as Record<string, unknown>;
+  const address = { street: text(p.address), city: text(p.city), zip: text(p.zip), country: text(p.country) };
+  const latitude = coordinate(p.latitude, 90);
+  const longitude = coordinate(p.longitude, 180);
+  return {
+    address: address.street || address.city ? address : null,
+    position: latitude !== null && longitude !== null ? { latitude, longitude } : null,
+    phone: text(property.phone),
+    website: text(property.website),
+  };
+}
+
+export function profile(property: PropertyRow, locale?: Locale): PublicProfile {
   const s = resolveSettings(property.settings);
   const today = zonedParts(s.timezone, now()).date;
   return {
     public_key: property.publicKey,
     name: property.name,
-    welcome_message: s.welcome_message,
+    welcome_message: textsFor(s, locale).welcome_message || s.welcome_message,
     logo_url: s.logo_url,
     photos: s.photos,
     accent_color: s.accent_color,
@@ -45,6 +75,7 @@ export function profile(property: PropertyRow): PublicProfile {
     first_date: zonedParts(s.timezone, now() + s.min_notice * 60000).date,
     last_date: addDays(today, s.max_days_ahead),
     cancel_notice: s.cancel_notice,
+    ...contact(property),
   };
 }
 
@@ -52,16 +83,16 @@ export function profile(property: PropertyRow): PublicProfile {
  * Services open to online booking and still valid. pax_max is what a guest may book online:
  * the service's limit, capped by the property's max_online_pax.
  */
-export async function onlineServices(db: Db, property: PropertyRow): Promise<PublicService[]> {
+export async function onlineServices(db: Db, property: PropertyRow, locale?: Locale): Promise<PublicService[]> {
   const s = resolveSettings(property.settings);
+  const texts = textsFor(s, locale);
   const today = zonedParts(s.timezone, now()).date;
   const rows = await listOnlineServices(db, property.id);
   return rows
     .filter((x) => !x.validTo || x.validTo >= today)
     .map((x) => ({
       id: x.id,
-      name: x.name,
-      description: x.description,
+      ...serviceTexts(texts, x.id, x.name, x.description),
       image_url: x.imageUrl,
       pax_min: x.paxMin,
       pax_max: Math.min(x.paxMax ?? s.max_online_pax, s.max_online_pax),
@@ -87,8 +118,10 @@ function checkOnlinePax(settings: Settings, pax: number) {
  * an open table that seats the party, but every such table is held or the kitchen's pacing is
  * reached. A service past midnight lists its late times under the day it started.
  */
-export async function publicSlots(db: Db, property: PropertyRow, q: { date: string; pax: number; days: number; service_id?: number | undefined }): Promise<PublicSlotDay[]> {
-  checkOnlinePax(resolveSettings(property.settings), q.pax);
+export async function publicSlots(db: Db, property: PropertyRow, q: { date: string; pax: number; days: number; service_id?: number | undefined; locale?: Locale | undefined }): Promise<PublicSlotDay[]> {
+  const settings = resolveSettings(property.settings);
+  checkOnlinePax(settings, q.pax);
+  const texts = textsFor(settings, q.locale);
   const days = listedDays(q.date, q.days);
   const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!);
   let services = catalog.services.filter(isOnline);
@@ -100,7 +133,7 @@ export async function publicSlots(db: Db, property: PropertyRow, q: { date: stri
     services: engine.daySlots(date, q.pax, services, true).available_services.map((entry) => {
       const full = entry.slots.filter((t) => t.reason === "full" || t.reason === "pacing").map((t) => t.hour);
       const { startHour } = services.find((s) => s.id === entry.id)!;
-      return { service_id: entry.id, name: entry.title, start_hour: startHour, times: entry.available_slots, waiting_list: full.length > 0, full_times: full };
+      return { service_id: entry.id, name: serviceTexts(texts, entry.id, entry.title, null).name, start_hour: startHour, times: entry.available_slots, waiting_list: full.length > 0, full_times: full };
     }),
   }));
 }

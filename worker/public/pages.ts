@@ -8,6 +8,7 @@ import { html, raw } from "hono/html";
 import { LOCALES, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
 import { bindByPublicKey } from "../properties/binding";
+import { textsFor } from "./guest";
 import { guestVisible } from "./public.repo";
 
 type Page = "welcome" | "services" | "book" | "manage";
@@ -100,7 +101,7 @@ function render(c: Context<AppEnv>, property: PropertyRow, page: Page, token?: s
   const locale = pickLocale(c, property);
   const t = TEXT[locale];
   const title = page === "welcome" ? property.name : `${t[page]} · ${property.name}`;
-  const description = (page === "welcome" && settings.welcome_message) || t.describe(property.name);
+  const description = (page === "welcome" && (textsFor(settings, locale).welcome_message || settings.welcome_message)) || t.describe(property.name);
   const headers: Record<string, string> = { "Content-Security-Policy": CSP };
   if (page === "manage") {
     // The token is in the address: keep it out of caches, Referer headers, indexes and frames.

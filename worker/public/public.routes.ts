@@ -6,7 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
-import { dateString } from "../../shared/schemas";
+import { dateString, LOCALES } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
 import { envelope, errorResponses, json } from "../lib/openapi";
@@ -34,6 +34,10 @@ const ProfileSchema = z.object(PublicProfile.shape).openapi("PublicProfile", {
     first_date: "2026-12-05",
     last_date: "2027-02-03",
     cancel_notice: 120,
+    address: { street: "Via Roma 1", city: "Milano", zip: "20121", country: "IT" },
+    position: { latitude: 45.4642, longitude: 9.19 },
+    phone: "+39 02 1234567",
+    website: "https://trattoria.example",
   },
 });
 const ServiceSchema = z.object(PublicService.shape).openapi("PublicService", {
@@ -99,6 +103,12 @@ const ManageParam = z.object({
   token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" }, description: "the manage token of the confirmation", example: "Vx3…Qk" }),
 });
 
+const localeQuery = z
+  .enum(LOCALES)
+  .optional()
+  .openapi({ param: { name: "locale", in: "query" }, description: "the restaurant's own texts in this language (settings.translations), the defaults where it has none", example: "it" });
+const LocaleQuery = z.object({ locale: localeQuery });
+
 // PublicSlotsQuery's rules, in plain digits as the integrator API's query fields ("1e1" is not 10).
 const SlotsQuery = z.object({
   date: z.string().pipe(dateString).openapi({ param: { name: "date", in: "query" }, description: "first day, in the restaurant's zone", example: "2026-12-05" }),
@@ -113,6 +123,7 @@ const SlotsQuery = z.object({
   service_id: queryId
     .optional()
     .openapi({ param: { name: "service_id", in: "query" }, type: "integer", description: "only this service" }),
+  locale: localeQuery,
 });
 
 const NOT_FOUND: ErrorCode[] = ["property_not_found"];
@@ -122,8 +133,10 @@ const profileRoute = createRoute({
   method: "get",
   path: "/{public_key}",
   summary: "The restaurant's public profile",
-  description: "Name, look, locale and zone, the largest party bookable online, the first and last bookable dates and the cancel notice.",
-  request: { params: KeyParam },
+  description:
+    "Name, look, locale and zone, the largest party bookable online, the first and last bookable dates, the cancel notice, " +
+    "and where to find the restaurant: address, position (for a map), phone and website. `locale` picks the welcome message's translation.",
+  request: { params: KeyParam, query: LocaleQuery },
   responses: { 200: json(envelope(ProfileSchema), "the profile"), ...errorResponses(...NOT_FOUND) },
 });
 
@@ -132,8 +145,8 @@ const servicesRoute = createRoute({
   method: "get",
   path: "/{public_key}/services",
   summary: "Services open to online booking",
-  description: "Enabled, online, still valid services; pax_max is capped by the restaurant's max_online_pax.",
-  request: { params: KeyParam },
+  description: "Enabled, online, still valid services; pax_max is capped by the restaurant's max_online_pax. `locale` picks the names' and descriptions' translations.",
+  request: { params: KeyParam, query: LocaleQuery },
   responses: { 200: json(envelope(ServiceSchema), "the services"), ...errorResponses(...NOT_FOUND) },
 });
 
@@ -214,16 +227,16 @@ const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" 
 export const publicRouter = createRouter()
   .openapi(profileRoute, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
-    return c.json({ data: [profile(property)] }, 200);
+    return c.json({ data: [profile(property, c.req.valid("query").locale)] }, 200);
   })
   .openapi(servicesRoute, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
-    return c.json({ data: await onlineServices(c.get("db"), property) }, 200);
+    return c.json({ data: await onlineServices(c.get("db"), property, c.req.valid("query").locale) }, 200);
   })
   .openapi(slotsRoute, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
     const q = c.req.valid("query");
-    const data = await publicSlots(c.get("db"), property, { date: q.date, pax: q.pax, days: q.days ?? 1, service_id: q.service_id });
+    const data = await publicSlots(c.get("db"), property, { date: q.date, pax: q.pax, days: q.days ?? 1, service_id: q.service_id, locale: q.locale });
     return c.json({ data }, 200, { "Cache-Control": "no-store" });
   })
   .openapi(createRouteDef, async (c) => {
