@@ -17,6 +17,7 @@ const DEFAULT_SETTINGS = {
   logo_url: null,
   photos: [],
   accent_color: null,
+  translations: {},
 };
 
 /** Property calls carry no Property header (SPEC). */
