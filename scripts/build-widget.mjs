@@ -3,7 +3,7 @@
 // dist/public/widget/locales/ (served by the Worker's assets binding).
 import { gzipSync } from "node:zlib";
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ROOT } from "./dev-server.mjs";
 
 export const WIDGET_OUT = join(ROOT, "dist", "public", "widget");
@@ -28,13 +28,19 @@ export async function buildWidget() {
       reportCompressedSize: false,
       lib: { entry: join(ROOT, "widget", "index.ts"), formats: ["es"], fileName: () => "booking-engine.js" },
       // "allow-extension": the locale chunks import Lit's `str` from the module itself, not from a third file.
-      rollupOptions: { preserveEntrySignatures: "allow-extension", output: { chunkFileNames: "locales/[name]-[hash].js" } },
+      // The services and manage pages (widget/pages/lazy.ts) are chunks under pages/.
+      rollupOptions: {
+        preserveEntrySignatures: "allow-extension",
+        output: {
+          chunkFileNames: (chunk) => (/^(it|fr|de|es)$/.test(chunk.name) ? "locales/[name]-[hash].js" : "pages/[name]-[hash].js"),
+        },
+      },
     },
     esbuild: { legalComments: "none" },
   });
   // Vite leaves whitespace in ES library builds (to keep pure annotations for the user's bundler);
   // this file is loaded as is by browsers, so it gets esbuild's full minification.
-  for (const file of [WIDGET_FILE, ...localeChunks()]) await minifyFile(file);
+  for (const file of [WIDGET_FILE, ...localeChunks(), ...pageChunks()]) await minifyFile(file);
   // A module script from another origin needs CORS: the widget is embedded on restaurants' sites.
   // Workers Static Assets read these headers from _headers at the root of the assets folder.
   const headers = join(WIDGET_OUT, "..", "_headers");
@@ -51,18 +57,38 @@ async function minifyFile(file) {
   writeFileSync(file, minified.code.trimEnd().replace(/\n\s*/g, " ") + "\n");
 }
 
-function localeChunks() {
-  return existsSync(LOCALE_DIR) ? readdirSync(LOCALE_DIR).filter((f) => f.endsWith(".js")).map((f) => join(LOCALE_DIR, f)) : [];
-}
+const jsIn = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".js")).map((f) => join(dir, f)) : []);
+const localeChunks = () => jsIn(LOCALE_DIR);
+const pageChunks = () => jsIn(join(WIDGET_OUT, "pages"));
 
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 
+/** The chunks a file imports statically, and theirs (a page's chunk and the shared chunks it needs). */
+function staticClosure(file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  // Minified: `import{a as b}from"./x.js"` or `import"./x.js"`; dynamic import("...") is not followed.
+  for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)) {
+    const target = join(dirname(file), m[1]);
+    if (target !== WIDGET_FILE) staticClosure(target, seen);
+  }
+  return seen;
+}
+
 /**
- * The module's size and gzipped size, and the largest first load: the module with the largest
- * locale chunk (English, the source locale, needs none).
+ * The module's size and gzipped size, and the largest first load: the module, the largest
+ * locale chunk (English, the source locale, needs none) and the heaviest page with the chunks
+ * it imports (each page is a chunk loaded when shown, widget/pages/lazy.ts).
  */
 export function widgetSize() {
   const chunks = localeChunks().map(gz);
+  const pages = {};
+  for (const file of pageChunks().filter((f) => /\/(welcome|book|services|manage)-page-/.test(f))) {
+    const name = file.match(/(welcome|book|services|manage)-page-/)[1];
+    const files = staticClosure(file);
+    pages[name] = [...files].reduce((n, f) => n + gz(f), 0);
+  }
   const gzip = gz(WIDGET_FILE);
-  return { bytes: readFileSync(WIDGET_FILE).length, gzip, firstLoad: gzip + Math.max(0, ...chunks), chunks: chunks.length, budget: WIDGET_BUDGET_BYTES };
+  const page = Math.max(0, ...Object.values(pages));
+  return { bytes: readFileSync(WIDGET_FILE).length, gzip, pages, firstLoad: gzip + Math.max(0, ...chunks) + page, chunks: chunks.length, budget: WIDGET_BUDGET_BYTES };
 }

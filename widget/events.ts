@@ -16,6 +16,10 @@ export interface BookingCancelledDetail {
 export interface NavigateDetail {
   page: "welcome" | "services" | "book" | "manage";
   serviceId?: number;
+  /** the party size to keep (book again after cancelling) */
+  pax?: number;
+  /** the reservation to show (page manage, embedded) */
+  token?: string;
 }
 
 export const fire = <T>(target: EventTarget, type: string, detail: T, composed = true) =>

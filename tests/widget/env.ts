@@ -26,6 +26,9 @@ export interface Restaurant {
 }
 
 export const env = window.BE;
+
+// The booking flow keeps a draft per restaurant in sessionStorage (CONTRACT 15): each test starts without one.
+beforeEach(() => sessionStorage.clear());
 let current: Restaurant | undefined;
 
 /** This file's restaurant (tests/support/catalog.mjs, with `settings` over it); made once per file. */

@@ -3,27 +3,30 @@
  * times, the words for a failed booking, and the confirmation.
  */
 import { msg, str } from "@lit/localize";
-import { html } from "lit";
-import { PublicApiError, type PublicBooking } from "../api.js";
+import { html, nothing } from "lit";
+import { PublicApiError, type PublicBooking, type PublicProfile } from "../api.js";
 import { choiceGroup, type ChoiceOption } from "../parts/choice.js";
+import { contact } from "../parts/contact.js";
+import { policyAfter } from "../parts/policy.js";
 import { statusText, summary } from "../parts/summary.js";
 
 /**
  * The full times of the service, for the waiting list: a second radio group behind a native
  * disclosure (closed while the service has free times, unless one of these is chosen).
  */
-export function waitingList(o: { times: ChoiceOption[]; zone: string; open: boolean; value: string | undefined; onChange: (v: string) => void; describedBy: string | undefined }) {
+export function waitingList(o: { times: ChoiceOption[]; city: string; open: boolean; value: string | undefined; onChange: (v: string) => void; describedBy: string | undefined }) {
   return html`<details class="waiting" part="waiting-list" ?open=${o.open}>
     <summary>${msg("Join the waiting list", { id: "book.waiting" })}</summary>
     ${choiceGroup({
       name: "waiting",
-      legend: msg(str`Full times, for the waiting list (${o.zone})`, { id: "book.waiting-times" }),
+      legend: msg(str`Full times in ${o.city}, for the waiting list`, { id: "book.waiting-times-in" }),
       hint: msg("On the waiting list your party holds no table: the restaurant decides later.", { id: "book.waiting-hint" }),
       options: o.times,
       value: o.value,
       onChange: o.onChange,
       describedBy: o.describedBy,
       part: "time",
+      fixed: true,
     })}
   </details>`;
 }
@@ -32,16 +35,39 @@ export function waitingList(o: { times: ChoiceOption[]; zone: string; open: bool
 export function bookingError(error: unknown) {
   if (error instanceof PublicApiError) {
     if (error.status === 429) return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
-    if (error.status === 400) return msg(str`Please check your details: ${error.message}`, { id: "error.input" });
+    // The server's words are English: the fields it named say what they need (guest-fields.ts).
+    if (error.status === 400) return msg("Please check the details marked below.", { id: "error.check" });
   }
   return msg("The booking could not be made. Please try again.", { id: "error.generic" });
 }
 
 /**
- * The confirmation: "booked" only when the table is the guest's (ACCEPTED, CONFIRMED); the
- * waiting list and any other status say what they are. The manage link in every case.
+ * Where the manage link leads: on the hosted pages the hosted manage page; embedded with
+ * `booking-manage`, this same element (through the host's address, `#booking-manage=<token>`);
+ * embedded without, the hosted manage page in a new tab, in the host's accent.
  */
-export function confirmation(b: PublicBooking, locale: string, again: () => void) {
+export interface ManageLink {
+  hosted: boolean;
+  here: boolean;
+  /** the host's accent as #rrggbb, when it could be read */
+  accent: string | undefined;
+}
+
+function manageHref(b: PublicBooking, o: ManageLink): string {
+  if (o.here) return `#booking-manage=${b.manage_token}`;
+  if (o.hosted || !o.accent) return b.manage_url;
+  const url = new URL(b.manage_url);
+  url.searchParams.set("accent", o.accent);
+  return url.href;
+}
+
+/**
+ * The confirmation: "booked" only when the table is the guest's (ACCEPTED, CONFIRMED); the
+ * waiting list and any other status say what they are. The manage link in every case, the
+ * cancellation policy and where to find the restaurant.
+ */
+export function confirmation(b: PublicBooking, locale: string, again: () => void, profile: PublicProfile, link: ManageLink) {
+  const newTab = !link.here && !link.hosted;
   const booked = b.status === "ACCEPTED" || b.status === "CONFIRMED";
   const waiting = b.status === "WAITING";
   return html`
@@ -61,11 +87,15 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
             : msg(str`Thank you, ${b.guest.first_name}. The restaurant has not confirmed your table yet.`, { id: "done.thanks-received" })}
       </p>
       ${summary({ ...b, state: { text: statusText(b.status), value: b.status } }, locale)}
+      <p class="muted">${policyAfter({ until: b.cancellable_until, timezone: profile.timezone, locale })}</p>
       <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
       <div class="actions">
-        <a class="btn secondary manage" part="manage-link" href=${b.manage_url}>${msg("Manage your reservation", { id: "done.manage" })}</a>
+        <a class="btn secondary manage" part="manage-link" href=${manageHref(b, link)} target=${newTab ? "_blank" : nothing} rel=${newTab ? "noopener" : nothing}>
+          ${msg("Manage your reservation", { id: "done.manage" })}${newTab ? html`<span class="sr-only"> (${msg("opens in a new tab", { id: "done.new-tab" })})</span>` : nothing}
+        </a>
         <button type="button" class="btn secondary" part="button" @click=${again}>${msg("Book another table", { id: "done.again" })}</button>
       </div>
+      ${contact(profile)}
     </section>
   `;
 }

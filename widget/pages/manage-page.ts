@@ -2,22 +2,26 @@
  * A guest's own reservation, read with the secret token of the manage link, and its
  * cancellation behind a confirm step.
  */
-import { localized, msg, str } from "@lit/localize";
+import { localized, msg } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import { PublicApiError, type PublicApi, type PublicReservation } from "../api.js";
-import { fire, type BookingCancelledDetail } from "../events.js";
+import { PublicApiError, type PublicApi, type PublicProfile, type PublicReservation } from "../api.js";
+import { fire, type BookingCancelledDetail, type NavigateDetail } from "../events.js";
+import { callUs, contact, contactStyles } from "../parts/contact.js";
+import { policyAfter } from "../parts/policy.js";
 import { base } from "../parts/styles.js";
 import { statusText, summary } from "../parts/summary.js";
 
 /**
  * @fires booking-cancelled - the guest cancelled; detail `{ reservation }`
+ * @fires be-navigate - (internal) "Book again" after cancelling, with the party size kept
  */
 @localized()
 export class ManagePage extends LitElement {
   static override styles = [
     base,
+    contactStyles,
     css`
       h2:focus,
       p:focus {
@@ -30,6 +34,7 @@ export class ManagePage extends LitElement {
   ];
 
   @property({ attribute: false }) declare api: PublicApi | undefined;
+  @property({ attribute: false }) declare profile: PublicProfile | undefined;
   @property() declare token: string;
   @property() declare locale: string;
 
@@ -105,10 +110,7 @@ export class ManagePage extends LitElement {
   private renderReservation(r: PublicReservation) {
     const cancelled = r.status === "CANCELLED";
     const pending = this.cancel.status === TaskStatus.PENDING;
-    const until = r.cancellable_until ? new Date(r.cancellable_until) : undefined;
-    const untilText = until
-      ? new Intl.DateTimeFormat(this.locale, { dateStyle: "full", timeStyle: "short", timeZone: r.restaurant.timezone }).format(until)
-      : "";
+    const until = r.cancellable_until;
     return html`
       ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       <div role="status">
@@ -116,11 +118,18 @@ export class ManagePage extends LitElement {
           ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
           : nothing}
       </div>
+      ${cancelled
+        ? html`<div class="actions">
+            <button id="again" type="button" class="btn" part="button" @click=${() => fire<NavigateDetail>(this, "be-navigate", { page: "book", pax: r.pax }, false)}>
+              ${msg("Book again", { id: "manage.again" })}
+            </button>
+          </div>`
+        : nothing}
       <div role="alert">
         ${this.failure
           ? html`<p id="failure" tabindex="-1" class="message error" part="error">
               ${this.failure instanceof PublicApiError && this.failure.code === "cancel_notice_passed"
-                ? msg("Online cancellation has closed for this reservation. Please call the restaurant.", { id: "manage.notice-passed" })
+                ? html`${msg("Online cancellation has closed for this reservation.", { id: "manage.notice-passed-short" })} ${callUs(this.profile)}`
                 : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}
             </p>`
           : nothing}
@@ -138,11 +147,12 @@ export class ManagePage extends LitElement {
                   <button type="button" class="btn secondary" part="button" @click=${() => this.ask(false)}>${msg("No, keep it", { id: "manage.no" })}</button>
                 </div>
               </div>`
-            : html`<p class="muted">${msg(str`You can cancel online until ${untilText}.`, { id: "manage.until" })}</p>
+            : html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, locale: this.locale })}</p>
                 <div class="actions">
                   <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
                 </div>`
-          : html`<p class="muted">${msg("This reservation can no longer be cancelled online. Please call the restaurant.", { id: "manage.too-late" })}</p>`}
+          : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`}
+      ${contact(this.profile)}
     `;
   }
 }
