@@ -11,6 +11,7 @@
  *                                                       -> { data: PublicSlotDay[] }
  *   POST   /api/v2/public/{public_key}/reservations     PublicBookingInput -> 201 { data: [PublicBooking] }
  *   GET    /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] }
+ *   PATCH  /api/v2/public/{public_key}/manage/{token}   PublicChangeInput -> { data: [PublicReservation] } (moved)
  *   DELETE /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] } (status CANCELLED)
  *
  * `locale` picks the restaurant's own texts (welcome message, service names and descriptions) in
@@ -120,6 +121,20 @@ export const PublicBookingInput = z.object({
   locale: z.enum(LOCALES).optional(),
 });
 export type PublicBookingInput = z.input<typeof PublicBookingInput>;
+
+/**
+ * The guest moves the reservation (CONTRACT 15): any of date, hour, party size and service; the
+ * same rules as booking; one atomic move (the old time is kept until the new one is taken).
+ */
+export const PublicChangeInput = z
+  .object({
+    date: dateString.optional(),
+    hour: hourString.refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)").optional(),
+    pax: z.number().int().min(1).max(1000).optional(),
+    service_id: z.number().int().min(1).optional(),
+  })
+  .refine((c) => c.date !== undefined || c.hour !== undefined || c.pax !== undefined || c.service_id !== undefined, "give date, hour, pax or service_id");
+export type PublicChangeInput = z.input<typeof PublicChangeInput>;
 
 /** A guest's own reservation, as the guest typed it: never another guest's data. */
 export const PublicReservation = z.object({

@@ -103,7 +103,7 @@ export async function onlineServices(db: Db, property: PropertyRow, locale?: Loc
 }
 
 /** A party larger than the property takes online is a 400 with a message the guest can act on. */
-function checkOnlinePax(settings: Settings, pax: number) {
+export function checkOnlinePax(settings: Settings, pax: number) {
   if (pax > settings.max_online_pax) {
     throw invalidField("pax", `online bookings take parties of up to ${settings.max_online_pax}; please call the restaurant for a larger party`);
   }
@@ -147,10 +147,10 @@ export interface BookingResult {
   serviceName: string;
 }
 
-type Booking = Omit<PublicBookingInput, "waiting_list"> & { waiting_list: boolean };
+export type Booking = Omit<PublicBookingInput, "waiting_list"> & { waiting_list: boolean };
 
 /** Refusals of a time that a guest sees as "taken meanwhile": full, closed since the listing, or nothing seats the party. */
-const TAKEN = new Set(["table_not_available", "booking_slot_not_available", "room_capacity_exceeded"]);
+export const TAKEN = new Set(["table_not_available", "booking_slot_not_available", "room_capacity_exceeded"]);
 
 /**
  * Books for a guest: the same rules as the slot listing (the engine, online mode), then
@@ -225,7 +225,7 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Pro
   }
 }
 
-function timeRefusalDetail(refusal: string, s: Settings): string {
+export function timeRefusalDetail(refusal: string, s: Settings): string {
   switch (refusal) {
     case "service_is_not_available":
       return "the service does not run on this day";
@@ -237,7 +237,7 @@ function timeRefusalDetail(refusal: string, s: Settings): string {
 }
 
 /** 409 with the free times of that service day and service nearest to the one asked for (fresh data). */
-async function timeTaken(db: Db, property: PropertyRow, service: EngineService, b: Booking): Promise<ApiError> {
+export async function timeTaken(db: Db, property: PropertyRow, service: EngineService, b: Pick<Booking, "date" | "hour" | "pax">): Promise<ApiError> {
   const asked = localMinutes(b.date, b.hour);
   const day = serviceDayOf(service, asked);
   const { catalog, holds, arrivals } = await loadAvailability(db, property, day, day);
@@ -259,7 +259,7 @@ async function timeTaken(db: Db, property: PropertyRow, service: EngineService, 
 // ---------- the guest's own reservation ----------
 
 /** The ISO instant until which the guest may cancel; null once passed, checked in, or final. */
-function cancellableUntil(row: ReservationRow, s: Settings, at = now()): string | null {
+export function cancellableUntil(row: ReservationRow, s: Settings, at = now()): string | null {
   if (FINAL.has(row.status as ReservationStatus) || row.checkinDate !== null) return null;
   // The notice is real time before the start (as min_notice is), so a DST change in between counts.
   const until = localToUtc(s.timezone, row.startMin) - s.cancel_notice * 60_000;

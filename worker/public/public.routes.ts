@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
+import { PublicBooking, PublicBookingInput, PublicChangeInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
 import { dateString, LOCALES } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
@@ -14,6 +14,7 @@ import { queryId, queryPax } from "../lib/query";
 import { createRouter } from "../lib/router";
 import { bindByPublicKey } from "../properties/binding";
 import { bookOnline, cancelManaged, findManaged, onlineServices, profile, publicSlots, toPublicReservation } from "./guest";
+import { changeManaged } from "./change";
 import { guestVisible } from "./public.repo";
 
 const base = { tags: ["public"] };
@@ -203,6 +204,29 @@ const manageRoute = createRoute({
   responses: { 200: json(envelope(ReservationSchema), "the reservation"), ...errorResponses(...NOT_FOUND, "reservation_not_found") },
 });
 
+const ChangeSchema = z
+  .object(PublicChangeInput.shape)
+  .refine((c) => c.date !== undefined || c.hour !== undefined || c.pax !== undefined || c.service_id !== undefined, "give date, hour, pax or service_id")
+  .openapi("PublicChangeInput", { example: { date: "2026-12-06", hour: "20:00", pax: 3 } });
+
+const changeRoute = createRoute({
+  ...base,
+  method: "patch",
+  path: "/{public_key}/manage/{token}",
+  summary: "Change the guest's own reservation",
+  description:
+    "Any of date, hour, pax and service_id (the service defaults to the reservation's, else the one whose times include the new hour). " +
+    "The rules of an online booking; one atomic move: the old time stays the guest's until the new one is taken. A new time taken " +
+    "meanwhile is 409 \"time no longer available\" with `alternatives`. Open until the start minus the cancel notice (403 after). " +
+    "Integrators see RESERVATION_UPDATED with previous_attributes.",
+  request: { params: ManageParam, body: { content: { "application/json": { schema: ChangeSchema } }, required: true } },
+  responses: {
+    200: json(envelope(ReservationSchema), "the reservation, moved"),
+    ...errorResponses(...NOT_FOUND, "reservation_not_found", "cancel_notice_passed", "reservation_not_available", "service_not_found", "booking_slot_not_available", "service_is_not_available", "service_not_available", "payload_too_large", "unsupported_media_type"),
+    409: { description: "time no longer available", content: { "application/problem+json": { schema: TimeTakenSchema } } },
+  },
+});
+
 const cancelRoute = createRoute({
   ...base,
   method: "delete",
@@ -253,6 +277,12 @@ export const publicRouter = createRouter()
     const { public_key, token } = c.req.valid("param");
     const property = await guestProperty(c, public_key);
     const found = await findManaged(c.get("db"), property, token);
+    return c.json({ data: [toPublicReservation(property, found.row, found.guest, found.serviceName)] }, 200, PRIVATE);
+  })
+  .openapi(changeRoute, async (c) => {
+    const { public_key, token } = c.req.valid("param");
+    const property = await guestProperty(c, public_key);
+    const found = await changeManaged(c.get("db"), property, token, c.req.valid("json"));
     return c.json({ data: [toPublicReservation(property, found.row, found.guest, found.serviceName)] }, 200, PRIVATE);
   })
   .openapi(cancelRoute, async (c) => {
