@@ -37,6 +37,7 @@ export async function buildWidget() {
       },
     },
     esbuild: { legalComments: "none" },
+    plugins: [minifyCss()],
   });
   // Vite leaves whitespace in ES library builds (to keep pure annotations for the user's bundler);
   // this file is loaded as is by browsers, so it gets esbuild's full minification.
@@ -47,6 +48,30 @@ export async function buildWidget() {
   const rule = "/widget/*\n  Access-Control-Allow-Origin: *\n  Cross-Origin-Resource-Policy: cross-origin\n  Cache-Control: public, max-age=300\n";
   if (!existsSync(headers) || !readFileSync(headers, "utf8").includes("/widget/*")) appendFileSync(headers, rule);
   return widgetSize();
+}
+
+/**
+ * Lit's css`` templates are plain strings to the minifier: this drops their comments and the
+ * blanks around punctuation (`a { b: c; }` -> `a{b:c;}`), about a tenth of the module. Only
+ * templates without interpolations, and never a blank inside a selector (`td .day`, `> *`).
+ */
+function minifyCss() {
+  return {
+    name: "minify-lit-css",
+    transform(code, id) {
+      if (!/\/widget\/.*\.ts$/.test(id) || !code.includes("css`")) return null;
+      return code.replace(/css`([^`$]*)`/g, (_, body) => {
+        const min = body
+          .replace(/\/\*[\s\S]*?\*\//g, "")
+          .replace(/\s+/g, " ")
+          .replace(/\s*([{};,])\s*/g, "$1")
+          .replace(/([{;]\s*[\w-]+)\s*:\s*/g, "$1:")
+          .replace(/;}/g, "}")
+          .trim();
+        return `css\`${min}\``;
+      });
+    },
+  };
 }
 
 async function minifyFile(file) {

@@ -2,9 +2,9 @@
  * Typed fetch client of the public widget API (CONTRACT 8, shared/public.ts). Types only come
  * from shared/: zod never reaches the bundle.
  */
-import type { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
+import type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
 
-export type { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
+export type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
 
 /** One bad field of a 400, as the API names it ("guest.email"). */
 export interface FieldError {
@@ -77,6 +77,16 @@ export class PublicApi {
 
   reservation(token: string, signal?: AbortSignal): Promise<PublicReservation> {
     return this.one<PublicReservation>(`/manage/${encodeURIComponent(token)}`, { signal });
+  }
+
+  /** Moves the reservation; 409 (PublicApiError.timeTaken) with alternatives when the new time is gone. */
+  change(token: string, input: PublicChangeInput, signal?: AbortSignal): Promise<PublicReservation> {
+    return this.one<PublicReservation>(`/manage/${encodeURIComponent(token)}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(input),
+      signal,
+    });
   }
 
   cancel(token: string, signal?: AbortSignal): Promise<PublicReservation> {

@@ -64,6 +64,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart manage-link - the link to the manage page in the confirmation
  * @csspart error - an error message
  * @csspart confirm - the "really cancel?" step of the manage page
+ * @csspart change - the manage page's form that changes date, time or party size
  * @csspart cancelled - the message that the reservation is cancelled
  * @csspart carousel - the photo carousel
  * @csspart slide - one photo of the carousel
@@ -265,7 +266,7 @@ export class BookingEngine extends LitElement {
                 : page === "manage"
                   ? html`<be-manage-page
                       data-page
-                      exportparts="manage, summary, button, error, confirm, cancelled, contact, map-link, phone"
+                      exportparts="manage, summary, button, input, error, confirm, cancelled, change, contact, map-link, phone"
                       .api=${this.client}
                       .profile=${profile}
                       .token=${this.token ?? ""}

@@ -30,5 +30,6 @@ declare global {
     "booking-created": CustomEvent<BookingCreatedDetail>;
     "booking-cancelled": CustomEvent<BookingCancelledDetail>;
     "be-navigate": CustomEvent<NavigateDetail>;
+    "be-changed": CustomEvent<{ reservation: PublicReservation }>;
   }
 }

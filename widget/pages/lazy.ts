@@ -22,7 +22,9 @@ const loaders: Record<NavigateDetail["page"], () => Promise<void>> = {
     define("be-services-page", ServicesPage);
   },
   manage: async () => {
-    define("be-manage-page", (await import("./manage-page.js")).ManagePage);
+    const [{ ManagePage }, { ManageChange }] = await Promise.all([import("./manage-page.js"), import("./manage-change.js")]);
+    define("be-manage-change", ManageChange);
+    define("be-manage-page", ManagePage);
   },
 };
 

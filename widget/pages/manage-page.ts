@@ -10,6 +10,7 @@ import { PublicApiError, type PublicApi, type PublicProfile, type PublicReservat
 import { fire, type BookingCancelledDetail, type NavigateDetail } from "../events.js";
 import { callUs, contact, contactStyles } from "../parts/contact.js";
 import { policyAfter } from "../parts/policy.js";
+import type { ChangedDetail } from "./manage-change.js";
 import { base } from "../parts/styles.js";
 import { statusText, summary } from "../parts/summary.js";
 
@@ -39,6 +40,12 @@ export class ManagePage extends LitElement {
   @property() declare locale: string;
 
   @state() private declare confirming: boolean;
+  /** the change form is open */
+  @state() private declare changing: boolean;
+  /** the reservation as the last change or cancellation answered it */
+  @state() private declare latest: PublicReservation | undefined;
+  /** "Your reservation is changed." after a move */
+  @state() private declare changed: boolean;
   /** why the last cancellation failed; cleared when the guest asks again */
   @state() private declare failure: unknown;
   private focusSelector: string | undefined;
@@ -48,6 +55,8 @@ export class ManagePage extends LitElement {
     this.token = "";
     this.locale = "en";
     this.confirming = false;
+    this.changing = false;
+    this.changed = false;
   }
 
   private reservation = new Task(this, {
@@ -59,6 +68,8 @@ export class ManagePage extends LitElement {
     autoRun: false,
     task: async ([token]: readonly [string], { signal }) => this.api!.cancel(token, signal),
     onComplete: (reservation) => {
+      this.latest = reservation;
+      this.changed = false;
       this.confirming = false;
       this.focusSelector = "#done";
       fire<BookingCancelledDetail>(this, "booking-cancelled", { reservation });
@@ -79,6 +90,25 @@ export class ManagePage extends LitElement {
       this.renderRoot.querySelector<HTMLElement>(this.focusSelector)?.focus();
       this.focusSelector = undefined;
     }
+  }
+
+  private onChanged(e: CustomEvent<ChangedDetail>) {
+    this.latest = e.detail.reservation;
+    this.changing = false;
+    this.changed = true;
+    this.focusSelector = "#changed";
+  }
+
+  private openChange(open: boolean) {
+    this.changing = open;
+    this.changed = false;
+    if (!open) this.focusSelector = "#change";
+    else
+      void this.updateComplete.then(async () => {
+        const form = this.renderRoot.querySelector<LitElement>("be-manage-change");
+        await form?.updateComplete;
+        form?.shadowRoot?.querySelector<HTMLElement>("#change-h")?.focus();
+      });
   }
 
   private ask(confirming: boolean) {
@@ -102,7 +132,7 @@ export class ManagePage extends LitElement {
               ? msg("This reservation was not found. Please check the link.", { id: "manage.not-found" })
               : msg("The reservation could not be loaded. Please try again.", { id: "manage.error" })}
           </p>`,
-        complete: (r) => (r ? this.renderReservation(this.cancel.value ?? r) : nothing),
+        complete: (r) => (r ? this.renderReservation(this.latest ?? r) : nothing),
       })}
     </section>`;
   }
@@ -116,7 +146,9 @@ export class ManagePage extends LitElement {
       <div role="status">
         ${cancelled
           ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
-          : nothing}
+          : this.changed
+            ? html`<p id="changed" tabindex="-1" class="message success">${msg("Your reservation is changed.", { id: "change.done" })}</p>`
+            : nothing}
       </div>
       ${cancelled
         ? html`<div class="actions">
@@ -147,10 +179,22 @@ export class ManagePage extends LitElement {
                   <button type="button" class="btn secondary" part="button" @click=${() => this.ask(false)}>${msg("No, keep it", { id: "manage.no" })}</button>
                 </div>
               </div>`
-            : html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, locale: this.locale })}</p>
-                <div class="actions">
-                  <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
-                </div>`
+            : this.changing
+              ? html`<be-manage-change
+                  exportparts="button, input, error"
+                  .api=${this.api}
+                  .profile=${this.profile}
+                  .reservation=${r}
+                  .token=${this.token}
+                  .locale=${this.locale}
+                  @be-changed=${this.onChanged}
+                  @be-change-cancel=${() => this.openChange(false)}
+                ></be-manage-change>`
+              : html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, locale: this.locale })}</p>
+                  <div class="actions">
+                    <button id="change" type="button" class="btn secondary" part="button" @click=${() => this.openChange(true)}>${msg("Change reservation", { id: "manage.change" })}</button>
+                    <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
+                  </div>`
           : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`}
       ${contact(this.profile)}
     `;
