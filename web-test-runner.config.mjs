@@ -51,6 +51,8 @@ function realWorker() {
 const worker = realWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
+/** addresses handed to other guests' bookings */
+let guests = 1;
 
 async function readBody(req) {
   const chunks = [];
@@ -86,6 +88,7 @@ function messageIds() {
 /**
  * The test files' back door, in this Node process (never in the Worker):
  * - POST /fixture/restaurant {settings?}: a new restaurant of TEST_CATALOG; answers its public key and ids;
+ * - /other-guest/<public_key>/<path>: the public API as another guest, from an address of its own;
  * - /staff/<property_id>/<path>: the integrator API as that restaurant's staff (the integrator
  *   API answers no browser, and staff bookings do not spend the guests' public write budget);
  * - GET /fixture/msg-ids: the message ids the widget's code uses.
@@ -103,6 +106,18 @@ async function fixtures(ctx, next) {
   if (ctx.path === "/fixture/msg-ids") {
     ctx.type = "application/json";
     ctx.body = JSON.stringify(messageIds());
+    return;
+  }
+  // Another guest's booking, from an address of its own: the browser's write budget (10 a minute
+  // per address) stays for the widget under test.
+  const other = ctx.path.match(/^\/other-guest\/(.*)$/);
+  if (other) {
+    const body = await readBody(ctx.req);
+    const ip = `10.${(guests >> 16) & 255}.${(guests >> 8) & 255}.${guests++ & 255}`;
+    const res = await request(worker.env.api, `/api/v2/public/${other[1]}`, { method: ctx.method, headers: { "CF-Connecting-IP": ip }, body: body === undefined ? undefined : JSON.parse(body) });
+    ctx.status = res.status;
+    ctx.type = "application/json";
+    ctx.body = JSON.stringify(res.json ?? null);
     return;
   }
   const staff = ctx.path.match(/^\/staff\/(\d+)\/(.*)$/);

@@ -8,10 +8,13 @@ import { localized, msg, str } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import { PublicApiError, type PublicApi, type PublicProfile, type PublicReservation } from "../api.js";
+import type { PublicApi, PublicApiError, PublicProfile, PublicReservation } from "../api.js";
 import { fire } from "../events.js";
 import { cityOf, formatTime } from "../format.js";
 import { base } from "../parts/styles.js";
+
+/** A 409 "time no longer available", read by its fields: the chunk needs only the error's type. */
+const taken = (e: unknown) => (e as PublicApiError | undefined)?.status === 409 && (e as PublicApiError).code === "time_no_longer_available";
 
 export interface ChangedDetail {
   reservation: PublicReservation;
@@ -48,6 +51,8 @@ export class ManageChange extends LitElement {
   @state() private declare choice: string;
   @state() private declare failure: unknown;
   @state() private declare alternatives: string[];
+  /** the service of the time last asked for: its alternatives are of that service */
+  private askedService = "";
 
   constructor() {
     super();
@@ -88,7 +93,7 @@ export class ManageChange extends LitElement {
     onComplete: (reservation) => fire<ChangedDetail>(this, "be-changed", { reservation }, false),
     onError: (error) => {
       this.failure = error;
-      this.alternatives = error instanceof PublicApiError && error.timeTaken ? error.alternatives : [];
+      this.alternatives = taken(error) ? (error as PublicApiError).alternatives : [];
       void this.times.run();
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#change-failure")?.focus());
     },
@@ -99,6 +104,7 @@ export class ManageChange extends LitElement {
     const value = this.choice || this.times.value?.[0]?.value;
     if (!value || this.save.status === TaskStatus.PENDING) return;
     this.failure = undefined;
+    this.askedService = value.split("|")[0]!;
     void this.save.run([value]);
   }
 
@@ -106,9 +112,8 @@ export class ManageChange extends LitElement {
     const p = this.profile;
     if (!p || !this.reservation) return nothing;
     const pending = this.save.status === TaskStatus.PENDING;
-    const taken = this.failure instanceof PublicApiError && this.failure.timeTaken;
-    const service = this.reservation.service?.id;
-    const alternatives = this.alternatives.map((h) => ({ value: `${service}|${h}`, label: formatTime(h, this.locale) }));
+    const isTaken = taken(this.failure);
+    const alternatives = this.alternatives.map((h) => ({ value: `${this.askedService}|${h}`, label: formatTime(h, this.locale) }));
     return html`<form class="message stack" part="change" aria-labelledby="change-h" @submit=${this.submit}>
       <h3 id="change-h" tabindex="-1">${msg("Change your reservation", { id: "change.title" })}</h3>
       <div class="fields">
@@ -141,11 +146,13 @@ export class ManageChange extends LitElement {
       <div role="alert">
         ${this.failure
           ? html`<p id="change-failure" tabindex="-1" class="message error" part="error">
-              ${taken
+              ${isTaken
                 ? alternatives.length
                   ? msg("Sorry, that time was just taken. The nearest free times are first in the list.", { id: "change.taken" })
                   : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })
-                : msg("The reservation could not be changed. Your reservation is unchanged.", { id: "change.error" })}
+                : (this.failure as PublicApiError).status === 429
+                  ? msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" })
+                  : msg("The reservation could not be changed. Your reservation is unchanged.", { id: "change.error" })}
             </p>`
           : nothing}
       </div>
