@@ -67,6 +67,7 @@ function minifyCss() {
           .replace(/\s*([{};,])\s*/g, "$1")
           .replace(/([{;]\s*[\w-]+)\s*:\s*/g, "$1:")
           .replace(/;}/g, "}")
+          .replace(/([:\s,(])0\.(\d)/g, "$1.$2")
           .trim();
         return `css\`${min}\``;
       });

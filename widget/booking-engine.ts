@@ -16,6 +16,12 @@ import { base, theme } from "./parts/styles.js";
 export type Page = NavigateDetail["page"];
 const PAGES: readonly Page[] = ["welcome", "services", "book", "manage"];
 
+/** Every part of every page, exported through whichever page is shown (a part a page lacks is simply absent). */
+const PARTS =
+  "welcome, welcome-message, logo, title, services, service, carousel, slide, book, calendar, day, selected-day, disabled-day, service-group, time, time-group, " +
+  "waiting-list, button, input, form, summary, details, confirmation, manage-link, error, manage, confirm, cancelled, change, contact, map-link, phone, " +
+  "next-available, action-bar, field-error";
+
 /** Where this module was loaded from: the Worker that serves the public API too. */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
 
@@ -260,13 +266,13 @@ export class BookingEngine extends LitElement {
                 </header>`
               : nothing}
             ${page === "welcome"
-              ? html`<be-welcome-page data-page exportparts="welcome, logo, title, button, welcome-message, contact, map-link, phone" .profile=${profile}></be-welcome-page>`
+              ? html`<be-welcome-page data-page exportparts=${PARTS} .profile=${profile}></be-welcome-page>`
               : page === "services"
-                ? html`<be-services-page data-page exportparts="services, service, carousel, slide, button, error" .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
+                ? html`<be-services-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
                 : page === "manage"
                   ? html`<be-manage-page
                       data-page
-                      exportparts="manage, summary, button, input, error, confirm, cancelled, change, contact, map-link, phone"
+                      exportparts=${PARTS}
                       .api=${this.client}
                       .profile=${profile}
                       .token=${this.token ?? ""}
@@ -274,7 +280,7 @@ export class BookingEngine extends LitElement {
                     ></be-manage-page>`
                   : html`<be-book-page
                       data-page
-                      exportparts="book, calendar, day, selected-day, disabled-day, service, service-group, time, time-group, waiting-list, button, input, form, summary, details, confirmation, manage-link, error, contact, map-link, phone, next-available, action-bar, field-error"
+                      exportparts=${PARTS}
                       .api=${this.client}
                       .profile=${profile}
                       .serviceId=${this.service}
