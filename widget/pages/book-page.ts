@@ -14,12 +14,10 @@ import { addDays, cityOf, formatDate, formatTime } from "../format.js";
 import { choiceGroup, choiceStyles } from "../parts/choice.js";
 import { callUs, contactStyles } from "../parts/contact.js";
 import { parseColor, toHex } from "../parts/contrast.js";
-import { type FieldErrors, fieldErrors, type GuestForm, guestFields, readGuest } from "../parts/guest-fields.js";
-import { policyBefore } from "../parts/policy.js";
+import type { FieldErrors, GuestForm } from "../parts/guest-fields.js";
 import { base } from "../parts/styles.js";
-import { summary } from "../parts/summary.js";
 import { type Draft, loadDraft, recordStep, saveDraft, type Step, stepOf } from "./book-state.js";
-import { bookingError, confirmation, waitingList } from "./book-steps.js";
+import { waitingList } from "./waiting-list.js";
 import { barStyles, bookStyles } from "./book-page.styles.js";
 import { findNext, nextAvailable, nextStyles, type NextTime } from "./next-available.js";
 
@@ -63,6 +61,8 @@ export class BookPage extends LitElement {
   @state() private declare servicePicked: boolean;
   /** the server's refusals, by field */
   @state() private declare errors: FieldErrors;
+  /** the details and confirmation, a chunk of their own */
+  private later: typeof import("./book-later.js") | undefined;
 
   /** slot days already fetched, by `pax|date`, with when: the first look ahead fills two weeks at once */
   private days = new Map<string, { day: PublicSlotDay; at: number }>();
@@ -117,6 +117,7 @@ export class BookPage extends LitElement {
       this.waiting = !!d.waiting;
     }
     this.step = d.step === "details" && this.hour ? "details" : "choose";
+    if (this.step === "details") void this.loadLater();
     recordStep(this.step, this.hosted, true);
   }
 
@@ -184,7 +185,7 @@ export class BookPage extends LitElement {
     onError: (error) => {
       this.failure = error;
       if (error instanceof PublicApiError && error.status === 400) {
-        this.errors = fieldErrors(error.errors);
+        this.errors = this.later!.fieldErrors(error.errors);
         const first = Object.keys(this.errors)[0];
         if (first) this.focusSelector = `#${first}`;
       }
@@ -241,6 +242,7 @@ export class BookPage extends LitElement {
   }
 
   private pick(hour: string, waiting: boolean) {
+    void this.loadLater();
     this.hour = hour;
     this.waiting = waiting;
     this.missingTime = false;
@@ -251,8 +253,8 @@ export class BookPage extends LitElement {
 
   override render() {
     if (!this.profile) return nothing;
-    if (this.step === "done" && this.booking)
-      return confirmation(this.booking, this.locale, () => this.again(), this.profile, { hosted: this.hosted, here: this.manageHere, accent: this.accent() });
+    if (this.step === "done" && this.booking && this.later)
+      return this.later.confirmation(this.booking, this.locale, () => this.again(), this.profile, { hosted: this.hosted, here: this.manageHere, accent: this.accent() });
     if (this.step === "details") return this.renderDetails();
     return this.renderChoose(this.profile);
   }
@@ -362,11 +364,12 @@ export class BookPage extends LitElement {
   }
 
   /** "Next available": straight to the details with that date, time and service. */
-  private takeNext(n: NextTime) {
+  private async takeNext(n: NextTime) {
     this.date = n.date;
     this.serviceId = n.serviceId;
     this.servicePicked = false;
     this.pick(n.hour, false);
+    await this.loadLater();
     this.goTo("details");
   }
 
@@ -409,83 +412,51 @@ export class BookPage extends LitElement {
     this.hour = undefined;
   }
 
-  private toDetails() {
+  private async toDetails() {
     if (!this.hour) {
       this.missingTime = true;
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[name="time"], input[name="waiting"]')?.focus());
       return;
     }
     this.alternatives = undefined;
+    await this.loadLater();
     this.goTo("details");
   }
 
+  /** The details step, from the chunk that holds it (loaded when the guest picks a time). */
   private renderDetails() {
-    const g = this.guest;
-    const error = this.failure;
-    const pending = this.create.status === TaskStatus.PENDING;
-    const taken = error instanceof PublicApiError && error.timeTaken;
-    return html`
-      <section class="stack" part="details" aria-labelledby="h">
-        <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
-        ${summary({ date: this.startDate(), hour: this.hour, pax: this.pax, service: this.service(this.slots.value) }, this.locale)}
-        ${this.waiting
-          ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
-          : nothing}
-        ${this.hour && this.profile
-          ? html`<p class="muted" id="policy">
-              ${policyBefore({ date: this.startDate(), hour: this.hour, cancelNotice: this.profile.cancel_notice, timezone: this.profile.timezone, locale: this.locale })}
-            </p>`
-          : nothing}
-        <form part="form" novalidate @submit=${this.submit} @input=${this.remember} @change=${this.remember}>
-          ${guestFields(g, this.errors)}
-          <div role="alert" class="alert">
-            ${taken
-              ? html`<div id="failure" tabindex="-1" class="message error" part="error">
-                  <p><strong>${msg("Sorry, that time was just taken.", { id: "details.taken" })}</strong></p>
-                  <p>
-                    ${this.alternatives?.length
-                      ? msg("These times are still free on the same day:", { id: "details.alternatives" })
-                      : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })}
-                  </p>
-                </div>`
-              : error
-                ? html`<p class="message error" part="error">${bookingError(error)}</p>`
-                : nothing}
-          </div>
-          ${taken && this.alternatives?.length
-            ? choiceGroup({
-                name: "alternative",
-                legend: msg("Free times", { id: "details.free-times" }),
-                options: this.alternatives.map((h) => ({ value: h, label: this.t(h) })),
-                value: this.hour,
-                onChange: (v) => (this.hour = v),
-                part: "time",
-              })
-            : nothing}
-          <div class="actions">
-            <button type="button" class="btn secondary" part="button" @click=${() => this.goTo("choose")}>${msg("Back", { id: "details.back" })}</button>
-            ${taken && !this.alternatives?.length
-              ? nothing
-              : html`<button type="submit" class="btn" part="button" aria-disabled=${pending ? "true" : "false"}>
-                  ${pending
-                    ? msg("Booking…", { id: "details.pending" })
-                    : taken
-                      ? this.hour
-                        ? msg(str`Book at ${this.t(this.hour)}`, { id: "details.book-at" })
-                        : msg("Choose a free time", { id: "details.choose-free" })
-                      : this.waiting
-                        ? msg("Join the waiting list", { id: "book.waiting" })
-                        : msg("Confirm booking", { id: "details.submit" })}
-                </button>`}
-          </div>
-        </form>
-      </section>
-    `;
+    const later = this.later;
+    if (!later) return html`<p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p>`;
+    return later.detailsStep({
+      guest: this.guest,
+      errors: this.errors,
+      failure: this.failure,
+      pending: this.create.status === TaskStatus.PENDING,
+      alternatives: this.alternatives,
+      hour: this.hour,
+      waiting: this.waiting,
+      summary: { date: this.startDate(), hour: this.hour, pax: this.pax, service: this.service(this.slots.value) },
+      profile: this.profile!,
+      locale: this.locale,
+      submit: (e) => this.submit(e),
+      remember: (e) => this.remember(e),
+      back: () => this.goTo("choose"),
+      choose: (h) => (this.hour = h),
+    });
+  }
+
+  /** The details and confirmation (book-later.ts): fetched once, while the guest looks at the times. */
+  private async loadLater() {
+    if (!this.later) {
+      this.later = await import("./book-later.js");
+      this.requestUpdate();
+    }
+    return this.later;
   }
 
   /** Keeps what was typed; a field the server refused is cleared of its message once edited. */
   private remember(e: Event) {
-    this.guest = readGuest(e.currentTarget as HTMLFormElement);
+    this.guest = this.later!.readGuest(e.currentTarget as HTMLFormElement);
     const field = (e.target as HTMLElement).id as keyof FieldErrors;
     if (this.errors[field]) this.errors = { ...this.errors, [field]: undefined };
   }

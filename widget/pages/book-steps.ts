@@ -1,35 +1,13 @@
 /**
- * Pieces of the booking page that hold no state: the waiting list's disclosure of the day's full
- * times, the words for a failed booking, and the confirmation.
+ * Pieces of the booking page's later steps that hold no state: the words for a failed booking,
+ * and the confirmation (in the chunk of book-later.ts).
  */
 import { msg, str } from "@lit/localize";
 import { html, nothing } from "lit";
 import { PublicApiError, type PublicBooking, type PublicProfile } from "../api.js";
-import { choiceGroup, type ChoiceOption } from "../parts/choice.js";
 import { contact } from "../parts/contact.js";
 import { policyAfter } from "../parts/policy.js";
 import { statusText, summary } from "../parts/summary.js";
-
-/**
- * The full times of the service, for the waiting list: a second radio group behind a native
- * disclosure (closed while the service has free times, unless one of these is chosen).
- */
-export function waitingList(o: { times: ChoiceOption[]; city: string; open: boolean; value: string | undefined; onChange: (v: string) => void; describedBy: string | undefined }) {
-  return html`<details class="waiting" part="waiting-list" ?open=${o.open}>
-    <summary>${msg("Join the waiting list", { id: "book.waiting" })}</summary>
-    ${choiceGroup({
-      name: "waiting",
-      legend: msg(str`Full times in ${o.city}, for the waiting list`, { id: "book.waiting-times-in" }),
-      hint: msg("On the waiting list your party holds no table: the restaurant decides later.", { id: "book.waiting-hint" }),
-      options: o.times,
-      value: o.value,
-      onChange: o.onChange,
-      describedBy: o.describedBy,
-      part: "time",
-      fixed: true,
-    })}
-  </details>`;
-}
 
 /** Why a booking failed, in words the guest can act on (a time taken meanwhile aside). */
 export function bookingError(error: unknown) {
