@@ -108,13 +108,14 @@ async function fixtures(ctx, next) {
     ctx.body = JSON.stringify(messageIds());
     return;
   }
-  // Another guest's booking, from an address of its own: the browser's write budget (10 a minute
-  // per address) stays for the widget under test.
+  // Another guest's calls (the tests' own look-ups and bookings), from an address of their own: the
+  // browser's budgets (120 reads and 10 writes a minute per address) stay for the widget under test.
   const other = ctx.path.match(/^\/other-guest\/(.*)$/);
   if (other) {
     const body = await readBody(ctx.req);
     const ip = `10.${(guests >> 16) & 255}.${(guests >> 8) & 255}.${guests++ & 255}`;
-    const res = await request(worker.env.api, `/api/v2/public/${other[1]}`, { method: ctx.method, headers: { "CF-Connecting-IP": ip }, body: body === undefined ? undefined : JSON.parse(body) });
+    const query = ctx.querystring ? `?${ctx.querystring}` : "";
+    const res = await request(worker.env.api, `/api/v2/public/${other[1]}${query}`, { method: ctx.method, headers: { "CF-Connecting-IP": ip }, body: body === undefined ? undefined : JSON.parse(body) });
     ctx.status = res.status;
     ctx.type = "application/json";
     ctx.body = JSON.stringify(res.json ?? null);

@@ -46,14 +46,17 @@ export function restaurant(): Restaurant {
 
 export const publicBase = () => `${env.api}/api/v2/public/${restaurant().publicKey}`;
 
+/** What a guest sees, asked from another address (the relay): the widget's own budget is not spent. */
+const asOther = () => `/other-guest/${restaurant().publicKey}`;
+
 export async function slots(date: string, pax: number, days = 1): Promise<PublicSlotDay[]> {
-  const res = await fetch(`${publicBase()}/slots?date=${date}&pax=${pax}&days=${days}`);
+  const res = await fetch(`${asOther()}/slots?date=${date}&pax=${pax}&days=${days}`);
   if (!res.ok) throw new Error(`slots: ${res.status} ${await res.text()}`);
   return (await res.json()).data;
 }
 
 export async function profile() {
-  return (await (await fetch(publicBase())).json()).data[0] as { first_date: string; last_date: string; max_online_pax: number; timezone: string };
+  return (await (await fetch(asOther())).json()).data[0] as { first_date: string; last_date: string; max_online_pax: number; timezone: string };
 }
 
 /** A free (date, service, time) for `pax`, from the first date on, skipping `skip` entries. */
@@ -69,7 +72,7 @@ export async function freeTime(pax: number, skip = 0) {
 
 /** Books as another guest through the public API, from another address (web-test-runner.config.mjs relays it). */
 export async function bookAsGuest(input: { date: string; hour: string; pax: number; service_id?: number }, name = "Other"): Promise<{ status: number; body: { data?: PublicBooking[] } & Record<string, unknown> }> {
-  const res = await fetch(`/other-guest/${restaurant().publicKey}/reservations`, {
+  const res = await fetch(`${asOther()}/reservations`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ ...input, guest: { first_name: name, last_name: "Guest", email: `${name.toLowerCase()}@guest.example` } }),
