@@ -17,8 +17,8 @@ export async function ensureDemo(url, persistTo) {
     // "demo" exists but its credentials file is gone: make another demo client.
     if (created.status === 409) created = await demo(`demo-${Date.now().toString(36)}`);
     if (created.status !== 200) throw new Error(`demo client creation failed: ${created.status} ${JSON.stringify(created.problem)}`);
-    const { client_id, client_secret, property_id, public_key } = created;
-    saved = { client_id, client_secret, property_id, public_key };
+    const { client_id, client_secret, property_id, public_key, username } = created;
+    saved = { client_id, client_secret, property_id, public_key, username };
     writeFileSync(file, JSON.stringify(saved, null, 2));
     access = created.token;
   }

@@ -2,7 +2,8 @@
 //   npm run ops -- enable-production <client_id>      [--remote | --persist-to DIR]
 //   npm run ops -- disable-production <client_id>
 //   npm run ops -- grant <client_id> <property_id>     authorise another client for a property
-//   npm run ops -- revoke-grant <client_id> <property_id>
+//   npm run ops -- revoke-grant <client_id> <property_id>   its tokens there end, its subscriptions there go
+//   npm run ops -- sync-usernames                      copy sign-ins of older properties to the directory
 //   npm run ops -- list-clients
 //   npm run ops -- shards                              each shard's properties, rows and bytes
 //   npm run ops -- move-property <property_id> <shard> move a property to another shard
@@ -20,15 +21,21 @@ commands:
   disable-production <client_id>       back to sandbox-only
   grant <client_id> <property_id>      authorise the client for an existing property
   revoke-grant <client_id> <property_id>
+                                       the client's tokens for the property end and its webhook
+                                       subscriptions there are deleted (as when the restaurant
+                                       disconnects it on its connected-apps page)
+  sync-usernames                       copy the sign-in (username, password hash) of properties made
+                                       before the directory kept it; npm start runs it
   list-clients                         clients with their production flag and properties
   shards                               each shard: properties, rows per table, size
   move-property <property_id> <shard>  move a property to shard <shard>; its writes answer 503
                                        with Retry-After meanwhile, its reads go on
   searchengine-feeds <dir>             write the search engine's feeds (merchants, services,
                                        availability .json) to <dir>, for the partner portal
-The shard and feed commands talk to the Worker: locally the running npm start (PORT, default 8787)
-or one started for the command; --url https://... for the deployed one, with OPS_TOKEN (shards) or
-SEARCHENGINE_USER and SEARCHENGINE_PASSWORD (feeds) in the environment.`;
+revoke-grant, sync-usernames, the shard and the feed commands talk to the Worker: locally the
+running npm start (PORT, default 8787) or one started for the command; --url https://... for the
+deployed one, with OPS_TOKEN (revoke-grant, sync-usernames, shards) or SEARCHENGINE_USER and
+SEARCHENGINE_PASSWORD (feeds) in the environment.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -89,12 +96,24 @@ switch (command) {
   case "revoke-grant": {
     const clientId = clientIdArg(args[0]);
     const propertyId = intArg(args[1], "property id");
-    const rows = sql(
-      `DELETE FROM property_grants WHERE property_id = ${propertyId} AND client_id = (SELECT id FROM api_clients WHERE client_id = '${clientId}') RETURNING property_id`,
-    );
-    console.log(rows.length ? `client ${clientId} no longer acts on property ${propertyId}` : `client ${clientId} had no grant on property ${propertyId}`);
+    // Through the Worker: the client's subscriptions live in the property's shard.
+    await withDoor(async (request) => {
+      const [r] = await request("POST", "/revoke-grant", { client_id: clientId, property_id: propertyId });
+      console.log(
+        r.granted
+          ? `client ${clientId} no longer acts on property ${propertyId}: ${r.access_tokens_revoked} access and ${r.refresh_tokens_revoked} refresh token(s) revoked, ${r.subscriptions_deleted} webhook subscription(s) deleted`
+          : `client ${clientId} had no grant on property ${propertyId}${r.subscriptions_deleted ? `; ${r.subscriptions_deleted} leftover webhook subscription(s) deleted` : ""}`,
+      );
+    });
     break;
   }
+  case "sync-usernames":
+    await withDoor(async (request) => {
+      const [r] = await request("POST", "/sync-usernames");
+      console.log(`${r.copied} sign-in(s) copied to the directory`);
+      for (const s of r.skipped) console.log(`  property ${s.id} ("${s.username}") left without a sign-in: ${s.why}`);
+    });
+    break;
   case "list-clients": {
     const rows = sql(
       `SELECT c.client_id, c.username, c.production_enabled, group_concat(g.property_id) AS properties

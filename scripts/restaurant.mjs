@@ -66,6 +66,9 @@ export const DEMO_CATALOG = {
   ],
 };
 
+/** The sandbox property's password of the clients made here: the restaurant's sign-in on the hosted pages. */
+export const RESTAURANT_PASSWORD = "demo-password";
+
 /** Creates an API client and its sandbox property; answers the credentials, a token and the property. */
 export async function createClient(url, { name = "Test Restaurant", username, description = `${name}, a test restaurant`, headers } = {}) {
   const created = await request(url, `${AUTH}/client`, {
@@ -75,7 +78,7 @@ export async function createClient(url, { name = "Test Restaurant", username, de
       sandbox_property: {
         name,
         username,
-        password: "demo-password",
+        password: RESTAURANT_PASSWORD,
         email: "demo@trattoria.example",
         description,
         website: "https://trattoria.example",
@@ -92,6 +95,7 @@ export async function createClient(url, { name = "Test Restaurant", username, de
     client_secret: c.client_secret,
     property_id: c.properties[0].id,
     public_key: c.properties[0].public_key,
+    username: c.properties[0].username,
     token: await token(url, c.client_id, c.client_secret),
   };
 }

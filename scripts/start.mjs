@@ -3,8 +3,9 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync } from "node:fs";
 import { build, defaultPersistDir, migrate, startDev } from "./dev-server.mjs";
 import { ensureDemo } from "./demo.mjs";
+import { RESTAURANT_PASSWORD } from "./restaurant.mjs";
 import { isSingleDatabaseState } from "./migrate.mjs";
-import { ensureDevVar } from "./ops-door.mjs";
+import { devVar, door, ensureDevVar } from "./ops-door.mjs";
 import { ensureDeps } from "./setup.mjs";
 
 const started = performance.now();
@@ -36,6 +37,8 @@ const log = (line) => {
   else console.log(`[wrangler] ${line}`);
 };
 const server = await startDev({ port, persistTo, log });
+// Properties made before the directory kept their sign-in get it now (a no-op afterwards).
+await door(server.url, devVar("OPS_TOKEN"))("POST", "/sync-usernames");
 const demo = await ensureDemo(server.url, persistTo);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const u = server.url;
@@ -52,7 +55,8 @@ Ready in ${seconds} s on ${u}
   Demo API client     client_id     ${demo.client_id}
                       client_secret ${demo.client_secret}
   Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo", sandbox)
-
+${demo.username ? `                      sign-in       ${demo.username} / ${RESTAURANT_PASSWORD}  (connecting apps: ${u}/auth/api/v2/api-account/oauth2/connected-apps)
+` : ""}
   Search engine       booking server  ${u}/searchengine (Reserve with Google v3; feeds under /searchengine/feeds)
                       partner user      ${partner.user}
                       partner password  ${partner.password}

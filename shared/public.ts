@@ -150,8 +150,10 @@ export const PublicReservation = z.object({
   occasion: z.enum(OCCASIONS).nullable(),
   allergies: z.string().nullable(),
   restaurant: z.object({ name: z.string(), timezone: z.string() }),
-  /** ISO instant until which the guest may cancel; null once it passed or the status is final */
+  /** ISO instant until which the guest may cancel; null once it passed, the party arrived or the status is final */
   cancellable_until: z.string().nullable(),
+  /** the staff checked the party in: it is at the restaurant (and cannot cancel online) */
+  arrived: z.boolean(),
 });
 export type PublicReservation = z.infer<typeof PublicReservation>;
 

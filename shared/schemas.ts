@@ -102,6 +102,18 @@ export const settingsSchema = z.object({
   no_show_after_minutes: z.number().int().min(1).max(1440).nullable().default(null),
   cancel_notice: z.number().int().min(0).max(525600).default(0),
   max_online_pax: z.number().int().min(1).max(1000).default(10),
+  // Active future online bookings (and waiting-list entries) one email, and one phone, may hold.
+  max_online_bookings_per_guest: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .nullable()
+    .default(3)
+    .describe(
+      "online bookings (widget, search engine) one guest may hold at a time: active future bookings and waiting-list entries " +
+        "under one email, and under one phone, count separately; null: no limit. Staff bookings neither count nor are limited.",
+    ),
   welcome_message: z.string().max(2000).nullable().default(null),
   logo_url: httpUrl.nullable().default(null),
   photos: z.array(httpUrl).max(30).default([]),
@@ -128,6 +140,7 @@ export const settingsPatchSchema = z.object({
   no_show_after_minutes: settingsSchema.shape.no_show_after_minutes.removeDefault().optional(),
   cancel_notice: settingsSchema.shape.cancel_notice.removeDefault().optional(),
   max_online_pax: settingsSchema.shape.max_online_pax.removeDefault().optional(),
+  max_online_bookings_per_guest: settingsSchema.shape.max_online_bookings_per_guest.removeDefault().optional(),
   welcome_message: settingsSchema.shape.welcome_message.removeDefault().optional(),
   logo_url: settingsSchema.shape.logo_url.removeDefault().optional(),
   photos: settingsSchema.shape.photos.removeDefault().optional(),

@@ -4,12 +4,13 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
-import { clientsRouter } from "./auth/clients.routes";
+import { authBodyTooLarge, clientsRouter } from "./auth/clients.routes";
 import { docsRouter } from "./docs/docs.routes";
 import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
-import { callerKey, clientIp, database, jsonBodyOnly, limitBody, rateLimit } from "./lib/middleware";
+import { callerKey, clientIp, database, jsonBodyOnly, limitBody, MAX_BODY_BYTES, noStore, rateLimit } from "./lib/middleware";
+import { documentMiddlewareAnswers } from "./lib/openapi";
 import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
@@ -21,6 +22,9 @@ import { customersRouter } from "./customers/customers.routes";
 import { dispatchAfterWrite } from "./webhooks/delivery";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
+import { appsRouter } from "./oauth/apps.routes";
+import { authorizeRouter } from "./oauth/authorize.routes";
+import { metadataRouter } from "./oauth/metadata.routes";
 import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
 import { publicRouter } from "./public/public.routes";
@@ -41,12 +45,17 @@ export function createApp() {
     shardBookmark(),
   );
 
-  // Unauthenticated: client creation and the OAuth token endpoints.
-  app.use(`${AUTH_BASE}/*`, limitBody());
+  // Unauthenticated: client creation, the OAuth token endpoints, and the hosted pages where a
+  // restaurant connects an integrator (authorize) and sees or disconnects them (connected-apps).
+  app.use(`${AUTH_BASE}/*`, limitBody(MAX_BODY_BYTES, authBodyTooLarge));
   app.route(AUTH_BASE, clientsRouter);
+  app.route(AUTH_BASE, authorizeRouter);
+  app.route(AUTH_BASE, appsRouter);
+  app.route("/", metadataRouter);
 
   // The integrator API: bearer token, per-client rate limit, JSON bodies, idempotent writes.
   const authed: MiddlewareHandler<AppEnv>[] = [
+    noStore(),
     limitBody(),
     bearerAuth(),
     rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `client:${c.get("client").id}` }),
@@ -103,8 +112,9 @@ export function createApp() {
   app.route(`${API_BASE}/public`, publicRouter);
 
   // The search engine's booking server and feeds (CONTRACT 12): its partner's Basic credentials, JSON
-  // bodies; a booking queues its webhook deliveries once it has answered.
-  app.use("/searchengine/*", limitBody(), partnerAuth(), jsonBodyOnly(), dispatchAfterWrite());
+  // bodies; a booking queues its webhook deliveries once it has answered. Its answers name diners,
+  // refusals included: nothing keeps them.
+  app.use("/searchengine/*", noStore(), limitBody(), partnerAuth(), jsonBodyOnly(), dispatchAfterWrite());
   app.route("/searchengine", searchengineRouter);
 
   // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
@@ -120,6 +130,13 @@ export function createApp() {
     type: "http",
     scheme: "basic",
     description: "the search engine partner's credentials (secrets SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
+  });
+  // The statuses the middleware above answers, added to every operation they guard (the static
+  // RFC 8414 metadata has no rate limit, so no 429).
+  app.use(`${API_BASE}/openapi.json`, async (c, next) => {
+    await next();
+    const unlimited = (path: string) => path.startsWith("/.well-known/");
+    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), unlimited));
   });
   app.doc31(`${API_BASE}/openapi.json`, (c) => ({
     openapi: "3.1.0",

@@ -8,6 +8,7 @@ import { purgeTokens } from "./auth/clients.repo";
 import * as controlSchema from "./db/control.schema";
 import type { Bindings } from "./env";
 import { now } from "./lib/clock";
+import { purgeOAuth } from "./oauth/tokens.repo";
 import { purgeKeys } from "./lib/idempotency.repo";
 import { intVar } from "./lib/time";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
@@ -36,10 +37,11 @@ export async function scheduledWork(env: Bindings): Promise<void> {
   await Promise.all([housekeeping(env).catch(logged("housekeeping")), inParallel(shards, PARALLEL_SHARDS, (k) => shardWork(env, k, now() + SHARD_BUDGET_MS))]);
 }
 
-/** Idempotency keys past their 24 h and tokens expired for a day. */
+/** Idempotency keys past their 24 h; tokens, codes and sign-in sessions expired for a day. */
 export async function housekeeping(env: Bindings): Promise<void> {
   const dayAgo = iso(now() - DAY);
-  await Promise.all([purgeKeys(env.DB, dayAgo), purgeTokens(drizzle(env.DB, { schema: controlSchema }), dayAgo)]);
+  const control = drizzle(env.DB, { schema: controlSchema });
+  await Promise.all([purgeKeys(env.DB, dayAgo), purgeTokens(control, dayAgo), purgeOAuth(control, dayAgo)]);
 }
 
 /**

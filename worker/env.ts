@@ -5,8 +5,8 @@ import type * as shard from "./db/shard.schema";
 
 /** A property's shard, through drizzle (the request's D1 session). */
 export type Db = DrizzleD1Database<typeof shard>;
-/** The control database: clients, tokens, grants, the property directory, idempotency keys. */
-export type ControlDb = DrizzleD1Database<typeof control>;
+/** The control database: clients, tokens, grants, the property directory, idempotency keys (`$client`: the raw D1 binding). */
+export type ControlDb = DrizzleD1Database<typeof control> & { $client: D1Database };
 
 /** "Attempt webhook delivery N of property P now": the queue's message (worker/webhooks/delivery.ts). */
 export interface DeliveryMessage {
@@ -24,6 +24,8 @@ export interface Bindings {
   PUBLIC_RATE_LIMITER: RateLimit;
   /** per caller, on the public widget API's bookings and cancellations only */
   PUBLIC_WRITE_RATE_LIMITER: RateLimit;
+  /** the hosted sign-in (worker/oauth): per username and per caller address */
+  SIGNIN_RATE_LIMITER: RateLimit;
   /** carries "attempt webhook delivery N" messages (worker/webhooks/delivery.ts) */
   WEBHOOK_QUEUE: Queue<DeliveryMessage>;
   /** multiplies CONTRACT 9's retry delays (default 1; tests use a small fraction) */
@@ -58,6 +60,8 @@ export interface AuthClient {
   id: number;
   clientId: string;
   productionEnabled: boolean;
+  /** the one property the token reaches (a token from a restaurant's approval); null: every property granted to the client */
+  propertyId: number | null;
 }
 
 /** The property named by the Property header (or path), already authorised, as its shard holds it. */

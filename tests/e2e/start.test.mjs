@@ -148,7 +148,7 @@ describe("npm start and the README quick start", () => {
     rmSync(cwd, { recursive: true, force: true });
   });
 
-  it("renders /docs in Chromium with the network cut off", async () => {
+  it("renders /docs in Chromium with the network cut off, under its Content-Security-Policy", async () => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
@@ -162,13 +162,22 @@ describe("npm start and the README quick start", () => {
         blocked.push(url.href);
         return route.abort("internetdisconnected");
       });
-      await page.goto(`${BASE}/docs`);
+      // The page's CSP must not have to refuse anything the docs UI does.
+      const violations = [];
+      await page.exposeFunction("reportViolation", (v) => violations.push(v));
+      await page.addInitScript(() => document.addEventListener("securitypolicyviolation", (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`)));
+      const answer = await page.goto(`${BASE}/docs`);
+      assert.match(answer.headers()["content-security-policy"] ?? "", /default-src 'none'.*script-src 'self' 'nonce-/);
       await page.waitForSelector(".opblock", { timeout: 30_000 });
       assert.match(await page.locator(".info .title").innerText(), /Restaurant reservation API/);
       const operations = await page.locator(".opblock").count();
       assert.ok(operations >= 20, `only ${operations} operations rendered`);
       await page.screenshot({ path: join(ARTIFACTS, "docs.png") });
       assert.deepEqual(blocked, [], "the docs page asked for something outside this server");
+      // "Try it out" calls this origin's API with a bearer token, as this fetch from the page does.
+      const status = await page.evaluate(() => fetch("/api/v2/properties", { headers: { Authorization: "Bearer not-a-token" } }).then((r) => r.status));
+      assert.equal(status, 401);
+      assert.deepEqual(violations, [], "the docs page broke its own Content-Security-Policy");
     } finally {
       await browser.close();
     }

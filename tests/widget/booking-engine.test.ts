@@ -2,7 +2,9 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
+import { PublicApiError } from "../../widget/api.js";
 import { setClock } from "../../widget/clock.js";
+import { bookingError } from "../../widget/pages/book-steps.js";
 import { bookAsStaff, env, profile, restaurant, slots, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
 
@@ -33,6 +35,16 @@ async function settled(page: HTMLElement) {
   await (page as Page).updateComplete;
   await until(() => !page.shadowRoot!.textContent!.includes("Looking for free tables"));
   await (page as Page).updateComplete;
+}
+
+/**
+ * The selected day, or the next one, with a free time for the party: late in the day, today's
+ * last times may seat a small party and not the largest.
+ */
+async function dayWithTimes(page: HTMLElement, pax: number) {
+  if (times(page).length) return;
+  const days = await slots(await selectedDate(page), pax, 14);
+  await chooseDate(page, days.find((d) => d.services.some((s) => s.times.length))!.date);
 }
 
 async function choosePax(page: HTMLElement, pax: number) {
@@ -186,11 +198,7 @@ describe("<booking-engine page=book>", () => {
     const el = await mount();
     const page = await bookPageWithTimes(el);
     await choosePax(page, pax);
-    if (!times(page).length) {
-      // Late in the day the earlier tests' large parties hold today's last times: a day with a free one.
-      const p = await profile();
-      await chooseDate(page, (await slots(p.first_date, pax, 14)).find((d) => d.services.some((s) => s.times.length))!.date);
-    }
+    await dayWithTimes(page, pax);
     const date = await selectedDate(page);
     const chosen = times(page)[0]!;
     const hour = chosen.value;
@@ -316,6 +324,15 @@ describe("<booking-engine page=book>", () => {
     expect(deepText(page)).not.to.match(/booked/i);
     expect(deepText(page)).to.match(/On the waiting list/);
     await expect(el).to.be.accessible();
+  });
+});
+
+describe("a refused booking, as the guest reads it", () => {
+  it("over the restaurant's per-guest limit: cancel one or call, naming no booking", () => {
+    const text = String(bookingError(new PublicApiError(403, "guest_booking_limit", "this email or phone already holds ...")));
+    expect(text).to.match(/already have as many upcoming online bookings here/);
+    expect(text).to.match(/cancel one of them, or call the restaurant/);
+    expect(String(bookingError(new PublicApiError(403, "service_not_available", "x")))).to.match(/could not be made/);
   });
 });
 

@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCancelledDetail } from "../../widget/events.js";
-import { bookAsGuest, env, freeTime, publicBase, restaurant, useRestaurant } from "./env.js";
+import { bookAsGuest, env, freeTime, publicBase, restaurant, staff, until, useRestaurant } from "./env.js";
 import { inShadow } from "./helpers.js";
 
 async function newReservation() {
@@ -48,6 +48,21 @@ describe("<booking-engine page=manage>", () => {
     [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /keep/i.test(b.textContent!))!.click();
     const cancel = await inShadow(page, "#cancel");
     expect(page.shadowRoot!.activeElement).to.equal(cancel);
+  });
+
+  it("says the party has arrived once the staff checked it in, and offers no cancellation", async () => {
+    const slot = await freeTime(2, 5);
+    const r = await bookAsGuest({ ...slot, pax: 2 }, "Arrived");
+    if (r.status !== 201) throw new Error(`booking failed: ${r.status} ${JSON.stringify(r.body)}`);
+    const listed = await staff(`reservations?start_date=${slot.date}&end_date=${slot.date}`);
+    const id = (listed.body.data as { id: number; customer: { email: string | null } | null }[]).find((x) => x.customer?.email === "arrived@guest.example")!.id;
+    expect((await staff(`reservations/${id}/checkin`, { method: "PATCH" })).status).to.equal(200);
+    const el = await mount(r.body.data![0]!.manage_token);
+    const page = await inShadow(el, "be-manage-page");
+    await until(() => page.shadowRoot!.textContent!.includes("checked in at the restaurant"));
+    expect(page.shadowRoot!.querySelector("#cancel")).to.equal(null);
+    expect(page.shadowRoot!.textContent).not.to.include("call the restaurant");
+    await expect(el).to.be.accessible();
   });
 
   it("says so when the link is wrong", async () => {

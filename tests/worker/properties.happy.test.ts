@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newClient, type TestClient } from "./helpers";
+import { newClient, type TestClient, unique } from "./helpers";
 
 const DEFAULT_SETTINGS = {
   timezone: "UTC",
@@ -13,6 +13,7 @@ const DEFAULT_SETTINGS = {
   no_show_after_minutes: null,
   cancel_notice: 0,
   max_online_pax: 10,
+  max_online_bookings_per_guest: 3,
   welcome_message: null,
   logo_url: null,
   photos: [],
@@ -109,7 +110,7 @@ describe("POST /api/v2/properties", () => {
     const body = {
       name: "Trattoria Roma",
       email: "info@trattoria.example",
-      username: "roma",
+      username: unique("roma"),
       password: "secret-password",
       website: "https://trattoria.example",
       phone: "+39 02 1234567",

@@ -152,6 +152,28 @@ describe("manage/{token}", () => {
     expect((await r.guest.call(`/manage/${made.manage_token}`)).json.data[0].status).toBe("ACCEPTED");
   });
 
+  it("cancelling after the staff checked the party in: 403 party has arrived (not cancel notice passed), and it stands", async () => {
+    // No cancel notice and a start 10 days ahead: only the check-in stands in the way.
+    const r = await smallRestaurant();
+    const made = (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST })).json.data[0];
+    expect(made.cancellable_until).not.toBeNull();
+    const id = (await r.client.call(`/api/v2/reservations?start_date=${r.date}&end_date=${r.date}`)).json.data[0].id;
+    expect((await r.client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" })).status).toBe(200);
+    expect((await r.guest.call(`/manage/${made.manage_token}`)).json.data[0]).toMatchObject({ status: "ACCEPTED", arrived: true, cancellable_until: null });
+    const res = await r.guest.call(`/manage/${made.manage_token}`, { method: "DELETE" });
+    expectProblem(res, 403, "party has arrived");
+    expect(res.json.code).toBe("party_arrived");
+    expect(res.json.detail).toMatch(/checked your party in/);
+    expect((await r.guest.call(`/manage/${made.manage_token}`)).json.data[0].status).toBe("ACCEPTED");
+    // Checked out too: still the party's arrival, never the notice.
+    expect((await r.client.call(`/api/v2/reservations/${id}/checkout`, { method: "PATCH" })).status).toBe(200);
+    expectProblem(await r.guest.call(`/manage/${made.manage_token}`, { method: "DELETE" }), 403, "party has arrived");
+    // Undoing the check-in by mistake gives the guest the cancellation back.
+    expect((await r.client.call(`/api/v2/reservations/${id}/checkout?undo=true`, { method: "PATCH" })).status).toBe(200);
+    expect((await r.client.call(`/api/v2/reservations/${id}/checkin?undo=true`, { method: "PATCH" })).status).toBe(200);
+    expect((await r.guest.call(`/manage/${made.manage_token}`)).json.data[0]).toMatchObject({ arrived: false, cancellable_until: made.cancellable_until });
+  });
+
   it("a reservation staff already moved to a final status is answered as it is", async () => {
     const r = await smallRestaurant();
     const made = (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST })).json.data[0];

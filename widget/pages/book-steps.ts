@@ -15,6 +15,9 @@ export function bookingError(error: unknown) {
     if (error.status === 429) return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
     // The server's words are English: the fields it named say what they need (guest-fields.ts).
     if (error.status === 400) return msg("Please check the details marked below.", { id: "error.check" });
+    if (error.code === "guest_booking_limit") {
+      return msg("You already have as many upcoming online bookings here as the restaurant accepts from one guest. Please cancel one of them, or call the restaurant.", { id: "error.guest-limit" });
+    }
   }
   return msg("The booking could not be made. Please try again.", { id: "error.generic" });
 }

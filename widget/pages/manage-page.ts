@@ -76,8 +76,8 @@ export class ManagePage extends LitElement {
     },
     onError: (error) => {
       this.failure = error;
-      if (error instanceof PublicApiError && error.code === "cancel_notice_passed") {
-        // Too late now: the confirm step goes, the reservation is read again as it stands.
+      if (error instanceof PublicApiError && (error.code === "cancel_notice_passed" || error.code === "party_arrived")) {
+        // Too late now (or the party arrived): the confirm step goes, the reservation is read again as it stands.
         this.confirming = false;
         this.focusSelector = "#failure";
         void this.reservation.run();
@@ -162,7 +162,9 @@ export class ManagePage extends LitElement {
           ? html`<p id="failure" tabindex="-1" class="message error" part="error">
               ${this.failure instanceof PublicApiError && this.failure.code === "cancel_notice_passed"
                 ? html`${msg("Online cancellation has closed for this reservation.", { id: "manage.notice-passed-short" })} ${callUs(this.profile)}`
-                : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}
+                : this.failure instanceof PublicApiError && this.failure.code === "party_arrived"
+                  ? arrivedText()
+                  : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}
             </p>`
           : nothing}
       </div>
@@ -195,8 +197,13 @@ export class ManagePage extends LitElement {
                     <button id="change" type="button" class="btn secondary" part="button" @click=${() => this.openChange(true)}>${msg("Change reservation", { id: "manage.change" })}</button>
                     <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
                   </div>`
-          : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`}
+          : r.arrived
+            ? html`<p class="muted">${arrivedText()}</p>`
+            : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`}
       ${contact(this.profile)}
     `;
   }
 }
+
+/** The staff checked the party in: it is at the restaurant, so there is nothing to cancel online (nor to call about). */
+const arrivedText = () => msg("Your party has been checked in at the restaurant, so this reservation can no longer be cancelled online.", { id: "manage.arrived" });

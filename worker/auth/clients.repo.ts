@@ -1,9 +1,10 @@
 /** API clients and access tokens, in the control database. */
-import { eq, lt, sql } from "drizzle-orm";
-import { accessTokens, apiClients } from "../db/control.schema";
+import { eq, lt, or, sql } from "drizzle-orm";
+import { accessTokens, apiClients, propertyDirectory } from "../db/control.schema";
 import type { ControlDb } from "../env";
 import { hashPassword, randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
+import { usernameKey } from "../lib/username";
 import { type DirectoryRow, grantJustPlaced, placeStatement } from "../properties/directory.repo";
 import type { PropertyInput } from "../properties/properties.repo";
 
@@ -18,8 +19,14 @@ export interface NewClient {
 
 export type ClientRow = typeof apiClients.$inferSelect;
 
+/** Whether a client or a property already has this username (compared by its key, worker/lib/username.ts). */
 export async function usernameTaken(control: ControlDb, username: string) {
-  const rows = await control.select({ id: apiClients.id }).from(apiClients).where(eq(apiClients.username, username)).limit(1);
+  const key = usernameKey(username);
+  const rows = await control
+    .select({ id: apiClients.id })
+    .from(apiClients)
+    .where(or(eq(apiClients.usernameKey, key), sql`EXISTS (SELECT 1 FROM ${propertyDirectory} WHERE ${propertyDirectory.usernameKey} = ${key})`))
+    .limit(1);
   return rows.length > 0;
 }
 
@@ -31,6 +38,8 @@ export async function createClient(control: ControlDb, input: NewClient, shards:
   const clientId = randomToken("ci_", 16);
   const clientSecret = randomToken("cs_", 32);
   const createdAt = nowIso();
+  // PBKDF2 is deliberately slow: hashed once, and the sandbox property shares it (and the username).
+  const credentials = { username: input.username, usernameKey: usernameKey(input.username), passwordHash: await hashPassword(input.password) };
   const insertClient = control
     .insert(apiClients)
     .values({
@@ -38,15 +47,13 @@ export async function createClient(control: ControlDb, input: NewClient, shards:
       secretHash: await sha256Hex(clientSecret),
       name: input.name,
       email: input.email,
-      username: input.username,
-      // PBKDF2 is deliberately slow: hashed once, and the sandbox property shares it.
-      passwordHash: await hashPassword(input.password),
+      ...credentials,
       redirectUri: input.redirectUri,
       createdAt,
     })
     .returning();
   const owner = sql`(SELECT id FROM api_clients WHERE client_id = ${clientId})`;
-  const place = placeStatement(control, { publicKey: randomToken("pk_", 16), owner, shards, createdAt });
+  const place = placeStatement(control, { publicKey: randomToken("pk_", 16), owner, shards, createdAt, credentials });
   const [clients, placed] = await control.batch([insertClient, place, grantJustPlaced(control, owner)]);
   const client = clients[0]!;
   return { client, clientSecret, entry: placed[0]! as DirectoryRow };
@@ -55,6 +62,15 @@ export async function createClient(control: ControlDb, input: NewClient, shards:
 /** Removes a client whose sandbox property could not be written (nothing else refers to it yet). */
 export async function deleteClient(control: ControlDb, id: number): Promise<void> {
   await control.delete(apiClients).where(eq(apiClients.id, id));
+}
+
+/** The client whose public client_id this is. */
+export async function findClient(control: ControlDb, clientId: string): Promise<ClientRow | undefined> {
+  return (await control.select().from(apiClients).where(eq(apiClients.clientId, clientId)).limit(1))[0];
+}
+
+export async function getClient(control: ControlDb, id: number): Promise<ClientRow | undefined> {
+  return (await control.select().from(apiClients).where(eq(apiClients.id, id)).limit(1))[0];
 }
 
 /** client_credentials: the client's row when the id and secret match, else undefined. */
@@ -83,7 +99,14 @@ export async function revokeToken(control: ControlDb, clientRowId: number, token
 /** The client behind a bearer token's hash, with the token's expiry and revocation. */
 export async function findTokenClient(control: ControlDb, tokenHash: string) {
   const rows = await control
-    .select({ id: apiClients.id, clientId: apiClients.clientId, productionEnabled: apiClients.productionEnabled, expiresAt: accessTokens.expiresAt, revokedAt: accessTokens.revokedAt })
+    .select({
+      id: apiClients.id,
+      clientId: apiClients.clientId,
+      productionEnabled: apiClients.productionEnabled,
+      propertyId: accessTokens.propertyId,
+      expiresAt: accessTokens.expiresAt,
+      revokedAt: accessTokens.revokedAt,
+    })
     .from(accessTokens)
     .innerJoin(apiClients, eq(apiClients.id, accessTokens.clientId))
     .where(eq(accessTokens.tokenHash, tokenHash))

@@ -1,6 +1,7 @@
 /**
- * {auth_url}/api-account/oauth2/*: client creation (no token), the client_credentials token
- * endpoint (RFC 6749 4.4) and revocation (RFC 7009). OAuth errors use RFC 6749's shape.
+ * {auth_url}/api-account/oauth2/*: client creation (no token), the token endpoint (RFC 6749:
+ * client_credentials, and the authorization_code and refresh_token grants of worker/oauth) and
+ * revocation (RFC 7009). OAuth errors use RFC 6749's shape.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
@@ -8,16 +9,18 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
-import { emailField, envelope, errorResponses, json, optionalString, passwordField, urlField } from "../lib/openapi";
-import { clientIp, jsonBodyOnly, rateLimit } from "../lib/middleware";
+import { emailField, envelope, errorResponses, json, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
+import { callerKey, jsonBodyOnly, rateLimit } from "../lib/middleware";
 import { intVar } from "../lib/time";
 import { PositionSchema, PropertySchema } from "../properties/properties.routes";
 import { writePlaced } from "../properties/lifecycle";
 import { toPropertyDto } from "../properties/properties.repo";
 import { shardCount } from "../shards/shards";
-import { authenticateClient, createClient, deleteClient, issueToken, revokeToken, usernameTaken } from "./clients.repo";
+import { createClient, deleteClient, issueToken, revokeToken, usernameTaken } from "./clients.repo";
+import { OAuthError, oauthResponse, readOAuthRequest, requireClient } from "./oauth";
+import { exchangeCode, exchangeRefresh, revokeRefreshToken } from "../oauth/exchange";
 
-const username = z.string().trim().min(3).max(100);
+const username = usernameField;
 const password = passwordField;
 const email = emailField;
 const redirectUri = urlField;
@@ -76,15 +79,28 @@ const ApiClientSchema = z
 
 const TokenRequestSchema = z
   .object({
-    grant_type: z.string().openapi({ example: "client_credentials" }),
+    grant_type: z.string().openapi({ description: "client_credentials, authorization_code or refresh_token", example: "client_credentials" }),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
     scope: z.string().optional(),
+    code: z.string().optional().openapi({ description: "authorization_code: the code from the redirect (single use, 60 s)" }),
+    redirect_uri: z.string().optional().openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
+    code_verifier: z.string().optional().openapi({ description: "authorization_code: the PKCE verifier whose S256 is the request's code_challenge" }),
+    refresh_token: z.string().optional().openapi({ description: "refresh_token: the latest refresh token (each is single use)" }),
   })
   .openapi("TokenRequest");
 
 const TokenSchema = z
-  .object({ access_token: z.string(), token_type: z.literal("Bearer"), expires_in: z.number().int() })
+  .object({
+    access_token: z.string(),
+    token_type: z.literal("Bearer"),
+    expires_in: z.number().int(),
+    refresh_token: z.string().optional().openapi({ description: "authorization_code and refresh_token grants: the next refresh token; the one sent is spent" }),
+    property_ids: z
+      .array(z.number().int())
+      .optional()
+      .openapi({ description: "authorization_code and refresh_token grants: the restaurant that approved; the access token reaches it only" }),
+  })
   .openapi("AccessToken");
 
 const OAuthErrorSchema = z.object({ error: z.string(), error_description: z.string() }).openapi("OAuthError");
@@ -137,15 +153,16 @@ const tokenRoute = createRoute({
   method: "post",
   path: "/token",
   tags,
-  summary: "Generate an access token (client_credentials)",
+  summary: "Generate an access token (client_credentials, authorization_code, refresh_token)",
   description:
-    "RFC 6749 section 4.4. Authenticate with HTTP Basic (client_id:client_secret) or with client_id and client_secret in the body; form-encoded or JSON.",
+    "RFC 6749: `client_credentials` (4.4) answers a token for every property of the client; `authorization_code` (4.1.3, with the PKCE `code_verifier`, RFC 7636) and `refresh_token` (6) answer a token for the restaurant that approved the client, with `refresh_token` (rotated on every use; a spent one sent again revokes its whole family) and `property_ids`. The client authenticates with HTTP Basic (client_id:client_secret) or with client_id and client_secret in the body; form-encoded or JSON.",
   request: { body: formAndJson(TokenRequestSchema) },
   responses: {
     200: json(TokenSchema, "a bearer token"),
-    400: oauthError("invalid_request, unsupported_grant_type"),
+    400: oauthError("invalid_request, invalid_grant, unsupported_grant_type"),
     401: oauthError("invalid_client"),
-    429: oauthError("slow_down: too many requests"),
+    413: oauthError("invalid_request: the body is over 64 KiB"),
+    429: oauthError("slow_down: too many requests (per address; IPv6 per /64); see Retry-After"),
   },
 });
 
@@ -153,98 +170,42 @@ const revokeRoute = createRoute({
   method: "post",
   path: "/revoke",
   tags,
-  summary: "Revoke an access token (RFC 7009)",
+  summary: "Revoke an access or refresh token (RFC 7009)",
+  description: "A refresh token takes its whole family with it: every refresh and access token issued from the same approval.",
   request: { body: formAndJson(z.object({ token: z.string(), token_type_hint: z.string().optional(), client_id: z.string().optional(), client_secret: z.string().optional() })) },
-  responses: { 200: { description: "revoked, or it was not a valid token of this client" }, 400: oauthError("invalid_request"), 401: oauthError("invalid_client") },
+  responses: {
+    200: { description: "revoked, or it was not a valid token of this client" },
+    400: oauthError("invalid_request"),
+    401: oauthError("invalid_client"),
+    413: oauthError("invalid_request: the body is over 64 KiB"),
+    429: oauthError("slow_down: too many requests (per address; IPv6 per /64); see Retry-After"),
+  },
 });
 
-class OAuthError extends Error {
-  constructor(
-    readonly error: string,
-    readonly description: string,
-    readonly status: 400 | 401 | 429 = 400,
-    readonly basic = false,
-  ) {
-    super(description);
-  }
-}
+const GRANTS = ["client_credentials", "authorization_code", "refresh_token"];
 
-function oauthResponse(c: Context<AppEnv>, e: OAuthError) {
-  const headers: Record<string, string> = { "Cache-Control": "no-store", Pragma: "no-cache" };
-  if (e.status === 401) headers["WWW-Authenticate"] = 'Basic realm="oauth2", charset="UTF-8"';
-  if (e.status === 429) headers["Retry-After"] = "60";
-  return c.json({ error: e.error, error_description: e.description }, e.status, headers);
-}
+/**
+ * The OAuth endpoints (token, revoke) answer in RFC 6749's shape; client creation (/client) and
+ * the hosted pages of this area (authorize, connected apps) in the problem shape.
+ */
+const isOAuthPath = (path: string) => /\/(token|revoke)\/?$/.test(path);
 
-/** Reads an OAuth request: form or JSON body, client by Basic header or body (not both). */
-async function readOAuthRequest(c: Context<AppEnv>) {
-  const type = c.req.header("Content-Type") ?? "";
-  // Read as bytes: workerd warns when .text() is called on a form body.
-  const text = new TextDecoder().decode(await c.req.arrayBuffer());
-  let body: Record<string, unknown>;
-  if (/^application\/x-www-form-urlencoded/i.test(type)) {
-    body = Object.fromEntries(new URLSearchParams(text));
-  } else if (/^application\/json/i.test(type)) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-      body = parsed as Record<string, unknown>;
-    } catch {
-      throw new OAuthError("invalid_request", "the body is not a JSON object");
-    }
-  } else {
-    throw new OAuthError("invalid_request", "send the body as application/x-www-form-urlencoded or application/json");
-  }
-  const str = (k: string) => (typeof body[k] === "string" ? (body[k] as string) : undefined);
-  const auth = c.req.header("Authorization");
-  let clientId = str("client_id");
-  let clientSecret = str("client_secret");
-  let basic = false;
-  if (auth) {
-    const m = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(auth);
-    if (!m) throw new OAuthError("invalid_client", "the Authorization header must be HTTP Basic", 401, true);
-    if (clientSecret !== undefined) throw new OAuthError("invalid_request", "authenticate the client one way: Basic or body, not both");
-    let decoded: string;
-    try {
-      decoded = atob(m[1]!);
-    } catch {
-      throw new OAuthError("invalid_client", "the Basic credentials are not valid base64", 401, true);
-    }
-    const colon = decoded.indexOf(":");
-    if (colon < 0) throw new OAuthError("invalid_client", "Basic credentials must be client_id:client_secret", 401, true);
-    // RFC 6749 2.3.1: both parts are form-urlencoded before base64.
-    const decode = (s: string) => {
-      try {
-        return decodeURIComponent(s.replace(/\+/g, " "));
-      } catch {
-        return s;
-      }
-    };
-    clientId = decode(decoded.slice(0, colon));
-    clientSecret = decode(decoded.slice(colon + 1));
-    basic = true;
-  }
-  return { body, str, clientId, clientSecret, basic };
-}
-
-async function requireClient(c: Context<AppEnv>, req: Awaited<ReturnType<typeof readOAuthRequest>>) {
-  if (!req.clientId || !req.clientSecret) {
-    throw new OAuthError("invalid_client", "client authentication is required (HTTP Basic or client_id and client_secret)", 401, req.basic);
-  }
-  const client = await authenticateClient(c.get("control"), req.clientId, req.clientSecret);
-  if (!client) throw new OAuthError("invalid_client", "unknown client or wrong secret", 401, req.basic);
-  return client;
+/** A body over the limit (lib/middleware.ts limitBody, mounted in app.ts for this whole area). */
+export function authBodyTooLarge(c: Context<AppEnv>, detail: string): Response {
+  if (isOAuthPath(c.req.path)) return oauthResponse(c, new OAuthError("invalid_request", detail, 413));
+  throw new ApiError("payload_too_large", detail);
 }
 
 export const clientsRouter = createRouter();
 
-clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${clientIp(c)}` }));
+// Per address, IPv6 per /64 (one subscriber holds a whole /64): creation, tokens and revocation share it.
+clientsRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${callerKey(c)}` }));
 // No Idempotency-Key store here: the response holds the client_secret, which must be shown
 // once and never kept in clear. A retried creation is safe anyway: the username is unique (409).
 clientsRouter.use("/client", jsonBodyOnly());
 clientsRouter.onError((err, c) => {
   if (err instanceof OAuthError) return oauthResponse(c, err);
-  const oauthPath = !c.req.path.endsWith("/client");
+  const oauthPath = isOAuthPath(c.req.path);
   // An unreadable JSON body on /token or /revoke still answers in RFC 6749's shape.
   if (oauthPath && err instanceof HTTPException && err.status === 400) {
     return oauthResponse(c, new OAuthError("invalid_request", "the body is not valid JSON"));
@@ -313,11 +274,17 @@ clientsRouter
       const req = await readOAuthRequest(c);
       const grant = req.str("grant_type");
       if (!grant) throw new OAuthError("invalid_request", "grant_type is required");
-      if (grant !== "client_credentials") throw new OAuthError("unsupported_grant_type", "only client_credentials is supported");
+      if (!GRANTS.includes(grant)) throw new OAuthError("unsupported_grant_type", `grant_type is one of ${GRANTS.join(", ")}`);
       const client = await requireClient(c, req);
       const ttl = intVar(c.env.TOKEN_TTL_SECONDS, 3600, 1);
-      const token = await issueToken(c.get("control"), client.id, ttl);
-      return c.json({ access_token: token, token_type: "Bearer" as const, expires_in: ttl }, 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
+      const control = c.get("control");
+      const answer =
+        grant === "authorization_code"
+          ? await exchangeCode(control, client.id, req, ttl)
+          : grant === "refresh_token"
+            ? await exchangeRefresh(control, client.id, req, ttl)
+            : { access_token: await issueToken(control, client.id, ttl), token_type: "Bearer" as const, expires_in: ttl };
+      return c.json(answer, 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
     },
     oauthHook,
   )
@@ -328,7 +295,8 @@ clientsRouter
       const client = await requireClient(c, req);
       const token = req.str("token");
       if (!token) throw new OAuthError("invalid_request", "token is required");
-      await revokeToken(c.get("control"), client.id, token);
+      // token_type_hint only orders the look-ups (RFC 7009 2.1): either kind is found.
+      if (!(await revokeRefreshToken(c.get("control"), client.id, token))) await revokeToken(c.get("control"), client.id, token);
       return c.body(null, 200, { "Cache-Control": "no-store" });
     },
     oauthHook,

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/crypto";
-import { clientIp } from "../lib/middleware";
+import { callerKey } from "../lib/middleware";
 import { nowIso } from "../lib/time";
 import { bindProperty } from "../properties/binding";
 import { findEntry } from "../properties/directory.repo";
@@ -33,13 +33,13 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
     }
     const row = await findTokenClient(c.get("control"), await sha256Hex(match[1]!));
     if (!row || row.revokedAt || row.expiresAt <= nowIso()) {
-      // Guessing tokens costs a D1 read each: failed attempts are limited per address.
-      const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `bad-token:${clientIp(c)}` });
+      // Guessing tokens costs a D1 read each: failed attempts are limited per address (IPv6 per /64).
+      const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `bad-token:${callerKey(c)}` });
       if (!success) throw new ApiError("too_many_requests", "too many failed authentications; retry after 60 seconds", { headers: { "Retry-After": "60" } });
       const why = !row ? "unknown access token" : row.revokedAt ? "the access token was revoked" : "the access token expired";
       throw new ApiError("invalid_token", why, { headers: challenge("invalid_token", why) });
     }
-    c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled });
+    c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled, propertyId: row.propertyId });
     await next();
   };
 }
@@ -49,7 +49,8 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
  * expired) and binds the request to the property's shard.
  */
 export async function authoriseProperty(c: Parameters<MiddlewareHandler<AppEnv>>[0], propertyId: number, options: { allowExpired?: boolean } = {}): Promise<PropertyRow> {
-  const found = await findEntry(c.get("control"), propertyId, c.get("client").id);
+  const client = c.get("client");
+  const found = await findEntry(c.get("control"), propertyId, client.id, client.propertyId);
   if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!found.granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
   const property = await bindProperty(c, found.entry);

@@ -18,7 +18,10 @@ export const apiClients = sqliteTable(
     secretHash: text("secret_hash").notNull(),
     name: text("name").notNull(),
     email: text("email").notNull(),
+    /** as given, NFKC-normalised (worker/lib/username.ts) */
     username: text("username").notNull(),
+    /** the username's comparison form: NFKC and lower case; null only for rows older than it */
+    usernameKey: text("username_key"),
     passwordHash: text("password_hash").notNull(),
     redirectUri: text("redirect_uri").notNull(),
     productionEnabled: integer("production_enabled", { mode: "boolean" }).notNull().default(false),
@@ -27,8 +30,8 @@ export const apiClients = sqliteTable(
   (t) => [
     // token endpoint: authenticate by client_id
     uniqueIndex("api_clients_client_id_uq").on(t.clientId),
-    // client creation: username taken -> 409
-    uniqueIndex("api_clients_username_uq").on(t.username),
+    // client creation: username taken -> 409, whatever its case or Unicode form
+    uniqueIndex("api_clients_username_key_uq").on(t.usernameKey),
   ],
 );
 
@@ -38,6 +41,10 @@ export const accessTokens = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     tokenHash: text("token_hash").notNull(),
     clientId: integer("client_id").notNull().references(() => apiClients.id),
+    /** a token from a restaurant's approval reaches this property only; null: every granted one (client_credentials) */
+    propertyId: integer("property_id").references(() => propertyDirectory.id),
+    /** the refresh-token family it was issued with (worker/oauth): revoked with it */
+    familyId: text("family_id"),
     expiresAt: text("expires_at").notNull(),
     revokedAt: text("revoked_at"),
     createdAt: createdAt(),
@@ -47,6 +54,10 @@ export const accessTokens = sqliteTable(
     uniqueIndex("access_tokens_hash_uq").on(t.tokenHash),
     // housekeeping: purge tokens expired for a day
     index("access_tokens_expires_idx").on(t.expiresAt),
+    // a grant revoked: the client's tokens for that property
+    index("access_tokens_client_property_idx").on(t.clientId, t.propertyId),
+    // a refresh token reused or revoked: every token of its family
+    index("access_tokens_family_idx").on(t.familyId),
   ],
 );
 
@@ -63,19 +74,28 @@ export const propertyDirectory = sqliteTable(
     ownerClientId: integer("owner_client_id").notNull().references(() => apiClients.id),
     shard: integer("shard").notNull(),
     movingSince: text("moving_since"),
+    /**
+     * The restaurant's sign-in (CONTRACT 11), where one control read finds it: the username as
+     * given (NFKC), its comparison form, and the password hash. The shard's row keeps a copy.
+     */
+    username: text("username"),
+    usernameKey: text("username_key"),
+    passwordHash: text("password_hash"),
     createdAt: createdAt(),
     deletedAt: text("deleted_at"),
   },
   (t) => [
     // the public widget API and hosted pages: /p/<public_key> -> property and shard
     uniqueIndex("property_directory_public_key_uq").on(t.publicKey),
+    // the hosted sign-in: username -> property; unique across every shard
+    uniqueIndex("property_directory_username_key_uq").on(t.usernameKey),
     // placement (live properties per shard) and `ops shards`
     index("property_directory_shard_idx").on(t.shard, t.deletedAt),
     check("property_directory_shard_ck", sql`${t.shard} >= 0`),
   ],
 );
 
-/** Which clients may act on which property: the creator, plus grants made by the operator. */
+/** Which clients may act on which property: the creator, plus grants made by the operator or by the restaurant's approval. */
 export const propertyGrants = sqliteTable(
   "property_grants",
   {
@@ -110,5 +130,102 @@ export const idempotencyKeys = sqliteTable(
     // purge of keys older than 24 h
     index("idempotency_keys_created_idx").on(t.createdAt),
     check("idempotency_keys_state_ck", sql`${t.state} IN ('running', 'done')`),
+  ],
+);
+
+/**
+ * Authorisation codes (RFC 6749 4.1, PKCE S256): single use, 60 s, bound to the client, the
+ * redirect_uri and the challenge. `family_id`: the tokens issued for it, revoked if it comes back.
+ */
+export const oauthCodes = sqliteTable(
+  "oauth_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    codeHash: text("code_hash").notNull(),
+    clientId: integer("client_id").notNull().references(() => apiClients.id),
+    propertyId: integer("property_id").notNull().references(() => propertyDirectory.id),
+    redirectUri: text("redirect_uri").notNull(),
+    codeChallenge: text("code_challenge").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    familyId: text("family_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // the token endpoint: code -> its row
+    uniqueIndex("oauth_codes_hash_uq").on(t.codeHash),
+    // housekeeping: purge old codes
+    index("oauth_codes_expires_idx").on(t.expiresAt),
+    // S256 of a verifier is 32 bytes: 43 base64url characters
+    check("oauth_codes_challenge_ck", sql`length(${t.codeChallenge}) = 43`),
+    check("oauth_codes_used_ck", sql`(${t.usedAt} IS NULL) = (${t.familyId} IS NULL)`),
+  ],
+);
+
+/**
+ * Refresh tokens, rotated on every use: each use marks the row used and issues the next one of
+ * the same family; a used (or revoked) token presented again revokes the whole family.
+ */
+export const refreshTokens = sqliteTable(
+  "refresh_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    familyId: text("family_id").notNull(),
+    clientId: integer("client_id").notNull().references(() => apiClients.id),
+    propertyId: integer("property_id").notNull().references(() => propertyDirectory.id),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    /** the hash of the token that replaced it: marks the rotation its successor's insert depends on */
+    replacedBy: text("replaced_by"),
+    revokedAt: text("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // the token endpoint: refresh token -> its row
+    uniqueIndex("refresh_tokens_hash_uq").on(t.tokenHash),
+    // reuse detected or revoked: the family
+    index("refresh_tokens_family_idx").on(t.familyId),
+    // a grant revoked: the client's families for that property
+    index("refresh_tokens_client_property_idx").on(t.clientId, t.propertyId),
+    // housekeeping
+    index("refresh_tokens_expires_idx").on(t.expiresAt),
+    check("refresh_tokens_used_ck", sql`(${t.usedAt} IS NULL) = (${t.replacedBy} IS NULL)`),
+  ],
+);
+
+export const SIGN_IN_KINDS = ["authorize", "apps"] as const;
+
+/**
+ * A browser's sign-in on the hosted pages: an authorisation request on its way to consent
+ * ("authorize"), or a restaurant on its connected-apps page ("apps"). The browser holds the
+ * token in a short HttpOnly cookie; the forms hold a CSRF token derived from it (worker/oauth/
+ * signin.ts). `property_id` once signed in.
+ */
+export const signInSessions = sqliteTable(
+  "sign_in_sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    kind: text("kind", { enum: SIGN_IN_KINDS }).notNull(),
+    locale: text("locale").notNull(),
+    clientId: integer("client_id").references(() => apiClients.id),
+    redirectUri: text("redirect_uri"),
+    state: text("state"),
+    codeChallenge: text("code_challenge"),
+    propertyId: integer("property_id").references(() => propertyDirectory.id),
+    /** the salt of the password hash signed in with: a changed password ends the session */
+    passwordStamp: text("password_stamp"),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // every page of the flow: cookie -> session
+    uniqueIndex("sign_in_sessions_token_uq").on(t.tokenHash),
+    // housekeeping
+    index("sign_in_sessions_expires_idx").on(t.expiresAt),
+    check("sign_in_sessions_kind_ck", sql`${t.kind} IN ('authorize', 'apps')`),
+    check("sign_in_sessions_signed_in_ck", sql`(${t.propertyId} IS NULL) = (${t.passwordStamp} IS NULL)`),
+    check("sign_in_sessions_request_ck", sql`${t.kind} = 'apps' OR (${t.clientId} IS NOT NULL AND ${t.redirectUri} IS NOT NULL AND length(${t.codeChallenge}) = 43)`),
   ],
 );

@@ -381,6 +381,27 @@ export const catalogChanges = sqliteTable(
   ],
 );
 
+/**
+ * A guard row of each online booking (PLATFORM_BOOK, SEARCHENGINE), written first in the
+ * booking's batch and deleted again at its end, so the table stays empty: a trigger
+ * (guest_booking_checks_limit) aborts the batch when the guest's email or phone already holds
+ * `max_bookings` active future online bookings of the property. Check and booking are one
+ * atomic step, so parallel bookings of one guest cannot all pass the count.
+ */
+export const guestBookingChecks = sqliteTable(
+  "guest_booking_checks",
+  {
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    /** as the guest typed them; the trigger compares them folded (plus-tags, phone punctuation) */
+    email: text("email"),
+    phone: text("phone"),
+    /** the property's local minutes now: bookings starting later are the guest's future ones */
+    nowMin: integer("now_min").notNull(),
+    maxBookings: integer("max_bookings").notNull(),
+  },
+  (t) => [check("guest_booking_checks_max_ck", sql`${t.maxBookings} >= 1`)],
+);
+
 // ---------- webhooks (CONTRACT 9) ----------
 
 /**

@@ -69,3 +69,11 @@ export function catalogRoutes<S extends z.ZodType, C extends z.ZodType, U extend
     }),
   };
 }
+
+/**
+ * Whether a partial update names nothing: `{}`, only unknown fields (dropped by zod, CONTRACT 2)
+ * or no body at all. Such a PUT answers the record as it is, without a write.
+ */
+export function namesNothing(body: object): boolean {
+  return Object.values(body).every((v) => v === undefined);
+}

@@ -42,3 +42,35 @@ async function pbkdf2(password: string, salt: Uint8Array<ArrayBuffer>, iteration
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, 256);
   return new Uint8Array(bits);
 }
+
+/**
+ * Whether `password` matches a hash of hashPassword(). A malformed or missing hash is checked
+ * against a dummy of the same cost, so an unknown account answers as slowly as a wrong password.
+ */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  const parts = (stored ?? "").split("$");
+  const iterations = Number(parts[1]);
+  const salt = parts.length === 4 ? fromBase64url(parts[2]!) : undefined;
+  const valid = !!salt && parts[0] === "pbkdf2-sha256" && Number.isInteger(iterations) && iterations > 0 && iterations <= PBKDF2_ITERATIONS;
+  const hash = await pbkdf2(password, valid ? salt : new Uint8Array(16), valid ? iterations : PBKDF2_ITERATIONS);
+  return valid && timingSafeEqual(base64url(hash), parts[3]!);
+}
+
+function fromBase64url(s: string): Uint8Array<ArrayBuffer> | undefined {
+  try {
+    return Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+/** SHA-256 of `value` in base64 (CSP hashes). */
+export async function sha256Base64(value: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
+  return btoa(String.fromCharCode(...digest));
+}
+
+/** PKCE S256 (RFC 7636 4.2): BASE64URL(SHA-256(ASCII(code_verifier))). */
+export async function s256(verifier: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(verifier))));
+}

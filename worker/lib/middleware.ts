@@ -1,6 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { Context, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import * as control from "../db/control.schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
@@ -15,14 +14,69 @@ export function database(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Bodies over 64 KiB are refused with 413 before anything reads them. */
-export function limitBody(maxSize = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new ApiError("payload_too_large", `request bodies are limited to ${maxSize / 1024} KiB`);
-    },
-  });
+/** How far an over-long chunked body is read and dropped before the connection's read side is given up. */
+const DRAIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The body's first `max` bytes, or undefined when it is longer. A longer body is read on and
+ * dropped (up to DRAIN_BYTES) rather than left half-read: a request answered while its body is
+ * still streaming in made `wrangler dev` answer 503 "worker restarted mid-request" instead.
+ */
+async function readAtMost(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > DRAIN_BYTES) break;
+      if (size <= max) chunks.push(value);
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  if (size > max) return undefined;
+  const bytes = new Uint8Array(new ArrayBuffer(size));
+  let at = 0;
+  for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
+  return bytes;
+}
+
+/**
+ * Bodies over 64 KiB are refused with 413 before anything parses them: by Content-Length when
+ * the caller sent one, else (chunked) by reading at most that much; a body within the limit is
+ * then handed on from memory. `refuse` answers the 413 where the one problem shape does not
+ * apply (the OAuth endpoints' RFC 6749 errors).
+ */
+export function limitBody(maxSize = MAX_BODY_BYTES, refuse?: (c: Context<AppEnv>, detail: string) => Response): MiddlewareHandler<AppEnv> {
+  const detail = `request bodies are limited to ${maxSize / 1024} KiB`;
+  const tooLarge = (c: Context<AppEnv>) => {
+    if (refuse) return refuse(c, detail);
+    throw new ApiError("payload_too_large", detail);
+  };
+  return async function limitBodyMiddleware(c, next) {
+    const body = c.req.raw.body;
+    if (!body) return next();
+    const length = c.req.header("Content-Length");
+    if (length !== undefined) return Number(length) > maxSize ? tooLarge(c) : next();
+    const bytes = await readAtMost(body, maxSize);
+    if (!bytes) return tooLarge(c);
+    c.req.raw = new Request(c.req.raw, { body: bytes.byteLength ? bytes : null });
+    await next();
+  };
+}
+
+/**
+ * Answers of the integrator API name guests, restaurants' contacts and webhook secrets: no
+ * browser, proxy or CDN keeps them (RFC 9111 no-store), unless a route already said otherwise.
+ */
+export function noStore(): MiddlewareHandler<AppEnv> {
+  return async function noStoreMiddleware(c, next) {
+    await next();
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  };
 }
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
@@ -76,6 +130,9 @@ export function clientIp(c: Context<AppEnv>): string {
 export function callerKey(c: Context<AppEnv>): string {
   const ip = clientIp(c);
   if (!ip.includes(":")) return ip;
+  // An IPv4 caller written as IPv6 (::ffff:192.0.2.1) is that IPv4 caller, not one big /64.
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1]!;
   const [head = "", tail = ""] = ip.toLowerCase().split("::");
   const h = head ? head.split(":") : [];
   const t = tail ? tail.split(":") : [];

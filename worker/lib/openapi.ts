@@ -1,7 +1,9 @@
 /** Building blocks of the route contracts: envelopes, the problem body, common parameters. */
 import { z } from "@hono/zod-openapi";
 import { ERRORS, type ErrorCode } from "../errors";
+import { MAX_BODY_BYTES } from "./middleware";
 import { nextCursorSchema } from "./pagination";
+import { normaliseUsername, USERNAME_MAX, USERNAME_MIN, usernameProblem } from "./username";
 
 export const ProblemSchema = z
   .object({
@@ -70,4 +72,53 @@ export const optionalString = (max: number) => z.string().trim().max(max).option
 /** Field rules shared by clients and properties. */
 export const emailField = z.string().trim().email().max(254);
 export const passwordField = z.string().min(8).max(200);
+/** A sign-in name (CONTRACT 11): NFKC, no invisible characters; unique whatever its case (worker/lib/username.ts). */
+export const usernameField = z
+  .string()
+  .max(4 * USERNAME_MAX)
+  .transform(normaliseUsername)
+  .superRefine((name, ctx) => {
+    const problem = usernameProblem(name);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({
+    type: "string",
+    minLength: USERNAME_MIN,
+    maxLength: USERNAME_MAX,
+    description: "unique, compared case-insensitively after Unicode NFKC normalisation; no spaces or invisible characters",
+    example: "trattoria-roma",
+  });
 export { httpUrl as urlField } from "../../shared/schemas";
+
+type Responses = Record<string, { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+interface DocOperation {
+  requestBody?: { content?: Record<string, unknown> };
+  responses?: Responses;
+}
+
+const problemRef = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
+const RETRY_AFTER = { "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer" } } };
+const JSON_MEDIA = /^application\/([a-z0-9.+-]*\+)?json$/i;
+
+/**
+ * What the middleware of app.ts answers for every route it guards, added to each operation of
+ * the generated document unless its contract says it already: 413 and (JSON-only bodies) 415 on
+ * writes with a body, 429 on every path behind a rate limit (per client, per address, or on
+ * failed authentications for the search engine's partner): all but those `unlimited` names.
+ */
+export function documentMiddlewareAnswers<D extends { paths?: Record<string, Record<string, unknown>> }>(doc: D, unlimited: (path: string) => boolean = () => false): D {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const op of Object.values(item) as DocOperation[]) {
+      if (!op || typeof op !== "object" || !op.responses) continue;
+      const media = Object.keys(op.requestBody?.content ?? {});
+      if (media.length) {
+        op.responses["413"] ??= { description: `payload too large: request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB`, content: problemRef };
+        if (media.every((m) => JSON_MEDIA.test(m))) op.responses["415"] ??= { description: "unsupported media type: send Content-Type: application/json", content: problemRef };
+      }
+      if (unlimited(path)) continue;
+      op.responses["429"] ??= { description: "too many requests", content: problemRef };
+      op.responses["429"].headers ??= RETRY_AFTER;
+    }
+  }
+  return doc;
+}

@@ -15,7 +15,10 @@ interface MovedTable {
 const own = "property_id = ?1";
 const ofReservations = "reservation_id IN (SELECT id FROM reservations WHERE property_id = ?1)";
 
-/** Parents before children (D1 enforces foreign keys). catalog_changes are guard rows: not moved. */
+/**
+ * Parents before children (D1 enforces foreign keys). catalog_changes and guest_booking_checks are
+ * guard rows (the latter never outlive their batch): not moved.
+ */
 export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "properties", where: "id = ?1", key: "id", sequenced: false },
   { name: "rooms", where: own, key: "id", sequenced: true },

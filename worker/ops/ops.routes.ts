@@ -3,6 +3,8 @@
  * it exists only when the OPS_TOKEN secret is set, and answers only that bearer token.
  *   GET  /__ops/shards          each shard's properties, rows per table and bytes
  *   POST /__ops/move-property   one step of a move (move.ts): begin, copy, switch, cleanup, abort
+ *   POST /__ops/revoke-grant    a client's grant on a property: its tokens and subscriptions there end
+ *   POST /__ops/sync-usernames  the directory's copy of sign-ins, for properties made before it kept one
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -13,9 +15,13 @@ import { countByShard } from "../properties/directory.repo";
 import { ID_STRIDE, shardCount, shardD1 } from "../shards/shards";
 import { shardStats } from "../shards/shards.repo";
 import { abortMove, beginMove, cleanupPage, copyPage, switchMove } from "./move";
+import { findClient } from "../auth/clients.repo";
+import { revokeGrant } from "../oauth/grants";
+import { syncUsernames } from "../properties/lifecycle";
 
 const id = z.number().int().positive();
 const shard = z.number().int().min(0);
+const RevokeGrant = z.object({ client_id: z.string().max(100), property_id: id });
 const MoveStep = z.discriminatedUnion("step", [
   z.object({ step: z.literal("begin"), property_id: id, shard }),
   z.object({ step: z.literal("copy"), property_id: id, shard, table: z.string().max(64), after: z.number().int().min(0) }),
@@ -61,4 +67,12 @@ export const opsRouter = new Hono<AppEnv>()
               ? await cleanupPage(c.env, control, b.property_id, b.shard)
               : await abortMove(c.env, control, b.property_id, b.shard);
     return c.json({ data: [result] });
-  });
+  })
+  .post("/revoke-grant", async (c) => {
+    const parsed = RevokeGrant.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) throw invalidInput(parsed.error);
+    const client = await findClient(c.get("control"), parsed.data.client_id);
+    if (!client) throw new ApiError("not_found", `no client ${parsed.data.client_id}`);
+    return c.json({ data: [await revokeGrant(c.env, c.get("control"), client.id, parsed.data.property_id)] });
+  })
+  .post("/sync-usernames", async (c) => c.json({ data: [await syncUsernames(c.env, c.get("control"))] }));

@@ -3,21 +3,47 @@
  * who may act on it (grants), and whether a move is under way. Read once per request.
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { propertyDirectory as d, propertyGrants as g } from "../db/control.schema";
+import { apiClients, propertyDirectory as d, propertyGrants as g } from "../db/control.schema";
 import type { ControlDb } from "../env";
 import { nowIso } from "../lib/clock";
 
 export type DirectoryRow = typeof d.$inferSelect;
 
-/** The live entry of `id`, with whether `clientId` is granted it. */
-export async function findEntry(control: ControlDb, id: number, clientId: number) {
+/** A property's sign-in, as the directory keeps it (null fields clear it). */
+export interface Credentials {
+  username: string | null;
+  usernameKey: string | null;
+  passwordHash: string | null;
+}
+
+/**
+ * The live entry of `id`, with whether `clientId` is granted it. `only`: the one property the
+ * caller's token reaches (a token from a restaurant's approval); null for every granted one.
+ */
+export async function findEntry(control: ControlDb, id: number, clientId: number, only: number | null = null) {
   const rows = await control
     .select({ entry: d, granted: sql<number | null>`(SELECT 1 FROM ${g} WHERE ${g.clientId} = ${clientId} AND ${g.propertyId} = ${d.id})` })
     .from(d)
     .where(and(eq(d.id, id), isNull(d.deletedAt)))
     .limit(1);
   const row = rows[0];
-  return row ? { entry: row.entry, granted: row.granted === 1 } : undefined;
+  return row ? { entry: row.entry, granted: row.granted === 1 && (only === null || only === id) } : undefined;
+}
+
+/** The live entry whose username has this key (the hosted sign-in). */
+export async function findByUsername(control: ControlDb, key: string): Promise<DirectoryRow | undefined> {
+  return (await control.select().from(d).where(and(eq(d.usernameKey, key), isNull(d.deletedAt))).limit(1))[0];
+}
+
+/** Fills a property's sign-in where the directory has none yet (rows from before it kept one). */
+export async function fillCredentials(control: ControlDb, id: number, credentials: Credentials): Promise<boolean> {
+  const rows = await control.update(d).set(credentials).where(and(eq(d.id, id), isNull(d.usernameKey))).returning({ id: d.id });
+  return rows.length > 0;
+}
+
+/** Changes a property's username and/or password hash; a taken username fails on the UNIQUE index. */
+export async function setCredentials(control: ControlDb, id: number, set: Partial<Credentials>): Promise<void> {
+  if (Object.keys(set).length) await control.update(d).set(set).where(eq(d.id, id));
 }
 
 /** The live entry of a public key (the widget's API, the hosted pages). */
@@ -30,26 +56,26 @@ export async function getEntry(control: ControlDb, id: number): Promise<Director
   return (await control.select().from(d).where(eq(d.id, id)).limit(1))[0];
 }
 
-/** A page of the client's live granted properties, by id. */
-export async function listGranted(control: ControlDb, clientId: number, limit: number, afterId = 0): Promise<DirectoryRow[]> {
+/** A page of the client's live granted properties, by id (`only`: as in findEntry). */
+export async function listGranted(control: ControlDb, clientId: number, limit: number, afterId = 0, only: number | null = null): Promise<DirectoryRow[]> {
   return (
     await control
       .select({ entry: d })
       .from(g)
       .innerJoin(d, eq(d.id, g.propertyId))
-      .where(and(eq(g.clientId, clientId), isNull(d.deletedAt), gt(d.id, afterId)))
+      .where(and(eq(g.clientId, clientId), isNull(d.deletedAt), gt(d.id, afterId), only === null ? undefined : eq(d.id, only)))
       .orderBy(asc(d.id))
       .limit(limit)
   ).map((r) => r.entry);
 }
 
-/** The shards that hold any of the client's live granted properties, with those properties. */
-export async function grantedByShard(control: ControlDb, clientId: number): Promise<Map<number, number[]>> {
+/** The shards that hold any of the client's live granted properties, with those properties (`only`: as in findEntry). */
+export async function grantedByShard(control: ControlDb, clientId: number, only: number | null = null): Promise<Map<number, number[]>> {
   const rows = await control
     .select({ id: d.id, shard: d.shard })
     .from(g)
     .innerJoin(d, eq(d.id, g.propertyId))
-    .where(and(eq(g.clientId, clientId), isNull(d.deletedAt)));
+    .where(and(eq(g.clientId, clientId), isNull(d.deletedAt), only === null ? undefined : eq(d.id, only)));
   const byShard = new Map<number, number[]>();
   for (const r of rows) byShard.set(r.shard, [...(byShard.get(r.shard) ?? []), r.id]);
   return byShard;
@@ -59,19 +85,32 @@ export async function grantedByShard(control: ControlDb, clientId: number): Prom
  * The statement that places a new property on the shard with the fewest live properties (the
  * lowest index on a tie), for one control batch; `owner` is a client id or a subquery for one.
  */
-export function placeStatement(control: ControlDb, o: { publicKey: string; owner: number | ReturnType<typeof sql>; shards: number; createdAt: string }) {
+export function placeStatement(
+  control: ControlDb,
+  o: { publicKey: string; owner: number | ReturnType<typeof sql>; shards: number; createdAt: string; credentials?: Credentials | undefined },
+) {
   const indexes = sql.raw(Array.from({ length: o.shards }, (_, i) => `(${i})`).join(", "));
   const emptiest = sql`(SELECT v.column1 FROM (VALUES ${indexes}) v
     ORDER BY (SELECT count(*) FROM ${d} x WHERE x.shard = v.column1 AND x.deleted_at IS NULL), v.column1 LIMIT 1)`;
   return control
     .insert(d)
-    .values({ publicKey: o.publicKey, ownerClientId: o.owner as number, shard: emptiest as unknown as number, createdAt: o.createdAt })
+    .values({ publicKey: o.publicKey, ownerClientId: o.owner as number, shard: emptiest as unknown as number, createdAt: o.createdAt, ...o.credentials })
     .returning();
 }
 
 /** The grant of the property just placed in the same batch to its creator. */
 export function grantJustPlaced(control: ControlDb, owner: number | ReturnType<typeof sql>) {
   return control.insert(g).values({ clientId: owner as number, propertyId: sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')` as unknown as number });
+}
+
+/** The clients granted a property, oldest grant first (the restaurant's connected-apps page). */
+export async function grantsOf(control: ControlDb, propertyId: number) {
+  return control
+    .select({ id: apiClients.id, clientId: apiClients.clientId, name: apiClients.name, redirectUri: apiClients.redirectUri, grantedAt: g.createdAt })
+    .from(g)
+    .innerJoin(apiClients, eq(apiClients.id, g.clientId))
+    .where(eq(g.propertyId, propertyId))
+    .orderBy(asc(g.createdAt), asc(apiClients.id));
 }
 
 /** Undoes a placement whose shard row could not be written. */

@@ -1,5 +1,5 @@
 /** A property's own row, in its shard (the directory in the control database says which). */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { resolveSettings, type SettingsPatch } from "../../shared/schemas";
 import { properties } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
@@ -71,7 +71,8 @@ export async function insertPropertyRow(
   return rows[0]!;
 }
 
-export async function updateProperty(db: Db, current: PropertyRow, input: Partial<PropertyInput> & { enabled?: boolean | undefined }) {
+/** Changes the given fields; a new password comes hashed (`passwordHash`: the directory holds the same hash). */
+export async function updateProperty(db: Db, current: PropertyRow, input: Omit<Partial<PropertyInput>, "password"> & { enabled?: boolean | undefined }) {
   const settings = input.settings ? { ...(current.settings as object), ...stripUndefined(input.settings) } : undefined;
   const rows = await db
     .update(properties)
@@ -79,7 +80,7 @@ export async function updateProperty(db: Db, current: PropertyRow, input: Partia
       ...(input.name !== undefined && { name: input.name }),
       ...(input.email !== undefined && { email: input.email }),
       ...(input.username !== undefined && { username: input.username }),
-      ...(input.password !== undefined && { passwordHash: await hashPassword(input.password) }),
+      ...(input.passwordHash !== undefined && { passwordHash: input.passwordHash }),
       ...(input.website !== undefined && { website: input.website }),
       ...(input.phone !== undefined && { phone: input.phone }),
       ...(input.description !== undefined && { description: input.description }),
@@ -91,6 +92,16 @@ export async function updateProperty(db: Db, current: PropertyRow, input: Partia
     .where(eq(properties.id, current.id))
     .returning();
   return rows[0]!;
+}
+
+/** A page of this shard's properties that have a username, by id (the directory's sign-in backfill). */
+export async function usernamesPage(db: Db, afterId: number, limit: number) {
+  return db
+    .select({ id: properties.id, username: properties.username, passwordHash: properties.passwordHash })
+    .from(properties)
+    .where(and(gt(properties.id, afterId), isNotNull(properties.username)))
+    .orderBy(asc(properties.id))
+    .limit(limit);
 }
 
 export async function softDeleteProperty(db: Db, id: number) {

@@ -1,11 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
+import { namesNothing } from "../lib/crud";
 import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
 import { decodeCursor, encodeCursor, idCursor, paginationQuery } from "../lib/pagination";
-import { AUTHED, bearerSecurity, emailField, envelope, errorResponses, IdParam, json, listEnvelope, optionalString, passwordField, urlField } from "../lib/openapi";
+import { AUTHED, bearerSecurity, emailField, envelope, errorResponses, IdParam, json, listEnvelope, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
 import { intVar } from "../lib/time";
-import { createProperty, deleteProperty, propertiesPage } from "./lifecycle";
+import { ApiError } from "../errors";
+import { changeCredentials, createProperty, deleteProperty, propertiesPage } from "./lifecycle";
 import { toPropertyDto, updateProperty } from "./properties.repo";
 
 export const PositionSchema = z
@@ -46,7 +48,7 @@ export const PropertySchema = z
 const propertyFields = {
   // null clears a field, so a property read with GET can be sent back with PUT as it is.
   email: emailField.nullable().optional(),
-  username: optionalString(100).nullable(),
+  username: usernameField.nullable().optional(),
   password: passwordField.optional().openapi({ description: "stored hashed, never returned" }),
   website: urlField.nullable().optional(),
   phone: optionalString(40).nullable(),
@@ -95,9 +97,13 @@ const createPropertyRoute = createRoute({
   tags,
   security,
   summary: "Create a property",
-  description: "A client that is not enabled for production creates sandbox properties.",
+  description:
+    "A client that is not enabled for production creates sandbox properties. `username` and `password` are the restaurant's sign-in on the hosted pages (connecting other apps, CONTRACT 11): the username is unique across all properties and clients, compared case-insensitively after NFKC normalisation; the password is stored hashed and never returned.",
   request: { body: { content: { "application/json": { schema: PropertyCreateSchema } }, required: true } },
-  responses: { 201: json(envelope(PropertySchema), "the created property"), ...errorResponses(...AUTHED, "idempotency_key_in_use", "idempotency_key_reused") },
+  responses: {
+    201: json(envelope(PropertySchema), "the created property"),
+    ...errorResponses(...AUTHED, "insufficient_scope", "username_taken", "idempotency_key_in_use", "idempotency_key_reused"),
+  },
 });
 
 const updateRoute = createRoute({
@@ -106,11 +112,12 @@ const updateRoute = createRoute({
   tags,
   security,
   summary: "Update a property",
-  description: "Partial: only the fields given change; `settings` are merged.",
+  description:
+    "Partial: only the fields given change; `settings` are merged. `username` and `password` (the restaurant's sign-in) change only for the client that created the property (403 for others); a new password ends the restaurant's open sign-in sessions.",
   request: { params: IdParam, body: { content: { "application/json": { schema: PropertyUpdateSchema } }, required: true } },
   responses: {
     200: json(envelope(PropertySchema), "the updated property"),
-    ...errorResponses(...AUTHED, "property_not_found", "property_forbidden", "sandbox_expired"),
+    ...errorResponses(...AUTHED, "property_not_found", "property_forbidden", "sandbox_expired", "username_taken"),
   },
 });
 
@@ -132,7 +139,8 @@ export const propertiesRouter = createRouter()
   .openapi(listRoute, async (c) => {
     const { limit, next_cursor } = c.req.valid("query");
     const after = decodeCursor(next_cursor, idCursor);
-    const found = await propertiesPage(c.env, c.get("control"), c.get("client").id, limit, after?.id);
+    const client = c.get("client");
+    const found = await propertiesPage(c.env, c.get("control"), client.id, limit, after?.id, client.propertyId);
     const next = found.more && found.lastId !== undefined ? encodeCursor({ id: found.lastId }) : null;
     return c.json({ data: found.rows.map(toPropertyDto), next_cursor: next }, 200);
   })
@@ -142,13 +150,21 @@ export const propertiesRouter = createRouter()
   })
   .openapi(createPropertyRoute, async (c) => {
     const client = c.get("client");
+    // A token from a restaurant's approval acts for that restaurant only, never for the client itself.
+    if (client.propertyId !== null) throw new ApiError("insufficient_scope", "this token reaches one restaurant; create properties with a client_credentials token", {
+        headers: { "WWW-Authenticate": 'Bearer realm="api", error="insufficient_scope"' },
+      });
     const placement = { sandbox: !client.productionEnabled, sandboxDays: intVar(c.env.SANDBOX_DAYS, 90, 1) };
     const property = await createProperty(c.env, c.get("control"), client.id, c.req.valid("json"), placement);
     return c.json({ data: [toPropertyDto(property)] }, 201);
   })
   .openapi(updateRoute, async (c) => {
     const current = await authoriseProperty(c, c.req.valid("param").id);
-    const updated = await updateProperty(c.get("db"), current, c.req.valid("json"));
+    const { password, ...body } = c.req.valid("json");
+    // A PUT naming nothing ({}, unknown fields only, no body) answers the property as it is and writes nothing.
+    if (password === undefined && namesNothing(body)) return c.json({ data: [toPropertyDto(current)] }, 200);
+    const changed = await changeCredentials(c.get("control"), c.get("client").id, current, { username: body.username, password });
+    const updated = await updateProperty(c.get("db"), current, { ...body, ...(changed.passwordHash && { passwordHash: changed.passwordHash }) });
     return c.json({ data: [toPropertyDto(updated)] }, 200);
   })
   .openapi(deleteRoute, async (c) => {

@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
 import type { AppEnv } from "../env";
 import { ApiError, invalidField as invalid } from "../errors";
-import { catalogRoutes } from "../lib/crud";
+import { catalogRoutes, namesNothing } from "../lib/crud";
 import { decodeCursor, idCursor, page } from "../lib/pagination";
 import { resolveSettings } from "../../shared/schemas";
 import * as repo from "./catalog.repo";
@@ -122,7 +122,8 @@ export const roomsRouter = createRouter()
   .openapi(roomRoutes.update, async (c) => {
     const db = c.get("db");
     const current = await requireRoom(db, c.get("property").id, c.req.valid("param").id);
-    const room = (await repo.updateRoom(db, current.id, c.req.valid("json"))) ?? roomGone(current.id);
+    const body = c.req.valid("json");
+    const room = namesNothing(body) ? current : ((await repo.updateRoom(db, current.id, body)) ?? roomGone(current.id));
     const tables = await repo.tablesOfRooms(db, room.propertyId, [room.id]);
     return c.json({ data: [toRoomDto(room, tables)] }, 200);
   })
@@ -230,6 +231,7 @@ export const tablesRouter = createRouter()
     const propertyId = c.get("property").id;
     const current = await requireTable(db, propertyId, c.req.valid("param").id);
     const body = c.req.valid("json");
+    if (namesNothing(body)) return c.json({ data: [toTableDto(current)] }, 200);
     const roomId = body.room_id ?? current.roomId;
     if (roomId !== current.roomId) {
       await requireRoom(db, propertyId, roomId);

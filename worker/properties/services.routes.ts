@@ -4,7 +4,7 @@ import { createRouter } from "../lib/router";
 import { dateString, hourString, httpUrl, resolveSettings } from "../../shared/schemas";
 import type { Db } from "../env";
 import { ApiError, invalidField as invalid } from "../errors";
-import { catalogRoutes } from "../lib/crud";
+import { catalogRoutes, namesNothing } from "../lib/crud";
 import { decodeCursor, idCursor, page } from "../lib/pagination";
 import * as repo from "./catalog.repo";
 import type { ClosureRow, ServiceRow } from "./catalog.repo";
@@ -176,7 +176,9 @@ export const servicesRouter = createRouter()
   .openapi(serviceRoutes.update, async (c) => {
     const db = c.get("db");
     const current = await requireService(db, c.get("property").id, c.req.valid("param").id);
-    const fields = serviceFieldsOf(c.req.valid("json"));
+    const body = c.req.valid("json");
+    if (namesNothing(body)) return c.json({ data: [toServiceDto(current)] }, 200);
+    const fields = serviceFieldsOf(body);
     checkService({ ...current, ...fields } as ServiceRow);
     const service = (await repo.updateService(db, current.id, fields)) ?? serviceGone(current.id);
     return c.json({ data: [toServiceDto(service)] }, 200);
@@ -306,7 +308,9 @@ export const closuresRouter = createRouter()
     const db = c.get("db");
     const propertyId = c.get("property").id;
     const current = await requireClosure(db, propertyId, c.req.valid("param").id);
-    const fields = closureFieldsOf(c.req.valid("json"));
+    const body = c.req.valid("json");
+    if (namesNothing(body)) return c.json({ data: [toClosureDto(current)] }, 200);
+    const fields = closureFieldsOf(body);
     await checkClosure(db, propertyId, { ...current, ...fields });
     const closure = (await repo.updateClosure(db, current.id, fields)) ?? closureGone(current.id);
     return c.json({ data: [toClosureDto(closure)] }, 200);

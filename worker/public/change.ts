@@ -25,6 +25,7 @@ export async function changeManaged(db: Db, property: PropertyRow, token: string
   const row = found.row;
   const settings = resolveSettings(property.settings);
   if (FINAL.has(row.status as ReservationStatus)) throw new ApiError("reservation_not_available", `a ${row.status} reservation cannot be changed`);
+  if (row.checkinDate !== null) throw new ApiError("party_arrived", "the restaurant has checked your party in; a reservation in progress cannot be changed online");
   // Changes close when cancellations do: a guest cannot move away what they could no longer cancel.
   if (cancellableUntil(row, settings) === null) throw new ApiError("cancel_notice_passed", "online changes close with online cancellation; please call the restaurant");
   const target = { date: c.date ?? row.startDate, hour: c.hour ?? row.startHour, pax: c.pax ?? row.pax };

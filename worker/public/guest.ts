@@ -283,6 +283,7 @@ export function toPublicReservation(property: PropertyRow, row: ReservationRow, 
     allergies: row.allergies,
     restaurant: { name: property.name, timezone: s.timezone },
     cancellable_until: cancellableUntil(row, s),
+    arrived: row.checkinDate !== null,
   };
 }
 
@@ -293,12 +294,15 @@ export async function findManaged(db: Db, property: PropertyRow, token: string):
 }
 
 /**
- * Cancels the guest's reservation while the cancel notice allows (403 after). Repeating it on
+ * Cancels the guest's reservation while the cancel notice allows (403 after, and 403 "party has
+ * arrived" once the staff checked the party in). Repeating it on
  * a reservation already cancelled (or otherwise final) answers the reservation as it is.
  */
 export async function cancelManaged(db: Db, property: PropertyRow, token: string): Promise<ManagedReservation> {
   const found = await findManaged(db, property, token);
   if (FINAL.has(found.row.status as ReservationStatus)) return found;
+  // Checked in by the staff: the party is at the table, whatever the notice says.
+  if (found.row.checkinDate !== null) throw new ApiError("party_arrived", "the restaurant has checked your party in; a reservation in progress cannot be cancelled online");
   const s = resolveSettings(property.settings);
   if (cancellableUntil(found.row, s) === null) {
     const notice = s.cancel_notice ? `${s.cancel_notice} minutes before the start` : "the start";

@@ -63,6 +63,7 @@ const reservationExample = {
   allergies: "peanuts",
   restaurant: { name: "Trattoria Demo", timezone: "Europe/Rome" },
   cancellable_until: "2026-12-05T16:30:00.000Z",
+  arrived: false,
 };
 const ReservationSchema = z.object(PublicReservation.shape).openapi("PublicReservation", { example: reservationExample });
 const BookingSchema = z.object(PublicBooking.shape).openapi("PublicBooking", {
@@ -176,7 +177,8 @@ const createRouteDef = createRoute({
     "\"time no longer available\" with `alternatives`. `date` is the calendar date of the start (a time past midnight is on " +
     "the day after the listing's). `special_request`, `occasion` and `allergies` are the guest's own (`notes`, the earlier " +
     "name of special_request, is still accepted). The answer shows what the guest typed, and the manage token, once. " +
-    "Idempotency-Key is honoured per IP.",
+    "Idempotency-Key is honoured per IP. A guest whose email or phone already holds the restaurant's " +
+    "`max_online_bookings_per_guest` upcoming online bookings (waiting list included) is refused with 403 \"guest booking limit reached\".",
   request: { params: KeyParam, body: { content: { "application/json": { schema: BookingInputSchema } }, required: true } },
   responses: {
     201: json(envelope(BookingSchema), "the booking, with its manage token and link"),
@@ -186,6 +188,7 @@ const createRouteDef = createRoute({
       "booking_slot_not_available",
       "service_is_not_available",
       "service_not_available",
+      "guest_booking_limit",
       "idempotency_key_in_use",
       "idempotency_key_reused",
       "payload_too_large",
@@ -222,7 +225,7 @@ const changeRoute = createRoute({
   request: { params: ManageParam, body: { content: { "application/json": { schema: ChangeSchema } }, required: true } },
   responses: {
     200: json(envelope(ReservationSchema), "the reservation, moved"),
-    ...errorResponses(...NOT_FOUND, "reservation_not_found", "cancel_notice_passed", "reservation_not_available", "service_not_found", "booking_slot_not_available", "service_is_not_available", "service_not_available", "payload_too_large", "unsupported_media_type"),
+    ...errorResponses(...NOT_FOUND, "reservation_not_found", "cancel_notice_passed", "party_arrived", "reservation_not_available", "service_not_found", "booking_slot_not_available", "service_is_not_available", "service_not_available", "payload_too_large", "unsupported_media_type"),
     409: { description: "time no longer available", content: { "application/problem+json": { schema: TimeTakenSchema } } },
   },
 });
@@ -232,11 +235,13 @@ const cancelRoute = createRoute({
   method: "delete",
   path: "/{public_key}/manage/{token}",
   summary: "Cancel the guest's own reservation",
-  description: "Until the start minus the cancel notice (403 \"cancel notice passed\" after). Safe to repeat: an already cancelled reservation is answered as it is.",
+  description:
+    "Until the start minus the cancel notice (403 \"cancel notice passed\" after), and not once the staff checked the party in " +
+    "(403 \"party has arrived\"). Safe to repeat: an already cancelled reservation is answered as it is.",
   request: { params: ManageParam },
   responses: {
     200: json(envelope(ReservationSchema), "the reservation, CANCELLED"),
-    ...errorResponses(...NOT_FOUND, "reservation_not_found", "cancel_notice_passed", "reservation_not_available"),
+    ...errorResponses(...NOT_FOUND, "reservation_not_found", "cancel_notice_passed", "party_arrived", "reservation_not_available"),
   },
 });
 

@@ -4,11 +4,11 @@
  * database refuses when a concurrent booking took the table first or the row changed since
  * it was read. Such a refusal is retried with fresh data a few times.
  */
-import { resolveSettings, type Channel, type Occasion, type ReservationStatus } from "../../shared/schemas";
+import { resolveSettings, type Channel, type Occasion, type ReservationStatus, type Settings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { ARRIVING, Availability, type EngineService, type EngineTable, type Mode, pacingRefusal, type Refusal, stayMinutes } from "../availability/engine";
 import { ApiError, invalidField } from "../errors";
-import { localMinutes } from "../lib/localtime";
+import { localMinutes, zonedParts } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
 import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
 import type { BookingContext } from "./context";
@@ -65,6 +65,7 @@ function settle(err: unknown, tries: Tries, o: { tablesNamed?: boolean; noTable?
   const conflict = repo.writeConflict(err);
   if (!conflict) throw err;
   if (conflict === "service_gone") throw new ApiError("service_not_found", "the service was deleted a moment ago");
+  if (conflict === "guest_booking_limit") throw guestLimitReached();
   if (conflict === "pacing_full") throw new ApiError("booking_slot_not_available", "pacing: other parties reached the service's limit for this interval a moment ago");
   if (conflict === "table_not_available") {
     if (o.tablesNamed || ++tries.table >= TABLE_ATTEMPTS) throw new ApiError(o.noTable ?? "table_not_available", "the table was taken by another booking a moment ago");
@@ -76,6 +77,24 @@ function settle(err: unknown, tries: Tries, o: { tablesNamed?: boolean; noTable?
 }
 
 // ---------- create ----------
+
+/** Says what the guest can do, and nothing about which bookings, of whom, count. */
+function guestLimitReached(): ApiError {
+  return new ApiError(
+    "guest_booking_limit",
+    "this email or phone already holds as many upcoming online bookings at this restaurant as it takes from one guest; cancel one, or call the restaurant",
+  );
+}
+
+/**
+ * The per-guest limit of an online booking (CONTRACT 2's settings: max_online_bookings_per_guest):
+ * staff bookings, and a property without a limit, have none.
+ */
+function guestLimit(mode: Mode, settings: Settings, customer: CreateInput["customer"]): repo.GuestLimit | undefined {
+  const max = settings.max_online_bookings_per_guest;
+  if (mode !== "online" || max === null || !customer || (!customer.email && !customer.phone)) return undefined;
+  return { email: customer.email?.toLowerCase() ?? null, phone: customer.phone ?? null, nowMin: zonedParts(settings.timezone, now()).minutes, maxBookings: max };
+}
 
 export interface CreateInput {
   start_date: string;
@@ -198,7 +217,8 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
     };
     const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
     try {
-      return await repo.insertReservation(db, row, customer, spans, { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status], ...extras.history } });
+      const history: repo.HistoryEntry = { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status], ...extras.history } };
+      return await repo.insertReservation(db, row, customer, spans, history, guestLimit(mode, settings, b.customer));
     } catch (err) {
       settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }

@@ -8,9 +8,9 @@ import { grantedByShard } from "../properties/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { reservationOwner } from "./reservations.repo";
 
-export function locator(env: Bindings, control: ControlDb, clientId: number) {
+export function locator(env: Bindings, control: ControlDb, clientId: number, only: number | null = null) {
   return async function locateElsewhere(id: number): Promise<number | undefined> {
-    const byShard = await grantedByShard(control, clientId);
+    const byShard = await grantedByShard(control, clientId, only);
     const found = await Promise.all(
       [...byShard].map(async ([shard, ids]) => {
         const owner = await reservationOwner(shardDb(openShard(env, shard, { write: false })), id);

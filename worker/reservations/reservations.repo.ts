@@ -5,7 +5,7 @@
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import { customers, diningTables, type Guest, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
+import { customers, diningTables, type Guest, guestBookingChecks, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
 import type { Db } from "../env";
 import { inChunks } from "../properties/catalog.repo";
 import { abortReason } from "../lib/d1";
@@ -34,9 +34,9 @@ export interface HistoryEntry {
 
 /**
  * Why a batch was refused by the database: a table taken, the service's pacing reached, the row
- * changed, or a customer created (or merged away) meanwhile.
+ * changed, a customer created (or merged away) meanwhile, or the guest's online bookings at their limit.
  */
-export type WriteConflict = "table_not_available" | "pacing_full" | "reservation_changed" | "customer_changed" | "service_gone" | "catalog_changed";
+export type WriteConflict = "table_not_available" | "pacing_full" | "reservation_changed" | "customer_changed" | "service_gone" | "catalog_changed" | "guest_booking_limit";
 
 /** The trigger's RAISE message, wherever drizzle and D1 wrapped it. */
 export function writeConflict(err: unknown): WriteConflict | undefined {
@@ -49,6 +49,7 @@ export function writeConflict(err: unknown): WriteConflict | undefined {
     "FOREIGN KEY constraint failed",
     "service_not_found",
     "catalog_changed",
+    "guest_booking_limit",
   ] as const);
   if (reason === "customers.property_id, customers.email" || reason === "FOREIGN KEY constraint failed") return "customer_changed";
   if (reason === "service_not_found") return "service_gone";
@@ -192,8 +193,30 @@ function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | und
   return { statements: customerDetailsChange(plan) ? [db.update(customers).set({ ...fields, locale }).where(eq(customers.id, existing.id))] : [], customerId: existing.id };
 }
 
+/** An online booking's per-guest limit: the guest as typed, the property's local minutes now and the most it may hold. */
+export interface GuestLimit {
+  email: string | null;
+  phone: string | null;
+  nowMin: number;
+  maxBookings: number;
+}
+
 /**
- * Inserts a reservation, its customer, its holds and its history in one batch.
+ * The guard of an online booking, first in its batch: its trigger aborts the batch with
+ * "guest_booking_limit" when the guest already holds the most bookings allowed; the row goes
+ * again in the same batch (migrations/shard, guest_booking_checks_limit).
+ */
+function guestLimitStatements(db: Db, propertyId: number, limit: GuestLimit | undefined) {
+  if (!limit) return [];
+  return [
+    db.insert(guestBookingChecks).values({ propertyId, ...limit }),
+    db.delete(guestBookingChecks).where(eq(guestBookingChecks.propertyId, propertyId)),
+  ];
+}
+
+/**
+ * Inserts a reservation, its customer, its holds and its history in one batch (behind the
+ * guest's limit, for an online booking).
  */
 export async function insertReservation(
   db: Db,
@@ -201,15 +224,18 @@ export async function insertReservation(
   customer: CustomerPlan | undefined,
   holds: HoldSpan[],
   history: HistoryEntry,
+  limit?: GuestLimit,
 ): Promise<ReservationRow> {
   const c = customerStatements(db, row.propertyId, customer);
+  const guard = guestLimitStatements(db, row.propertyId, limit);
   const results = await db.batch([
+    ...guard,
     ...c.statements,
     db.insert(reservations).values({ ...row, customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null }).returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     db.insert(reservationHistory).values({ reservationId: justInserted, ...history }),
   ] as unknown as Parameters<Db["batch"]>[0]);
-  return (results[c.statements.length] as ReservationRow[])[0]!;
+  return (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
 }
 
 /**
@@ -319,15 +345,7 @@ export async function listReservations(db: Db, propertyId: number, f: ListFilter
   if (f.statuses?.length) where.push(inArray(r.status, f.statuses));
   if (f.serviceIds?.length) where.push(inArray(r.serviceId, f.serviceIds));
   if (f.roomIds?.length) where.push(inArray(r.roomId, f.roomIds));
-  if (f.textSearch) {
-    const like = `%${f.textSearch.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    where.push(
-      sql`${r.customerId} IN (SELECT id FROM customers c WHERE c.property_id = ${propertyId} AND (
-        lower(c.first_name) LIKE ${like} ESCAPE '\\' OR lower(c.last_name) LIKE ${like} ESCAPE '\\'
-        OR lower(coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, '')) LIKE ${like} ESCAPE '\\'
-        OR c.phone LIKE ${like} ESCAPE '\\'))`,
-    );
-  }
+  if (f.textSearch) where.push(sql`${r.customerId} IN (SELECT id FROM customers c WHERE c.property_id = ${propertyId} AND ${customerMatches(f.textSearch)})`);
   if (f.incomingFrom !== undefined) where.push(sql`${r.status} IN ${HOLDING_SQL}`, isNull(r.checkinDate), gte(r.startMin, f.incomingFrom));
   if (f.arrived) where.push(isNotNull(r.checkinDate), isNull(r.checkoutDate));
   if (f.departed) where.push(isNotNull(r.checkoutDate));
@@ -338,6 +356,23 @@ export async function listReservations(db: Db, propertyId: number, f: ListFilter
     .where(and(...where))
     .orderBy(asc(r.startMin), asc(r.id))
     .limit(limit + 1);
+}
+
+/** SQLite's lower() folds ASCII only; a needle is folded the same way, so both sides agree. */
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+
+/**
+ * text_search: the name ("first last") or the phone contains the text, ASCII letters in any
+ * case. instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes (the text may be 100
+ * characters, up to 400 bytes), and `%` or `_` are plain characters to instr. SQLite cannot fold
+ * letters beyond ASCII (no ICU), so the text is also tried in lower case, capitals and Title Case:
+ * "élodie" finds Élodie and ÉLODIE, four instr() per customer of the property, no index needed.
+ */
+function customerMatches(text: string): SQL {
+  const name = sql`lower(coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, ''))`;
+  const needles = [...new Set([text, text.toLowerCase(), text.toUpperCase(), titleCase(text)].map(asciiLower))];
+  return sql`(${sql.join([...needles.map((n) => sql`instr(${name}, ${n}) > 0`), sql`instr(coalesce(c.phone, ''), ${text}) > 0`], sql` OR `)})`;
 }
 
 export async function listHistory(db: Db, reservationId: number): Promise<HistoryRow[]> {

@@ -24,7 +24,7 @@ const one = (description: string) => json(envelope(Reservation), description);
 
 function bookingContext(c: Context<AppEnv>): BookingContext {
   const client = c.get("client");
-  return { db: c.get("db"), property: c.get("property"), actor: `client:${client.id}`, locateElsewhere: locator(c.env, c.get("control"), client.id) };
+  return { db: c.get("db"), property: c.get("property"), actor: `client:${client.id}`, locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId) };
 }
 
 /** The response of reservations: SPEC's start_date in lists and create, start_day in single records. */
@@ -85,9 +85,10 @@ const createRouteDef = createRoute({
   summary: "Create a reservation",
   description:
     "The availability check and the write are one atomic D1 batch: two requests never hold one table at one time. " +
-    "Without table_ids the engine picks the best table. waiting_list true: WAITING, no table held.",
+    "Without table_ids the engine picks the best table. waiting_list true: WAITING, no table held. An online channel " +
+    "(not PLATFORM_ADMIN) keeps to the restaurant's max_online_bookings_per_guest (403 \"guest booking limit reached\").",
   request: { headers: propertyHeader, body: { content: { "application/json": { schema: ReservationCreate } }, required: true } },
-  responses: { 201: json(envelope(ReservationListItem), "the created reservation"), ...errorResponses(...scoped, ...WRITE_ERRORS, ...idempotent) },
+  responses: { 201: json(envelope(ReservationListItem), "the created reservation"), ...errorResponses(...scoped, ...WRITE_ERRORS, "guest_booking_limit", ...idempotent) },
 });
 
 const updateRoute = createRoute({

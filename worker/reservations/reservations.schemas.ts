@@ -112,7 +112,7 @@ export const ListQuery = z.object({
   start_hour: hourField.optional().openapi({ param: { name: "start_hour", in: "query" }, type: "string", description: "only reservations starting at or after this hour, on every day of the range" }),
   "status[]": statusList.optional().openapi({ param: { name: "status[]", in: "query" }, type: "array", items: { type: "string", enum: [...RESERVATION_STATUSES] } }),
   status: statusList.optional().openapi({ param: { name: "status", in: "query" }, type: "array", items: { type: "string" }, description: "same as status[]" }),
-  text_search: z.string().trim().min(1).max(100).optional().openapi({ param: { name: "text_search", in: "query" }, description: "customer first or last name, or phone" }),
+  text_search: z.string().trim().min(1).max(100).optional().openapi({ param: { name: "text_search", in: "query" }, description: "up to 100 characters that the customer's name (first, last, or \"first last\") or phone contains; letters in any case (beyond ASCII: as typed, lower case, capitals or Title Case); `%` and `_` are plain characters" }),
   "service_ids[]": idList.optional().openapi({ param: { name: "service_ids[]", in: "query" }, type: "array", items: { type: "integer" }, description: "up to 30" }),
   "room_ids[]": idList.optional().openapi({ param: { name: "room_ids[]", in: "query" }, type: "array", items: { type: "integer" }, description: "up to 30" }),
   incoming: queryBoolean.optional().openapi({ param: { name: "incoming", in: "query" }, description: "true: only holding reservations not checked in, starting now or later (false: no filter)" }),

@@ -159,6 +159,8 @@ export async function createBooking(m: Merchant | undefined, r: CreateBookingInp
     const raced = await repo.bookingByToken(m.db, m.property.id, r.idempotency_token);
     if (raced) return { booking: await presentOne(m, raced) };
     if (err instanceof ApiError && SLOT_REFUSALS.has(err.code)) return failure("SLOT_UNAVAILABLE", err.detail ?? err.title);
+    // CONTRACT 12's causes: a guest at the restaurant's limit is refused as a banned one is
+    if (err instanceof ApiError && err.code === "guest_booking_limit") return failure("SLOT_UNAVAILABLE", err.detail ?? err.title);
     throw err;
   }
 }

@@ -87,7 +87,8 @@ export async function sendNotification(env: Bindings, d1: D1Database, event: Eve
   const mask = notificationMask(snapshot);
   if (!mask.length) mask.push("status");
   // The first attempt fixes the body: every retry sends the same bytes.
-  const body = event.payload ?? (await fixPayload(d1, event.id, JSON.stringify(notificationBody(partnerId, snapshot, mask, timeZone))));
+  const body = event.payload ?? (await fixPayload(d1, event.id, JSON.stringify(notificationBody(partnerId, snapshot, mask, timeZone)), event.snapshot));
+  if (body === undefined) return failed("the event was rewritten (an erasure) while its body was built; built again next attempt");
   let token: string;
   try {
     token = await accessToken(key, timeoutMs);

@@ -8,7 +8,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
-import { clientIp } from "../lib/middleware";
+import { callerKey } from "../lib/middleware";
 import { errorResponses, json } from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import { bindProperty } from "../properties/binding";
@@ -35,8 +35,8 @@ export function partnerAuth(): MiddlewareHandler<AppEnv> {
     }
     const ok = expected !== undefined && given !== "" && timingSafeEqual(await sha256Hex(given), await sha256Hex(`${expected.user}:${expected.password}`));
     if (!ok) {
-      // Guessing costs a request each: failed attempts are limited per address.
-      const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `bad-partner:${clientIp(c)}` });
+      // Guessing costs a request each: failed attempts are limited per address (IPv6 per /64).
+      const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `bad-partner:${callerKey(c)}` });
       if (!success) throw new ApiError("too_many_requests", "too many failed authentications; retry after 60 seconds", { headers: { "Retry-After": "60" } });
       throw new ApiError("authentication_required", "send the search engine partner's credentials (HTTP Basic)", { headers: CHALLENGE });
     }

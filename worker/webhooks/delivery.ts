@@ -22,7 +22,7 @@ import { endpointProblem, resolvedProblem } from "./endpoint";
 import { fixedPayload } from "./payload";
 import { retryDelay } from "./retry";
 import { webhookHeaders } from "./signing";
-import { dohResolve, type Outcome, send } from "./transport";
+import { type Outcome, resolveName, send } from "./transport";
 import * as repo from "./webhooks.repo";
 
 /** A queued message not acted on within this long is queued again by the sweeper. */
@@ -155,7 +155,7 @@ async function sendDelivery(env: Bindings, d1: D1Database, claimed: repo.Claimed
   if (refused) return { status: null, error: `endpoint not allowed: ${refused}`, excerpt: null, retryAfter: undefined, latencyMs: 0, final: true };
   // Production endpoints: the name's addresses are checked at each attempt, not only when subscribed.
   if (!sandbox) {
-    const dns = await resolvedProblem(sub.endpoint, dohResolve);
+    const dns = await resolvedProblem(sub.endpoint, resolveName);
     if (dns) return { status: null, error: `endpoint not allowed: ${dns.reason}`, excerpt: null, retryAfter: undefined, latencyMs: 0, final: !dns.transient };
   }
   const secrets = [sub.secret, ...(sub.previous_secret && sub.previous_secret_expires_at && sub.previous_secret_expires_at > nowIso() ? [sub.previous_secret] : [])];

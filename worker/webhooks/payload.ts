@@ -54,5 +54,7 @@ export async function buildPayload(db: Db, event: EventRow): Promise<string> {
 /** The event's body, built once: the first attempt fixes it, every retry and replay reuses it. */
 export async function fixedPayload(db: Db, d1: D1Database, event: EventRow): Promise<string> {
   if (event.payload) return event.payload;
-  return fixPayload(d1, event.id, await buildPayload(db, event));
+  const fixed = await fixPayload(d1, event.id, await buildPayload(db, event), event.snapshot);
+  if (fixed === undefined) throw new Error("the event was rewritten (an erasure) while its body was built; the next attempt builds it again");
+  return fixed;
 }

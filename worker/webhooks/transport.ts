@@ -22,6 +22,20 @@ export async function dohResolve(name: string): Promise<string[]> {
   return answers.flat();
 }
 
+let resolver: (name: string) => Promise<string[]> = dohResolve;
+
+/** A name's A and AAAA addresses: over DNS-over-HTTPS, or what a test set with setResolver. */
+export function resolveName(name: string): Promise<string[]> {
+  return resolver(name);
+}
+
+/** Tests only: answer names from a table instead of the network (no argument: DNS over HTTPS again); answers the resolver it replaced. */
+export function setResolver(resolve?: (name: string) => Promise<string[]>): (name: string) => Promise<string[]> {
+  const previous = resolver;
+  resolver = resolve ?? dohResolve;
+  return previous;
+}
+
 
 /** Reads at most EXCERPT_BYTES of a response body, without waiting for the rest. */
 async function excerpt(res: Response): Promise<string | null> {

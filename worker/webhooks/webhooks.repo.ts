@@ -167,10 +167,17 @@ export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Prom
   };
 }
 
-/** The body fixed by the first attempt: whichever attempt wrote it first wins. */
-export async function fixPayload(d1: D1Database, eventId: number, built: string): Promise<string> {
-  const row = await d1.prepare("UPDATE webhook_events SET payload = coalesce(payload, ?2) WHERE id = ?1 RETURNING payload").bind(eventId, built).first<{ payload: string }>();
-  return row?.payload ?? built;
+/**
+ * The body fixed by the first attempt: whichever attempt wrote it first wins. Only while the
+ * event still holds the snapshot the body was built from: a customer's erasure rewrites it, and
+ * a body built from the old one must never be kept (undefined: build again).
+ */
+export async function fixPayload(d1: D1Database, eventId: number, built: string, from: string): Promise<string | undefined> {
+  const row = await d1
+    .prepare("UPDATE webhook_events SET payload = coalesce(payload, ?2) WHERE id = ?1 AND snapshot = ?3 RETURNING payload")
+    .bind(eventId, built, from)
+    .first<{ payload: string }>();
+  return row?.payload;
 }
 
 export interface AttemptRecord {

@@ -8,13 +8,15 @@ import { authoriseProperty } from "../auth/middleware";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { AUTHED, bearerSecurity, envelope, errorResponses, json, listEnvelope, PROPERTY_SCOPED, propertyHeader, urlField } from "../lib/openapi";
+import { namesNothing } from "../lib/crud";
 import { decodeCursor, idCursor, page, paginationQuery } from "../lib/pagination";
 import { createRouter } from "../lib/router";
 import { addSeconds, nowIso } from "../lib/time";
 import { grantedByShard } from "../properties/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { dispatchDue } from "./delivery";
-import { endpointProblem } from "./endpoint";
+import { endpointProblem, resolvedProblem } from "./endpoint";
+import { resolveName } from "./transport";
 import { generateSecret } from "./signing";
 import * as repo from "./webhooks.repo";
 
@@ -108,15 +110,23 @@ function toDeliveryDto(r: repo.DeliveryListItem) {
   };
 }
 
-function checkEndpoint(endpoint: string, property: PropertyRow) {
+/**
+ * The endpoint rules of the property's kind; a production endpoint's name is resolved now too
+ * (and again before each attempt), so one pointing at a private address is refused here. A name
+ * that cannot be resolved at the moment is taken: the attempts check it again.
+ */
+async function checkEndpoint(endpoint: string, property: PropertyRow) {
   const problem = endpointProblem(endpoint, property.sandbox);
   if (problem) throw invalidField("endpoint", problem);
+  if (property.sandbox) return;
+  const dns = await resolvedProblem(endpoint, resolveName);
+  if (dns && !dns.transient) throw invalidField("endpoint", `endpoint must be a public address: ${dns.reason}`);
 }
 
 /** The client's own subscription, on a property it may still act on; anything else is a 404. */
 /** The client's subscriptions live in the shards of its properties: one read of each, side by side. */
 async function acrossShards<T>(c: Context<AppEnv>, read: (db: Db, propertyIds: number[]) => Promise<T[]>): Promise<T[]> {
-  const byShard = await grantedByShard(c.get("control"), c.get("client").id);
+  const byShard = await grantedByShard(c.get("control"), c.get("client").id, c.get("client").propertyId);
   return (await Promise.all([...byShard].map(([shard, ids]) => read(shardDb(openShard(c.env, shard, { write: false })), ids)))).flat();
 }
 
@@ -258,7 +268,7 @@ export const webhooksRouter = createRouter()
   .openapi(createSubscriptionRoute, async (c) => {
     const body = c.req.valid("json");
     const property = c.get("property");
-    checkEndpoint(body.endpoint, property);
+    await checkEndpoint(body.endpoint, property);
     const row = await repo.insertSubscription(c.get("db"), {
       clientId: c.get("client").id,
       propertyId: property.id,
@@ -271,7 +281,9 @@ export const webhooksRouter = createRouter()
   .openapi(updateRoute, async (c) => {
     const { row, property } = await ownSubscription(c, c.req.valid("param").id);
     const body = c.req.valid("json");
-    if (body.endpoint !== undefined) checkEndpoint(body.endpoint, property);
+    // Naming nothing changes nothing, except that it enables a disabled subscription again.
+    if (namesNothing(body) && row.disabledAt === null) return c.json({ data: [toDto(row)] }, 200);
+    if (body.endpoint !== undefined) await checkEndpoint(body.endpoint, property);
     const updated = await repo.updateSubscription(c.get("db"), row.id, {
       ...(body.endpoint !== undefined && { endpoint: body.endpoint }),
       ...(body.webhook_type !== undefined && { webhookType: body.webhook_type }),
