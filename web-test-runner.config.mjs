@@ -51,8 +51,8 @@ function realWorker() {
 const worker = realWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
-/** addresses handed to other guests' bookings */
-let guests = 1;
+/** addresses handed to other guests' look-ups (10.0.0.0/8) */
+let lookups = 1;
 
 async function readBody(req) {
   const chunks = [];
@@ -88,7 +88,7 @@ function messageIds() {
 /**
  * The test files' back door, in this Node process (never in the Worker):
  * - POST /fixture/restaurant {settings?}: a new restaurant of TEST_CATALOG; answers its public key and ids;
- * - /other-guest/<public_key>/<path>: the public API as another guest, from an address of its own;
+ * - /other-guest/<public_key>/<path>: the public API's reads as another guest, from an address of its own;
  * - /staff/<property_id>/<path>: the integrator API as that restaurant's staff (the integrator
  *   API answers no browser, and staff bookings do not spend the guests' public write budget);
  * - GET /fixture/msg-ids: the message ids the widget's code uses;
@@ -111,12 +111,12 @@ async function fixtures(ctx, next) {
     ctx.body = JSON.stringify(messageIds());
     return;
   }
-  // Another guest's calls (the tests' own look-ups and bookings), from an address of their own: the
-  // browser's budgets (120 reads and 10 writes a minute per address) stay for the widget under test.
+  // The tests' own look-ups (profile, slots), from an address of their own: the browser's read
+  // budget (120 a minute per address) stays for the widget under test, as /guest/ does for writes.
   const other = ctx.path.match(/^\/other-guest\/(.*)$/);
   if (other) {
     const body = await readBody(ctx.req);
-    const ip = `10.${(guests >> 16) & 255}.${(guests >> 8) & 255}.${guests++ & 255}`;
+    const ip = `10.${(lookups >> 16) & 255}.${(lookups >> 8) & 255}.${lookups++ & 255}`;
     const query = ctx.querystring ? `?${ctx.querystring}` : "";
     const res = await request(worker.env.api, `/api/v2/public/${other[1]}${query}`, { method: ctx.method, headers: { "CF-Connecting-IP": ip }, body: body === undefined ? undefined : JSON.parse(body) });
     ctx.status = res.status;

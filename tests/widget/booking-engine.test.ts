@@ -167,6 +167,9 @@ describe("<booking-engine page=book>", () => {
     select.dispatchEvent(new Event("change"));
     await (page as unknown as { updateComplete: Promise<boolean> }).updateComplete;
     await until(() => page.shadowRoot!.querySelector('input[name="time"]'));
+    // A day with a whole service ahead (late in the evening, today's last times would leave no alternative).
+    const later = (await slots(p.first_date, pax, 14)).find((d) => d.date > p.first_date && d.services.some((s) => s.times.length >= 8))!;
+    await chooseDate(page, later.date);
     const times = allInShadow<HTMLInputElement>(page, 'input[name="time"]');
     // The first time of the day: a large party holds the one table that fits it for a while,
     // and later times stay free.
