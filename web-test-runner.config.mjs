@@ -92,6 +92,7 @@ function messageIds() {
  * - /staff/<property_id>/<path>: the integrator API as that restaurant's staff (the integrator
  *   API answers no browser, and staff bookings do not spend the guests' public write budget);
  * - GET /fixture/msg-ids: the message ids the widget's code uses;
+ * - /as-guest/<n>/api/v2/public/...: the public API from an address of its own, for a widget mounted with that `api`;
  * - POST /guest/<public_key>/<path>: the public API as a guest of an address of its own, so the
  *   bookings a test makes to set the scene do not spend the public write budget (10 a minute per
  *   address) that the widget's own bookings from the browser need.
@@ -122,6 +123,20 @@ async function fixtures(ctx, next) {
     ctx.status = res.status;
     ctx.type = "application/json";
     ctx.body = JSON.stringify(res.json ?? null);
+    return;
+  }
+  // A widget under test that is a guest of its own address: mounted with api="<this origin>/as-guest/<n>",
+  // its calls reach the Worker from 203.0.113.<n> (TEST-NET-3), so the tests of one file do not share
+  // the browser's budgets (10 writes a minute) with every other file's.
+  const as = ctx.path.match(/^\/as-guest\/(\d{1,3})(\/api\/v2\/public\/.*)$/);
+  if (as) {
+    const body = await readBody(ctx.req);
+    const headers = { "CF-Connecting-IP": `203.0.113.${as[1]}` };
+    for (const h of ["content-type", "idempotency-key", "accept"]) if (ctx.get(h)) headers[h] = ctx.get(h);
+    const res = await fetch(`${worker.env.api}${as[2]}${ctx.querystring ? `?${ctx.querystring}` : ""}`, { method: ctx.method, headers, body });
+    ctx.status = res.status;
+    ctx.type = res.headers.get("content-type") ?? "application/json";
+    ctx.body = await res.text();
     return;
   }
   const guest = ctx.path.match(/^\/guest\/([^/]+)\/(.*)$/);

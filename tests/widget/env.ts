@@ -46,6 +46,13 @@ export function restaurant(): Restaurant {
 
 export const publicBase = () => `${env.api}/api/v2/public/${restaurant().publicKey}`;
 
+let addresses = 0;
+/**
+ * An `api` for a widget under test that is a guest of its own address (web-test-runner.config.mjs
+ * relays it): its bookings and changes spend a budget of their own, not the browser's.
+ */
+export const ownAddress = () => `${location.origin}/as-guest/${(addresses = (addresses % 250) + 1)}`;
+
 /** What a guest sees, asked from another address (the relay): the widget's own budget is not spent. */
 const asOther = () => `/other-guest/${restaurant().publicKey}`;
 

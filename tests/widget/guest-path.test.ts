@@ -11,7 +11,7 @@ import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
 import { addDays, formatDate, formatTime, minusMinutes } from "../../widget/format.js";
 import type { DateGrid } from "../../widget/parts/date-grid.js";
-import { bookAsGuest, bookAsStaff, env, freeTime, profile, restaurant, slots, staff, until, useRestaurant } from "./env.js";
+import { bookAsGuest, bookAsStaff, freeTime, ownAddress, profile, restaurant, slots, staff, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
 
 type Tables = Record<string, { id: number }>;
@@ -26,7 +26,7 @@ before(async () => {
 
 const mount = (o: { page?: string; locale?: string; extra?: string } = {}) => {
   const host = document.createElement("div");
-  host.innerHTML = `<booking-engine api="${env.api}" property="${restaurant().publicKey}" page="${o.page ?? "book"}" locale="${o.locale ?? "en"}" ${o.extra ?? ""}></booking-engine>`;
+  host.innerHTML = `<booking-engine api="${ownAddress()}" property="${restaurant().publicKey}" page="${o.page ?? "book"}" locale="${o.locale ?? "en"}" ${o.extra ?? ""}></booking-engine>`;
   return fixture<HTMLDivElement>(html`${host}`).then((d) => d.querySelector("booking-engine") as BookingEngine);
 };
 

@@ -9,13 +9,13 @@ import { sendKeys, setViewport } from "@web/test-runner-commands";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import { addDays, formatTime } from "../../widget/format.js";
-import { bookAsGuest, bookAsStaff, env, profile, restaurant, until, useRestaurant } from "./env.js";
+import { bookAsGuest, bookAsStaff, env, ownAddress, profile, restaurant, until, useRestaurant } from "./env.js";
 import { inShadow } from "./helpers.js";
 
 before(() => useRestaurant());
 
 const mount = (token: string, locale = "en") =>
-  fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey} page="manage" locale=${locale} token=${token}></booking-engine>`);
+  fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="manage" locale=${locale} token=${token}></booking-engine>`);
 const day = async (k: number) => addDays((await profile()).first_date, k);
 
 afterEach(() => setViewport({ width: 800, height: 600 }));

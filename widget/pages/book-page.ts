@@ -3,21 +3,21 @@
  * list), the guest's details, then the confirmation with the manage link. A time taken meanwhile
  * (409) offers the nearest free ones.
  */
-import { localized, msg, str } from "@lit/localize";
+import { localized, msg } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
 import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
-import { addDays, cityOf, formatDate, formatTime } from "../format.js";
-import { choiceGroup, choiceStyles } from "../parts/choice.js";
-import { callUs, contactStyles } from "../parts/contact.js";
-import { parseColor, toHex } from "../parts/contrast.js";
+import { addDays, cityOf } from "../format.js";
+import { choiceStyles } from "../parts/choice.js";
+import { contactStyles } from "../parts/contact.js";
+import { hexOf } from "../parts/contrast.js";
 import type { FieldErrors, GuestForm } from "../parts/guest-fields.js";
 import { base } from "../parts/styles.js";
 import { type Draft, loadDraft, recordStep, saveDraft, type Step, stepOf } from "./book-state.js";
-import { waitingList } from "./waiting-list.js";
+import { chooseStep, dayStatus, serviceStep } from "./book-choose.js";
 import { barStyles, bookStyles } from "./book-page.styles.js";
 import { findNext, nextAvailable, nextStyles, type NextTime } from "./next-available.js";
 
@@ -249,7 +249,6 @@ export class BookPage extends LitElement {
     this.failure = undefined;
   }
 
-  private t = (hour: string) => formatTime(hour, this.locale);
 
   override render() {
     if (!this.profile) return nothing;
@@ -266,101 +265,37 @@ export class BookPage extends LitElement {
     const open = this.open(day);
     const free = open.reduce((n, s) => n + s.times.length, 0);
     const city = cityOf(profile.timezone);
-    return html`
-      <section class="stack" part="book" aria-labelledby="h">
-        <h2 id="h" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
-        <div class="row">
-          <div class="field">
-            <label for="pax">${msg("Guests", { id: "book.pax" })}</label>
-            <select id="pax" part="input" @change=${(e: Event) => this.setPax(Number((e.target as HTMLSelectElement).value))}>
-              ${Array.from({ length: profile.max_online_pax }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === this.pax}>${n}</option>`)}
-            </select>
-          </div>
-          <p class="muted small" id="pax-hint">${msg(str`Up to ${profile.max_online_pax} guests online. For a larger party:`, { id: "book.pax-hint-call" })} ${callUs(profile)}</p>
-        </div>
-        <div class="field">
-          <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
-          <be-date-grid
-            exportparts="calendar, day, selected-day, disabled-day"
-            .value=${this.date ?? ""}
-            .min=${profile.first_date}
-            .max=${profile.last_date}
-            .locale=${this.locale}
-            .label=${msg("Date", { id: "book.date" })}
-            .full=${this.fullDates()}
-            @change=${(e: Event) => this.setDate((e.target as HTMLInputElement).value)}
-          ></be-date-grid>
-          ${this.date ? html`<p class="chosen">${formatDate(this.date, this.locale)}</p>` : nothing}
-        </div>
-        <div role="status" class="status">
-          ${this.slots.render({
-            pending: () => html`<p class="muted">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
-            error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
-            complete: () =>
-              free
-                ? html`<p class="sr-only">${msg(str`Free times on this day: ${free}`, { id: "book.count" })}</p>`
-                : open.length
-                  ? html`<p class="message">${msg("No free tables on this day for this party. You can join the waiting list, or choose another date.", { id: "book.only-full" })}</p>`
-                  : html`<p class="message">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`,
-          })}
-        </div>
-        ${!loading && day && !free ? nextAvailable(this.next.value ?? [], this.locale, (n) => this.takeNext(n)) : nothing}
-        ${service ? this.renderService(service, open, city) : nothing}
-      </section>
-    `;
-  }
-
-  /** The day's services, the note when the preferred one is full, its times, the waiting list and the action bar. */
-  private renderService(service: PublicSlotDay["services"][number], open: PublicSlotDay["services"], city: string) {
-    const preferred = open.find((s) => s.service_id === this.serviceId);
-    const yielded = preferred && preferred !== service && !preferred.times.length ? preferred : undefined;
-    return html`${yielded
-        ? html`<div class="message" id="service-full">
-            <p>${msg(str`${yielded.name} is full for ${this.pax} on this day. ${service.name} still has free tables.`, { id: "book.service-full" })}</p>
-            ${yielded.full_times.length
-              ? html`<button type="button" class="btn secondary" part="button" @click=${() => this.setService(yielded.service_id)}>
-                  ${msg(str`Join the waiting list for ${yielded.name}`, { id: "book.waiting-for" })}
-                </button>`
-              : nothing}
-          </div>`
-        : nothing}
-      ${open.length > 1
-        ? choiceGroup({
-            name: "service",
-            legend: msg("Service", { id: "book.service" }),
-            options: open.map((s) => ({ value: String(s.service_id), label: s.name })),
-            value: String(service.service_id),
-            onChange: (v) => this.setService(Number(v)),
-            part: "service",
-          })
-        : html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`}
-      ${service.times.length
-        ? choiceGroup({
-            name: "time",
-            legend: msg(str`Time in ${city}`, { id: "book.time-in" }),
-            options: service.times.map((h) => ({ value: h, label: this.t(h) })),
-            value: this.waiting ? undefined : this.hour,
-            onChange: (v) => this.pick(v, false),
-            describedBy: this.missingTime ? "time-error" : undefined,
-            part: "time",
-            fixed: true,
-          })
-        : nothing}
-      ${service.full_times.length
-        ? waitingList({
-            times: service.full_times.map((h) => ({ value: h, label: this.t(h) })),
+    return chooseStep({
+      profile,
+      pax: this.pax,
+      date: this.date,
+      locale: this.locale,
+      full: this.fullDates(),
+      setPax: (n) => this.setPax(n),
+      setDate: (d) => this.setDate(d),
+      status: this.slots.render({
+        pending: () => html`<p class="muted">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
+        error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
+        complete: () => dayStatus(free, open.length),
+      }),
+      next: !loading && day && !free ? nextAvailable(this.next.value ?? [], this.locale, (n) => this.takeNext(n)) : nothing,
+      service: service
+        ? serviceStep({
+            service,
+            open,
             city,
-            open: !service.times.length || this.waiting,
-            value: this.waiting ? this.hour : undefined,
-            onChange: (v) => this.pick(v, true),
-            describedBy: this.missingTime && !service.times.length ? "time-error" : undefined,
+            preferred: this.serviceId,
+            pax: this.pax,
+            hour: this.hour,
+            waiting: this.waiting,
+            missingTime: this.missingTime,
+            locale: this.locale,
+            setService: (id) => this.setService(id),
+            pick: (h, waiting) => this.pick(h, waiting),
+            next: () => void this.toDetails(),
           })
-        : nothing}
-      ${this.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
-      <div class="actions bar" part="action-bar">
-        ${this.hour ? html`<span class="picked">${this.t(this.hour)}</span>` : nothing}
-        <button type="button" class="btn" part="button" @click=${() => this.toDetails()}>${msg("Continue", { id: "book.continue" })}</button>
-      </div>`;
+        : nothing,
+    });
   }
 
   /** "Next available": straight to the details with that date, time and service. */
@@ -375,8 +310,7 @@ export class BookPage extends LitElement {
 
   /** The host's accent as #rrggbb when it is not the restaurant's own, for the hosted manage page opened from an embedded widget. */
   private accent(): string | undefined {
-    const rgb = parseColor(getComputedStyle(this).getPropertyValue("--_accent"));
-    const hex = rgb && toHex(rgb);
+    const hex = hexOf(getComputedStyle(this).getPropertyValue("--_accent"));
     return hex && hex !== this.profile?.accent_color?.toLowerCase() ? hex : undefined;
   }
 

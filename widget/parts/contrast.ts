@@ -26,3 +26,9 @@ export function luminance([r, g, b]: [number, number, number]): number {
 export const contrast = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 
 export const toHex = (rgb: [number, number, number]) => `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
+
+/** Any colour the browser resolved, as #rrggbb (undefined when it cannot be read). */
+export function hexOf(color: string): string | undefined {
+  const rgb = parseColor(color);
+  return rgb && toHex(rgb);
+}
