@@ -32,7 +32,13 @@ function realWorker() {
         await migrate(dir);
         const lines = [];
         try {
-          server = await startDev({ port: await freePort(), persistTo: dir, clock: CLOCK, log: (l) => lines.push(l) });
+          // wrangler logs the .eml file of every email its local send_email keeps (info level).
+          const log = (l) => {
+            const eml = /(\/\S+\.eml)\b/.exec(l);
+            if (eml) emails.push(eml[1]);
+            else if (!/\[wrangler:info\]/.test(l)) lines.push(l);
+          };
+          server = await startDev({ port: await freePort(), persistTo: dir, clock: CLOCK, log, logLevel: "info" });
         } catch (err) {
           console.error(lines.join("\n"));
           throw err;
@@ -48,6 +54,8 @@ function realWorker() {
   };
 }
 
+/** The .eml files of the emails the Worker sent (wrangler's local send_email), in order. */
+const emails = [];
 const worker = realWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
@@ -93,6 +101,7 @@ function messageIds() {
  *   API answers no browser, and staff bookings do not spend the guests' public write budget);
  * - GET /fixture/msg-ids: the message ids the widget's code uses;
  * - /as-guest/<n>/api/v2/public/...: the public API from an address of its own, for a widget mounted with that `api`;
+ * - GET /fixture/mail?to=<address>: the raw emails sent to that address so far, oldest first;
  * - POST /guest/<public_key>/<path>: the public API as a guest of an address of its own, so the
  *   bookings a test makes to set the scene do not spend the public write budget (10 a minute per
  *   address) that the widget's own bookings from the browser need.
@@ -105,6 +114,13 @@ async function fixtures(ctx, next) {
     tokens.set(r.property_id, r.token);
     ctx.type = "application/json";
     ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name });
+    return;
+  }
+  if (ctx.path === "/fixture/mail") {
+    const to = String(ctx.query.to ?? "").toLowerCase();
+    const raw = emails.map((file) => readFileSync(file, "utf8")).filter((text) => new RegExp(`^To:.*<${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>`, "mi").test(text));
+    ctx.type = "application/json";
+    ctx.body = JSON.stringify(raw);
     return;
   }
   if (ctx.path === "/fixture/msg-ids") {

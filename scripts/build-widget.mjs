@@ -109,8 +109,8 @@ function staticClosure(file, seen = new Set()) {
 export function widgetSize() {
   const chunks = localeChunks().map(gz);
   const pages = {};
-  for (const file of pageChunks().filter((f) => /\/(welcome|book|services|manage)-page-/.test(f))) {
-    const name = file.match(/(welcome|book|services|manage)-page-/)[1];
+  for (const file of pageChunks().filter((f) => /\/(welcome|book|services|manage|offer)-page-/.test(f))) {
+    const name = file.match(/(welcome|book|services|manage|offer)-page-/)[1];
     const files = staticClosure(file);
     pages[name] = [...files].reduce((n, f) => n + gz(f), 0);
   }

@@ -25,7 +25,7 @@ export function migrate(persistTo) {
  * `clock` (default: the DEV_CLOCK environment variable) sets the Worker's clock to a fixed
  * instant ("2026-11-23T12:51:00Z") or shifts it ("+3600000" ms); see worker/lib/clock.ts.
  */
-export async function startDev({ port = 8787, persistTo, log = () => {}, vars = {}, clock = process.env.DEV_CLOCK, timeoutMs = 60_000 } = {}) {
+export async function startDev({ port = 8787, persistTo, log = () => {}, vars = {}, clock = process.env.DEV_CLOCK, logLevel = "warn", timeoutMs = 60_000 } = {}) {
   const args = [
     WRANGLER,
     "dev",
@@ -38,12 +38,14 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
     "--show-interactive-dev-session=false",
     "--test-scheduled",
     "--log-level",
-    "warn",
+    logLevel,
     "--inspector-port",
     String(await freePort()),
   ];
+  const url = `http://127.0.0.1:${port}`;
   // ENVIRONMENT=development is what lets the Worker honour DEV_CLOCK; a deployed Worker lacks it.
-  const allVars = { ENVIRONMENT: "development", ...(clock ? { DEV_CLOCK: clock } : {}), ...vars };
+  // PUBLIC_ORIGIN: the links the Worker writes (booking pages, manage links in emails) point here.
+  const allVars = { ENVIRONMENT: "development", PUBLIC_ORIGIN: url, ...(clock ? { DEV_CLOCK: clock } : {}), ...vars };
   for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
   // A process group of its own: wrangler's bin starts the CLI, which starts workerd and esbuild;
   // stopping the group stops them all (killing only the first would orphan the rest).
@@ -71,7 +73,6 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
   };
   child.stdout.on("data", onData);
   child.stderr.on("data", onData);
-  const url = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise((resolve) => {
       const hard = setTimeout(() => killGroup("SIGKILL"), 5000);

@@ -24,19 +24,25 @@ if (await isSingleDatabaseState(persistTo)) {
 }
 // The operator's token for `npm run ops` (shards, moves), in .dev.vars, which wrangler dev reads.
 ensureDevVar("OPS_TOKEN");
+// The key of the manage and offer links in emails: kept, so links in old .eml files keep working.
+ensureDevVar("LINK_SECRET");
 // The search engine partner's credentials for the booking server and the feeds (README: Reserve with Google).
 const partner = { user: ensureDevVar("SEARCHENGINE_USER", () => `partner-${randomBytes(4).toString("hex")}`), password: ensureDevVar("SEARCHENGINE_PASSWORD") };
 const applied = await migrate(persistTo);
 console.log(applied ? `applied ${applied} migration(s) to the local databases (control and shards)` : "local D1 is up to date");
 
-// Cron triggers are documented in README; wrangler's reminder about them is noise here.
+// Cron triggers are documented in README; wrangler's reminder about them is noise here. Emails go
+// through wrangler's local send_email, which keeps each as an .eml file and logs its path at the
+// info level: those paths are printed, the rest of the info level (one line per request) is not.
 let quiet = 0;
 const log = (line) => {
-  if (/Scheduled Workers are not automatically triggered/.test(line)) quiet = 3;
+  const eml = /(\/\S+\.eml)\b/.exec(line);
+  if (eml) console.log(`[email] ${new Date().toISOString().slice(11, 19)} ${eml[1]}`);
+  else if (/Scheduled Workers are not automatically triggered/.test(line)) quiet = 3;
   else if (quiet > 0) quiet--;
-  else console.log(`[wrangler] ${line}`);
+  else if (!/\[wrangler:info\]|send_email binding called/.test(line)) console.log(`[wrangler] ${line}`);
 };
-const server = await startDev({ port, persistTo, log });
+const server = await startDev({ port, persistTo, log, logLevel: "info" });
 // Properties made before the directory kept their sign-in get it now (a no-op afterwards).
 await door(server.url, devVar("OPS_TOKEN"))("POST", "/sync-usernames");
 const demo = await ensureDemo(server.url, persistTo);
@@ -57,6 +63,8 @@ Ready in ${seconds} s on ${u}
   Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo", sandbox)
 ${demo.username ? `                      sign-in       ${demo.username} / ${RESTAURANT_PASSWORD}  (connecting apps: ${u}/auth/api/v2/api-account/oauth2/connected-apps)
 ` : ""}
+  Emails              kept as .eml files by wrangler's local send_email; each one's path is printed as "[email] <time> <path>"
+
   Search engine       booking server  ${u}/searchengine (Reserve with Google v3; feeds under /searchengine/feeds)
                       partner user      ${partner.user}
                       partner password  ${partner.password}

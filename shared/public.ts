@@ -165,6 +165,20 @@ export const PublicBooking = PublicReservation.extend({
 });
 export type PublicBooking = z.infer<typeof PublicBooking>;
 
+/**
+ * A waiting-list offer (CONTRACT 13), behind the link of its email:
+ *   GET  /api/v2/public/{public_key}/offers/{token}          -> { data: [PublicOffer] }
+ *   POST /api/v2/public/{public_key}/offers/{token}/claim    -> { data: [PublicOffer] } (reservation ACCEPTED)
+ *   POST /api/v2/public/{public_key}/offers/{token}/decline  -> { data: [PublicOffer] } (passes to the next party)
+ */
+export const PublicOffer = z.object({
+  state: z.enum(["open", "claimed", "declined", "expired"]),
+  /** ISO instant until which the table waits for this guest */
+  expires_at: z.string(),
+  reservation: PublicReservation,
+});
+export type PublicOffer = z.infer<typeof PublicOffer>;
+
 /** Extra member of the 409 problem when a time was taken meanwhile. */
 export interface TimeTakenProblem {
   status: 409;

@@ -124,6 +124,13 @@ export const settingsSchema = z.object({
     .default(null),
   /** the restaurant's texts per language, `{"it": {"welcome_message", "services": {"<id>": {"name", "description"}}}}` */
   translations: z.partialRecord(z.enum(LOCALES), localeTextsSchema).default({}),
+  // Messages (CONTRACT 13): the guest's reminder this many hours before (0: none), the restaurant's
+  // own email for each online booking and cancellation, emails to guests booked by staff, and how
+  // long a waiting-list offer holds.
+  reminder_hours: z.number().int().min(0).max(168).default(24),
+  notify_restaurant: z.boolean().default(true),
+  email_staff_bookings: z.boolean().default(true),
+  offer_minutes: z.number().int().min(5).max(1440).default(15),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -146,6 +153,10 @@ export const settingsPatchSchema = z.object({
   photos: settingsSchema.shape.photos.removeDefault().optional(),
   accent_color: settingsSchema.shape.accent_color.removeDefault().optional(),
   translations: settingsSchema.shape.translations.removeDefault().optional(),
+  reminder_hours: settingsSchema.shape.reminder_hours.removeDefault().optional(),
+  notify_restaurant: settingsSchema.shape.notify_restaurant.removeDefault().optional(),
+  email_staff_bookings: settingsSchema.shape.email_staff_bookings.removeDefault().optional(),
+  offer_minutes: settingsSchema.shape.offer_minutes.removeDefault().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 

@@ -57,6 +57,7 @@ export async function startReceiver() {
     }
     if (req.method === "POST" && (m = /^\/listener\/(\d+)\/up$/.exec(url.pathname))) {
       const server = createServer(handle);
+      server.keepAliveTimeout = 65_000;
       await new Promise((r) => server.listen(Number(m[1]), "127.0.0.1", r));
       server.unref();
       extra.set(Number(m[1]), server);
@@ -83,7 +84,9 @@ export async function startReceiver() {
   }
 
   const server = createServer(handle);
-  server.keepAliveTimeout = 1000;
+  // Longer than a client's idle pool: a connection the Worker reuses is never one this side just
+  // closed ("Network connection lost" before any answer). close() ends them all anyway.
+  server.keepAliveTimeout = 65_000;
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   server.unref();
   const url = `http://127.0.0.1:${server.address().port}`;

@@ -2,9 +2,9 @@
  * Typed fetch client of the public widget API (CONTRACT 8, shared/public.ts). Types only come
  * from shared/: zod never reaches the bundle.
  */
-import type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
+import type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
 
-export type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
+export type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
 
 /** One bad field of a 400, as the API names it ("guest.email"). */
 export interface FieldError {
@@ -91,6 +91,19 @@ export class PublicApi {
 
   cancel(token: string, signal?: AbortSignal): Promise<PublicReservation> {
     return this.one<PublicReservation>(`/manage/${encodeURIComponent(token)}`, { method: "DELETE", signal });
+  }
+
+  /** The reservation as a calendar entry (.ics): a plain link, so the browser hands it to the calendar. */
+  calendarUrl(token: string): string {
+    return `${this.base}/manage/${encodeURIComponent(token)}/calendar.ics`;
+  }
+
+  offer(token: string, signal?: AbortSignal): Promise<PublicOffer> {
+    return this.one<PublicOffer>(`/offers/${encodeURIComponent(token)}`, { signal });
+  }
+
+  answerOffer(token: string, answer: "claim" | "decline", signal?: AbortSignal): Promise<PublicOffer> {
+    return this.one<PublicOffer>(`/offers/${encodeURIComponent(token)}/${answer}`, { method: "POST", signal });
   }
 
   private async one<T>(path: string, init: RequestInit): Promise<T> {

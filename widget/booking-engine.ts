@@ -14,13 +14,13 @@ import { contrast, luminance, parseColor } from "./parts/contrast.js";
 import { base, theme } from "./parts/styles.js";
 
 export type Page = NavigateDetail["page"];
-const PAGES: readonly Page[] = ["welcome", "services", "book", "manage"];
+const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"];
 
 /** Every part of every page, exported through whichever page is shown (a part a page lacks is simply absent). */
 const PARTS =
   "welcome, welcome-message, logo, title, services, service, carousel, slide, book, calendar, day, selected-day, disabled-day, service-group, time, time-group, " +
   "waiting-list, button, input, form, summary, details, confirmation, manage-link, error, manage, confirm, cancelled, change, contact, map-link, phone, " +
-  "next-available, action-bar, field-error";
+  "next-available, action-bar, field-error, calendar-link, email-sent, offer, claim, decline, claimed, declined";
 
 /** Where this module was loaded from: the Worker that serves the public API too. */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
@@ -34,10 +34,10 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * ```
  *
  * @attr property - the restaurant's public key (required)
- * @attr page - `welcome` | `services` | `book` (default) | `manage`
+ * @attr page - `welcome` | `services` | `book` (default) | `manage` | `offer` (a waiting-list offer)
  * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang` (`<html lang>`) when it is one of these, else the restaurant's locale
  * @attr api - the origin of the API (default: the origin the script was loaded from)
- * @attr token - the manage token of a reservation (page `manage`)
+ * @attr token - the manage token of a reservation (page `manage`), or a waiting-list offer's (page `offer`)
  * @attr service - a service id to preselect on the booking page
  * @attr pax - a party size to preselect on the booking page
  * @attr booking-manage - the host page shows the guest's reservation in this element: the
@@ -68,6 +68,9 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart form - the guest's details form
  * @csspart summary - the summary of a reservation
  * @csspart manage-link - the link to the manage page in the confirmation
+ * @csspart calendar-link - "Add to calendar" (the reservation's .ics) in the confirmation and on the manage page
+ * @csspart email-sent - the confirmation's note of where the email went
+ * @csspart offer - the waiting-list offer page; `claim` and `decline` its buttons (with `button`), `claimed` and `declined` its answers
  * @csspart error - an error message
  * @csspart confirm - the "really cancel?" step of the manage page
  * @csspart change - the manage page's form that changes date, time or party size
@@ -259,7 +262,7 @@ export class BookingEngine extends LitElement {
             (this.onAccent ? `--_on-accent: var(--be-on-accent, ${this.onAccent});` : "") + (this.lightAccent ? "--_accent-text: var(--_text);" : "");
           return html`<div style=${accent + onAccent} lang=${locale}>
             <span class="probe" aria-hidden="true"></span>
-            ${page === "book" || page === "manage"
+            ${page === "book" || page === "manage" || page === "offer"
               ? html`<header part="header">
                   ${profile.logo_url ? html`<img part="logo" src=${profile.logo_url} alt="" />` : nothing}
                   <p part="title">${profile.name}</p>
@@ -278,6 +281,8 @@ export class BookingEngine extends LitElement {
                       .token=${this.token ?? ""}
                       .locale=${locale}
                     ></be-manage-page>`
+                  : page === "offer"
+                    ? html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`
                   : html`<be-book-page
                       data-page
                       exportparts=${PARTS}

@@ -14,7 +14,7 @@ export interface BookingCancelledDetail {
 
 /** Internal: a page asks <booking-engine> to show another page (does not leave the element). */
 export interface NavigateDetail {
-  page: "welcome" | "services" | "book" | "manage";
+  page: "welcome" | "services" | "book" | "manage" | "offer";
   serviceId?: number;
   /** the party size to keep (book again after cancelling) */
   pax?: number;

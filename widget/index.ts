@@ -2,6 +2,7 @@
 import { BookingEngine } from "./booking-engine.js";
 import type { BookPage } from "./pages/book-page.js";
 import type { ManagePage } from "./pages/manage-page.js";
+import type { OfferPage } from "./pages/offer-page.js";
 import type { ServicesPage } from "./pages/services-page.js";
 import type { WelcomePage } from "./pages/welcome-page.js";
 import type { PhotoCarousel } from "./parts/carousel.js";
@@ -26,6 +27,7 @@ declare global {
     "booking-engine": BookingEngine;
     "be-book-page": BookPage;
     "be-manage-page": ManagePage;
+    "be-offer-page": OfferPage;
     "be-services-page": ServicesPage;
     "be-welcome-page": WelcomePage;
     "be-date-grid": DateGrid;

@@ -6,6 +6,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
 import { authBodyTooLarge, clientsRouter } from "./auth/clients.routes";
 import { docsRouter } from "./docs/docs.routes";
+import { config } from "./config";
 import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { idempotency } from "./lib/idempotency";
@@ -16,10 +17,11 @@ import { methodNotAllowed } from "./lib/routes";
 import { propertiesRouter } from "./properties/properties.routes";
 import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
-import { bookingsRouter } from "./availability/availability.routes";
+import { bookingsRouter, slotsPreload } from "./availability/availability.routes";
+import { reservationMessagesRouter } from "./reservations/messages.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
+import { dispatchAfterWrite } from "./outbox/dispatch";
 import { customersRouter } from "./customers/customers.routes";
-import { dispatchAfterWrite } from "./webhooks/delivery";
 import { webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { appsRouter } from "./oauth/apps.routes";
@@ -27,7 +29,9 @@ import { authorizeRouter } from "./oauth/authorize.routes";
 import { metadataRouter } from "./oauth/metadata.routes";
 import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
+import { calendarRouter } from "./public/calendar.routes";
 import { publicRouter } from "./public/public.routes";
+import { waitlistRouter } from "./waitlist/waitlist.routes";
 import { partnerAuth, searchengineRouter } from "./searchengine/searchengine.routes";
 
 export const API_BASE = "/api/v2";
@@ -63,6 +67,8 @@ export function createApp() {
     idempotency({ scope: (c) => `client:${c.get("client").id}` }),
   ];
   const scoped = [...authed, requireProperty()];
+  // The slot listing reads its days in the round trip of the property row.
+  const bookings = [...authed, requireProperty({ preload: slotsPreload })];
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
   // Merging and erasing customers change their reservations too.
@@ -78,9 +84,11 @@ export function createApp() {
     ["bookings", bookingsRouter],
     ["customers", customersRouter],
   ] as const) {
-    app.use(`${API_BASE}/${path}/*`, ...scoped);
+    app.use(`${API_BASE}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
     app.route(`${API_BASE}/${path}`, router);
   }
+  // A reservation's emails (CONTRACT 13), behind the same middleware as the reservations.
+  app.route(`${API_BASE}/reservations`, reservationMessagesRouter);
 
   // Webhook subscriptions: SPEC's paths, the singular `webhook` in PUT and DELETE. Only
   // creation names a property (the Property header).
@@ -110,6 +118,9 @@ export function createApp() {
     dispatchAfterWrite(),
   );
   app.route(`${API_BASE}/public`, publicRouter);
+  // The calendar entry of a guest's reservation, and waiting-list offers (CONTRACT 13).
+  app.route(`${API_BASE}/public`, calendarRouter);
+  app.route(`${API_BASE}/public`, waitlistRouter);
 
   // The search engine's booking server and feeds (CONTRACT 12): its partner's Basic credentials, JSON
   // bodies; a booking queues its webhook deliveries once it has answered. Its answers name diners,
@@ -150,7 +161,7 @@ export function createApp() {
         "at least what you wrote (reads may be served by a read replica). While a restaurant's data moves between " +
         "databases, its writes answer 503 with `Retry-After`.",
     },
-    servers: [{ url: new URL(c.req.url).origin, description: "this server" }],
+    servers: [{ url: config(c.env).publicOrigin, description: "this server" }],
   }));
   app.route("/", docsRouter);
 

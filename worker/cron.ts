@@ -10,12 +10,15 @@ import type { Bindings } from "./env";
 import { now } from "./lib/clock";
 import { purgeOAuth } from "./oauth/tokens.repo";
 import { purgeKeys } from "./lib/idempotency.repo";
-import { intVar } from "./lib/time";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
 import { expireUnpaid } from "./reservations/expiry";
 import { expireNoShows } from "./reservations/noshow";
 import { shardCount, shardD1, shardDb } from "./shards/shards";
-import { dispatchDue } from "./webhooks/delivery";
+import { config } from "./config";
+import { purgeMessages } from "./messages/messages.repo";
+import { expireOffers } from "./waitlist/offers";
+import { purgeOffers } from "./waitlist/offers.repo";
+import { dispatchDue } from "./outbox/dispatch";
 import { purgeDeliveries } from "./webhooks/webhooks.repo";
 
 const DAY = 86_400_000;
@@ -51,12 +54,15 @@ export async function housekeeping(env: Bindings): Promise<void> {
 export async function shardWork(env: Bindings, shard: number, until: number): Promise<void> {
   const d1 = shardD1(env, shard);
   const where = (step: string) => logged(`cron ${step} on shard ${shard}`);
-  await expireUnpaid(shardDb(d1), { until }).catch(where("expiry"));
-  await expireNoShows(shardDb(d1), { until }).catch(where("no-shows"));
+  const c = config(env);
+  await expireUnpaid(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("expiry"));
+  await expireNoShows(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("no-shows"));
+  await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));
   await dispatchDue(env, shard, { until }).catch(where("sweeper"));
   if (now() > until) return;
-  const retention = intVar(env.WEBHOOK_RETENTION_DAYS, 30, 1);
-  await purgeDeliveries(d1, iso(now() - retention * DAY), 1000).catch(where("webhook retention"));
+  await purgeDeliveries(d1, iso(now() - c.webhookRetentionDays * DAY), 1000).catch(where("webhook retention"));
+  await purgeMessages(d1, iso(now() - c.messageRetentionDays * DAY), 1000).catch(where("message retention"));
+  await purgeOffers(d1, iso(now() - c.messageRetentionDays * DAY), 1000).catch(where("offer retention"));
   await purgeCatalogChanges(shardDb(d1), iso(now() - CATALOG_CHANGES_DAYS * DAY)).catch(where("catalog retention"));
 }
 

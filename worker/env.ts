@@ -8,10 +8,18 @@ export type Db = DrizzleD1Database<typeof shard>;
 /** The control database: clients, tokens, grants, the property directory, idempotency keys (`$client`: the raw D1 binding). */
 export type ControlDb = DrizzleD1Database<typeof control> & { $client: D1Database };
 
-/** "Attempt webhook delivery N of property P now": the queue's message (worker/webhooks/delivery.ts). */
+/** The kinds of outbox row the queue carries (worker/outbox/): each has its own table and sender. */
+export type OutboxKind = "webhook" | "message";
+
+/**
+ * "Attempt outbox row N of property P now": the queue's message (worker/outbox/dispatch.ts).
+ * `kind` absent means a webhook delivery, the only kind before messages existed, so messages
+ * already queued keep their meaning.
+ */
 export interface DeliveryMessage {
   property_id: number;
   delivery_id: number;
+  kind?: OutboxKind;
 }
 
 export interface Bindings {
@@ -26,8 +34,18 @@ export interface Bindings {
   PUBLIC_WRITE_RATE_LIMITER: RateLimit;
   /** the hosted sign-in (worker/oauth): per username and per caller address */
   SIGNIN_RATE_LIMITER: RateLimit;
-  /** carries "attempt webhook delivery N" messages (worker/webhooks/delivery.ts) */
+  /** carries "attempt outbox row N" messages: webhook deliveries and emails (worker/outbox/dispatch.ts) */
   WEBHOOK_QUEUE: Queue<DeliveryMessage>;
+  /** Cloudflare's send_email binding: guest and restaurant emails (worker/messages/transport.ts) */
+  EMAIL: SendEmail;
+  /** where guests and integrators reach the Worker; every absolute link is built on it (worker/config.ts) */
+  PUBLIC_ORIGIN?: string;
+  /** the sender address of every email */
+  EMAIL_FROM?: string;
+  /** secret: keys the manage and offer links in emails (HMAC) */
+  LINK_SECRET?: string;
+  /** days sent and failed messages are kept (default 90) */
+  MESSAGE_RETENTION_DAYS?: string;
   /** multiplies CONTRACT 9's retry delays (default 1; tests use a small fraction) */
   WEBHOOK_RETRY_SCALE?: string;
   /** per delivery attempt (default 10000, at most 30000) */

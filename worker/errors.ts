@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
+import { config } from "./config";
 import type { AppEnv } from "./env";
 import { abortReason } from "./lib/d1";
 
@@ -43,6 +44,7 @@ export const ERRORS = {
   closure_not_found: [404, "closure not found"],
   subscription_not_found: [404, "subscription not found"],
   delivery_not_found: [404, "delivery not found"],
+  offer_not_found: [404, "offer not found"],
   booking_not_found: [404, "booking not found"],
   method_not_allowed: [405, "method not allowed"],
   no_service_available: [406, "no service available"],
@@ -52,6 +54,7 @@ export const ERRORS = {
   delivery_not_failed: [409, "delivery not failed"],
   idempotency_key_in_use: [409, "idempotency key in use"],
   time_no_longer_available: [409, "time no longer available"],
+  offer_not_available: [409, "offer not available"],
   payload_too_large: [413, "payload too large"],
   unsupported_media_type: [415, "unsupported media type"],
   idempotency_key_reused: [422, "idempotency key reused"],
@@ -94,7 +97,7 @@ export function invalidField(path: string, message: string): ApiError {
 
 export function problemBody(c: Context<AppEnv>, err: ApiError) {
   return {
-    type: `${new URL(c.req.url).origin}/docs/errors#${err.code}`,
+    type: `${config(c.env).publicOrigin}/docs/errors#${err.code}`,
     title: err.title,
     status: err.status,
     code: err.code,

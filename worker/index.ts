@@ -1,12 +1,12 @@
 /**
- * The Worker's doors: fetch (API, pages, docs), queue (webhook deliveries) and scheduled
+ * The Worker's doors: fetch (API, pages, docs), queue (the outbox: webhook deliveries and emails) and scheduled
  * (unpaid PREPAY expiry, the webhook sweeper, retention and housekeeping, over every shard).
  */
 import { createApp } from "./app";
 import { scheduledWork } from "./cron";
 import type { Bindings, DeliveryMessage } from "./env";
 import { clockFromEnv } from "./lib/clock";
-import { consume } from "./webhooks/delivery";
+import { consume } from "./outbox/dispatch";
 
 const app = createApp();
 

@@ -164,6 +164,52 @@ export async function measurePairs({ url, auth, booking, connections = 10, durat
   };
 }
 
+/**
+ * POST /reservations with `booking()` bodies (no table_ids: the engine picks), for `duration`
+ * seconds over `connections` connections. `created` counts the 201s, `rps` every answer.
+ */
+export async function measureCreates({ url, auth, booking, connections = 10, duration = 10 }) {
+  const latencies = [];
+  const errors = {};
+  const request = {
+    method: "POST",
+    path: "/api/v2/reservations",
+    headers: { "Content-Type": "application/json", Property: String(auth.property) },
+    setupRequest: (req) => {
+      req.headers.Authorization = `Bearer ${auth.rotor()}`;
+      req.body = JSON.stringify(booking());
+      return req;
+    },
+    onResponse: (status, body) => {
+      if (status === 201) return;
+      let code = String(status);
+      try {
+        code += ` ${JSON.parse(body).code}`;
+      } catch {
+        // not problem+json
+      }
+      errors[code] = (errors[code] ?? 0) + 1;
+    },
+  };
+  const result = await fire({ url, connections, duration, requests: [request] }, (_client, _status, _bytes, ms) => latencies.push(ms));
+  const statuses = statusTally(result);
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return {
+    property: auth.property,
+    connections,
+    duration: result.duration,
+    requests: total,
+    rps: total / result.duration,
+    created: statuses["201"] ?? 0,
+    createdPerSecond: (statuses["201"] ?? 0) / result.duration,
+    ...pick(summarise(latencies)),
+    statuses,
+    refusals: errors,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
 const addCounts = (maps) => {
   const out = {};
   for (const m of maps) for (const [k, v] of Object.entries(m ?? {})) out[k] = (out[k] ?? 0) + v;

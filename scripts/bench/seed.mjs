@@ -1,6 +1,7 @@
 // Seeds a busy restaurant: the catalog through the API, the reservations (with their table
-// holds, customers and history rows) as SQL straight into the local D1, and extra API
-// clients with access tokens so the load spreads over many per-client rate-limit buckets.
+// holds, customers and history rows) as SQL straight into the shard that holds the property,
+// and extra API clients with access tokens (in the control database) so the load spreads over
+// many per-client rate-limit buckets.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -9,6 +10,12 @@ import { QUIET_ENV, ROOT } from "../dev-server.mjs";
 import { API, call } from "./api.mjs";
 
 export const TIMEZONE = "Europe/Rome";
+
+/** worker/shards/shards.ts: shard k hands out ids from k * ID_STRIDE + 1 (sqlite_sequence). */
+export const ID_STRIDE = 1_000_000_000_000;
+
+/** The first ids a shard hands out for tables the seed writes with explicit ids. */
+export const firstIds = (shard) => ({ reservation: shard * ID_STRIDE + 1, customer: shard * ID_STRIDE + 1 });
 
 export const SETTINGS = {
   timezone: TIMEZONE,
@@ -184,10 +191,25 @@ class InsertWriter {
 }
 
 /**
- * SQL for the parties of `days` (a list of [date, count]); ids continue from `next`
- * ({reservation, customer}), which is updated. Returns {sql, reservations, holds}.
+ * Starts the sequences of the tables the seed writes at the shard's base unless they have one,
+ * as the Worker's seedIdRange does (worker/shards/shards.repo.ts): explicit ids above the base
+ * then raise them, so the API's later inserts continue above the seeded rows, never on them.
+ */
+function sequencesSql(shard) {
+  return ["customers", "reservations", "reservation_history"]
+    .map((name) => `INSERT INTO sqlite_sequence (name, seq) SELECT '${name}', ${shard * ID_STRIDE} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '${name}');`)
+    .join("\n");
+}
+
+/**
+ * SQL for the parties of `days` (a list of [date, count]) on the catalog's shard; ids continue
+ * from `next` ({reservation, customer}, inside the shard's range), which is updated.
+ * Returns {sql, reservations, holds}.
  */
 export function reservationsSql(catalog, days, next, { customersPerParty = 0.3 } = {}) {
+  if (Math.floor(next.reservation / ID_STRIDE) !== catalog.shard || Math.floor(next.customer / ID_STRIDE) !== catalog.shard) {
+    throw new Error(`ids ${next.reservation}/${next.customer} are outside shard ${catalog.shard}'s range`);
+  }
   const customers = new InsertWriter("INSERT INTO customers (id, property_id, first_name, last_name, email, phone)");
   const reservations = new InsertWriter(
     "INSERT INTO reservations (id, property_id, customer_id, service_id, room_id, start_date, start_hour, start_min, end_min, pax, status, channel, table_ids)",
@@ -218,7 +240,8 @@ export function reservationsSql(catalog, days, next, { customersPerParty = 0.3 }
       history.add(`(${id}, 'client:bench', 'created', NULL, 'ACCEPTED', '{"status":[null,"ACCEPTED"]}')`);
     }
   }
-  return { sql: [customers.sql(), reservations.sql(), holds.sql(), history.sql()].join("\n"), reservations: n, holds: holdCount, customers: customerCount };
+  const sql = [sequencesSql(catalog.shard), customers.sql(), reservations.sql(), holds.sql(), history.sql()].join("\n");
+  return { sql, reservations: n, holds: holdCount, customers: customerCount };
 }
 
 // ---------- D1 ----------
@@ -243,31 +266,45 @@ function wranglerAsync(args) {
   });
 }
 
-/** Runs a .sql file on the local D1 under persistTo (the running wrangler dev sees the rows). */
-export async function execSqlFile(persistTo, file) {
-  const r = await wranglerAsync(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", file, "--yes"]);
-  if (r.status !== 0) throw new Error(`wrangler d1 execute --file ${file} failed:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+// `binding` names the database as wrangler.toml binds it: DB (the control database: clients,
+// tokens, grants, the property directory) or SHARD_<k> (everything a property owns).
+
+/** Runs a .sql file on a local D1 under persistTo (the running wrangler dev sees the rows). */
+export async function execSqlFile(persistTo, binding, file) {
+  const r = await wranglerAsync(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--file", file, "--yes"]);
+  if (r.status !== 0) throw new Error(`wrangler d1 execute ${binding} --file ${file} failed:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
 }
 
-/** Runs one query on the local D1 and returns its rows. */
-export async function query(persistTo, sql) {
-  const r = await wranglerAsync(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql]);
-  if (r.status !== 0) throw new Error(`query failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+/** Runs one query on a local D1 and returns its rows. */
+export async function query(persistTo, binding, sql) {
+  const r = await wranglerAsync(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
+  if (r.status !== 0) throw new Error(`query on ${binding} failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout)[0]?.results ?? [];
 }
 
-export async function writeAndRun(persistTo, dir, name, sql) {
-  const file = join(dir, name);
+/** Writes `sql` to `name` in persistTo and runs it on `binding`. */
+export async function writeAndRun(persistTo, binding, name, sql) {
+  const file = join(persistTo, name);
   writeFileSync(file, sql);
-  await execSqlFile(persistTo, file);
+  await execSqlFile(persistTo, binding, file);
+}
+
+export const shardBinding = (shard) => `SHARD_${shard}`;
+
+/** The shard the property directory (control database) names for a property. */
+export async function shardOf(persistTo, propertyId) {
+  const [row] = await query(persistTo, "DB", `SELECT shard FROM property_directory WHERE id = ${Number(propertyId)}`);
+  if (!row) throw new Error(`property ${propertyId} is not in the directory`);
+  return row.shard;
 }
 
 /**
- * SQL for `count` extra API clients, each granted the property and holding one access token
- * valid for a day. The per-client rate limit (600 requests a minute) then applies to each
- * bucket separately, so the load rotating through these tokens is not throttled.
+ * SQL for the control database: `count` extra API clients, each granted the properties and
+ * holding one access token valid for a day. The per-client rate limit (600 requests a minute)
+ * then applies to each bucket separately, so the load rotating through these tokens is not
+ * throttled.
  */
-export function benchClientsSql(propertyId, count, firstId = 100_001) {
+export function benchClientsSql(propertyIds, count, firstId = 100_001) {
   const clients = new InsertWriter("INSERT INTO api_clients (id, client_id, secret_hash, name, email, username, password_hash, redirect_uri)");
   const grants = new InsertWriter("INSERT INTO property_grants (client_id, property_id)");
   const tokens = new InsertWriter("INSERT INTO access_tokens (token_hash, client_id, expires_at)");
@@ -278,9 +315,37 @@ export function benchClientsSql(propertyId, count, firstId = 100_001) {
     const token = `at_bench_${randomBytes(24).toString("base64url")}`;
     const hash = createHash("sha256").update(token).digest("hex");
     clients.add(`(${id}, 'ci_bench_${id}_${randomBytes(6).toString("hex")}', 'unusable', 'bench load ${i}', 'load${id}@bench.example', 'bench-load-${id}', 'unusable', 'https://bench.example')`);
-    grants.add(`(${id}, ${propertyId})`);
+    for (const propertyId of propertyIds) grants.add(`(${id}, ${propertyId})`);
     tokens.add(`(${q(hash)}, ${id}, ${q(expires)})`);
     list.push(token);
   }
   return { sql: [clients.sql(), grants.sql(), tokens.sql()].join("\n"), tokens: list };
+}
+
+/**
+ * Bodies of creates without table_ids: a random day from `fromDay` to `toDay` - 1 days after
+ * `today`, a random time of a random service (half of them at dinner), 2 to 4 guests, one of
+ * 200 returning guests.
+ */
+export function bookingMaker(catalog, today, { fromDay, toDay }) {
+  const grids = SERVICES.map(({ start_hour, end_hour }) => {
+    const out = [];
+    for (let m = localMinutes("2000-01-01", start_hour); m <= localMinutes("2000-01-01", end_hour); m += 15) {
+      out.push(new Date(m * 60000).toISOString().slice(11, 19));
+    }
+    return out;
+  });
+  let booked = 0;
+  return () => {
+    const s = Math.random() < 0.5 ? 2 : Math.floor(Math.random() * 2);
+    const grid = grids[s];
+    const n = booked++;
+    return {
+      start_date: addDays(today, fromDay + Math.floor(Math.random() * (toDay - fromDay))),
+      start_hour: grid[Math.floor(Math.random() * grid.length)],
+      pax: 2 + Math.floor(Math.random() * 3),
+      service_id: catalog.services[s],
+      customer: { first_name: "Bench", last_name: `Guest ${n % 200}`, email: `bench.guest${n % 200}@load.example` },
+    };
+  };
 }

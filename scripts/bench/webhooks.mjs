@@ -4,7 +4,10 @@
 // sweeper. Latency = the receiver's answer minus the event's created_at (the commit).
 import { startReceiver } from "../../tests/receiver.mjs";
 import { call } from "./api.mjs";
-import { percentile } from "./load.mjs";
+import { measurePairs, percentile } from "./load.mjs";
+import { addLoadClients, newPhase, seedDays, shardQuery } from "./phase.mjs";
+import { fmt, say } from "./report.mjs";
+import * as seed from "./seed.mjs";
 
 const HOOK = "bench";
 
@@ -52,21 +55,27 @@ function stats(messages, n, from) {
   };
 }
 
+/** Subscribes the receiver to both event types of the restaurant's property. */
+export async function subscribe(phase, r, receiver, hook) {
+  for (const webhook_type of ["RESERVATION_CREATED", "RESERVATION_UPDATED"]) {
+    await call(phase.url, "/api/v2/webhooks/subscription", {
+      token: r.owner.token,
+      property: r.catalog.propertyId,
+      body: { endpoint: `${receiver.url}/hook/${hook}`, webhook_type },
+    });
+  }
+}
+
 /**
- * `phase`: a newPhase() of bench.mjs (url, owner, catalog, dir, auth). `measurePairs`, `booking`:
- * the create-then-delete load of bench.mjs. `query(dir, sql)`: reads the local D1.
+ * `phase`: a newPhase() with load clients (auth). `booking`: bodies of the creates of the
+ * create-then-delete load. The events and the backlog live in the restaurant's shard.
  */
-export async function measureWebhooks({ phase, measurePairs, booking, duration, connections, query, execSql, say }) {
+async function measureWebhooks({ phase, booking, duration, connections }) {
   const receiver = await startReceiver();
   try {
-    for (const webhook_type of ["RESERVATION_CREATED", "RESERVATION_UPDATED"]) {
-      await call(phase.url, "/api/v2/webhooks/subscription", {
-        token: phase.owner.token,
-        property: phase.catalog.propertyId,
-        body: { endpoint: `${receiver.url}/hook/${HOOK}`, webhook_type },
-      });
-    }
-    const countEvents = async () => (await patiently("count events", () => query(phase.dir, "SELECT count(*) AS n FROM webhook_events")))[0].n;
+    await subscribe(phase, phase, receiver, HOOK);
+    const query = (sql) => shardQuery(phase, phase, sql);
+    const countEvents = async () => (await patiently("count events", () => query("SELECT count(*) AS n FROM webhook_events")))[0].n;
 
     // ---- sustained: creates and cancellations through the API, each one an event ----
     const started = Date.now();
@@ -77,9 +86,10 @@ export async function measureWebhooks({ phase, measurePairs, booking, duration, 
     const sustained = stats(await settle(receiver, n, 120_000), n, started);
 
     // ---- backlog: many changes committed at once, no dispatch after them; the cron sweeps ----
-    const ids = await patiently("pick reservations", () => query(phase.dir, "SELECT id FROM reservations WHERE status = 'ACCEPTED' ORDER BY id DESC LIMIT 2000"));
+    const ids = await patiently("pick reservations", () => query("SELECT id FROM reservations WHERE status = 'ACCEPTED' ORDER BY id DESC LIMIT 2000"));
     receiver.hooks.get(HOOK).received = [];
-    await patiently("write the backlog", () => execSql(`UPDATE reservations SET notes = 'bench backlog' WHERE id IN (${ids.map((r) => r.id).join(",")});`));
+    const backlogSql = `UPDATE reservations SET notes = 'bench backlog' WHERE id IN (${ids.map((r) => r.id).join(",")});`;
+    await patiently("write the backlog", () => seed.writeAndRun(phase.dir, phase.binding, "backlog.sql", backlogSql));
     const backlog = (await countEvents()) - n;
     const swept = Date.now();
     // wrangler dev --test-scheduled (scripts/dev-server.mjs) runs the cron handler on /__scheduled.
@@ -90,4 +100,34 @@ export async function measureWebhooks({ phase, measurePairs, booking, duration, 
   } finally {
     await receiver.close();
   }
+}
+
+/**
+ * Part "webhooks": a restaurant of its own with 30 busy days, placed on shard 1 so the seed's
+ * ids above 10^12 meet the API's own writes there, then the receiver's figures.
+ */
+export async function webhooksPart({ duration, connections }) {
+  const phase = await newPhase("webhooks", { shard: 1 });
+  const today = seed.today();
+  const days = [];
+  for (let d = 0; d < 30; d++) days.push([seed.addDays(today, d), 150]);
+  await seedDays(phase, phase, days, "webhooks");
+  phase.auth = { ...(await addLoadClients(phase, [phase])), property: phase.catalog.propertyId };
+  say(`measuring webhook delivery: ${duration} s of creates and cancellations, then a backlog of 2,000 changes`);
+  const booking = seed.bookingMaker(phase.catalog, today, { fromDay: 30, toDay: 100 });
+  const w = await measureWebhooks({ phase, booking, duration, connections });
+  await phase.stop();
+  const line = (label, r) =>
+    `${label.padEnd(44)}${String(r.events).padStart(8)}${String(r.delivered).padStart(10)}${String(r.duplicates).padStart(6)}${fmt(r.perSecond).padStart(10)}${fmt(r.p50, 0).padStart(9)}${fmt(r.p99, 0).padStart(9)}`;
+  console.log(
+    [
+      "",
+      `Webhooks to a local receiver (restaurant on shard ${phase.shard}; signed, one delivery per event; latency = receiver's answer - the commit's created_at):`,
+      `${"".padEnd(44)}${"events".padStart(8)}${"delivered".padStart(10)}${"dup".padStart(6)}${"events/s".padStart(10)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}`,
+      line(`during ${duration} s of API creates + cancellations`, w.sustained),
+      line("a backlog of changes, swept by the cron", w.backlog),
+      `the first row's events/s is the API's write rate (every write is one event); the second is the delivery capacity, draining ${w.backlog.events.toLocaleString("en")} events committed at once`,
+    ].join("\n"),
+  );
+  return { shard: phase.shard, ...w };
 }

@@ -1,5 +1,6 @@
 /** /bookings/slots, /bookings/rooms and the booking links, with SPEC's error rows. */
 import { beforeAll, describe, expect, it } from "vitest";
+import { now, setClock } from "../../worker/lib/clock";
 import { book, createIn, dateInDays, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
 
 let client: TestClient;
@@ -23,6 +24,19 @@ describe("GET /bookings/slots", () => {
     expect(dinner.available_slots[0]).toBe("19:00:00");
     expect(dinner.available_slots).toHaveLength(13); // 19:00 .. 22:00 every 15 minutes
     expect(dinner.slots[0]).toEqual({ hour: "19:00:00", disabled: false, free_tables: 3 }); // T1, T2 and the group
+  });
+
+  it("without start_date lists from today in the property's zone, as start_date of that day does", async () => {
+    // One instant for both requests: a time of today leaves the listing once it has passed.
+    setClock(new Date(now()).toISOString());
+    try {
+      const implicit = await slots(client, "pax=2");
+      expect(implicit.status, implicit.text).toBe(200);
+      const explicit = await slots(client, `start_date=${implicit.json.data[0].day}&pax=2`);
+      expect(explicit.json.data).toEqual(implicit.json.data);
+    } finally {
+      setClock(undefined);
+    }
   });
 
   it("takes a datetime and uses its date part", async () => {

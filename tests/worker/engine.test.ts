@@ -154,6 +154,18 @@ describe("group tables", () => {
     expect(bestChoice([bc, ab], 4)?.id).toBe(10);
   });
 
+  it("a spread best choice (a retry after losing a table) picks among the equally good tables only", () => {
+    const big = table(4, { guestsMax: 6 });
+    const four = table(5, { guestsMax: 4 });
+    const four2 = table(6, { guestsMax: 4 });
+    const four3 = table(7, { guestsMax: 4 });
+    const offered = [ab, big, four3, four2, four];
+    expect(bestChoice(offered, 3, 0)?.id).toBe(5);
+    expect(bestChoice(offered, 3, 0.5)?.id).toBe(6);
+    expect(bestChoice(offered, 3, 0.99)?.id).toBe(7);
+    expect(bestChoice([ab, big], 4, 0.99)?.id).toBe(4);
+  });
+
   it("a party too big for any single table gets the group", () => {
     const engine = new Availability(catalog({ tables }), [], NOW);
     const decision = engine.decide({ service: service(), date: DAY, start: at("12:00"), pax: 4, mode: "online" });

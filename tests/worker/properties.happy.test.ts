@@ -19,6 +19,10 @@ const DEFAULT_SETTINGS = {
   photos: [],
   accent_color: null,
   translations: {},
+  reminder_hours: 24,
+  notify_restaurant: true,
+  email_staff_bookings: true,
+  offer_minutes: 15,
 };
 
 /** Property calls carry no Property header (SPEC). */

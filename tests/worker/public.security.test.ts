@@ -182,11 +182,15 @@ describe("manage tokens", () => {
     expect((await a.guest.call(`/manage/${token}`)).json.data[0].status).toBe("ACCEPTED");
   });
 
-  it("a reservation made by staff has no manage link", async () => {
+  it("a reservation made by staff has a manage link only when its guest is emailed (the link is in the email, never in the API)", async () => {
     const r = await smallRestaurant();
-    await book(r.client, { start_date: r.date, start_hour: "19:00:00", service_id: r.service.id });
-    const row = await r.client.d1.prepare("SELECT manage_token_hash FROM reservations WHERE property_id = ?").bind(r.client.propertyId).first<{ manage_token_hash: string | null }>();
-    expect(row!.manage_token_hash).toBeNull();
+    const quiet = await book(r.client, { start_date: r.date, start_hour: "19:00:00", service_id: r.service.id, notify: false });
+    const mailed = await book(r.client, { start_date: r.date, start_hour: "20:00:00", service_id: r.service.id });
+    expect([quiet.status, mailed.status]).toEqual([201, 201]);
+    expect(JSON.stringify(mailed.json)).not.toMatch(/manage/);
+    const hash = async (id: number) => (await r.client.d1.prepare("SELECT manage_token_hash FROM reservations WHERE id = ?").bind(id).first<{ manage_token_hash: string | null }>())!.manage_token_hash;
+    expect(await hash(quiet.json.data[0].id)).toBeNull();
+    expect(await hash(mailed.json.data[0].id)).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 
@@ -214,6 +218,10 @@ describe("the OpenAPI document", () => {
         "GET /api/v2/public/{public_key}/manage/{token}",
         "PATCH /api/v2/public/{public_key}/manage/{token}",
         "DELETE /api/v2/public/{public_key}/manage/{token}",
+        "GET /api/v2/public/{public_key}/manage/{token}/calendar.ics",
+        "GET /api/v2/public/{public_key}/offers/{token}",
+        "POST /api/v2/public/{public_key}/offers/{token}/claim",
+        "POST /api/v2/public/{public_key}/offers/{token}/decline",
       ].sort(),
     );
   });

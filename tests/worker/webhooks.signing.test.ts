@@ -2,7 +2,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { endpointProblem, resolvedProblem } from "../../worker/webhooks/endpoint";
-import { parseRetryAfter, RETRY_SCHEDULE, retryDelay } from "../../worker/webhooks/retry";
+import { parseRetryAfter, RETRY_SCHEDULE, retryDelay } from "../../worker/outbox/retry";
 import { generateSecret, webhookHeaders } from "../../worker/webhooks/signing";
 
 describe("signing", () => {

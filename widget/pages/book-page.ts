@@ -253,7 +253,7 @@ export class BookPage extends LitElement {
   override render() {
     if (!this.profile) return nothing;
     if (this.step === "done" && this.booking && this.later)
-      return this.later.confirmation(this.booking, this.locale, () => this.again(), this.profile, { hosted: this.hosted, here: this.manageHere, accent: this.accent() });
+      return this.later.confirmation(this.booking, this.locale, () => this.again(), this.profile, { hosted: this.hosted, here: this.manageHere, accent: this.accent() }, this.api!.calendarUrl(this.booking.manage_token));
     if (this.step === "details") return this.renderDetails();
     return this.renderChoose(this.profile);
   }

@@ -22,6 +22,11 @@ export function bookingError(error: unknown) {
   return msg("The booking could not be made. Please try again.", { id: "error.generic" });
 }
 
+/** "Add to calendar": the reservation's .ics, which the browser hands to the guest's calendar. */
+export function calendarLink(url: string) {
+  return html`<a class="btn secondary" part="calendar-link" href=${url} download="reservation.ics">${msg("Add to calendar", { id: "done.calendar" })}</a>`;
+}
+
 /**
  * Where the manage link leads: on the hosted pages the hosted manage page; embedded with
  * `booking-manage`, this same element (through the host's address, `#booking-manage=<token>`);
@@ -47,7 +52,7 @@ function manageHref(b: PublicBooking, o: ManageLink): string {
  * waiting list and any other status say what they are. The manage link in every case, the
  * cancellation policy and where to find the restaurant.
  */
-export function confirmation(b: PublicBooking, locale: string, again: () => void, profile: PublicProfile, link: ManageLink) {
+export function confirmation(b: PublicBooking, locale: string, again: () => void, profile: PublicProfile, link: ManageLink, calendarUrl: string) {
   const newTab = !link.here && !link.hosted;
   const booked = b.status === "ACCEPTED" || b.status === "CONFIRMED";
   const waiting = b.status === "WAITING";
@@ -69,11 +74,13 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
       </p>
       ${summary({ ...b, state: { text: statusText(b.status), value: b.status } }, locale)}
       <p class="muted">${policyAfter({ until: b.cancellable_until, timezone: profile.timezone, locale })}</p>
+      <p part="email-sent">${msg(str`We sent a confirmation to ${b.guest.email}, with this link.`, { id: "done.email-sent" })}</p>
       <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
       <div class="actions">
         <a class="btn secondary manage" part="manage-link" href=${manageHref(b, link)} target=${newTab ? "_blank" : nothing} rel=${newTab ? "noopener" : nothing}>
           ${msg("Manage your reservation", { id: "done.manage" })}${newTab ? html`<span class="sr-only"> (${msg("opens in a new tab", { id: "done.new-tab" })})</span>` : nothing}
         </a>
+        ${booked ? calendarLink(calendarUrl) : nothing}
         <button type="button" class="btn secondary" part="button" @click=${again}>${msg("Book another table", { id: "done.again" })}</button>
       </div>
       ${contact(profile)}

@@ -21,6 +21,7 @@ const loaders: Record<NavigateDetail["page"], () => Promise<void>> = {
     define("be-carousel", PhotoCarousel);
     define("be-services-page", ServicesPage);
   },
+  offer: async () => define("be-offer-page", (await import("./offer-page.js")).OfferPage),
   manage: async () => {
     const [{ ManagePage }, { ManageChange }] = await Promise.all([import("./manage-page.js"), import("./manage-change.js")]);
     define("be-manage-change", ManageChange);

@@ -13,6 +13,7 @@ import { policyAfter } from "../parts/policy.js";
 import type { ChangedDetail } from "./manage-change.js";
 import { base } from "../parts/styles.js";
 import { statusText, summary } from "../parts/summary.js";
+import { calendarLink } from "./book-steps.js";
 
 /**
  * @fires booking-cancelled - the guest cancelled; detail `{ reservation }`
@@ -143,6 +144,7 @@ export class ManagePage extends LitElement {
     const until = r.cancellable_until;
     return html`
       ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
+      ${r.status === "ACCEPTED" || r.status === "CONFIRMED" ? html`<div class="actions">${calendarLink(this.api!.calendarUrl(this.token))}</div>` : nothing}
       <div role="status">
         ${cancelled
           ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`

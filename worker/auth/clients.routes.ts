@@ -11,7 +11,7 @@ import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
 import { emailField, envelope, errorResponses, json, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
 import { callerKey, jsonBodyOnly, rateLimit } from "../lib/middleware";
-import { intVar } from "../lib/time";
+import { config } from "../config";
 import { PositionSchema, PropertySchema } from "../properties/properties.routes";
 import { writePlaced } from "../properties/lifecycle";
 import { toPropertyDto } from "../properties/properties.repo";
@@ -243,7 +243,7 @@ clientsRouter
     }
     const { client, clientSecret, entry } = created;
     // The sandbox property's row, in the shard the directory chose (the client goes if it cannot be written).
-    const property = await writePlaced(c.env, control, entry, { ...input.property, passwordHash: client.passwordHash }, { sandbox: true, sandboxDays: intVar(c.env.SANDBOX_DAYS, 90, 1) }).catch(async (err) => {
+    const property = await writePlaced(c.env, control, entry, { ...input.property, passwordHash: client.passwordHash }, { sandbox: true, sandboxDays: config(c.env).sandboxDays }).catch(async (err) => {
       await deleteClient(control, client.id);
       throw err;
     });
@@ -276,7 +276,7 @@ clientsRouter
       if (!grant) throw new OAuthError("invalid_request", "grant_type is required");
       if (!GRANTS.includes(grant)) throw new OAuthError("unsupported_grant_type", `grant_type is one of ${GRANTS.join(", ")}`);
       const client = await requireClient(c, req);
-      const ttl = intVar(c.env.TOKEN_TTL_SECONDS, 3600, 1);
+      const ttl = config(c.env).tokenTtlSeconds;
       const control = c.get("control");
       const answer =
         grant === "authorization_code"

@@ -1,10 +1,10 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { callerKey } from "../lib/middleware";
 import { nowIso } from "../lib/time";
-import { bindProperty } from "../properties/binding";
+import { bindProperty, type Preload } from "../properties/binding";
 import { findEntry } from "../properties/directory.repo";
 import { findTokenClient } from "./clients.repo";
 
@@ -48,12 +48,16 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
  * Checks that the client may act on the property (404 unknown, 403 not granted or sandbox
  * expired) and binds the request to the property's shard.
  */
-export async function authoriseProperty(c: Parameters<MiddlewareHandler<AppEnv>>[0], propertyId: number, options: { allowExpired?: boolean } = {}): Promise<PropertyRow> {
+export async function authoriseProperty(
+  c: Parameters<MiddlewareHandler<AppEnv>>[0],
+  propertyId: number,
+  options: { allowExpired?: boolean; preload?: Preload | undefined } = {},
+): Promise<PropertyRow> {
   const client = c.get("client");
   const found = await findEntry(c.get("control"), propertyId, client.id, client.propertyId);
   if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!found.granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
-  const property = await bindProperty(c, found.entry);
+  const property = await bindProperty(c, found.entry, { preload: options.preload });
   if (!property) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!options.allowExpired && property.sandbox && property.sandboxExpiresAt && property.sandboxExpiresAt <= nowIso()) {
     throw new ApiError("sandbox_expired", `the sandbox property ${propertyId} expired on ${property.sandboxExpiresAt}`);
@@ -61,8 +65,11 @@ export async function authoriseProperty(c: Parameters<MiddlewareHandler<AppEnv>>
   return property;
 }
 
-/** The `Property: <id>` header of property-scoped calls (CONTRACT 3). */
-export function requireProperty(): MiddlewareHandler<AppEnv> {
+/**
+ * The `Property: <id>` header of property-scoped calls (CONTRACT 3). `preload`: what the
+ * request's route reads in the round trip of the property row, if anything (binding.ts).
+ */
+export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Preload | undefined } = {}): MiddlewareHandler<AppEnv> {
   return async function requirePropertyMiddleware(c, next) {
     const raw = c.req.header("Property");
     if (raw === undefined || raw.trim() === "") {
@@ -73,7 +80,7 @@ export function requireProperty(): MiddlewareHandler<AppEnv> {
         errors: [{ path: "Property", message: "expected a positive integer" }],
       });
     }
-    await authoriseProperty(c, Number(raw));
+    await authoriseProperty(c, Number(raw), { preload: options.preload?.(c) });
     await next();
   };
 }

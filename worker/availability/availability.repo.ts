@@ -2,7 +2,9 @@
  * Loads what the engine needs for some days of one property, in one D1 round trip: the
  * catalog (rooms, tables, groups, services), the closures touching those days, the holds
  * around them and, when a service is paced, the arrivals pacing counts. Only the days asked
- * for are read, so the cost does not grow with the property's history.
+ * for are read, so the cost does not grow with the property's history. The days' statements
+ * can also ride in the round trip that reads the property row (dayQueries, then
+ * availabilityFrom): the slot listing's one shard read.
  *
  * The catalog changes rarely and is read on every availability request, so each isolate
  * keeps it per property, keyed by properties.catalog_version. Triggers bump that version
@@ -38,132 +40,159 @@ function remember(propertyId: number, entry: CachedCatalog) {
   if (catalogs.size > CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
 }
 
+/** The rows of dayQueries: the days' closures, each table's holds packed in one string, and the arrivals pacing counts. */
+export type DayRows = readonly [closures: (typeof closures.$inferSelect)[], holds: { tableId: number; packed: string }[], arrivals: Arrival[]];
+
 /**
- * `fresh` skips the cache: a retry after the database said the catalog changed must not
- * trust the property row the request loaded. `catalogVersion` is the version the catalog
- * answered is, for writes to carry (a trigger refuses tables chosen on an older catalog).
+ * `lean`: holds without their reservation ids, as "start - from,stay,...", a third of the bytes
+ * to carry out of D1 and to parse; for listings, which never set a reservation aside. Otherwise
+ * "reservation,start,end,...". Either is read back by JSON.parse (splitting strings cost more
+ * than the query).
  */
-export async function loadAvailability(
-  db: Db,
-  property: PropertyRow,
-  firstDate: string,
-  lastDate: string,
-  fresh = false,
-): Promise<{ catalog: Catalog; holds: Hold[]; arrivals: Arrival[]; catalogVersion: number }> {
-  const from = localMinutes(firstDate);
-  // a service day's times past midnight fall on the next calendar day
-  const to = localMinutes(lastDate) + 2 * 1440;
-  const live = (t: typeof rooms | typeof diningTables | typeof services) => and(eq(t.propertyId, property.id), isNull(t.deletedAt));
-  // Closures by service day, or by the hours of the calendar dates a stay reaches: a day either side.
-  const closureQuery = db
-    .select()
-    .from(closures)
-    .where(and(eq(closures.propertyId, property.id), lte(closures.startDate, addDays(lastDate, 2)), gte(closures.endDate, addDays(firstDate, -1))));
-  // Only when a service is paced (the condition names no row, so SQLite tests it once and
-  // otherwise reads nothing): the hot path of unpaced restaurants stays as it was.
-  const arrivalQuery = db
+function holdsQuery(db: Db, propertyId: number, from: number, to: number, lean: boolean) {
+  const rt = reservationTables;
+  const packed = lean
+    ? sql<string>`group_concat((${rt.startMin} - ${from}) || ',' || (${rt.endMin} - ${rt.startMin}))`
+    : sql<string>`group_concat(${rt.reservationId} || ',' || ${rt.startMin} || ',' || ${rt.endMin})`;
+  return db
+    .select({ tableId: rt.tableId, packed })
+    .from(rt)
+    .innerJoin(diningTables, eq(diningTables.id, rt.tableId))
+    .where(
+      and(
+        eq(diningTables.propertyId, propertyId),
+        // a hold that starts up to MAX_STAY before the window can still reach into it (the
+        // index range), if it ends inside it; one that starts up to MAX_STAY after it can
+        // still block a party inside it
+        gt(rt.startMin, from - MAX_STAY - 1),
+        gt(rt.endMin, from),
+        lt(rt.startMin, to + MAX_STAY + 1),
+      ),
+    )
+    .groupBy(rt.tableId);
+}
+
+/**
+ * Only when a service is paced (the condition names no row, so SQLite tests it once and
+ * otherwise reads nothing): the hot path of unpaced restaurants stays as it was.
+ */
+function arrivalsQuery(db: Db, propertyId: number, from: number, to: number) {
+  return db
     .select({ reservationId: reservations.id, serviceId: sql<number>`${reservations.serviceId}`, startMin: reservations.startMin, pax: reservations.pax })
     .from(reservations)
     .where(
       and(
-        sql`EXISTS (SELECT 1 FROM services WHERE property_id = ${property.id} AND deleted_at IS NULL AND (max_covers_per_interval IS NOT NULL OR max_parties_per_interval IS NOT NULL))`,
-        eq(reservations.propertyId, property.id),
+        sql`EXISTS (SELECT 1 FROM services WHERE property_id = ${propertyId} AND deleted_at IS NULL AND (max_covers_per_interval IS NOT NULL OR max_parties_per_interval IS NOT NULL))`,
+        eq(reservations.propertyId, propertyId),
         gte(reservations.startMin, from - MAX_PACING),
         lt(reservations.startMin, to + MAX_PACING),
         inArray(reservations.status, [...ARRIVING]),
         sql`${reservations.serviceId} IS NOT NULL`,
       ),
     );
-  // One row per table, its holds packed as "reservation:start:end,...": far fewer rows to
-  // carry out of D1 than one per hold.
-  const holdQuery = db
-    .select({
-      tableId: reservationTables.tableId,
-      packed: sql<string>`group_concat(${reservationTables.reservationId} || ':' || ${reservationTables.startMin} || ':' || ${reservationTables.endMin})`,
-    })
-    .from(reservationTables)
-    .innerJoin(diningTables, eq(diningTables.id, reservationTables.tableId))
-    .where(
-      and(
-        eq(diningTables.propertyId, property.id),
-        // a hold that starts up to MAX_STAY before the window can still reach into it (the
-        // index range), if it ends inside it; one that starts up to MAX_STAY after it can
-        // still block a party inside it
-        gt(reservationTables.startMin, from - MAX_STAY - 1),
-        gt(reservationTables.endMin, from),
-        lt(reservationTables.startMin, to + MAX_STAY + 1),
-      ),
-    )
-    .groupBy(reservationTables.tableId);
+}
 
-  let cached = catalogs.get(property.id);
-  let closureRows: (typeof closures.$inferSelect)[];
-  let packedHolds: { tableId: number; packed: string }[];
-  let arrivals: Arrival[];
-  if (cached && !fresh && cached.version === property.catalogVersion) {
-    [closureRows, packedHolds, arrivals] = await db.batch([closureQuery, holdQuery, arrivalQuery]);
-  } else {
-    const [versionRows, roomRows, tableRows, memberRows, serviceRows, closureResult, holdResult, arrivalResult] = await db.batch([
-      db.select({ version: properties.catalogVersion }).from(properties).where(eq(properties.id, property.id)),
-      db.select({ id: rooms.id, name: rooms.name, bookable: rooms.bookable }).from(rooms).where(live(rooms)).orderBy(asc(rooms.id)),
-      db
-        .select({
-          id: diningTables.id,
-          roomId: diningTables.roomId,
-          name: diningTables.name,
-          guestsMin: diningTables.guestsMin,
-          guestsMax: diningTables.guestsMax,
-          bookable: diningTables.bookable,
-          online: diningTables.online,
-          isGroup: diningTables.isGroup,
-        })
-        .from(diningTables)
-        .where(live(diningTables))
-        .orderBy(asc(diningTables.id)),
-      db
-        .select({ groupId: tableGroupMembers.groupId, memberId: tableGroupMembers.memberId })
-        .from(tableGroupMembers)
-        .innerJoin(diningTables, eq(diningTables.id, tableGroupMembers.groupId))
-        .where(live(diningTables))
-        .orderBy(asc(tableGroupMembers.memberId)),
-      db.select().from(services).where(live(services)).orderBy(asc(services.id)),
-      closureQuery,
-      holdQuery,
-      arrivalQuery,
-    ]);
-    const members = new Map<number, number[]>();
-    for (const m of memberRows) members.set(m.groupId, [...(members.get(m.groupId) ?? []), m.memberId]);
-    cached = {
-      version: versionRows[0]?.version ?? -1,
-      rooms: roomRows,
-      // A group whose member was deleted (a race of two edits) cannot seat anyone: its holds
-      // would name a deleted table, which the database refuses.
-      tables: tableRows.map((t) => {
-        const memberIds = members.get(t.id) ?? [];
-        const whole = memberIds.every((m) => tableRows.some((x) => x.id === m));
-        return { ...t, memberIds, bookable: t.bookable && whole };
-      }),
-      services: serviceRows,
-    };
-    remember(property.id, cached);
-    closureRows = closureResult;
-    packedHolds = holdResult;
-    arrivals = arrivalResult;
-  }
+/** The statements of the days' closures, holds (one row per table: far fewer rows than one per hold) and arrivals. */
+export function dayQueries(db: Db, propertyId: number, firstDate: string, lastDate: string, o: { lean?: boolean } = {}) {
+  const from = localMinutes(firstDate);
+  // a service day's times past midnight fall on the next calendar day
+  const to = localMinutes(lastDate) + 2 * 1440;
+  // Closures by service day, or by the hours of the calendar dates a stay reaches: a day either side.
+  const closureQuery = db
+    .select()
+    .from(closures)
+    .where(and(eq(closures.propertyId, propertyId), lte(closures.startDate, addDays(lastDate, 2)), gte(closures.endDate, addDays(firstDate, -1))));
+  return [closureQuery, holdsQuery(db, propertyId, from, to, o.lean ?? false), arrivalsQuery(db, propertyId, from, to)] as const;
+}
 
+function unpackHolds(rows: DayRows[1], firstDate: string, lean: boolean): Hold[] {
+  const from = localMinutes(firstDate);
   const holds: Hold[] = [];
-  for (const { tableId, packed } of packedHolds) {
-    for (const item of packed.split(",")) {
-      const [reservationId, startMin, endMin] = item.split(":").map(Number) as [number, number, number];
-      holds.push({ reservationId, tableId, startMin, endMin });
-    }
+  for (const { tableId, packed } of rows) {
+    const n = JSON.parse(`[${packed}]`) as number[];
+    if (lean) for (let i = 0; i < n.length; i += 2) holds.push({ tableId, startMin: from + n[i]!, endMin: from + n[i]! + n[i + 1]! });
+    else for (let i = 0; i < n.length; i += 3) holds.push({ reservationId: n[i]!, tableId, startMin: n[i + 1]!, endMin: n[i + 2]! });
   }
-  const catalog: Catalog = {
-    settings: resolveSettings(property.settings),
-    rooms: cached.rooms,
-    tables: cached.tables,
-    services: cached.services,
-    closures: closureRows,
+  return holds;
+}
+
+/** The statements of the catalog, the first one its version (so the version is the one the rows are). */
+function catalogQueries(db: Db, propertyId: number) {
+  const live = (t: typeof rooms | typeof diningTables | typeof services) => and(eq(t.propertyId, propertyId), isNull(t.deletedAt));
+  const t = diningTables;
+  return [
+    db.select({ version: properties.catalogVersion }).from(properties).where(eq(properties.id, propertyId)),
+    db.select({ id: rooms.id, name: rooms.name, bookable: rooms.bookable }).from(rooms).where(live(rooms)).orderBy(asc(rooms.id)),
+    db
+      .select({ id: t.id, roomId: t.roomId, name: t.name, guestsMin: t.guestsMin, guestsMax: t.guestsMax, bookable: t.bookable, online: t.online, isGroup: t.isGroup })
+      .from(t)
+      .where(live(t))
+      .orderBy(asc(t.id)),
+    db
+      .select({ groupId: tableGroupMembers.groupId, memberId: tableGroupMembers.memberId })
+      .from(tableGroupMembers)
+      .innerJoin(t, eq(t.id, tableGroupMembers.groupId))
+      .where(live(t))
+      .orderBy(asc(tableGroupMembers.memberId)),
+    db.select().from(services).where(live(services)).orderBy(asc(services.id)),
+  ] as const;
+}
+
+type CatalogRows = BatchRows<ReturnType<typeof catalogQueries>>;
+type BatchRows<T extends readonly unknown[]> = { [K in keyof T]: Awaited<T[K]> };
+
+/** The catalog of the rows read, cached under their version. */
+function keepCatalog(propertyId: number, [versionRows, roomRows, tableRows, memberRows, serviceRows]: CatalogRows): CachedCatalog {
+  const members = new Map<number, number[]>();
+  for (const m of memberRows) members.set(m.groupId, [...(members.get(m.groupId) ?? []), m.memberId]);
+  const cached = {
+    version: versionRows[0]?.version ?? -1,
+    rooms: roomRows,
+    // A group whose member was deleted (a race of two edits) cannot seat anyone: its holds
+    // would name a deleted table, which the database refuses.
+    tables: tableRows.map((t) => {
+      const memberIds = members.get(t.id) ?? [];
+      const whole = memberIds.every((m) => tableRows.some((x) => x.id === m));
+      return { ...t, memberIds, bookable: t.bookable && whole };
+    }),
+    services: serviceRows,
   };
-  return { catalog, holds, arrivals, catalogVersion: cached.version };
+  remember(propertyId, cached);
+  return cached;
+}
+
+/** The isolate's catalog of the property, when it is the version the request's property row says. */
+function cachedCatalog(property: PropertyRow, fresh: boolean): CachedCatalog | undefined {
+  const cached = catalogs.get(property.id);
+  return cached && !fresh && cached.version === property.catalogVersion ? cached : undefined;
+}
+
+function assemble(property: PropertyRow, cached: CachedCatalog, rows: DayRows, firstDate: string, lean: boolean) {
+  const catalog: Catalog = { settings: resolveSettings(property.settings), rooms: cached.rooms, tables: cached.tables, services: cached.services, closures: rows[0] };
+  return { catalog, holds: unpackHolds(rows[1], firstDate, lean), arrivals: rows[2], catalogVersion: cached.version };
+}
+
+/**
+ * `fresh` skips the cache: a retry after the database said the catalog changed must not
+ * trust the property row the request loaded. `catalogVersion` is the version the catalog
+ * answered is, for writes to carry (a trigger refuses tables chosen on an older catalog).
+ */
+export async function loadAvailability(db: Db, property: PropertyRow, firstDate: string, lastDate: string, o: { fresh?: boolean; lean?: boolean } = {}) {
+  const days = dayQueries(db, property.id, firstDate, lastDate, o);
+  let cached = cachedCatalog(property, o.fresh ?? false);
+  let rows: DayRows;
+  if (cached) {
+    rows = await db.batch(days);
+  } else {
+    const [version, roomRows, tableRows, members, serviceRows, ...day] = await db.batch([...catalogQueries(db, property.id), ...days]);
+    cached = keepCatalog(property.id, [version, roomRows, tableRows, members, serviceRows]);
+    rows = day;
+  }
+  return assemble(property, cached, rows, firstDate, o.lean ?? false);
+}
+
+/** The same from the rows of dayQueries read already (with the property row); the catalog from the cache, or read now. */
+export async function availabilityFrom(db: Db, property: PropertyRow, firstDate: string, rows: DayRows, o: { lean?: boolean } = {}) {
+  const cached = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
+  return assemble(property, cached, rows, firstDate, o.lean ?? false);
 }

@@ -1,16 +1,19 @@
 /** /bookings/slots, /bookings/rooms and the booking links (CONTRACT 5 and 8). */
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { dateString, resolveSettings } from "../../shared/schemas";
+import { config } from "../config";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { now } from "../lib/clock";
-import { localMinutes, zonedParts } from "../lib/localtime";
+import { addDays, localMinutes, zonedParts } from "../lib/localtime";
 import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { dateField, hourField, queryBoolean, queryId, queryPax } from "../lib/query";
 import { createRouter } from "../lib/router";
+import type { Preload } from "../properties/binding";
 import { TableSchema, toTableDto } from "../properties/rooms.routes";
 import { Availability, bestChoice, type EngineService, listedDays, serviceDayOf, serviceRunsOn, serviceSpan, stayMinutes, UNAVAILABLE } from "./engine";
-import { loadAvailability } from "./availability.repo";
+import { availabilityFrom, type DayRows, dayQueries, loadAvailability } from "./availability.repo";
 
 const DAYS = 7;
 
@@ -156,11 +159,35 @@ export function bookingLinks(origin: string, publicKey: string) {
   ];
 }
 
-/** 7 days of slots from start_date (default: today in the property's zone), for the API and the widget alike. */
-export async function slotListing(db: Db, property: PropertyRow, q: { start_date?: string | undefined; pax: number; service_id?: number | undefined; out_of_order?: boolean | undefined }) {
+/** The days' rows a slot listing had read with its property row, by request. */
+const preloaded = new WeakMap<Context<AppEnv>, { firstDay: string; rows: DayRows }>();
+
+/**
+ * GET /bookings/slots with a start_date: its days' closures and holds ride in the round trip
+ * that reads the property row (without start_date the first day depends on the property's zone,
+ * so they are read after it). Anything else reads nothing extra.
+ */
+export function slotsPreload(c: Context<AppEnv>): Preload | undefined {
+  if (c.req.method !== "GET" || !c.req.path.endsWith("/bookings/slots")) return undefined;
+  const date = dateOrDateTime.safeParse(c.req.query("start_date"));
+  if (!date.success) return undefined;
+  const firstDay = date.data;
+  return {
+    statements: (db, propertyId) => [...dayQueries(db, propertyId, firstDay, addDays(firstDay, DAYS - 1), { lean: true })],
+    keep: (results) => preloaded.set(c, { firstDay, rows: results as unknown as DayRows }),
+  };
+}
+
+/** 7 days of slots from start_date (default: today in the property's zone); `rows`: the days' rows, read already. */
+export async function slotListing(
+  db: Db,
+  property: PropertyRow,
+  q: { start_date?: string | undefined; pax: number; service_id?: number | undefined; out_of_order?: boolean | undefined },
+  rows?: DayRows,
+) {
   const firstDay = q.start_date ?? zonedParts(resolveSettings(property.settings).timezone, now()).date;
   const days = listedDays(firstDay, DAYS);
-  const { catalog, holds, arrivals } = await loadAvailability(db, property, firstDay, days.at(-1)!);
+  const { catalog, holds, arrivals } = rows ? await availabilityFrom(db, property, firstDay, rows, { lean: true }) : await loadAvailability(db, property, firstDay, days.at(-1)!, { lean: true });
   let services = catalog.services.filter((s) => s.enabled && s.online);
   if (q.service_id !== undefined) services = [namedService(catalog.services, q.service_id, true)];
   if (!services.length) throw new ApiError("no_service_available", "the property has no service open to online booking");
@@ -170,12 +197,14 @@ export async function slotListing(db: Db, property: PropertyRow, q: { start_date
 }
 
 const links: RouteHandler<ReturnType<typeof linksRoute>, AppEnv> = (c) =>
-  c.json({ data: bookingLinks(new URL(c.req.url).origin, c.get("property").publicKey) }, 200);
+  c.json({ data: bookingLinks(config(c.env).publicOrigin, c.get("property").publicKey) }, 200);
 
 export const bookingsRouter = createRouter()
   .openapi(slotsRoute, async (c) => {
     const q = c.req.valid("query");
-    const data = await slotListing(c.get("db"), c.get("property"), { ...q, out_of_order: q.out_of_order ?? q.out_of_service });
+    const read = preloaded.get(c);
+    const rows = read && read.firstDay === q.start_date ? read.rows : undefined;
+    const data = await slotListing(c.get("db"), c.get("property"), { ...q, out_of_order: q.out_of_order ?? q.out_of_service }, rows);
     return c.json({ data }, 200);
   })
   .openapi(roomsRoute, async (c) => {

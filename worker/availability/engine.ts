@@ -65,6 +65,8 @@ export interface TableRequest {
   tableIds?: number[] | undefined;
   /** the reservation being moved: its own holds and arrival do not count against it */
   ignoreReservation?: number | undefined;
+  /** a retry after losing a table to another booking: see bestChoice */
+  spread?: number | undefined;
 }
 
 export type Decision = { ok: true; tables: EngineTable[]; stay: number } | { ok: false; refusal: Refusal; detail: string; why?: Unavailable | undefined };
@@ -85,6 +87,7 @@ const DEFAULT_STAFF_DAYS = 730;
 /** The engine over one catalog, one set of holds, the arrivals pacing counts and one "now". */
 export class Availability {
   private readonly holdsByTable = new Map<number, Hold[]>();
+  private readonly blockersByTable = new Map<number, Hold[]>();
   private longestHold = 0;
   private readonly rooms = new Map<number, EngineRoom>();
   private readonly transitionDays = new Map<number, boolean>();
@@ -133,18 +136,34 @@ export class Availability {
    * start >= r.end or start < r.start - stay.
    */
   isFree(table: EngineTable, start: number, stay: number, ignoreReservation?: number): boolean {
-    for (const id of table.isGroup ? [table.id, ...table.memberIds] : [table.id]) {
-      const list = this.holdsByTable.get(id);
-      if (!list) continue;
-      // Only holds starting after start - longestHold can still run at `start`.
-      for (let i = firstFrom(list, start - this.longestHold + 1); i < list.length; i++) {
-        const h = list[i]!;
-        if (h.startMin > start + stay) break;
-        if (h.reservationId === ignoreReservation) continue;
-        if (start < h.endMin && start + stay >= h.startMin) return false;
-      }
+    const list = this.blockers(table);
+    // Only holds starting after start - longestHold can still run at `start`.
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.startMin <= start - this.longestHold) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < list.length; i++) {
+      const h = list[i]!;
+      if (h.startMin > start + stay) break;
+      if (ignoreReservation !== undefined && h.reservationId === ignoreReservation) continue;
+      if (start < h.endMin && start + stay >= h.startMin) return false;
     }
     return true;
+  }
+
+  /** The holds on the table and, for a group, its members', by start (one list: a listing asks isFree thousands of times). */
+  private blockers(table: EngineTable): Hold[] {
+    let list = this.blockersByTable.get(table.id);
+    if (!list) {
+      const ids = table.isGroup ? [table.id, ...table.memberIds] : [table.id];
+      list = ids.flatMap((id) => this.holdsByTable.get(id) ?? []);
+      if (ids.length > 1) list.sort((a, b) => a.startMin - b.startMin);
+      this.blockersByTable.set(table.id, list);
+    }
+    return list;
   }
 
   /**
@@ -287,6 +306,7 @@ export class Availability {
     const best = bestChoice(
       open.filter((t) => this.isFree(t, o.start, stay, o.ignoreReservation)),
       o.pax,
+      o.spread,
     );
     if (!best) return { ok: false, refusal: "table_not_available", why: "full", detail: `every table that seats ${o.pax} is held at this time` };
     return { ok: true, tables: [best], stay };

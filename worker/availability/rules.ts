@@ -67,7 +67,8 @@ export interface EngineClosure {
 
 /** One held table over [startMin, endMin); a group reservation holds the group and each member. */
 export interface Hold {
-  reservationId: number;
+  /** absent where nothing is set aside (slot listings never ignore a reservation) */
+  reservationId?: number;
   tableId: number;
   startMin: number;
   endMin: number;
@@ -211,8 +212,13 @@ export function pacingBucket(service: Pick<EngineService, "startHour" | "pacingI
 
 export const paced = (s: EngineService) => (s.maxCoversPerInterval ?? null) !== null || (s.maxPartiesPerInterval ?? null) !== null;
 
-/** Best choice: a single table before a group, then fewest empty seats, then lowest id. */
-export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guestsMax">>(tables: T[], pax: number): T | undefined {
+/**
+ * Best choice: a single table before a group, then fewest empty seats, then lowest id.
+ * `spread` (0 <= spread < 1) replaces "lowest id" by a pick among the tables that tie on the
+ * first two: bookings racing for one time, each retrying with its own spread, then land on
+ * different equally good tables instead of all losing the same one again.
+ */
+export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guestsMax">>(tables: T[], pax: number, spread?: number): T | undefined {
   const key = (t: T) => [Number(t.isGroup), t.guestsMax - pax, t.id] as const;
   let best: T | undefined;
   for (const t of tables) {
@@ -223,5 +229,7 @@ export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guest
     const [a, b] = [key(t), key(best)];
     if (a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))) best = t;
   }
-  return best;
+  if (!best || spread === undefined) return best;
+  const ties = tables.filter((t) => Number(t.isGroup) === Number(best.isGroup) && t.guestsMax === best.guestsMax).sort((a, b) => a.id - b.id);
+  return ties[Math.floor(spread * ties.length)] ?? best;
 }

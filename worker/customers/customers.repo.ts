@@ -2,10 +2,11 @@
  * A property's customers in its shard (CONTRACT 14): search, counts from their reservations,
  * updates, merges and erasure. A merge and an erasure are each one batch, so no reservation is
  * left pointing at a customer merged away, and no copy of erased personal data survives in the
- * reservations, their history or their webhook outbox.
+ * reservations, their history, their webhook outbox or their emails.
  */
 import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
 import { customers, reservationHistory, reservations, webhookEvents } from "../db/shard.schema";
+import { eraseMessages } from "../messages/messages.repo";
 import type { Db } from "../env";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
@@ -120,8 +121,8 @@ const PERSONAL_SNAPSHOT = ["$.customerSnapshot", "$.guest", "$.notes", "$.specia
  * customer row keeps its id (the reservations' counts stay whole) without names, contacts,
  * notes or consent; each reservation loses its guest, notes, special request and allergies
  * (its RESERVATION_UPDATED event says so), and their history and outbox snapshots lose them
- * too. Events not yet sent are rebuilt from the scrubbed snapshot: erasure wins over the
- * same-bytes-on-retry rule.
+ * too, as do their emails (none still pending is sent). Events not yet sent are rebuilt from the
+ * scrubbed snapshot: erasure wins over the same-bytes-on-retry rule.
  */
 export async function eraseCustomer(db: Db, id: number, actor: string): Promise<void> {
   const at = nowIso();
@@ -145,6 +146,8 @@ export async function eraseCustomer(db: Db, id: number, actor: string): Promise<
       .update(reservationHistory)
       .set({ changes: sql.raw(`json_remove(changes, ${PERSONAL_HISTORY})`) })
       .where(inArray(reservationHistory.reservationId, theirs)),
+    // their emails too (CONTRACT 13): no address, guest or MIME kept, nothing more sent
+    ...eraseMessages(db, theirs),
     db
       .update(customers)
       .set({ firstName: null, lastName: null, email: null, phone: null, locale: null, tags: [], allergies: null, notes: null, marketingConsent: false, banned: false, erasedAt: at })

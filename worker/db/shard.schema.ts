@@ -9,6 +9,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { CHANNELS, RESERVATION_STATUSES } from "../../shared/schemas";
+import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "../messages/types";
 
 /** A guest as typed on one reservation. */
 export interface Guest {
@@ -278,6 +279,12 @@ export const reservations = sqliteTable(
      * change of the reservation (its webhook event) and a late delivery shows them as they were
      */
     customerSnapshot: text("customer_snapshot"),
+    /** the guest's language for messages (en, it, fr, de, es); null: the property's */
+    guestLocale: text("guest_locale"),
+    /** false: the guest is not emailed about this reservation (staff's `"notify": false`) */
+    notifyGuest: integer("notify_guest", { mode: "boolean" }).notNull().default(true),
+    /** random; with the LINK_SECRET it gives the manage token (worker/messages/links.ts), whose hash is manage_token_hash */
+    manageNonce: text("manage_nonce"),
     /**
      * Bookings made through the search engine's booking server (worker/searchengine): the user id
      * the search engine gave its user (ListBookings), and the CreateBooking idempotency token. Both
@@ -524,6 +531,87 @@ export const webhookAttempts = sqliteTable(
   (t) => [
     // the attempts of a page of deliveries
     index("webhook_attempts_delivery_idx").on(t.deliveryId, t.id),
+  ],
+);
+
+// ---------- messages to guests and restaurants (CONTRACT 13) ----------
+
+/**
+ * The messages outbox: one row per email, written in the same batch as the change it tells of
+ * (reservations/booking.ts plans them, the repository writes them with the change), sent at least
+ * once and never twice: `uid` is its Message-ID on every attempt, a lease keeps two senders apart,
+ * and `raw` (the MIME, fixed by the first attempt) makes every retry the same bytes.
+ */
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** the Message-ID's local part: random, the same on every attempt */
+    uid: text("uid").notNull(),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    template: text("template", { enum: MESSAGE_TEMPLATES }).notNull(),
+    recipient: text("recipient", { enum: ["guest", "restaurant"] }).notNull(),
+    toAddress: text("to_address").notNull(),
+    locale: text("locale").notNull(),
+    /** the calendar entry's SEQUENCE: the reservation's version at the change */
+    sequence: integer("sequence").notNull().default(0),
+    /** JSON: the reservation as this message tells it, at the change (worker/messages/plan.ts) */
+    snapshot: text("snapshot").notNull(),
+    /** the MIME message, fixed by the first attempt */
+    raw: text("raw"),
+    state: text("state", { enum: MESSAGE_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** when it is due: at once, or a reminder's time, or a retry's */
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    leaseUntil: text("lease_until"),
+    queuedAt: text("queued_at"),
+    lastError: text("last_error"),
+    sentAt: text("sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("messages_uid_uq").on(t.uid),
+    // GET /reservations/{id}/messages, the order check and the reminder's replacement
+    index("messages_reservation_idx").on(t.reservationId, t.id),
+    // the dispatcher and the sweeper: pending messages that are due
+    index("messages_due_idx").on(t.state, t.nextAttemptAt),
+    check("messages_template_ck", sql`${t.template} IN ${oneOf(MESSAGE_TEMPLATES)}`),
+    check("messages_recipient_ck", sql`${t.recipient} IN ('guest', 'restaurant')`),
+    check("messages_state_ck", sql`${t.state} IN ${oneOf(MESSAGE_STATES)}`),
+    check("messages_sent_ck", sql`${t.state} <> 'sent' OR ${t.sentAt} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Waiting-list offers (CONTRACT 13): a table freed at a time a WAITING party asked for is offered
+ * to the earliest such party by email, for `offer_minutes`; claiming it makes the reservation
+ * ACCEPTED if the table is still free; an expired or declined offer passes to the next party.
+ */
+export const waitlistOffers = sqliteTable(
+  "waitlist_offers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id").notNull().references(() => properties.id),
+    /** the WAITING reservation offered a table */
+    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    /** random; with the LINK_SECRET it gives the offer's link token, whose hash is token_hash */
+    nonce: text("nonce").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    state: text("state", { enum: OFFER_STATES }).notNull().default("open"),
+    expiresAt: text("expires_at").notNull(),
+    closedAt: text("closed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // the claim link
+    uniqueIndex("waitlist_offers_token_uq").on(t.tokenHash),
+    // the cron's expiry: open offers by when they lapse
+    index("waitlist_offers_open_idx").on(t.state, t.expiresAt),
+    // who was offered already (never twice), and the open offer of a party
+    index("waitlist_offers_reservation_idx").on(t.reservationId),
+    check("waitlist_offers_state_ck", sql`${t.state} IN ${oneOf(OFFER_STATES)}`),
+    check("waitlist_offers_closed_ck", sql`(${t.state} = 'open') = (${t.closedAt} IS NULL)`),
   ],
 );
 

@@ -10,6 +10,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { config } from "../config";
 import { LOCALES } from "../../shared/schemas";
 import { findClient, getClient } from "../auth/clients.repo";
 import type { AppEnv } from "../env";
@@ -26,8 +27,8 @@ import { insertCode } from "./tokens.repo";
 /** CONTRACT 11: a code lives 60 seconds. */
 export const CODE_TTL_SECONDS = 60;
 
-/** The issuer (RFC 8414, 9207): {auth_url}. */
-export const issuerOf = (c: Context<AppEnv>) => `${new URL(c.req.url).origin}/auth/api/v2`;
+/** The issuer (RFC 8414, 9207): {auth_url}, on PUBLIC_ORIGIN, never on the request's Host (issue 12, defect 9). */
+export const issuerOf = (c: Context<AppEnv>) => `${config(c.env).publicOrigin}/auth/api/v2`;
 
 const requestLocale = (c: Context<AppEnv>): Locale => pickLocale(LOCALES, [c.req.query("ui_locales"), c.req.query("locale"), c.req.header("Accept-Language")], "en");
 

@@ -4,6 +4,7 @@
  * endpoints (oauth4webapi's discoveryRequest, for one).
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { config } from "../config";
 import { createRouter } from "../lib/router";
 import { issuerOf } from "./authorize.routes";
 import { OAUTH_PATH } from "./signin";
@@ -35,7 +36,8 @@ const route = createRoute({
 });
 
 export const metadataRouter = createRouter().openapi(route, (c) => {
-  const origin = new URL(c.req.url).origin;
+  // on PUBLIC_ORIGIN, never on the request's Host (issue 12, defect 9)
+  const origin = config(c.env).publicOrigin;
   const auth = ["client_secret_basic", "client_secret_post"];
   return c.json(
     {

@@ -34,6 +34,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "webhook_events", where: own, key: "id", sequenced: true },
   { name: "webhook_deliveries", where: own, key: "id", sequenced: true },
   { name: "webhook_attempts", where: "delivery_id IN (SELECT id FROM webhook_deliveries WHERE property_id = ?1)", key: "id", sequenced: true },
+  { name: "messages", where: own, key: "id", sequenced: true },
+  { name: "waitlist_offers", where: own, key: "id", sequenced: true },
 ];
 
 export function movedTable(name: string): MovedTable {

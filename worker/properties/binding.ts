@@ -5,11 +5,12 @@
  * bookmark so the caller's next read sees its own write.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv, PropertyRow } from "../env";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { ensureIdRange, openShard, shardDb } from "../shards/shards";
 import { type DirectoryRow, findByPublicKey } from "./directory.repo";
-import { getPropertyRow } from "./properties.repo";
+import { getPropertyRow, getPropertyRowWith } from "./properties.repo";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** D1 bookmarks are short strings of hex groups and dashes; anything else is ignored. */
@@ -24,13 +25,27 @@ export function movingError(): ApiError {
 const sessions = new WeakMap<Context<AppEnv>, D1DatabaseSession>();
 
 /**
+ * What a route reads in the same round trip as the property row: `statements` on the shard,
+ * whose results go to `keep` (the slot listing's days: one shard read per request).
+ */
+export interface Preload {
+  statements: (db: Db, propertyId: number) => BatchItem<"sqlite">[];
+  keep: (results: unknown[]) => void;
+}
+
+/**
  * Opens the property's shard for this request and loads its row; undefined when the shard has none.
  * By default the method decides: a write goes to the primary (and is refused while the property
  * moves), a read may go to a replica. `write: false` reads whatever the method; `primary` reads
  * on the primary (the search engine's POSTed lookups, which must see a switch turned off at once).
  */
-export async function bindProperty(c: Context<AppEnv>, entry: DirectoryRow, o: { write?: boolean; primary?: boolean } = {}): Promise<PropertyRow | undefined> {
+export async function bindProperty(
+  c: Context<AppEnv>,
+  entry: DirectoryRow,
+  o: { write?: boolean; primary?: boolean; preload?: Preload | undefined } = {},
+): Promise<PropertyRow | undefined> {
   const write = o.write ?? !READS.has(c.req.method);
+  const { preload } = o;
   if (write && entry.movingSince) throw movingError();
   if (write) await ensureIdRange(c.env, entry.shard);
   const asked = c.req.header("X-D1-Bookmark");
@@ -39,7 +54,9 @@ export async function bindProperty(c: Context<AppEnv>, entry: DirectoryRow, o: {
   c.set("shard", entry.shard);
   c.set("d1", session as unknown as D1Database);
   c.set("db", shardDb(session));
-  const row = await getPropertyRow(c.get("db"), entry.id);
+  const db = c.get("db");
+  const [row, results] = preload ? await getPropertyRowWith(db, entry.id, preload.statements(db, entry.id)) : [await getPropertyRow(db, entry.id), []];
+  preload?.keep(results);
   if (row) c.set("property", row);
   return row;
 }

@@ -1,5 +1,6 @@
 /** A property's own row, in its shard (the directory in the control database says which). */
 import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { resolveSettings, type SettingsPatch } from "../../shared/schemas";
 import { properties } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
@@ -20,9 +21,17 @@ export interface PropertyInput {
   settings?: SettingsPatch | undefined;
 }
 
+const propertyRowQuery = (db: Db, id: number) => db.select().from(properties).where(and(eq(properties.id, id), isNull(properties.deletedAt))).limit(1);
+
 /** The live row of property `id` in this shard. */
 export async function getPropertyRow(db: Db, id: number): Promise<PropertyRow | undefined> {
-  return (await db.select().from(properties).where(and(eq(properties.id, id), isNull(properties.deletedAt))).limit(1))[0];
+  return (await propertyRowQuery(db, id))[0];
+}
+
+/** The live row of property `id`, read in one round trip with `alongside` (whose results follow it). */
+export async function getPropertyRowWith(db: Db, id: number, alongside: BatchItem<"sqlite">[]): Promise<[PropertyRow | undefined, unknown[]]> {
+  const [rows, ...rest] = await db.batch([propertyRowQuery(db, id), ...alongside]);
+  return [rows[0], rest];
 }
 
 /** The live rows of these properties in this shard (a page of GET /properties spans shards). */

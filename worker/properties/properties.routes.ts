@@ -5,7 +5,7 @@ import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
 import { authoriseProperty } from "../auth/middleware";
 import { decodeCursor, encodeCursor, idCursor, paginationQuery } from "../lib/pagination";
 import { AUTHED, bearerSecurity, emailField, envelope, errorResponses, IdParam, json, listEnvelope, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
-import { intVar } from "../lib/time";
+import { config } from "../config";
 import { ApiError } from "../errors";
 import { changeCredentials, createProperty, deleteProperty, propertiesPage } from "./lifecycle";
 import { toPropertyDto, updateProperty } from "./properties.repo";
@@ -154,7 +154,7 @@ export const propertiesRouter = createRouter()
     if (client.propertyId !== null) throw new ApiError("insufficient_scope", "this token reaches one restaurant; create properties with a client_credentials token", {
         headers: { "WWW-Authenticate": 'Bearer realm="api", error="insufficient_scope"' },
       });
-    const placement = { sandbox: !client.productionEnabled, sandboxDays: intVar(c.env.SANDBOX_DAYS, 90, 1) };
+    const placement = { sandbox: !client.productionEnabled, sandboxDays: config(c.env).sandboxDays };
     const property = await createProperty(c.env, c.get("control"), client.id, c.req.valid("json"), placement);
     return c.json({ data: [toPropertyDto(property)] }, 201);
   })

@@ -11,8 +11,9 @@ import { Availability, type EngineService, listedDays, serviceDayOf } from "../a
 import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { now } from "../lib/clock";
-import { randomToken, sha256Hex } from "../lib/crypto";
+import { sha256Hex } from "../lib/crypto";
 import { addDays, localMinutes, localToUtc, zonedParts } from "../lib/localtime";
+import { newLink } from "../messages/links";
 import { act, type BookingContext, createReservation } from "../reservations/booking";
 import { FINAL } from "../reservations/machine";
 import type { ReservationRow } from "../reservations/reservations.repo";
@@ -123,7 +124,7 @@ export async function publicSlots(db: Db, property: PropertyRow, q: { date: stri
   checkOnlinePax(settings, q.pax);
   const texts = textsFor(settings, q.locale);
   const days = listedDays(q.date, q.days);
-  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!);
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, { lean: true });
   let services = catalog.services.filter(isOnline);
   if (q.service_id !== undefined) services = services.filter((s) => s.id === q.service_id);
   if (q.service_id !== undefined && !services.length) throw new ApiError("service_not_found", `service ${q.service_id} does not take online bookings`);
@@ -159,7 +160,7 @@ export const TAKEN = new Set(["table_not_available", "booking_slot_not_available
  * customer gets exactly the answer of a full time, never "banned" (a listed time refused can
  * still hint at it; recording phantom bookings to hide that would mislead the restaurant).
  */
-export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Promise<BookingResult> {
+export async function bookOnline(db: Db, property: PropertyRow, b: Booking, linkSecret?: string): Promise<BookingResult> {
   const settings = resolveSettings(property.settings);
   checkOnlinePax(settings, b.pax);
   const start = localMinutes(b.date, b.hour);
@@ -188,9 +189,11 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Pro
   if (!decision.ok && !(b.waiting_list && full)) throw await timeTaken(db, property, service, b);
 
   const guest: TypedGuest = { first_name: b.guest.first_name, last_name: b.guest.last_name, email: b.guest.email, phone: b.guest.phone ?? null };
-  const token = randomToken("", 32);
-  const ctx: BookingContext = { db, property, actor: "guest" };
-  const extras = { manageTokenHash: await sha256Hex(token), history: { customer: [null, guest] as [unknown, unknown] } };
+  // With the LINK_SECRET, later emails (reminder, change, offer) can carry this manage link again.
+  const link = await newLink(linkSecret, "manage");
+  const token = link.token;
+  const ctx: BookingContext = { db, property, actor: "guest", linkSecret };
+  const extras = { manageTokenHash: link.hash, manageNonce: link.nonce, history: { customer: [null, guest] as [unknown, unknown] } };
   const create = (waiting: boolean) =>
     createReservation(
       ctx,
@@ -205,6 +208,8 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking): Pro
         special_request: b.special_request ?? b.notes,
         occasion: b.occasion,
         allergies: b.allergies,
+        // the guest's language for this reservation's emails (CONTRACT 13)
+        locale: b.locale,
       },
       "PLATFORM_BOOK",
       extras,
@@ -298,7 +303,7 @@ export async function findManaged(db: Db, property: PropertyRow, token: string):
  * arrived" once the staff checked the party in). Repeating it on
  * a reservation already cancelled (or otherwise final) answers the reservation as it is.
  */
-export async function cancelManaged(db: Db, property: PropertyRow, token: string): Promise<ManagedReservation> {
+export async function cancelManaged(db: Db, property: PropertyRow, token: string, linkSecret?: string): Promise<ManagedReservation> {
   const found = await findManaged(db, property, token);
   if (FINAL.has(found.row.status as ReservationStatus)) return found;
   // Checked in by the staff: the party is at the table, whatever the notice says.
@@ -308,6 +313,6 @@ export async function cancelManaged(db: Db, property: PropertyRow, token: string
     const notice = s.cancel_notice ? `${s.cancel_notice} minutes before the start` : "the start";
     throw new ApiError("cancel_notice_passed", `online cancellation closes ${notice}; please call the restaurant`);
   }
-  const row = await act({ db, property, actor: "guest" }, found.row.id, { type: "cancel" });
+  const row = await act({ db, property, actor: "guest", linkSecret }, found.row.id, { type: "cancel" });
   return { ...found, row, serviceName: found.serviceName ?? (await serviceName(db, row.serviceId)) };
 }

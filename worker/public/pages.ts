@@ -1,5 +1,5 @@
 /**
- * The hosted pages (CONTRACT 8): /p/{public_key}[/services|/book|/manage/{token}]. Each is a
+ * The hosted pages (CONTRACT 8): /p/{public_key}[/services|/book|/manage/{token}|/offer/{token}]. Each is a
  * small server-rendered shell around `<booking-engine>`, whose bundle does the work. Every
  * value written into the page goes through hono's `html`, which escapes it.
  */
@@ -11,7 +11,7 @@ import { bindByPublicKey } from "../properties/binding";
 import { textsFor } from "./guest";
 import { guestVisible } from "./public.repo";
 
-type Page = "welcome" | "services" | "book" | "manage";
+type Page = "welcome" | "services" | "book" | "manage" | "offer";
 type Locale = (typeof LOCALES)[number];
 
 /** Page titles and descriptions in the widget's locales. */
@@ -21,6 +21,7 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     services: "Menus and services",
     book: "Book a table",
     manage: "Your reservation",
+    offer: "A table for you",
     describe: (name) => `Book a table at ${name} online.`,
     notFound: "This restaurant does not take online bookings here.",
     noScript: "Online booking needs JavaScript.",
@@ -30,6 +31,7 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     services: "Menu e servizi",
     book: "Prenota un tavolo",
     manage: "La tua prenotazione",
+    offer: "Un tavolo per te",
     describe: (name) => `Prenota un tavolo da ${name} online.`,
     notFound: "Questo ristorante non accetta prenotazioni online qui.",
     noScript: "La prenotazione online richiede JavaScript.",
@@ -39,6 +41,7 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     services: "Menus et services",
     book: "Réserver une table",
     manage: "Votre réservation",
+    offer: "Une table pour vous",
     describe: (name) => `Réservez une table chez ${name} en ligne.`,
     notFound: "Ce restaurant ne prend pas de réservations en ligne ici.",
     noScript: "La réservation en ligne nécessite JavaScript.",
@@ -48,6 +51,7 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     services: "Menüs und Angebote",
     book: "Tisch reservieren",
     manage: "Ihre Reservierung",
+    offer: "Ein Tisch für Sie",
     describe: (name) => `Reservieren Sie online einen Tisch im ${name}.`,
     notFound: "Dieses Restaurant nimmt hier keine Online-Reservierungen an.",
     noScript: "Die Online-Reservierung benötigt JavaScript.",
@@ -57,6 +61,7 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     services: "Menús y servicios",
     book: "Reservar mesa",
     manage: "Tu reserva",
+    offer: "Una mesa para ti",
     describe: (name) => `Reserva una mesa en ${name} online.`,
     notFound: "Este restaurante no acepta reservas online aquí.",
     noScript: "La reserva online necesita JavaScript.",
@@ -118,7 +123,7 @@ function render(c: Context<AppEnv>, property: PropertyRow, page: Page, token?: s
   const title = page === "welcome" ? property.name : `${t[page]} · ${property.name}`;
   const description = (page === "welcome" && (textsFor(settings, locale).welcome_message || settings.welcome_message)) || t.describe(property.name);
   const headers: Record<string, string> = { "Content-Security-Policy": CSP };
-  if (page === "manage") {
+  if (page === "manage" || page === "offer") {
     // The token is in the address: keep it out of caches, Referer headers, indexes and frames.
     Object.assign(headers, { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex", "Content-Security-Policy": `${CSP}; frame-ancestors 'none'` });
   } else {
@@ -134,7 +139,7 @@ function render(c: Context<AppEnv>, property: PropertyRow, page: Page, token?: s
 <title>${title}</title>
 <meta name="description" content="${description}">
 <link rel="icon" href="data:,">
-${page === "manage" ? html`<meta name="robots" content="noindex">` : ""}
+${page === "manage" || page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
 ${settings.accent_color ? html`<meta name="theme-color" content="${settings.accent_color}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
 <script type="module" src="/widget/booking-engine.js"></script>
@@ -178,11 +183,12 @@ function notFound(c: Context<AppEnv>) {
 const page = (name: Page) => async (c: Context<AppEnv>) => {
   const property = await bindByPublicKey(c, c.req.param("public_key") ?? "");
   if (!property || !guestVisible(property)) return notFound(c);
-  return render(c, property, name, name === "manage" ? c.req.param("token") : undefined);
+  return render(c, property, name, name === "manage" || name === "offer" ? c.req.param("token") : undefined);
 };
 
 export const pagesRouter = new Hono<AppEnv>()
   .get("/:public_key", page("welcome"))
   .get("/:public_key/services", page("services"))
   .get("/:public_key/book", page("book"))
-  .get("/:public_key/manage/:token", page("manage"));
+  .get("/:public_key/manage/:token", page("manage"))
+  .get("/:public_key/offer/:token", page("offer"));

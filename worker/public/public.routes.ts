@@ -7,6 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { PublicBooking, PublicBookingInput, PublicChangeInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
 import { dateString, LOCALES } from "../../shared/schemas";
+import { config } from "../config";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
 import { envelope, errorResponses, json } from "../lib/openapi";
@@ -65,7 +66,7 @@ const reservationExample = {
   cancellable_until: "2026-12-05T16:30:00.000Z",
   arrived: false,
 };
-const ReservationSchema = z.object(PublicReservation.shape).openapi("PublicReservation", { example: reservationExample });
+export const ReservationSchema = z.object(PublicReservation.shape).openapi("PublicReservation", { example: reservationExample });
 const BookingSchema = z.object(PublicBooking.shape).openapi("PublicBooking", {
   example: { ...reservationExample, manage_token: "Vx3…43 characters…Qk", manage_url: "https://book.example/p/pk_3f2a9c0d1e/manage/Vx3…Qk" },
 });
@@ -94,13 +95,13 @@ const TimeTakenSchema = z
   })
   .openapi("TimeTakenProblem");
 
-const publicKeyParam = z
+export const publicKeyParam = z
   .string()
   .min(1)
   .max(100)
   .openapi({ param: { name: "public_key", in: "path" }, description: "the property's public key (booking links)", example: "pk_3f2a9c0d1e" });
 const KeyParam = z.object({ public_key: publicKeyParam });
-const ManageParam = z.object({
+export const ManageParam = z.object({
   public_key: publicKeyParam,
   token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" }, description: "the manage token of the confirmation", example: "Vx3…Qk" }),
 });
@@ -245,13 +246,13 @@ const cancelRoute = createRoute({
   },
 });
 
-async function guestProperty(c: Context<AppEnv>, publicKey: string): Promise<PropertyRow> {
+export async function guestProperty(c: Context<AppEnv>, publicKey: string): Promise<PropertyRow> {
   const property = await bindByPublicKey(c, publicKey);
   if (!property || !guestVisible(property)) throw new ApiError("property_not_found", "no restaurant takes online bookings under this key");
   return property;
 }
 
-const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+export const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 export const publicRouter = createRouter()
   .openapi(profileRoute, async (c) => {
@@ -271,10 +272,10 @@ export const publicRouter = createRouter()
   .openapi(createRouteDef, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
     const input = c.req.valid("json");
-    const booked = await bookOnline(c.get("db"), property, input);
+    const booked = await bookOnline(c.get("db"), property, input, config(c.env).linkSecret);
     // The guest's language follows them to the manage page.
     const locale = input.locale ? `?locale=${input.locale}` : "";
-    const manageUrl = `${new URL(c.req.url).origin}/p/${encodeURIComponent(property.publicKey)}/manage/${booked.token}${locale}`;
+    const manageUrl = `${config(c.env).publicOrigin}/p/${encodeURIComponent(property.publicKey)}/manage/${booked.token}${locale}`;
     const reservation = toPublicReservation(property, booked.row, booked.guest, booked.serviceName);
     return c.json({ data: [{ ...reservation, manage_token: booked.token, manage_url: manageUrl }] }, 201, PRIVATE);
   })
@@ -293,6 +294,6 @@ export const publicRouter = createRouter()
   .openapi(cancelRoute, async (c) => {
     const { public_key, token } = c.req.valid("param");
     const property = await guestProperty(c, public_key);
-    const found = await cancelManaged(c.get("db"), property, token);
+    const found = await cancelManaged(c.get("db"), property, token, config(c.env).linkSecret);
     return c.json({ data: [toPublicReservation(property, found.row, found.guest, found.serviceName)] }, 200, PRIVATE);
   });

@@ -10,10 +10,14 @@ import { ARRIVING, Availability, type EngineService, type EngineTable, type Mode
 import { ApiError, invalidField } from "../errors";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
+import { newLink } from "../messages/links";
+import { emailsGuest, planMessages, type ReservationFacts } from "../messages/plan";
+import type { Locale } from "../messages/types";
 import { type Action, FINAL, HOLDING, type MachineState, next } from "./machine";
 import type { BookingContext } from "./context";
 import { checkCustomerInput, resolveCustomer } from "./customers";
 import { diff } from "./history";
+import { guestOfPlan, outboxOf } from "./outbox";
 import * as repo from "./reservations.repo";
 import type { CustomerInput, HoldSpan, ReservationRow } from "./reservations.repo";
 
@@ -113,6 +117,10 @@ export interface CreateInput {
   duration?: number | undefined;
   /** staff only: book past the service's pacing */
   override_pacing?: boolean | undefined;
+  /** false: the guest is not emailed about this reservation (staff bookings email them by default) */
+  notify?: boolean | undefined;
+  /** the guest's language for messages; default the property's */
+  locale?: Locale | undefined;
 }
 
 function findService(services: EngineService[], id: number): EngineService {
@@ -140,11 +148,13 @@ function tableGone(id: number): never {
   throw new ApiError("table_not_found", `table ${id} does not exist in this property`);
 }
 
-/** What only some channels add to a new reservation: the widget's manage token (hashed) and the guest as typed. */
+/** What only some channels add to a new reservation: the widget's manage link and the guest as typed. */
 export interface CreateExtras {
   manageTokenHash?: string | undefined;
   /** the search engine's user and CreateBooking idempotency token (channel SEARCHENGINE) */
   searchengine?: { userId: string; token: string } | undefined;
+  /** the manage link's nonce, when the link was made with the LINK_SECRET (messages/links.ts) */
+  manageNonce?: string | null | undefined;
   /** more {field: [before, after]} for the "created" history entry */
   history?: Record<string, [unknown, unknown]> | undefined;
 }
@@ -168,7 +178,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   const tries = newTries();
   for (let attempt = 1; ; attempt++) {
     const customer = await resolveCustomer(ctx, b.customer);
-    const { catalog, holds, arrivals, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, attempt > 1);
+    const { catalog, holds, arrivals, catalogVersion } = await loadAvailability(db, property, b.start_date, b.start_date, { fresh: attempt > 1 });
     const engine = new Availability(catalog, holds, now(), arrivals);
     const service = findService(catalog.services, b.service_id);
     checkPlace(engine, b.room_id, b.table_ids);
@@ -183,12 +193,31 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
     } else {
       // A staff block is no arrival: pacing does not count it.
       const overridePacing = block || b.override_pacing;
-      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids, overridePacing });
+      // Only a retry after losing a table spreads: an uncontended booking takes the best table.
+      const spread = tries.table > 0 ? Math.random() : undefined;
+      const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids, overridePacing, spread });
       if (!decision.ok) throw refusal(decision.refusal, decision.detail);
       ({ tables, stay } = decision);
       status = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
     }
     const at = nowIso();
+    const facts: ReservationFacts = {
+      status,
+      channel,
+      startDate: b.start_date,
+      startHour: b.start_hour,
+      startMin: start,
+      endMin: start + stay,
+      pax: b.pax,
+      serviceId: service.id,
+      notes: b.notes ?? null,
+      guest: guestOfPlan(customer),
+      notifyGuest: b.notify ?? true,
+      locale: b.locale ?? null,
+    };
+    // A guest who is emailed gets a manage link in every message (the widget's booking made one already).
+    const link = extras.manageTokenHash ? { nonce: extras.manageNonce ?? null, hash: extras.manageTokenHash } : emailsGuest(facts, settings) && ctx.linkSecret ? await newLink(ctx.linkSecret, "manage") : undefined;
+    const outbox = planMessages({ before: null, after: facts, actor: ctx.actor, settings, propertyEmail: property.email, version: 0, now: now() });
     const row = {
       propertyId: property.id,
       serviceId: service.id,
@@ -211,14 +240,17 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
       paymentDueAt: status === "PREPAY" ? addSeconds(at, (service.prepaymentWindow ?? 0) * 60) : null,
       lastStatusChange: at,
       catalogVersion,
-      manageTokenHash: extras.manageTokenHash ?? null,
+      manageTokenHash: link?.hash ?? null,
+      manageNonce: link?.nonce ?? null,
+      notifyGuest: facts.notifyGuest,
+      guestLocale: facts.locale,
       searchengineUserId: extras.searchengine?.userId ?? null,
       searchengineToken: extras.searchengine?.token ?? null,
     };
     const spans = HOLDING.has(status) ? holdSpans(tables, start, stay) : [];
     try {
       const history: repo.HistoryEntry = { actor: ctx.actor, action: "created", fromStatus: null, toStatus: status, changes: { status: [null, status], ...extras.history } };
-      return await repo.insertReservation(db, row, customer, spans, history, guestLimit(mode, settings, b.customer));
+      return await repo.insertReservation(db, row, customer, spans, history, outbox, guestLimit(mode, settings, b.customer));
     } catch (err) {
       settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }
@@ -254,6 +286,8 @@ export interface UpdateInput {
   duration?: number | undefined;
   /** a move past the service's pacing (staff) */
   override_pacing?: boolean | undefined;
+  notify?: boolean | undefined;
+  locale?: Locale | undefined;
 }
 
 /**
@@ -281,12 +315,14 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
     if (b.special_request !== undefined) set.specialRequest = b.special_request;
     if (b.occasion !== undefined) set.occasion = b.occasion;
     if (b.allergies !== undefined) set.allergies = b.allergies;
+    if (b.notify !== undefined && b.notify !== current.notifyGuest) set.notifyGuest = b.notify;
+    if (b.locale !== undefined && b.locale !== current.guestLocale) set.guestLocale = b.locale;
     let holds: HoldSpan[] | undefined;
     const moves =
       date !== current.startDate || hour !== current.startHour || pax !== current.pax || serviceId !== current.serviceId ||
       b.room_id !== undefined || b.table_ids !== undefined || b.duration !== undefined;
     if (moves) {
-      const { catalog, holds: held, arrivals, catalogVersion } = await loadAvailability(db, property, date, date, attempt > 1);
+      const { catalog, holds: held, arrivals, catalogVersion } = await loadAvailability(db, property, date, date, { fresh: attempt > 1 });
       const engine = new Availability(catalog, held, now(), arrivals);
       if (serviceId === null) throw invalidField("service_id", "the reservation has no service: give service_id");
       const service = findService(catalog.services, serviceId);
@@ -340,10 +376,13 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
     if (customer && (!customer.existing || customer.existing.id !== current.customerId || repo.customerDetailsChange(customer) || guestChanged)) {
       changes.customer = [current.customerId, { id: customer.existing?.id ?? null, ...customer.guest }];
     }
+    if ("notifyGuest" in set) changes.notify = [current.notifyGuest, set.notifyGuest];
+    if ("guestLocale" in set) changes.locale = [current.guestLocale, set.guestLocale];
     // Nothing to change: no write, no history entry, no new version.
     if (!Object.keys(changes).length) return current;
     try {
-      return await repo.changeReservation(db, current, set, customer, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes });
+      const outbox = await outboxOf(ctx, current, set, { customer });
+      return await repo.changeReservation(db, current, set, customer, holds, { actor: ctx.actor, action: "updated", fromStatus: null, toStatus: null, changes }, outbox);
     } catch (err) {
       settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }
@@ -400,7 +439,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
     let holds: HoldSpan[] | undefined;
     if (outcome.releasesTables) holds = [];
     if (outcome.takesTables) {
-      const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, current.startDate, current.startDate, attempt > 1);
+      const { catalog, holds: held, catalogVersion } = await loadAvailability(db, property, current.startDate, current.startDate, { fresh: attempt > 1 });
       const engine = new Availability(catalog, held, now());
       const request = { date: current.startDate, start: current.startMin, pax: current.pax, stay: current.endMin - current.startMin, mode: "staff" as const, serviceId: current.serviceId ?? undefined, ignoreReservation: id };
       let decision = current.tableIds.length ? engine.decideTables({ ...request, tableIds: current.tableIds }) : undefined;
@@ -411,13 +450,16 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
       Object.assign(set, { tableIds: decision.tables.map((t) => t.id), roomId: decision.tables[0]!.roomId, catalogVersion });
     }
     try {
-      return await repo.changeReservation(db, current, set, undefined, holds, {
-        actor: ctx.actor,
-        action: ACTION_NAMES[action.type],
-        fromStatus: current.status as ReservationStatus,
-        toStatus: to,
-        changes: diff(current, set, resolveSettings(property.settings).timezone),
-      });
+      const outbox = await outboxOf(ctx, current, set, { expiredUnpaid: action.type === "expire_unpaid", releases: outcome.releasesTables });
+      return await repo.changeReservation(
+        db,
+        current,
+        set,
+        undefined,
+        holds,
+        { actor: ctx.actor, action: ACTION_NAMES[action.type], fromStatus: current.status as ReservationStatus, toStatus: to, changes: diff(current, set, resolveSettings(property.settings).timezone) },
+        outbox,
+      );
     } catch (err) {
       settle(err, tries, { noTable });
     }

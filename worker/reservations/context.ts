@@ -12,4 +12,6 @@ export interface BookingContext {
    * (403, not 404); undefined otherwise. Guests and the cron have none.
    */
   locateElsewhere?: (id: number) => Promise<number | undefined>;
+  /** keys the manage and offer links of emails (worker/messages/links.ts); none: emails carry no links, no offers are made */
+  linkSecret?: string | undefined;
 }

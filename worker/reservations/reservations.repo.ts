@@ -7,6 +7,9 @@
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { customers, diningTables, type Guest, guestBookingChecks, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
 import type { Db } from "../env";
+import { dropReminder, insertMessages } from "../messages/messages.repo";
+import type { PlannedMessage } from "../messages/types";
+import { closeOpenOffer, insertOffer, type NewOffer } from "../waitlist/offers.repo";
 import { inChunks } from "../properties/catalog.repo";
 import { abortReason } from "../lib/d1";
 import { ARRIVING } from "../availability/rules";
@@ -30,6 +33,19 @@ export interface HistoryEntry {
   fromStatus: ReservationStatus | null;
   toStatus: ReservationStatus | null;
   changes: Record<string, [unknown, unknown]>;
+}
+
+/**
+ * What a change adds to the outbox, in its own batch (CONTRACT 13): its messages, the end of a
+ * reminder no longer due, the offer of a table it frees, the close of the party's own offer.
+ * Every write of a reservation names one, so no code path can forget its messages.
+ */
+export interface OutboxWrites {
+  messages: PlannedMessage[];
+  dropReminder: boolean;
+  offer?: { offer: NewOffer; message: PlannedMessage } | undefined;
+  /** the reservation leaves the waiting list: its open offer closes as claimed or expired */
+  closeOffer?: "claimed" | "expired" | undefined;
 }
 
 /**
@@ -224,6 +240,7 @@ export async function insertReservation(
   customer: CustomerPlan | undefined,
   holds: HoldSpan[],
   history: HistoryEntry,
+  outbox: OutboxWrites,
   limit?: GuestLimit,
 ): Promise<ReservationRow> {
   const c = customerStatements(db, row.propertyId, customer);
@@ -234,6 +251,7 @@ export async function insertReservation(
     db.insert(reservations).values({ ...row, customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null }).returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     db.insert(reservationHistory).values({ reservationId: justInserted, ...history }),
+    ...insertMessages(db, row.propertyId, justInserted, outbox.messages),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
 }
@@ -249,6 +267,7 @@ export async function changeReservation(
   customer: CustomerPlan | undefined,
   holds: HoldSpan[] | undefined,
   history: HistoryEntry,
+  outbox: OutboxWrites,
 ): Promise<ReservationRow> {
   const c = customerStatements(db, current.propertyId, customer);
   const results = await db.batch([
@@ -267,6 +286,11 @@ export async function changeReservation(
     ...(holds ? [db.delete(reservationTables).where(eq(reservationTables.reservationId, current.id))] : []),
     ...(holds ?? []).map((h) => db.insert(reservationTables).values({ reservationId: current.id, ...h })),
     db.insert(reservationHistory).values({ reservationId: current.id, ...history }),
+    // The old reminder goes before the new messages come (a moved reservation gets a new one).
+    ...(outbox.dropReminder ? [dropReminder(db, current.id)] : []),
+    ...insertMessages(db, current.propertyId, current.id, outbox.messages),
+    ...(outbox.closeOffer ? [closeOpenOffer(db, current.id, outbox.closeOffer, nowIso())] : []),
+    ...(outbox.offer ? [insertOffer(db, current.propertyId, outbox.offer.offer), ...insertMessages(db, current.propertyId, current.id, [outbox.offer.message])] : []),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return (results[c.statements.length] as ReservationRow[])[0]!;
 }

@@ -2,6 +2,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { resolveSettings } from "../../shared/schemas";
+import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError, type ErrorCode, zodFieldErrors } from "../errors";
 import { now } from "../lib/clock";
@@ -24,7 +25,13 @@ const one = (description: string) => json(envelope(Reservation), description);
 
 function bookingContext(c: Context<AppEnv>): BookingContext {
   const client = c.get("client");
-  return { db: c.get("db"), property: c.get("property"), actor: `client:${client.id}`, locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId) };
+  return {
+    db: c.get("db"),
+    property: c.get("property"),
+    actor: `client:${client.id}`,
+    locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId),
+    linkSecret: config(c.env).linkSecret,
+  };
 }
 
 /** The response of reservations: SPEC's start_date in lists and create, start_day in single records. */

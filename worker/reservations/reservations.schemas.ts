@@ -1,6 +1,6 @@
 /** The reservation contracts: bodies, list filters and the response shapes of SPEC. */
 import { z } from "@hono/zod-openapi";
-import { CHANNELS, OCCASIONS, type Occasion, RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
+import { CHANNELS, LOCALES, OCCASIONS, type Occasion, RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
 import { fromLocalMinutes, toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
@@ -61,6 +61,8 @@ export const ReservationCreate = z
     status: z.string().optional().openapi({ description: "OUTOFORDER creates a staff block that closes tables; other values are ignored" }),
     duration: z.number().int().min(5).max(1440).optional().openapi({ description: "staff only: minutes the tables are held, instead of the stay rules" }),
     override_pacing: z.boolean().optional().openapi({ description: "staff only: book even when the service's pacing (covers or parties per interval) is reached" }),
+    notify: z.boolean().optional().openapi({ description: "false: the guest is not emailed about this reservation (default true, unless the property's email_staff_bookings is off)" }),
+    locale: z.enum(LOCALES).optional().openapi({ description: "the guest's language for emails (default: the property's locale)" }),
   })
   .openapi("ReservationCreate", {
     example: {
@@ -90,6 +92,8 @@ export const ReservationUpdate = z
     allergies: text(1000).nullable().optional(),
     duration: z.number().int().min(5).max(1440).optional(),
     override_pacing: z.boolean().optional().openapi({ description: "a move (time, party, service) past the service's pacing" }),
+    notify: z.boolean().optional().openapi({ description: "false: the guest gets no more emails about this reservation; true: they do again" }),
+    locale: z.enum(LOCALES).optional().openapi({ description: "the guest's language for emails" }),
   })
   .openapi("ReservationUpdate", {
     description: "Partial: only the fields given change. Read-only fields (id, status, channel, end_date) are ignored.",

@@ -23,6 +23,8 @@ import * as repo from "./searchengine.repo";
 export interface Merchant {
   db: Db;
   property: PropertyRow;
+  /** keys the waiting-list offer a cancellation may make (worker/messages/links.ts) */
+  linkSecret?: string | undefined;
 }
 
 export type Outcome = { booking: Booking } | { booking_failure: BookingFailure };
@@ -41,7 +43,7 @@ const SLOT_REFUSALS = new Set([
   "customer_is_banned",
 ]);
 
-const ctxOf = (m: Merchant): BookingContext => ({ db: m.db, property: m.property, actor: "searchengine" });
+const ctxOf = (m: Merchant): BookingContext => ({ db: m.db, property: m.property, actor: "searchengine", linkSecret: m.linkSecret });
 const zoneOf = (p: PropertyRow) => resolveSettings(p.settings).timezone;
 
 // ---------- slots ----------

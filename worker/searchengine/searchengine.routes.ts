@@ -5,6 +5,7 @@
  */
 import { createRoute, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
+import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
@@ -61,7 +62,7 @@ function method<R extends RouteConfig>(router: Router, route: R, handler: RouteH
 async function merchantOf(c: Context<AppEnv>, merchantId: string, write: boolean): Promise<Merchant | undefined> {
   const entry = await findByPublicKey(c.get("control"), merchantId);
   const property = entry && (await bindProperty(c, entry, { write, primary: true }));
-  return property && property.searchengineEnabled && guestVisible(property) ? { db: c.get("db"), property } : undefined;
+  return property && property.searchengineEnabled && guestVisible(property) ? { db: c.get("db"), property, linkSecret: config(c.env).linkSecret } : undefined;
 }
 
 /**
@@ -72,7 +73,7 @@ async function bookingOf(c: Context<AppEnv>, bookingId: string, write: boolean) 
   const located = /^[1-9]\d{0,15}$/.test(bookingId) ? await locateBooking(c.env, c.get("control"), Number(bookingId)) : undefined;
   const property = located && (await bindProperty(c, located.entry, { write, primary: true }));
   if (!located || !property) throw new ApiError("booking_not_found", `no booking ${bookingId} was made through the search engine`);
-  return { merchant: { db: c.get("db"), property }, row: located.row };
+  return { merchant: { db: c.get("db"), property, linkSecret: config(c.env).linkSecret }, row: located.row };
 }
 
 export const searchengineRouter = createRouter();

@@ -14,6 +14,8 @@ export const SEQUENCED_TABLES = [
   "webhook_events",
   "webhook_deliveries",
   "webhook_attempts",
+  "messages",
+  "waitlist_offers",
 ] as const;
 
 /** Every table of a shard, for `ops shards`. */

@@ -2,7 +2,7 @@
  * The wire side of a webhook attempt: the POST with its timeout, what the receiver answered
  * (status, the first bytes, Retry-After), and name resolution for the endpoint checks. No D1.
  */
-import { parseRetryAfter } from "./retry";
+import { parseRetryAfter } from "../outbox/retry";
 
 const EXCERPT_BYTES = 512;
 
@@ -66,12 +66,26 @@ export interface Outcome {
   latencyMs: number;
 }
 
+/**
+ * A pooled keep-alive connection the receiver closed meanwhile fails before any answer ("Network
+ * connection lost"): the request is sent once more on a fresh connection, within the same timeout.
+ */
+async function post(endpoint: string, method: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
+  const request = () => fetch(endpoint, { method, headers, body, redirect: "manual", signal });
+  try {
+    return await request();
+  } catch (err) {
+    if (signal.aborted || !/Network connection lost/i.test(String((err as Error)?.message))) throw err;
+    return request();
+  }
+}
+
 /** `method`: POST for webhooks; the search engine's notification API takes PATCH. */
 export async function send(endpoint: string, headers: Record<string, string>, body: string, timeoutMs: number, method = "POST"): Promise<Outcome> {
   const started = Date.now();
   try {
     // redirect "manual": a 3xx is the receiver's answer, never followed (it could point anywhere).
-    const res = await fetch(endpoint, { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const res = await post(endpoint, method, headers, body, AbortSignal.timeout(timeoutMs));
     const text = await excerpt(res).catch(() => null);
     const latencyMs = Date.now() - started;
     const error = res.status >= 300 && res.status < 400 ? `redirect to ${res.headers.get("location") ?? "?"} not followed` : null;

@@ -96,27 +96,28 @@ export interface ClaimedDelivery {
 
 /**
  * Marks up to `limit` due deliveries as queued now and answers them (with their property, which
- * the queue's message carries). Due: a first attempt at once (the schedule starts at 0),
+ * the queue's message carries); `propertyId`: only that property's. Due: a first attempt at once (the schedule starts at 0),
  * whatever clock stamped it; a retry once its time came. Skips those a message is on its way for.
  */
-export async function takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number }): Promise<{ id: number; property_id: number }[]> {
+export async function takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): Promise<{ id: number; property_id: number }[]> {
   const { results } = await d1
     .prepare(
       `UPDATE webhook_deliveries SET queued_at = ?1 WHERE id IN (
          SELECT id FROM webhook_deliveries
          WHERE state = 'pending' AND next_attempt_at <= max(?1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-           AND (queued_at IS NULL OR queued_at < ?2)
+           AND (queued_at IS NULL OR queued_at < ?2) AND (?4 IS NULL OR property_id = ?4)
          ORDER BY id LIMIT ?3)
        RETURNING id, property_id`,
     )
-    .bind(o.now, o.graceBefore, o.limit)
+    .bind(o.now, o.graceBefore, o.limit, o.propertyId ?? null)
     .all<{ id: number; property_id: number }>();
   return results.sort((a, b) => a.id - b.id);
 }
 
 /**
  * Leases delivery `id` until `leaseUntil` if it is due, nobody else holds it, and no earlier
- * delivery of the same reservation to the same subscription is still untried.
+ * delivery of the same reservation to the same endpoint (any of the property's subscriptions to
+ * it: RESERVATION_CREATED before RESERVATION_UPDATED) is still untried.
  */
 export async function leaseDelivery(d1: D1Database, id: number, now: string, leaseUntil: string): Promise<ClaimedDelivery | null> {
   return d1
@@ -126,7 +127,10 @@ export async function leaseDelivery(d1: D1Database, id: number, now: string, lea
          AND (d.next_attempt_at <= ?3 OR d.cycle_attempts = 0)
          AND NOT EXISTS (
            SELECT 1 FROM webhook_deliveries p
-           WHERE p.subscription_id = d.subscription_id AND p.reservation_id = d.reservation_id AND p.id < d.id
+           WHERE p.subscription_id IN (
+               SELECT s.id FROM webhook_subscriptions s, webhook_subscriptions mine
+               WHERE mine.id = d.subscription_id AND s.property_id = mine.property_id AND s.endpoint = mine.endpoint)
+             AND p.reservation_id = d.reservation_id AND p.id < d.id
              AND p.state = 'pending' AND p.cycle_attempts = 0)
        RETURNING id, event_id, subscription_id, property_id, attempts, cycle_attempts`,
     )

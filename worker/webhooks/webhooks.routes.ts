@@ -14,7 +14,7 @@ import { createRouter } from "../lib/router";
 import { addSeconds, nowIso } from "../lib/time";
 import { grantedByShard } from "../properties/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
-import { dispatchDue } from "./delivery";
+import { dispatchDue } from "../outbox/dispatch";
 import { endpointProblem, resolvedProblem } from "./endpoint";
 import { resolveName } from "./transport";
 import { generateSecret } from "./signing";

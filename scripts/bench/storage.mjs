@@ -1,0 +1,158 @@
+// Part "storage": bytes per reservation, as the growth of the shard's size (D1's meta.size_after,
+// read through the operator's GET /__ops/shards) over reservations made through the API, each
+// for a new customer and with its whole common life: created, checked in, checked out (so three
+// history rows and, once subscribed, three events, deliveries and attempts). Two samples: first
+// without webhook subscriptions (what stays after the retention purge), then with a local
+// receiver subscribed to both event types (everything, until the purge).
+import { startReceiver } from "../../tests/receiver.mjs";
+import { API, fetchRetry } from "./api.mjs";
+import { addLoadClients, addRestaurant, shardQuery, shardStats, startPhase } from "./phase.mjs";
+import { fmt, say, thousands } from "./report.mjs";
+import * as seed from "./seed.mjs";
+import { subscribe } from "./webhooks.mjs";
+
+const SAMPLE = 300;
+const CONCURRENCY = 10;
+/** D1's limit per database (decimal gigabytes, as Cloudflare states it). */
+const SHARD_BYTES = 10e9;
+const PER_DAY = 150;
+export const BYTES_GOAL = 1_000;
+
+/** Runs `work(i)` for i in 0..n-1, `width` at a time. */
+async function pool(n, width, work) {
+  let next = 0;
+  const lane = async () => {
+    while (next < n) await work(next++);
+  };
+  await Promise.all(Array.from({ length: width }, lane));
+}
+
+/**
+ * One API call. wrangler dev answers 503 without a problem code when it reloads the Worker
+ * mid-request (the write may or may not have happened): such a call is sent again, with
+ * `retried` set, and the figures divide by the rows that really grew, not by SAMPLE.
+ */
+async function must(ctx, method, path, body) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetchRetry(`${ctx.url}${API}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${ctx.rotor()}`, Property: String(ctx.propertyId), ...(body && { "Content-Type": "application/json" }) },
+      body: body && JSON.stringify(body),
+    });
+    const text = await res.text();
+    const reloaded = res.status === 503 && !res.headers.get("content-type")?.includes("problem+json");
+    if (reloaded && attempt < 3) continue;
+    return { status: res.status, json: res.ok ? JSON.parse(text) : undefined, text, retried: attempt > 0 };
+  }
+}
+
+/** Creates `n` reservations, each for a new guest; a time that is full is tried again elsewhere. */
+async function createMany(ctx, n, tag) {
+  const ids = [];
+  await pool(n, CONCURRENCY, async (i) => {
+    for (let attempt = 0; ; attempt++) {
+      const body = { ...ctx.booking(), customer: { first_name: "Giulia", last_name: `Rossi ${tag}${i}`, email: `giulia.rossi.${tag}${i}@storage.example`, phone: `+39 06 ${5550000 + i}` } };
+      const r = await must(ctx, "POST", "/reservations", body);
+      if (r.status === 201) return void ids.push(r.json.data[0].id);
+      if (r.status !== 403 || attempt >= 5) throw new Error(`storage: a create answered ${r.status}: ${r.text.slice(0, 300)}`);
+    }
+  });
+  return ids;
+}
+
+/** Checks every reservation in, then out (each a change with its history row and event). */
+async function liveMany(ctx, ids) {
+  await pool(ids.length, CONCURRENCY, async (i) => {
+    for (const step of ["checkin", "checkout"]) {
+      const r = await must(ctx, "PATCH", `/reservations/${ids[i]}/${step}`);
+      if (r.status !== 200 && !(r.retried && r.status < 500)) throw new Error(`storage: ${step} answered ${r.status}: ${r.text.slice(0, 300)}`);
+    }
+  });
+}
+
+/**
+ * Waits until every delivery of the shard is delivered (the cron sweeps what no queue took), or
+ * until `timeoutMs` passed: a delivery that failed under the bench's load waits out its backoff,
+ * and what it stores by then (its extra attempts included) is what gets measured and reported.
+ */
+async function drained(phase, r, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // wrangler d1 execute opens the file beside the running Worker: SQLITE_BUSY is possible, and
+    // only means "ask again".
+    const row = await shardQuery(phase, r, "SELECT count(*) AS n, sum(state <> 'delivered') AS open FROM webhook_deliveries").then(
+      ([x]) => x,
+      () => undefined,
+    );
+    if (row?.open === 0 || (row && Date.now() > deadline)) return row;
+    if (Date.now() > deadline + timeoutMs) throw new Error("storage: the shard could not be read for the deliveries' state");
+    await fetch(`${phase.url}/__scheduled`);
+    await new Promise((res) => setTimeout(res, 2000));
+  }
+}
+
+/** The size and rows of the restaurant's shard now. */
+async function sizeOf(phase, r) {
+  return (await shardStats(phase)).find((s) => s.index === r.shard);
+}
+
+/** Growth between two sizes, per reservation made: bytes and rows of each table. */
+function growth(before, after) {
+  const n = after.rows.reservations - before.rows.reservations;
+  const rows = {};
+  for (const [t, count] of Object.entries(after.rows)) if (count !== before.rows[t]) rows[t] = (count - before.rows[t]) / n;
+  return { bytes: (after.bytes - before.bytes) / n, rows };
+}
+
+/** One sample: SAMPLE creates, then their check-ins and check-outs; the size after each step (`settle`: before the last). */
+async function sample(phase, r, ctx, tag, settle = async () => {}) {
+  const start = await sizeOf(phase, r);
+  const ids = await createMany(ctx, SAMPLE, tag);
+  const created = await sizeOf(phase, r);
+  await liveMany(ctx, ids);
+  const settled = await settle();
+  const lived = await sizeOf(phase, r);
+  return { create: growth(start, created), lifecycle: growth(start, lived), settled };
+}
+
+const yearsPer = (bytes) => SHARD_BYTES / (PER_DAY * 365 * bytes);
+/** docs/scale.md's projection: 10,000 restaurants at 200 reservations a day. */
+const FLEET = { restaurants: 10_000, perDay: 200 };
+const shardsPerYear = (bytes) => (FLEET.restaurants * FLEET.perDay * 365 * bytes) / SHARD_BYTES;
+
+export async function storagePart() {
+  const phase = await startPhase("storage");
+  const r = await addRestaurant(phase, "bench-storage");
+  const { rotor } = await addLoadClients(phase, [r]);
+  const ctx = { url: phase.url, rotor, propertyId: r.catalog.propertyId, booking: seed.bookingMaker(r.catalog, seed.today(), { fromDay: 1, toDay: 366 }) };
+  say(`storage: ${SAMPLE} reservations through the API without webhooks, then ${SAMPLE} with a receiver subscribed`);
+  const bare = await sample(phase, r, ctx, "a");
+  const receiver = await startReceiver();
+  let hooked;
+  try {
+    await subscribe(phase, r, receiver, "storage");
+    hooked = await sample(phase, r, ctx, "b", () => drained(phase, r));
+  } finally {
+    await receiver.close();
+  }
+  await phase.stop();
+  const webhooks = hooked.lifecycle.bytes - bare.lifecycle.bytes;
+  const all = hooked.lifecycle.bytes;
+  const rowsText = (g) => Object.entries(g.rows).map(([t, n]) => `${t} ${fmt(n, 2)}`).join(", ");
+  console.log(
+    [
+      "",
+      `Storage per reservation (shard ${r.shard}; growth of D1's size_after over ${SAMPLE} reservations made through the API per sample, each for a new customer; lifecycle = created, checked in, checked out):`,
+      `  created only, no webhooks:              ${fmt(bare.create.bytes, 0).padStart(6)} bytes  (rows each: ${rowsText(bare.create)})`,
+      `  lifecycle, no webhooks (kept for good): ${fmt(bare.lifecycle.bytes, 0).padStart(6)} bytes`,
+      `  lifecycle, with webhooks (all rows):    ${fmt(all, 0).padStart(6)} bytes  (rows each: ${rowsText(hooked.lifecycle)})`,
+      `  of which webhook events, deliveries and attempts (purged after WEBHOOK_RETENTION_DAYS): ${fmt(webhooks, 0)} bytes` +
+        (hooked.settled?.open ? ` (${hooked.settled.open} of ${hooked.settled.n} deliveries still waiting out a retry when measured)` : ""),
+      `bytes/reservation (lifecycle, everything kept) = ${fmt(all, 0)} (goal <= ${BYTES_GOAL})  ${all <= BYTES_GOAL ? "OK" : "ABOVE GOAL"}`,
+      `one 10 GB shard at ${PER_DAY} reservations a day: ${thousands(yearsPer(all))} restaurant-years with every row kept, ` +
+        `${thousands(yearsPer(bare.lifecycle.bytes))} once webhook rows are purged after 30 days (plus a 30-day window of ${fmt((PER_DAY * 30 * webhooks) / 1e6, 1)} MB per restaurant)`,
+      `${FLEET.restaurants.toLocaleString("en")} restaurants at ${FLEET.perDay} a day fill ${fmt(shardsPerYear(bare.lifecycle.bytes), 1)} shards of 10 GB per year of history kept (webhook rows purged; ${fmt(shardsPerYear(all), 1)} with every row kept)`,
+    ].join("\n"),
+  );
+  return { shard: r.shard, sample: SAMPLE, perDay: PER_DAY, shardBytes: SHARD_BYTES, withoutWebhooks: bare, withWebhooks: hooked, webhookBytes: webhooks, bytesPerReservation: all, goal: BYTES_GOAL, restaurantYears: { allRowsKept: yearsPer(all), afterRetention: yearsPer(bare.lifecycle.bytes) }, fleet: { ...FLEET, shardsPerYear: shardsPerYear(bare.lifecycle.bytes), shardsPerYearAllKept: shardsPerYear(all) } };
+}

@@ -1,0 +1,126 @@
+/**
+ * Waiting-list offers (CONTRACT 13): a cancellation offers the freed table to the first waiting
+ * party by email; claiming it accepts the reservation; an offer that runs out or is declined
+ * passes to the next party.
+ */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import worker from "../../worker/index";
+import { setClock } from "../../worker/lib/clock";
+import { freshIp, ORIGIN, unique } from "./helpers";
+import { captureMail, linksIn, mailsTo } from "./messages.helpers";
+import { guestOf, smallRestaurant } from "./public.fixtures";
+import { merchant, newToken, romeSec, SAMPLES, v3 } from "./searchengine.fixtures";
+
+let capture: ReturnType<typeof captureMail> | undefined;
+afterEach(() => {
+  capture?.stop();
+  capture = undefined;
+  setClock(undefined);
+});
+
+async function runCron() {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+/** One table of two booked at 19:00 by a guest, and `waiting` more parties on the waiting list for it. */
+async function fullTime(waiting: number) {
+  const r = await smallRestaurant({ timezone: "Europe/Rome", offer_minutes: 15 });
+  const book = (first: string, waitingList: boolean) => {
+    const email = `${unique(first.toLowerCase())}@example.com`;
+    const g = guestOf(r.publicKey, freshIp());
+    return g.book({ date: r.date, hour: "19:00", pax: 2, guest: { first_name: first, last_name: "Test", email }, waiting_list: waitingList, locale: "en" }).then((res) => ({ res, email, guest: g }));
+  };
+  const holder = await book("Holder", false);
+  expect(holder.res.json.data[0].status).toBe("ACCEPTED");
+  const parties = [];
+  for (const name of ["Bea", "Carl", "Dora"].slice(0, waiting)) {
+    const p = await book(name, true);
+    expect(p.res.status, p.res.text).toBe(201);
+    expect(p.res.json.data[0].status).toBe("WAITING");
+    parties.push(p);
+  }
+  return { r, holder, parties };
+}
+
+/** The offer link of the last offer email to `to`, and its token. */
+async function offerLink(to: string, n = 1) {
+  const mails = await mailsTo(capture!, to, n);
+  const offer = mails.find((m) => /A table is free/.test(m.subject ?? ""));
+  expect(offer, `an offer to ${to}`).toBeDefined();
+  const [link] = linksIn(offer!.text, `${ORIGIN}/p/`).filter((l) => l.includes("/offer/"));
+  return { link: link!, token: link!.split("/offer/")[1]!.split("?")[0]! };
+}
+
+describe("waiting-list offers", () => {
+  it("a cancellation offers the table to the first waiting party, whose claim makes the reservation ACCEPTED", async () => {
+    capture = captureMail();
+    const { r, holder, parties } = await fullTime(2);
+    const [bea, carl] = parties;
+    expect((await holder.guest.call(`/manage/${holder.res.json.data[0].manage_token}`, { method: "DELETE" })).status).toBe(200);
+    const { link, token } = await offerLink(bea!.email, 2);
+    expect(link).toMatch(new RegExp(`^${ORIGIN}/p/${r.publicKey}/offer/[\\w-]{43}\\?locale=en$`));
+    // Carl, who asked later, was not offered it.
+    expect(capture.to(carl!.email).filter((m) => m.raw.includes("QSB0YWJsZSBpcyBmcmVl"))).toHaveLength(0);
+    const read = await bea!.guest.call(`/offers/${token}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.data[0]).toMatchObject({ state: "open", reservation: { status: "WAITING", date: r.date, hour: "19:00:00", pax: 2 } });
+    const claimed = await bea!.guest.call(`/offers/${token}/claim`, { method: "POST" });
+    expect(claimed.status, claimed.text).toBe(200);
+    expect(claimed.json.data[0]).toMatchObject({ state: "claimed", reservation: { status: "ACCEPTED" } });
+    // A claimed offer is claimed once.
+    expect((await bea!.guest.call(`/offers/${token}/claim`, { method: "POST" })).json.code).toBe("offer_not_available");
+    const [, , confirmation] = await mailsTo(capture, bea!.email, 3);
+    expect(confirmation!.subject).toMatch(/^Your table at /);
+  });
+
+  it("an offer that runs out passes to the next party; a declined one too", async () => {
+    capture = captureMail();
+    const { holder, parties } = await fullTime(3);
+    const [bea, carl, dora] = parties;
+    expect((await holder.guest.call(`/manage/${holder.res.json.data[0].manage_token}`, { method: "DELETE" })).status).toBe(200);
+    const first = await offerLink(bea!.email, 2);
+    const offer = (await bea!.guest.call(`/offers/${first.token}`)).json.data[0];
+    // Sixteen minutes later the cron finds it lapsed and offers the table to Carl.
+    setClock(new Date(Date.parse(offer.expires_at) + 60_000).toISOString());
+    await runCron();
+    expect((await bea!.guest.call(`/offers/${first.token}`)).json.data[0].state).toBe("expired");
+    expect((await bea!.guest.call(`/offers/${first.token}/claim`, { method: "POST" })).status).toBe(409);
+    const second = await offerLink(carl!.email, 2);
+    // Carl declines: Dora is offered it at once.
+    const declined = await carl!.guest.call(`/offers/${second.token}/decline`, { method: "POST" });
+    expect(declined.status, declined.text).toBe(200);
+    expect(declined.json.data[0]).toMatchObject({ state: "declined", reservation: { status: "WAITING" } });
+    const third = await offerLink(dora!.email, 2);
+    expect((await dora!.guest.call(`/offers/${third.token}/claim`, { method: "POST" })).json.data[0].reservation.status).toBe("ACCEPTED");
+    // Bea and Carl let theirs pass: they stay on the waiting list, each offered once.
+    for (const p of [bea, carl]) expect((await p!.guest.call(`/manage/${p!.res.json.data[0].manage_token}`)).json.data[0].status).toBe("WAITING");
+    expect(capture.to(bea!.email).filter((m) => m.raw.includes("Subject: =?utf-8?B?QSB0YWJsZSBpcyBmcmVl")) /* "A table is free", base64 */).toHaveLength(1);
+  });
+
+  it("a cancellation through the search engine offers the table too", async () => {
+    capture = captureMail();
+    const m = await merchant({ tables: [2], settings: { offer_minutes: 15 } });
+    const made = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, "19:00"), newToken()).request);
+    expect(made.booking.status).toBe("CONFIRMED");
+    const email = `${unique("wanda")}@example.com`;
+    const waiting = await guestOf(m.merchantId, freshIp()).book({ date: m.date, hour: "19:00", pax: 2, guest: { first_name: "Wanda", last_name: "Test", email }, waiting_list: true, locale: "en" });
+    expect(waiting.status, waiting.text).toBe(201);
+    expect(waiting.json.data[0].status).toBe("WAITING");
+    expect((await v3("UpdateBooking", SAMPLES.cancelBooking(made.booking.booking_id).request)).booking.status).toBe("CANCELED");
+    const { token } = await offerLink(email, 2);
+    const read = await guestOf(m.merchantId, freshIp()).call(`/offers/${token}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.data[0]).toMatchObject({ state: "open", reservation: { status: "WAITING" } });
+  });
+
+  it("an unknown offer link is a 404", async () => {
+    const r = await smallRestaurant();
+    const res = await guestOf(r.publicKey, freshIp()).call("/offers/nope");
+    expect(res.status).toBe(404);
+    expect(res.json.title).toBe("offer not found");
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * The messages outbox in a property's shard: rows written with the change they tell of (as
+ * statements for the change's own batch), then due, leased, sent and closed by the delivery.
+ */
+import { and, asc, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { messages } from "../db/shard.schema";
+import type { Db } from "../env";
+import { randomToken } from "../lib/crypto";
+import type { PlannedMessage } from "./types";
+
+export type MessageRow = typeof messages.$inferSelect;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The inserts of planned messages, for the batch of their change. `reservationId` is the changed
+ * reservation's id (or, for a reservation inserted in the same batch, the SQL that reads it).
+ */
+export function insertMessages(db: Db, propertyId: number, reservationId: number | SQL, planned: PlannedMessage[]) {
+  return planned.map((m) =>
+    db.insert(messages).values({
+      uid: `msg_${randomToken("", 18)}`,
+      propertyId,
+      reservationId: (m.reservationId ?? reservationId) as number,
+      template: m.template,
+      recipient: m.recipient,
+      toAddress: m.to,
+      locale: m.locale,
+      sequence: m.sequence,
+      snapshot: JSON.stringify(m.snapshot),
+      nextAttemptAt: iso(m.dueAt),
+    }),
+  );
+}
+
+/**
+ * One planned message, inserted only if the statement before it in the batch changed exactly one
+ * row (SQLite's changes()): a message that exists only if its offer was made.
+ */
+export function insertMessageIfChanged(d1: D1Database, propertyId: number, m: PlannedMessage): D1PreparedStatement {
+  return d1
+    .prepare(
+      `INSERT INTO messages (uid, property_id, reservation_id, template, recipient, to_address, locale, sequence, snapshot, next_attempt_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE changes() = 1`,
+    )
+    .bind(`msg_${randomToken("", 18)}`, propertyId, m.reservationId ?? null, m.template, m.recipient, m.to, m.locale, m.sequence, JSON.stringify(m.snapshot), iso(m.dueAt));
+}
+
+/** The reservation's reminder still to come goes (the reservation moved, or stopped holding). */
+export function dropReminder(db: Db, reservationId: number) {
+  return db
+    .update(messages)
+    .set({ state: "cancelled", lastError: "the reservation changed: this reminder is no longer due" })
+    .where(and(eq(messages.reservationId, reservationId), eq(messages.template, "reminder"), eq(messages.state, "pending")));
+}
+
+/**
+ * A guest's erasure (customers/customers.repo.ts, in its batch): the messages of their reservations
+ * lose the guest's address, the guest and notes of their snapshot and the MIME; those not sent yet
+ * are not sent at all (a lease already taken may still send its copy).
+ */
+export function eraseMessages(db: Db, reservationIds: SQLWrapper) {
+  return [
+    db
+      .update(messages)
+      .set({ state: "cancelled", lastError: "the guest's personal data was erased" })
+      .where(and(inArray(messages.reservationId, reservationIds), eq(messages.state, "pending"))),
+    db
+      .update(messages)
+      .set({
+        toAddress: sql`CASE WHEN ${messages.recipient} = 'guest' THEN '' ELSE ${messages.toAddress} END`,
+        snapshot: sql`json_remove(${messages.snapshot}, '$.guest', '$.notes')`,
+        raw: null,
+      })
+      .where(inArray(messages.reservationId, reservationIds)),
+  ];
+}
+
+export async function listMessages(db: Db, reservationId: number): Promise<MessageRow[]> {
+  return db.select().from(messages).where(eq(messages.reservationId, reservationId)).orderBy(asc(messages.id));
+}
+
+// ---------- delivery ----------
+
+/**
+ * Marks up to `limit` due messages as queued now and answers them, oldest first; those a queue
+ * message is on its way for are skipped. `propertyId`: only that property's.
+ */
+export async function takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }) {
+  const { results } = await d1
+    .prepare(
+      `UPDATE messages SET queued_at = ?1 WHERE id IN (
+         SELECT id FROM messages
+         WHERE state = 'pending' AND next_attempt_at <= ?1 AND (queued_at IS NULL OR queued_at < ?2)
+           AND (?4 IS NULL OR property_id = ?4)
+         ORDER BY id LIMIT ?3)
+       RETURNING id, property_id`,
+    )
+    .bind(o.now, o.graceBefore, o.limit, o.propertyId ?? null)
+    .all<{ id: number; property_id: number }>();
+  return results.sort((a, b) => a.id - b.id);
+}
+
+export interface ClaimedMessage {
+  id: number;
+  property_id: number;
+  attempts: number;
+}
+
+/**
+ * Leases message `id` until `leaseUntil` if it is due and nobody holds it, and no earlier message
+ * of the same reservation to the same recipient is due and untried (a guest reads the
+ * confirmation before the cancellation).
+ */
+export async function leaseMessage(d1: D1Database, id: number, now: string, leaseUntil: string): Promise<ClaimedMessage | null> {
+  return d1
+    .prepare(
+      `UPDATE messages AS m SET lease_until = ?2
+       WHERE m.id = ?1 AND m.state = 'pending' AND (m.lease_until IS NULL OR m.lease_until < ?3) AND m.next_attempt_at <= ?3
+         AND NOT EXISTS (
+           SELECT 1 FROM messages p
+           WHERE p.reservation_id = m.reservation_id AND p.recipient = m.recipient AND p.id < m.id
+             AND p.state = 'pending' AND p.attempts = 0 AND p.next_attempt_at <= ?3)
+       RETURNING id, property_id, attempts`,
+    )
+    .bind(id, leaseUntil, now)
+    .first<ClaimedMessage>();
+}
+
+export async function messageState(d1: D1Database, id: number) {
+  return d1
+    .prepare("SELECT state, next_attempt_at, lease_until, attempts, property_id FROM messages WHERE id = ?")
+    .bind(id)
+    .first<{ state: string; next_attempt_at: string; lease_until: string | null; attempts: number; property_id: number }>();
+}
+
+export async function markQueued(d1: D1Database, id: number, at: string): Promise<void> {
+  await d1.prepare("UPDATE messages SET queued_at = ?2 WHERE id = ?1").bind(id, at).run();
+}
+
+/** What writing message `id` needs, in one round trip. */
+export async function sendContext(d1: D1Database, id: number) {
+  const [message, property, reservation, service, offer] = await d1.batch([
+    d1.prepare("SELECT * FROM messages WHERE id = ?").bind(id),
+    d1.prepare("SELECT p.* FROM properties p JOIN messages m ON m.property_id = p.id WHERE m.id = ?").bind(id),
+    d1
+      .prepare("SELECT r.id, r.status, r.start_date, r.start_hour, r.manage_nonce, r.manage_token_hash FROM reservations r JOIN messages m ON m.reservation_id = r.id WHERE m.id = ?")
+      .bind(id),
+    d1.prepare("SELECT s.name FROM services s JOIN messages m ON s.id = json_extract(m.snapshot, '$.service_id') WHERE m.id = ?").bind(id),
+    d1
+      .prepare("SELECT o.nonce, o.token_hash, o.state FROM waitlist_offers o JOIN messages m ON m.reservation_id = o.reservation_id WHERE m.id = ? AND o.nonce = json_extract(m.snapshot, '$.offer.nonce')")
+      .bind(id),
+  ]);
+  return {
+    message: message!.results[0] as Record<string, unknown> | undefined,
+    property: property!.results[0] as Record<string, unknown> | undefined,
+    reservation: reservation!.results[0] as
+      | { id: number; status: string; start_date: string; start_hour: string; manage_nonce: string | null; manage_token_hash: string | null }
+      | undefined,
+    serviceName: (service!.results[0] as { name: string } | undefined)?.name ?? null,
+    offer: offer!.results[0] as { nonce: string; token_hash: string; state: string } | undefined,
+  };
+}
+
+/** The MIME fixed by the first attempt: whichever attempt wrote it first wins. */
+export async function fixRaw(d1: D1Database, id: number, raw: string): Promise<string> {
+  const row = await d1.prepare("UPDATE messages SET raw = coalesce(raw, ?2) WHERE id = ?1 RETURNING raw").bind(id, raw).first<{ raw: string }>();
+  return row?.raw ?? raw;
+}
+
+export interface MessageFinish {
+  state: "pending" | "sent" | "failed" | "cancelled";
+  error?: string | null | undefined;
+  /** pending: when to try again */
+  nextAttemptAt?: string | undefined;
+  tried: boolean;
+}
+
+export async function finishMessage(d1: D1Database, id: number, o: MessageFinish, at: string): Promise<void> {
+  await d1
+    .prepare(
+      `UPDATE messages SET state = ?2, attempts = attempts + ?3, last_error = ?4, lease_until = NULL,
+         sent_at = CASE WHEN ?2 = 'sent' THEN ?5 ELSE sent_at END,
+         next_attempt_at = coalesce(?6, next_attempt_at), queued_at = coalesce(?6, queued_at)
+       WHERE id = ?1`,
+    )
+    .bind(id, o.state, o.tried ? 1 : 0, o.error ?? null, at, o.nextAttemptAt ?? null)
+    .run();
+}
+
+/** Drops sent, failed and cancelled messages written before `before`, at most `limit` a call. */
+export async function purgeMessages(d1: D1Database, before: string, limit: number): Promise<number> {
+  const r = await d1
+    .prepare("DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE state <> 'pending' AND created_at < ?1 ORDER BY id LIMIT ?2)")
+    .bind(before, limit)
+    .run();
+  return r.meta.changes ?? 0;
+}

@@ -1,0 +1,112 @@
+/**
+ * Which messages a change of a reservation makes (CONTRACT 13). Pure: the booking code calls it
+ * for every write and the repository writes its answer in the change's own batch.
+ *
+ * The guest hears about a booking (confirmation, or "on the waiting list"), a change of day,
+ * time or party, a cancellation by either side (and an unpaid booking's expiry), and gets a
+ * reminder `reminder_hours` before (none when booked inside that window). Staff bookings email
+ * the guest unless the property turns it off (`email_staff_bookings`) or the reservation says not
+ * to (`"notify": false`); search-engine bookings never do (the search engine sends its own). The
+ * restaurant hears of each online booking and each cancellation by a guest (`notify_restaurant`).
+ */
+import type { Channel, ReservationStatus, Settings } from "../../shared/schemas";
+import { fromLocalMinutes, localToUtc } from "../lib/localtime";
+import type { Guest, Locale, MessagePlan, MessageSnapshot, PlannedMessage, Template } from "./types";
+
+/** What the planner needs of a reservation, before or after the change. */
+export interface ReservationFacts {
+  status: ReservationStatus;
+  channel: Channel;
+  startDate: string;
+  startHour: string;
+  startMin: number;
+  endMin: number;
+  pax: number;
+  serviceId: number | null;
+  notes: string | null;
+  guest: Guest | null;
+  notifyGuest: boolean;
+  locale: Locale | null;
+}
+
+export interface Change {
+  /** null: the reservation was just created */
+  before: ReservationFacts | null;
+  after: ReservationFacts;
+  /** the unpaid expiry is a cancellation to tell; other expiries (a no-show) are not */
+  expiredUnpaid?: boolean;
+  /** "guest" for the guest's own changes, "system" for the cron, "client:<id>" for staff */
+  actor: string;
+  settings: Settings;
+  propertyEmail: string | null;
+  /** the reservation's version after the change: the calendar entry's SEQUENCE */
+  version: number;
+  /** epoch ms */
+  now: number;
+}
+
+const HOLDING = new Set<ReservationStatus>(["PREPAY", "ACCEPTED", "CONFIRMED", "OUTOFORDER"]);
+const ONLINE = new Set<Channel>(["PLATFORM_BOOK", "SEARCHENGINE"]);
+const HOUR = 3_600_000;
+
+export function snapshotOf(f: ReservationFacts, ics: MessageSnapshot["ics"], extra: Partial<MessageSnapshot> = {}): MessageSnapshot {
+  const end = fromLocalMinutes(f.endMin);
+  const guest = f.guest ?? { first_name: null, last_name: null, email: null, phone: null };
+  return { date: f.startDate, hour: f.startHour, end: `${end.date}T${end.hour}`, pax: f.pax, status: f.status, channel: f.channel, service_id: f.serviceId, guest, notes: f.notes, ics, ...extra };
+}
+
+/** Whether the guest of this reservation gets emails at all. */
+export function emailsGuest(f: ReservationFacts, settings: Settings): boolean {
+  if (!f.guest?.email || !f.notifyGuest || f.channel === "SEARCHENGINE") return false;
+  return f.channel !== "PLATFORM_ADMIN" || settings.email_staff_bookings;
+}
+
+export function planMessages(c: Change): MessagePlan {
+  const { before, after, settings } = c;
+  const out: PlannedMessage[] = [];
+  const guestLocale = after.locale ?? settings.locale;
+  const toGuest = (template: Template, ics: MessageSnapshot["ics"], dueAt = c.now, extra: Partial<MessageSnapshot> = {}) =>
+    out.push({ template, recipient: "guest", to: after.guest!.email!, locale: guestLocale, sequence: c.version, snapshot: snapshotOf(after, ics, extra), dueAt });
+  const toRestaurant = (template: Template) =>
+    out.push({ template, recipient: "restaurant", to: c.propertyEmail!, locale: settings.locale, sequence: c.version, snapshot: snapshotOf(after, null), dueAt: c.now });
+  const guest = emailsGuest(after, settings);
+  const restaurant = ONLINE.has(after.channel) && settings.notify_restaurant && !!c.propertyEmail;
+  const startUtc = localToUtc(settings.timezone, after.startMin);
+  const remind = () => {
+    const at = startUtc - settings.reminder_hours * HOUR;
+    if (settings.reminder_hours > 0 && at > c.now) toGuest("reminder", null, at);
+  };
+  let dropReminder = false;
+
+  if (!before) {
+    if (guest && after.status === "WAITING") toGuest("waiting", null);
+    if (guest && HOLDING.has(after.status)) (toGuest("confirmation", "REQUEST"), remind());
+    if (restaurant && after.status !== "OUTOFORDER") toRestaurant("restaurant_booking");
+    return { messages: out, dropReminder };
+  }
+
+  const ended = after.status === "CANCELLED" || after.status === "REJECTED" || (after.status === "EXPIRED" && c.expiredUnpaid === true);
+  if (before.status !== after.status) {
+    if (!HOLDING.has(after.status)) dropReminder = HOLDING.has(before.status);
+    if (ended && before.status !== "CANCELLED") {
+      // A guest with a calendar entry gets it cancelled; a waiting party had none.
+      if (guest) toGuest("cancellation", HOLDING.has(before.status) ? "CANCEL" : null);
+      if (restaurant && after.status === "CANCELLED" && c.actor === "guest") toRestaurant("restaurant_cancellation");
+      return { messages: out, dropReminder };
+    }
+    if (before.status === "WAITING" && HOLDING.has(after.status)) {
+      if (guest) (toGuest("confirmation", "REQUEST"), remind());
+      return { messages: out, dropReminder };
+    }
+  }
+  const moved = before.startDate !== after.startDate || before.startHour !== after.startHour || before.pax !== after.pax || before.serviceId !== after.serviceId;
+  if (moved && (HOLDING.has(after.status) || after.status === "WAITING")) {
+    const holding = HOLDING.has(after.status);
+    dropReminder = dropReminder || holding;
+    if (guest) {
+      toGuest("change", holding ? "REQUEST" : null, c.now, { before: { date: before.startDate, hour: before.startHour, pax: before.pax } });
+      if (holding) remind();
+    }
+  }
+  return { messages: out, dropReminder };
+}

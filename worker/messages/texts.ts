@@ -1,0 +1,262 @@
+/** The words of every message in the widget's five languages (CONTRACT 13). Pure. */
+import type { Locale, Template } from "./types";
+
+/** What a sentence may mention, already formatted for its language. */
+export interface Vars {
+  restaurant: string;
+  date: string;
+  time: string;
+  /** "Rome": the city of the restaurant's zone */
+  city: string;
+  party: string;
+  guest: string;
+  service: string;
+  /** change: what it was ("Saturday 5 December 2026, 20:00, 2 people") */
+  before: string;
+  /** offer: until when the table is held for the guest */
+  until: string;
+  waiting: boolean;
+}
+
+export interface Texts {
+  subject: Record<Template, (v: Vars) => string>;
+  /** paragraphs of the body */
+  body: Record<Template, (v: Vars) => string[]>;
+  party: (pax: number) => string;
+  greeting: (name: string | null) => string;
+  manage: string;
+  calendar: string;
+  attached: string;
+  claim: string;
+  cancelUntil: (when: string) => string;
+  noOnlineCancel: string;
+  address: string;
+  phone: string;
+  email: string;
+  notes: string;
+  status: string;
+  signature: (restaurant: string) => string;
+  footer: (restaurant: string) => string;
+}
+
+const en: Texts = {
+  subject: {
+    confirmation: (v) => `Your table at ${v.restaurant}: ${v.date}, ${v.time}`,
+    waiting: (v) => `Waiting list at ${v.restaurant}: ${v.date}, ${v.time}`,
+    change: (v) => `Your reservation at ${v.restaurant} has changed: ${v.date}, ${v.time}`,
+    cancellation: (v) => `Your reservation at ${v.restaurant} is cancelled`,
+    reminder: (v) => `Reminder: your table at ${v.restaurant}, ${v.date}, ${v.time}`,
+    offer: (v) => `A table is free at ${v.restaurant}: ${v.date}, ${v.time}`,
+    restaurant_booking: (v) => `${v.waiting ? "Waiting-list request" : "New online booking"}: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_cancellation: (v) => `Online booking cancelled: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+  },
+  body: {
+    confirmation: (v) => [`Your table for ${v.party} at ${v.restaurant} is booked for ${v.date} at ${v.time} (${v.city} time).`],
+    waiting: (v) => [
+      `You are on the waiting list for ${v.party} at ${v.restaurant} on ${v.date} at ${v.time} (${v.city} time).`,
+      "No table is held for you yet. If one frees up, we will email you at once.",
+    ],
+    change: (v) => [`Your reservation at ${v.restaurant} has changed. It is now for ${v.party} on ${v.date} at ${v.time} (${v.city} time).`, `Before: ${v.before}.`],
+    cancellation: (v) => [`Your reservation for ${v.party} at ${v.restaurant} on ${v.date} at ${v.time} is cancelled.`],
+    reminder: (v) => [`A reminder of your table for ${v.party} at ${v.restaurant} on ${v.date} at ${v.time} (${v.city} time). We look forward to seeing you.`],
+    offer: (v) => [
+      `Good news: a table for ${v.party} at ${v.restaurant} is free on ${v.date} at ${v.time} (${v.city} time), the time you asked for on the waiting list.`,
+      `It is yours if you claim it before ${v.until}. After that it passes to the next guest on the waiting list.`,
+    ],
+    restaurant_booking: (v) => [`${v.guest} ${v.waiting ? "asked to join the waiting list" : "booked online"} for ${v.party} on ${v.date} at ${v.time} (${v.service}).`],
+    restaurant_cancellation: (v) => [`${v.guest} cancelled their online booking for ${v.party} on ${v.date} at ${v.time} (${v.service}).`],
+  },
+  party: (n) => (n === 1 ? "1 person" : `${n} people`),
+  greeting: (name) => (name ? `Dear ${name},` : "Hello,"),
+  manage: "See, change or cancel your reservation",
+  calendar: "Add to calendar",
+  attached: "The calendar entry is attached to this email.",
+  claim: "Claim the table",
+  cancelUntil: (when) => `You can cancel online until ${when}.`,
+  noOnlineCancel: "To cancel, please call the restaurant.",
+  address: "Address",
+  phone: "Phone",
+  email: "Email",
+  notes: "Notes",
+  status: "Status",
+  signature: (r) => `See you soon,\n${r}`,
+  footer: (r) => `This email was sent by the online booking service of ${r}.`,
+};
+
+const it: Texts = {
+  subject: {
+    confirmation: (v) => `Il tuo tavolo da ${v.restaurant}: ${v.date}, ${v.time}`,
+    waiting: (v) => `Lista d'attesa da ${v.restaurant}: ${v.date}, ${v.time}`,
+    change: (v) => `La tua prenotazione da ${v.restaurant} è cambiata: ${v.date}, ${v.time}`,
+    cancellation: (v) => `La tua prenotazione da ${v.restaurant} è cancellata`,
+    reminder: (v) => `Promemoria: il tuo tavolo da ${v.restaurant}, ${v.date}, ${v.time}`,
+    offer: (v) => `Si è liberato un tavolo da ${v.restaurant}: ${v.date}, ${v.time}`,
+    restaurant_booking: (v) => `${v.waiting ? "Richiesta di lista d'attesa" : "Nuova prenotazione online"}: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_cancellation: (v) => `Prenotazione online cancellata: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+  },
+  body: {
+    confirmation: (v) => [`Il tuo tavolo per ${v.party} da ${v.restaurant} è prenotato per ${v.date} alle ${v.time} (ora di ${v.city}).`],
+    waiting: (v) => [
+      `Sei in lista d'attesa per ${v.party} da ${v.restaurant} ${v.date} alle ${v.time} (ora di ${v.city}).`,
+      "Per ora nessun tavolo è riservato per te. Se se ne libera uno, ti scriveremo subito.",
+    ],
+    change: (v) => [`La tua prenotazione da ${v.restaurant} è cambiata. Ora è per ${v.party} ${v.date} alle ${v.time} (ora di ${v.city}).`, `Prima: ${v.before}.`],
+    cancellation: (v) => [`La tua prenotazione per ${v.party} da ${v.restaurant} ${v.date} alle ${v.time} è cancellata.`],
+    reminder: (v) => [`Ti ricordiamo il tuo tavolo per ${v.party} da ${v.restaurant} ${v.date} alle ${v.time} (ora di ${v.city}). Ti aspettiamo.`],
+    offer: (v) => [
+      `Buone notizie: da ${v.restaurant} si è liberato un tavolo per ${v.party} ${v.date} alle ${v.time} (ora di ${v.city}), l'orario che avevi chiesto in lista d'attesa.`,
+      `È tuo se lo confermi entro ${v.until}. Dopo passa al prossimo ospite in lista d'attesa.`,
+    ],
+    restaurant_booking: (v) => [`${v.guest} ${v.waiting ? "ha chiesto la lista d'attesa" : "ha prenotato online"} per ${v.party} ${v.date} alle ${v.time} (${v.service}).`],
+    restaurant_cancellation: (v) => [`${v.guest} ha cancellato la prenotazione online per ${v.party} ${v.date} alle ${v.time} (${v.service}).`],
+  },
+  party: (n) => (n === 1 ? "1 persona" : `${n} persone`),
+  greeting: (name) => (name ? `Gentile ${name},` : "Buongiorno,"),
+  manage: "Vedi, modifica o cancella la prenotazione",
+  calendar: "Aggiungi al calendario",
+  attached: "L'evento per il calendario è allegato a questa email.",
+  claim: "Prendi il tavolo",
+  cancelUntil: (when) => `Puoi cancellare online fino a ${when}.`,
+  noOnlineCancel: "Per cancellare, chiama il ristorante.",
+  address: "Indirizzo",
+  phone: "Telefono",
+  email: "Email",
+  notes: "Note",
+  status: "Stato",
+  signature: (r) => `A presto,\n${r}`,
+  footer: (r) => `Questa email è stata inviata dal servizio di prenotazione online di ${r}.`,
+};
+
+const fr: Texts = {
+  subject: {
+    confirmation: (v) => `Votre table chez ${v.restaurant} : ${v.date}, ${v.time}`,
+    waiting: (v) => `Liste d'attente chez ${v.restaurant} : ${v.date}, ${v.time}`,
+    change: (v) => `Votre réservation chez ${v.restaurant} a changé : ${v.date}, ${v.time}`,
+    cancellation: (v) => `Votre réservation chez ${v.restaurant} est annulée`,
+    reminder: (v) => `Rappel : votre table chez ${v.restaurant}, ${v.date}, ${v.time}`,
+    offer: (v) => `Une table s'est libérée chez ${v.restaurant} : ${v.date}, ${v.time}`,
+    restaurant_booking: (v) => `${v.waiting ? "Demande de liste d'attente" : "Nouvelle réservation en ligne"} : ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_cancellation: (v) => `Réservation en ligne annulée : ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+  },
+  body: {
+    confirmation: (v) => [`Votre table pour ${v.party} chez ${v.restaurant} est réservée le ${v.date} à ${v.time} (heure de ${v.city}).`],
+    waiting: (v) => [
+      `Vous êtes sur la liste d'attente pour ${v.party} chez ${v.restaurant} le ${v.date} à ${v.time} (heure de ${v.city}).`,
+      "Aucune table ne vous est encore réservée. Si une table se libère, nous vous écrirons aussitôt.",
+    ],
+    change: (v) => [`Votre réservation chez ${v.restaurant} a changé. Elle est désormais pour ${v.party} le ${v.date} à ${v.time} (heure de ${v.city}).`, `Avant : ${v.before}.`],
+    cancellation: (v) => [`Votre réservation pour ${v.party} chez ${v.restaurant} le ${v.date} à ${v.time} est annulée.`],
+    reminder: (v) => [`Petit rappel de votre table pour ${v.party} chez ${v.restaurant} le ${v.date} à ${v.time} (heure de ${v.city}). Au plaisir de vous accueillir.`],
+    offer: (v) => [
+      `Bonne nouvelle : une table pour ${v.party} s'est libérée chez ${v.restaurant} le ${v.date} à ${v.time} (heure de ${v.city}), l'horaire demandé sur la liste d'attente.`,
+      `Elle est à vous si vous la confirmez avant ${v.until}. Ensuite, elle passe au client suivant de la liste d'attente.`,
+    ],
+    restaurant_booking: (v) => [`${v.guest} ${v.waiting ? "demande la liste d'attente" : "a réservé en ligne"} pour ${v.party} le ${v.date} à ${v.time} (${v.service}).`],
+    restaurant_cancellation: (v) => [`${v.guest} a annulé sa réservation en ligne pour ${v.party} le ${v.date} à ${v.time} (${v.service}).`],
+  },
+  party: (n) => (n === 1 ? "1 personne" : `${n} personnes`),
+  greeting: (name) => (name ? `Bonjour ${name},` : "Bonjour,"),
+  manage: "Voir, modifier ou annuler votre réservation",
+  calendar: "Ajouter au calendrier",
+  attached: "L'événement de calendrier est joint à cet e-mail.",
+  claim: "Prendre la table",
+  cancelUntil: (when) => `Vous pouvez annuler en ligne jusqu'au ${when}.`,
+  noOnlineCancel: "Pour annuler, appelez le restaurant.",
+  address: "Adresse",
+  phone: "Téléphone",
+  email: "E-mail",
+  notes: "Remarques",
+  status: "Statut",
+  signature: (r) => `À bientôt,\n${r}`,
+  footer: (r) => `Cet e-mail a été envoyé par le service de réservation en ligne de ${r}.`,
+};
+
+const de: Texts = {
+  subject: {
+    confirmation: (v) => `Ihr Tisch im ${v.restaurant}: ${v.date}, ${v.time}`,
+    waiting: (v) => `Warteliste im ${v.restaurant}: ${v.date}, ${v.time}`,
+    change: (v) => `Ihre Reservierung im ${v.restaurant} wurde geändert: ${v.date}, ${v.time}`,
+    cancellation: (v) => `Ihre Reservierung im ${v.restaurant} ist storniert`,
+    reminder: (v) => `Erinnerung: Ihr Tisch im ${v.restaurant}, ${v.date}, ${v.time}`,
+    offer: (v) => `Ein Tisch ist frei im ${v.restaurant}: ${v.date}, ${v.time}`,
+    restaurant_booking: (v) => `${v.waiting ? "Anfrage für die Warteliste" : "Neue Online-Reservierung"}: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_cancellation: (v) => `Online-Reservierung storniert: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+  },
+  body: {
+    confirmation: (v) => [`Ihr Tisch für ${v.party} im ${v.restaurant} ist reserviert: ${v.date} um ${v.time} (Ortszeit ${v.city}).`],
+    waiting: (v) => [
+      `Sie stehen auf der Warteliste für ${v.party} im ${v.restaurant} am ${v.date} um ${v.time} (Ortszeit ${v.city}).`,
+      "Noch ist kein Tisch für Sie reserviert. Sobald einer frei wird, schreiben wir Ihnen.",
+    ],
+    change: (v) => [`Ihre Reservierung im ${v.restaurant} wurde geändert. Sie gilt jetzt für ${v.party} am ${v.date} um ${v.time} (Ortszeit ${v.city}).`, `Vorher: ${v.before}.`],
+    cancellation: (v) => [`Ihre Reservierung für ${v.party} im ${v.restaurant} am ${v.date} um ${v.time} ist storniert.`],
+    reminder: (v) => [`Eine Erinnerung an Ihren Tisch für ${v.party} im ${v.restaurant} am ${v.date} um ${v.time} (Ortszeit ${v.city}). Wir freuen uns auf Sie.`],
+    offer: (v) => [
+      `Gute Nachricht: Im ${v.restaurant} ist ein Tisch für ${v.party} am ${v.date} um ${v.time} (Ortszeit ${v.city}) frei geworden, zu der Zeit, die Sie auf der Warteliste angefragt haben.`,
+      `Er gehört Ihnen, wenn Sie ihn vor ${v.until} annehmen. Danach geht er an den nächsten Gast auf der Warteliste.`,
+    ],
+    restaurant_booking: (v) => [`${v.guest} hat ${v.waiting ? "die Warteliste angefragt" : "online reserviert"}: ${v.party} am ${v.date} um ${v.time} (${v.service}).`],
+    restaurant_cancellation: (v) => [`${v.guest} hat die Online-Reservierung für ${v.party} am ${v.date} um ${v.time} (${v.service}) storniert.`],
+  },
+  party: (n) => (n === 1 ? "1 Person" : `${n} Personen`),
+  greeting: (name) => (name ? `Guten Tag ${name},` : "Guten Tag,"),
+  manage: "Reservierung ansehen, ändern oder stornieren",
+  calendar: "Zum Kalender hinzufügen",
+  attached: "Der Kalendereintrag ist dieser E-Mail beigefügt.",
+  claim: "Tisch annehmen",
+  cancelUntil: (when) => `Sie können online stornieren bis ${when}.`,
+  noOnlineCancel: "Zum Stornieren rufen Sie bitte das Restaurant an.",
+  address: "Adresse",
+  phone: "Telefon",
+  email: "E-Mail",
+  notes: "Anmerkungen",
+  status: "Status",
+  signature: (r) => `Bis bald,\n${r}`,
+  footer: (r) => `Diese E-Mail wurde vom Online-Reservierungsdienst von ${r} gesendet.`,
+};
+
+const es: Texts = {
+  subject: {
+    confirmation: (v) => `Tu mesa en ${v.restaurant}: ${v.date}, ${v.time}`,
+    waiting: (v) => `Lista de espera en ${v.restaurant}: ${v.date}, ${v.time}`,
+    change: (v) => `Tu reserva en ${v.restaurant} ha cambiado: ${v.date}, ${v.time}`,
+    cancellation: (v) => `Tu reserva en ${v.restaurant} está cancelada`,
+    reminder: (v) => `Recordatorio: tu mesa en ${v.restaurant}, ${v.date}, ${v.time}`,
+    offer: (v) => `Hay una mesa libre en ${v.restaurant}: ${v.date}, ${v.time}`,
+    restaurant_booking: (v) => `${v.waiting ? "Solicitud de lista de espera" : "Nueva reserva online"}: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_cancellation: (v) => `Reserva online cancelada: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+  },
+  body: {
+    confirmation: (v) => [`Tu mesa para ${v.party} en ${v.restaurant} está reservada para el ${v.date} a las ${v.time} (hora de ${v.city}).`],
+    waiting: (v) => [
+      `Estás en la lista de espera para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} (hora de ${v.city}).`,
+      "Todavía no hay ninguna mesa reservada para ti. Si se libera una, te escribiremos enseguida.",
+    ],
+    change: (v) => [`Tu reserva en ${v.restaurant} ha cambiado. Ahora es para ${v.party} el ${v.date} a las ${v.time} (hora de ${v.city}).`, `Antes: ${v.before}.`],
+    cancellation: (v) => [`Tu reserva para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} está cancelada.`],
+    reminder: (v) => [`Te recordamos tu mesa para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} (hora de ${v.city}). Te esperamos.`],
+    offer: (v) => [
+      `Buenas noticias: se ha liberado una mesa para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} (hora de ${v.city}), la hora que pediste en la lista de espera.`,
+      `Es tuya si la confirmas antes de ${v.until}. Después pasa al siguiente cliente de la lista de espera.`,
+    ],
+    restaurant_booking: (v) => [`${v.guest} ${v.waiting ? "ha pedido la lista de espera" : "ha reservado online"} para ${v.party} el ${v.date} a las ${v.time} (${v.service}).`],
+    restaurant_cancellation: (v) => [`${v.guest} ha cancelado su reserva online para ${v.party} el ${v.date} a las ${v.time} (${v.service}).`],
+  },
+  party: (n) => (n === 1 ? "1 persona" : `${n} personas`),
+  greeting: (name) => (name ? `Hola, ${name}:` : "Hola:"),
+  manage: "Ver, cambiar o cancelar tu reserva",
+  calendar: "Añadir al calendario",
+  attached: "El evento de calendario va adjunto a este correo.",
+  claim: "Quedarme la mesa",
+  cancelUntil: (when) => `Puedes cancelar online hasta el ${when}.`,
+  noOnlineCancel: "Para cancelar, llama al restaurante.",
+  address: "Dirección",
+  phone: "Teléfono",
+  email: "Correo",
+  notes: "Notas",
+  status: "Estado",
+  signature: (r) => `Hasta pronto,\n${r}`,
+  footer: (r) => `Este correo lo ha enviado el servicio de reservas online de ${r}.`,
+};
+
+export const TEXTS: Record<Locale, Texts> = { en, it, fr, de, es };

@@ -1,0 +1,77 @@
+/** What a message is, as the outbox stores it (CONTRACT 13). Pure: no imports of Hono or drizzle. */
+import type { Channel, LOCALES } from "../../shared/schemas";
+
+export type Locale = (typeof LOCALES)[number];
+
+export const MESSAGE_TEMPLATES = [
+  "confirmation",
+  "waiting",
+  "change",
+  "cancellation",
+  "reminder",
+  "offer",
+  "restaurant_booking",
+  "restaurant_cancellation",
+] as const;
+export type Template = (typeof MESSAGE_TEMPLATES)[number];
+
+export const MESSAGE_STATES = ["pending", "sent", "failed", "cancelled"] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+export const OFFER_STATES = ["open", "claimed", "declined", "expired"] as const;
+export type OfferState = (typeof OFFER_STATES)[number];
+
+export type Recipient = "guest" | "restaurant";
+
+export interface Guest {
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+/**
+ * The reservation as one message tells it, fixed at the change: a message sent late still tells
+ * what happened then. Names (restaurant, service) are read when it is first sent.
+ */
+export interface MessageSnapshot {
+  date: string;
+  hour: string;
+  /** local wall clock of the end, YYYY-MM-DDTHH:MM:SS */
+  end: string;
+  pax: number;
+  status: string;
+  channel: Channel;
+  service_id: number | null;
+  guest: Guest;
+  notes: string | null;
+  /** the calendar entry it carries: REQUEST (new or changed) or CANCEL; null: none */
+  ics: "REQUEST" | "CANCEL" | null;
+  /** change: what it was before */
+  before?: { date: string; hour: string; pax: number } | undefined;
+  /** offer: which offer (its nonce) and until when it holds (ISO instant) */
+  offer?: { nonce: string; expires_at: string } | undefined;
+}
+
+/** A message to write with a change, in the change's own batch. */
+export interface PlannedMessage {
+  template: Template;
+  recipient: Recipient;
+  to: string;
+  locale: Locale;
+  /** the calendar entry's SEQUENCE */
+  sequence: number;
+  snapshot: MessageSnapshot;
+  /** epoch ms: at once, or a reminder's time */
+  dueAt: number;
+  /** another reservation than the one changed (a waiting party's offer) */
+  reservationId?: number | undefined;
+}
+
+/** The messages of one change, and whether the reservation's pending reminder goes. */
+export interface MessagePlan {
+  messages: PlannedMessage[];
+  dropReminder: boolean;
+}
+
+export const NO_MESSAGES: MessagePlan = { messages: [], dropReminder: false };

@@ -1,0 +1,120 @@
+/**
+ * The outbox's dispatcher, shared by every kind of outbox row (webhook deliveries, messages; a
+ * search engine's notifications later): each kind has a table of its own and a sender, and the
+ * shard is the source of truth. Three ways a due row gets attempted:
+ * - sendNow(): right after the write that made it, the request itself attempts its property's
+ *   due rows (a few), once it has answered. The commit-to-receiver path is then one attempt,
+ *   not a hop through the queue, whose local simulation runs one batch at a time.
+ * - the queue: whatever sendNow leaves, every retry (sent with its delay), and the sweeper's finds.
+ * - the sweeper: dispatchDue() from the cron queues what nobody took (a Worker stopped between the
+ *   commit and the send), so nothing is lost.
+ * A lease on the row (in each sender) keeps two attempts apart, so the paths never send twice.
+ */
+import { drizzle } from "drizzle-orm/d1";
+import type { MiddlewareHandler } from "hono";
+import * as controlSchema from "../db/control.schema";
+import type { AppEnv, Bindings, DeliveryMessage, OutboxKind } from "../env";
+import { now as clockNow } from "../lib/clock";
+import { abortReason } from "../lib/d1";
+import { attemptMessage } from "../messages/delivery";
+import { takeDue as takeDueMessages } from "../messages/messages.repo";
+import { shardsOf } from "../properties/directory.repo";
+import { shardD1 } from "../shards/shards";
+import { attempt as attemptWebhook } from "../webhooks/delivery";
+import { takeDue as takeDueWebhooks } from "../webhooks/webhooks.repo";
+import { type Due, enqueue, kindOf, QUEUE_GRACE_MS } from "./queue";
+
+interface Sender {
+  /** marks due rows as queued now and answers them; `propertyId`: that property's only */
+  takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): Promise<Due[]>;
+  /** one attempt of row `id`, if it is due and nobody else holds it */
+  attempt(env: Bindings, shard: number, id: number): Promise<void>;
+}
+
+const SENDERS: Record<OutboxKind, Sender> = {
+  webhook: { takeDue: takeDueWebhooks, attempt: attemptWebhook },
+  message: { takeDue: takeDueMessages, attempt: attemptMessage },
+};
+const KINDS = Object.keys(SENDERS) as OutboxKind[];
+
+/** How many rows of each kind a write's request attempts itself; more are left to the queue. */
+const INLINE = 10;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const logged = (where: string) => (err: unknown) => console.error(JSON.stringify({ level: "error", where, message: String((err as Error)?.stack ?? err) }));
+
+/**
+ * Queues shard `shard`'s due rows of every kind that no message is on its way for, `batch` at a
+ * time, until `until` (epoch ms) when given; answers how many.
+ */
+export async function dispatchDue(env: Bindings, shard: number, o: { batch?: number; until?: number; kinds?: OutboxKind[] } = {}): Promise<number> {
+  const batch = o.batch ?? 500;
+  const d1 = shardD1(env, shard);
+  let total = 0;
+  for (const kind of o.kinds ?? KINDS) {
+    for (let round = 0; round < 20; round++) {
+      const now = clockNow();
+      const due = await SENDERS[kind].takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: batch });
+      if (due.length) await enqueue(env, kind, due);
+      total += due.length;
+      if (due.length < batch || (o.until !== undefined && clockNow() > o.until)) break;
+    }
+  }
+  return total;
+}
+
+/** Attempts the property's due rows of every kind at once (a few of each); queues the rest of the shard's. */
+export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
+  const d1 = shardD1(env, shard);
+  await Promise.all(
+    KINDS.map(async (kind) => {
+      const now = clockNow();
+      const due = await SENDERS[kind].takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: INLINE, propertyId });
+      await Promise.all(due.map((r) => SENDERS[kind].attempt(env, shard, r.id).catch(logged(`${kind} attempt`))));
+      if (due.length === INLINE) await dispatchDue(env, shard, { kinds: [kind] });
+    }),
+  );
+}
+
+/**
+ * After a successful write, send what it put in the outbox, without holding the answer. If this
+ * never runs (the Worker stopped), the cron's sweeper finds the rows within a minute.
+ */
+export function dispatchAfterWrite(): MiddlewareHandler<AppEnv> {
+  return async function dispatchAfterWriteMiddleware(c, next) {
+    await next();
+    const shard = c.get("shard");
+    if (c.req.method !== "GET" && c.res.status < 400 && shard !== undefined) {
+      c.executionCtx.waitUntil(sendNow(c.env, shard, c.get("property")?.id).catch(logged("outbox dispatch")));
+    }
+  };
+}
+
+/**
+ * The queue consumer: each message is one attempt, in the shard the directory names for its
+ * property (a property moved since the message was sent is found where it is now). A property
+ * being moved waits; a crash leaves the message to the queue's retry.
+ */
+export async function consume(batch: MessageBatch<DeliveryMessage>, env: Bindings): Promise<void> {
+  const control = drizzle(env.DB, { schema: controlSchema });
+  const entries = await shardsOf(control, [...new Set(batch.messages.map((m) => m.body.property_id).filter(Number.isInteger))]);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const { property_id, delivery_id } = message.body;
+      const kind = kindOf(message.body);
+      const entry = entries.get(property_id);
+      try {
+        if (!entry || !kind) return message.ack(); // no such property, or a message of another format: nothing to send
+        if (entry.movingSince) return message.retry({ delaySeconds: 5 });
+        await SENDERS[kind].attempt(env, entry.shard, delivery_id);
+        message.ack();
+      } catch (err) {
+        // The property started moving mid-attempt: its shard refuses the bookkeeping; try again there later.
+        if (!abortReason(err, ["property_moving"] as const)) {
+          console.error(JSON.stringify({ level: "error", where: "outbox consumer", kind, delivery_id, message: String((err as Error)?.stack ?? err) }));
+        }
+        message.retry({ delaySeconds: 5 });
+      }
+    }),
+  );
+}

@@ -1,0 +1,38 @@
+/** A reservation row as the message planner sees it (worker/messages/plan.ts). */
+import { LOCALES, resolveSettings, type Channel, type ReservationStatus } from "../../shared/schemas";
+import type { PropertyRow } from "../env";
+import { emailsGuest, type ReservationFacts } from "../messages/plan";
+import type { Guest, Locale } from "../messages/types";
+import type { ReservationRow } from "./reservations.repo";
+
+/** The customer's details as the reservation last wrote them (its snapshot), or none. */
+export function guestOf(row: Pick<ReservationRow, "customerSnapshot">): Guest | null {
+  const raw = row.customerSnapshot as unknown;
+  if (!raw) return null;
+  const c = (typeof raw === "string" ? JSON.parse(raw) : raw) as Partial<Guest>;
+  return { first_name: c.first_name ?? null, last_name: c.last_name ?? null, email: c.email ?? null, phone: c.phone ?? null };
+}
+
+export const asLocale = (value: string | null | undefined): Locale | null => ((LOCALES as readonly string[]).includes(value ?? "") ? (value as Locale) : null);
+
+export function factsOf(row: ReservationRow): ReservationFacts {
+  return {
+    status: row.status as ReservationStatus,
+    channel: row.channel as Channel,
+    startDate: row.startDate,
+    startHour: row.startHour,
+    startMin: row.startMin,
+    endMin: row.endMin,
+    pax: row.pax,
+    serviceId: row.serviceId,
+    notes: row.notes,
+    guest: guestOf(row),
+    notifyGuest: row.notifyGuest,
+    locale: asLocale(row.guestLocale),
+  };
+}
+
+/** Whether this reservation's guest is emailed at all (the manage link is made only then). */
+export function reachable(row: ReservationRow, property: PropertyRow): boolean {
+  return emailsGuest(factsOf(row), resolveSettings(property.settings));
+}

@@ -1,0 +1,99 @@
+/**
+ * Waiting-list offers (CONTRACT 13). When a table frees (a cancellation, an expiry), the party
+ * that asked first for that day and now fits is offered it by email, in the same batch as the
+ * change; the offer holds `offer_minutes`. Claiming it (waitlist.routes.ts) accepts the
+ * reservation if a table is still free; an offer that runs out (the cron) or is declined passes
+ * to the next party, again in one batch with its closing. Each party is offered once.
+ */
+import { resolveSettings } from "../../shared/schemas";
+import { loadAvailability } from "../availability/availability.repo";
+import { Availability } from "../availability/engine";
+import type { Db, PropertyRow } from "../env";
+import { now, nowIso } from "../lib/clock";
+import { getPropertyRows } from "../properties/properties.repo";
+import { newLink } from "../messages/links";
+import { snapshotOf } from "../messages/plan";
+import type { PlannedMessage } from "../messages/types";
+import { factsOf, reachable } from "../reservations/facts";
+import { getReservation, type ReservationRow } from "../reservations/reservations.repo";
+import type { NewOffer } from "./offers.repo";
+import * as repo from "./offers.repo";
+import { nextParty } from "./pick";
+
+export interface PlannedOffer {
+  offer: NewOffer;
+  message: PlannedMessage;
+}
+
+export interface OfferContext {
+  db: Db;
+  property: PropertyRow;
+  /** without it no link can be mailed, so no offer is made */
+  linkSecret?: string | undefined;
+}
+
+/**
+ * The offer a freed table on `date` makes, if a waiting party fits now: the offer row and its
+ * email, for the caller's batch. `ignoring`: the reservation whose tables are being released.
+ */
+export async function planOffer(ctx: OfferContext, date: string, ignoring?: number): Promise<PlannedOffer | undefined> {
+  if (!ctx.linkSecret) return undefined;
+  const waiting = (await repo.waitingNeverOffered(ctx.db, ctx.property.id, date)).filter((w) => w.id !== ignoring);
+  if (!waiting.length) return undefined;
+  const { catalog, holds } = await loadAvailability(ctx.db, ctx.property, date, date);
+  const at = now();
+  const engine = new Availability(catalog, holds, at);
+  const byId = new Map(waiting.map((w) => [w.id, w]));
+  const party = nextParty(
+    engine,
+    waiting.map((w) => ({ ...w, channel: factsOf(w).channel, reachable: reachable(w, ctx.property) })),
+    ignoring,
+  );
+  return party && offerTo(ctx, byId.get(party.id)!, at);
+}
+
+async function offerTo(ctx: OfferContext, party: ReservationRow, at: number): Promise<PlannedOffer> {
+  const settings = resolveSettings(ctx.property.settings);
+  const link = await newLink(ctx.linkSecret, "offer");
+  const expiresAt = new Date(at + settings.offer_minutes * 60_000).toISOString();
+  const facts = factsOf(party);
+  return {
+    offer: { reservationId: party.id, nonce: link.nonce!, tokenHash: link.hash, expiresAt },
+    message: {
+      template: "offer",
+      recipient: "guest",
+      to: facts.guest!.email!,
+      locale: facts.locale ?? settings.locale,
+      sequence: party.version,
+      snapshot: snapshotOf(facts, null, { offer: { nonce: link.nonce!, expires_at: expiresAt } }),
+      dueAt: at,
+      reservationId: party.id,
+    },
+  };
+}
+
+/**
+ * An open offer declined or run out: closed, and offered to the next party that fits now (if
+ * any), in one batch. Answers false when it was not open any more (someone else closed it).
+ */
+export async function passOffer(ctx: OfferContext & { d1: D1Database }, offer: repo.OfferRow, state: "declined" | "expired"): Promise<boolean> {
+  const party = await getReservation(ctx.db, offer.reservationId);
+  // The party just let it pass has an offer row, so planOffer skips it.
+  const next = party ? await planOffer(ctx, party.startDate) : undefined;
+  return repo.closeAndPass(ctx.d1, offer.id, state, nowIso(), ctx.property.id, next);
+}
+
+const EXPIRY_BATCH = 100;
+
+/** The cron: every open offer of this shard whose time ran out passes to the next party, until `until`. */
+export async function expireOffers(d1: D1Database, db: Db, linkSecret: string | undefined, until: number): Promise<number> {
+  const lapsed = await repo.lapsedOffers(db, nowIso(), EXPIRY_BATCH);
+  const properties = new Map((await getPropertyRows(db, [...new Set(lapsed.map((o) => o.propertyId))])).map((p) => [p.id, p]));
+  let passed = 0;
+  for (const offer of lapsed) {
+    if (now() > until) break;
+    const property = properties.get(offer.propertyId);
+    if (property && (await passOffer({ db, d1, property, linkSecret }, offer, "expired"))) passed++;
+  }
+  return passed;
+}
