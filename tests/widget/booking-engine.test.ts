@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
+import type { PublicSlotDay } from "../../widget/api.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
 import { PublicApiError } from "../../widget/api.js";
 import { setClock } from "../../widget/clock.js";
@@ -45,6 +46,22 @@ async function dayWithTimes(page: HTMLElement, pax: number) {
   if (times(page).length) return;
   const days = await slots(await selectedDate(page), pax, 14);
   await chooseDate(page, days.find((d) => d.services.some((s) => s.times.length))!.date);
+}
+
+/**
+ * The selected day, or the next one, whose first service with free times for the party spans
+ * two hours (more than the largest party's 90-minute stay): once its first time is taken, later
+ * ones stay free.
+ */
+async function dayWithLaterTimes(page: HTMLElement, pax: number) {
+  const minutes = (h: string) => Number(h.slice(0, 2)) * 60 + Number(h.slice(3, 5));
+  const spans = (d: PublicSlotDay) => {
+    const first = d.services.find((s) => s.times.length)?.times ?? [];
+    return first.length > 0 && minutes(first.at(-1)!) - minutes(first[0]!) >= 120;
+  };
+  const selected = await selectedDate(page);
+  const day = (await slots(selected, pax, 14)).find(spans)!;
+  if (day.date !== selected) await chooseDate(page, day.date);
 }
 
 async function choosePax(page: HTMLElement, pax: number) {
@@ -162,14 +179,9 @@ describe("<booking-engine page=book>", () => {
     const pax = p.max_online_pax;
     const el = await mount();
     const page = await bookPageWithTimes(el);
-    const select = await inShadow<HTMLSelectElement>(page, "#pax");
-    select.value = String(pax);
-    select.dispatchEvent(new Event("change"));
-    await (page as unknown as { updateComplete: Promise<boolean> }).updateComplete;
-    await until(() => page.shadowRoot!.querySelector('input[name="time"]'));
-    // A day with a whole service ahead (late in the evening, today's last times would leave no alternative).
-    const later = (await slots(p.first_date, pax, 14)).find((d) => d.date > p.first_date && d.services.some((s) => s.times.length >= 8))!;
-    await chooseDate(page, later.date);
+    await choosePax(page, pax);
+    // a day with later times to offer once the first is taken (late in the evening, today has none)
+    await dayWithLaterTimes(page, pax);
     const times = allInShadow<HTMLInputElement>(page, 'input[name="time"]');
     // The first time of the day: a large party holds the one table that fits it for a while,
     // and later times stay free.
