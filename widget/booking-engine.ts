@@ -173,9 +173,16 @@ export class BookingEngine extends LitElement {
     window.removeEventListener("hashchange", this.fromHash);
   }
 
-  /** `#booking-manage=<token>` in the host's address opens that reservation here (when the host says so). */
+  /**
+   * The host shows reservations here when it says so: the `booking-manage` attribute, or a
+   * `#booking-manage` hash in its address; `#booking-manage=<token>` opens that reservation.
+   */
+  private get manageHere() {
+    return this.bookingManage || location.hash.startsWith("#booking-manage");
+  }
+
   private fromHash = () => {
-    const token = this.bookingManage && location.hash.match(/^#booking-manage=([\w-]{16,200})$/)?.[1];
+    const token = this.manageHere && location.hash.match(/^#booking-manage=([\w-]{16,200})$/)?.[1];
     if (token) {
       this.token = token;
       this.page = "manage";
@@ -291,7 +298,7 @@ export class BookingEngine extends LitElement {
                       .serviceId=${this.service}
                       .initialPax=${this.pax}
                       .hosted=${this.hosted}
-                      .manageHere=${this.bookingManage}
+                      .manageHere=${this.manageHere}
                       .locale=${locale}
                     ></be-book-page>`}
           </div>`;

@@ -352,6 +352,22 @@ describe("after cancelling, and the embedded manage link", () => {
     }
   });
 
+  it("a #booking-manage hash in the host's address says the same as the attribute", async () => {
+    const start = location.href;
+    try {
+      history.replaceState(null, "", "#booking-manage");
+      const slot = await freeTime(2, 11);
+      const booked = await bookAsGuest({ ...slot, pax: 2 }, "Hash");
+      history.replaceState(null, "", `#booking-manage=${booked.body.data![0]!.manage_token}`);
+      const el = await mount();
+      const manage = await inShadow(el, "be-manage-page");
+      await until(() => deepText(manage).includes("Hash Guest"));
+      expect(el.page).to.equal("manage");
+    } finally {
+      history.replaceState(null, "", start);
+    }
+  });
+
   it("without it, the link opens the hosted manage page in a new tab, in the host's accent", async () => {
     const el = await mount({ extra: 'style="--be-accent: #225522"' });
     const page = await bookPageWithTimes(el);
