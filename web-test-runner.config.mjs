@@ -59,6 +59,8 @@ const emails = [];
 const worker = realWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
+/** addresses handed to other guests' look-ups (10.0.0.0/8) */
+let lookups = 1;
 
 async function readBody(req) {
   const chunks = [];
@@ -94,9 +96,11 @@ function messageIds() {
 /**
  * The test files' back door, in this Node process (never in the Worker):
  * - POST /fixture/restaurant {settings?}: a new restaurant of TEST_CATALOG; answers its public key and ids;
+ * - /other-guest/<public_key>/<path>: the public API's reads as another guest, from an address of its own;
  * - /staff/<property_id>/<path>: the integrator API as that restaurant's staff (the integrator
  *   API answers no browser, and staff bookings do not spend the guests' public write budget);
  * - GET /fixture/msg-ids: the message ids the widget's code uses;
+ * - /as-guest/<n>/api/v2/public/...: the public API from an address of its own, for a widget mounted with that `api`;
  * - GET /fixture/mail?to=<address>: the raw emails sent to that address so far, oldest first;
  * - POST /guest/<public_key>/<path>: the public API as a guest of an address of its own, so the
  *   bookings a test makes to set the scene do not spend the public write budget (10 a minute per
@@ -122,6 +126,33 @@ async function fixtures(ctx, next) {
   if (ctx.path === "/fixture/msg-ids") {
     ctx.type = "application/json";
     ctx.body = JSON.stringify(messageIds());
+    return;
+  }
+  // The tests' own look-ups (profile, slots), from an address of their own: the browser's read
+  // budget (120 a minute per address) stays for the widget under test, as /guest/ does for writes.
+  const other = ctx.path.match(/^\/other-guest\/(.*)$/);
+  if (other) {
+    const body = await readBody(ctx.req);
+    const ip = `10.${(lookups >> 16) & 255}.${(lookups >> 8) & 255}.${lookups++ & 255}`;
+    const query = ctx.querystring ? `?${ctx.querystring}` : "";
+    const res = await request(worker.env.api, `/api/v2/public/${other[1]}${query}`, { method: ctx.method, headers: { "CF-Connecting-IP": ip }, body: body === undefined ? undefined : JSON.parse(body) });
+    ctx.status = res.status;
+    ctx.type = "application/json";
+    ctx.body = JSON.stringify(res.json ?? null);
+    return;
+  }
+  // A widget under test that is a guest of its own address: mounted with api="<this origin>/as-guest/<n>",
+  // its calls reach the Worker from 203.0.113.<n> (TEST-NET-3), so the tests of one file do not share
+  // the browser's budgets (10 writes a minute) with every other file's.
+  const as = ctx.path.match(/^\/as-guest\/(\d{1,3})(\/api\/v2\/public\/.*)$/);
+  if (as) {
+    const body = await readBody(ctx.req);
+    const headers = { "CF-Connecting-IP": `203.0.113.${as[1]}` };
+    for (const h of ["content-type", "idempotency-key", "accept"]) if (ctx.get(h)) headers[h] = ctx.get(h);
+    const res = await fetch(`${worker.env.api}${as[2]}${ctx.querystring ? `?${ctx.querystring}` : ""}`, { method: ctx.method, headers, body });
+    ctx.status = res.status;
+    ctx.type = res.headers.get("content-type") ?? "application/json";
+    ctx.body = await res.text();
     return;
   }
   const guest = ctx.path.match(/^\/guest\/([^/]+)\/(.*)$/);

@@ -19,7 +19,8 @@ const size = await buildWidget();
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log(
   `built dist/public/widget/booking-engine.js: ${kib(size.bytes)}, ${kib(size.gzip)} gzipped, and ${size.chunks} locale chunks; ` +
-    `largest first load ${kib(size.firstLoad)} gzipped (budget ${kib(size.budget)})`,
+    `pages ${Object.entries(size.pages).map(([p, n]) => `${p} ${kib(n)}`).join(", ")}; ` +
+    `largest first load (module, locale, page) ${kib(size.firstLoad)} gzipped (budget ${kib(size.budget)})`,
 );
 if (size.firstLoad > size.budget) {
   console.error(`the widget's first load is over its budget of ${kib(size.budget)} gzipped`);

@@ -5,13 +5,17 @@
  * The Worker validates with these schemas; the widget imports only the types (`import type`), so
  * zod never reaches the bundle.
  *
- *   GET    /api/v2/public/{public_key}                  -> { data: [PublicProfile] }
- *   GET    /api/v2/public/{public_key}/services         -> { data: PublicService[] }
- *   GET    /api/v2/public/{public_key}/slots?date&pax[&days][&service_id]
+ *   GET    /api/v2/public/{public_key}[?locale]         -> { data: [PublicProfile] }
+ *   GET    /api/v2/public/{public_key}/services[?locale] -> { data: PublicService[] }
+ *   GET    /api/v2/public/{public_key}/slots?date&pax[&days][&service_id][&locale]
  *                                                       -> { data: PublicSlotDay[] }
  *   POST   /api/v2/public/{public_key}/reservations     PublicBookingInput -> 201 { data: [PublicBooking] }
  *   GET    /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] }
+ *   PATCH  /api/v2/public/{public_key}/manage/{token}   PublicChangeInput -> { data: [PublicReservation] } (moved)
  *   DELETE /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] } (status CANCELLED)
+ *
+ * `locale` picks the restaurant's own texts (welcome message, service names and descriptions) in
+ * that language where `settings.translations` has them, the defaults elsewhere (CONTRACT 15).
  *
  * Errors are the API's problem+json. A time taken meanwhile is 409 "time no longer available" with
  * `alternatives`: the nearest free times of that day (at most 6, nearest first).
@@ -35,6 +39,12 @@ export const PublicProfile = z.object({
   last_date: z.string(),
   /** minutes before the start until which a guest may cancel */
   cancel_notice: z.number().int(),
+  /** where the restaurant is (CONTRACT 15); null when it gave no street or city */
+  address: z.object({ street: z.string().nullable(), city: z.string().nullable(), zip: z.string().nullable(), country: z.string().nullable() }).nullable(),
+  /** for a map link; null when unknown */
+  position: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+  phone: z.string().nullable(),
+  website: z.string().nullable(),
 });
 export type PublicProfile = z.infer<typeof PublicProfile>;
 
@@ -111,6 +121,20 @@ export const PublicBookingInput = z.object({
   locale: z.enum(LOCALES).optional(),
 });
 export type PublicBookingInput = z.input<typeof PublicBookingInput>;
+
+/**
+ * The guest moves the reservation (CONTRACT 15): any of date, hour, party size and service; the
+ * same rules as booking; one atomic move (the old time is kept until the new one is taken).
+ */
+export const PublicChangeInput = z
+  .object({
+    date: dateString.optional(),
+    hour: hourString.refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)").optional(),
+    pax: z.number().int().min(1).max(1000).optional(),
+    service_id: z.number().int().min(1).optional(),
+  })
+  .refine((c) => c.date !== undefined || c.hour !== undefined || c.pax !== undefined || c.service_id !== undefined, "give date, hour, pax or service_id");
+export type PublicChangeInput = z.input<typeof PublicChangeInput>;
 
 /** A guest's own reservation, as the guest typed it: never another guest's data. */
 export const PublicReservation = z.object({

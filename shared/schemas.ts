@@ -66,6 +66,19 @@ export const turnTimeSchema = z.object({
   minutes: z.number().int().min(5).max(1440),
 });
 
+/** A restaurant's own texts in one language (CONTRACT 15): each one falls back to the default when absent. */
+export const localeTextsSchema = z.object({
+  welcome_message: z.string().max(2000).optional(),
+  /** by service id */
+  services: z
+    .record(
+      z.string().regex(/^\d{1,15}$/, "expected a service id"),
+      z.object({ name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() }),
+    )
+    .optional(),
+});
+export type LocaleTexts = z.infer<typeof localeTextsSchema>;
+
 /** Property settings (CONTRACT 4), every field with its default. */
 export const settingsSchema = z.object({
   timezone: z.string().max(64).refine(isTimeZone, "not an IANA time zone").default("UTC"),
@@ -109,6 +122,8 @@ export const settingsSchema = z.object({
     .regex(/^#[0-9a-fA-F]{6}$/, "expected a colour #RRGGBB")
     .nullable()
     .default(null),
+  /** the restaurant's texts per language, `{"it": {"welcome_message", "services": {"<id>": {"name", "description"}}}}` */
+  translations: z.partialRecord(z.enum(LOCALES), localeTextsSchema).default({}),
   // Messages (CONTRACT 13): the guest's reminder this many hours before (0: none), the restaurant's
   // own email for each online booking and cancellation, emails to guests booked by staff, and how
   // long a waiting-list offer holds.
@@ -137,6 +152,7 @@ export const settingsPatchSchema = z.object({
   logo_url: settingsSchema.shape.logo_url.removeDefault().optional(),
   photos: settingsSchema.shape.photos.removeDefault().optional(),
   accent_color: settingsSchema.shape.accent_color.removeDefault().optional(),
+  translations: settingsSchema.shape.translations.removeDefault().optional(),
   reminder_hours: settingsSchema.shape.reminder_hours.removeDefault().optional(),
   notify_restaurant: settingsSchema.shape.notify_restaurant.removeDefault().optional(),
   email_staff_bookings: settingsSchema.shape.email_staff_bookings.removeDefault().optional(),

@@ -2,9 +2,15 @@
  * Typed fetch client of the public widget API (CONTRACT 8, shared/public.ts). Types only come
  * from shared/: zod never reaches the bundle.
  */
-import type { PublicBooking, PublicBookingInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
+import type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
 
-export type { PublicBooking, PublicBookingInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
+export type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
+
+/** One bad field of a 400, as the API names it ("guest.email"). */
+export interface FieldError {
+  path: string;
+  message: string;
+}
 
 /** A problem+json answer (RFC 9457), with the 409's `alternatives` when a time was taken meanwhile. */
 export class PublicApiError extends Error {
@@ -13,6 +19,7 @@ export class PublicApiError extends Error {
     readonly code: string | undefined,
     readonly detail: string | undefined,
     readonly alternatives: string[] = [],
+    readonly errors: FieldError[] = [],
   ) {
     super(detail ?? `HTTP ${status}`);
     this.name = "PublicApiError";
@@ -32,23 +39,30 @@ export interface SlotsQuery {
 
 export class PublicApi {
   private readonly base: string;
+  /** the guest's language: the restaurant's own texts come in it where it wrote them (CONTRACT 15) */
+  locale: string | undefined;
 
   /** `origin`: where the Worker answers (no path); `publicKey`: the restaurant's public key. */
   constructor(origin: string, publicKey: string) {
     this.base = `${origin.replace(/\/+$/, "")}/api/v2/public/${encodeURIComponent(publicKey)}`;
   }
 
+  private get lang() {
+    return this.locale ? `locale=${encodeURIComponent(this.locale)}` : "";
+  }
+
   profile(signal?: AbortSignal): Promise<PublicProfile> {
-    return this.one<PublicProfile>("", { signal });
+    return this.one<PublicProfile>(this.lang && `?${this.lang}`, { signal });
   }
 
   services(signal?: AbortSignal): Promise<PublicService[]> {
-    return this.list<PublicService>("/services", { signal });
+    return this.list<PublicService>(`/services${this.lang && `?${this.lang}`}`, { signal });
   }
 
   slots({ date, pax, days = 1, serviceId }: SlotsQuery, signal?: AbortSignal): Promise<PublicSlotDay[]> {
     const q = new URLSearchParams({ date, pax: String(pax), days: String(days) });
     if (serviceId) q.set("service_id", String(serviceId));
+    if (this.locale) q.set("locale", this.locale);
     return this.list<PublicSlotDay>(`/slots?${q}`, { signal });
   }
 
@@ -63,6 +77,16 @@ export class PublicApi {
 
   reservation(token: string, signal?: AbortSignal): Promise<PublicReservation> {
     return this.one<PublicReservation>(`/manage/${encodeURIComponent(token)}`, { signal });
+  }
+
+  /** Moves the reservation; 409 (PublicApiError.timeTaken) with alternatives when the new time is gone. */
+  change(token: string, input: PublicChangeInput, signal?: AbortSignal): Promise<PublicReservation> {
+    return this.one<PublicReservation>(`/manage/${encodeURIComponent(token)}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(input),
+      signal,
+    });
   }
 
   cancel(token: string, signal?: AbortSignal): Promise<PublicReservation> {
@@ -90,8 +114,8 @@ export class PublicApi {
 
   private async list<T>(path: string, init: RequestInit): Promise<T[]> {
     const res = await fetch(this.base + path, { ...init, headers: { Accept: "application/json", ...init.headers } });
-    const body = (await res.json().catch(() => undefined)) as { data?: T[]; code?: string; detail?: string; title?: string; alternatives?: string[] } | undefined;
-    if (!res.ok) throw new PublicApiError(res.status, body?.code, body?.detail ?? body?.title, body?.alternatives ?? []);
+    const body = (await res.json().catch(() => undefined)) as { data?: T[]; code?: string; detail?: string; title?: string; alternatives?: string[]; errors?: FieldError[] } | undefined;
+    if (!res.ok) throw new PublicApiError(res.status, body?.code, body?.detail ?? body?.title, body?.alternatives ?? [], body?.errors ?? []);
     return body?.data ?? [];
   }
 }

@@ -8,11 +8,19 @@ import { LitElement, css, html, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { PublicApi, PublicApiError, type PublicProfile } from "./api.js";
 import type { NavigateDetail } from "./events.js";
-import { pickLocale, setLocale } from "./localization.js";
+import { pickLocale, setLocale, supported } from "./localization.js";
+import { definePage } from "./pages/lazy.js";
+import { contrast, luminance, parseColor } from "./parts/contrast.js";
 import { base, theme } from "./parts/styles.js";
 
 export type Page = NavigateDetail["page"];
 const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"];
+
+/** Every part of every page, exported through whichever page is shown (a part a page lacks is simply absent). */
+const PARTS =
+  "welcome, welcome-message, logo, title, services, service, carousel, slide, book, calendar, day, selected-day, disabled-day, service-group, time, time-group, " +
+  "waiting-list, button, input, form, summary, details, confirmation, manage-link, error, manage, confirm, cancelled, change, contact, map-link, phone, " +
+  "next-available, action-bar, field-error, calendar-link, email-sent, offer, claim, decline, claimed, declined";
 
 /** Where this module was loaded from: the Worker that serves the public API too. */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
@@ -31,6 +39,11 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @attr api - the origin of the API (default: the origin the script was loaded from)
  * @attr token - the manage token of a reservation (page `manage`), or a waiting-list offer's (page `offer`)
  * @attr service - a service id to preselect on the booking page
+ * @attr pax - a party size to preselect on the booking page
+ * @attr booking-manage - the host page shows the guest's reservation in this element: the
+ *   confirmation's manage link opens it here (and `#booking-manage=<token>` in the host's address
+ *   opens it on load); without it the link opens the hosted manage page in a new tab, in the host's accent
+ * @attr hosted - set by the hosted pages: each step's address carries the step (`?step=`)
  *
  * @fires booking-created - a reservation was made; `detail: { reservation, manage_url }`
  * @fires booking-cancelled - the guest cancelled a reservation; `detail: { reservation }`
@@ -60,12 +73,19 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart offer - the waiting-list offer page; `claim` and `decline` its buttons (with `button`), `claimed` and `declined` its answers
  * @csspart error - an error message
  * @csspart confirm - the "really cancel?" step of the manage page
+ * @csspart change - the manage page's form that changes date, time or party size
  * @csspart cancelled - the message that the reservation is cancelled
  * @csspart carousel - the photo carousel
  * @csspart slide - one photo of the carousel
+ * @csspart contact - the restaurant's address, map link, phone and website
+ * @csspart map-link - the link to the map
+ * @csspart phone - the restaurant's phone number (a tel: link)
+ * @csspart next-available - the nearest dates with a free time, when the chosen day has none
+ * @csspart action-bar - the bar that keeps the next step in reach on a phone
+ * @csspart field-error - the message under a field the server refused
  *
  * @cssproperty --be-accent - accent colour of buttons and choices (default: the restaurant's accent_color)
- * @cssproperty --be-on-accent - text on the accent colour (#fff)
+ * @cssproperty --be-on-accent - text on the accent colour (default: black or white, whichever contrasts more with the accent)
  * @cssproperty --be-text - text colour
  * @cssproperty --be-muted - secondary text colour
  * @cssproperty --be-background - background of fields and the frame
@@ -110,6 +130,10 @@ export class BookingEngine extends LitElement {
         font-weight: 700;
         font-size: 1.15rem;
       }
+      .probe {
+        display: none;
+        color: var(--_accent);
+      }
     `,
   ];
 
@@ -119,31 +143,89 @@ export class BookingEngine extends LitElement {
   @property() declare api: string | undefined;
   @property() declare token: string | undefined;
   @property({ type: Number }) declare service: number | undefined;
+  @property({ type: Number }) declare pax: number | undefined;
+  @property({ type: Boolean, attribute: "booking-manage" }) declare bookingManage: boolean;
+  @property({ type: Boolean }) declare hosted: boolean;
 
   @state() private declare client: PublicApi | undefined;
+  /** black or white, whichever reads better on the accent as the browser resolved it */
+  @state() private declare onAccent: string | undefined;
+  /** the accent is too light to be text on the background: such text takes the text colour */
+  @state() private declare lightAccent: boolean;
 
   constructor() {
     super();
     this.property = "";
     this.page = "book";
+    this.bookingManage = false;
+    this.hosted = false;
+    this.lightAccent = false;
   }
 
+  override connectedCallback() {
+    super.connectedCallback();
+    window.addEventListener("hashchange", this.fromHash);
+    this.fromHash();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    window.removeEventListener("hashchange", this.fromHash);
+  }
+
+  /**
+   * The host shows reservations here when it says so: the `booking-manage` attribute, or a
+   * `#booking-manage` hash in its address; `#booking-manage=<token>` opens that reservation.
+   */
+  private get manageHere() {
+    return this.bookingManage || location.hash.startsWith("#booking-manage");
+  }
+
+  private fromHash = () => {
+    const token = this.manageHere && location.hash.match(/^#booking-manage=([\w-]{16,200})$/)?.[1];
+    if (token) {
+      this.token = token;
+      this.page = "manage";
+    }
+  };
+
   override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has("page")) void definePage(this.page);
     if (changed.has("api") || changed.has("property")) this.client = this.property ? new PublicApi(this.api || SCRIPT_ORIGIN, this.property) : undefined;
   }
 
   private profile = new Task(this, {
-    args: () => [this.client] as const,
+    args: () => [this.client, this.locale] as const,
     task: async ([client], { signal }) => {
       if (!client) throw new PublicApiError(404, "property_not_found", "no property attribute");
+      // The restaurant's own texts in the guest's language, when the page says which one.
+      client.locale = supported(this.locale) ?? supported(document.documentElement.lang);
       const profile = await client.profile(signal);
-      await setLocale(this.localeFor(profile));
+      client.locale = this.localeFor(profile);
+      await setLocale(client.locale);
       return profile;
     },
   });
 
-  override updated(changed: PropertyValues<this>) {
-    if (changed.has("locale") && this.profile.value) void setLocale(this.localeFor(this.profile.value));
+  override updated() {
+    this.contrastAccent();
+  }
+
+  /**
+   * Text on the accent: black or white by contrast (CONTRACT 15), unless the page sets
+   * --be-on-accent. The probe is styled with the accent, so any CSS colour the host gives is resolved.
+   */
+  private contrastAccent() {
+    const probe = this.renderRoot.querySelector<HTMLElement>(".probe");
+    if (!probe) return;
+    const rgb = parseColor(getComputedStyle(probe).color);
+    if (!rgb) return;
+    const l = luminance(rgb);
+    const on = contrast(l, 0) > contrast(l, 1) ? "#000" : "#fff";
+    if (on !== this.onAccent) this.onAccent = on;
+    // WCAG AA for text: 4.5:1 on a white background.
+    const light = contrast(l, 1) < 4.5;
+    if (light !== this.lightAccent) this.lightAccent = light;
   }
 
   /** The `locale` attribute, else the host page's `lang`, else the restaurant's locale. */
@@ -156,6 +238,11 @@ export class BookingEngine extends LitElement {
     e.stopPropagation();
     this.page = e.detail.page;
     if (e.detail.serviceId) this.service = e.detail.serviceId;
+    if (e.detail.pax) this.pax = e.detail.pax;
+    if (e.detail.token) this.token = e.detail.token;
+    // On the hosted pages the address follows, so a reload shows the same page.
+    await definePage(this.page);
+    if (this.hosted && e.detail.page === "book") history.pushState(null, "", `/p/${encodeURIComponent(this.property)}/book${e.detail.pax ? `?pax=${e.detail.pax}` : ""}`);
     await this.updateComplete;
     const page = this.renderRoot.querySelector<LitElement>("[data-page]");
     await page?.updateComplete;
@@ -177,8 +264,11 @@ export class BookingEngine extends LitElement {
         complete: (profile) => {
           const locale = this.localeFor(profile);
           const page = PAGES.includes(this.page) ? this.page : "book";
-          const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color})` : "";
-          return html`<div style=${accent} lang=${locale}>
+          const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color});` : "";
+          const onAccent =
+            (this.onAccent ? `--_on-accent: var(--be-on-accent, ${this.onAccent});` : "") + (this.lightAccent ? "--_accent-text: var(--_text);" : "");
+          return html`<div style=${accent + onAccent} lang=${locale}>
+            <span class="probe" aria-hidden="true"></span>
             ${page === "book" || page === "manage" || page === "offer"
               ? html`<header part="header">
                   ${profile.logo_url ? html`<img part="logo" src=${profile.logo_url} alt="" />` : nothing}
@@ -186,19 +276,29 @@ export class BookingEngine extends LitElement {
                 </header>`
               : nothing}
             ${page === "welcome"
-              ? html`<be-welcome-page data-page exportparts="welcome, logo, title, button, welcome-message" .profile=${profile}></be-welcome-page>`
+              ? html`<be-welcome-page data-page exportparts=${PARTS} .profile=${profile}></be-welcome-page>`
               : page === "services"
-                ? html`<be-services-page data-page exportparts="services, service, carousel, slide, button, error" .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
+                ? html`<be-services-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
                 : page === "manage"
-                  ? html`<be-manage-page data-page exportparts="manage, summary, button, error, confirm, cancelled, calendar-link" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`
+                  ? html`<be-manage-page
+                      data-page
+                      exportparts=${PARTS}
+                      .api=${this.client}
+                      .profile=${profile}
+                      .token=${this.token ?? ""}
+                      .locale=${locale}
+                    ></be-manage-page>`
                   : page === "offer"
-                    ? html`<be-offer-page data-page exportparts="offer, summary, button, claim, decline, claimed, declined, error" .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`
+                    ? html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`
                   : html`<be-book-page
                       data-page
-                      exportparts="book, calendar, day, selected-day, disabled-day, service, service-group, time, time-group, waiting-list, button, input, form, summary, details, confirmation, manage-link, calendar-link, email-sent, error"
+                      exportparts=${PARTS}
                       .api=${this.client}
                       .profile=${profile}
                       .serviceId=${this.service}
+                      .initialPax=${this.pax}
+                      .hosted=${this.hosted}
+                      .manageHere=${this.manageHere}
                       .locale=${locale}
                     ></be-book-page>`}
           </div>`;

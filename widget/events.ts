@@ -16,6 +16,10 @@ export interface BookingCancelledDetail {
 export interface NavigateDetail {
   page: "welcome" | "services" | "book" | "manage" | "offer";
   serviceId?: number;
+  /** the party size to keep (book again after cancelling) */
+  pax?: number;
+  /** the reservation to show (page manage, embedded) */
+  token?: string;
 }
 
 export const fire = <T>(target: EventTarget, type: string, detail: T, composed = true) =>
@@ -26,5 +30,6 @@ declare global {
     "booking-created": CustomEvent<BookingCreatedDetail>;
     "booking-cancelled": CustomEvent<BookingCancelledDetail>;
     "be-navigate": CustomEvent<NavigateDetail>;
+    "be-changed": CustomEvent<{ reservation: PublicReservation }>;
   }
 }

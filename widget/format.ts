@@ -73,3 +73,16 @@ function weekStart(locale: string): number {
 }
 
 export const clampDate = (date: string, min: string, max: string) => (date < min ? min : date > max ? max : date);
+
+/**
+ * The city of an IANA zone, as guests say it ("Europe/Rome" -> "Rome", "America/New_York" ->
+ * "New York"): times are labelled "Time in Rome", never with the raw zone (CONTRACT 15).
+ */
+export const cityOf = (timezone: string) => (timezone.split("/").pop() ?? timezone).replace(/_/g, " ");
+
+/** A wall-clock date and time minus `minutes`, still wall-clock (the cancel deadline of a start). */
+export function minusMinutes(date: string, hour: string, minutes: number): { date: string; hour: string } {
+  const [h = 0, m = 0] = hour.split(":").map(Number);
+  const at = new Date(Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10), h, m) - minutes * 60_000);
+  return { date: at.toISOString().slice(0, 10), hour: at.toISOString().slice(11, 19) };
+}

@@ -1,27 +1,26 @@
 /** Defines <booking-engine> (and the pages it is made of); importing this module is embedding. */
 import { BookingEngine } from "./booking-engine.js";
-import { BookPage } from "./pages/book-page.js";
-import { ManagePage } from "./pages/manage-page.js";
-import { OfferPage } from "./pages/offer-page.js";
-import { ServicesPage } from "./pages/services-page.js";
-import { WelcomePage } from "./pages/welcome-page.js";
-import { PhotoCarousel } from "./parts/carousel.js";
-import { DateGrid } from "./parts/date-grid.js";
+import type { BookPage } from "./pages/book-page.js";
+import type { ManagePage } from "./pages/manage-page.js";
+import type { OfferPage } from "./pages/offer-page.js";
+import type { ServicesPage } from "./pages/services-page.js";
+import type { WelcomePage } from "./pages/welcome-page.js";
+import type { PhotoCarousel } from "./parts/carousel.js";
+import type { DateGrid } from "./parts/date-grid.js";
 
-const elements: [string, CustomElementConstructor][] = [
-  ["be-date-grid", DateGrid],
-  ["be-carousel", PhotoCarousel],
-  ["be-welcome-page", WelcomePage],
-  ["be-services-page", ServicesPage],
-  ["be-book-page", BookPage],
-  ["be-manage-page", ManagePage],
-  ["be-offer-page", OfferPage],
-  ["booking-engine", BookingEngine],
-];
+// The pages (and their parts) are defined when first shown (pages/lazy.ts).
+const elements: [string, CustomElementConstructor][] = [["booking-engine", BookingEngine]];
 // A page that loads the script twice keeps the first definitions.
 for (const [name, ctor] of elements) if (!customElements.get(name)) customElements.define(name, ctor);
 
 export { BookingEngine };
+export { definePage } from "./pages/lazy.js";
+// What several pages share stays in this module (exports are kept), so no page waits for a third file.
+export { fire } from "./events.js";
+export { addDays, cityOf, formatDate, formatTime } from "./format.js";
+export { callUs, contact } from "./parts/contact.js";
+export { policyAfter } from "./parts/policy.js";
+export { statusText, summary } from "./parts/summary.js";
 
 declare global {
   interface HTMLElementTagNameMap {

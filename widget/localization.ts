@@ -22,11 +22,17 @@ export const { getLocale, setLocale } = configureLocalization({
   loadLocale: (locale) => tables[locale as keyof typeof tables](),
 });
 
-/** The best supported locale for a BCP 47 tag ("it-CH" -> "it"), English otherwise. */
+/** The supported locale of a BCP 47 tag ("it-CH" -> "it"), or undefined. */
+export function supported(tag: string | null | undefined): Locale | undefined {
+  const lang = tag?.toLowerCase().split(/[-_]/)[0];
+  return lang && (LOCALES as readonly string[]).includes(lang) ? (lang as Locale) : undefined;
+}
+
+/** The best supported locale among BCP 47 tags, English otherwise. */
 export function pickLocale(...tags: (string | null | undefined)[]): Locale {
   for (const tag of tags) {
-    const lang = tag?.toLowerCase().split(/[-_]/)[0];
-    if (lang && (LOCALES as readonly string[]).includes(lang)) return lang as Locale;
+    const locale = supported(tag);
+    if (locale) return locale;
   }
   return "en";
 }

@@ -102,7 +102,7 @@ export function createApp() {
     `${API_BASE}/public/*`,
     cors({
       origin: "*",
-      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+      allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
       allowHeaders: ["Content-Type", "Idempotency-Key", "X-D1-Bookmark"],
       exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark"],
       maxAge: 86400,
@@ -111,7 +111,7 @@ export function createApp() {
     rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `public:${callerKey(c)}` }),
     // Bookings and cancellations have a much smaller budget of their own: reads are cheap, a flood
     // of WAITING entries is not.
-    rateLimit({ binding: "PUBLIC_WRITE_RATE_LIMITER", key: (c) => `public-write:${callerKey(c)}`, methods: ["POST", "DELETE"] }),
+    rateLimit({ binding: "PUBLIC_WRITE_RATE_LIMITER", key: (c) => `public-write:${callerKey(c)}`, methods: ["POST", "PATCH", "DELETE"] }),
     jsonBodyOnly(),
     idempotency({ scope: (c) => `public:${clientIp(c)}:${c.req.path.split("/")[4] ?? ""}` }),
     // A guest's booking or cancellation queues its webhook deliveries once it has answered.

@@ -244,7 +244,13 @@ describe("the booking widget on the hosted pages", () => {
     assert.equal((await focused(page)).value, "8");
     await page.waitForTimeout(100);
     await deepWait(page, 'input[name="time"]');
-    const day = await tabTo(page, (f) => f.date, "the date grid");
+    // The next day: a whole service ahead (late in the evening, today's last times leave no alternative).
+    await tabTo(page, (f) => f.date, "the date grid");
+    await page.keyboard.press("ArrowRight");
+    const day = await focused(page);
+    await page.keyboard.press("Enter");
+    await deepWait(page, `td[data-date="${day.date}"][aria-selected="true"]`);
+    await deepWait(page, 'input[name="time"]');
     const time = await tabTo(page, (f) => f.name === "time", "the times");
     await page.keyboard.press("Space");
     await tabTo(page, (f) => f.tag === "button" && /Continue/.test(f.label), "Continue");
@@ -393,7 +399,7 @@ describe("the booking widget on the hosted pages", () => {
         return walk(document.body).includes("can no longer be cancelled online");
       });
       const text = await deepText(page);
-      assert.match(text, /Online cancellation has closed for this reservation\. Please call the restaurant\./);
+      assert.match(text, /Online cancellation has closed for this reservation\. Please call the restaurant: \+39 02 1234567/);
       assert.doesNotMatch(text, /try again/);
       assert.match(text, /Status Confirmed/);
       assert.equal((await focused(page)).id, "failure");
@@ -403,6 +409,68 @@ describe("the booking widget on the hosted pages", () => {
       await api(`/properties/${restaurant.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 120 } }) });
       await context.close();
     }
+  });
+
+  it("a reload on the hosted booking page keeps what was typed, and Back returns to the times", async () => {
+    const { page, errors, context } = await phonePage();
+    await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=it`);
+    await deepWait(page, 'input[name="time"]');
+    await tabTo(page, (f) => f.name === "time", "the times");
+    await page.keyboard.press("Space");
+    const time = await focused(page);
+    await tabTo(page, (f) => f.tag === "button" && /Continua/.test(f.label), "Continua");
+    await page.keyboard.press("Enter");
+    await deepWait(page, "form");
+    assert.equal(new URL(page.url()).searchParams.get("step"), "details");
+    await tabTo(page, (f) => f.id === "first_name", "the first name");
+    await page.keyboard.type("Rita");
+    await page.reload();
+    await deepWait(page, "form");
+    const first = await page.locator("booking-engine").locator("#first_name").inputValue();
+    assert.equal(first, "Rita");
+    await page.goBack();
+    await deepWait(page, 'input[name="time"]:checked');
+    assert.equal(new URL(page.url()).searchParams.get("step"), null);
+    const checked = await page.locator("booking-engine").locator('input[name="time"]:checked').inputValue();
+    assert.equal(checked, time.value);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it("changes a reservation on the manage page with the keyboard; the integrator reads it moved", async () => {
+    // Booked by another guest's address (the browser's write budget stays for the change).
+    const day = (await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}/slots?date=${(await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}`)).json()).data[0].first_date}&pax=2&days=14`)).json()).data.filter((d) => d.services.some((x) => x.times.length >= 2)).at(-1);
+    const service = day.services.find((x) => x.times.length >= 2);
+    const res = await fetch(`${server.url}/api/v2/public/${restaurant.public_key}/reservations`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.77.0.1" },
+      body: JSON.stringify({ date: day.date, hour: service.times[0], pax: 2, service_id: service.service_id, guest: { first_name: "Mo", last_name: `${unique}Move`, email: "mo@example.com" } }),
+    });
+    assert.equal(res.status, 201);
+    const booked = (await res.json()).data[0];
+    // axe is injected as an inline script, which the pages' CSP forbids: this context ignores CSP.
+    const context = await newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(booked.manage_url);
+    await deepWait(page, "#change");
+    await tabTo(page, (f) => f.id === "change", "Change reservation");
+    await page.keyboard.press("Enter");
+    await deepWait(page, "select#change-time");
+    assert.deepEqual(await axeViolations(page), []);
+    await tabTo(page, (f) => f.id === "change-time", "the time");
+    await page.keyboard.press("ArrowDown");
+    const chosen = (await focused(page)).value.split("|")[1];
+    assert.notEqual(chosen, service.times[0]);
+    await tabTo(page, (f) => f.tag === "button" && /Save the change/.test(f.label), "Save the change");
+    await page.keyboard.press("Enter");
+    await deepWait(page, "#changed");
+    const r = await integratorRead(`${unique}Move`, day.date);
+    assert.equal(r.start_hour, chosen);
+    assert.equal(r.status, "ACCEPTED");
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 
   it("works embedded on another origin, and tells the host page", async () => {
@@ -438,6 +506,13 @@ describe("the booking widget on the hosted pages", () => {
       assert.ok(event.detail.manage_url.startsWith(`${server.url}/p/${restaurant.public_key}/manage/`), event.detail.manage_url);
       // The widget booked in its active locale: the manage page opens in French.
       assert.match(event.detail.manage_url, /\?locale=fr$/);
+      // No booking-manage on the host: the manage link opens the hosted page in a new tab, in the host's accent.
+      const link = page.locator("booking-engine").locator('a[part="manage-link"]');
+      assert.equal(await link.getAttribute("target"), "_blank");
+      const [popup] = await Promise.all([context.waitForEvent("page"), link.click()]);
+      await deepWait(popup, '[part="summary"]');
+      const accent = await popup.evaluate(() => document.querySelector("booking-engine").style.getPropertyValue("--be-accent").trim());
+      assert.equal(accent, "#225522");
       assert.deepEqual(errors, []);
       await context.close();
     } finally {

@@ -107,8 +107,10 @@ describe("<booking-engine page=book>", () => {
     // The status region tells a screen reader how many times the day has.
     const count = first.services.reduce((n, s) => n + s.times.length, 0);
     expect((await inShadow(page, '[role="status"]')).textContent!.trim()).to.equal(`Orari liberi in questo giorno: ${count}`);
-    const legend = allInShadow(page, "legend").map((l) => l.textContent);
-    expect(legend.some((l) => l?.includes(p.timezone))).to.equal(true);
+    // Labelled with the restaurant's city, never the raw IANA zone (CONTRACT 15).
+    const legend = allInShadow(page, "legend").map((l) => l.textContent!.trim());
+    expect(legend).to.include("Orario di Rome");
+    expect(deepText(el)).not.to.include(p.timezone);
   });
 
   it("asks for a time before the guest's details, and books: booking-created carries the manage link", async () => {
@@ -131,8 +133,10 @@ describe("<booking-engine page=book>", () => {
     // The widget sent its locale: the manage page opens in it.
     expect(detail.manage_url).to.match(new RegExp(`/p/${restaurant().publicKey}/manage/[\\w-]{20,}\\?locale=en$`));
     expect(detail).not.to.have.property("manage_token");
+    // Embedded without booking-manage: the hosted manage page, in a new tab (the accent is the restaurant's own here).
     const link = await inShadow<HTMLAnchorElement>(page, 'a[part="manage-link"]');
     expect(link.href).to.equal(detail.manage_url);
+    expect(link.target).to.equal("_blank");
     expect(page.shadowRoot!.activeElement?.tagName).to.equal("H2");
     await expect(el).to.be.accessible();
     // And another booking, from the start.

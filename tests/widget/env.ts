@@ -26,6 +26,9 @@ export interface Restaurant {
 }
 
 export const env = window.BE;
+
+// The booking flow keeps a draft per restaurant in sessionStorage (CONTRACT 15): each test starts without one.
+beforeEach(() => sessionStorage.clear());
 let current: Restaurant | undefined;
 
 /** This file's restaurant (tests/support/catalog.mjs, with `settings` over it); made once per file. */
@@ -43,14 +46,24 @@ export function restaurant(): Restaurant {
 
 export const publicBase = () => `${env.api}/api/v2/public/${restaurant().publicKey}`;
 
+let addresses = 0;
+/**
+ * An `api` for a widget under test that is a guest of its own address (web-test-runner.config.mjs
+ * relays it): its bookings and changes spend a budget of their own, not the browser's.
+ */
+export const ownAddress = () => `${location.origin}/as-guest/${(addresses = (addresses % 250) + 1)}`;
+
+/** What a guest sees, asked from another address (the relay): the widget's own budget is not spent. */
+const asOther = () => `/other-guest/${restaurant().publicKey}`;
+
 export async function slots(date: string, pax: number, days = 1): Promise<PublicSlotDay[]> {
-  const res = await fetch(`${publicBase()}/slots?date=${date}&pax=${pax}&days=${days}`);
+  const res = await fetch(`${asOther()}/slots?date=${date}&pax=${pax}&days=${days}`);
   if (!res.ok) throw new Error(`slots: ${res.status} ${await res.text()}`);
   return (await res.json()).data;
 }
 
 export async function profile() {
-  return (await (await fetch(publicBase())).json()).data[0] as { first_date: string; last_date: string; max_online_pax: number; timezone: string };
+  return (await (await fetch(asOther())).json()).data[0] as { first_date: string; last_date: string; max_online_pax: number; timezone: string };
 }
 
 /** A free (date, service, time) for `pax`, from the first date on, skipping `skip` entries. */
@@ -64,7 +77,7 @@ export async function freeTime(pax: number, skip = 0) {
   throw new Error("no free time in two weeks");
 }
 
-/** Books as another guest through the public API. */
+/** Books as another guest through the public API, from another address (web-test-runner.config.mjs relays it). */
 export async function bookAsGuest(input: { date: string; hour: string; pax: number; service_id?: number }, name = "Other"): Promise<{ status: number; body: { data?: PublicBooking[] } & Record<string, unknown> }> {
   // relayed from an address of its own (web-test-runner.config.mjs): the widget's bookings keep the budget
   const res = await fetch(`/guest/${restaurant().publicKey}/reservations`, {

@@ -37,7 +37,8 @@ describe("Add to calendar and where the email went", () => {
     const booking = await guestBooking(await freeTime(2, 3), unique("Cal"));
     const host = await fixture<HTMLDivElement>(html`<div></div>`);
     const url = `${publicBase()}/manage/${booking.manage_token}/calendar.ics`;
-    render(confirmation(booking, "en", () => {}, url), host);
+    const profile = (await (await fetch(publicBase())).json()).data[0];
+    render(confirmation(booking, "en", () => {}, profile, { hosted: true, here: false, accent: undefined }, url), host);
     expect(host.querySelector('[part="email-sent"]')!.textContent).to.include(booking.guest.email);
     const link = host.querySelector<HTMLAnchorElement>('[part="calendar-link"]')!;
     expect(link.textContent!.trim()).to.equal("Add to calendar");

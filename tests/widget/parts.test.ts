@@ -1,9 +1,12 @@
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
-import "../../widget/index.js";
+import { definePage } from "../../widget/index.js";
 import type { DateGrid } from "../../widget/parts/date-grid.js";
 import type { PhotoCarousel } from "../../widget/parts/carousel.js";
 import { inShadow } from "./helpers.js";
+
+// The parts are defined with their pages, which load on demand.
+before(() => Promise.all([definePage("book"), definePage("services")]));
 
 const focused = (el: Element) => el.shadowRoot!.activeElement as HTMLElement | null;
 

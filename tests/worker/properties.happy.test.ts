@@ -18,6 +18,7 @@ const DEFAULT_SETTINGS = {
   logo_url: null,
   photos: [],
   accent_color: null,
+  translations: {},
   reminder_hours: 24,
   notify_restaurant: true,
   email_staff_bookings: true,

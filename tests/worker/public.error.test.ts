@@ -188,6 +188,6 @@ describe("manage/{token}", () => {
     const r = await smallRestaurant();
     const res = await r.guest.call("/manage/abc", { method: "PUT", body: {} });
     expectProblem(res, 405, "method not allowed");
-    expect(res.headers.get("Allow")).toBe("DELETE, GET, HEAD");
+    expect(res.headers.get("Allow")).toBe("DELETE, GET, HEAD, PATCH");
   });
 });

@@ -39,7 +39,59 @@ describe("GET /public/{public_key}", () => {
       first_date: zoneDate(zone, now() + 2 * 86_400_000),
       last_date: plusDays(today, 30),
       cancel_notice: 90,
+      address: null,
+      position: null,
+      phone: null,
+      website: null,
     });
+  });
+
+  it("tells guests where the restaurant is: address, position for a map, phone and website (CONTRACT 15)", async () => {
+    const r = await smallRestaurant();
+    const put = await r.client.call(`/api/v2/properties/${r.client.propertyId}`, {
+      method: "PUT",
+      property: undefined,
+      body: { phone: "+39 06 5550123", website: "https://small.example", position: { latitude: 41.9, longitude: 12.5, address: "Via Appia 7", city: "Roma", zip: "00184", country: "IT" } },
+    });
+    expect(put.status, put.text).toBe(200);
+    const res = await r.guest.call("");
+    expect(res.json.data[0]).toMatchObject({
+      address: { street: "Via Appia 7", city: "Roma", zip: "00184", country: "IT" },
+      position: { latitude: 41.9, longitude: 12.5 },
+      phone: "+39 06 5550123",
+      website: "https://small.example",
+    });
+  });
+
+  it("answers the restaurant's own texts in the asked locale, falling back to the defaults (CONTRACT 15)", async () => {
+    const r = await smallRestaurant({ welcome_message: "Welcome!" });
+    const lunch = (await r.client.call("/api/v2/services", { body: { name: "Lunch", description: "Daily menu", start_hour: "12:00", end_hour: "13:00" } })).json.data[0];
+    const translations = {
+      it: { welcome_message: "Benvenuti!", services: { [r.service.id]: { name: "Cena", description: "Forno a legna" }, [lunch.id]: { description: "Menù del giorno" } } },
+      de: { services: { [lunch.id]: { name: "Mittagessen" } } },
+    };
+    const put = await r.client.call(`/api/v2/properties/${r.client.propertyId}`, { method: "PUT", property: undefined, body: { settings: { translations } } });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json.data[0].settings.translations).toEqual(translations);
+
+    expect((await r.guest.call("?locale=it")).json.data[0].welcome_message).toBe("Benvenuti!");
+    expect((await r.guest.call("?locale=de")).json.data[0].welcome_message).toBe("Welcome!");
+    expect((await r.guest.call("")).json.data[0].welcome_message).toBe("Welcome!");
+    const names = async (q: string) => (await r.guest.call(`/services${q}`)).json.data.map((s: { name: string; description: string }) => [s.name, s.description]);
+    expect(await names("?locale=it")).toEqual([["Cena", "Forno a legna"], ["Lunch", "Menù del giorno"]]);
+    expect(await names("?locale=de")).toEqual([["Dinner", "Wood-fired oven"], ["Mittagessen", "Daily menu"]]);
+    expect(await names("")).toEqual([["Dinner", "Wood-fired oven"], ["Lunch", "Daily menu"]]);
+    const slots = await r.guest.call(`/slots?date=${r.date}&pax=2&locale=it`);
+    expect(slots.json.data[0].services.map((s: { name: string }) => s.name)).toEqual(["Cena", "Lunch"]);
+    expect((await r.guest.call("?locale=xx")).status).toBe(400);
+  });
+
+  it("refuses translations that are not texts per known locale", async () => {
+    const r = await smallRestaurant();
+    const bad = await r.client.call(`/api/v2/properties/${r.client.propertyId}`, { method: "PUT", property: undefined, body: { settings: { translations: { xx: { welcome_message: "?" } } } } });
+    expect(bad.status).toBe(400);
+    const badId = await r.client.call(`/api/v2/properties/${r.client.propertyId}`, { method: "PUT", property: undefined, body: { settings: { translations: { it: { services: { dinner: { name: "Cena" } } } } } } });
+    expect(badId.status).toBe(400);
   });
 });
 

@@ -24,7 +24,7 @@ describe("hosted pages", () => {
       expect(res.text).toContain(`<meta name="description" content="${description}">`);
       expect(res.text).toContain('<script type="module" src="/widget/booking-engine.js"></script>');
       // The widget's headings are h2 (it lives inside other people's pages): the page owns the h1.
-      expect(res.text).toContain(`<main>\n<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it"></booking-engine>`);
+      expect(res.text).toContain(`<main>\n<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it" hosted></booking-engine>`);
       // Small, and nothing render-blocking: no stylesheet links, no classic scripts.
       expect(res.text.length).toBeLessThan(4096);
       expect(res.text).not.toMatch(/<link rel="stylesheet"|<script(?! type="module")/);
@@ -37,7 +37,7 @@ describe("hosted pages", () => {
     const booking = (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST })).json.data[0];
     const res = await page(new URL(booking.manage_url).pathname);
     expect(res.status).toBe(200);
-    expect(res.text).toContain(`<booking-engine property="${r.publicKey}" page="manage" locale="en" token="${booking.manage_token}"></booking-engine>`);
+    expect(res.text).toContain(`<booking-engine property="${r.publicKey}" page="manage" locale="en" hosted token="${booking.manage_token}"></booking-engine>`);
     expect(res.text).toContain("<title>Your reservation · Small Trattoria</title>");
     expect(res.text).toContain('<meta name="robots" content="noindex">');
     expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
@@ -54,6 +54,20 @@ describe("hosted pages", () => {
     const odd = await page(`/p/${r.publicKey}/book?locale=%22%3E%3Cscript%3E`);
     expect(odd.text).toContain('<html lang="de">');
     expect(odd.text).not.toContain("<script>");
+  });
+
+  it("keeps the party size (?pax=) and the embedding site's accent (?accent=), strictly checked (CONTRACT 15)", async () => {
+    const r = await smallRestaurant();
+    const ok = await page(`/p/${r.publicKey}/book?pax=4&accent=%23225522`);
+    expect(ok.text).toContain(`page="book" locale="en" hosted pax="4" style="--be-accent: #225522"></booking-engine>`);
+    const odd = await page(`/p/${r.publicKey}/book?pax=4%22%20onload%3D1&accent=red;background:url(x)`);
+    expect(odd.text).toContain(`page="book" locale="en" hosted></booking-engine>`);
+  });
+
+  it("describes the welcome page with the welcome message in the page's language (settings.translations)", async () => {
+    const r = await smallRestaurant({ welcome_message: "Welcome!", translations: { it: { welcome_message: "Benvenuti!" } } });
+    expect((await page(`/p/${r.publicKey}?locale=it`)).text).toContain('<meta name="description" content="Benvenuti!">');
+    expect((await page(`/p/${r.publicKey}?locale=fr`)).text).toContain('<meta name="description" content="Welcome!">');
   });
 
   it("escapes the restaurant's name, message and the token", async () => {

@@ -178,6 +178,7 @@ describe("manage tokens", () => {
     const token = (await a.guest.book({ service_id: a.service.id, date: a.date, hour: "19:00", pax: 2, guest: GUEST })).json.data[0].manage_token;
     expectProblem(await b.guest.call(`/manage/${token}`), 404, "reservation not found");
     expectProblem(await b.guest.call(`/manage/${token}`, { method: "DELETE" }), 404, "reservation not found");
+    expectProblem(await b.guest.call(`/manage/${token}`, { method: "PATCH", body: { hour: "19:15" } }), 404, "reservation not found");
     expect((await a.guest.call(`/manage/${token}`)).json.data[0].status).toBe("ACCEPTED");
   });
 
@@ -215,6 +216,7 @@ describe("the OpenAPI document", () => {
         "GET /api/v2/public/{public_key}/slots",
         "POST /api/v2/public/{public_key}/reservations",
         "GET /api/v2/public/{public_key}/manage/{token}",
+        "PATCH /api/v2/public/{public_key}/manage/{token}",
         "DELETE /api/v2/public/{public_key}/manage/{token}",
         "GET /api/v2/public/{public_key}/manage/{token}/calendar.ics",
         "GET /api/v2/public/{public_key}/offers/{token}",

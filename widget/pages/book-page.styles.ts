@@ -46,7 +46,31 @@ export const bookStyles = css`
   .waiting summary {
     padding: 0.6rem 0;
     font-weight: 600;
-    color: var(--_accent);
+    color: var(--_accent-text, var(--_accent));
     cursor: pointer;
+  }
+`;
+
+/** The action bar stays in reach on a phone; the server's refusals under their fields. */
+export const barStyles = css`
+  .bar {
+    position: sticky;
+    bottom: 0;
+    z-index: 1;
+    padding: 0.5rem 0;
+    background: var(--_bg);
+    box-shadow: 0 -1px 0 var(--_border);
+  }
+  .picked {
+    font-weight: 700;
+  }
+  .field-error {
+    margin: 0.25rem 0 0;
+    color: var(--_danger);
+    font-size: 0.9rem;
+  }
+  [aria-invalid="true"] {
+    border-color: var(--_danger);
+    border-width: 2px;
   }
 `;

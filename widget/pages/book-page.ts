@@ -3,22 +3,23 @@
  * list), the guest's details, then the confirmation with the manage link. A time taken meanwhile
  * (409) offers the nearest free ones.
  */
-import { localized, msg, str } from "@lit/localize";
+import { localized, msg } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
 import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
-import { addDays, formatDate, formatTime } from "../format.js";
-import { choiceGroup, choiceStyles } from "../parts/choice.js";
-import { type GuestForm, guestFields, readGuest } from "../parts/guest-fields.js";
+import { addDays, cityOf } from "../format.js";
+import { choiceStyles } from "../parts/choice.js";
+import { contactStyles } from "../parts/contact.js";
+import { hexOf } from "../parts/contrast.js";
+import type { FieldErrors, GuestForm } from "../parts/guest-fields.js";
 import { base } from "../parts/styles.js";
-import { summary } from "../parts/summary.js";
-import { bookingError, confirmation, waitingList } from "./book-steps.js";
-import { bookStyles } from "./book-page.styles.js";
-
-type Step = "choose" | "details" | "done";
+import { type Draft, loadDraft, recordStep, saveDraft, type Step, stepOf } from "./book-state.js";
+import { chooseStep, dayStatus, serviceStep } from "./book-choose.js";
+import { barStyles, bookStyles } from "./book-page.styles.js";
+import { findNext, nextAvailable, nextStyles, type NextTime } from "./next-available.js";
 
 /** How many days the first look ahead scans for the first date with a free time. */
 const SCAN_DAYS = 14;
@@ -30,13 +31,19 @@ const FRESH_MS = 60_000;
  */
 @localized()
 export class BookPage extends LitElement {
-  static override styles = [base, choiceStyles, bookStyles];
+  static override styles = [base, choiceStyles, contactStyles, nextStyles, bookStyles, barStyles];
 
   @property({ attribute: false }) declare api: PublicApi | undefined;
   @property({ attribute: false }) declare profile: PublicProfile | undefined;
   @property() declare locale: string;
   /** a service to preselect (from the services page) */
   @property({ type: Number }) declare serviceId: number | undefined;
+  /** a party size to preselect (book again after cancelling) */
+  @property({ type: Number }) declare initialPax: number | undefined;
+  /** on a hosted page: the address carries the step */
+  @property({ type: Boolean }) declare hosted: boolean;
+  /** the host shows the manage page in this element (`booking-manage`) */
+  @property({ type: Boolean }) declare manageHere: boolean;
 
   @state() private declare step: Step;
   @state() private declare date: string | undefined;
@@ -50,6 +57,12 @@ export class BookPage extends LitElement {
   @state() private declare failure: unknown;
   @state() private declare alternatives: string[] | undefined;
   @state() private declare booking: PublicBooking | undefined;
+  /** the guest chose this day's service on its chip (else a full preferred service yields to one with room) */
+  @state() private declare servicePicked: boolean;
+  /** the server's refusals, by field */
+  @state() private declare errors: FieldErrors;
+  /** the details and confirmation, a chunk of their own */
+  private later: typeof import("./book-later.js") | undefined;
 
   /** slot days already fetched, by `pax|date`, with when: the first look ahead fills two weeks at once */
   private days = new Map<string, { day: PublicSlotDay; at: number }>();
@@ -63,6 +76,54 @@ export class BookPage extends LitElement {
     this.guest = { first_name: "", last_name: "", email: "" };
     this.missingTime = false;
     this.waiting = false;
+    this.servicePicked = false;
+    this.errors = {};
+    this.hosted = false;
+    this.manageHere = false;
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    window.addEventListener("popstate", this.onPop);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    window.removeEventListener("popstate", this.onPop);
+  }
+
+  /** Back or Forward to an entry of this flow: show its step (what it needs is still here). */
+  private onPop = (e: PopStateEvent) => {
+    const step = stepOf(e.state);
+    if (!step || step === this.step) return;
+    if (this.step === "done") this.reset();
+    this.step = step === "details" && this.hour ? "details" : step === "done" && this.booking ? "done" : "choose";
+    this.failure = undefined;
+    this.focusSelector = "h2";
+  };
+
+  /** What the guest chose and typed before a reload (sessionStorage); a date already past is dropped. */
+  private restore(profile: PublicProfile) {
+    const d = loadDraft(profile.public_key);
+    if (this.initialPax) this.pax = this.initialPax;
+    else if (d?.pax) this.pax = d.pax;
+    this.pax = Math.min(this.pax, profile.max_online_pax);
+    if (!d || this.initialPax) return recordStep("choose", this.hosted, true);
+    if (d.guest) this.guest = d.guest;
+    if (d.date && d.date >= profile.first_date && d.date <= profile.last_date) {
+      this.date = d.date;
+      this.serviceId = d.serviceId ?? this.serviceId;
+      this.hour = d.hour;
+      this.waiting = !!d.waiting;
+    }
+    this.step = d.step === "details" && this.hour ? "details" : "choose";
+    if (this.step === "details") void this.loadLater();
+    recordStep(this.step, this.hosted, true);
+  }
+
+  private draft(): Draft {
+    if (this.step === "done") return { step: "choose", pax: this.pax };
+    return { step: this.step, pax: this.pax, date: this.date, hour: this.hour, waiting: this.waiting, serviceId: this.serviceId, guest: this.guest };
   }
 
   private slots = new Task(this, {
@@ -89,6 +150,26 @@ export class BookPage extends LitElement {
     },
   });
 
+  /** The nearest later dates with a free time, asked only when the chosen day has none. */
+  private next = new Task(this, {
+    args: () => [this.api, this.profile, this.pax, this.slots.value] as const,
+    task: async ([api, profile, pax, day], { signal }) => {
+      if (!api || !profile || !day || day.services.some((s) => s.times.length)) return [] as NextTime[];
+      const at = now();
+      return findNext(api, { date: day.date, last: profile.last_date, pax, remember: (d) => this.days.set(`${pax}|${d.date}`, { day: d, at }) }, signal);
+    },
+  });
+
+  /** A new party size marks the date grid again: its first two weeks are asked for that size. */
+  private async scan(pax: number) {
+    const profile = this.profile;
+    if (!this.api || !profile || this.days.has(`${pax}|${profile.first_date}`)) return;
+    const days = await this.api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }).catch(() => []);
+    const at = now();
+    for (const d of days) if (!this.days.has(`${pax}|${d.date}`)) this.days.set(`${pax}|${d.date}`, { day: d, at });
+    this.requestUpdate();
+  }
+
   private create = new Task(this, {
     autoRun: false,
     task: async ([input]: readonly [PublicBookingInput], { signal }) => this.api!.create(input, signal),
@@ -97,12 +178,17 @@ export class BookPage extends LitElement {
       this.failure = undefined;
       this.alternatives = undefined;
       this.days.clear();
-      this.goTo("done");
+      this.goTo("done", true);
       const { manage_token: _token, manage_url, ...reservation } = booking;
       fire<BookingCreatedDetail>(this, "booking-created", { reservation, manage_url });
     },
     onError: (error) => {
       this.failure = error;
+      if (error instanceof PublicApiError && error.status === 400) {
+        this.errors = this.later!.fieldErrors(error.errors);
+        const first = Object.keys(this.errors)[0];
+        if (first) this.focusSelector = `#${first}`;
+      }
       if (error instanceof PublicApiError && error.timeTaken) {
         // The day's times changed: fetch them again, for when the guest goes back to choose.
         this.days.delete(`${this.pax}|${this.date}`);
@@ -117,20 +203,25 @@ export class BookPage extends LitElement {
   });
 
   override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has("profile") && this.profile) this.pax = Math.min(this.pax, this.profile.max_online_pax);
+    if (changed.has("profile") && this.profile && !changed.get("profile")) this.restore(this.profile);
   }
 
   override updated() {
+    // A page's element taken away (or replaced) stops writing: the one on screen owns the draft.
+    if (this.profile && this.isConnected) saveDraft(this.profile.public_key, this.draft());
     if (this.focusSelector) {
       this.renderRoot.querySelector<HTMLElement>(this.focusSelector)?.focus();
       this.focusSelector = undefined;
     }
   }
 
-  private goTo(step: Step) {
+  /** A new step is a new history entry; the confirmation replaces the details' (Back does not book again). */
+  private goTo(step: Step, replace = false) {
     this.step = step;
     this.failure = undefined;
+    this.errors = {};
     this.focusSelector = "h2";
+    recordStep(step, this.hosted, replace);
   }
 
   /** Services with a free or a full time (the waiting list) that day. */
@@ -138,24 +229,31 @@ export class BookPage extends LitElement {
     return day?.services.filter((s) => s.times.length || s.full_times.length) ?? [];
   }
 
-  /** The service shown: the one chosen, else the preselected one, else the first with free times. */
+  /**
+   * The service shown: the one the guest picked on its chip; else the preferred one (services
+   * page, an earlier day) while it has a free time; else the first with free times, so a full
+   * preferred service yields to one with room and its waiting list comes second.
+   */
   private service(day: PublicSlotDay | undefined) {
     const open = this.open(day);
-    return open.find((s) => s.service_id === this.serviceId) ?? open.find((s) => s.times.length) ?? open[0];
+    const preferred = open.find((s) => s.service_id === this.serviceId);
+    if (preferred && (preferred.times.length || this.servicePicked)) return preferred;
+    return open.find((s) => s.times.length) ?? preferred ?? open[0];
   }
 
   private pick(hour: string, waiting: boolean) {
+    void this.loadLater();
     this.hour = hour;
     this.waiting = waiting;
     this.missingTime = false;
     this.failure = undefined;
   }
 
-  private t = (hour: string) => formatTime(hour, this.locale);
 
   override render() {
     if (!this.profile) return nothing;
-    if (this.step === "done" && this.booking) return confirmation(this.booking, this.locale, () => this.again(), this.api!.calendarUrl(this.booking.manage_token));
+    if (this.step === "done" && this.booking && this.later)
+      return this.later.confirmation(this.booking, this.locale, () => this.again(), this.profile, { hosted: this.hosted, here: this.manageHere, accent: this.accent() }, this.api!.calendarUrl(this.booking.manage_token));
     if (this.step === "details") return this.renderDetails();
     return this.renderChoose(this.profile);
   }
@@ -166,86 +264,54 @@ export class BookPage extends LitElement {
     const service = loading ? undefined : this.service(day);
     const open = this.open(day);
     const free = open.reduce((n, s) => n + s.times.length, 0);
-    const tz = profile.timezone.replace(/_/g, " ");
-    return html`
-      <section class="stack" part="book" aria-labelledby="h">
-        <h2 id="h" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
-        <div class="row">
-          <div class="field">
-            <label for="pax">${msg("Guests", { id: "book.pax" })}</label>
-            <select id="pax" part="input" @change=${(e: Event) => this.setPax(Number((e.target as HTMLSelectElement).value))}>
-              ${Array.from({ length: profile.max_online_pax }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === this.pax}>${n}</option>`)}
-            </select>
-          </div>
-          <p class="muted small">${msg(str`Up to ${profile.max_online_pax} guests online; for larger parties please call the restaurant.`, { id: "book.pax-hint" })}</p>
-        </div>
-        <div class="field">
-          <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
-          <be-date-grid
-            exportparts="calendar, day, selected-day, disabled-day"
-            .value=${this.date ?? ""}
-            .min=${profile.first_date}
-            .max=${profile.last_date}
-            .locale=${this.locale}
-            .label=${msg("Date", { id: "book.date" })}
-            .full=${this.fullDates()}
-            @change=${(e: Event) => this.setDate((e.target as HTMLInputElement).value)}
-          ></be-date-grid>
-          ${this.date ? html`<p class="chosen">${formatDate(this.date, this.locale)}</p>` : nothing}
-        </div>
-        <div role="status" class="status">
-          ${this.slots.render({
-            pending: () => html`<p class="muted">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
-            error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
-            complete: () =>
-              free
-                ? html`<p class="sr-only">${msg(str`Free times on this day: ${free}`, { id: "book.count" })}</p>`
-                : open.length
-                  ? html`<p class="message">${msg("No free tables on this day for this party. You can join the waiting list, or choose another date.", { id: "book.only-full" })}</p>`
-                  : html`<p class="message">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`,
-          })}
-        </div>
-        ${service && open.length > 1
-          ? choiceGroup({
-              name: "service",
-              legend: msg("Service", { id: "book.service" }),
-              options: open.map((s) => ({ value: String(s.service_id), label: s.name })),
-              value: String(service.service_id),
-              onChange: (v) => this.setService(Number(v)),
-              part: "service",
-            })
-          : service
-            ? html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`
-            : nothing}
-        ${service
-          ? html`${service.times.length
-                ? choiceGroup({
-                    name: "time",
-                    legend: msg(str`Time (${tz})`, { id: "book.time" }),
-                    options: service.times.map((h) => ({ value: h, label: this.t(h) })),
-                    value: this.waiting ? undefined : this.hour,
-                    onChange: (v) => this.pick(v, false),
-                    describedBy: this.missingTime ? "time-error" : undefined,
-                    part: "time",
-                  })
-                : nothing}
-              ${service.full_times.length
-                ? waitingList({
-                    times: service.full_times.map((h) => ({ value: h, label: this.t(h) })),
-                    zone: tz,
-                    open: !service.times.length || this.waiting,
-                    value: this.waiting ? this.hour : undefined,
-                    onChange: (v) => this.pick(v, true),
-                    describedBy: this.missingTime && !service.times.length ? "time-error" : undefined,
-                  })
-                : nothing}
-              ${this.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
-              <div class="actions">
-                <button type="button" class="btn" part="button" @click=${() => this.toDetails()}>${msg("Continue", { id: "book.continue" })}</button>
-              </div>`
-          : nothing}
-      </section>
-    `;
+    const city = cityOf(profile.timezone);
+    return chooseStep({
+      profile,
+      pax: this.pax,
+      date: this.date,
+      locale: this.locale,
+      full: this.fullDates(),
+      setPax: (n) => this.setPax(n),
+      setDate: (d) => this.setDate(d),
+      status: this.slots.render({
+        pending: () => html`<p class="muted">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
+        error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
+        complete: () => dayStatus(free, open.length),
+      }),
+      next: !loading && day && !free ? nextAvailable(this.next.value ?? [], this.locale, (n) => this.takeNext(n)) : nothing,
+      service: service
+        ? serviceStep({
+            service,
+            open,
+            city,
+            preferred: this.serviceId,
+            pax: this.pax,
+            hour: this.hour,
+            waiting: this.waiting,
+            missingTime: this.missingTime,
+            locale: this.locale,
+            setService: (id) => this.setService(id),
+            pick: (h, waiting) => this.pick(h, waiting),
+            next: () => void this.toDetails(),
+          })
+        : nothing,
+    });
+  }
+
+  /** "Next available": straight to the details with that date, time and service. */
+  private async takeNext(n: NextTime) {
+    this.date = n.date;
+    this.serviceId = n.serviceId;
+    this.servicePicked = false;
+    this.pick(n.hour, false);
+    await this.loadLater();
+    this.goTo("details");
+  }
+
+  /** The host's accent as #rrggbb when it is not the restaurant's own, for the hosted manage page opened from an embedded widget. */
+  private accent(): string | undefined {
+    const hex = hexOf(getComputedStyle(this).getPropertyValue("--_accent"));
+    return hex && hex !== this.profile?.accent_color?.toLowerCase() ? hex : undefined;
   }
 
   /** Days of the first look ahead (or visited since) without a free time for this party; the same
@@ -262,91 +328,71 @@ export class BookPage extends LitElement {
   private setPax(pax: number) {
     this.pax = pax;
     this.hour = undefined;
+    this.servicePicked = false;
+    void this.scan(pax);
   }
 
   private setDate(date: string) {
     this.date = date;
     this.hour = undefined;
+    this.servicePicked = false;
     // Picked again (or at last): the day's times are fetched again when they are not fresh.
     if (this.slots.value?.date === date) void this.slots.run();
   }
 
   private setService(id: number) {
     this.serviceId = id;
+    this.servicePicked = true;
     this.hour = undefined;
   }
 
-  private toDetails() {
+  private async toDetails() {
     if (!this.hour) {
       this.missingTime = true;
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[name="time"], input[name="waiting"]')?.focus());
       return;
     }
     this.alternatives = undefined;
+    await this.loadLater();
     this.goTo("details");
   }
 
+  /** The details step, from the chunk that holds it (loaded when the guest picks a time). */
   private renderDetails() {
-    const g = this.guest;
-    const error = this.failure;
-    const pending = this.create.status === TaskStatus.PENDING;
-    const taken = error instanceof PublicApiError && error.timeTaken;
-    return html`
-      <section class="stack" part="details" aria-labelledby="h">
-        <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
-        ${summary({ date: this.startDate(), hour: this.hour, pax: this.pax, service: this.service(this.slots.value) }, this.locale)}
-        ${this.waiting
-          ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
-          : nothing}
-        <form part="form" novalidate @submit=${this.submit} @input=${this.remember} @change=${this.remember}>
-          ${guestFields(g)}
-          <div role="alert" class="alert">
-            ${taken
-              ? html`<div id="failure" tabindex="-1" class="message error" part="error">
-                  <p><strong>${msg("Sorry, that time was just taken.", { id: "details.taken" })}</strong></p>
-                  <p>
-                    ${this.alternatives?.length
-                      ? msg("These times are still free on the same day:", { id: "details.alternatives" })
-                      : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })}
-                  </p>
-                </div>`
-              : error
-                ? html`<p class="message error" part="error">${bookingError(error)}</p>`
-                : nothing}
-          </div>
-          ${taken && this.alternatives?.length
-            ? choiceGroup({
-                name: "alternative",
-                legend: msg("Free times", { id: "details.free-times" }),
-                options: this.alternatives.map((h) => ({ value: h, label: this.t(h) })),
-                value: this.hour,
-                onChange: (v) => (this.hour = v),
-                part: "time",
-              })
-            : nothing}
-          <div class="actions">
-            <button type="button" class="btn secondary" part="button" @click=${() => this.goTo("choose")}>${msg("Back", { id: "details.back" })}</button>
-            ${taken && !this.alternatives?.length
-              ? nothing
-              : html`<button type="submit" class="btn" part="button" aria-disabled=${pending ? "true" : "false"}>
-                  ${pending
-                    ? msg("Booking…", { id: "details.pending" })
-                    : taken
-                      ? this.hour
-                        ? msg(str`Book at ${this.t(this.hour)}`, { id: "details.book-at" })
-                        : msg("Choose a free time", { id: "details.choose-free" })
-                      : this.waiting
-                        ? msg("Join the waiting list", { id: "book.waiting" })
-                        : msg("Confirm booking", { id: "details.submit" })}
-                </button>`}
-          </div>
-        </form>
-      </section>
-    `;
+    const later = this.later;
+    if (!later) return html`<p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p>`;
+    return later.detailsStep({
+      guest: this.guest,
+      errors: this.errors,
+      failure: this.failure,
+      pending: this.create.status === TaskStatus.PENDING,
+      alternatives: this.alternatives,
+      hour: this.hour,
+      waiting: this.waiting,
+      summary: { date: this.startDate(), hour: this.hour, pax: this.pax, service: this.service(this.slots.value) },
+      profile: this.profile!,
+      locale: this.locale,
+      submit: (e) => this.submit(e),
+      remember: (e) => this.remember(e),
+      back: () => this.goTo("choose"),
+      choose: (h) => (this.hour = h),
+    });
   }
 
+  /** The details and confirmation (book-later.ts): fetched once, while the guest looks at the times. */
+  private async loadLater() {
+    if (!this.later) {
+      this.later = await import("./book-later.js");
+      this.requestUpdate();
+    }
+    return this.later;
+  }
+
+  /** Keeps what was typed; a field the server refused is cleared of its message once edited. */
   private remember(e: Event) {
-    this.guest = readGuest(e.currentTarget as HTMLFormElement);
+    this.guest = this.later!.readGuest(e.currentTarget as HTMLFormElement);
+    const field = (e.target as HTMLElement).id as keyof FieldErrors;
+    if (this.errors[field]) this.errors = { ...this.errors, [field]: undefined };
   }
 
   /**
@@ -389,12 +435,19 @@ export class BookPage extends LitElement {
     ]);
   }
 
-  private again() {
+  private reset() {
     this.booking = undefined;
     this.hour = undefined;
     this.waiting = false;
     void this.slots.run();
+  }
+
+  private again() {
+    this.reset();
     this.goTo("choose");
   }
 
 }
+
+// Defined with the page (lazy.ts): one chunk.
+export { DateGrid } from "../parts/date-grid.js";

@@ -1,38 +1,20 @@
 /**
- * Pieces of the booking page that hold no state: the waiting list's disclosure of the day's full
- * times, the words for a failed booking, and the confirmation.
+ * Pieces of the booking page's later steps that hold no state: the words for a failed booking,
+ * and the confirmation (in the chunk of book-later.ts).
  */
 import { msg, str } from "@lit/localize";
 import { html, nothing } from "lit";
-import { PublicApiError, type PublicBooking } from "../api.js";
-import { choiceGroup, type ChoiceOption } from "../parts/choice.js";
+import { PublicApiError, type PublicBooking, type PublicProfile } from "../api.js";
+import { contact } from "../parts/contact.js";
+import { policyAfter } from "../parts/policy.js";
 import { statusText, summary } from "../parts/summary.js";
-
-/**
- * The full times of the service, for the waiting list: a second radio group behind a native
- * disclosure (closed while the service has free times, unless one of these is chosen).
- */
-export function waitingList(o: { times: ChoiceOption[]; zone: string; open: boolean; value: string | undefined; onChange: (v: string) => void; describedBy: string | undefined }) {
-  return html`<details class="waiting" part="waiting-list" ?open=${o.open}>
-    <summary>${msg("Join the waiting list", { id: "book.waiting" })}</summary>
-    ${choiceGroup({
-      name: "waiting",
-      legend: msg(str`Full times, for the waiting list (${o.zone})`, { id: "book.waiting-times" }),
-      hint: msg("On the waiting list your party holds no table: the restaurant decides later.", { id: "book.waiting-hint" }),
-      options: o.times,
-      value: o.value,
-      onChange: o.onChange,
-      describedBy: o.describedBy,
-      part: "time",
-    })}
-  </details>`;
-}
 
 /** Why a booking failed, in words the guest can act on (a time taken meanwhile aside). */
 export function bookingError(error: unknown) {
   if (error instanceof PublicApiError) {
     if (error.status === 429) return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
-    if (error.status === 400) return msg(str`Please check your details: ${error.message}`, { id: "error.input" });
+    // The server's words are English: the fields it named say what they need (guest-fields.ts).
+    if (error.status === 400) return msg("Please check the details marked below.", { id: "error.check" });
     if (error.code === "guest_booking_limit") {
       return msg("You already have as many upcoming online bookings here as the restaurant accepts from one guest. Please cancel one of them, or call the restaurant.", { id: "error.guest-limit" });
     }
@@ -46,10 +28,32 @@ export function calendarLink(url: string) {
 }
 
 /**
- * The confirmation: "booked" only when the table is the guest's (ACCEPTED, CONFIRMED); the
- * waiting list and any other status say what they are. The manage link in every case.
+ * Where the manage link leads: on the hosted pages the hosted manage page; embedded with
+ * `booking-manage`, this same element (through the host's address, `#booking-manage=<token>`);
+ * embedded without, the hosted manage page in a new tab, in the host's accent.
  */
-export function confirmation(b: PublicBooking, locale: string, again: () => void, calendarUrl: string) {
+export interface ManageLink {
+  hosted: boolean;
+  here: boolean;
+  /** the host's accent as #rrggbb, when it could be read */
+  accent: string | undefined;
+}
+
+function manageHref(b: PublicBooking, o: ManageLink): string {
+  if (o.here) return `#booking-manage=${b.manage_token}`;
+  if (o.hosted || !o.accent) return b.manage_url;
+  const url = new URL(b.manage_url);
+  url.searchParams.set("accent", o.accent);
+  return url.href;
+}
+
+/**
+ * The confirmation: "booked" only when the table is the guest's (ACCEPTED, CONFIRMED); the
+ * waiting list and any other status say what they are. The manage link in every case, the
+ * cancellation policy and where to find the restaurant.
+ */
+export function confirmation(b: PublicBooking, locale: string, again: () => void, profile: PublicProfile, link: ManageLink, calendarUrl: string) {
+  const newTab = !link.here && !link.hosted;
   const booked = b.status === "ACCEPTED" || b.status === "CONFIRMED";
   const waiting = b.status === "WAITING";
   return html`
@@ -69,13 +73,17 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
             : msg(str`Thank you, ${b.guest.first_name}. The restaurant has not confirmed your table yet.`, { id: "done.thanks-received" })}
       </p>
       ${summary({ ...b, state: { text: statusText(b.status), value: b.status } }, locale)}
+      <p class="muted">${policyAfter({ until: b.cancellable_until, timezone: profile.timezone, locale })}</p>
       <p part="email-sent">${msg(str`We sent a confirmation to ${b.guest.email}, with this link.`, { id: "done.email-sent" })}</p>
       <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
       <div class="actions">
-        <a class="btn secondary manage" part="manage-link" href=${b.manage_url}>${msg("Manage your reservation", { id: "done.manage" })}</a>
+        <a class="btn secondary manage" part="manage-link" href=${manageHref(b, link)} target=${newTab ? "_blank" : nothing} rel=${newTab ? "noopener" : nothing}>
+          ${msg("Manage your reservation", { id: "done.manage" })}${newTab ? html`<span class="sr-only"> (${msg("opens in a new tab", { id: "done.new-tab" })})</span>` : nothing}
+        </a>
         ${booked ? calendarLink(calendarUrl) : nothing}
         <button type="button" class="btn secondary" part="button" @click=${again}>${msg("Book another table", { id: "done.again" })}</button>
       </div>
+      ${contact(profile)}
     </section>
   `;
 }

@@ -2,23 +2,28 @@
  * A guest's own reservation, read with the secret token of the manage link, and its
  * cancellation behind a confirm step.
  */
-import { localized, msg, str } from "@lit/localize";
+import { localized, msg } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import { PublicApiError, type PublicApi, type PublicReservation } from "../api.js";
-import { fire, type BookingCancelledDetail } from "../events.js";
+import { PublicApiError, type PublicApi, type PublicProfile, type PublicReservation } from "../api.js";
+import { fire, type BookingCancelledDetail, type NavigateDetail } from "../events.js";
+import { callUs, contact, contactStyles } from "../parts/contact.js";
+import { policyAfter } from "../parts/policy.js";
+import type { ChangedDetail } from "./manage-change.js";
 import { base } from "../parts/styles.js";
 import { statusText, summary } from "../parts/summary.js";
 import { calendarLink } from "./book-steps.js";
 
 /**
  * @fires booking-cancelled - the guest cancelled; detail `{ reservation }`
+ * @fires be-navigate - (internal) "Book again" after cancelling, with the party size kept
  */
 @localized()
 export class ManagePage extends LitElement {
   static override styles = [
     base,
+    contactStyles,
     css`
       h2:focus,
       p:focus {
@@ -31,10 +36,17 @@ export class ManagePage extends LitElement {
   ];
 
   @property({ attribute: false }) declare api: PublicApi | undefined;
+  @property({ attribute: false }) declare profile: PublicProfile | undefined;
   @property() declare token: string;
   @property() declare locale: string;
 
   @state() private declare confirming: boolean;
+  /** the change form is open */
+  @state() private declare changing: boolean;
+  /** the reservation as the last change or cancellation answered it */
+  @state() private declare latest: PublicReservation | undefined;
+  /** "Your reservation is changed." after a move */
+  @state() private declare changed: boolean;
   /** why the last cancellation failed; cleared when the guest asks again */
   @state() private declare failure: unknown;
   private focusSelector: string | undefined;
@@ -44,6 +56,8 @@ export class ManagePage extends LitElement {
     this.token = "";
     this.locale = "en";
     this.confirming = false;
+    this.changing = false;
+    this.changed = false;
   }
 
   private reservation = new Task(this, {
@@ -55,6 +69,8 @@ export class ManagePage extends LitElement {
     autoRun: false,
     task: async ([token]: readonly [string], { signal }) => this.api!.cancel(token, signal),
     onComplete: (reservation) => {
+      this.latest = reservation;
+      this.changed = false;
       this.confirming = false;
       this.focusSelector = "#done";
       fire<BookingCancelledDetail>(this, "booking-cancelled", { reservation });
@@ -75,6 +91,25 @@ export class ManagePage extends LitElement {
       this.renderRoot.querySelector<HTMLElement>(this.focusSelector)?.focus();
       this.focusSelector = undefined;
     }
+  }
+
+  private onChanged(e: CustomEvent<ChangedDetail>) {
+    this.latest = e.detail.reservation;
+    this.changing = false;
+    this.changed = true;
+    this.focusSelector = "#changed";
+  }
+
+  private openChange(open: boolean) {
+    this.changing = open;
+    this.changed = false;
+    if (!open) this.focusSelector = "#change";
+    else
+      void this.updateComplete.then(async () => {
+        const form = this.renderRoot.querySelector<LitElement>("be-manage-change");
+        await form?.updateComplete;
+        form?.shadowRoot?.querySelector<HTMLElement>("#change-h")?.focus();
+      });
   }
 
   private ask(confirming: boolean) {
@@ -98,7 +133,7 @@ export class ManagePage extends LitElement {
               ? msg("This reservation was not found. Please check the link.", { id: "manage.not-found" })
               : msg("The reservation could not be loaded. Please try again.", { id: "manage.error" })}
           </p>`,
-        complete: (r) => (r ? this.renderReservation(this.cancel.value ?? r) : nothing),
+        complete: (r) => (r ? this.renderReservation(this.latest ?? r) : nothing),
       })}
     </section>`;
   }
@@ -106,23 +141,29 @@ export class ManagePage extends LitElement {
   private renderReservation(r: PublicReservation) {
     const cancelled = r.status === "CANCELLED";
     const pending = this.cancel.status === TaskStatus.PENDING;
-    const until = r.cancellable_until ? new Date(r.cancellable_until) : undefined;
-    const untilText = until
-      ? new Intl.DateTimeFormat(this.locale, { dateStyle: "full", timeStyle: "short", timeZone: r.restaurant.timezone }).format(until)
-      : "";
+    const until = r.cancellable_until;
     return html`
       ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       ${r.status === "ACCEPTED" || r.status === "CONFIRMED" ? html`<div class="actions">${calendarLink(this.api!.calendarUrl(this.token))}</div>` : nothing}
       <div role="status">
         ${cancelled
           ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
-          : nothing}
+          : this.changed
+            ? html`<p id="changed" tabindex="-1" class="message success">${msg("Your reservation is changed.", { id: "change.done" })}</p>`
+            : nothing}
       </div>
+      ${cancelled
+        ? html`<div class="actions">
+            <button id="again" type="button" class="btn" part="button" @click=${() => fire<NavigateDetail>(this, "be-navigate", { page: "book", pax: r.pax }, false)}>
+              ${msg("Book again", { id: "manage.again" })}
+            </button>
+          </div>`
+        : nothing}
       <div role="alert">
         ${this.failure
           ? html`<p id="failure" tabindex="-1" class="message error" part="error">
               ${this.failure instanceof PublicApiError && this.failure.code === "cancel_notice_passed"
-                ? msg("Online cancellation has closed for this reservation. Please call the restaurant.", { id: "manage.notice-passed" })
+                ? html`${msg("Online cancellation has closed for this reservation.", { id: "manage.notice-passed-short" })} ${callUs(this.profile)}`
                 : this.failure instanceof PublicApiError && this.failure.code === "party_arrived"
                   ? arrivedText()
                   : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}
@@ -142,13 +183,26 @@ export class ManagePage extends LitElement {
                   <button type="button" class="btn secondary" part="button" @click=${() => this.ask(false)}>${msg("No, keep it", { id: "manage.no" })}</button>
                 </div>
               </div>`
-            : html`<p class="muted">${msg(str`You can cancel online until ${untilText}.`, { id: "manage.until" })}</p>
-                <div class="actions">
-                  <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
-                </div>`
+            : this.changing
+              ? html`<be-manage-change
+                  exportparts="button, input, error"
+                  .api=${this.api}
+                  .profile=${this.profile}
+                  .reservation=${r}
+                  .token=${this.token}
+                  .locale=${this.locale}
+                  @be-changed=${this.onChanged}
+                  @be-change-cancel=${() => this.openChange(false)}
+                ></be-manage-change>`
+              : html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, locale: this.locale })}</p>
+                  <div class="actions">
+                    <button id="change" type="button" class="btn secondary" part="button" @click=${() => this.openChange(true)}>${msg("Change reservation", { id: "manage.change" })}</button>
+                    <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
+                  </div>`
           : r.arrived
             ? html`<p class="muted">${arrivedText()}</p>`
-            : html`<p class="muted">${msg("This reservation can no longer be cancelled online. Please call the restaurant.", { id: "manage.too-late" })}</p>`}
+            : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`}
+      ${contact(this.profile)}
     `;
   }
 }

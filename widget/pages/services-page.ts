@@ -125,3 +125,6 @@ export class ServicesPage extends LitElement {
     </section>`;
   }
 }
+
+// Defined with the page (lazy.ts): one chunk.
+export { PhotoCarousel } from "../parts/carousel.js";

@@ -4,6 +4,7 @@ import { LitElement, css, html, nothing } from "lit";
 import { property } from "lit/decorators.js";
 import type { PublicProfile } from "../api.js";
 import { fire, type NavigateDetail } from "../events.js";
+import { contact, contactStyles } from "../parts/contact.js";
 import { base } from "../parts/styles.js";
 
 /**
@@ -15,11 +16,13 @@ import { base } from "../parts/styles.js";
  * @csspart title - the restaurant's name
  * @csspart welcome-message - the welcome message
  * @csspart button - the buttons
+ * @csspart contact - the address, map link, phone and website
  */
 @localized()
 export class WelcomePage extends LitElement {
   static override styles = [
     base,
+    contactStyles,
     css`
       .welcome {
         text-align: center;
@@ -35,7 +38,8 @@ export class WelcomePage extends LitElement {
         font-size: 1.1rem;
         white-space: pre-line;
       }
-      .actions {
+      .actions,
+      .contact .links {
         justify-content: center;
       }
     `,
@@ -55,6 +59,7 @@ export class WelcomePage extends LitElement {
         <button type="button" class="btn" part="button" @click=${() => go("book")}>${msg("Book a table", { id: "book.title" })}</button>
         <button type="button" class="btn secondary" part="button" @click=${() => go("services")}>${msg("Our services", { id: "welcome.services" })}</button>
       </div>
+      ${contact(p)}
     </section>`;
   }
 }

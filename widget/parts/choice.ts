@@ -19,14 +19,16 @@ export interface ChoiceGroup {
   describedBy?: string | undefined;
   part?: string;
   hint?: string;
+  /** every chip the same width (times): choosing one never moves its neighbours */
+  fixed?: boolean;
 }
 
-export function choiceGroup({ name, legend, options, value, onChange, describedBy, part = "choice", hint }: ChoiceGroup) {
+export function choiceGroup({ name, legend, options, value, onChange, describedBy, part = "choice", hint, fixed }: ChoiceGroup) {
   return html`
     <fieldset class="choices" part=${`${part}-group`} aria-describedby=${describedBy ?? nothing}>
       <legend>${legend}</legend>
       ${hint ? html`<p class="muted hint">${hint}</p>` : nothing}
-      <div class="chips">
+      <div class=${fixed ? "chips fixed" : "chips"}>
         ${options.map(
           (o) => html`<label class="chip" part=${part}>
             <input type="radio" name=${name} .value=${o.value} .checked=${o.value === value} @change=${() => onChange(o.value)} />
@@ -76,6 +78,12 @@ export const choiceStyles = css`
     border-color: var(--_accent);
     color: var(--_on-accent);
     font-weight: 700;
+  }
+  .fixed .chip span {
+    width: 6rem;
+    min-width: 0;
+    padding-inline: 0.25rem;
+    white-space: nowrap;
   }
   .chip input:focus-visible + span {
     outline: 3px solid var(--_focus);

@@ -91,7 +91,7 @@ export const base = css`
   }
   .btn.secondary {
     background: transparent;
-    color: var(--_accent);
+    color: var(--_accent-text, var(--_accent));
   }
   .btn.danger {
     background: var(--_danger);

@@ -3,7 +3,6 @@ import { msg } from "@lit/localize";
 import { html, nothing, type TemplateResult } from "lit";
 import type { PublicReservation } from "../api.js";
 import { formatDate, formatTime } from "../format.js";
-import { occasionLabel } from "./guest-fields.js";
 
 export interface SummaryOf {
   date: string;
@@ -52,4 +51,16 @@ export function summary(r: SummaryOf, locale: string) {
     ${r.allergies ? row(msg("Allergies", { id: "summary.allergies" }), r.allergies) : nothing}
     ${request ? row(msg("Special request", { id: "summary.request" }), request) : nothing}
   </dl>`;
+}
+
+/** An occasion in the guest's words. */
+export function occasionLabel(occasion: string): string {
+  const labels: Record<string, string> = {
+    birthday: msg("Birthday", { id: "occasion.birthday" }),
+    anniversary: msg("Anniversary", { id: "occasion.anniversary" }),
+    business: msg("Business meal", { id: "occasion.business" }),
+    date: msg("Date night", { id: "occasion.date" }),
+    other: msg("Another occasion", { id: "occasion.other" }),
+  };
+  return labels[occasion] ?? occasion;
 }

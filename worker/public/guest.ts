@@ -5,7 +5,7 @@
  * what a guest sees, so the listing and the booking never disagree.
  */
 import type { PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
-import { resolveSettings, type ReservationStatus, type Settings } from "../../shared/schemas";
+import { LOCALES, resolveSettings, type LocaleTexts, type ReservationStatus, type Settings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability, type EngineService, listedDays, serviceDayOf } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
@@ -30,13 +30,43 @@ export const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepay
 
 // ---------- profile and services ----------
 
-export function profile(property: PropertyRow): PublicProfile {
+export type Locale = (typeof LOCALES)[number];
+
+/** The restaurant's own texts in `locale` (CONTRACT 15); each text missing there falls back to the default. */
+export function textsFor(s: Settings, locale: Locale | undefined): LocaleTexts {
+  return (locale && s.translations[locale]) || {};
+}
+
+/** A service's name and description in the guest's language, else as the restaurant wrote them. */
+export function serviceTexts(texts: LocaleTexts, id: number, name: string, description: string | null) {
+  const t = texts.services?.[String(id)];
+  return { name: t?.name || name, description: t?.description || description };
+}
+
+const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
+const coordinate = (v: unknown, max: number) => (typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= max ? v : null);
+
+/** SPEC's position object, split for guests into an address and a point for the map link. */
+function contact(property: PropertyRow): Pick<PublicProfile, "address" | "position" | "phone" | "website"> {
+  const p = (property.position ?? {}) as Record<string, unknown>;
+  const address = { street: text(p.address), city: text(p.city), zip: text(p.zip), country: text(p.country) };
+  const latitude = coordinate(p.latitude, 90);
+  const longitude = coordinate(p.longitude, 180);
+  return {
+    address: address.street || address.city ? address : null,
+    position: latitude !== null && longitude !== null ? { latitude, longitude } : null,
+    phone: text(property.phone),
+    website: text(property.website),
+  };
+}
+
+export function profile(property: PropertyRow, locale?: Locale): PublicProfile {
   const s = resolveSettings(property.settings);
   const today = zonedParts(s.timezone, now()).date;
   return {
     public_key: property.publicKey,
     name: property.name,
-    welcome_message: s.welcome_message,
+    welcome_message: textsFor(s, locale).welcome_message || s.welcome_message,
     logo_url: s.logo_url,
     photos: s.photos,
     accent_color: s.accent_color,
@@ -46,6 +76,7 @@ export function profile(property: PropertyRow): PublicProfile {
     first_date: zonedParts(s.timezone, now() + s.min_notice * 60000).date,
     last_date: addDays(today, s.max_days_ahead),
     cancel_notice: s.cancel_notice,
+    ...contact(property),
   };
 }
 
@@ -53,16 +84,16 @@ export function profile(property: PropertyRow): PublicProfile {
  * Services open to online booking and still valid. pax_max is what a guest may book online:
  * the service's limit, capped by the property's max_online_pax.
  */
-export async function onlineServices(db: Db, property: PropertyRow): Promise<PublicService[]> {
+export async function onlineServices(db: Db, property: PropertyRow, locale?: Locale): Promise<PublicService[]> {
   const s = resolveSettings(property.settings);
+  const texts = textsFor(s, locale);
   const today = zonedParts(s.timezone, now()).date;
   const rows = await listOnlineServices(db, property.id);
   return rows
     .filter((x) => !x.validTo || x.validTo >= today)
     .map((x) => ({
       id: x.id,
-      name: x.name,
-      description: x.description,
+      ...serviceTexts(texts, x.id, x.name, x.description),
       image_url: x.imageUrl,
       pax_min: x.paxMin,
       pax_max: Math.min(x.paxMax ?? s.max_online_pax, s.max_online_pax),
@@ -73,7 +104,7 @@ export async function onlineServices(db: Db, property: PropertyRow): Promise<Pub
 }
 
 /** A party larger than the property takes online is a 400 with a message the guest can act on. */
-function checkOnlinePax(settings: Settings, pax: number) {
+export function checkOnlinePax(settings: Settings, pax: number) {
   if (pax > settings.max_online_pax) {
     throw invalidField("pax", `online bookings take parties of up to ${settings.max_online_pax}; please call the restaurant for a larger party`);
   }
@@ -88,8 +119,10 @@ function checkOnlinePax(settings: Settings, pax: number) {
  * an open table that seats the party, but every such table is held or the kitchen's pacing is
  * reached. A service past midnight lists its late times under the day it started.
  */
-export async function publicSlots(db: Db, property: PropertyRow, q: { date: string; pax: number; days: number; service_id?: number | undefined }): Promise<PublicSlotDay[]> {
-  checkOnlinePax(resolveSettings(property.settings), q.pax);
+export async function publicSlots(db: Db, property: PropertyRow, q: { date: string; pax: number; days: number; service_id?: number | undefined; locale?: Locale | undefined }): Promise<PublicSlotDay[]> {
+  const settings = resolveSettings(property.settings);
+  checkOnlinePax(settings, q.pax);
+  const texts = textsFor(settings, q.locale);
   const days = listedDays(q.date, q.days);
   const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, { lean: true });
   let services = catalog.services.filter(isOnline);
@@ -101,7 +134,7 @@ export async function publicSlots(db: Db, property: PropertyRow, q: { date: stri
     services: engine.daySlots(date, q.pax, services, true).available_services.map((entry) => {
       const full = entry.slots.filter((t) => t.reason === "full" || t.reason === "pacing").map((t) => t.hour);
       const { startHour } = services.find((s) => s.id === entry.id)!;
-      return { service_id: entry.id, name: entry.title, start_hour: startHour, times: entry.available_slots, waiting_list: full.length > 0, full_times: full };
+      return { service_id: entry.id, name: serviceTexts(texts, entry.id, entry.title, null).name, start_hour: startHour, times: entry.available_slots, waiting_list: full.length > 0, full_times: full };
     }),
   }));
 }
@@ -115,10 +148,10 @@ export interface BookingResult {
   serviceName: string;
 }
 
-type Booking = Omit<PublicBookingInput, "waiting_list"> & { waiting_list: boolean };
+export type Booking = Omit<PublicBookingInput, "waiting_list"> & { waiting_list: boolean };
 
 /** Refusals of a time that a guest sees as "taken meanwhile": full, closed since the listing, or nothing seats the party. */
-const TAKEN = new Set(["table_not_available", "booking_slot_not_available", "room_capacity_exceeded"]);
+export const TAKEN = new Set(["table_not_available", "booking_slot_not_available", "room_capacity_exceeded"]);
 
 /**
  * Books for a guest: the same rules as the slot listing (the engine, online mode), then
@@ -197,7 +230,7 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking, link
   }
 }
 
-function timeRefusalDetail(refusal: string, s: Settings): string {
+export function timeRefusalDetail(refusal: string, s: Settings): string {
   switch (refusal) {
     case "service_is_not_available":
       return "the service does not run on this day";
@@ -209,7 +242,7 @@ function timeRefusalDetail(refusal: string, s: Settings): string {
 }
 
 /** 409 with the free times of that service day and service nearest to the one asked for (fresh data). */
-async function timeTaken(db: Db, property: PropertyRow, service: EngineService, b: Booking): Promise<ApiError> {
+export async function timeTaken(db: Db, property: PropertyRow, service: EngineService, b: Pick<Booking, "date" | "hour" | "pax">): Promise<ApiError> {
   const asked = localMinutes(b.date, b.hour);
   const day = serviceDayOf(service, asked);
   const { catalog, holds, arrivals } = await loadAvailability(db, property, day, day);
@@ -231,7 +264,7 @@ async function timeTaken(db: Db, property: PropertyRow, service: EngineService, 
 // ---------- the guest's own reservation ----------
 
 /** The ISO instant until which the guest may cancel; null once passed, checked in, or final. */
-function cancellableUntil(row: ReservationRow, s: Settings, at = now()): string | null {
+export function cancellableUntil(row: ReservationRow, s: Settings, at = now()): string | null {
   if (FINAL.has(row.status as ReservationStatus) || row.checkinDate !== null) return null;
   // The notice is real time before the start (as min_notice is), so a DST change in between counts.
   const until = localToUtc(s.timezone, row.startMin) - s.cancel_notice * 60_000;

@@ -8,6 +8,7 @@ import { html, raw } from "hono/html";
 import { LOCALES, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
 import { bindByPublicKey } from "../properties/binding";
+import { textsFor } from "./guest";
 import { guestVisible } from "./public.repo";
 
 type Page = "welcome" | "services" | "book" | "manage" | "offer";
@@ -100,12 +101,27 @@ function pickLocale(c: Context<AppEnv>, property: PropertyRow): Locale {
   return (LOCALES as readonly string[]).includes(asked ?? "") ? (asked as Locale) : resolveSettings(property.settings).locale;
 }
 
+/**
+ * What the address may add to the element: `?pax=` (book again with the party kept) and
+ * `?accent=#rrggbb` (the theme of the site that embedded the widget and opened this page).
+ * Both strictly checked: they are written into the page.
+ */
+function fromQuery(c: Context<AppEnv>) {
+  const pax = c.req.query("pax");
+  const accent = c.req.query("accent");
+  return {
+    pax: pax && /^[1-9]\d{0,2}$/.test(pax) ? pax : undefined,
+    accent: accent && /^#[0-9a-fA-F]{6}$/.test(accent) ? accent : undefined,
+  };
+}
+
 function render(c: Context<AppEnv>, property: PropertyRow, page: Page, token?: string) {
   const settings = resolveSettings(property.settings);
+  const q = fromQuery(c);
   const locale = pickLocale(c, property);
   const t = TEXT[locale];
   const title = page === "welcome" ? property.name : `${t[page]} · ${property.name}`;
-  const description = (page === "welcome" && settings.welcome_message) || t.describe(property.name);
+  const description = (page === "welcome" && (textsFor(settings, locale).welcome_message || settings.welcome_message)) || t.describe(property.name);
   const headers: Record<string, string> = { "Content-Security-Policy": CSP };
   if (page === "manage" || page === "offer") {
     // The token is in the address: keep it out of caches, Referer headers, indexes and frames.
@@ -131,7 +147,7 @@ ${settings.accent_color ? html`<meta name="theme-color" content="${settings.acce
 <body>
 <main>
 <h1 class="sr-only">${title}</h1>
-<booking-engine property="${property.publicKey}" page="${page}" locale="${locale}"${token === undefined ? "" : html` token="${token}"`}></booking-engine>
+<booking-engine property="${property.publicKey}" page="${page}" locale="${locale}" hosted${token === undefined ? "" : html` token="${token}"`}${q.pax ? html` pax="${q.pax}"` : ""}${q.accent ? html` style="--be-accent: ${q.accent}"` : ""}></booking-engine>
 <noscript><p>${t.noScript} ${property.name}${phone}</p></noscript>
 </main>
 </body>

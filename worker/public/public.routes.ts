@@ -5,8 +5,8 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { PublicBooking, PublicBookingInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
-import { dateString } from "../../shared/schemas";
+import { PublicBooking, PublicBookingInput, PublicChangeInput, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
+import { dateString, LOCALES } from "../../shared/schemas";
 import { config } from "../config";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
@@ -15,6 +15,7 @@ import { queryId, queryPax } from "../lib/query";
 import { createRouter } from "../lib/router";
 import { bindByPublicKey } from "../properties/binding";
 import { bookOnline, cancelManaged, findManaged, onlineServices, profile, publicSlots, toPublicReservation } from "./guest";
+import { changeManaged } from "./change";
 import { guestVisible } from "./public.repo";
 
 const base = { tags: ["public"] };
@@ -35,6 +36,10 @@ const ProfileSchema = z.object(PublicProfile.shape).openapi("PublicProfile", {
     first_date: "2026-12-05",
     last_date: "2027-02-03",
     cancel_notice: 120,
+    address: { street: "Via Roma 1", city: "Milano", zip: "20121", country: "IT" },
+    position: { latitude: 45.4642, longitude: 9.19 },
+    phone: "+39 02 1234567",
+    website: "https://trattoria.example",
   },
 });
 const ServiceSchema = z.object(PublicService.shape).openapi("PublicService", {
@@ -101,6 +106,12 @@ export const ManageParam = z.object({
   token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" }, description: "the manage token of the confirmation", example: "Vx3…Qk" }),
 });
 
+const localeQuery = z
+  .enum(LOCALES)
+  .optional()
+  .openapi({ param: { name: "locale", in: "query" }, description: "the restaurant's own texts in this language (settings.translations), the defaults where it has none", example: "it" });
+const LocaleQuery = z.object({ locale: localeQuery });
+
 // PublicSlotsQuery's rules, in plain digits as the integrator API's query fields ("1e1" is not 10).
 const SlotsQuery = z.object({
   date: z.string().pipe(dateString).openapi({ param: { name: "date", in: "query" }, description: "first day, in the restaurant's zone", example: "2026-12-05" }),
@@ -115,6 +126,7 @@ const SlotsQuery = z.object({
   service_id: queryId
     .optional()
     .openapi({ param: { name: "service_id", in: "query" }, type: "integer", description: "only this service" }),
+  locale: localeQuery,
 });
 
 const NOT_FOUND: ErrorCode[] = ["property_not_found"];
@@ -124,8 +136,10 @@ const profileRoute = createRoute({
   method: "get",
   path: "/{public_key}",
   summary: "The restaurant's public profile",
-  description: "Name, look, locale and zone, the largest party bookable online, the first and last bookable dates and the cancel notice.",
-  request: { params: KeyParam },
+  description:
+    "Name, look, locale and zone, the largest party bookable online, the first and last bookable dates, the cancel notice, " +
+    "and where to find the restaurant: address, position (for a map), phone and website. `locale` picks the welcome message's translation.",
+  request: { params: KeyParam, query: LocaleQuery },
   responses: { 200: json(envelope(ProfileSchema), "the profile"), ...errorResponses(...NOT_FOUND) },
 });
 
@@ -134,8 +148,8 @@ const servicesRoute = createRoute({
   method: "get",
   path: "/{public_key}/services",
   summary: "Services open to online booking",
-  description: "Enabled, online, still valid services; pax_max is capped by the restaurant's max_online_pax.",
-  request: { params: KeyParam },
+  description: "Enabled, online, still valid services; pax_max is capped by the restaurant's max_online_pax. `locale` picks the names' and descriptions' translations.",
+  request: { params: KeyParam, query: LocaleQuery },
   responses: { 200: json(envelope(ServiceSchema), "the services"), ...errorResponses(...NOT_FOUND) },
 });
 
@@ -194,6 +208,29 @@ const manageRoute = createRoute({
   responses: { 200: json(envelope(ReservationSchema), "the reservation"), ...errorResponses(...NOT_FOUND, "reservation_not_found") },
 });
 
+const ChangeSchema = z
+  .object(PublicChangeInput.shape)
+  .refine((c) => c.date !== undefined || c.hour !== undefined || c.pax !== undefined || c.service_id !== undefined, "give date, hour, pax or service_id")
+  .openapi("PublicChangeInput", { example: { date: "2026-12-06", hour: "20:00", pax: 3 } });
+
+const changeRoute = createRoute({
+  ...base,
+  method: "patch",
+  path: "/{public_key}/manage/{token}",
+  summary: "Change the guest's own reservation",
+  description:
+    "Any of date, hour, pax and service_id (the service defaults to the reservation's, else the one whose times include the new hour). " +
+    "The rules of an online booking; one atomic move: the old time stays the guest's until the new one is taken. A new time taken " +
+    "meanwhile is 409 \"time no longer available\" with `alternatives`. Open until the start minus the cancel notice (403 after). " +
+    "Integrators see RESERVATION_UPDATED with previous_attributes.",
+  request: { params: ManageParam, body: { content: { "application/json": { schema: ChangeSchema } }, required: true } },
+  responses: {
+    200: json(envelope(ReservationSchema), "the reservation, moved"),
+    ...errorResponses(...NOT_FOUND, "reservation_not_found", "cancel_notice_passed", "party_arrived", "reservation_not_available", "service_not_found", "booking_slot_not_available", "service_is_not_available", "service_not_available", "payload_too_large", "unsupported_media_type"),
+    409: { description: "time no longer available", content: { "application/problem+json": { schema: TimeTakenSchema } } },
+  },
+});
+
 const cancelRoute = createRoute({
   ...base,
   method: "delete",
@@ -220,16 +257,16 @@ export const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-ref
 export const publicRouter = createRouter()
   .openapi(profileRoute, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
-    return c.json({ data: [profile(property)] }, 200);
+    return c.json({ data: [profile(property, c.req.valid("query").locale)] }, 200);
   })
   .openapi(servicesRoute, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
-    return c.json({ data: await onlineServices(c.get("db"), property) }, 200);
+    return c.json({ data: await onlineServices(c.get("db"), property, c.req.valid("query").locale) }, 200);
   })
   .openapi(slotsRoute, async (c) => {
     const property = await guestProperty(c, c.req.valid("param").public_key);
     const q = c.req.valid("query");
-    const data = await publicSlots(c.get("db"), property, { date: q.date, pax: q.pax, days: q.days ?? 1, service_id: q.service_id });
+    const data = await publicSlots(c.get("db"), property, { date: q.date, pax: q.pax, days: q.days ?? 1, service_id: q.service_id, locale: q.locale });
     return c.json({ data }, 200, { "Cache-Control": "no-store" });
   })
   .openapi(createRouteDef, async (c) => {
@@ -246,6 +283,12 @@ export const publicRouter = createRouter()
     const { public_key, token } = c.req.valid("param");
     const property = await guestProperty(c, public_key);
     const found = await findManaged(c.get("db"), property, token);
+    return c.json({ data: [toPublicReservation(property, found.row, found.guest, found.serviceName)] }, 200, PRIVATE);
+  })
+  .openapi(changeRoute, async (c) => {
+    const { public_key, token } = c.req.valid("param");
+    const property = await guestProperty(c, public_key);
+    const found = await changeManaged(c.get("db"), property, token, c.req.valid("json"));
     return c.json({ data: [toPublicReservation(property, found.row, found.guest, found.serviceName)] }, 200, PRIVATE);
   })
   .openapi(cancelRoute, async (c) => {

@@ -1,0 +1,170 @@
+/**
+ * The booking page's first step, without state: the party size (and the number to call for a
+ * larger one), the date grid, the day's status, then the choice of service and time for the chosen day: a note when the preferred
+ * service is full and another has room (its waiting list one tap further), the times (fixed
+ * width, labelled with the restaurant's city), the waiting list's full times, and the action bar
+ * that keeps "Continue" on screen at 320 px.
+ */
+import { msg, str } from "@lit/localize";
+import { html, nothing, type TemplateResult } from "lit";
+import type { PublicProfile, PublicSlotDay } from "../api.js";
+import { formatDate, formatTime } from "../format.js";
+import { callUs } from "../parts/contact.js";
+import { choiceGroup, type ChoiceOption } from "../parts/choice.js";
+
+type DayService = PublicSlotDay["services"][number];
+
+export interface ServiceView {
+  service: DayService;
+  open: DayService[];
+  city: string;
+  /** the service the guest came for (services page, `service` attribute, an earlier day) */
+  preferred: number | undefined;
+  pax: number;
+  hour: string | undefined;
+  waiting: boolean;
+  missingTime: boolean;
+  locale: string;
+  setService: (id: number) => void;
+  pick: (hour: string, waiting: boolean) => void;
+  next: () => void;
+}
+
+export interface ChooseView {
+  profile: PublicProfile;
+  pax: number;
+  date: string | undefined;
+  locale: string;
+  /** dates known to have no free time for the party */
+  full: ReadonlySet<string>;
+  setPax: (pax: number) => void;
+  setDate: (date: string) => void;
+  /** the day's status (loading, how many times, none) */
+  status: unknown;
+  next: TemplateResult | typeof nothing;
+  service: TemplateResult | typeof nothing;
+}
+
+export function chooseStep(c: ChooseView) {
+  const { profile } = c;
+  return html`
+      <section class="stack" part="book" aria-labelledby="h">
+        <h2 id="h" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
+        <div class="row">
+          <div class="field">
+            <label for="pax">${msg("Guests", { id: "book.pax" })}</label>
+            <select id="pax" part="input" @change=${(e: Event) => c.setPax(Number((e.target as HTMLSelectElement).value))}>
+              ${Array.from({ length: profile.max_online_pax }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === c.pax}>${n}</option>`)}
+            </select>
+          </div>
+          <p class="muted small" id="pax-hint">${msg(str`Up to ${profile.max_online_pax} guests online. For a larger party:`, { id: "book.pax-hint-call" })} ${callUs(profile)}</p>
+        </div>
+        <div class="field">
+          <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
+          <be-date-grid
+            exportparts="calendar, day, selected-day, disabled-day"
+            .value=${c.date ?? ""}
+            .min=${profile.first_date}
+            .max=${profile.last_date}
+            .locale=${c.locale}
+            .label=${msg("Date", { id: "book.date" })}
+            .full=${c.full}
+            @change=${(e: Event) => c.setDate((e.target as HTMLInputElement).value)}
+          ></be-date-grid>
+          ${c.date ? html`<p class="chosen">${formatDate(c.date, c.locale)}</p>` : nothing}
+        </div>
+        <div role="status" class="status">
+          ${c.status}
+        </div>
+        ${c.next}
+        ${c.service}
+      </section>
+    `;
+}
+
+/** What the day offers the party, for the status region. */
+export function dayStatus(free: number, open: number) {
+  return free
+    ? html`<p class="sr-only">${msg(str`Free times on this day: ${free}`, { id: "book.count" })}</p>`
+    : open
+      ? html`<p class="message">${msg("No free tables on this day for this party. You can join the waiting list, or choose another date.", { id: "book.only-full" })}</p>`
+      : html`<p class="message">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`;
+}
+
+/** The day's services, the note when the preferred one is full, its times, the waiting list and the action bar. */
+export function serviceStep(v: ServiceView) {
+  const { service, open, city } = v;
+  const t = (h: string) => formatTime(h, v.locale);
+
+    const preferred = open.find((s) => s.service_id === v.preferred);
+    const yielded = preferred && preferred !== service && !preferred.times.length ? preferred : undefined;
+    return html`${yielded
+        ? html`<div class="message" id="service-full">
+            <p>${msg(str`${yielded.name} is full for ${v.pax} on this day. ${service.name} still has free tables.`, { id: "book.service-full" })}</p>
+            ${yielded.full_times.length
+              ? html`<button type="button" class="btn secondary" part="button" @click=${() => v.setService(yielded.service_id)}>
+                  ${msg(str`Join the waiting list for ${yielded.name}`, { id: "book.waiting-for" })}
+                </button>`
+              : nothing}
+          </div>`
+        : nothing}
+      ${open.length > 1
+        ? choiceGroup({
+            name: "service",
+            legend: msg("Service", { id: "book.service" }),
+            options: open.map((s) => ({ value: String(s.service_id), label: s.name })),
+            value: String(service.service_id),
+            onChange: (x) => v.setService(Number(x)),
+            part: "service",
+          })
+        : html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`}
+      ${service.times.length
+        ? choiceGroup({
+            name: "time",
+            legend: msg(str`Time in ${city}`, { id: "book.time-in" }),
+            options: service.times.map((h) => ({ value: h, label: t(h) })),
+            value: v.waiting ? undefined : v.hour,
+            onChange: (x) => v.pick(x, false),
+            describedBy: v.missingTime ? "time-error" : undefined,
+            part: "time",
+            fixed: true,
+          })
+        : nothing}
+      ${service.full_times.length
+        ? waitingList({
+            times: service.full_times.map((h) => ({ value: h, label: t(h) })),
+            city,
+            open: !service.times.length || v.waiting,
+            value: v.waiting ? v.hour : undefined,
+            onChange: (x) => v.pick(x, true),
+            describedBy: v.missingTime && !service.times.length ? "time-error" : undefined,
+          })
+        : nothing}
+      ${v.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
+      <div class="actions bar" part="action-bar">
+        ${v.hour ? html`<span class="picked">${t(v.hour)}</span>` : nothing}
+        <button type="button" class="btn" part="button" @click=${v.next}>${msg("Continue", { id: "book.continue" })}</button>
+      </div>`;
+  }
+
+/**
+ * The full times of the service, for the waiting list: a second radio group behind a native
+ * disclosure (closed while the service has free times, unless one of these is chosen).
+ */
+export function waitingList(o: { times: ChoiceOption[]; city: string; open: boolean; value: string | undefined; onChange: (v: string) => void; describedBy: string | undefined }) {
+  return html`<details class="waiting" part="waiting-list" ?open=${o.open}>
+    <summary>${msg("Join the waiting list", { id: "book.waiting" })}</summary>
+    ${choiceGroup({
+      name: "waiting",
+      legend: msg(str`Full times in ${o.city}, for the waiting list`, { id: "book.waiting-times-in" }),
+      hint: msg("On the waiting list your party holds no table: the restaurant decides later.", { id: "book.waiting-hint" }),
+      options: o.times,
+      value: o.value,
+      onChange: o.onChange,
+      describedBy: o.describedBy,
+      part: "time",
+      fixed: true,
+    })}
+  </details>`;
+}
+

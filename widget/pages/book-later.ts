@@ -1,0 +1,100 @@
+/**
+ * The booking page's later steps, a chunk of their own (loaded while the guest looks at the
+ * times, so the first load carries only what the first step needs): the guest's details with the
+ * cancellation policy and the server's field errors, a time taken meanwhile, and the confirmation.
+ */
+import { msg, str } from "@lit/localize";
+import { html, nothing } from "lit";
+import { PublicApiError, type PublicProfile } from "../api.js";
+import { formatTime } from "../format.js";
+import { choiceGroup } from "../parts/choice.js";
+import { type FieldErrors, type GuestForm, guestFields } from "../parts/guest-fields.js";
+import { policyBefore } from "../parts/policy.js";
+import { summary, type SummaryOf } from "../parts/summary.js";
+import { bookingError } from "./book-steps.js";
+
+export { confirmation } from "./book-steps.js";
+export { fieldErrors, readGuest } from "../parts/guest-fields.js";
+
+export interface DetailsView {
+  guest: GuestForm;
+  errors: FieldErrors;
+  failure: unknown;
+  pending: boolean;
+  alternatives: string[] | undefined;
+  hour: string | undefined;
+  waiting: boolean;
+  summary: SummaryOf;
+  profile: PublicProfile;
+  locale: string;
+  submit: (e: SubmitEvent) => void;
+  remember: (e: Event) => void;
+  back: () => void;
+  choose: (hour: string) => void;
+}
+
+export function detailsStep(v: DetailsView) {
+  const error = v.failure;
+  const taken = error instanceof PublicApiError && error.timeTaken;
+  const t = (h: string) => formatTime(h, v.locale);
+    const g = v.guest;
+    const pending = v.pending;
+    return html`
+      <section class="stack" part="details" aria-labelledby="h">
+        <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
+        ${summary(v.summary, v.locale)}
+        ${v.waiting
+          ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
+          : nothing}
+        ${v.hour
+          ? html`<p class="muted" id="policy">
+              ${policyBefore({ date: v.summary.date, hour: v.hour, cancelNotice: v.profile.cancel_notice, timezone: v.profile.timezone, locale: v.locale })}
+            </p>`
+          : nothing}
+        <form part="form" novalidate @submit=${v.submit} @input=${v.remember} @change=${v.remember}>
+          ${guestFields(g, v.errors)}
+          <div role="alert" class="alert">
+            ${taken
+              ? html`<div id="failure" tabindex="-1" class="message error" part="error">
+                  <p><strong>${msg("Sorry, that time was just taken.", { id: "details.taken" })}</strong></p>
+                  <p>
+                    ${v.alternatives?.length
+                      ? msg("These times are still free on the same day:", { id: "details.alternatives" })
+                      : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })}
+                  </p>
+                </div>`
+              : error
+                ? html`<p class="message error" part="error">${bookingError(error)}</p>`
+                : nothing}
+          </div>
+          ${taken && v.alternatives?.length
+            ? choiceGroup({
+                name: "alternative",
+                legend: msg("Free times", { id: "details.free-times" }),
+                options: v.alternatives.map((h) => ({ value: h, label: t(h) })),
+                value: v.hour,
+                onChange: v.choose,
+                part: "time",
+              })
+            : nothing}
+          <div class="actions">
+            <button type="button" class="btn secondary" part="button" @click=${v.back}>${msg("Back", { id: "details.back" })}</button>
+            ${taken && !v.alternatives?.length
+              ? nothing
+              : html`<button type="submit" class="btn" part="button" aria-disabled=${pending ? "true" : "false"}>
+                  ${pending
+                    ? msg("Booking…", { id: "details.pending" })
+                    : taken
+                      ? v.hour
+                        ? msg(str`Book at ${t(v.hour)}`, { id: "details.book-at" })
+                        : msg("Choose a free time", { id: "details.choose-free" })
+                      : v.waiting
+                        ? msg("Join the waiting list", { id: "book.waiting" })
+                        : msg("Confirm booking", { id: "details.submit" })}
+                </button>`}
+          </div>
+        </form>
+      </section>
+    `;
+  }
+
