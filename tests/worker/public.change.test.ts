@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { expectProblem } from "./helpers";
 import { GUEST, smallRestaurant } from "./public.fixtures";
+import { messagesOf } from "./messages.helpers";
 import { receiverHook, subscribe, verified, waitFor } from "./webhooks.helpers";
 
 async function booked(r: Awaited<ReturnType<typeof smallRestaurant>>, hour = "19:00", pax = 2) {
@@ -37,6 +38,9 @@ describe("PATCH /public/{public_key}/manage/{token}", () => {
     expect(payload.data.previous_attributes).toMatchObject({ start_hour: "19:00:00" });
     const history = (await r.client.call(`/api/v2/reservations/${id}/history`)).json.data;
     expect(history.at(-1)).toMatchObject({ actor: "guest" });
+    // the guest hears of their own change too, in the change's own batch (CONTRACT 13)
+    const templates = (await messagesOf(r.client, id)).map((m) => `${m.template} ${m.recipient ?? ""}`.trim());
+    expect(templates, templates.join()).toContain("change guest");
   });
 
   it("keeps the old time when the new one is taken: 409 with alternatives, nothing moved", async () => {
