@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
-import { freePort, migrate, ROOT, startDev } from "./scripts/dev-server.mjs";
+import { freePort, migrate, ROOT, startDevOnFreePort } from "./scripts/dev-server.mjs";
 import { createRestaurant, request } from "./scripts/restaurant.mjs";
 import { TEST_CATALOG } from "./tests/support/catalog.mjs";
 import { CHROMIUM } from "./scripts/setup.mjs";
@@ -38,7 +38,7 @@ function realWorker() {
             if (eml) emails.push(eml[1]);
             else if (!/\[wrangler:info\]/.test(l)) lines.push(l);
           };
-          server = await startDev({ port: await freePort(), persistTo: dir, clock: CLOCK, log, logLevel: "info" });
+          server = await startDevOnFreePort({ persistTo: dir, clock: CLOCK, log, logLevel: "info" });
         } catch (err) {
           console.error(lines.join("\n"));
           throw err;

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startReceiver } from "../tests/receiver.mjs";
-import { build, freePort, migrate, startDev } from "./dev-server.mjs";
+import { build, freePort, migrate, startDevOnFreePort } from "./dev-server.mjs";
 import { createRestaurant, request } from "./restaurant.mjs";
 
 const { values } = parseArgs({
@@ -83,7 +83,7 @@ try {
     if (m) emlFiles.push(m[1]);
     else if (/\[wrangler:(warn|error)\]|✘|Error/.test(line) && !/Scheduled Workers/.test(line)) console.error(`[wrangler] ${line}`);
   };
-  server = await startDev({ port: await freePort(), persistTo: dir, log, logLevel: "info" });
+  server = await startDevOnFreePort({ persistTo: dir, log, logLevel: "info" });
   receiver = await startReceiver();
   say(`bench-delivery: wrangler dev on ${server.url}; ${RESTAURANTS} restaurants; ${RATE} writes/s for ${SECONDS} s`);
 

@@ -101,6 +101,22 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
   throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
 }
 
+/**
+ * startDev on a port the system hands out. Between freePort closing its socket and wrangler
+ * binding the port, another process (workerd's own loopback ports, a test server beside it) can
+ * take it: then wrangler exits "Address already in use", and a new port is tried.
+ */
+export async function startDevOnFreePort(options = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDev({ ...options, port: await freePort() });
+    } catch (err) {
+      if (attempt >= 3 || !/Address already in use/.test(String(err?.message))) throw err;
+      options.log?.(`wrangler dev: its port was taken meanwhile, trying another (attempt ${attempt + 1})`);
+    }
+  }
+}
+
 /** A port nothing listens on, as the system hands it out (listen on 0, read it, close). */
 export function freePort() {
   return new Promise((resolve, reject) => {

@@ -11,7 +11,7 @@
 // Local by default (the D1 of `npm start`); --remote acts on the deployed database. The shard
 // commands go through the Worker's operator door (scripts/ops-door.mjs): --url names it.
 import { parseArgs } from "node:util";
-import { defaultPersistDir, freePort, startDev, wrangler } from "./dev-server.mjs";
+import { defaultPersistDir, freePort, startDevOnFreePort, wrangler } from "./dev-server.mjs";
 import { devVar, door, moveProperty, showShards } from "./ops-door.mjs";
 import { withPartner, writeFeeds } from "./searchengine-feeds.mjs";
 
@@ -160,7 +160,7 @@ async function withDoor(work) {
   }
   const temporary = token ?? "ops-" + Math.random().toString(36).slice(2);
   console.log("no Worker answers locally: starting one on the local D1 for this command...");
-  const server = await startDev({ port: await freePort(), persistTo: values["persist-to"] ?? defaultPersistDir(), vars: { OPS_TOKEN: temporary } });
+  const server = await startDevOnFreePort({ persistTo: values["persist-to"] ?? defaultPersistDir(), vars: { OPS_TOKEN: temporary } });
   try {
     await run(() => work(door(server.url, temporary)));
   } finally {

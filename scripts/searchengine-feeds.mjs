@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { defaultPersistDir, freePort, startDev } from "./dev-server.mjs";
+import { defaultPersistDir, freePort, startDevOnFreePort } from "./dev-server.mjs";
 import { devVar } from "./ops-door.mjs";
 
 export const FEEDS = [
@@ -55,7 +55,7 @@ export async function withPartner({ url, persistTo }, work) {
   }
   console.log("no Worker answers locally: starting one on the local D1 for this command...");
   const temporary = credentials ?? { user: "ops", password: randomBytes(18).toString("base64url") };
-  const server = await startDev({ port: await freePort(), persistTo: persistTo ?? defaultPersistDir(), vars: { SEARCHENGINE_USER: temporary.user, SEARCHENGINE_PASSWORD: temporary.password } });
+  const server = await startDevOnFreePort({ persistTo: persistTo ?? defaultPersistDir(), vars: { SEARCHENGINE_USER: temporary.user, SEARCHENGINE_PASSWORD: temporary.password } });
   try {
     return await work(server.url, temporary);
   } finally {

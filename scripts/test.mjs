@@ -22,9 +22,15 @@ const one = (name, cmd, args) => ({ name, runs: [{ what: name, cmd, args }] });
 
 const stages = [
   one("build", process.execPath, [join(ROOT, "scripts", "build.mjs")]),
-  one("typecheck", bin("tsc"), ["--noEmit"]),
-  one("typecheck (widget)", bin("tsc"), ["--noEmit", "-p", "tsconfig.widget.json"]),
-  { name: "widget component tests (web-test-runner, Chromium, wrangler dev)", runs: [wtr()] },
+  // tsc is one thread and the browser suite mostly waits on wrangler and Chromium: side by side
+  {
+    name: "typecheck and widget component tests (web-test-runner, Chromium, wrangler dev)",
+    runs: [
+      { what: "typecheck", cmd: bin("tsc"), args: ["--noEmit"] },
+      { what: "typecheck (widget)", cmd: bin("tsc"), args: ["--noEmit", "-p", "tsconfig.widget.json"] },
+      wtr(),
+    ],
+  },
   one("worker tests (vitest in workerd, local D1)", bin("vitest"), ["run"]),
   one("end-to-end tests (wrangler dev, Chromium)", process.execPath, ["--test", "--test-concurrency=1", ...e2e]),
   ...INSTANTS.map(({ clock, zone, what }) => {

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, migrate, startDev } from "../dev-server.mjs";
+import { freePort, migrate, startDevOnFreePort } from "../dev-server.mjs";
 import { call, createClient, fetchRetry } from "./api.mjs";
 import { say } from "./report.mjs";
 import * as seed from "./seed.mjs";
@@ -43,7 +43,7 @@ export async function startPhase(name, { vars = {} } = {}) {
     if (/Scheduled Workers|trigger a scheduled event|curl ".*scheduled"|cron-triggers/.test(line)) return;
     workerLog.push(`[${name}] ${line}`);
   };
-  const server = await startDev({ port: await freePort(), persistTo: dir, log, vars: { OPS_TOKEN, ...vars } });
+  const server = await startDevOnFreePort({ persistTo: dir, log, vars: { OPS_TOKEN, ...vars } });
   servers.add(server);
   say(`${name}: wrangler dev on ${server.url}, databases in ${dir}`);
   return { name, dir, server, url: server.url, stop: () => stopPhase(server) };

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { freePort, migrate, ROOT, startDev } from "../../scripts/dev-server.mjs";
+import { freePort, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 
 const STATE = mkdtempSync(join(tmpdir(), "be-body-limit-e2e-"));
 const AUTH = "/auth/api/v2/api-account/oauth2";
@@ -54,7 +54,7 @@ describe("bodies over 64 KiB sent chunked to wrangler dev", () => {
   before(async () => {
     mkdirSync(join(ROOT, "dist", "public"), { recursive: true });
     await migrate(STATE);
-    server = await startDev({ port: await freePort(), persistTo: STATE });
+    server = await startDevOnFreePort({ persistTo: STATE });
     const username = `chunky-${Date.now().toString(36)}`;
     const created = await fetch(`${server.url}${AUTH}/client`, {
       method: "POST",

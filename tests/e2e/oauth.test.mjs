@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
 import * as oauth from "oauth4webapi";
 import { chromium } from "playwright-core";
-import { build, freePort, migrate, ROOT, startDev } from "../../scripts/dev-server.mjs";
+import { build, freePort, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { AUTH, createRestaurant, RESTAURANT_PASSWORD, request } from "../../scripts/restaurant.mjs";
 import { CHROMIUM } from "../../scripts/setup.mjs";
 
@@ -153,7 +153,7 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
   before(async () => {
     build();
     await migrate(STATE);
-    server = await startDev({ port: await freePort(), persistTo: STATE, vars: { OPS_TOKEN } });
+    server = await startDevOnFreePort({ persistTo: STATE, vars: { OPS_TOKEN } });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
     local = { [oauth.allowInsecureRequests]: true };
     const issuer = new URL(`${server.url}/auth/api/v2`);

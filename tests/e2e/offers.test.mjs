@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
 import PostalMime from "postal-mime";
-import { build, freePort, migrate, startDev } from "../../scripts/dev-server.mjs";
+import { build, freePort, migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { createRestaurant, request } from "../../scripts/restaurant.mjs";
 import { CHROMIUM } from "../../scripts/setup.mjs";
 
@@ -37,7 +37,7 @@ describe("a waiting-list offer, claimed from its email in Chromium", () => {
       const m = /(\/\S+\.eml)\b/.exec(line);
       if (m) emails.push(m[1]);
     };
-    server = await startDev({ port: await freePort(), persistTo: STATE, log, logLevel: "info" });
+    server = await startDevOnFreePort({ persistTo: STATE, log, logLevel: "info" });
     restaurant = await createRestaurant(server.url, { catalog: CATALOG, name: "Osteria Offerta" });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
   });

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { build, freePort, migrate, ROOT, startDev } from "../../scripts/dev-server.mjs";
+import { build, freePort, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { createRestaurant } from "../../scripts/restaurant.mjs";
 import { TEST_CATALOG } from "../support/catalog.mjs";
 import { CHROMIUM } from "../../scripts/setup.mjs";
@@ -80,7 +80,7 @@ describe("the booking widget on the hosted pages", () => {
   before(async () => {
     build();
     await migrate(STATE);
-    server = await startDev({ port: await freePort(), persistTo: STATE, clock: CLOCK });
+    server = await startDevOnFreePort({ persistTo: STATE, clock: CLOCK });
     restaurant = await createRestaurant(server.url, { catalog: TEST_CATALOG, name: TEST_CATALOG.name });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
     api = async (path, init = {}) => {
