@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { constants as osConstants } from "node:os";
 import { join } from "node:path";
 import { migrateLocal } from "./migrate.mjs";
 import { defaultPersistDir, QUIET_ENV, ROOT, WRANGLER, wrangler } from "./paths.mjs";
@@ -65,6 +66,13 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
   // Whatever ends this process (a failed test, Ctrl+C), the group goes with it.
   const onExit = () => killGroup("SIGKILL");
   process.once("exit", onExit);
+  // SIGTERM or SIGHUP end a process without its "exit" handlers (a runner or spawnSync's timeout
+  // stopping it): the group would outlive it, so it goes first.
+  const onSignal = (signal) => {
+    killGroup("SIGKILL");
+    process.exit(128 + (osConstants.signals[signal] ?? 15));
+  };
+  for (const signal of ["SIGTERM", "SIGHUP"]) process.once(signal, onSignal);
   let output = "";
   const onData = (chunk) => {
     const text = chunk.toString();
@@ -80,6 +88,7 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
         clearTimeout(hard);
         killGroup("SIGKILL"); // whatever of the group outlived the CLI
         process.off("exit", onExit);
+        for (const signal of ["SIGTERM", "SIGHUP"]) process.off(signal, onSignal);
         resolve();
       };
       if (child.exitCode !== null || child.signalCode !== null) return done();
@@ -88,7 +97,10 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
     });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) {
+      await stop(); // what the CLI started goes with it, and the handlers above
+      throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    }
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) return { url, child, stop };
