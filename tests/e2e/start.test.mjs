@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
 import { freePort, ROOT } from "../../scripts/dev-server.mjs";
+import { npmStart as startNpm, stopNpmStart } from "../support/npm-start.mjs";
 import { CHROMIUM } from "../../scripts/setup.mjs";
 
 const PORT = await freePort();
@@ -19,41 +20,7 @@ const STATE = mkdtempSync(join(tmpdir(), "be-e2e-"));
 const ARTIFACTS = join(ROOT, "tests", "e2e", ".tmp");
 mkdirSync(ARTIFACTS, { recursive: true });
 
-/** Runs `npm start` (scripts/start.mjs) and resolves with its banner once it says Ready. */
-function npmStart() {
-  const started = Date.now();
-  const child = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs")], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), STATE_DIR: STATE },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start not ready in 90 s:\n${out}`)), 90_000);
-    const onData = (chunk) => {
-      out += chunk;
-      if (out.includes("Press Ctrl+C to stop.")) {
-        clearTimeout(timer);
-        resolve({ child, out, seconds: (Date.now() - started) / 1000 });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited ${code}:\n${out}`));
-    });
-  });
-}
-
-function stop(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners("exit");
-    child.once("exit", resolve);
-    child.kill("SIGTERM");
-  });
-}
+const npmStart = () => startNpm({ port: PORT, state: STATE });
 
 /** Resolves once something listens on the port (the README's receiver has started). */
 async function waitForPort(port, timeoutMs = 10_000) {
@@ -78,7 +45,7 @@ describe("npm start and the README quick start", () => {
     console.log(`# cold start of npm start (build, migrations, wrangler dev, demo seed): ${server.seconds.toFixed(1)} s`);
   });
   after(async () => {
-    if (server) await stop(server.child);
+    if (server) await stopNpmStart(server.child);
     rmSync(STATE, { recursive: true, force: true });
   });
 
@@ -301,7 +268,7 @@ describe("npm start and the README quick start", () => {
 
   it("finds the demo already there on a second start", async () => {
     const first = { clientId: field(server.out, "client_id"), publicKey: server.out.match(/\/p\/(pk_[\w-]+)/)[1] };
-    await stop(server.child);
+    await stopNpmStart(server.child);
     server = await npmStart();
     assert.equal(field(server.out, "client_id"), first.clientId);
     assert.match(server.out, new RegExp(`/p/${first.publicKey}`));
