@@ -11,6 +11,8 @@ import { defaultPersistDir, QUIET_ENV, ROOT, WRANGLER, wrangler } from "./paths.
 export { defaultPersistDir, QUIET_ENV, ROOT, wrangler };
 
 export function build() {
+  // npm test builds once, first, and says so to every stage after it (scripts/test.mjs).
+  if (process.env.BOOKING_ENGINE_BUILT === "1") return;
   const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) throw new Error("build failed");
 }

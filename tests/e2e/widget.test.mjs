@@ -20,6 +20,8 @@ import { CHROMIUM } from "../../scripts/setup.mjs";
 
 const CLOCK = process.env.DEV_CLOCK || undefined;
 const BROWSER_ZONE = process.env.BROWSER_ZONE || undefined;
+/** For a test whose answer cannot depend on the day, the hour or the zone: run on the real clock, skipped at npm test's fixed instants. */
+const ANY_TIME = { skip: CLOCK ? "independent of the clock: runs on the real clock" : false };
 const STATE = mkdtempSync(join(tmpdir(), "be-widget-e2e-"));
 const SCREENSHOT = join(ROOT, "docs", "booking-page.png");
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -137,7 +139,7 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
-  it("loads only the active locale's messages: none in English, one chunk in Italian", async () => {
+  it("loads only the active locale's messages: none in English, one chunk in Italian", ANY_TIME, async () => {
     for (const [locale, expected] of [["en", []], ["it", ["it"]]]) {
       const context = await newContext();
       const page = await context.newPage();
@@ -293,7 +295,7 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
-  it("passes axe on every hosted page and step", async () => {
+  it("passes axe on every hosted page and step", ANY_TIME, async () => {
     // axe is injected as an inline script, which the pages' CSP forbids: this context ignores CSP.
     const context = await newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
     const page = await context.newPage();
@@ -338,7 +340,7 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
-  it("fits a 320 px wide screen on every step of the booking page, in German (no horizontal scroll)", async () => {
+  it("fits a 320 px wide screen on every step of the booking page, in German (no horizontal scroll)", ANY_TIME, async () => {
     const context = await newContext({ viewport: { width: 320, height: 640 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     const errors = [];
@@ -473,7 +475,7 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
-  it("works embedded on another origin, and tells the host page", async () => {
+  it("works embedded on another origin, and tells the host page", ANY_TIME, async () => {
     const embed = createServer((req, res) => {
       res.setHeader("Content-Type", "text/html; charset=utf-8");
       res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Chez nous</title>
@@ -520,7 +522,7 @@ describe("the booking widget on the hosted pages", () => {
     }
   });
 
-  it("shows the restaurant's photos in a carousel and its services on another origin", async () => {
+  it("shows the restaurant's photos in a carousel and its services on another origin", ANY_TIME, async () => {
     const svg = (fill, label) =>
       `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="${fill}"/><text x="40" y="200" font-size="64" fill="#fff">${label}</text></svg>`;
     const embed = createServer((req, res) => {

@@ -6,7 +6,7 @@ import type { BookingCreatedDetail } from "../../widget/events.js";
 import { PublicApiError } from "../../widget/api.js";
 import { setClock } from "../../widget/clock.js";
 import { bookingError } from "../../widget/pages/book-steps.js";
-import { bookAsStaff, env, profile, restaurant, slots, until, useRestaurant } from "./env.js";
+import { bookAsStaff, env, itAnyTime, profile, restaurant, slots, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
 
 const mount = (page = "book", locale = "en") =>
@@ -82,7 +82,7 @@ async function chooseDate(page: HTMLElement, date: string) {
 before(() => useRestaurant());
 
 describe("<booking-engine page=book>", () => {
-  it("is accessible once the times are shown", async () => {
+  itAnyTime("is accessible once the times are shown", async () => {
     const el = await mount();
     await bookPageWithTimes(el);
     await expect(el).to.be.accessible();
@@ -145,7 +145,7 @@ describe("<booking-engine page=book>", () => {
     expect(allInShadow<HTMLInputElement>(page, 'input[name="time"]').some((i) => i.checked)).to.equal(false);
   });
 
-  it("asks for an occasion, allergies and a special request, optional and in the page's language, and shows them in the confirmation", async () => {
+  itAnyTime("asks for an occasion, allergies and a special request, optional and in the page's language, and shows them in the confirmation", async () => {
     const el = await mount("book", "it");
     const page = await bookPageWithTimes(el);
     await check(times(page).at(-1)!);
@@ -343,7 +343,7 @@ describe("<booking-engine page=book>", () => {
 });
 
 describe("a refused booking, as the guest reads it", () => {
-  it("over the restaurant's per-guest limit: cancel one or call, naming no booking", () => {
+  itAnyTime("over the restaurant's per-guest limit: cancel one or call, naming no booking", () => {
     const text = String(bookingError(new PublicApiError(403, "guest_booking_limit", "this email or phone already holds ...")));
     expect(text).to.match(/already have as many upcoming online bookings here/);
     expect(text).to.match(/cancel one of them, or call the restaurant/);
@@ -352,7 +352,7 @@ describe("a refused booking, as the guest reads it", () => {
 });
 
 describe("<booking-engine> pages", () => {
-  it("welcome: is accessible and its button opens the booking page", async () => {
+  itAnyTime("welcome: is accessible and its button opens the booking page", async () => {
     const el = await mount("welcome");
     const welcome = await inShadow(el, "be-welcome-page");
     await inShadow(welcome, "h2");
@@ -378,20 +378,20 @@ describe("<booking-engine> pages", () => {
     expect(deepText(page)).to.include("Cena");
   });
 
-  it("says so when the restaurant is unknown", async () => {
+  itAnyTime("says so when the restaurant is unknown", async () => {
     const el = await fixture<BookingEngine>(html`<booking-engine api=${env.api} property="pk_nope"></booking-engine>`);
     const alert = await inShadow(el, '[role="alert"]');
     expect(alert.textContent).to.match(/cannot be booked online/);
     await expect(el).to.be.accessible();
   });
 
-  it("says so when the server cannot be reached (a closed port, no stub)", async () => {
+  itAnyTime("says so when the server cannot be reached (a closed port, no stub)", async () => {
     const el = await fixture<BookingEngine>(html`<booking-engine api="http://127.0.0.1:9" property=${restaurant().publicKey}></booking-engine>`);
     const alert = await inShadow(el, '[role="alert"]');
     expect(alert.textContent).to.match(/could not be loaded/);
   });
 
-  it("without a locale attribute, speaks the host page's lang if it can, else the restaurant's locale", async () => {
+  itAnyTime("without a locale attribute, speaks the host page's lang if it can, else the restaurant's locale", async () => {
     const root = document.documentElement;
     const bare = () => fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey}></booking-engine>`);
     try {
@@ -411,7 +411,7 @@ describe("<booking-engine> pages", () => {
     }
   });
 
-  it("speaks Italian, French, German and Spanish", async () => {
+  itAnyTime("speaks Italian, French, German and Spanish", async () => {
     const expected = { it: "Prenota un tavolo", fr: "Réserver une table", de: "Tisch reservieren", es: "Reservar una mesa" };
     for (const [locale, title] of Object.entries(expected)) {
       const el = await mount("book", locale);

@@ -13,6 +13,9 @@ declare global {
   // mocha, as web-test-runner provides it
   function describe(name: string, fn: () => void): void;
   function it(name: string, fn: () => Promise<void> | void): void;
+  namespace it {
+    function skip(name: string, fn: () => Promise<void> | void): void;
+  }
   function before(fn: () => Promise<unknown> | void): void;
   function beforeEach(fn: () => Promise<void> | void): void;
   function afterEach(fn: () => Promise<void> | void): void;
@@ -26,6 +29,12 @@ export interface Restaurant {
 }
 
 export const env = window.BE;
+
+/**
+ * A test whose answer cannot depend on the day, the hour or the browser's zone (a layout, axe, a
+ * language, an error page): it runs on the real clock, and is skipped at npm test's fixed instants.
+ */
+export const itAnyTime = (name: string, fn: () => Promise<void> | void) => (env.clock ? it.skip : it)(name, fn);
 
 // The booking flow keeps a draft per restaurant in sessionStorage (CONTRACT 15): each test starts without one.
 beforeEach(() => sessionStorage.clear());

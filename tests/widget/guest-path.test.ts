@@ -11,7 +11,7 @@ import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
 import { addDays, formatDate, formatTime, minusMinutes } from "../../widget/format.js";
 import type { DateGrid } from "../../widget/parts/date-grid.js";
-import { bookAsGuest, bookAsStaff, freeTime, ownAddress, profile, restaurant, slots, staff, until, useRestaurant } from "./env.js";
+import { bookAsGuest, bookAsStaff, freeTime, itAnyTime, ownAddress, profile, restaurant, slots, staff, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
 
 type Tables = Record<string, { id: number }>;
@@ -79,7 +79,7 @@ const day = async (k: number) => addDays((await profile()).first_date, k);
 afterEach(() => setViewport({ width: 800, height: 600 }));
 
 describe("where the restaurant is (profile contact fields)", () => {
-  it("the welcome page shows the address, a map link and the phone, in English and Italian", async () => {
+  itAnyTime("the welcome page shows the address, a map link and the phone, in English and Italian", async () => {
     for (const [locale, map] of [["en", "Map and directions"], ["it", "Mappa e indicazioni"]] as const) {
       const el = await mount({ page: "welcome", locale });
       const welcome = await inShadow(el, "be-welcome-page");
@@ -95,7 +95,7 @@ describe("where the restaurant is (profile contact fields)", () => {
     }
   });
 
-  it("the booking page gives the number to call for a larger party", async () => {
+  itAnyTime("the booking page gives the number to call for a larger party", async () => {
     const el = await mount({ locale: "it" });
     const page = await bookPageWithTimes(el);
     const hint = await inShadow(page, "#pax-hint");
@@ -105,7 +105,7 @@ describe("where the restaurant is (profile contact fields)", () => {
 });
 
 describe("the restaurant's texts per language (settings.translations)", () => {
-  it("shows the welcome message and the service names in the page's language, the defaults in others", async () => {
+  itAnyTime("shows the welcome message and the service names in the page's language, the defaults in others", async () => {
     const cena = restaurant().services.find((s) => s.name === "Cena")!;
     const put = await staff(`properties/${restaurant().propertyId}`, {
       method: "PUT",
@@ -253,7 +253,7 @@ describe("history and reload", () => {
 });
 
 describe("field errors", () => {
-  it("puts the server's refusal at its field, in the widget's language", async () => {
+  itAnyTime("puts the server's refusal at its field, in the widget's language", async () => {
     const el = await mount({ locale: "it" });
     const page = await bookPageWithTimes(el);
     await toDetails(page, await day(11));
@@ -282,7 +282,7 @@ describe("text on the accent colour", () => {
     return getComputedStyle(button).color;
   };
 
-  it("is black on a light accent, white on a dark one, and --be-on-accent wins", async () => {
+  itAnyTime("is black on a light accent, white on a dark one, and --be-on-accent wins", async () => {
     expect(await onAccent(await mount(), "rgb(0, 0, 0)")).to.equal("rgb(0, 0, 0)");
     expect(await onAccent(await mount({ extra: 'style="--be-accent: #1d5c8a"' }), "rgb(255, 255, 255)")).to.equal("rgb(255, 255, 255)");
     expect(await onAccent(await mount({ extra: 'style="--be-on-accent: rgb(1, 2, 3)"' }), "rgb(1, 2, 3)")).to.equal("rgb(1, 2, 3)");
@@ -290,7 +290,7 @@ describe("text on the accent colour", () => {
 });
 
 describe("times at 320 px", () => {
-  it("keep one width, and the action bar stays on screen when a time is chosen", async () => {
+  itAnyTime("keep one width, and the action bar stays on screen when a time is chosen", async () => {
     await setViewport({ width: 320, height: 640 });
     const el = await mount();
     const page = await bookPageWithTimes(el);
@@ -312,7 +312,7 @@ describe("times at 320 px", () => {
 });
 
 describe("after cancelling, and the embedded manage link", () => {
-  it("Book again goes back to the booking page with the party size kept", async () => {
+  itAnyTime("Book again goes back to the booking page with the party size kept", async () => {
     const slot = await freeTime(3, 9);
     const booked = await bookAsGuest({ ...slot, pax: 3 }, "Again");
     expect(booked.status).to.equal(201);
@@ -329,7 +329,7 @@ describe("after cancelling, and the embedded manage link", () => {
     expect((await inShadow<HTMLSelectElement>(page, "#pax")).value).to.equal("3");
   });
 
-  it("with booking-manage, the manage link opens the reservation in the same element", async () => {
+  itAnyTime("with booking-manage, the manage link opens the reservation in the same element", async () => {
     const start = location.href;
     try {
       const el = await mount({ extra: "booking-manage" });
@@ -352,7 +352,7 @@ describe("after cancelling, and the embedded manage link", () => {
     }
   });
 
-  it("a #booking-manage hash in the host's address says the same as the attribute", async () => {
+  itAnyTime("a #booking-manage hash in the host's address says the same as the attribute", async () => {
     const start = location.href;
     try {
       history.replaceState(null, "", "#booking-manage");
@@ -368,7 +368,7 @@ describe("after cancelling, and the embedded manage link", () => {
     }
   });
 
-  it("without it, the link opens the hosted manage page in a new tab, in the host's accent", async () => {
+  itAnyTime("without it, the link opens the hosted manage page in a new tab, in the host's accent", async () => {
     const el = await mount({ extra: 'style="--be-accent: #225522"' });
     const page = await bookPageWithTimes(el);
     await toDetails(page, await day(13));
