@@ -13,7 +13,7 @@ import { playwrightLauncher } from "@web/test-runner-playwright";
 import { freePort, migrate, ROOT, startDevOnFreePort } from "./scripts/dev-server.mjs";
 import { createRestaurant, request } from "./scripts/restaurant.mjs";
 import { TEST_CATALOG } from "./tests/support/catalog.mjs";
-import { CHROMIUM } from "./scripts/setup.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "./scripts/setup.mjs";
 
 const CLOCK = process.env.DEV_CLOCK || undefined;
 const BROWSER_ZONE = process.env.BROWSER_ZONE || "Pacific/Kiritimati";
@@ -199,7 +199,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: "chromium",
-      launchOptions: { executablePath: CHROMIUM, args: ["--no-sandbox", "--headless"] },
+      launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
       // The browser lives in another zone than the restaurant (Europe/Rome): a time shifted into the
       // browser's zone, or a date read in it, shows up in the tests at once. At a fixed instant the
       // browser's clock shows it too (timers keep running).

@@ -5,6 +5,11 @@ import { join } from "node:path";
 import { ROOT } from "./dev-server.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * Headless, and offline: without the background-networking flags Chromium keeps reaching for
+ * Google's services at start and after, and this machine's closed network refuses each try.
+ */
+export const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps"];
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });

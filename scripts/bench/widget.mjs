@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { widgetSize } from "../build-widget.mjs";
 import { ensureDemo } from "../demo.mjs";
 import { migrate, startDev } from "../dev-server.mjs";
-import { CHROMIUM } from "../setup.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../setup.mjs";
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -17,7 +17,7 @@ const median = (xs) => {
 /** ms from navigation start to the first time radio in the widget's shadow roots, each load in a fresh context (empty cache). */
 export async function timeToFirstTimes(url, runs = 10) {
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const samples = [];
   try {
     for (let i = 0; i < runs + 1; i++) {

@@ -15,7 +15,7 @@ import * as oauth from "oauth4webapi";
 import { chromium } from "playwright-core";
 import { build, freePort, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { AUTH, createRestaurant, RESTAURANT_PASSWORD, request } from "../../scripts/restaurant.mjs";
-import { CHROMIUM } from "../../scripts/setup.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 
 const STATE = mkdtempSync(join(tmpdir(), "be-oauth-e2e-"));
 const ARTIFACTS = join(ROOT, "tests", "e2e", ".tmp");
@@ -154,7 +154,7 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     build();
     await migrate(STATE);
     server = await startDevOnFreePort({ persistTo: STATE, vars: { OPS_TOKEN } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     local = { [oauth.allowInsecureRequests]: true };
     const issuer = new URL(`${server.url}/auth/api/v2`);
     as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...local }));

@@ -13,7 +13,7 @@ import { chromium } from "playwright-core";
 import PostalMime from "postal-mime";
 import { build, freePort, migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { createRestaurant, request } from "../../scripts/restaurant.mjs";
-import { CHROMIUM } from "../../scripts/setup.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 
 const STATE = mkdtempSync(join(tmpdir(), "be-offers-e2e-"));
 
@@ -39,7 +39,7 @@ describe("a waiting-list offer, claimed from its email in Chromium", () => {
     };
     server = await startDevOnFreePort({ persistTo: STATE, log, logLevel: "info" });
     restaurant = await createRestaurant(server.url, { catalog: CATALOG, name: "Osteria Offerta" });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
   after(async () => {

@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
 import { freePort, ROOT } from "../../scripts/dev-server.mjs";
 import { npmStart as startNpm, stopNpmStart } from "../support/npm-start.mjs";
-import { CHROMIUM } from "../../scripts/setup.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 
 const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -118,7 +118,7 @@ describe("npm start and the README quick start", () => {
   it("renders /docs in Chromium with the network cut off, under its Content-Security-Policy", async () => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: CHROMIUM_ARGS,
     });
     try {
       const page = await browser.newPage();

@@ -16,7 +16,7 @@ import { chromium } from "playwright-core";
 import { build, freePort, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { createRestaurant } from "../../scripts/restaurant.mjs";
 import { TEST_CATALOG } from "../support/catalog.mjs";
-import { CHROMIUM } from "../../scripts/setup.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 
 const CLOCK = process.env.DEV_CLOCK || undefined;
 const BROWSER_ZONE = process.env.BROWSER_ZONE || undefined;
@@ -84,7 +84,7 @@ describe("the booking widget on the hosted pages", () => {
     await migrate(STATE);
     server = await startDevOnFreePort({ persistTo: STATE, clock: CLOCK });
     restaurant = await createRestaurant(server.url, { catalog: TEST_CATALOG, name: TEST_CATALOG.name });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     api = async (path, init = {}) => {
       const res = await fetch(`${server.url}/api/v2${path}`, {
         ...init,
