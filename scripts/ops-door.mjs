@@ -26,6 +26,16 @@ export function ensureDevVar(key, make = () => randomBytes(24).toString("base64u
   return value;
 }
 
+/**
+ * The local secrets npm start keeps in .dev.vars: the operator's token, the key of the links in
+ * emails, the search engine partner's credentials. Created once; answers the partner's.
+ */
+export function ensureLocalSecrets() {
+  ensureDevVar("OPS_TOKEN");
+  ensureDevVar("LINK_SECRET");
+  return { user: ensureDevVar("SEARCHENGINE_USER", () => `partner-${randomBytes(4).toString("hex")}`), password: ensureDevVar("SEARCHENGINE_PASSWORD") };
+}
+
 /** A client of the operator door at `url` with `token`. */
 export function door(url, token) {
   return async function request(method, path, body) {

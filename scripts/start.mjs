@@ -1,11 +1,10 @@
 // npm start: build, migrate the local D1, serve with wrangler dev, ensure the demo, print the URLs.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync } from "node:fs";
 import { build, defaultPersistDir, migrate, startDev } from "./dev-server.mjs";
 import { ensureDemo } from "./demo.mjs";
 import { RESTAURANT_PASSWORD } from "./restaurant.mjs";
 import { isSingleDatabaseState } from "./migrate.mjs";
-import { devVar, door, ensureDevVar } from "./ops-door.mjs";
+import { devVar, door, ensureLocalSecrets } from "./ops-door.mjs";
 import { ensureDeps } from "./setup.mjs";
 
 const started = performance.now();
@@ -22,12 +21,10 @@ if (await isSingleDatabaseState(persistTo)) {
   mkdirSync(persistTo, { recursive: true });
   console.log(`the local state in ${persistTo} predates the shards: kept as ${aside}; starting afresh`);
 }
-// The operator's token for `npm run ops` (shards, moves), in .dev.vars, which wrangler dev reads.
-ensureDevVar("OPS_TOKEN");
-// The key of the manage and offer links in emails: kept, so links in old .eml files keep working.
-ensureDevVar("LINK_SECRET");
-// The search engine partner's credentials for the booking server and the feeds (README: Reserve with Google).
-const partner = { user: ensureDevVar("SEARCHENGINE_USER", () => `partner-${randomBytes(4).toString("hex")}`), password: ensureDevVar("SEARCHENGINE_PASSWORD") };
+// In .dev.vars, which wrangler dev reads: the operator's token for `npm run ops` (shards, moves),
+// the key of the manage and offer links in emails (kept, so links in old .eml files keep working),
+// and the search engine partner's credentials (README: Reserve with Google).
+const partner = ensureLocalSecrets();
 const applied = await migrate(persistTo);
 console.log(applied ? `applied ${applied} migration(s) to the local databases (control and shards)` : "local D1 is up to date");
 

@@ -9,15 +9,18 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./dev-server.mjs";
 import { INSTANTS } from "./instants.mjs";
+import { ensureLocalSecrets } from "./ops-door.mjs";
 import { ensureChromium, ensureDeps } from "./setup.mjs";
 
 ensureDeps();
 ensureChromium();
 
 const bin = (name) => join(ROOT, "node_modules", ".bin", name);
-const e2e = readdirSync(join(ROOT, "tests", "e2e"))
-  .filter((f) => f.endsWith(".test.mjs"))
-  .map((f) => join("tests", "e2e", f));
+// The end-to-end files in two lanes side by side (each file starts its own wrangler dev): those
+// that run `npm start`, with the OAuth flow, and the rest.
+const E2E_FIRST_LANE = ["start.test.mjs", "searchengine.test.mjs", "oauth.test.mjs"];
+const e2eFiles = readdirSync(join(ROOT, "tests", "e2e")).filter((f) => f.endsWith(".test.mjs"));
+const e2eLane = (what, files) => ({ what, cmd: process.execPath, args: ["--test", "--test-concurrency=1", ...files.map((f) => join("tests", "e2e", f))] });
 const wtr = (env = {}, files = []) => ({ what: "widget component tests", cmd: bin("wtr"), args: ["--config", "web-test-runner.config.mjs", ...files.flatMap((f) => ["--files", f])], env });
 // At the fixed instants: the files whose answers depend on the day, the hour or the zone (the
 // message tables and the date grid's fixed months do not), to keep npm test near 10 minutes.
@@ -39,7 +42,15 @@ const stages = [
     ],
   },
   one("worker tests (vitest in workerd, local D1)", bin("vitest"), ["run"]),
-  one("end-to-end tests (wrangler dev, Chromium)", process.execPath, ["--test", "--test-concurrency=1", ...e2e]),
+  {
+    name: "end-to-end tests (wrangler dev, Chromium)",
+    // npm start's secrets in .dev.vars first: wrangler dev reloads a running Worker when that file appears
+    before: ensureLocalSecrets,
+    runs: [
+      e2eLane("npm start, search engine, OAuth", E2E_FIRST_LANE),
+      e2eLane("the rest", e2eFiles.filter((f) => !E2E_FIRST_LANE.includes(f))),
+    ],
+  },
   ...INSTANTS.map(({ clock, zone, what }) => {
     const env = { DEV_CLOCK: clock, BROWSER_ZONE: zone };
     return { name: `browser suites at ${clock}: ${what}`, runs: [wtr(env, TIMED_WIDGET_FILES), e2eWidget(env)] };
@@ -65,6 +76,7 @@ let count = 0;
 for (const stage of chosen) {
   console.log(`\n=== ${stage.name}`);
   const started = Date.now();
+  stage.before?.();
   const results = await Promise.all(stage.runs.map((r) => run(r, stage.runs.length === 1)));
   let failed = false;
   results.forEach((r, i) => {

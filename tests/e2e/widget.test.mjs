@@ -53,8 +53,17 @@ async function tabTo(page, match, what, max = 40) {
   throw new Error(`Tab never reached ${what}; focus is on ${JSON.stringify(await focused(page))}`);
 }
 
-/** Waits for something inside the widget's shadow roots (watching only, never touching). */
+/**
+ * Waits for something inside the widget's shadow roots (watching only, never touching); when it
+ * never comes, the error says what the page showed instead and where it was.
+ */
 const deepWait = (page, selector, timeout = 20_000) =>
+  waitInShadow(page, selector, timeout).catch(async (err) => {
+    const shown = await deepText(page).catch(() => "(unreadable)");
+    throw new Error(`${selector} never appeared on ${page.url()}; the page shows: ${shown.slice(0, 1500)}`, { cause: err });
+  });
+
+const waitInShadow = (page, selector, timeout) =>
   page.waitForFunction(
     (sel) => {
       const find = (root) => {
