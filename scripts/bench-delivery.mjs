@@ -155,12 +155,15 @@ try {
   }
   const messageLatencies = [];
   let listed = 0;
+  // by state: a cancelled booking's reminder is listed too (cancelled), and is not a message to wait for
+  const states = {};
   for (const r of restaurants) {
     for (const id of r.reservations) {
       const res = await api(`/api/v2/reservations/${id}/messages`, { token: r.token, property: r.property_id });
       if (res.status !== 200) break;
       for (const m of res.json.data) {
         listed++;
+        states[m.state] = (states[m.state] ?? 0) + 1;
         const at = written.get(m.message_id.replace(/^<|>$/g, ""));
         if (at !== undefined) messageLatencies.push(at - Date.parse(m.created_at));
       }
@@ -171,7 +174,7 @@ try {
   say(`  webhooks: ${webhooks.n} of ${writes} events delivered; commit to receiver p50 ${fmt(webhooks.p50)}, p99 ${fmt(webhooks.p99)}, max ${fmt(webhooks.max)}`);
   say(
     messages.n
-      ? `  messages: ${messages.n} of ${listed} messages sent (${emlFiles.length} .eml files); commit to binding p50 ${fmt(messages.p50)}, p99 ${fmt(messages.p99)}, max ${fmt(messages.max)}`
+      ? `  messages: ${messages.n} sent and found as .eml files (${listed} listed: ${Object.entries(states).map(([k, v]) => `${v} ${k}`).join(", ")}); commit to binding p50 ${fmt(messages.p50)}, p99 ${fmt(messages.p99)}, max ${fmt(messages.max)}`
       : `  messages: none sent (${emlFiles.length} .eml files; no messages listed)`,
   );
   say(`  target: p99 under 2 s for both`);

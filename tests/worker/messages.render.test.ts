@@ -5,11 +5,11 @@
  */
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
-import { transitions } from "../../worker/messages/ical";
+import { calendar, type CalendarEvent, transitions } from "../../worker/messages/ical";
 import { buildMime } from "../../worker/messages/mime";
 import { render } from "../../worker/messages/render";
 import { type Locale, MESSAGE_TEMPLATES, type MessageSnapshot } from "../../worker/messages/types";
-import { calendarOf } from "./messages.helpers";
+import { calendarOf, parseCalendar } from "./messages.helpers";
 
 const LOCALES: Locale[] = ["en", "it", "fr", "de", "es"];
 const MANAGE = "https://book.example/p/pk_1/manage/tok?locale=xx";
@@ -98,5 +98,34 @@ describe("the time-zone observances of a calendar entry", () => {
       [630, 570],
       [570, 630],
     ]);
+  });
+});
+
+describe("a calendar entry's VTIMEZONE (built once per zone and year, then reused)", () => {
+  const event = (timeZone: string, date: string): CalendarEvent => ({
+    uid: "r1@book.example",
+    sequence: 0,
+    method: "REQUEST",
+    stamp: Date.UTC(2026, 10, 1),
+    timeZone,
+    start: { date, hour: "20:00:00" },
+    end: { date, hour: "21:30:00" },
+    summary: "Table",
+    description: "",
+    organizer: { name: "Osteria", email: "bookings@book.example" },
+  });
+  const vtimezone = (text: string) => text.slice(text.indexOf("BEGIN:VTIMEZONE"), text.indexOf("END:VTIMEZONE"));
+  const starts = (text: string) => [...vtimezone(text).matchAll(/^DTSTART:(\d{8})/gm)].map((m) => m[1]);
+
+  it("is the zone's and the year's own, asked again, for another zone or another year", () => {
+    const rome27 = calendar(event("Europe/Rome", "2027-03-28"));
+    expect(calendar(event("Europe/Rome", "2027-06-01"))).toContain(vtimezone(rome27));
+    // The year before, the year and the year after: Rome's changes on the last Sundays of March and October.
+    expect(starts(rome27)).toEqual(["20260101", "20260329", "20261025", "20270328", "20271031", "20280326", "20281029"]);
+    expect(starts(calendar(event("Europe/Rome", "2030-07-01")))).toEqual(["20290101", "20290325", "20291028", "20300331", "20301027", "20310330", "20311026"]);
+    const ny = calendar(event("America/New_York", "2027-03-28"));
+    expect(vtimezone(ny)).toContain("TZID:America/New_York");
+    expect(starts(ny)).toEqual(["20251231", "20260308", "20261101", "20270314", "20271107", "20280312", "20281105"]);
+    expect(parseCalendar(ny).event.startDate.toJSDate().toISOString()).toBe("2027-03-29T00:00:00.000Z");
   });
 });

@@ -128,7 +128,26 @@ function observances(timeZone: string, year: number): Observance[] {
   ];
 }
 
+/**
+ * The VTIMEZONE of a zone around a year: a pure function of the runtime's zone data, which an
+ * isolate never sees change, so it is built once per zone and year (a build scans three years
+ * of offsets, about 9 ms: it was most of a message's CPU). Bounded: the oldest entry goes first.
+ */
+const vtimezones = new Map<string, string[]>();
+const VTIMEZONES_KEPT = 64;
+
 function vtimezone(timeZone: string, year: number): string[] {
+  const key = `${timeZone} ${year}`;
+  let lines = vtimezones.get(key);
+  if (!lines) {
+    lines = buildVtimezone(timeZone, year);
+    if (vtimezones.size >= VTIMEZONES_KEPT) vtimezones.delete(vtimezones.keys().next().value!);
+    vtimezones.set(key, lines);
+  }
+  return lines;
+}
+
+function buildVtimezone(timeZone: string, year: number): string[] {
   const lines = ["BEGIN:VTIMEZONE", `TZID:${timeZone}`];
   for (const o of observances(timeZone, year)) {
     const kind = o.to > o.from ? "DAYLIGHT" : "STANDARD";
