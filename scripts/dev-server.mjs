@@ -24,32 +24,18 @@ export function migrate(persistTo) {
 
 /**
  * Spawns `wrangler dev` and resolves once /healthz answers.
- * Returns { url, child, stop() }. Output goes to `log` (a function) line by line.
+ * Returns { url, child, stop(), inspectorPort }. Output goes to `log` (a function) line by line.
+ * `inspector`: with wrangler's devtools inspector (npm start); without it, as tests and the
+ * bench run it, wrangler does not relay every event of the Worker to its Node process.
  * `clock` (default: the DEV_CLOCK environment variable) sets the Worker's clock to a fixed
  * instant ("2026-11-23T12:51:00Z") or shifts it ("+3600000" ms); see worker/lib/clock.ts.
  */
-export async function startDev({ port = 8787, persistTo, log = () => {}, vars = {}, clock = process.env.DEV_CLOCK, logLevel = "warn", timeoutMs = 60_000 } = {}) {
-  const args = [
-    WRANGLER,
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--persist-to",
-    persistTo,
-    "--show-interactive-dev-session=false",
-    "--test-scheduled",
-    "--log-level",
-    logLevel,
-    "--inspector-port",
-    String(await freePort()),
-  ];
+export async function startDev({ port = 8787, persistTo, log = () => {}, vars: extraVars = {}, clock = process.env.DEV_CLOCK, logLevel = "warn", timeoutMs = 60_000, inspector = false } = {}) {
   const url = `http://127.0.0.1:${port}`;
   // ENVIRONMENT=development is what lets the Worker honour DEV_CLOCK; a deployed Worker lacks it.
   // PUBLIC_ORIGIN: the links the Worker writes (booking pages, manage links in emails) point here.
-  const allVars = { ENVIRONMENT: "development", PUBLIC_ORIGIN: url, ...(clock ? { DEV_CLOCK: clock } : {}), ...vars };
-  for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
+  const vars = { ENVIRONMENT: "development", PUBLIC_ORIGIN: url, ...(clock ? { DEV_CLOCK: clock } : {}), ...extraVars };
+  const { args, inspectorPort } = await devCommand({ port, persistTo, logLevel, vars, inspector });
   // A process group of its own: wrangler's bin starts the CLI, which starts workerd and esbuild;
   // stopping the group stops them all (killing only the first would orphan the rest).
   const child = spawn(process.execPath, args, {
@@ -105,7 +91,7 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
     }
     try {
       const res = await fetch(`${url}/healthz`);
-      if (res.ok) return { url, child, stop };
+      if (res.ok) return { url, child, stop, inspectorPort };
     } catch {
       // not listening yet
     }
@@ -113,6 +99,19 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars = 
   }
   await stop();
   throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
+}
+
+/**
+ * What startDev spawns with Node: wrangler's CLI with its devtools inspector on a free port, or,
+ * without it, scripts/dev-worker.mjs (wrangler's API; the CLI cannot turn the inspector off).
+ */
+async function devCommand({ port, persistTo, logLevel, vars, inspector }) {
+  if (!inspector) return { args: [join(ROOT, "scripts", "dev-worker.mjs"), JSON.stringify({ port, persistTo, vars, logLevel })] };
+  const inspectorPort = await freePort();
+  const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo];
+  args.push("--show-interactive-dev-session=false", "--test-scheduled", "--log-level", logLevel, "--inspector-port", String(inspectorPort));
+  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
+  return { args, inspectorPort };
 }
 
 /**

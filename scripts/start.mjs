@@ -39,7 +39,8 @@ const log = (line) => {
   else if (quiet > 0) quiet--;
   else if (!/\[wrangler:info\]|send_email binding called/.test(line)) console.log(`[wrangler] ${line}`);
 };
-const server = await startDev({ port, persistTo, log, logLevel: "info" });
+// with the devtools inspector, as `wrangler dev` has it (tests and the bench run without)
+const server = await startDev({ port, persistTo, log, logLevel: "info", inspector: true });
 // Properties made before the directory kept their sign-in get it now (a no-op afterwards).
 await door(server.url, devVar("OPS_TOKEN"))("POST", "/sync-usernames");
 const demo = await ensureDemo(server.url, persistTo);
@@ -60,6 +61,7 @@ Ready in ${seconds} s on ${u}
   Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo", sandbox)
 ${demo.username ? `                      sign-in       ${demo.username} / ${RESTAURANT_PASSWORD}  (connecting apps: ${u}/auth/api/v2/api-account/oauth2/connected-apps)
 ` : ""}
+  Devtools            inspector on 127.0.0.1:${server.inspectorPort} (chrome://inspect, Configure, add it)
   Emails              kept as .eml files by wrangler's local send_email; each one's path is printed as "[email] <time> <path>"
 
   Search engine       booking server  ${u}/searchengine (Reserve with Google v3; feeds under /searchengine/feeds)
