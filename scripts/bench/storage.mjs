@@ -1,9 +1,11 @@
 // Part "storage": bytes per reservation, as the growth of the shard's size (D1's meta.size_after,
 // read through the operator's GET /__ops/shards) over reservations made through the API, each
 // for a new customer and with its whole common life: created, checked in, checked out (so three
-// history rows and, once subscribed, three events, deliveries and attempts). Two samples: first
-// without webhook subscriptions (what stays after the retention purge), then with a local
-// receiver subscribed to both event types (everything, until the purge).
+// history rows and, once subscribed, three events, deliveries and attempts). Three samples: first
+// staff bookings that email nobody (`notify: false`) without webhook subscriptions (what stays
+// after the retention purges), then bookings that email the guest (confirmation, reminder: purged
+// after MESSAGE_RETENTION_DAYS), then those with a local receiver subscribed to both event types
+// (everything, until the purges).
 import { startReceiver } from "../../tests/receiver.mjs";
 import { API, fetchRetry } from "./api.mjs";
 import { addLoadClients, addRestaurant, shardQuery, shardStats, startPhase } from "./phase.mjs";
@@ -51,7 +53,7 @@ async function createMany(ctx, n, tag) {
   const ids = [];
   await pool(n, CONCURRENCY, async (i) => {
     for (let attempt = 0; ; attempt++) {
-      const body = { ...ctx.booking(), customer: { first_name: "Giulia", last_name: `Rossi ${tag}${i}`, email: `giulia.rossi.${tag}${i}@storage.example`, phone: `+39 06 ${5550000 + i}` } };
+      const body = { ...ctx.booking(), ...(ctx.notify === false ? { notify: false } : {}), customer: { first_name: "Giulia", last_name: `Rossi ${tag}${i}`, email: `giulia.rossi.${tag}${i}@storage.example`, phone: `+39 06 ${5550000 + i}` } };
       const r = await must(ctx, "POST", "/reservations", body);
       if (r.status === 201) return void ids.push(r.json.data[0].id);
       if (r.status !== 403 || attempt >= 5) throw new Error(`storage: a create answered ${r.status}: ${r.text.slice(0, 300)}`);
@@ -125,8 +127,9 @@ export async function storagePart() {
   const r = await addRestaurant(phase, "bench-storage");
   const { rotor } = await addLoadClients(phase, [r]);
   const ctx = { url: phase.url, rotor, propertyId: r.catalog.propertyId, booking: seed.bookingMaker(r.catalog, seed.today(), { fromDay: 1, toDay: 366 }) };
-  say(`storage: ${SAMPLE} reservations through the API without webhooks, then ${SAMPLE} with a receiver subscribed`);
-  const bare = await sample(phase, r, ctx, "a");
+  say(`storage: ${SAMPLE} reservations through the API emailing nobody, ${SAMPLE} emailing the guest, then ${SAMPLE} with a receiver subscribed too`);
+  const bare = await sample(phase, r, { ...ctx, notify: false }, "a");
+  const mailed = await sample(phase, r, ctx, "m");
   const receiver = await startReceiver();
   let hooked;
   try {
@@ -136,23 +139,26 @@ export async function storagePart() {
     await receiver.close();
   }
   await phase.stop();
-  const webhooks = hooked.lifecycle.bytes - bare.lifecycle.bytes;
+  const messages = mailed.lifecycle.bytes - bare.lifecycle.bytes;
+  const webhooks = hooked.lifecycle.bytes - mailed.lifecycle.bytes;
   const all = hooked.lifecycle.bytes;
   const rowsText = (g) => Object.entries(g.rows).map(([t, n]) => `${t} ${fmt(n, 2)}`).join(", ");
   console.log(
     [
       "",
       `Storage per reservation (shard ${r.shard}; growth of D1's size_after over ${SAMPLE} reservations made through the API per sample, each for a new customer; lifecycle = created, checked in, checked out):`,
-      `  created only, no webhooks:              ${fmt(bare.create.bytes, 0).padStart(6)} bytes  (rows each: ${rowsText(bare.create)})`,
-      `  lifecycle, no webhooks (kept for good): ${fmt(bare.lifecycle.bytes, 0).padStart(6)} bytes`,
-      `  lifecycle, with webhooks (all rows):    ${fmt(all, 0).padStart(6)} bytes  (rows each: ${rowsText(hooked.lifecycle)})`,
+      `  created only, emailing nobody:                    ${fmt(bare.create.bytes, 0).padStart(6)} bytes  (rows each: ${rowsText(bare.create)})`,
+      `  lifecycle, emailing nobody (kept for good):       ${fmt(bare.lifecycle.bytes, 0).padStart(6)} bytes`,
+      `  lifecycle, the guest emailed:                     ${fmt(mailed.lifecycle.bytes, 0).padStart(6)} bytes  (rows each: ${rowsText(mailed.lifecycle)})`,
+      `  lifecycle, emailed and webhooks (all rows):       ${fmt(all, 0).padStart(6)} bytes  (rows each: ${rowsText(hooked.lifecycle)})`,
+      `  of which messages (purged MESSAGE_RETENTION_DAYS after they are written): ${fmt(messages, 0)} bytes`,
       `  of which webhook events, deliveries and attempts (purged after WEBHOOK_RETENTION_DAYS): ${fmt(webhooks, 0)} bytes` +
         (hooked.settled?.open ? ` (${hooked.settled.open} of ${hooked.settled.n} deliveries still waiting out a retry when measured)` : ""),
       `bytes/reservation (lifecycle, everything kept) = ${fmt(all, 0)} (goal <= ${BYTES_GOAL})  ${all <= BYTES_GOAL ? "OK" : "ABOVE GOAL"}`,
       `one 10 GB shard at ${PER_DAY} reservations a day: ${thousands(yearsPer(all))} restaurant-years with every row kept, ` +
-        `${thousands(yearsPer(bare.lifecycle.bytes))} once webhook rows are purged after 30 days (plus a 30-day window of ${fmt((PER_DAY * 30 * webhooks) / 1e6, 1)} MB per restaurant)`,
-      `${FLEET.restaurants.toLocaleString("en")} restaurants at ${FLEET.perDay} a day fill ${fmt(shardsPerYear(bare.lifecycle.bytes), 1)} shards of 10 GB per year of history kept (webhook rows purged; ${fmt(shardsPerYear(all), 1)} with every row kept)`,
+        `${thousands(yearsPer(bare.lifecycle.bytes))} once messages and webhook rows are purged (plus windows of ${fmt((PER_DAY * 90 * messages) / 1e6, 1)} MB of messages for 90 days and ${fmt((PER_DAY * 30 * webhooks) / 1e6, 1)} MB of webhook rows for 30 per restaurant)`,
+      `${FLEET.restaurants.toLocaleString("en")} restaurants at ${FLEET.perDay} a day fill ${fmt(shardsPerYear(bare.lifecycle.bytes), 1)} shards of 10 GB per year of history kept (messages and webhook rows purged; ${fmt(shardsPerYear(all), 1)} with every row kept)`,
     ].join("\n"),
   );
-  return { shard: r.shard, sample: SAMPLE, perDay: PER_DAY, shardBytes: SHARD_BYTES, withoutWebhooks: bare, withWebhooks: hooked, webhookBytes: webhooks, bytesPerReservation: all, goal: BYTES_GOAL, restaurantYears: { allRowsKept: yearsPer(all), afterRetention: yearsPer(bare.lifecycle.bytes) }, fleet: { ...FLEET, shardsPerYear: shardsPerYear(bare.lifecycle.bytes), shardsPerYearAllKept: shardsPerYear(all) } };
+  return { shard: r.shard, sample: SAMPLE, perDay: PER_DAY, shardBytes: SHARD_BYTES, withoutEmail: bare, withEmail: mailed, withWebhooks: hooked, messageBytes: messages, webhookBytes: webhooks, bytesPerReservation: all, goal: BYTES_GOAL, restaurantYears: { allRowsKept: yearsPer(all), afterRetention: yearsPer(bare.lifecycle.bytes) }, fleet: { ...FLEET, shardsPerYear: shardsPerYear(bare.lifecycle.bytes), shardsPerYearAllKept: shardsPerYear(all) } };
 }

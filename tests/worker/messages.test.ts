@@ -10,7 +10,7 @@ import { setClock } from "../../worker/lib/clock";
 import { attemptMessage } from "../../worker/messages/delivery";
 import { createReservation } from "../../worker/reservations/booking";
 import { getPropertyRows } from "../../worker/properties/properties.repo";
-import { shardDb } from "../../worker/shards/shards";
+import { shardD1, shardDb } from "../../worker/shards/shards";
 import { call, dateInDays, freshIp, newClient, ORIGIN, type TestClient, unique } from "./helpers";
 import { calendarOf, captureMail, linksIn, mailsTo, messagesOf, parseCalendar } from "./messages.helpers";
 import { publicKeyOf } from "./public.fixtures";
@@ -271,6 +271,9 @@ describe("delivery under faults", () => {
     expect(new Set(tries.map((m) => m.raw)).size).toBe(1);
     // Another attempt of a sent message sends nothing.
     const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    // Sent, its MIME is no longer kept (only a retry needed it); the row and its Message-ID stay.
+    const row = await shardD1(env, shard).prepare("SELECT raw, uid, state FROM messages WHERE id = ?").bind(listed.id).first<{ raw: string | null; uid: string; state: string }>();
+    expect(row).toEqual({ raw: null, uid: expect.stringMatching(/^msg_/), state: "sent" });
     await attemptMessage(env, shard, listed.id);
     expect(capture.to(to)).toHaveLength(1);
   });

@@ -176,11 +176,16 @@ export interface MessageFinish {
   tried: boolean;
 }
 
+/**
+ * Closes an attempt. The MIME stays only while a retry may need the very same bytes (pending):
+ * once sent, failed or cancelled it is dropped, since it was most of a message's row (about 5 KB).
+ */
 export async function finishMessage(d1: D1Database, id: number, o: MessageFinish, at: string): Promise<void> {
   await d1
     .prepare(
       `UPDATE messages SET state = ?2, attempts = attempts + ?3, last_error = ?4, lease_until = NULL,
          sent_at = CASE WHEN ?2 = 'sent' THEN ?5 ELSE sent_at END,
+         raw = CASE WHEN ?2 = 'pending' THEN raw END,
          next_attempt_at = coalesce(?6, next_attempt_at), queued_at = coalesce(?6, queued_at)
        WHERE id = ?1`,
     )
