@@ -114,12 +114,14 @@ describe("the sign-in", () => {
     const { r, integrator } = await flow();
     const { challenge } = await pkce();
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) {
+    // The limiter counts in fixed minutes (Miniflare's as Cloudflare's): attempts that cross a
+    // minute's start are split between two, so up to 21 are made and one minute holds 11 of them.
+    for (let i = 0; i < 21 && !statuses.includes(429); i++) {
       const browser = new Browser();
       const start = await browser.get(authorizeUrl({ clientId: integrator.clientId, challenge }));
       statuses.push((await browser.post(`${AUTH}/authorize`, { csrf: csrfOf(start.text), username: r.username, password: "wrong-password", action: "sign-in" })).status);
     }
-    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses.at(-1)).toBe(429);
   });
 
@@ -127,13 +129,15 @@ describe("the sign-in", () => {
     const { integrator } = await flow();
     const { challenge } = await pkce();
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) {
+    // Up to 21 attempts, as above: a minute's start may split them between two windows.
+    for (let i = 0; i < 21 && !statuses.includes(429); i++) {
       const browser = new Browser();
       const headers = { "CF-Connecting-IP": `2001:db8:13:13:${i.toString(16)}::1` };
       const start = await browser.get(authorizeUrl({ clientId: integrator.clientId, challenge }), headers);
       const res = await browser.post(`${AUTH}/authorize`, { csrf: csrfOf(start.text), username: `someone-${i}`, password: "wrong-password", action: "sign-in" }, headers);
       statuses.push(res.status);
     }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses.at(-1)).toBe(429);
   });
 
