@@ -19,6 +19,8 @@ const CONCURRENCY = 10;
 const SHARD_BYTES = 10e9;
 const PER_DAY = 150;
 export const BYTES_GOAL = 1_000;
+/** How long the purged rows stay: MESSAGE_RETENTION_DAYS and WEBHOOK_RETENTION_DAYS as worker/config.ts defaults them. */
+const RETENTION_DAYS = { messages: 90, webhooks: 30 };
 
 /** Runs `work(i)` for i in 0..n-1, `width` at a time. */
 async function pool(n, width, work) {
@@ -156,7 +158,7 @@ export async function storagePart() {
         (hooked.settled?.open ? ` (${hooked.settled.open} of ${hooked.settled.n} deliveries still waiting out a retry when measured)` : ""),
       `bytes/reservation (lifecycle, everything kept) = ${fmt(all, 0)} (goal <= ${BYTES_GOAL})  ${all <= BYTES_GOAL ? "OK" : "ABOVE GOAL"}`,
       `one 10 GB shard at ${PER_DAY} reservations a day: ${thousands(yearsPer(all))} restaurant-years with every row kept, ` +
-        `${thousands(yearsPer(bare.lifecycle.bytes))} once messages and webhook rows are purged (plus windows of ${fmt((PER_DAY * 90 * messages) / 1e6, 1)} MB of messages for 90 days and ${fmt((PER_DAY * 30 * webhooks) / 1e6, 1)} MB of webhook rows for 30 per restaurant)`,
+        `${thousands(yearsPer(bare.lifecycle.bytes))} once messages and webhook rows are purged (plus windows of ${fmt((PER_DAY * RETENTION_DAYS.messages * messages) / 1e6, 1)} MB of messages for ${RETENTION_DAYS.messages} days and ${fmt((PER_DAY * RETENTION_DAYS.webhooks * webhooks) / 1e6, 1)} MB of webhook rows for ${RETENTION_DAYS.webhooks} per restaurant)`,
       `${FLEET.restaurants.toLocaleString("en")} restaurants at ${FLEET.perDay} a day fill ${fmt(shardsPerYear(bare.lifecycle.bytes), 1)} shards of 10 GB per year of history kept (messages and webhook rows purged; ${fmt(shardsPerYear(all), 1)} with every row kept)`,
     ].join("\n"),
   );
