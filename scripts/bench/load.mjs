@@ -34,10 +34,11 @@ async function fire(opts, onResponse) {
 
 /**
  * GETs `path` for `duration` seconds over `connections` connections, after a warm-up.
- * `auth`: {rotor, property?} adds a rotating bearer token (and the Property header).
+ * `auth`: {rotor, property?} adds a rotating bearer token (and the Property header);
+ * `extraHeaders`: more headers on every request.
  */
-export async function measureGet({ url, path, auth, connections = 10, duration = 10, warmup = 2 }) {
-  const headers = {};
+export async function measureGet({ url, path, auth, connections = 10, duration = 10, warmup = 2, extraHeaders = {} }) {
+  const headers = { ...extraHeaders };
   if (auth?.property !== undefined) headers.Property = String(auth.property);
   const request = {
     method: "GET",

@@ -1,7 +1,7 @@
 /** /bookings/slots, /bookings/rooms and the booking links, with SPEC's error rows. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { now, setClock } from "../../worker/lib/clock";
-import { book, createIn, dateInDays, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { book, createIn, dateInDays, expectProblem, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
 
 let client: TestClient;
 let r: Awaited<ReturnType<typeof seedRestaurant>>;
@@ -130,6 +130,84 @@ describe("the engine's catalog cache", () => {
     expect((await listing())[0].available_slots.at(-1)).toBe("20:00:00");
     await c.call(`/api/v2/rooms/${s.room.id}`, { method: "PUT", body: { bookable: false } });
     expectProblem(await slots(c, `start_date=${s.date}&pax=2`), 406, "no room available");
+  });
+});
+
+describe("the slot listing's caches (holds by holds_version, listings by the minute)", () => {
+  const at = (days: Awaited<ReturnType<typeof listingOf>>, hour: string) => days[0].available_services[0].slots.find((x: { hour: string }) => x.hour === hour);
+  async function listingOf(c: TestClient, date: string, extra = "") {
+    const res = await slots(c, `start_date=${date}&pax=2${extra}`);
+    if (res.status !== 200) throw new Error(res.text);
+    return res.json.data;
+  }
+
+  it("shows a booking, its cancellation and a hold written straight to the shard the next time it is asked", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    expect(at(await listingOf(c, s.date), "19:00:00")).toEqual({ hour: "19:00:00", disabled: false, free_tables: 3 });
+    const booked = await book(c, { start_date: s.date, start_hour: "19:00", pax: 2, service_id: s.service.id });
+    expect(booked.status, booked.text).toBe(201);
+    // T1 taken: the group of T1 and T2 with it, T2 left
+    expect(at(await listingOf(c, s.date), "19:00:00")).toEqual({ hour: "19:00:00", disabled: false, free_tables: 1 });
+    await c.call(`/api/v2/reservations/${booked.json.data[0].id}`, { method: "DELETE" });
+    expect(at(await listingOf(c, s.date), "19:00:00")).toEqual({ hour: "19:00:00", disabled: false, free_tables: 3 });
+    // no API call: only the trigger's holds_version tells the isolate its holds are old
+    await insertReservation(c.propertyId, { date: s.date, tableIds: [s.t2.id] });
+    expect(at(await listingOf(c, s.date), "20:00:00")).toEqual({ hour: "20:00:00", disabled: false, free_tables: 1 });
+    const version = async () => (await c.d1.prepare("SELECT holds_version AS v FROM properties WHERE id = ?").bind(c.propertyId).first<{ v: number }>())!.v;
+    const before = await version();
+    await c.d1.prepare("DELETE FROM reservation_tables WHERE table_id = ?").bind(s.t2.id).run();
+    expect(await version()).toBe(before + 1);
+    expect(at(await listingOf(c, s.date), "20:00:00")).toEqual({ hour: "20:00:00", disabled: false, free_tables: 3 });
+  });
+
+  it("works the listing out from the database when asked Cache-Control: no-cache", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    expect(at(await listingOf(c, s.date), "20:00:00")?.free_tables).toBe(3);
+    // a hold whose version bump is undone: only a read that bypasses the caches can see it
+    await insertReservation(c.propertyId, { date: s.date, tableIds: [s.t2.id] });
+    await c.d1.prepare("UPDATE properties SET holds_version = holds_version - 1 WHERE id = ?").bind(c.propertyId).run();
+    expect(at(await listingOf(c, s.date), "20:00:00")?.free_tables).toBe(3);
+    const fresh = await c.call(`/api/v2/bookings/slots?start_date=${s.date}&pax=2`, { headers: { "Cache-Control": "no-cache" } });
+    expect(at(fresh.json.data, "20:00:00")?.free_tables).toBe(1);
+  });
+
+  it("drops a time the minute it passes, with nothing written in between", async () => {
+    const date = dateInDays(10);
+    // the clock pinned before the client exists, so its token is valid at the pinned instants
+    setClock(`${date}T19:15:59Z`); // UTC: the property's zone by default; a time is bookable through its own minute
+    try {
+      const c = await newClient();
+      await seedRestaurant(c);
+      expect(at(await listingOf(c, date), "19:15:00")).toEqual({ hour: "19:15:00", disabled: false, free_tables: 3 });
+      setClock(`${date}T19:16:00Z`);
+      expect(at(await listingOf(c, date), "19:15:00")).toEqual({ hour: "19:15:00", disabled: false, free_tables: 0, reason: "notice" });
+    } finally {
+      setClock(undefined);
+    }
+  });
+
+  it("answers what the uncached path answers, with closures ignored or honoured", async () => {
+    const date = dateInDays(10);
+    setClock(`${date}T08:00:00Z`);
+    try {
+      const c = await newClient();
+      const s = await seedRestaurant(c);
+      await book(c, { start_date: date, start_hour: "20:00", pax: 4, service_id: s.service.id });
+      await createIn(c, "closures", { start_date: date, start_hour: "21:00", end_hour: "22:00" });
+      for (const extra of ["", "&out_of_order=true"]) {
+        const twice = [await listingOf(c, date, extra), await listingOf(c, date, extra)];
+        expect(twice[1]).toEqual(twice[0]);
+        // without start_date the listing reads its holds after the property row, without the caches
+        const uncached = await slots(c, `pax=2${extra}`);
+        expect(uncached.json.data, uncached.text).toEqual(twice[0]);
+        expect(at(twice[0], "20:00:00")).toEqual({ hour: "20:00:00", disabled: false, free_tables: 1 });
+        expect(at(twice[0], "21:00:00")).toEqual(extra ? { hour: "21:00:00", disabled: true, free_tables: 0, reason: "closed" } : { hour: "21:00:00", disabled: false, free_tables: 3 });
+      }
+    } finally {
+      setClock(undefined);
+    }
   });
 });
 

@@ -10,14 +10,16 @@
  * keeps it per property, keyed by properties.catalog_version. Triggers bump that version
  * on every write to rooms, tables, group members and services (migrations/0001), and the
  * version is read with the catalog in one batch, so a cached catalog is never used once
- * the property row a request loaded says it changed.
+ * the property row a request loaded says it changed. The slot listing keeps a window's holds
+ * the same way, keyed by properties.holds_version, which triggers bump on every write to
+ * reservation_tables (migrations/shard/0011).
  */
 import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { resolveSettings } from "../../shared/schemas";
 import { closures, diningTables, properties, reservations, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import { addDays, localMinutes } from "../lib/localtime";
-import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold } from "./rules";
+import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold, paced } from "./rules";
 
 /** The longest stay a hold can have; bounds how far back a hold can still reach a day. */
 const MAX_STAY = 1440;
@@ -49,18 +51,21 @@ export type DayRows = readonly [closures: (typeof closures.$inferSelect)[], hold
  * "reservation,start,end,...". Either is read back by JSON.parse (splitting strings cost more
  * than the query).
  */
-function holdsQuery(db: Db, propertyId: number, from: number, to: number, lean: boolean) {
+function holdsQuery(db: Db, propertyId: number, from: number, to: number, lean: boolean, cached: CachedHolds | undefined) {
   const rt = reservationTables;
   const packed = lean
     ? sql<string>`group_concat((${rt.startMin} - ${from}) || ',' || (${rt.endMin} - ${rt.startMin}))`
     : sql<string>`group_concat(${rt.reservationId} || ',' || ${rt.startMin} || ',' || ${rt.endMin})`;
   return db
-    .select({ tableId: rt.tableId, packed })
-    .from(rt)
-    .innerJoin(diningTables, eq(diningTables.id, rt.tableId))
+    .select({ tableId: diningTables.id, packed })
+    .from(diningTables)
+    .innerJoin(rt, eq(rt.tableId, diningTables.id))
     .where(
       and(
         eq(diningTables.propertyId, propertyId),
+        // nothing to read when the isolate holds this window at the version the batch sees (a
+        // constant condition: SQLite tests it once, before touching an index)
+        cached ? sql`(SELECT ${properties.holdsVersion} FROM ${properties} WHERE ${properties.id} = ${propertyId}) <> ${cached.version}` : undefined,
         // a hold that starts up to MAX_STAY before the window can still reach into it (the
         // index range), if it ends inside it; one that starts up to MAX_STAY after it can
         // still block a party inside it
@@ -69,7 +74,8 @@ function holdsQuery(db: Db, propertyId: number, from: number, to: number, lean: 
         lt(rt.startMin, to + MAX_STAY + 1),
       ),
     )
-    .groupBy(rt.tableId);
+    // by the tables' index order, so SQLite groups without sorting
+    .groupBy(diningTables.id);
 }
 
 /**
@@ -92,17 +98,47 @@ function arrivalsQuery(db: Db, propertyId: number, from: number, to: number) {
     );
 }
 
-/** The statements of the days' closures, holds (one row per table: far fewer rows than one per hold) and arrivals. */
-export function dayQueries(db: Db, propertyId: number, firstDate: string, lastDate: string, o: { lean?: boolean } = {}) {
-  const from = localMinutes(firstDate);
-  // a service day's times past midnight fall on the next calendar day
-  const to = localMinutes(lastDate) + 2 * 1440;
+/** The minutes the days' holds are read for: a service day's times past midnight fall on the next calendar day. */
+const windowOf = (firstDate: string, lastDate: string) => ({ from: localMinutes(firstDate), to: localMinutes(lastDate) + 2 * 1440 });
+
+/**
+ * The isolate's holds of a window, at the holds_version they were read at: a slot listing that
+ * finds them asks the database for its holds only if the version moved (a booking, a change, a
+ * cancellation), so repeated listings of a restaurant between bookings read no holds at all.
+ */
+interface CachedHolds {
+  version: number;
+  holds: Hold[];
+}
+
+const holdsCache = new Map<string, CachedHolds>();
+
+const holdsKey = (propertyId: number, firstDate: string, lastDate: string) => `${propertyId}:${firstDate}:${lastDate}`;
+
+/** The holds a listing uses: the cached ones when the batch's property row has their version, else those just read (then cached). */
+function holdsOf(property: PropertyRow, read: ListingRead, rows: DayRows[1]): Hold[] {
+  if (read.cached && read.cached.version === property.holdsVersion) return read.cached.holds;
+  const key = holdsKey(property.id, read.firstDate, read.lastDate);
+  const holds = unpackHolds(rows, read.firstDate, true);
+  holdsCache.delete(key);
+  holdsCache.set(key, { version: property.holdsVersion, holds });
+  if (holdsCache.size > CACHE_SIZE) holdsCache.delete(holdsCache.keys().next().value!);
+  return holds;
+}
+
+/**
+ * The statements of the days' closures, holds (one row per table: far fewer rows than one per
+ * hold) and arrivals. `cached`: the isolate's holds of this window (lean only), which the holds
+ * statement then reads only if the version moved.
+ */
+export function dayQueries(db: Db, propertyId: number, firstDate: string, lastDate: string, o: { lean?: boolean; cached?: CachedHolds | undefined } = {}) {
+  const { from, to } = windowOf(firstDate, lastDate);
   // Closures by service day, or by the hours of the calendar dates a stay reaches: a day either side.
   const closureQuery = db
     .select()
     .from(closures)
     .where(and(eq(closures.propertyId, propertyId), lte(closures.startDate, addDays(lastDate, 2)), gte(closures.endDate, addDays(firstDate, -1))));
-  return [closureQuery, holdsQuery(db, propertyId, from, to, o.lean ?? false), arrivalsQuery(db, propertyId, from, to)] as const;
+  return [closureQuery, holdsQuery(db, propertyId, from, to, o.lean ?? false, o.cached), arrivalsQuery(db, propertyId, from, to)] as const;
 }
 
 function unpackHolds(rows: DayRows[1], firstDate: string, lean: boolean): Hold[] {
@@ -167,9 +203,9 @@ function cachedCatalog(property: PropertyRow, fresh: boolean): CachedCatalog | u
   return cached && !fresh && cached.version === property.catalogVersion ? cached : undefined;
 }
 
-function assemble(property: PropertyRow, cached: CachedCatalog, rows: DayRows, firstDate: string, lean: boolean) {
-  const catalog: Catalog = { settings: resolveSettings(property.settings), rooms: cached.rooms, tables: cached.tables, services: cached.services, closures: rows[0] };
-  return { catalog, holds: unpackHolds(rows[1], firstDate, lean), arrivals: rows[2], catalogVersion: cached.version };
+function assemble(property: PropertyRow, cached: CachedCatalog, closureRows: DayRows[0], holds: Hold[], arrivals: Arrival[]) {
+  const catalog: Catalog = { settings: resolveSettings(property.settings), rooms: cached.rooms, tables: cached.tables, services: cached.services, closures: closureRows };
+  return { catalog, holds, arrivals, catalogVersion: cached.version };
 }
 
 /**
@@ -188,11 +224,43 @@ export async function loadAvailability(db: Db, property: PropertyRow, firstDate:
     cached = keepCatalog(property.id, [version, roomRows, tableRows, members, serviceRows]);
     rows = day;
   }
-  return assemble(property, cached, rows, firstDate, o.lean ?? false);
+  return assemble(property, cached, rows[0], unpackHolds(rows[1], firstDate, o.lean ?? false), rows[2]);
 }
 
-/** The same from the rows of dayQueries read already (with the property row); the catalog from the cache, or read now. */
-export async function availabilityFrom(db: Db, property: PropertyRow, firstDate: string, rows: DayRows, o: { lean?: boolean } = {}) {
-  const cached = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
-  return assemble(property, cached, rows, firstDate, o.lean ?? false);
+/**
+ * What a slot listing reads in the round trip of its property row: the holds (nothing when the
+ * isolate's cached ones are still current), the closures only when the listing honours them
+ * (out_of_order), the arrivals only when the isolate's catalog, whatever its version, has a
+ * paced service; availabilityFrom reads them afterwards if the current catalog turns out to.
+ */
+export interface ListingRead {
+  firstDate: string;
+  lastDate: string;
+  cached: CachedHolds | undefined;
+  closures: boolean;
+  arrivals: boolean;
+}
+
+/** `fresh`: the caller asked for no cache, so the holds are read whatever the isolate has. */
+export function listingRead(propertyId: number, firstDate: string, lastDate: string, o: { outOfOrder: boolean; fresh: boolean }): ListingRead {
+  const catalog = catalogs.get(propertyId);
+  const cached = o.fresh ? undefined : holdsCache.get(holdsKey(propertyId, firstDate, lastDate));
+  return { firstDate, lastDate, cached, closures: o.outOfOrder, arrivals: !catalog || catalog.services.some(paced) };
+}
+
+/** The statements of a ListingRead: holds, then closures and arrivals when asked for. */
+export function listingQueries(db: Db, propertyId: number, read: ListingRead) {
+  const [closureQuery, holds, arrivals] = dayQueries(db, propertyId, read.firstDate, read.lastDate, { lean: true, cached: read.cached });
+  return [holds, ...(read.closures ? [closureQuery] : []), ...(read.arrivals ? [arrivals] : [])];
+}
+
+/** The slot listing's availability from the results of listingQueries; the catalog from the isolate's cache, or read now. */
+export async function availabilityFrom(db: Db, property: PropertyRow, read: ListingRead, results: readonly unknown[]) {
+  const rest = [...results];
+  const holdRows = rest.shift() as DayRows[1];
+  const closureRows = (read.closures ? rest.shift() : []) as DayRows[0];
+  const catalog = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
+  const { from, to } = windowOf(read.firstDate, read.lastDate);
+  const arrivals = read.arrivals ? (rest.shift() as DayRows[2]) : catalog.services.some(paced) ? await arrivalsQuery(db, property.id, from, to) : [];
+  return assemble(property, catalog, closureRows, holdsOf(property, read, holdRows), arrivals);
 }

@@ -1,21 +1,17 @@
 /** /bookings/slots, /bookings/rooms and the booking links (CONTRACT 5 and 8). */
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { dateString, resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
-import type { AppEnv, Db, PropertyRow } from "../env";
+import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { now } from "../lib/clock";
-import { addDays, localMinutes, zonedParts } from "../lib/localtime";
+import { localMinutes } from "../lib/localtime";
 import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { dateField, hourField, queryBoolean, queryId, queryPax } from "../lib/query";
 import { createRouter } from "../lib/router";
-import type { Preload } from "../properties/binding";
 import { TableSchema, toTableDto } from "../properties/rooms.routes";
-import { Availability, bestChoice, type EngineService, listedDays, serviceDayOf, serviceRunsOn, serviceSpan, stayMinutes, UNAVAILABLE } from "./engine";
-import { availabilityFrom, type DayRows, dayQueries, loadAvailability } from "./availability.repo";
-
-const DAYS = 7;
+import { Availability, bestChoice, type EngineService, serviceDayOf, serviceRunsOn, serviceSpan, stayMinutes, UNAVAILABLE } from "./engine";
+import { loadAvailability } from "./availability.repo";
+import { dateOrDateTime, namedService, preloaded, slotListing, wantsFresh } from "./listing";
 
 const SlotDetail = z
   .object({
@@ -66,13 +62,6 @@ const BookingLink = z
   })
   .openapi("BookingLink");
 
-/** A date, or a datetime whose date part is used (SPEC's start_date on /bookings/slots). */
-const dateOrDateTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, { message: "expected a date YYYY-MM-DD or a datetime", abort: true })
-  .transform((v) => v.slice(0, 10))
-  .pipe(dateString);
-
 const base = { tags: ["Bookings"], security: bearerSecurity };
 
 const slotsRoute = createRoute({
@@ -86,7 +75,9 @@ const slotsRoute = createRoute({
     "its grid, with the `reason` of each time that cannot be booked. Online rules apply: online tables and services, min " +
     "notice, booking window, pacing. A service past midnight lists its late times under the day it started (book them on " +
     "the next calendar date). out_of_order absent or false: closures are ignored and nothing is disabled (SPEC); true: a " +
-    "time is disabled when every table is closed to a party starting then.",
+    "time is disabled when every table is closed to a party starting then. Answers are never stale: a listing is served " +
+    "again only within the minute it was worked out and while no booking, change, catalog or settings edit touched the restaurant; " +
+    "`Cache-Control: no-cache` works it out from the database regardless.",
   request: {
     headers: propertyHeader,
     query: z.object({
@@ -140,16 +131,6 @@ const linksRoute = (path: string, summary: string) =>
     responses: { 200: json(envelope(BookingLink), "the three links"), ...errorResponses(...PROPERTY_SCOPED) },
   });
 
-/** The service named by service_id: 404 when not in the property, 403 "service forbidden" when switched off. */
-function namedService(services: EngineService[], id: number, online: boolean): EngineService {
-  const service = services.find((s) => s.id === id);
-  if (!service) throw new ApiError("service_not_found", `service ${id} does not exist in this property`);
-  if (!service.enabled || (online && !service.online)) {
-    throw new ApiError("service_forbidden", `service ${id} is ${service.enabled ? "not open to online booking" : "disabled"}`);
-  }
-  return service;
-}
-
 export function bookingLinks(origin: string, publicKey: string) {
   const home = `${origin}/p/${publicKey}`;
   return [
@@ -159,52 +140,16 @@ export function bookingLinks(origin: string, publicKey: string) {
   ];
 }
 
-/** The days' rows a slot listing had read with its property row, by request. */
-const preloaded = new WeakMap<Context<AppEnv>, { firstDay: string; rows: DayRows }>();
-
-/**
- * GET /bookings/slots with a start_date: its days' closures and holds ride in the round trip
- * that reads the property row (without start_date the first day depends on the property's zone,
- * so they are read after it). Anything else reads nothing extra.
- */
-export function slotsPreload(c: Context<AppEnv>): Preload | undefined {
-  if (c.req.method !== "GET" || !c.req.path.endsWith("/bookings/slots")) return undefined;
-  const date = dateOrDateTime.safeParse(c.req.query("start_date"));
-  if (!date.success) return undefined;
-  const firstDay = date.data;
-  return {
-    statements: (db, propertyId) => [...dayQueries(db, propertyId, firstDay, addDays(firstDay, DAYS - 1), { lean: true })],
-    keep: (results) => preloaded.set(c, { firstDay, rows: results as unknown as DayRows }),
-  };
-}
-
-/** 7 days of slots from start_date (default: today in the property's zone); `rows`: the days' rows, read already. */
-export async function slotListing(
-  db: Db,
-  property: PropertyRow,
-  q: { start_date?: string | undefined; pax: number; service_id?: number | undefined; out_of_order?: boolean | undefined },
-  rows?: DayRows,
-) {
-  const firstDay = q.start_date ?? zonedParts(resolveSettings(property.settings).timezone, now()).date;
-  const days = listedDays(firstDay, DAYS);
-  const { catalog, holds, arrivals } = rows ? await availabilityFrom(db, property, firstDay, rows, { lean: true }) : await loadAvailability(db, property, firstDay, days.at(-1)!, { lean: true });
-  let services = catalog.services.filter((s) => s.enabled && s.online);
-  if (q.service_id !== undefined) services = [namedService(catalog.services, q.service_id, true)];
-  if (!services.length) throw new ApiError("no_service_available", "the property has no service open to online booking");
-  const engine = new Availability(catalog, holds, now(), arrivals);
-  if (!engine.usableTables("online").length) throw new ApiError("no_room_available", "the property has no bookable online table in a bookable room");
-  return days.map((day) => engine.daySlots(day, q.pax, services, q.out_of_order ?? false));
-}
-
 const links: RouteHandler<ReturnType<typeof linksRoute>, AppEnv> = (c) =>
   c.json({ data: bookingLinks(config(c.env).publicOrigin, c.get("property").publicKey) }, 200);
 
 export const bookingsRouter = createRouter()
   .openapi(slotsRoute, async (c) => {
     const q = c.req.valid("query");
+    const outOfOrder = q.out_of_order ?? q.out_of_service ?? false;
     const read = preloaded.get(c);
-    const rows = read && read.firstDay === q.start_date ? read.rows : undefined;
-    const data = await slotListing(c.get("db"), c.get("property"), { ...q, out_of_order: q.out_of_order ?? q.out_of_service }, rows);
+    const usable = read && read.read.firstDate === q.start_date && read.outOfOrder === outOfOrder ? read : undefined;
+    const data = await slotListing(c.get("db"), c.get("property"), { ...q, out_of_order: outOfOrder, fresh: wantsFresh(c) }, usable);
     return c.json({ data }, 200);
   })
   .openapi(roomsRoute, async (c) => {

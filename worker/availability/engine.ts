@@ -15,6 +15,8 @@ import {
   type Catalog,
   closureCovers,
   END_OF_TIME,
+  firstFrom,
+  heldOnGrid,
   type EngineClosure,
   type EngineRoom,
   type EngineService,
@@ -77,10 +79,9 @@ interface Verdict {
   why?: Unavailable;
 }
 
-const hourOf = (minute: number) => {
-  const m = ((minute % 1440) + 1440) % 1440;
-  return `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}:00`;
-};
+/** "HH:MM:00" of every minute of a day, built once: a listing names hundreds of times. */
+const HOURS = Array.from({ length: 1440 }, (_, m) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}:00`);
+const hourOf = (minute: number) => HOURS[((minute % 1440) + 1440) % 1440]!;
 
 const DEFAULT_STAFF_DAYS = 730;
 
@@ -154,13 +155,17 @@ export class Availability {
     return true;
   }
 
+  /** Which starts of a service day's grid the table's holds (its members' too) block for `stay` minutes: 1 where held. */
+  heldOnGrid(table: EngineTable, grid: readonly number[], step: number, stay: number): Uint8Array {
+    return heldOnGrid(this.blockers(table), this.longestHold, grid[0] ?? 0, step, grid.length, stay);
+  }
+
   /** The holds on the table and, for a group, its members', by start (one list: a listing asks isFree thousands of times). */
   private blockers(table: EngineTable): Hold[] {
     let list = this.blockersByTable.get(table.id);
     if (!list) {
-      const ids = table.isGroup ? [table.id, ...table.memberIds] : [table.id];
-      list = ids.flatMap((id) => this.holdsByTable.get(id) ?? []);
-      if (ids.length > 1) list.sort((a, b) => a.startMin - b.startMin);
+      // a single table's own list as it is (sorted already); a group's merged with its members'
+      list = table.isGroup ? [table.id, ...table.memberIds].flatMap((id) => this.holdsByTable.get(id) ?? []).sort((a, b) => a.startMin - b.startMin) : (this.holdsByTable.get(table.id) ?? []);
       this.blockersByTable.set(table.id, list);
     }
     return list;
@@ -340,7 +345,16 @@ export class Availability {
     const partyFits = service.online && d.pax >= service.paxMin && d.pax <= Math.min(service.paxMax ?? Infinity, settings.max_online_pax);
     const closedAt = (t: EngineTable, start: number) => d.closures.some((c) => closureCovers(c, d.date, start, stay, t, service.id));
     const entry: DayServiceSlots = { id: service.id, title: service.name, available_slots: [], slots: [] };
-    for (const start of serviceGrid(service, d.date, settings)) {
+    const grid = serviceGrid(service, d.date, settings);
+    // each fitting table's held starts, worked out once for the whole grid when first needed
+    const heldByTable = new Map<EngineTable, Uint8Array>();
+    const held = (t: EngineTable) => {
+      let h = heldByTable.get(t);
+      if (!h) heldByTable.set(t, (h = this.heldOnGrid(t, grid, service.slotInterval ?? settings.slot_interval, stay)));
+      return h;
+    };
+    for (let k = 0; k < grid.length; k++) {
+      const start = grid[k]!;
       if (!this.exists(start)) continue;
       const disabled = d.closures.length > 0 && d.usable.length > 0 && d.usable.every((t) => closedAt(t, start));
       // In decide()'s order: the party size, the window, the notice, then the tables.
@@ -358,7 +372,7 @@ export class Availability {
       let free = 0;
       if (!reason) {
         const open = d.closures.length ? d.fitting.filter((t) => !closedAt(t, start)) : d.fitting;
-        for (const t of open) if (this.isFree(t, start, stay)) free++;
+        for (const t of open) if (!held(t)[k]) free++;
         reason = !open.length ? "closed" : !free ? "full" : this.pacingAllows(service, start, d.pax) ? undefined : "pacing";
       }
       const hour = hourOf(start);
@@ -375,18 +389,6 @@ interface DayContext {
   usable: EngineTable[];
   fitting: EngineTable[];
   closures: EngineClosure[];
-}
-
-/** The index of the first item starting at or after `from` (the list is sorted by start). */
-function firstFrom(list: { startMin: number }[], from: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]!.startMin < from) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function slot(detail: string, why?: Unavailable): Verdict {

@@ -199,6 +199,37 @@ function bounds(c: EngineClosure) {
   return b;
 }
 
+/** The index of the first item starting at or after `from` (the list is sorted by start). */
+export function firstFrom(list: readonly { startMin: number }[], from: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.startMin < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Which starts of a grid (`count` times from `first`, every `step` minutes) the holds block for a
+ * party of `stay` minutes: 1 where held. The same rule as Availability.isFree (a hold [s, e)
+ * blocks the starts in [s - stay, e)), applied hold by hold instead of time by time: a listing
+ * then costs the table's holds of the day plus the grid, not a search per time.
+ * `holds`: sorted by start, none longer than `longest` minutes.
+ */
+export function heldOnGrid(holds: readonly Hold[], longest: number, first: number, step: number, count: number, stay: number): Uint8Array {
+  const held = new Uint8Array(count);
+  const last = first + (count - 1) * step;
+  for (let i = firstFrom(holds, first - longest + 1); i < holds.length && holds[i]!.startMin <= last + stay; i++) {
+    const h = holds[i]!;
+    const from = Math.max(0, Math.ceil((h.startMin - stay - first) / step));
+    const to = Math.min(count - 1, Math.ceil((h.endMin - first) / step) - 1);
+    for (let k = from; k <= to; k++) held[k] = 1;
+  }
+  return held;
+}
+
 /**
  * The first minute of the pacing interval holding `start`: intervals of pacing_interval
  * minutes counted from the service's start_hour. The same arithmetic as the trigger

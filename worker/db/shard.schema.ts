@@ -55,6 +55,8 @@ export const properties = sqliteTable(
     settings: text("settings", { mode: "json" }).notNull().default(sql`'{}'`),
     /** bumped by triggers on every write to rooms, tables, group members and services: keys the engine's catalog cache */
     catalogVersion: integer("catalog_version").notNull().default(0),
+    /** bumped by triggers on every write to reservation_tables: keys the slot listing's cache of a window's holds */
+    holdsVersion: integer("holds_version").notNull().default(0),
     shardState: text("shard_state", { enum: SHARD_STATES }).notNull().default("live"),
     /** 1 only inside a move's own batches */
     copying: integer("copying").notNull().default(0),
@@ -358,8 +360,9 @@ export const reservationTables = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.reservationId, t.tableId] }),
-    // overlap check and deletion guard: a table's reservations in a time span
-    index("reservation_tables_table_time_idx").on(t.tableId, t.startMin),
+    // overlap check, deletion guard and the engine's holds: a table's reservations in a time
+    // span, covering (end_min too), so reading a window's holds never visits the table's rows
+    index("reservation_tables_table_time_idx").on(t.tableId, t.startMin, t.endMin),
     check("reservation_tables_stay_ck", sql`${t.endMin} - ${t.startMin} BETWEEN 5 AND 1440`),
   ],
 );

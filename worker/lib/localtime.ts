@@ -84,9 +84,19 @@ export function localTimeExists(timeZone: string, local: number): boolean {
  * and a change on a neighbouring day only costs an exact check per time.
  */
 export function isTransitionDay(timeZone: string, date: string): boolean {
-  const start = localMinutes(date);
-  return offsetAt(timeZone, (start - 900) * 60000) !== offsetAt(timeZone, (start + 1440 + 900) * 60000);
+  const key = `${timeZone} ${date}`;
+  let dst = transitionDays.get(key);
+  if (dst === undefined) {
+    const start = localMinutes(date);
+    dst = offsetAt(timeZone, (start - 900) * 60000) !== offsetAt(timeZone, (start + 1440 + 900) * 60000);
+    if (transitionDays.size >= 10_000) transitionDays.clear();
+    transitionDays.set(key, dst);
+  }
+  return dst;
 }
+
+/** isTransitionDay's answers (two Intl calls each; every slot listing asks for its days). */
+const transitionDays = new Map<string, boolean>();
 
 /** A UTC instant (ISO string or ms) as the local wall clock "YYYY-MM-DDTHH:MM:SS[.mmm]", no zone (SPEC). */
 export function toLocalDateTime(timeZone: string, instant: string | number, withMillis = false): string {
