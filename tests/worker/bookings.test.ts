@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { now, setClock } from "../../worker/lib/clock";
 import { book, createIn, dateInDays, expectProblem, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { guestOf, listed, publicKeyOf } from "./public.fixtures";
 
 let client: TestClient;
 let r: Awaited<ReturnType<typeof seedRestaurant>>;
@@ -151,9 +152,14 @@ describe("the slot listing's caches (holds by holds_version, listings by the min
     expect(at(await listingOf(c, s.date), "19:00:00")).toEqual({ hour: "19:00:00", disabled: false, free_tables: 1 });
     await c.call(`/api/v2/reservations/${booked.json.data[0].id}`, { method: "DELETE" });
     expect(at(await listingOf(c, s.date), "19:00:00")).toEqual({ hour: "19:00:00", disabled: false, free_tables: 3 });
+    // the guest's widget lists from the same holds cache (its holds_version read in its own batch)
+    const guest = guestOf(await publicKeyOf(c));
+    expect(await listed(guest, s.date, 4)).toContain("20:00:00");
     // no API call: only the trigger's holds_version tells the isolate its holds are old
     await insertReservation(c.propertyId, { date: s.date, tableIds: [s.t2.id] });
     expect(at(await listingOf(c, s.date), "20:00:00")).toEqual({ hour: "20:00:00", disabled: false, free_tables: 1 });
+    // T2 and the group held at 20:00: nothing left that seats four
+    expect(await listed(guest, s.date, 4)).not.toContain("20:00:00");
     const version = async () => (await c.d1.prepare("SELECT holds_version AS v FROM properties WHERE id = ?").bind(c.propertyId).first<{ v: number }>())!.v;
     const before = await version();
     await c.d1.prepare("DELETE FROM reservation_tables WHERE table_id = ?").bind(s.t2.id).run();
@@ -199,7 +205,7 @@ describe("the slot listing's caches (holds by holds_version, listings by the min
       for (const extra of ["", "&out_of_order=true"]) {
         const twice = [await listingOf(c, date, extra), await listingOf(c, date, extra)];
         expect(twice[1]).toEqual(twice[0]);
-        // without start_date the listing reads its holds after the property row, without the caches
+        // without start_date the listing reads its holds after the property row, never from the listing cache
         const uncached = await slots(c, `pax=2${extra}`);
         expect(uncached.json.data, uncached.text).toEqual(twice[0]);
         expect(at(twice[0], "20:00:00")).toEqual({ hour: "20:00:00", disabled: false, free_tables: 1 });

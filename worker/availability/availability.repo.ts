@@ -115,13 +115,13 @@ const holdsCache = new Map<string, CachedHolds>();
 
 const holdsKey = (propertyId: number, firstDate: string, lastDate: string) => `${propertyId}:${firstDate}:${lastDate}`;
 
-/** The holds a listing uses: the cached ones when the batch's property row has their version, else those just read (then cached). */
-function holdsOf(property: PropertyRow, read: ListingRead, rows: DayRows[1]): Hold[] {
-  if (read.cached && read.cached.version === property.holdsVersion) return read.cached.holds;
-  const key = holdsKey(property.id, read.firstDate, read.lastDate);
-  const holds = unpackHolds(rows, read.firstDate, true);
+/** The holds a lean read uses: the cached ones when `version` (read in the same batch) is theirs, else those just read (then cached). */
+function holdsAt(propertyId: number, firstDate: string, lastDate: string, version: number, rows: DayRows[1], cached: CachedHolds | undefined): Hold[] {
+  if (cached && cached.version === version) return cached.holds;
+  const key = holdsKey(propertyId, firstDate, lastDate);
+  const holds = unpackHolds(rows, firstDate, true);
   holdsCache.delete(key);
-  holdsCache.set(key, { version: property.holdsVersion, holds });
+  holdsCache.set(key, { version, holds });
   if (holdsCache.size > CACHE_SIZE) holdsCache.delete(holdsCache.keys().next().value!);
   return holds;
 }
@@ -209,14 +209,18 @@ function assemble(property: PropertyRow, cached: CachedCatalog, closureRows: Day
 }
 
 /**
- * `fresh` skips the cache: a retry after the database said the catalog changed must not
+ * `fresh` skips the catalog cache: a retry after the database said the catalog changed must not
  * trust the property row the request loaded. `catalogVersion` is the version the catalog
  * answered is, for writes to carry (a trigger refuses tables chosen on an older catalog).
+ * `lean` (listings): holds without reservation ids, from the isolate's cache while the
+ * holds_version read in the same batch is theirs, unless `noCache`.
  */
-export async function loadAvailability(db: Db, property: PropertyRow, firstDate: string, lastDate: string, o: { fresh?: boolean; lean?: boolean } = {}) {
-  const days = dayQueries(db, property.id, firstDate, lastDate, o);
+export async function loadAvailability(db: Db, property: PropertyRow, firstDate: string, lastDate: string, o: { fresh?: boolean; lean?: boolean; noCache?: boolean } = {}) {
+  const lean = o.lean ?? false;
+  const held = lean && !o.noCache ? holdsCache.get(holdsKey(property.id, firstDate, lastDate)) : undefined;
+  const days = [...dayQueries(db, property.id, firstDate, lastDate, { lean, cached: held }), db.select({ v: properties.holdsVersion }).from(properties).where(eq(properties.id, property.id))] as const;
   let cached = cachedCatalog(property, o.fresh ?? false);
-  let rows: DayRows;
+  let rows: BatchRows<typeof days>;
   if (cached) {
     rows = await db.batch(days);
   } else {
@@ -224,7 +228,9 @@ export async function loadAvailability(db: Db, property: PropertyRow, firstDate:
     cached = keepCatalog(property.id, [version, roomRows, tableRows, members, serviceRows]);
     rows = day;
   }
-  return assemble(property, cached, rows[0], unpackHolds(rows[1], firstDate, o.lean ?? false), rows[2]);
+  const [closureRows, holdRows, arrivals, [current]] = rows;
+  const holds = lean ? holdsAt(property.id, firstDate, lastDate, current?.v ?? -1, holdRows, held) : unpackHolds(holdRows, firstDate, false);
+  return assemble(property, cached, closureRows, holds, arrivals);
 }
 
 /**
@@ -262,5 +268,5 @@ export async function availabilityFrom(db: Db, property: PropertyRow, read: List
   const catalog = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
   const { from, to } = windowOf(read.firstDate, read.lastDate);
   const arrivals = read.arrivals ? (rest.shift() as DayRows[2]) : catalog.services.some(paced) ? await arrivalsQuery(db, property.id, from, to) : [];
-  return assemble(property, catalog, closureRows, holdsOf(property, read, holdRows), arrivals);
+  return assemble(property, catalog, closureRows, holdsAt(property.id, read.firstDate, read.lastDate, property.holdsVersion, holdRows, read.cached), arrivals);
 }

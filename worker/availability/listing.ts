@@ -72,7 +72,7 @@ export async function slotListing(db: Db, property: PropertyRow, q: ListingQuest
   const days = listedDays(firstDay, DAYS);
   const { catalog, holds, arrivals, catalogVersion } = read
     ? await availabilityFrom(db, property, read.read, read.results)
-    : await loadAvailability(db, property, firstDay, days.at(-1)!, { lean: true });
+    : await loadAvailability(db, property, firstDay, days.at(-1)!, { lean: true, noCache: q.fresh ?? false });
   let services = catalog.services.filter((s) => s.enabled && s.online);
   if (q.service_id !== undefined) services = [namedService(catalog.services, q.service_id, true)];
   if (!services.length) throw new ApiError("no_service_available", "the property has no service open to online booking");
