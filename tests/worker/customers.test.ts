@@ -161,7 +161,10 @@ describe("the customers API", () => {
     const before = await reservation(c, id);
     await c.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { notes: "Erin is a critic", pax: 3 } });
     // a delivery attempt that read an event before the erasure and fixes its body after it
-    const stale = await c.d1.prepare("SELECT id, snapshot FROM webhook_events WHERE reservation_id = ? ORDER BY id DESC").bind(id).first<{ id: number; snapshot: string }>();
+    const stale = await c.d1
+      .prepare("SELECT e.id, b.snapshot FROM webhook_events e JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.reservation_id = ? ORDER BY e.id DESC")
+      .bind(id)
+      .first<{ id: number; snapshot: string }>();
     const erased = await c.call(`/api/v2/customers/${before.customer.id}`, { method: "DELETE" });
     expect(erased.status, erased.text).toBe(200);
     expect(erased.json.data).toEqual([before.customer.id]);
@@ -173,6 +176,7 @@ describe("the customers API", () => {
     const texts = [
       JSON.stringify((await c.call(`/api/v2/reservations/${id}/history`)).json),
       JSON.stringify((await c.d1.prepare("SELECT snapshot, previous, payload FROM webhook_events WHERE reservation_id = ?").bind(id).all()).results),
+      JSON.stringify((await c.d1.prepare("SELECT b.* FROM webhook_event_bodies b JOIN webhook_events e ON e.id = b.event_id WHERE e.reservation_id = ?").bind(id).all()).results),
       (await guest.call(`/manage/${made.manage_token}`)).text,
       (await c.call("/api/v2/customers?search=erin")).text,
     ];

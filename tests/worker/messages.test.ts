@@ -219,7 +219,12 @@ describe("a guest's erasure (CONTRACT 14)", () => {
       ["confirmation", "sent", ""],
       ["reminder", "cancelled", ""],
     ]);
-    const rows = (await r.client.d1.prepare("SELECT raw, snapshot FROM messages WHERE reservation_id = ?").bind(id).all<{ raw: string | null; snapshot: string }>()).results;
+    const rows = (
+      await r.client.d1
+        .prepare("SELECT b.raw, m.snapshot FROM messages m LEFT JOIN message_bodies b ON b.message_id = m.id WHERE m.reservation_id = ?")
+        .bind(id)
+        .all<{ raw: string | null; snapshot: string }>()
+    ).results;
     expect(rows.map((m) => m.raw)).toEqual([null, null]);
     for (const m of rows) expect(m.snapshot).not.toMatch(/Erin|Erased|@example\.com/);
   });
@@ -272,7 +277,10 @@ describe("delivery under faults", () => {
     // Another attempt of a sent message sends nothing.
     const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
     // Sent, its MIME is no longer kept (only a retry needed it); the row and its Message-ID stay.
-    const row = await shardD1(env, shard).prepare("SELECT raw, uid, state FROM messages WHERE id = ?").bind(listed.id).first<{ raw: string | null; uid: string; state: string }>();
+    const row = await shardD1(env, shard)
+      .prepare("SELECT b.raw, m.uid, m.state FROM messages m LEFT JOIN message_bodies b ON b.message_id = m.id WHERE m.id = ?")
+      .bind(listed.id)
+      .first<{ raw: string | null; uid: string; state: string }>();
     expect(row).toEqual({ raw: null, uid: expect.stringMatching(/^msg_/), state: "sent" });
     await attemptMessage(env, shard, listed.id);
     expect(capture.to(to)).toHaveLength(1);

@@ -188,6 +188,35 @@ describe("webhook delivery under faults", () => {
     expect(await hook.received()).toHaveLength(3);
   });
 
+  it("keeps an event's body while one of its deliveries is undelivered, and deletes it once all are delivered", async () => {
+    const { client, booking } = await restaurant();
+    const healthy = await receiverHook();
+    const flaky = await receiverHook([{ status: 500 }]);
+    const a = await subscribe(client, healthy.url, "RESERVATION_CREATED");
+    const b = await subscribe(client, flaky.url, "RESERVATION_CREATED");
+    const created = (await booking()).json.data[0];
+    const event = () =>
+      client.d1
+        .prepare("SELECT e.snapshot AS kept, b.snapshot, b.previous, b.payload FROM webhook_events e LEFT JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.reservation_id = ?")
+        .bind(created.id)
+        .first<{ kept: string; snapshot: string | null; previous: string | null; payload: string | null }>();
+    await deliveryOf(client, a.id, "delivered");
+    // the flaky receiver's retry is 5 s away: its delivery is pending, so the body stays
+    await waitFor("the flaky receiver's first answer", async () => (await flaky.received()).length >= 1);
+    const pending = await event();
+    // the event's own row is small from the start: its body lives beside it
+    expect(pending!.kept).toBe("{}");
+    expect(JSON.parse(pending!.snapshot!)).toMatchObject({ id: created.id });
+    expect(pending!.payload).toBe((await healthy.received())[0]!.body);
+    await deliveryOf(client, b.id, "delivered");
+    expect(await event()).toEqual({ kept: "{}", snapshot: null, previous: null, payload: null });
+    const [second] = (await flaky.received()).slice(1);
+    expect(second!.body).toBe(pending!.payload);
+    // the delivery log is whole: both deliveries, with every attempt
+    expect((await deliveries(client, b.id))[0].attempts.map((x: { status: number }) => x.status)).toEqual([500, 200]);
+    expect((await deliveries(client, a.id))[0].attempts.map((x: { status: number }) => x.status)).toEqual([200]);
+  }, 30_000);
+
   it("keeps trying a receiver that is down and delivers when it is back", async () => {
     const { client, booking } = await restaurant();
     const { port } = await (await fetch(`${env.RECEIVER_URL}/listener`, { method: "POST" })).json<{ port: number }>();

@@ -5,7 +5,7 @@
  * reservations, their history, their webhook outbox or their emails.
  */
 import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
-import { customers, reservationHistory, reservations, webhookEvents } from "../db/shard.schema";
+import { customers, reservationHistory, reservations, webhookEventBodies, webhookEvents } from "../db/shard.schema";
 import { eraseMessages } from "../messages/messages.repo";
 import type { Db } from "../env";
 import { nowIso } from "../lib/time";
@@ -135,13 +135,13 @@ export async function eraseCustomer(db: Db, id: number, actor: string): Promise<
       .where(eq(reservations.customerId, id)),
     // after the update above, whose own events carried the data as it was
     db
-      .update(webhookEvents)
+      .update(webhookEventBodies)
       .set({
         snapshot: sql.raw(`json_remove(snapshot, ${PERSONAL_SNAPSHOT})`),
         previous: sql.raw(`CASE WHEN previous IS NULL THEN NULL ELSE json_remove(previous, ${PERSONAL_SNAPSHOT}) END`),
         payload: null,
       })
-      .where(inArray(webhookEvents.reservationId, theirs)),
+      .where(inArray(webhookEventBodies.eventId, db.select({ id: webhookEvents.id }).from(webhookEvents).where(inArray(webhookEvents.reservationId, theirs)))),
     db
       .update(reservationHistory)
       .set({ changes: sql.raw(`json_remove(changes, ${PERSONAL_HISTORY})`) })

@@ -307,10 +307,10 @@ export const reservations = sqliteTable(
     // deletion guards: upcoming reservations of a service or room
     index("reservations_service_idx").on(t.serviceId, t.startMin),
     index("reservations_room_idx").on(t.roomId, t.startMin),
-    // the guest's manage link
-    index("reservations_manage_token_idx").on(t.manageTokenHash),
-    // the cron that expires unpaid PREPAY reservations
-    index("reservations_status_due_idx").on(t.status, t.paymentDueAt),
+    // the guest's manage link; a booking that emails nobody has none (a lookup by = implies NOT NULL, so SQLite uses it)
+    index("reservations_manage_token_idx").on(t.manageTokenHash).where(sql`${t.manageTokenHash} IS NOT NULL`),
+    // the cron that expires unpaid PREPAY reservations: only those of a service that takes payment have a due time
+    index("reservations_status_due_idx").on(t.status, t.paymentDueAt).where(sql`${t.paymentDueAt} IS NOT NULL`),
     // a customer's visits and counts, merge and erasure
     index("reservations_customer_idx").on(t.customerId, t.startMin),
     check("reservations_status_ck", sql`${t.status} IN ${oneOf(RESERVATION_STATUSES)}`),
@@ -465,11 +465,14 @@ export const webhookEvents = sqliteTable(
     propertyId: integer("property_id").notNull().references(() => properties.id),
     reservationId: integer("reservation_id").notNull().references(() => reservations.id),
     type: text("type").notNull(),
-    /** JSON: the reservation row right after the change */
+    /**
+     * What the outbox triggers write: the reservation row right after the change (JSON), the row's
+     * columns before it (updates only) and no payload. A trigger moves them to webhook_event_bodies
+     * in the same statement (migrations/shard/0014) and leaves '{}', null, null here: the event's
+     * record stays small for its whole retention, the body goes once delivered.
+     */
     snapshot: text("snapshot").notNull(),
-    /** JSON: the row's columns before the change (updates only) */
     previous: text("previous"),
-    /** the body, fixed at the first attempt so every retry sends the same bytes */
     payload: text("payload"),
     createdAt: createdAt(),
   },
@@ -479,6 +482,23 @@ export const webhookEvents = sqliteTable(
     index("webhook_events_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * The body of an event while any of its deliveries is undelivered (pending, or failed and so
+ * replayable): deleted, not emptied, once every delivery is delivered, so its pages go back to
+ * SQLite's free list for new rows (a row shrunk in place would keep its page for good).
+ */
+export const webhookEventBodies = sqliteTable("webhook_event_bodies", {
+  eventId: integer("event_id")
+    .primaryKey()
+    .references(() => webhookEvents.id),
+  /** JSON: the reservation row right after the change */
+  snapshot: text("snapshot").notNull(),
+  /** JSON: the row's columns before the change (updates only) */
+  previous: text("previous"),
+  /** the body, fixed at the first attempt so every retry and replay sends the same bytes */
+  payload: text("payload"),
+});
 
 /** One event to one subscription: its state and schedule. */
 export const webhookDeliveries = sqliteTable(
@@ -508,8 +528,10 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     // GET /webhooks/subscription/{id}/deliveries
     index("webhook_deliveries_subscription_idx").on(t.subscriptionId, t.id),
-    // the dispatcher and the sweeper: pending deliveries that are due
-    index("webhook_deliveries_due_idx").on(t.state, t.nextAttemptAt),
+    // the dispatcher and the sweeper: pending deliveries that are due (only pending ones: the rest never are)
+    index("webhook_deliveries_due_idx").on(t.state, t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
+    // an event's deliveries: whether any is still undelivered (its body is then kept), and the purge of events left without
+    index("webhook_deliveries_event_idx").on(t.eventId),
     // ordering per reservation: an earlier delivery of the same reservation to the same subscription
     index("webhook_deliveries_order_idx").on(t.subscriptionId, t.reservationId, t.id),
     // retention: delivered ones by when, failed ones by when created
@@ -543,7 +565,7 @@ export const webhookAttempts = sqliteTable(
  * The messages outbox: one row per email, written in the same batch as the change it tells of
  * (reservations/booking.ts plans them, the repository writes them with the change), sent at least
  * once and never twice: `uid` is its Message-ID on every attempt, a lease keeps two senders apart,
- * and `raw` (the MIME, fixed by the first attempt) makes every retry the same bytes.
+ * and its MIME in message_bodies (fixed by the first attempt) makes every retry the same bytes.
  */
 export const messages = sqliteTable(
   "messages",
@@ -561,8 +583,6 @@ export const messages = sqliteTable(
     sequence: integer("sequence").notNull().default(0),
     /** JSON: the reservation as this message tells it, at the change (worker/messages/plan.ts) */
     snapshot: text("snapshot").notNull(),
-    /** the MIME message, fixed by the first attempt */
-    raw: text("raw"),
     state: text("state", { enum: MESSAGE_STATES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     /** when it is due: at once, or a reminder's time, or a retry's */
@@ -585,6 +605,18 @@ export const messages = sqliteTable(
     check("messages_sent_ck", sql`${t.state} <> 'sent' OR ${t.sentAt} IS NOT NULL`),
   ],
 );
+
+/**
+ * A message's MIME (about 5 KB), fixed by its first attempt, while a retry may need the very same
+ * bytes: a trigger deletes it once the message is no longer pending (migrations/shard/0016), so
+ * its pages go back to SQLite's free list instead of staying half empty under a shrunk row.
+ */
+export const messageBodies = sqliteTable("message_bodies", {
+  messageId: integer("message_id")
+    .primaryKey()
+    .references(() => messages.id),
+  raw: text("raw").notNull(),
+});
 
 /**
  * Waiting-list offers (CONTRACT 13): a table freed at a time a WAITING party asked for is offered

@@ -56,8 +56,9 @@ export function dropReminder(db: Db, reservationId: number) {
 
 /**
  * A guest's erasure (customers/customers.repo.ts, in its batch): the messages of their reservations
- * lose the guest's address, the guest and notes of their snapshot and the MIME; those not sent yet
- * are not sent at all (a lease already taken may still send its copy).
+ * lose the guest's address, the guest and notes of their snapshot and the MIME (a message no longer
+ * pending keeps none: messages_body_done); those not sent yet are not sent at all (a lease already
+ * taken may still send its copy).
  */
 export function eraseMessages(db: Db, reservationIds: SQLWrapper) {
   return [
@@ -70,7 +71,6 @@ export function eraseMessages(db: Db, reservationIds: SQLWrapper) {
       .set({
         toAddress: sql`CASE WHEN ${messages.recipient} = 'guest' THEN '' ELSE ${messages.toAddress} END`,
         snapshot: sql`json_remove(${messages.snapshot}, '$.guest', '$.notes')`,
-        raw: null,
       })
       .where(inArray(messages.reservationId, reservationIds)),
   ];
@@ -141,7 +141,7 @@ export async function markQueued(d1: D1Database, id: number, at: string): Promis
 /** What writing message `id` needs, in one round trip. */
 export async function sendContext(d1: D1Database, id: number) {
   const [message, property, reservation, service, offer] = await d1.batch([
-    d1.prepare("SELECT * FROM messages WHERE id = ?").bind(id),
+    d1.prepare("SELECT m.*, b.raw FROM messages m LEFT JOIN message_bodies b ON b.message_id = m.id WHERE m.id = ?").bind(id),
     d1.prepare("SELECT p.* FROM properties p JOIN messages m ON m.property_id = p.id WHERE m.id = ?").bind(id),
     d1
       .prepare("SELECT r.id, r.status, r.start_date, r.start_hour, r.manage_nonce, r.manage_token_hash FROM reservations r JOIN messages m ON m.reservation_id = r.id WHERE m.id = ?")
@@ -162,9 +162,18 @@ export async function sendContext(d1: D1Database, id: number) {
   };
 }
 
-/** The MIME fixed by the first attempt: whichever attempt wrote it first wins. */
+/**
+ * The MIME fixed by the first attempt: whichever attempt wrote it first wins. Kept only while the
+ * message is pending (a trigger deletes it after): one that ended meanwhile keeps none.
+ */
 export async function fixRaw(d1: D1Database, id: number, raw: string): Promise<string> {
-  const row = await d1.prepare("UPDATE messages SET raw = coalesce(raw, ?2) WHERE id = ?1 RETURNING raw").bind(id, raw).first<{ raw: string }>();
+  const row = await d1
+    .prepare(
+      `INSERT INTO message_bodies (message_id, raw) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND state = 'pending')
+       ON CONFLICT (message_id) DO UPDATE SET raw = raw RETURNING raw`,
+    )
+    .bind(id, raw)
+    .first<{ raw: string }>();
   return row?.raw ?? raw;
 }
 
@@ -178,14 +187,13 @@ export interface MessageFinish {
 
 /**
  * Closes an attempt. The MIME stays only while a retry may need the very same bytes (pending):
- * once sent, failed or cancelled it is dropped, since it was most of a message's row (about 5 KB).
+ * once sent, failed or cancelled the trigger messages_body_done deletes it (about 5 KB).
  */
 export async function finishMessage(d1: D1Database, id: number, o: MessageFinish, at: string): Promise<void> {
   await d1
     .prepare(
       `UPDATE messages SET state = ?2, attempts = attempts + ?3, last_error = ?4, lease_until = NULL,
          sent_at = CASE WHEN ?2 = 'sent' THEN ?5 ELSE sent_at END,
-         raw = CASE WHEN ?2 = 'pending' THEN raw END,
          next_attempt_at = coalesce(?6, next_attempt_at), queued_at = coalesce(?6, queued_at)
        WHERE id = ?1`,
     )

@@ -32,9 +32,11 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "reservation_history", where: ofReservations, key: "id", sequenced: true },
   { name: "webhook_subscriptions", where: own, key: "id", sequenced: true },
   { name: "webhook_events", where: own, key: "id", sequenced: true },
+  { name: "webhook_event_bodies", where: "event_id IN (SELECT id FROM webhook_events WHERE property_id = ?1)", key: "rowid", sequenced: false },
   { name: "webhook_deliveries", where: own, key: "id", sequenced: true },
   { name: "webhook_attempts", where: "delivery_id IN (SELECT id FROM webhook_deliveries WHERE property_id = ?1)", key: "id", sequenced: true },
   { name: "messages", where: own, key: "id", sequenced: true },
+  { name: "message_bodies", where: "message_id IN (SELECT id FROM messages WHERE property_id = ?1)", key: "rowid", sequenced: false },
   { name: "waitlist_offers", where: own, key: "id", sequenced: true },
 ];
 

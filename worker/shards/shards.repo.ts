@@ -19,7 +19,7 @@ export const SEQUENCED_TABLES = [
 ] as const;
 
 /** Every table of a shard, for `ops shards`. */
-export const SHARD_TABLES = ["properties", ...SEQUENCED_TABLES, "table_group_members", "reservation_tables"] as const;
+export const SHARD_TABLES = ["properties", ...SEQUENCED_TABLES, "table_group_members", "reservation_tables", "webhook_event_bodies", "message_bodies"] as const;
 
 /**
  * Starts every sequence of the shard at `base` unless it has one already (SQLite's AUTOINCREMENT

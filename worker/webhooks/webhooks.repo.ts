@@ -161,7 +161,14 @@ export interface SendTarget {
 export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Promise<SendTarget> {
   const [sub, event, property] = await d1.batch([
     d1.prepare("SELECT endpoint, webhook_type, secret, previous_secret, previous_secret_expires_at, disabled_at, deleted_at FROM webhook_subscriptions WHERE id = ?").bind(claimed.subscription_id),
-    d1.prepare("SELECT id, uid, property_id AS propertyId, reservation_id AS reservationId, type, snapshot, previous, payload, created_at AS createdAt FROM webhook_events WHERE id = ?").bind(claimed.event_id),
+    // the body from webhook_event_bodies (an undelivered event always has one)
+    d1
+      .prepare(
+        `SELECT e.id, e.uid, e.property_id AS propertyId, e.reservation_id AS reservationId, e.type, coalesce(b.snapshot, e.snapshot) AS snapshot,
+           b.previous, b.payload, e.created_at AS createdAt
+         FROM webhook_events e LEFT JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.id = ?`,
+      )
+      .bind(claimed.event_id),
     d1.prepare("SELECT p.sandbox FROM properties p JOIN webhook_subscriptions s ON s.property_id = p.id WHERE s.id = ?").bind(claimed.subscription_id),
   ]);
   return {
@@ -178,7 +185,7 @@ export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Prom
  */
 export async function fixPayload(d1: D1Database, eventId: number, built: string, from: string): Promise<string | undefined> {
   const row = await d1
-    .prepare("UPDATE webhook_events SET payload = coalesce(payload, ?2) WHERE id = ?1 AND snapshot = ?3 RETURNING payload")
+    .prepare("UPDATE webhook_event_bodies SET payload = coalesce(payload, ?2) WHERE event_id = ?1 AND snapshot = ?3 RETURNING payload")
     .bind(eventId, built, from)
     .first<{ payload: string }>();
   return row?.payload;
@@ -215,7 +222,12 @@ export interface Finish {
   nextAttemptAt?: string;
 }
 
-/** Closes an attempt: the delivery's new state, with `also` (its attempt record) in the same batch. */
+/**
+ * Closes an attempt: the delivery's new state, with `also` (its attempt record) in the same batch.
+ * A delivered delivery forgets when it was queued, and once none of its event's deliveries is left
+ * undelivered the event's body goes (snapshot, previous, payload: about 2.3 KB): nothing sends it
+ * again, since only failed deliveries are replayed. The event's record stays for the log.
+ */
 export async function finishDelivery(d1: D1Database, id: number, o: Finish, at: string, also: D1PreparedStatement[] = []): Promise<void> {
   const tried = also.length > 0;
   await d1.batch([
@@ -225,11 +237,23 @@ export async function finishDelivery(d1: D1Database, id: number, o: Finish, at: 
         `UPDATE webhook_deliveries SET state = ?2, attempts = attempts + ?3, cycle_attempts = cycle_attempts + ?3,
            last_status = coalesce(?4, last_status), last_error = ?5, lease_until = NULL,
            delivered_at = CASE WHEN ?2 = 'delivered' THEN ?6 ELSE delivered_at END,
-           next_attempt_at = coalesce(?7, next_attempt_at), queued_at = coalesce(?7, queued_at)
+           next_attempt_at = coalesce(?7, next_attempt_at),
+           queued_at = CASE WHEN ?2 = 'delivered' THEN NULL ELSE coalesce(?7, queued_at) END
          WHERE id = ?1`,
       )
       .bind(id, o.state, tried ? 1 : 0, o.status ?? null, o.error ?? null, at, o.nextAttemptAt ?? null),
+    ...(o.state === "delivered" ? [dropDeliveredBodies(d1, id)] : []),
   ]);
+}
+
+function dropDeliveredBodies(d1: D1Database, deliveryId: number): D1PreparedStatement {
+  return d1
+    .prepare(
+      `DELETE FROM webhook_event_bodies
+       WHERE event_id = (SELECT event_id FROM webhook_deliveries WHERE id = ?1)
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.event_id = webhook_event_bodies.event_id AND x.state <> 'delivered')`,
+    )
+    .bind(deliveryId);
 }
 
 // ---------- retention ----------
