@@ -13,6 +13,9 @@ import {
   bestChoice,
   capDate,
   type Catalog,
+  type DayServiceSlots,
+  type DaySlots,
+  type Decision,
   closureCovers,
   END_OF_TIME,
   firstFrom,
@@ -32,46 +35,11 @@ import {
   serviceRunsOn,
   serviceSpan,
   stayMinutes,
+  type TableRequest,
   type Unavailable,
 } from "./rules";
 
 export * from "./rules";
-
-export interface SlotDetail {
-  hour: string;
-  disabled: boolean;
-  free_tables: number;
-  /** why the time cannot be booked (absent when it can) */
-  reason?: Unavailable;
-}
-
-export interface DayServiceSlots {
-  id: number;
-  title: string;
-  available_slots: string[];
-  slots: SlotDetail[];
-}
-
-export interface DaySlots {
-  day: string;
-  available_services: DayServiceSlots[];
-}
-
-export interface TableRequest {
-  /** the calendar date of the start (the service day is derived from the start and the service) */
-  date: string;
-  start: number;
-  pax: number;
-  stay?: number | undefined;
-  roomId?: number | undefined;
-  tableIds?: number[] | undefined;
-  /** the reservation being moved: its own holds and arrival do not count against it */
-  ignoreReservation?: number | undefined;
-  /** a retry after losing a table to another booking: see bestChoice */
-  spread?: number | undefined;
-}
-
-export type Decision = { ok: true; tables: EngineTable[]; stay: number } | { ok: false; refusal: Refusal; detail: string; why?: Unavailable | undefined };
 
 interface Verdict {
   refusal: Refusal;

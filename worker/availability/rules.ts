@@ -113,6 +113,43 @@ export type Refusal =
 export const UNAVAILABLE = ["full", "pacing", "closed", "notice", "window", "party_size"] as const;
 export type Unavailable = (typeof UNAVAILABLE)[number];
 
+/** A time of a slot listing: what the engine answers for it. */
+export interface SlotDetail {
+  hour: string;
+  disabled: boolean;
+  free_tables: number;
+  /** why the time cannot be booked (absent when it can) */
+  reason?: Unavailable;
+}
+
+export interface DayServiceSlots {
+  id: number;
+  title: string;
+  available_slots: string[];
+  slots: SlotDetail[];
+}
+
+export interface DaySlots {
+  day: string;
+  available_services: DayServiceSlots[];
+}
+
+export interface TableRequest {
+  /** the calendar date of the start (the service day is derived from the start and the service) */
+  date: string;
+  start: number;
+  pax: number;
+  stay?: number | undefined;
+  roomId?: number | undefined;
+  tableIds?: number[] | undefined;
+  /** the reservation being moved: its own holds and arrival do not count against it */
+  ignoreReservation?: number | undefined;
+  /** a retry after losing a table to another booking: see bestChoice */
+  spread?: number | undefined;
+}
+
+export type Decision = { ok: true; tables: EngineTable[]; stay: number } | { ok: false; refusal: Refusal; detail: string; why?: Unavailable | undefined };
+
 /** No stay may end after 9999-12-31 (dates have four digits): the first minute of year 10000. */
 export const END_OF_TIME = localMinutes("9999-12-31") + 1440;
 export const LAST_DATE = "9999-12-31";
