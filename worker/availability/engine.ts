@@ -128,7 +128,7 @@ export class Availability {
     return heldOnGrid(this.blockers(table), this.longestHold, grid[0] ?? 0, step, grid.length, stay);
   }
 
-  /** The holds on the table and, for a group, its members', by start (one list: a listing asks isFree thousands of times). */
+  /** The holds on the table and, for a group, its members', by start: one list per table, built once per engine. */
   private blockers(table: EngineTable): Hold[] {
     let list = this.blockersByTable.get(table.id);
     if (!list) {

@@ -34,10 +34,10 @@ export function namedService(services: EngineService[], id: number, online: bool
   return service;
 }
 
-/** What a slot listing read with its property row, and the results, by request. */
 /** The caller sent Cache-Control: no-cache: the listing is worked out from the database, bypassing both caches. */
 export const wantsFresh = (c: Context<AppEnv>) => /no-cache/i.test(c.req.header("Cache-Control") ?? "");
 
+/** What a slot listing read with its property row, and the results, by request. */
 export interface Preloaded {
   read: ListingRead;
   outOfOrder: boolean;
@@ -85,7 +85,6 @@ export async function slotListing(db: Db, property: PropertyRow, q: ListingQuest
   if (key !== undefined) keepListing(key, listed);
   return listed;
 }
-
 
 /**
  * Listings computed in the current minute, by everything they depend on: the catalog and holds

@@ -161,19 +161,21 @@ export interface SendTarget {
 export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Promise<SendTarget> {
   const [sub, event, property] = await d1.batch([
     d1.prepare("SELECT endpoint, webhook_type, secret, previous_secret, previous_secret_expires_at, disabled_at, deleted_at FROM webhook_subscriptions WHERE id = ?").bind(claimed.subscription_id),
-    // the body from webhook_event_bodies (an undelivered event always has one)
+    // the body from webhook_event_bodies (an event with an undelivered delivery always has one)
     d1
       .prepare(
-        `SELECT e.id, e.uid, e.property_id AS propertyId, e.reservation_id AS reservationId, e.type, coalesce(b.snapshot, e.snapshot) AS snapshot,
-           b.previous, b.payload, e.created_at AS createdAt
+        `SELECT e.id, e.uid, e.property_id AS propertyId, e.reservation_id AS reservationId, e.type, b.snapshot, b.previous, b.payload, e.created_at AS createdAt
          FROM webhook_events e LEFT JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.id = ?`,
       )
       .bind(claimed.event_id),
     d1.prepare("SELECT p.sandbox FROM properties p JOIN webhook_subscriptions s ON s.property_id = p.id WHERE s.id = ?").bind(claimed.subscription_id),
   ]);
+  const row = event!.results[0] as EventRow | undefined;
+  // an attempt that fails here counts as one (delivery.ts), so a broken invariant ends as failed, not as a wrong body
+  if (!row?.snapshot) throw new Error(`webhook event ${claimed.event_id} has no body`);
   return {
     sub: sub!.results[0] as SendTarget["sub"],
-    event: event!.results[0] as EventRow,
+    event: row,
     sandbox: (property!.results[0] as { sandbox: number } | undefined)?.sandbox === 1,
   };
 }
