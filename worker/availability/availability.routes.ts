@@ -77,7 +77,7 @@ const slotsRoute = createRoute({
     "the next calendar date). out_of_order absent or false: closures are ignored and nothing is disabled (SPEC); true: a " +
     "time is disabled when every table is closed to a party starting then. Answers are never stale: a listing is served " +
     "again only within the minute it was worked out and while no booking, change, catalog or settings edit touched the restaurant; " +
-    "`Cache-Control: no-cache` works it out from the database regardless.",
+    "`Cache-Control: no-cache` reads the holds again and works the listing out afresh.",
   request: {
     headers: propertyHeader,
     query: z.object({

@@ -34,7 +34,7 @@ export function namedService(services: EngineService[], id: number, online: bool
   return service;
 }
 
-/** The caller sent Cache-Control: no-cache: the listing is worked out from the database, bypassing both caches. */
+/** The caller sent Cache-Control: no-cache: the holds are read again and the listing worked out afresh (the catalog's versioned cache still serves). */
 export const wantsFresh = (c: Context<AppEnv>) => /no-cache/i.test(c.req.header("Cache-Control") ?? "");
 
 /** What a slot listing read with its property row, and the results, by request. */
@@ -94,7 +94,8 @@ export async function slotListing(db: Db, property: PropertyRow, q: ListingQuest
  * the key names. A popular restaurant's widget asks the same week many times a minute.
  */
 const listings = new Map<string, DaySlots[]>();
-const LISTINGS_KEPT = 200;
+/** A week's listing of a busy restaurant is about 850 times, some 70 KB of objects: 100 of them stay well inside an isolate's 128 MB. */
+const LISTINGS_KEPT = 100;
 
 function listingKey(property: PropertyRow, catalogVersion: number, services: EngineService[], q: ListingQuestion, firstDay: string): string | undefined {
   if (q.out_of_order || services.some(paced)) return undefined;
