@@ -148,7 +148,7 @@ export const bookingsRouter = createRouter()
     const q = c.req.valid("query");
     const outOfOrder = q.out_of_order ?? q.out_of_service ?? false;
     const read = preloaded.get(c);
-    const usable = read && read.read.firstDate === q.start_date && read.outOfOrder === outOfOrder ? read : undefined;
+    const usable = read && read.read.firstDate === q.start_date && read.read.closures === outOfOrder ? read : undefined;
     const data = await slotListing(c.get("db"), c.get("property"), { ...q, out_of_order: outOfOrder, fresh: wantsFresh(c) }, usable);
     return c.json({ data }, 200);
   })

@@ -40,7 +40,6 @@ export const wantsFresh = (c: Context<AppEnv>) => /no-cache/i.test(c.req.header(
 /** What a slot listing read with its property row, and the results, by request. */
 export interface Preloaded {
   read: ListingRead;
-  outOfOrder: boolean;
   results: readonly unknown[];
 }
 export const preloaded = new WeakMap<Context<AppEnv>, Preloaded>();
@@ -62,7 +61,7 @@ export function slotsPreload(c: Context<AppEnv>): Preload | undefined {
       read = listingRead(propertyId, date.data, addDays(date.data, DAYS - 1), { outOfOrder, fresh: wantsFresh(c) });
       return listingQueries(db, propertyId, read);
     },
-    keep: (results) => preloaded.set(c, { read, outOfOrder, results }),
+    keep: (results) => preloaded.set(c, { read, results }),
   };
 }
 
