@@ -48,32 +48,60 @@ const TRACKING = `CREATE TABLE IF NOT EXISTS d1_migrations(
   applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
 )`;
 
-/** Applies what is missing to one D1 database (Miniflare's binding); answers the names applied. */
-async function applyTo(db, dir) {
-  await db.prepare(TRACKING).run();
-  const done = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
+/** Applies what is missing to one database (`sql(statements)` runs one batch); answers the names applied. */
+async function applyTo(sql, dir) {
+  await sql([TRACKING]);
+  const [names] = await sql(["SELECT name FROM d1_migrations"]);
+  const done = new Set(names.map((r) => r.name));
   const applied = [];
   for (const m of migrationsIn(dir)) {
     if (done.has(m.name)) continue;
     // One batch per file: a failing statement leaves the file unapplied, as wrangler does.
-    await db.batch([...m.statements.map((s) => db.prepare(s)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(m.name)]);
+    await sql([...m.statements, { sql: "INSERT INTO d1_migrations (name) VALUES (?)", params: [m.name] }]);
     applied.push(m.name);
   }
   return applied;
 }
 
-/** Runs `work` with every local database of wrangler.toml under `persistTo`, bound by name. */
+// Statements reach the databases through dispatchFetch, not Miniflare's getD1Database(): that
+// proxy answers property reads with a synchronous fetch from a worker thread, whose assertion
+// failed once in CI (SynchronousFetcher.fetch, "false == true") with two wrangler devs beside it.
+const BATCH_WORKER = `export default {
+  async fetch(request, env) {
+    const { binding, statements } = await request.json();
+    const db = env[binding];
+    try {
+      const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
+      return Response.json(results.map((r) => r.results ?? []));
+    } catch (e) {
+      return Response.json({ error: String(e?.message ?? e) }, { status: 500 });
+    }
+  },
+};`;
+
+/**
+ * Runs `work` with every local database of wrangler.toml under `persistTo`; `work` gets the
+ * databases and `sqlOf(binding)`, a function that runs one batch of statements (strings or
+ * { sql, params }) on that database and answers each statement's rows.
+ */
 async function withLocalDatabases(persistTo, work) {
   const { Miniflare } = await import("miniflare");
   const dbs = d1Databases();
   const mf = new Miniflare({
     modules: true,
-    script: "export default {}",
+    script: BATCH_WORKER,
     d1Persist: join(persistTo, "v3", "d1"),
     d1Databases: Object.fromEntries(dbs.map((d) => [d.binding, d.preview_database_id ?? d.database_id])),
   });
+  const sqlOf = (binding) => async (statements) => {
+    const body = JSON.stringify({ binding, statements: statements.map((s) => (typeof s === "string" ? { sql: s, params: [] } : s)) });
+    const res = await mf.dispatchFetch("http://migrate.local/", { method: "POST", body });
+    const answer = await res.json();
+    if (!res.ok) throw new Error(`${binding}: ${answer.error}`);
+    return answer;
+  };
   try {
-    return await work(dbs, (binding) => mf.getD1Database(binding));
+    return await work(dbs, sqlOf);
   } finally {
     await mf.dispose();
   }
@@ -81,9 +109,9 @@ async function withLocalDatabases(persistTo, work) {
 
 /** Migrates every local database under `persistTo`; answers how many migrations were applied. */
 export async function migrateLocal(persistTo) {
-  return withLocalDatabases(persistTo, async (dbs, get) => {
+  return withLocalDatabases(persistTo, async (dbs, sqlOf) => {
     let count = 0;
-    for (const d of dbs) count += (await applyTo(await get(d.binding), d.migrations_dir)).length;
+    for (const d of dbs) count += (await applyTo(sqlOf(d.binding), d.migrations_dir)).length;
     return count;
   });
 }
@@ -95,11 +123,12 @@ export async function migrateLocal(persistTo) {
  */
 export async function isSingleDatabaseState(persistTo) {
   if (!existsSync(join(persistTo, "v3", "d1"))) return false;
-  return withLocalDatabases(persistTo, async (_dbs, get) => {
-    const db = await get("DB");
-    const tracked = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'").first();
-    if (!tracked) return false;
-    return (await db.prepare("SELECT 1 FROM d1_migrations WHERE name = '0000_init.sql'").first()) !== null;
+  return withLocalDatabases(persistTo, async (_dbs, sqlOf) => {
+    const sql = sqlOf("DB");
+    const [tracked] = await sql(["SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'"]);
+    if (tracked.length === 0) return false;
+    const [old] = await sql(["SELECT 1 AS found FROM d1_migrations WHERE name = '0000_init.sql'"]);
+    return old.length > 0;
   });
 }
 
