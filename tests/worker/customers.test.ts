@@ -67,6 +67,26 @@ describe("matching a booking's customer", () => {
     expect(seen.guest).toEqual({ first_name: "Mallory", last_name: "Probe", email: "alice@example.com", phone: null });
     expect(seen.customer).toEqual(alice.customer);
   });
+
+  it("keeps the customer's details on the row only where they differ from the guest as typed, and reads them the same either way", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const stored = async (id: number) => c.d1.prepare("SELECT guest, customer_snapshot FROM reservations WHERE id = ?").bind(id).first<{ guest: string; customer_snapshot: string | null }>();
+    const grace = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } })).json.data[0];
+    // the usual case: the guest as typed is the customer's details, stored once
+    expect(await stored(grace.id)).toEqual({ guest: JSON.stringify({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null }), customer_snapshot: null });
+    expect((await reservation(c, grace.id)).customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
+    // another name with her email: both kept, each shown where it belongs
+    const other = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Mallory", email: "grace@example.com" } })).json.data[0];
+    expect(JSON.parse((await stored(other.id))!.customer_snapshot!)).toEqual({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
+    // staff name her: the guest is Grace again, and the row keeps one copy
+    const put = await c.call(`/api/v2/reservations/${other.id}`, { method: "PUT", body: { customer: { id: grace.customer.id, first_name: "Grace" } } });
+    expect(put.status, JSON.stringify(put.json)).toBe(200);
+    expect((await stored(other.id))!.customer_snapshot).toBeNull();
+    const read = await reservation(c, other.id);
+    expect(read.guest).toEqual({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
+    expect(read.customer).toEqual(grace.customer);
+  });
 });
 
 describe("the customers API", () => {

@@ -102,7 +102,7 @@ export async function mergeCustomers(db: Db, source: CustomerRow, into: Customer
     historyOf(db, source.id, actor, "customer_merged", changes),
     db
       .update(reservations)
-      .set({ customerId: into.id, version: sql`${reservations.version} + 1`, updatedAt: nowIso() })
+      .set({ customerId: into.id, version: sql`${reservations.version} + 1` })
       .where(eq(reservations.customerId, source.id)),
     // first, so that its email is free for `into`
     db.delete(customers).where(eq(customers.id, source.id)),
@@ -131,7 +131,7 @@ export async function eraseCustomer(db: Db, id: number, actor: string): Promise<
     historyOf(db, id, actor, "customer_erased", "{}"),
     db
       .update(reservations)
-      .set({ guest: null, customerSnapshot: null, notes: null, specialRequest: null, allergies: null, version: sql`${reservations.version} + 1`, updatedAt: at })
+      .set({ guest: null, customerSnapshot: null, notes: null, specialRequest: null, allergies: null, version: sql`${reservations.version} + 1` })
       .where(eq(reservations.customerId, id)),
     // after the update above, whose own events carried the data as it was
     db

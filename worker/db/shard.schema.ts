@@ -294,8 +294,8 @@ export const reservations = sqliteTable(
      */
     searchengineUserId: text("searchengine_user_id"),
     searchengineToken: text("searchengine_token"),
-    createdAt: createdAt(),
-    updatedAt: text("updated_at").notNull().default(now),
+    // No created_at or updated_at: the history has the time of every change (the "created" entry
+    // first), and nothing read them (48 bytes a reservation, kept for good).
   },
   (t) => [
     // GET /reservations: a property's reservations by start, then id
@@ -304,9 +304,10 @@ export const reservations = sqliteTable(
     index("reservations_searchengine_user_idx").on(t.searchengineUserId).where(sql`${t.searchengineUserId} IS NOT NULL`),
     // CreateBooking is idempotent on its token: one booking per token and property, whatever the concurrency
     uniqueIndex("reservations_searchengine_token_uq").on(t.propertyId, t.searchengineToken).where(sql`${t.searchengineToken} IS NOT NULL`),
-    // deletion guards: upcoming reservations of a service or room
+    // a service's arrivals (the pacing triggers) and upcoming reservations (its deletion guard); a
+    // room has no index of its own: its guard and the list's room filter go through the property's
+    // start index above
     index("reservations_service_idx").on(t.serviceId, t.startMin),
-    index("reservations_room_idx").on(t.roomId, t.startMin),
     // the guest's manage link; a booking that emails nobody has none (a lookup by = implies NOT NULL, so SQLite uses it)
     index("reservations_manage_token_idx").on(t.manageTokenHash).where(sql`${t.manageTokenHash} IS NOT NULL`),
     // the cron that expires unpaid PREPAY reservations: only those of a service that takes payment have a due time

@@ -5,9 +5,9 @@ import { emailsGuest, type ReservationFacts } from "../messages/plan";
 import type { Guest, Locale } from "../messages/types";
 import type { ReservationRow } from "./reservations.repo";
 
-/** The customer's details as the reservation last wrote them (its snapshot), or none. */
-export function guestOf(row: Pick<ReservationRow, "customerSnapshot">): Guest | null {
-  const raw = row.customerSnapshot as unknown;
+/** The customer's details as the reservation last wrote them (its snapshot, else the guest as typed), or none. */
+export function guestOf(row: Pick<ReservationRow, "customerSnapshot" | "guest">): Guest | null {
+  const raw = (row.customerSnapshot ?? row.guest) as unknown;
   if (!raw) return null;
   const c = (typeof raw === "string" ? JSON.parse(raw) : raw) as Partial<Guest>;
   return { first_name: c.first_name ?? null, last_name: c.last_name ?? null, email: c.email ?? null, phone: c.phone ?? null };
