@@ -258,6 +258,11 @@ describe("GET /reservations/{id}/history", () => {
     expect(res.json.data[1].changes.pax).toEqual([2, 3]);
     expect(res.json.data[2]).toMatchObject({ from_status: "WAITING", to_status: "ACCEPTED", actor: `client:${client.id}` });
     expect(res.json.data[4]).toMatchObject({ from_status: "ACCEPTED", to_status: "CANCELLED" });
+    // a status change shows in `changes` as written, first; stored once (from_status, to_status)
+    expect(res.json.data.map((h: { changes: Record<string, unknown> }) => h.changes.status ?? null)).toEqual([[null, "WAITING"], null, ["WAITING", "ACCEPTED"], null, ["ACCEPTED", "CANCELLED"]]);
+    expect(Object.keys(res.json.data[2].changes)[0]).toBe("status");
+    const stored = await client.d1.prepare("SELECT changes FROM reservation_history WHERE reservation_id = ? ORDER BY id").bind(w.id).all<{ changes: string }>();
+    expect(stored.results.filter((h) => "status" in JSON.parse(h.changes))).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import { customers, diningTables, type Guest, guestBookingChecks, reservationHistory, reservations, reservationTables, rooms, services } from "../db/shard.schema";
+import { customers, diningTables, type Guest, guestBookingChecks, reservations, reservationTables, rooms, services } from "../db/shard.schema";
 import type { Db } from "../env";
 import { dropReminder, insertMessages } from "../messages/messages.repo";
 import type { PlannedMessage } from "../messages/types";
@@ -14,11 +14,13 @@ import { inChunks } from "../properties/catalog.repo";
 import { abortReason } from "../lib/d1";
 import { ARRIVING } from "../availability/rules";
 import { nowIso } from "../lib/time";
+import { insertHistory, type HistoryEntry } from "./history.repo";
 import type { ReservationStatus } from "../../shared/schemas";
+export type { HistoryEntry, HistoryRow } from "./history.repo";
+export { listHistory } from "./history.repo";
 
 export type ReservationRow = typeof reservations.$inferSelect;
 export type CustomerRow = typeof customers.$inferSelect;
-export type HistoryRow = typeof reservationHistory.$inferSelect;
 
 /** A table held over a span, as written to reservation_tables. */
 export interface HoldSpan {
@@ -27,13 +29,6 @@ export interface HoldSpan {
   endMin: number;
 }
 
-export interface HistoryEntry {
-  actor: string;
-  action: string;
-  fromStatus: ReservationStatus | null;
-  toStatus: ReservationStatus | null;
-  changes: Record<string, [unknown, unknown]>;
-}
 
 /**
  * What a change adds to the outbox, in its own batch (CONTRACT 13): its messages, the end of a
@@ -252,7 +247,7 @@ export async function insertReservation(
     ...c.statements,
     db.insert(reservations).values({ ...row, customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null }).returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
-    db.insert(reservationHistory).values({ reservationId: justInserted, ...history }),
+    insertHistory(db, justInserted, history),
     ...insertMessages(db, row.propertyId, justInserted, outbox.messages),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
@@ -286,7 +281,7 @@ export async function changeReservation(
       .returning(),
     ...(holds ? [db.delete(reservationTables).where(eq(reservationTables.reservationId, current.id))] : []),
     ...(holds ?? []).map((h) => db.insert(reservationTables).values({ reservationId: current.id, ...h })),
-    db.insert(reservationHistory).values({ reservationId: current.id, ...history }),
+    insertHistory(db, current.id, history),
     // The old reminder goes before the new messages come (a moved reservation gets a new one).
     ...(outbox.dropReminder ? [dropReminder(db, current.id)] : []),
     ...insertMessages(db, current.propertyId, current.id, outbox.messages),
@@ -398,10 +393,6 @@ function customerMatches(text: string): SQL {
   const name = sql`lower(coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, ''))`;
   const needles = [...new Set([text, text.toLowerCase(), text.toUpperCase(), titleCase(text)].map(asciiLower))];
   return sql`(${sql.join([...needles.map((n) => sql`instr(${name}, ${n}) > 0`), sql`instr(coalesce(c.phone, ''), ${text}) > 0`], sql` OR `)})`;
-}
-
-export async function listHistory(db: Db, reservationId: number): Promise<HistoryRow[]> {
-  return db.select().from(reservationHistory).where(eq(reservationHistory.reservationId, reservationId)).orderBy(asc(reservationHistory.id));
 }
 
 /** What the response of a page of reservations names: customers, services, rooms and tables (deleted ones too). */
