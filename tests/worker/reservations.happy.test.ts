@@ -229,6 +229,13 @@ describe("status, check-in and check-out", () => {
     expect(undo.json.data[0].checkout_date).toBeUndefined();
     // Only the check-out is undone: the check-in stands as it was.
     expect(undo.json.data[0].checkin_date).toBe(checkedIn.checkin_date);
+    // the history shows each step's changes as written, the undo's with the time it took back
+    const changes = (await client.call(`/api/v2/reservations/${a.id}/history`)).json.data.map((h: { changes: unknown }) => h.changes);
+    expect(changes.slice(1)).toEqual([
+      { checkin_date: [null, checkedIn.checkin_date] },
+      { status: ["ACCEPTED", "CONFIRMED"], checkout_date: [null, out.json.data[0].checkout_date] },
+      { status: ["CONFIRMED", "ACCEPTED"], checkout_date: [out.json.data[0].checkout_date, null] },
+    ]);
   });
 });
 
@@ -250,7 +257,7 @@ describe("GET /reservations/{id}/history", () => {
     const w = (await book(client, { start_date: dateInDays(51), service_id: r.service.id, waiting_list: true })).json.data[0];
     await client.call(`/api/v2/reservations/${w.id}`, { method: "PUT", body: { pax: 3 } });
     await client.call(`/api/v2/reservations/${w.id}?status=accepted`, { method: "PATCH" });
-    await client.call(`/api/v2/reservations/${w.id}/checkin`, { method: "PATCH" });
+    const checkedIn = (await client.call(`/api/v2/reservations/${w.id}/checkin`, { method: "PATCH" })).json.data[0];
     await client.call(`/api/v2/reservations/${w.id}`, { method: "DELETE" });
     const res = await client.call(`/api/v2/reservations/${w.id}/history`);
     expect(res.status).toBe(200);
@@ -261,8 +268,11 @@ describe("GET /reservations/{id}/history", () => {
     // a status change shows in `changes` as written, first; stored once (from_status, to_status)
     expect(res.json.data.map((h: { changes: Record<string, unknown> }) => h.changes.status ?? null)).toEqual([[null, "WAITING"], null, ["WAITING", "ACCEPTED"], null, ["ACCEPTED", "CANCELLED"]]);
     expect(Object.keys(res.json.data[2].changes)[0]).toBe("status");
+    // the check-in's time, as the reservation shows it; stored once, as the entry's own time
+    expect(res.json.data[3].changes).toEqual({ checkin_date: [null, checkedIn.checkin_date] });
+    expect(res.json.data[3].at).toBe(checkedIn.checkin_date);
     const stored = await client.d1.prepare("SELECT changes FROM reservation_history WHERE reservation_id = ? ORDER BY id").bind(w.id).all<{ changes: string }>();
-    expect(stored.results.filter((h) => "status" in JSON.parse(h.changes))).toEqual([]);
+    expect(stored.results.filter((h) => "status" in JSON.parse(h.changes) || "checkin_date" in JSON.parse(h.changes))).toEqual([]);
   });
 });
 

@@ -457,7 +457,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
         set,
         undefined,
         holds,
-        { actor: ctx.actor, action: ACTION_NAMES[action.type], fromStatus: current.status as ReservationStatus, toStatus: to, changes: diff(current, set, resolveSettings(property.settings).timezone) },
+        { actor: ctx.actor, action: ACTION_NAMES[action.type], fromStatus: current.status as ReservationStatus, toStatus: to, changes: diff(current, set, resolveSettings(property.settings).timezone), at: at.toISOString() },
         outbox,
       );
     } catch (err) {

@@ -237,7 +237,7 @@ export const reservationsRouter = createRouter()
   .openapi(historyRoute, async (c) => {
     const row = await requireReservation(bookingContext(c), c.req.valid("param").reservation_id);
     const tz = resolveSettings(c.get("property").settings).timezone;
-    const entries = await repo.listHistory(c.get("db"), row.id);
+    const entries = await repo.listHistory(c.get("db"), row.id, tz);
     const data = entries.map((h) => ({
       id: h.id,
       at: toLocalDateTime(tz, h.at, true),
