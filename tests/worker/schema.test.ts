@@ -114,4 +114,32 @@ describe("retention", () => {
     expect(await count("webhook_deliveries", "reservation_id = ? AND state = 'pending'", pendingReservation)).toBe(1);
     expect(await count("webhook_events", "reservation_id = ?", pendingReservation)).toBe(1);
   });
+
+  it("keeps an event, and the body a failed delivery replays, until the purge has dropped its last delivery", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const reservationId = (await book(c, { start_date: s.date, service_id: s.service.id })).json.data[0].id;
+    // written by hand, so no queue or retry touches them: one delivery delivered long ago, one failed
+    // (the event before the subscription, so the fan-out trigger adds none of its own)
+    const old = "2001-01-01T00:00:00.000Z";
+    const event = (await c.d1
+      .prepare("INSERT INTO webhook_events (uid, property_id, reservation_id, type, snapshot, created_at) VALUES ('', ?, ?, 'RESERVATION_CREATED', '{}', ?) RETURNING id")
+      .bind(c.propertyId, reservationId, old)
+      .first<{ id: number }>())!.id;
+    const sub = await subscribe(c, "http://localhost:9/", "RESERVATION_CREATED");
+    await c.d1.batch([
+      c.d1.prepare("INSERT INTO webhook_event_bodies (event_id, snapshot, payload) VALUES (?, '{}', '{}')").bind(event),
+      ...["delivered", "failed"].map((state) =>
+        c.d1
+          .prepare("INSERT INTO webhook_deliveries (event_id, subscription_id, property_id, reservation_id, state, next_attempt_at, delivered_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE ?5 WHEN 'delivered' THEN ?6 END, ?6)")
+          .bind(event, sub.id, c.propertyId, reservationId, state, old),
+      ),
+    ]);
+    const left = async () => (await c.d1.prepare("SELECT (SELECT count(*) FROM webhook_events WHERE id = ?1) AS events, (SELECT count(*) FROM webhook_event_bodies WHERE event_id = ?1) AS bodies, (SELECT count(*) FROM webhook_deliveries WHERE event_id = ?1) AS deliveries").bind(event).first())!;
+    // one delivery a call: the delivered one goes first, the event and its body stay for the failed one
+    expect(await purgeDeliveries(c.d1, "2999-01-01T00:00:00.000Z", 1)).toBe(1);
+    expect(await left()).toEqual({ events: 1, bodies: 1, deliveries: 1 });
+    expect(await purgeDeliveries(c.d1, "2999-01-01T00:00:00.000Z", 1)).toBe(1);
+    expect(await left()).toEqual({ events: 0, bodies: 0, deliveries: 0 });
+  });
 });

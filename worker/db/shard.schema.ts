@@ -461,7 +461,12 @@ export const webhookEvents = sqliteTable(
   "webhook_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    /** the webhook-id header: random, the same on every retry and replay */
+    /**
+     * The webhook-id header, the same on every retry and replay: 'msg_' and the event's id (ids are
+     * unique across shards and kept by a move), so new events store '' (a trigger empties it,
+     * migrations/shard/0021) and webhooks.repo.ts reads WEBHOOK_ID; events written before keep the
+     * random one they were sent with. Never looked up, so no index.
+     */
     uid: text("uid").notNull(),
     propertyId: integer("property_id").notNull().references(() => properties.id),
     reservationId: integer("reservation_id").notNull().references(() => reservations.id),
@@ -478,9 +483,7 @@ export const webhookEvents = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("webhook_events_uid_uq").on(t.uid),
-    // retention: old events whose deliveries are gone
-    index("webhook_events_created_idx").on(t.createdAt),
+    // none: the retention purge finds events through the deliveries it drops (webhooks.repo.ts)
   ],
 );
 

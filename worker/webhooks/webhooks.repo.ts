@@ -51,12 +51,15 @@ export async function deleteClientSubscriptions(d1: D1Database, clientId: number
 
 const d = webhookDeliveries;
 
+/** An event's webhook-id: 'msg_' and its id, unless it kept the random one of before (shard.schema.ts); listDeliveries says the same in drizzle's terms. */
+const WEBHOOK_ID = (e: string) => `coalesce(nullif(${e}.uid, ''), 'msg_' || ${e}.id)`;
+
 export async function listDeliveries(db: Db, subscriptionId: number, limit: number, beforeId: number | undefined, state: DeliveryRow["state"] | undefined) {
   const where = [eq(d.subscriptionId, subscriptionId)];
   if (beforeId !== undefined) where.push(lt(d.id, beforeId));
   if (state) where.push(eq(d.state, state));
   const rows = await db
-    .select({ delivery: d, event: { uid: webhookEvents.uid, type: webhookEvents.type, reservationId: webhookEvents.reservationId, createdAt: webhookEvents.createdAt } })
+    .select({ delivery: d, event: { uid: sql<string>`coalesce(nullif(${webhookEvents.uid}, ''), 'msg_' || ${webhookEvents.id})`, type: webhookEvents.type, reservationId: webhookEvents.reservationId, createdAt: webhookEvents.createdAt } })
     .from(d)
     .innerJoin(webhookEvents, eq(webhookEvents.id, d.eventId))
     .where(and(...where))
@@ -164,7 +167,7 @@ export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Prom
     // the body from webhook_event_bodies (an event with an undelivered delivery always has one)
     d1
       .prepare(
-        `SELECT e.id, e.uid, e.property_id AS propertyId, e.reservation_id AS reservationId, e.type, b.snapshot, b.previous, b.payload, e.created_at AS createdAt
+        `SELECT e.id, ${WEBHOOK_ID("e")} AS uid, e.property_id AS propertyId, e.reservation_id AS reservationId, e.type, b.snapshot, b.previous, b.payload, e.created_at AS createdAt
          FROM webhook_events e LEFT JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.id = ?`,
       )
       .bind(claimed.event_id),
@@ -265,17 +268,19 @@ function dropDeliveredBodies(d1: D1Database, deliveryId: number): D1PreparedStat
  * delivered or failed before `before`, their attempts, and events left without deliveries.
  */
 export async function purgeDeliveries(d1: D1Database, before: string, limit: number): Promise<number> {
-  // The same rows for both deletions: the batch runs alone, and only attempts go in between.
+  // The same rows for every deletion: the batch runs alone. Events go first, found through the
+  // deliveries being dropped (no index on events by time), so foreign keys wait for the batch's end.
   const done = `SELECT id FROM webhook_deliveries WHERE (state = 'delivered' AND delivered_at < ?1) OR (state = 'failed' AND created_at < ?1) ORDER BY id LIMIT ?2`;
-  const [, purged] = await d1.batch([
-    d1.prepare(`DELETE FROM webhook_attempts WHERE delivery_id IN (${done})`).bind(before, limit),
-    d1.prepare(`DELETE FROM webhook_deliveries WHERE id IN (${done})`).bind(before, limit),
+  const [, , , purged] = await d1.batch([
+    d1.prepare("PRAGMA defer_foreign_keys = on"),
     d1
       .prepare(
-        `DELETE FROM webhook_events WHERE id IN (SELECT e.id FROM webhook_events e WHERE e.created_at < ?1
-           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.event_id = e.id) ORDER BY e.created_at LIMIT ?2)`,
+        `DELETE FROM webhook_events WHERE id IN (SELECT event_id FROM webhook_deliveries WHERE id IN (${done}))
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.event_id = webhook_events.id AND x.id NOT IN (${done}))`,
       )
       .bind(before, limit),
+    d1.prepare(`DELETE FROM webhook_attempts WHERE delivery_id IN (${done})`).bind(before, limit),
+    d1.prepare(`DELETE FROM webhook_deliveries WHERE id IN (${done})`).bind(before, limit),
   ]);
   return purged!.meta.changes ?? 0;
 }
