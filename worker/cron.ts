@@ -13,7 +13,7 @@ import { purgeKeys } from "./lib/idempotency.repo";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
 import { expireUnpaid } from "./reservations/expiry";
 import { expireNoShows } from "./reservations/noshow";
-import { shardCount, shardD1, shardDb } from "./shards/shards";
+import { ensureIdRange, shardCount, shardD1, shardDb } from "./shards/shards";
 import { config } from "./config";
 import { purgeMessages } from "./messages/messages.repo";
 import { expireOffers } from "./waitlist/offers";
@@ -55,6 +55,8 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   const d1 = shardD1(env, shard);
   const where = (step: string) => logged(`cron ${step} on shard ${shard}`);
   const c = config(env);
+  // expiry and no-shows write events, the sweeper attempts: ids from the shard's own range
+  await ensureIdRange(env, shard).catch(where("id range"));
   await expireUnpaid(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("expiry"));
   await expireNoShows(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("no-shows"));
   await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));

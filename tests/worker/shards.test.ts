@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { ID_STRIDE, shardCount, shardD1 } from "../../worker/shards/shards";
+import { SEQUENCED_TABLES } from "../../worker/shards/shards.repo";
 import { book, call, dateInDays, expectProblem, GUEST, insertReservation, newClient, seedRestaurant, shardOf, type TestClient } from "./helpers";
 import { publicKeyOf } from "./public.fixtures";
 import { receiverHook, subscribe } from "./webhooks.helpers";
@@ -58,6 +59,19 @@ describe("placement", () => {
       const { room } = await seedRestaurant(c);
       expect(room.id).toBeGreaterThan(k * ID_STRIDE);
       expect(room.id).toBeLessThan((k + 1) * ID_STRIDE);
+    }
+  });
+
+  it("keeps every sequence of every shard in that shard's range, those the migrations started at 0 too", async () => {
+    for (let k = 0; k < shardCount(env); k++) {
+      const { results } = await shardD1(env, k).prepare("SELECT name, seq FROM sqlite_sequence").all<{ name: string; seq: number }>();
+      const seqs = new Map(results.map((r) => [r.name, r.seq]));
+      for (const table of SEQUENCED_TABLES) {
+        // shard 0's range starts at 1, where SQLite starts a table it has no sequence for
+        const seq = seqs.get(table) ?? (k === 0 ? 0 : -1);
+        expect(seq, `shard ${k}: ${table}`).toBeGreaterThanOrEqual(k * ID_STRIDE);
+        expect(seq, `shard ${k}: ${table}`).toBeLessThan((k + 1) * ID_STRIDE);
+      }
     }
   });
 });

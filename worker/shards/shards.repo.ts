@@ -22,14 +22,17 @@ export const SEQUENCED_TABLES = [
 export const SHARD_TABLES = ["properties", ...SEQUENCED_TABLES, "table_group_members", "reservation_tables", "webhook_event_bodies", "message_bodies"] as const;
 
 /**
- * Starts every sequence of the shard at `base` unless it has one already (SQLite's AUTOINCREMENT
- * then hands out base + 1, base + 2, ...). One statement per table, in one batch.
+ * Starts every sequence of the shard at `base` unless it is there already (SQLite's AUTOINCREMENT
+ * then hands out base + 1, base + 2, ...): a missing one is added, and one below the range is
+ * raised (the migrations that rebuilt webhook_events and webhook_deliveries left theirs at 0, so
+ * every shard handed out the same event and delivery ids). Two statements per table, one batch.
  */
 export async function seedIdRange(d1: D1Database, base: number): Promise<void> {
   await d1.batch(
-    SEQUENCED_TABLES.map((name) =>
+    SEQUENCED_TABLES.flatMap((name) => [
       d1.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)").bind(name, base),
-    ),
+      d1.prepare("UPDATE sqlite_sequence SET seq = ?2 WHERE name = ?1 AND seq < ?2").bind(name, base),
+    ]),
   );
 }
 

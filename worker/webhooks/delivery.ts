@@ -8,7 +8,7 @@ import type { Bindings } from "../env";
 import { config } from "../config";
 import { now as clockNow, nowIso } from "../lib/clock";
 import { enqueue } from "../outbox/queue";
-import { shardDb, shardD1 } from "../shards/shards";
+import { ensureIdRange, shardDb, shardD1 } from "../shards/shards";
 import { sendNotification } from "../searchengine/notify";
 import { SEARCHENGINE_EVENT } from "../searchengine/searchengine.repo";
 import { endpointProblem, resolvedProblem } from "./endpoint";
@@ -37,6 +37,7 @@ const SENDERS: Record<string, Sender> = { [SEARCHENGINE_EVENT]: sendNotification
  */
 export async function attempt(env: Bindings, shard: number, id: number): Promise<void> {
   const d1 = shardD1(env, shard);
+  await ensureIdRange(env, shard); // the attempt's row takes an id of the shard's range
   const { retryScale: scale, webhookTimeoutMs: timeoutMs } = config(env);
   const claimed = await claim(env, d1, id, timeoutMs);
   if (!claimed) return;
