@@ -120,6 +120,8 @@ async function sample(phase, r, ctx, tag, settle = async () => {}) {
 }
 
 const yearsPer = (bytes) => SHARD_BYTES / (PER_DAY * 365 * bytes);
+/** Bytes per reservation of `years` of a restaurant's history: what is kept for good, plus the webhook rows' window spread over them. */
+const perReservationOver = (kept, webhookRows, years) => kept + (webhookRows * RETENTION_DAYS.webhooks) / (365 * years);
 /** docs/scale.md's projection: 10,000 restaurants at 200 reservations a day. */
 const FLEET = { restaurants: 10_000, perDay: 200 };
 const shardsPerYear = (bytes) => (FLEET.restaurants * FLEET.perDay * 365 * bytes) / SHARD_BYTES;
@@ -156,11 +158,13 @@ export async function storagePart() {
       `  of which messages (purged MESSAGE_RETENTION_DAYS after they are written): ${fmt(messages, 0)} bytes`,
       `  of which webhook events, deliveries and attempts (purged after WEBHOOK_RETENTION_DAYS): ${fmt(webhooks, 0)} bytes` +
         (hooked.settled?.open ? ` (${hooked.settled.open} of ${hooked.settled.n} deliveries still waiting out a retry when measured)` : ""),
-      `bytes/reservation (lifecycle, everything kept) = ${fmt(all, 0)} (goal <= ${BYTES_GOAL})  ${all <= BYTES_GOAL ? "OK" : "ABOVE GOAL"}`,
+      `bytes/reservation kept for good (the reservation, its holds, history and customer; messages and webhook rows purged) = ${fmt(bare.lifecycle.bytes, 0)} (goal <= ${BYTES_GOAL})  ${bare.lifecycle.bytes <= BYTES_GOAL ? "OK" : "ABOVE GOAL"}`,
+      `  with its webhook events, deliveries and attempts while they are kept (${RETENTION_DAYS.webhooks} days): ${fmt(bare.lifecycle.bytes + webhooks, 0)}; ` +
+        `over a year of history at ${PER_DAY} a day (${RETENTION_DAYS.webhooks} days of webhook rows kept at any time): ${fmt(perReservationOver(bare.lifecycle.bytes, webhooks, 1), 0)}, over three years: ${fmt(perReservationOver(bare.lifecycle.bytes, webhooks, 3), 0)}`,
       `one 10 GB shard at ${PER_DAY} reservations a day: ${thousands(yearsPer(all))} restaurant-years with every row kept, ` +
         `${thousands(yearsPer(bare.lifecycle.bytes))} once messages and webhook rows are purged (plus windows of ${fmt((PER_DAY * RETENTION_DAYS.messages * messages) / 1e6, 1)} MB of messages for ${RETENTION_DAYS.messages} days and ${fmt((PER_DAY * RETENTION_DAYS.webhooks * webhooks) / 1e6, 1)} MB of webhook rows for ${RETENTION_DAYS.webhooks} per restaurant)`,
       `${FLEET.restaurants.toLocaleString("en")} restaurants at ${FLEET.perDay} a day fill ${fmt(shardsPerYear(bare.lifecycle.bytes), 1)} shards of 10 GB per year of history kept (messages and webhook rows purged; ${fmt(shardsPerYear(all), 1)} with every row kept)`,
     ].join("\n"),
   );
-  return { shard: r.shard, sample: SAMPLE, perDay: PER_DAY, shardBytes: SHARD_BYTES, withoutEmail: bare, withEmail: mailed, withWebhooks: hooked, messageBytes: messages, webhookBytes: webhooks, bytesPerReservation: all, goal: BYTES_GOAL, restaurantYears: { allRowsKept: yearsPer(all), afterRetention: yearsPer(bare.lifecycle.bytes) }, fleet: { ...FLEET, shardsPerYear: shardsPerYear(bare.lifecycle.bytes), shardsPerYearAllKept: shardsPerYear(all) } };
+  return { shard: r.shard, sample: SAMPLE, perDay: PER_DAY, shardBytes: SHARD_BYTES, withoutEmail: bare, withEmail: mailed, withWebhooks: hooked, messageBytes: messages, webhookBytes: webhooks, bytesPerReservation: all, keptForGood: bare.lifecycle.bytes, keptWithWebhooks: bare.lifecycle.bytes + webhooks, overOneYear: perReservationOver(bare.lifecycle.bytes, webhooks, 1), goal: BYTES_GOAL, restaurantYears: { allRowsKept: yearsPer(all), afterRetention: yearsPer(bare.lifecycle.bytes) }, fleet: { ...FLEET, shardsPerYear: shardsPerYear(bare.lifecycle.bytes), shardsPerYearAllKept: shardsPerYear(all) } };
 }

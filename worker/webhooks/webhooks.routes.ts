@@ -59,7 +59,7 @@ const Attempt = z
 const Delivery = z
   .object({
     id: z.number().int(),
-    webhook_id: z.string().openapi({ description: "the webhook-id header: the same on every retry and replay", example: "msg_3f1c…" }),
+    webhook_id: z.string().openapi({ description: "the webhook-id header: the same on every retry and replay (msg_ and the event's id, unique across shards)", example: "msg_1000000004217" }),
     type: z.enum(WEBHOOK_TYPES),
     reservation_id: z.number().int(),
     event_created_at: z.string(),
