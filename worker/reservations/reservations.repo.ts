@@ -29,7 +29,6 @@ export interface HoldSpan {
   endMin: number;
 }
 
-
 /**
  * What a change adds to the outbox, in its own batch (CONTRACT 13): its messages, the end of a
  * reminder no longer due, the offer of a table it frees, the close of the party's own offer.
