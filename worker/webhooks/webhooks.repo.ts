@@ -51,7 +51,7 @@ export async function deleteClientSubscriptions(d1: D1Database, clientId: number
 
 const d = webhookDeliveries;
 
-/** An event's webhook-id: 'msg_' and its id, unless it kept the random one of before (shard.schema.ts); listDeliveries says the same in drizzle's terms. */
+/** An event's webhook-id: 'msg_' and its id, unless it kept the random one of before (shard.schema.ts). */
 const WEBHOOK_ID = (e: string) => `coalesce(nullif(${e}.uid, ''), 'msg_' || ${e}.id)`;
 
 export async function listDeliveries(db: Db, subscriptionId: number, limit: number, beforeId: number | undefined, state: DeliveryRow["state"] | undefined) {
@@ -59,7 +59,7 @@ export async function listDeliveries(db: Db, subscriptionId: number, limit: numb
   if (beforeId !== undefined) where.push(lt(d.id, beforeId));
   if (state) where.push(eq(d.state, state));
   const rows = await db
-    .select({ delivery: d, event: { uid: sql<string>`coalesce(nullif(${webhookEvents.uid}, ''), 'msg_' || ${webhookEvents.id})`, type: webhookEvents.type, reservationId: webhookEvents.reservationId, createdAt: webhookEvents.createdAt } })
+    .select({ delivery: d, event: { uid: sql<string>`${sql.raw(WEBHOOK_ID("webhook_events"))}`, type: webhookEvents.type, reservationId: webhookEvents.reservationId, createdAt: webhookEvents.createdAt } })
     .from(d)
     .innerJoin(webhookEvents, eq(webhookEvents.id, d.eventId))
     .where(and(...where))
