@@ -7,8 +7,8 @@
 // after MESSAGE_RETENTION_DAYS), then those with a local receiver subscribed to both event types
 // (everything, until the purges).
 import { startReceiver } from "../../tests/receiver.mjs";
-import { API, createClient, fetchRetry } from "./api.mjs";
-import { addLoadClients, addRestaurant, shardQuery, shardStats, startPhase } from "./phase.mjs";
+import { API, fetchRetry } from "./api.mjs";
+import { addLoadClients, newPhase, shardQuery, shardStats } from "./phase.mjs";
 import { fmt, say, thousands } from "./report.mjs";
 import * as seed from "./seed.mjs";
 import { subscribe } from "./webhooks.mjs";
@@ -133,11 +133,8 @@ const FLEET = { restaurants: 10_000, perDay: 200 };
 const shardsPerYear = (bytes) => (FLEET.restaurants * FLEET.perDay * 365 * bytes) / SHARD_BYTES;
 
 export async function storagePart() {
-  const phase = await startPhase("storage");
-  // placement goes to the shard with the fewest properties: fillers take the shards before it
-  for (let i = 0; i < MEASURED_SHARD; i++) await createClient(phase.url, `bench-storage-filler-${i}`);
-  const r = await addRestaurant(phase, "bench-storage");
-  if (r.shard !== MEASURED_SHARD) throw new Error(`storage: the directory placed the restaurant on shard ${r.shard}, not ${MEASURED_SHARD}`);
+  const phase = await newPhase("storage", { shard: MEASURED_SHARD });
+  const r = phase; // the phase is its restaurant too
   const { rotor } = await addLoadClients(phase, [r]);
   const ctx = { url: phase.url, rotor, propertyId: r.catalog.propertyId, booking: seed.bookingMaker(r.catalog, seed.today(), { fromDay: 1, toDay: 366 }) };
   say(`storage: ${SAMPLE} reservations through the API emailing nobody, ${SAMPLE} emailing the guest, then ${SAMPLE} with a receiver subscribed too`);
