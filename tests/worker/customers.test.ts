@@ -73,8 +73,9 @@ describe("matching a booking's customer", () => {
     const s = await seedRestaurant(c);
     const stored = async (id: number) => c.d1.prepare("SELECT guest, customer_snapshot FROM reservations WHERE id = ?").bind(id).first<{ guest: string; customer_snapshot: string | null }>();
     const grace = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } })).json.data[0];
-    // the usual case: the guest as typed is the customer's details, stored once
-    expect(await stored(grace.id)).toEqual({ guest: JSON.stringify({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null }), customer_snapshot: null });
+    // the usual case: the guest as typed is the customer's record, which the row leans on
+    expect(await stored(grace.id)).toEqual({ guest: null, customer_snapshot: null });
+    expect((await reservation(c, grace.id)).guest).toEqual({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
     expect((await reservation(c, grace.id)).customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
     // another name with her email: both kept, each shown where it belongs
     const other = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Mallory", email: "grace@example.com" } })).json.data[0];
@@ -86,6 +87,65 @@ describe("matching a booking's customer", () => {
     const read = await reservation(c, other.id);
     expect(read.guest).toEqual({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
     expect(read.customer).toEqual(grace.customer);
+  });
+});
+
+describe("a guest stored once, in the customer record", () => {
+  const GRACE = { first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null };
+  const rawGuest = async (c: TestClient, id: number) => (await c.d1.prepare("SELECT guest FROM reservations WHERE id = ?").bind(id).first<{ guest: string | null }>())!.guest;
+  const events = async (c: TestClient, id: number) =>
+    (await c.d1.prepare("SELECT b.snapshot FROM webhook_events e JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.reservation_id = ? ORDER BY e.id").bind(id).all<{ snapshot: string }>()).results.map((e) => JSON.parse(e.snapshot));
+
+  it("keeps what each reservation showed when the record is corrected, with no event, and leans on it again for the next booking", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    await c.call("/api/v2/webhooks/subscription", { body: { endpoint: "http://localhost:9/", webhook_type: "RESERVATION_UPDATED" } });
+    const grace = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { ...GRACE, phone: undefined } })).json.data[0];
+    expect(grace.guest).toEqual(GRACE);
+    expect(await rawGuest(c, grace.id)).toBeNull();
+    const put = await c.call(`/api/v2/customers/${grace.customer.id}`, { method: "PUT", body: { first_name: "Gracie", phone: "+1 555 0100" } });
+    expect(put.status, put.text).toBe(200);
+    // the reservation still shows the guest it was booked for, now written on its row
+    const read = await reservation(c, grace.id);
+    expect(read.guest).toEqual(GRACE);
+    expect(read.customer).toMatchObject({ first_name: "Gracie", phone: "+1 555 0100" });
+    expect(JSON.parse((await rawGuest(c, grace.id))!)).toEqual(GRACE);
+    expect(await events(c, grace.id)).toEqual([]);
+    const listed = (await c.call(`/api/v2/reservations?start_date=${s.date}`)).json.data;
+    expect(listed.find((r: { id: number }) => r.id === grace.id).guest).toEqual(GRACE);
+    // the corrected record is what the next booking leans on
+    const again = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Gracie", email: "grace@example.com" } })).json.data[0];
+    expect(again.customer.id).toBe(grace.customer.id);
+    expect(again.guest).toEqual({ ...GRACE, first_name: "Gracie", phone: "+1 555 0100" });
+    expect(await rawGuest(c, again.id)).toBeNull();
+    expect((await reservation(c, again.id)).guest).toEqual(again.guest);
+    // a change of the guest on the reservation is a change, with its event
+    const renamed = await c.call(`/api/v2/reservations/${again.id}`, { method: "PUT", body: { customer: { id: grace.customer.id, first_name: "G." } } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.json.data[0].guest).toMatchObject({ first_name: "G." });
+    expect((await events(c, again.id)).map((e) => e.guest.first_name)).toEqual(["G."]);
+  });
+
+  it("a merge moves the reservations with the guest they were booked as, and an erasure empties them with an event", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    await c.call("/api/v2/webhooks/subscription", { body: { endpoint: "http://localhost:9/", webhook_type: "RESERVATION_UPDATED" } });
+    const kate = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Kate", email: "kate@example.com" } })).json.data[0];
+    const grace = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { ...GRACE, phone: undefined } })).json.data[0];
+    expect(await rawGuest(c, kate.id)).toBeNull();
+    const merged = await c.call(`/api/v2/customers/${kate.customer.id}/merge`, { body: { into: grace.customer.id } });
+    expect(merged.status, merged.text).toBe(200);
+    const moved = await reservation(c, kate.id);
+    expect(moved.customer.id).toBe(grace.customer.id);
+    expect(moved.guest).toEqual({ first_name: "Kate", last_name: null, email: "kate@example.com", phone: null });
+    expect((await events(c, kate.id)).map((e) => [e.customerId, e.guest.first_name])).toEqual([[grace.customer.id, "Kate"]]);
+    // Grace leaned on her record until the erasure: her reservation shows no guest, and says so
+    expect((await c.call(`/api/v2/customers/${grace.customer.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await reservation(c, grace.id)).guest).toBeNull();
+    expect((await reservation(c, kate.id)).guest).toBeNull();
+    const erasedEvents = await events(c, grace.id);
+    expect(erasedEvents).toHaveLength(1);
+    expect(JSON.stringify(erasedEvents)).not.toContain("Grace");
   });
 });
 

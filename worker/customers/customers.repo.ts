@@ -4,12 +4,13 @@
  * left pointing at a customer merged away, and no copy of erased personal data survives in the
  * reservations, their history, their webhook outbox or their emails.
  */
-import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { customers, reservationHistory, reservations, webhookEventBodies, webhookEvents } from "../db/shard.schema";
 import { eraseMessages } from "../messages/messages.repo";
 import type { Db } from "../env";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
+import { GUEST_WRITTEN_OUT } from "../reservations/guest.repo";
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, "id" | "propertyId" | "createdAt" | "erasedAt">>;
@@ -102,7 +103,8 @@ export async function mergeCustomers(db: Db, source: CustomerRow, into: Customer
     historyOf(db, source.id, actor, "customer_merged", changes),
     db
       .update(reservations)
-      .set({ customerId: into.id, version: sql`${reservations.version} + 1` })
+      // a guest who leaned on the source's record keeps its details, not those of `into`
+      .set({ customerId: into.id, guest: GUEST_WRITTEN_OUT, version: sql`${reservations.version} + 1` })
       .where(eq(reservations.customerId, source.id)),
     // first, so that its email is free for `into`
     db.delete(customers).where(eq(customers.id, source.id)),
@@ -129,6 +131,13 @@ export async function eraseCustomer(db: Db, id: number, actor: string): Promise<
   const theirs = db.select({ id: reservations.id }).from(reservations).where(eq(reservations.customerId, id));
   await db.batch([
     historyOf(db, id, actor, "customer_erased", "{}"),
+    // The record is erased before the reservations, so their update shows the guest gone (its
+    // event says so); one that leaned on the record has it written out first (no change, no event).
+    db.update(reservations).set({ guest: GUEST_WRITTEN_OUT }).where(and(eq(reservations.customerId, id), isNull(reservations.guest))),
+    db
+      .update(customers)
+      .set({ firstName: null, lastName: null, email: null, phone: null, locale: null, tags: [], allergies: null, notes: null, marketingConsent: false, banned: false, erasedAt: at })
+      .where(eq(customers.id, id)),
     db
       .update(reservations)
       .set({ guest: null, customerSnapshot: null, notes: null, specialRequest: null, allergies: null, version: sql`${reservations.version} + 1` })
@@ -148,9 +157,5 @@ export async function eraseCustomer(db: Db, id: number, actor: string): Promise<
       .where(inArray(reservationHistory.reservationId, theirs)),
     // their emails too (CONTRACT 13): no address, guest or MIME kept, nothing more sent
     ...eraseMessages(db, theirs),
-    db
-      .update(customers)
-      .set({ firstName: null, lastName: null, email: null, phone: null, locale: null, tags: [], allergies: null, notes: null, marketingConsent: false, banned: false, erasedAt: at })
-      .where(eq(customers.id, id)),
   ] as unknown as Parameters<Db["batch"]>[0]);
 }

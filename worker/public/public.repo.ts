@@ -3,6 +3,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { reservationHistory, reservations, services } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import type { ReservationRow } from "../reservations/reservations.repo";
+import { reservationFields } from "../reservations/guest.repo";
 import { nowIso } from "../lib/time";
 
 /**
@@ -35,7 +36,7 @@ export async function findByManageToken(db: Db, propertyId: number, tokenHash: s
   const owned = and(eq(reservations.propertyId, propertyId), eq(reservations.manageTokenHash, tokenHash));
   const [found, created] = await db.batch([
     db
-      .select({ row: reservations, serviceName: services.name })
+      .select({ row: reservationFields, serviceName: services.name })
       .from(reservations)
       .leftJoin(services, eq(services.id, reservations.serviceId))
       .where(owned)

@@ -15,6 +15,7 @@ import { abortReason } from "../lib/d1";
 import { ARRIVING } from "../availability/rules";
 import { nowIso } from "../lib/time";
 import { insertHistory, type HistoryEntry } from "./history.repo";
+import { reservationFields } from "./guest.repo";
 import type { ReservationStatus } from "../../shared/schemas";
 export type { HistoryEntry, HistoryRow } from "./history.repo";
 export { listHistory } from "./history.repo";
@@ -67,7 +68,7 @@ export function writeConflict(err: unknown): WriteConflict | undefined {
 }
 
 export async function getReservation(db: Db, id: number): Promise<ReservationRow | undefined> {
-  return (await db.select().from(reservations).where(eq(reservations.id, id)).limit(1))[0];
+  return (await db.select(reservationFields).from(reservations).where(eq(reservations.id, id)).limit(1))[0];
 }
 
 /** The property a reservation id belongs to in this shard, if any. */
@@ -195,6 +196,16 @@ export function customerSnapshot(plan: CustomerPlan): string | null {
 }
 
 /**
+ * The guest as the row stores it: null when it is what the customer record holds after the
+ * write (guest.repo.ts puts it back on every read), as typed otherwise. An erased record keeps
+ * nothing to lean on, so a guest booked on it is written out.
+ */
+function storedGuest(guest: Guest | null | undefined, plan: CustomerPlan | undefined): Guest | null | undefined {
+  if (!plan || !guest || plan.existing?.erasedAt) return guest;
+  return JSON.stringify(guest) === JSON.stringify(asGuest(plan.fields)) ? null : guest;
+}
+
+/**
  * The statements that write a booking's customer, and the id the reservation takes: a new
  * customer inserted in the batch, or a known one, updated only when its details change.
  */
@@ -244,12 +255,16 @@ export async function insertReservation(
   const results = await db.batch([
     ...guard,
     ...c.statements,
-    db.insert(reservations).values({ ...row, customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null }).returning(),
+    db
+      .insert(reservations)
+      .values({ ...row, guest: storedGuest(row.guest, customer), customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null })
+      .returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     insertHistory(db, justInserted, history),
     ...insertMessages(db, row.propertyId, justInserted, outbox.messages),
   ] as unknown as Parameters<Db["batch"]>[0]);
-  return (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
+  const inserted = (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
+  return { ...inserted, guest: row.guest ?? null };
 }
 
 /**
@@ -272,6 +287,7 @@ export async function changeReservation(
       .update(reservations)
       .set({
         ...set,
+        ...("guest" in set && { guest: storedGuest(set.guest, customer) }),
         ...(c.customerId !== undefined && { customerId: c.customerId }),
         ...(customer && { customerSnapshot: customerSnapshot(customer) }),
         version: current.version + 1,
@@ -287,7 +303,8 @@ export async function changeReservation(
     ...(outbox.closeOffer ? [closeOpenOffer(db, current.id, outbox.closeOffer, nowIso())] : []),
     ...(outbox.offer ? [insertOffer(db, current.propertyId, outbox.offer.offer), ...insertMessages(db, current.propertyId, current.id, [outbox.offer.message])] : []),
   ] as unknown as Parameters<Db["batch"]>[0]);
-  return (results[c.statements.length] as ReservationRow[])[0]!;
+  const changed = (results[c.statements.length] as ReservationRow[])[0]!;
+  return { ...changed, guest: "guest" in set ? (set.guest ?? null) : current.guest };
 }
 
 /**
@@ -297,7 +314,7 @@ export async function changeReservation(
  */
 export async function dueUnpaid(db: Db, at: string, limit: number): Promise<ReservationRow[]> {
   return db
-    .select()
+    .select(reservationFields)
     .from(reservations)
     .where(and(eq(reservations.status, "PREPAY"), isNotNull(reservations.paymentDueAt), lt(reservations.paymentDueAt, at), isNull(reservations.checkinDate)))
     .orderBy(asc(reservations.paymentDueAt))
@@ -320,7 +337,7 @@ export async function dueNoShows(db: Db, windows: NoShowWindow[], limit: number)
   if (!windows.length) return [];
   const queries = windows.map((w) =>
     db
-      .select()
+      .select(reservationFields)
       .from(reservations)
       .where(
         and(
@@ -370,7 +387,7 @@ export async function listReservations(db: Db, propertyId: number, f: ListFilter
   if (f.departed) where.push(isNotNull(r.checkoutDate));
   if (f.after) where.push(or(gt(r.startMin, f.after.s), and(eq(r.startMin, f.after.s), gt(r.id, f.after.id))));
   return db
-    .select()
+    .select(reservationFields)
     .from(r)
     .where(and(...where))
     .orderBy(asc(r.startMin), asc(r.id))

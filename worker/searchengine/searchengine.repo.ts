@@ -9,6 +9,7 @@ import { properties, reservationHistory, reservations, webhookSubscriptions } fr
 import type { Db, PropertyRow } from "../env";
 import { nowIso } from "../lib/clock";
 import type { ReservationRow } from "../reservations/reservations.repo";
+import { reservationFields } from "../reservations/guest.repo";
 
 /** The webhook type of the reserved subscription whose deliveries go to the notification API. */
 export const SEARCHENGINE_EVENT = "SEARCHENGINE_BOOKING";
@@ -38,7 +39,7 @@ export async function setSwitch(db: Db, propertyId: number, enabled: boolean): P
 
 /** The property's booking made with this CreateBooking idempotency token, if any. */
 export async function bookingByToken(db: Db, propertyId: number, token: string): Promise<ReservationRow | undefined> {
-  return (await db.select().from(reservations).where(and(eq(reservations.propertyId, propertyId), eq(reservations.searchengineToken, token))).limit(1))[0];
+  return (await db.select(reservationFields).from(reservations).where(and(eq(reservations.propertyId, propertyId), eq(reservations.searchengineToken, token))).limit(1))[0];
 }
 
 /** Whether the user already holds a live booking of this service at this start (SLOT_ALREADY_BOOKED_BY_USER). */
@@ -55,7 +56,7 @@ export async function userBooked(db: Db, propertyId: number, userId: string, ser
 /** A reservation with what its property says about it: the merchant id and the zone's settings. */
 export type BookingRow = ReservationRow & { merchantId: string; settings: unknown };
 
-const withProperty = { row: reservations, merchantId: properties.publicKey, settings: properties.settings };
+const withProperty = { row: reservationFields, merchantId: properties.publicKey, settings: properties.settings };
 const flatten = (rows: { row: ReservationRow; merchantId: string; settings: unknown }[]): BookingRow[] =>
   rows.map((x) => ({ ...x.row, merchantId: x.merchantId, settings: x.settings }));
 

@@ -5,6 +5,7 @@ import type { Db } from "../env";
 import { localMinutes } from "../lib/localtime";
 import { insertMessageIfChanged } from "../messages/messages.repo";
 import type { PlannedMessage } from "../messages/types";
+import { reservationFields } from "../reservations/guest.repo";
 type ReservationRow = typeof reservations.$inferSelect;
 
 export type OfferRow = typeof waitlistOffers.$inferSelect;
@@ -35,7 +36,7 @@ export function closeOpenOffer(db: Db, reservationId: number, state: "claimed" |
 export async function waitingNeverOffered(db: Db, propertyId: number, date: string, limit = 50): Promise<ReservationRow[]> {
   const day = localMinutes(date);
   return db
-    .select()
+    .select(reservationFields)
     .from(reservations)
     .where(
       and(

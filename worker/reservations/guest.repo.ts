@@ -1,0 +1,25 @@
+/**
+ * The guest as typed on a reservation is stored only when it differs from its customer's record:
+ * `reservations.guest` NULL means "what the customer record says" (about 120 bytes a reservation
+ * kept for good; nearly every guest is their own customer). Every read of a reservation goes
+ * through `reservationFields`, which puts the guest back; a change of the record first writes the
+ * old details into the reservations that lean on it (trigger `customers_keep_guests`, 0022).
+ */
+import { getTableColumns, sql } from "drizzle-orm";
+import { reservations } from "../db/shard.schema";
+
+/** The customer record `c` as a guest, in the key order JSON.stringify gives a Guest; none once erased. */
+export const CUSTOMER_AS_GUEST = `CASE WHEN c.erased_at IS NULL THEN json_object('first_name', c.first_name, 'last_name', c.last_name, 'email', c.email, 'phone', c.phone) END`;
+
+/** The reservation's guest: its own, else its customer's details. */
+const guestOrCustomer = sql`coalesce(${reservations.guest}, (SELECT ${sql.raw(CUSTOMER_AS_GUEST)} FROM customers c WHERE c.id = ${reservations.customerId}))`;
+
+/** Every column of a reservation, with the guest put back: what every read of one selects. */
+export const reservationFields = { ...getTableColumns(reservations), guest: guestOrCustomer.mapWith(reservations.guest) };
+
+/**
+ * The guest written out on each reservation that leans on its customer's record, before the
+ * record changes under it (a merge moves it to another record; an erasure empties it). No version
+ * change: what the reservation shows stays the same, so the outbox sees no change either.
+ */
+export const GUEST_WRITTEN_OUT = guestOrCustomer;
