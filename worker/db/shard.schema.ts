@@ -298,16 +298,15 @@ export const reservations = sqliteTable(
     // first), and nothing read them (48 bytes a reservation, kept for good).
   },
   (t) => [
-    // GET /reservations: a property's reservations by start, then id
+    // GET /reservations: a property's reservations by start, then id; also a service's arrivals
+    // (the pacing triggers), a service's or room's upcoming reservations (their deletion guard) and
+    // the list's service and room filters: a property's reservations in a span of minutes are few,
+    // so no index by service or room (32 bytes a reservation each, kept for good)
     index("reservations_property_start_idx").on(t.propertyId, t.startMin, t.id),
     // the booking server's ListBookings: a search-engine user's bookings, across properties
     index("reservations_searchengine_user_idx").on(t.searchengineUserId).where(sql`${t.searchengineUserId} IS NOT NULL`),
     // CreateBooking is idempotent on its token: one booking per token and property, whatever the concurrency
     uniqueIndex("reservations_searchengine_token_uq").on(t.propertyId, t.searchengineToken).where(sql`${t.searchengineToken} IS NOT NULL`),
-    // a service's arrivals (the pacing triggers) and upcoming reservations (its deletion guard); a
-    // room has no index of its own: its guard and the list's room filter go through the property's
-    // start index above
-    index("reservations_service_idx").on(t.serviceId, t.startMin),
     // the guest's manage link; a booking that emails nobody has none (a lookup by = implies NOT NULL, so SQLite uses it)
     index("reservations_manage_token_idx").on(t.manageTokenHash).where(sql`${t.manageTokenHash} IS NOT NULL`),
     // the cron that expires unpaid PREPAY reservations: only those of a service that takes payment have a due time
