@@ -196,7 +196,7 @@ class InsertWriter {
  * then raise them, so the API's later inserts continue above the seeded rows, never on them.
  */
 function sequencesSql(shard) {
-  return ["customers", "reservations", "reservation_history"]
+  return ["customers", "reservations"]
     .map((name) => `INSERT INTO sqlite_sequence (name, seq) SELECT '${name}', ${shard * ID_STRIDE} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '${name}');`)
     .join("\n");
 }
@@ -215,7 +215,7 @@ export function reservationsSql(catalog, days, next, { customersPerParty = 0.3 }
     "INSERT INTO reservations (id, property_id, customer_id, service_id, room_id, start_date, start_hour, start_min, end_min, pax, status, channel, table_ids)",
   );
   const holds = new InsertWriter("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min)");
-  const history = new InsertWriter("INSERT INTO reservation_history (reservation_id, actor, action, from_status, to_status, changes)");
+  const history = new InsertWriter("INSERT INTO reservation_history (reservation_id, seq, actor, action, from_status, to_status, changes)");
   const pid = catalog.propertyId;
   const total = days.reduce((n, [, c]) => n + c, 0);
   const firstCustomer = next.customer;
@@ -237,7 +237,7 @@ export function reservationsSql(catalog, days, next, { customersPerParty = 0.3 }
         holds.add(`(${id}, ${t}, ${party.startMin}, ${party.endMin})`);
         holdCount++;
       }
-      history.add(`(${id}, 'client:bench', 'created', NULL, 'ACCEPTED', '{"status":[null,"ACCEPTED"]}')`);
+      history.add(`(${id}, 1, 'client:bench', 'created', NULL, 'ACCEPTED', '{"status":[null,"ACCEPTED"]}')`);
     }
   }
   const sql = [sequencesSql(catalog.shard), customers.sql(), reservations.sql(), holds.sql(), history.sql()].join("\n");

@@ -271,7 +271,7 @@ describe("GET /reservations/{id}/history", () => {
     // the check-in's time, as the reservation shows it; stored once, as the entry's own time
     expect(res.json.data[3].changes).toEqual({ checkin_date: [null, checkedIn.checkin_date] });
     expect(res.json.data[3].at).toBe(checkedIn.checkin_date);
-    const stored = await client.d1.prepare("SELECT changes FROM reservation_history WHERE reservation_id = ? ORDER BY id").bind(w.id).all<{ changes: string }>();
+    const stored = await client.d1.prepare("SELECT changes FROM reservation_history WHERE reservation_id = ? ORDER BY seq").bind(w.id).all<{ changes: string }>();
     expect(stored.results.filter((h) => "status" in JSON.parse(h.changes) || "checkin_date" in JSON.parse(h.changes))).toEqual([]);
   });
 });

@@ -190,7 +190,7 @@ describe("the status map (CONTRACT 12)", () => {
     // As the cron's expiry leaves it (reservations/expiry.ts): its history says expired_unpaid.
     await m.client.d1.batch([
       m.client.d1.prepare("UPDATE reservations SET status = 'EXPIRED', version = version + 1 WHERE id = ?").bind(Number(id)),
-      m.client.d1.prepare("INSERT INTO reservation_history (reservation_id, actor, action, from_status, to_status, changes) VALUES (?, 'system', 'expired_unpaid', 'PREPAY', 'EXPIRED', '{}')").bind(Number(id)),
+      m.client.d1.prepare("INSERT INTO reservation_history (reservation_id, seq, actor, action, from_status, to_status, changes) VALUES (?1, (SELECT max(seq) + 1 FROM reservation_history WHERE reservation_id = ?1), 'system', 'expired_unpaid', 'PREPAY', 'EXPIRED', '{}')").bind(Number(id)),
     ]);
     expect((await v3("GetBookingStatus", { booking_id: id })).booking_status).toBe("FAILED");
   });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { ID_STRIDE, shardCount, shardD1 } from "../../worker/shards/shards";
 import { SEQUENCED_TABLES } from "../../worker/shards/shards.repo";
+import { deletePage, keyOf, movedTable, type PageKey, readPage } from "../../worker/ops/move.repo";
 import { book, call, dateInDays, expectProblem, GUEST, insertReservation, newClient, seedRestaurant, shardOf, type TestClient } from "./helpers";
 import { publicKeyOf } from "./public.fixtures";
 import { receiverHook, subscribe } from "./webhooks.helpers";
@@ -210,6 +211,26 @@ describe("moving a property to another shard", () => {
     await ops({ step: "abort", property_id: c.propertyId, shard: to });
     expect(await rowsIn(shardD1(env, to), c.propertyId)).toEqual({ p: 0, r: 0 });
     expect((await c.call("/api/v2/rooms", { body: { name: "After" } })).status).toBe(201);
+  });
+
+  it("pages the history, keyed by reservation and number, without losing or repeating an entry", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    for (let i = 0; i < 3; i++) {
+      const id = (await book(c, { start_date: dateInDays(11 + i), service_id: s.service.id })).json.data[0].id;
+      for (const pax of [3, 4]) expect((await c.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { pax } })).status).toBe(200);
+    }
+    const t = movedTable("reservation_history");
+    const all = (await c.d1.prepare("SELECT h.reservation_id, h.seq FROM reservation_history h JOIN reservations r ON r.id = h.reservation_id WHERE r.property_id = ? ORDER BY 1, 2").bind(c.propertyId).all<{ reservation_id: number; seq: number }>()).results;
+    expect(all.map((h) => h.seq)).toEqual([1, 2, 3, 1, 2, 3, 1, 2, 3]);
+    const paged: PageKey[] = [];
+    for (let after: PageKey = 0, page = await readPage(c.d1, t, c.propertyId, after, 2); page.length; page = await readPage(c.d1, t, c.propertyId, after, 2)) {
+      paged.push(...page.map((row) => keyOf(t, row)));
+      after = keyOf(t, page.at(-1)!);
+    }
+    expect(paged).toEqual(all.map((h) => [h.reservation_id, h.seq]));
+    expect(await deletePage(c.d1, t, c.propertyId, 4)).toBe(4);
+    expect((await readPage(c.d1, t, c.propertyId, 0, 100)).length).toBe(5);
   });
 
   it("answers only the operator's token", async () => {

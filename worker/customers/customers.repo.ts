@@ -11,6 +11,7 @@ import type { Db } from "../env";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
 import { GUEST_WRITTEN_OUT } from "../reservations/guest.repo";
+import { nextSeq } from "../reservations/history.repo";
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, "id" | "propertyId" | "createdAt" | "erasedAt">>;
@@ -77,12 +78,12 @@ export async function customerCounts(db: Db, ids: number[]): Promise<Map<number,
 /**
  * A history entry for each reservation of a customer, in the batch that changes them all (so a
  * reservation booked meanwhile is not missed). drizzle's insert-from-select takes every column of
- * reservation_history in order: id (new), reservation_id, at, actor, action, from_status, to_status, changes.
+ * reservation_history in order: reservation_id, seq (the next), at, actor, action, from_status, to_status, changes.
  */
 function historyOf(db: Db, customerId: number, actor: string, action: string, changes: string) {
   return db
     .insert(reservationHistory)
-    .select(sql`SELECT NULL, id, ${nowIso()}, ${actor}, ${action}, NULL, NULL, ${changes} FROM reservations WHERE customer_id = ${customerId}`);
+    .select(sql`SELECT id, ${nextSeq(sql`reservations.id`)}, ${Date.parse(nowIso())}, ${actor}, ${action}, NULL, NULL, ${changes} FROM reservations WHERE customer_id = ${customerId}`);
 }
 
 /** Undefined when the customer is gone (merged away meanwhile). */

@@ -7,10 +7,13 @@
 interface MovedTable {
   name: string;
   where: string;
-  /** "id" for AUTOINCREMENT tables; rowid for tables keyed by two columns */
-  key: "id" | "rowid";
+  /** "id" for AUTOINCREMENT tables; rowid for tables keyed by two columns; the key of a WITHOUT ROWID table */
+  key: "id" | "rowid" | "reservation_id, seq";
   sequenced: boolean;
 }
+
+/** Where a page starts: after this key (a pair for a two-column key; 0 is the start). */
+export type PageKey = number | [number, number];
 
 const own = "property_id = ?1";
 const ofReservations = "reservation_id IN (SELECT id FROM reservations WHERE property_id = ?1)";
@@ -29,7 +32,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "customers", where: own, key: "id", sequenced: true },
   { name: "reservations", where: own, key: "id", sequenced: true },
   { name: "reservation_tables", where: ofReservations, key: "rowid", sequenced: false },
-  { name: "reservation_history", where: ofReservations, key: "id", sequenced: true },
+  { name: "reservation_history", where: ofReservations, key: "reservation_id, seq", sequenced: false },
   { name: "webhook_subscriptions", where: own, key: "id", sequenced: true },
   { name: "webhook_events", where: own, key: "id", sequenced: true },
   { name: "webhook_event_bodies", where: "event_id IN (SELECT id FROM webhook_events WHERE property_id = ?1)", key: "rowid", sequenced: false },
@@ -58,13 +61,21 @@ export async function markLeaving(d1: D1Database, propertyId: number): Promise<b
 }
 
 /** A page of the property's rows of one table, by its key, after `after`. */
-export async function readPage(d1: D1Database, t: MovedTable, propertyId: number, after: number, limit: number): Promise<Record<string, unknown>[]> {
-  const key = t.key === "rowid" ? "rowid AS _key, *" : "*";
+export async function readPage(d1: D1Database, t: MovedTable, propertyId: number, after: PageKey, limit: number): Promise<Record<string, unknown>[]> {
+  const columns = t.key === "rowid" ? "rowid AS _key, *" : "*";
+  const pair = t.key === "reservation_id, seq";
+  const [first, second] = typeof after === "number" ? [after, 0] : after;
   const { results } = await d1
-    .prepare(`SELECT ${key} FROM ${t.name} WHERE ${t.where} AND ${t.key} > ?2 ORDER BY ${t.key} LIMIT ?3`)
-    .bind(propertyId, after, limit)
+    .prepare(`SELECT ${columns} FROM ${t.name} WHERE ${t.where} AND ${pair ? "(reservation_id, seq) > (?2, ?4)" : `${t.key} > ?2`} ORDER BY ${t.key} LIMIT ?3`)
+    .bind(...[propertyId, first, limit, ...(pair ? [second] : [])])
     .all<Record<string, unknown>>();
   return results;
+}
+
+/** The key a page ends at, for the next page to start after. */
+export function keyOf(t: MovedTable, row: Record<string, unknown>): PageKey {
+  if (t.key === "reservation_id, seq") return [Number(row.reservation_id), Number(row.seq)];
+  return Number(t.key === "rowid" ? row._key : row.id);
 }
 
 /**
@@ -122,7 +133,7 @@ export async function deletePage(d1: D1Database, t: MovedTable, propertyId: numb
   }
   const [, deleted] = await d1.batch([
     copying,
-    d1.prepare(`DELETE FROM ${t.name} WHERE ${t.key} IN (SELECT ${t.key} FROM ${t.name} WHERE ${t.where} LIMIT ?2)`).bind(propertyId, limit),
+    d1.prepare(`DELETE FROM ${t.name} WHERE (${t.key}) IN (SELECT ${t.key} FROM ${t.name} WHERE ${t.where} LIMIT ?2)`).bind(propertyId, limit),
     d1.prepare("UPDATE properties SET copying = 0 WHERE id = ?").bind(propertyId),
   ]);
   return deleted!.meta.changes ?? 0;

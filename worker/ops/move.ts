@@ -43,7 +43,7 @@ export async function beginMove(env: Bindings, control: ControlDb, id: number, t
 }
 
 /** Copies the next page of `table` after `after`; answers how many rows and where to go on. */
-export async function copyPage(env: Bindings, control: ControlDb, id: number, target: number, table: string, after: number) {
+export async function copyPage(env: Bindings, control: ControlDb, id: number, target: number, table: string, after: repo.PageKey) {
   const entry = await movingEntry(control, id);
   checkTarget(env, entry, target);
   if (!entry.movingSince) throw new ApiError("resource_not_available", `property ${id} is not being moved; begin first`);
@@ -51,7 +51,7 @@ export async function copyPage(env: Bindings, control: ControlDb, id: number, ta
   const rows = await repo.readPage(shardD1(env, entry.shard), t, id, after, PAGE);
   if (rows.length) await repo.writePage(shardD1(env, target), t, id, rows);
   const last = rows.at(-1);
-  return { table, copied: rows.length, after: last ? Number(t.key === "rowid" ? last._key : last.id) : after, done: rows.length < PAGE };
+  return { table, copied: rows.length, after: last ? repo.keyOf(t, last) : after, done: rows.length < PAGE };
 }
 
 /** Checks both copies agree, opens the target and points the directory at it. */

@@ -46,7 +46,7 @@ export async function findByManageToken(db: Db, propertyId: number, tokenHash: s
       .from(reservationHistory)
       .innerJoin(reservations, eq(reservations.id, reservationHistory.reservationId))
       .where(and(owned, eq(reservationHistory.action, "created")))
-      .orderBy(asc(reservationHistory.id))
+      .orderBy(asc(reservationHistory.seq))
       .limit(1),
   ]);
   const hit = found[0];

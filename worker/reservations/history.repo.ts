@@ -4,7 +4,7 @@
  * entry); a check-in's or check-out's time is the entry's own `at`, not again as checkin_date or
  * checkout_date (about 48). listHistory puts both back, so the API shows `changes` as written.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, type SQL, sql } from "drizzle-orm";
 import { reservationHistory } from "../db/shard.schema";
 import type { Db } from "../env";
 import { toLocalDateTime } from "../lib/localtime";
@@ -34,9 +34,12 @@ function storedChanges(e: HistoryEntry): HistoryEntry["changes"] {
   return out;
 }
 
+/** The number the next entry of a reservation takes (its entries are 1, 2, ...; a batch runs alone). */
+export const nextSeq = (reservationId: number | SQL) => sql<number>`(SELECT coalesce(max(h.seq), 0) + 1 FROM reservation_history h WHERE h.reservation_id = ${reservationId})`;
+
 /** The statement that writes a history entry (`reservationId` may be the SQL of the id just inserted). */
 export function insertHistory(db: Db, reservationId: number, entry: HistoryEntry) {
-  return db.insert(reservationHistory).values({ reservationId, ...entry, changes: storedChanges(entry) });
+  return db.insert(reservationHistory).values({ reservationId, seq: nextSeq(reservationId), ...entry, changes: storedChanges(entry) });
 }
 
 /** The changes as written: the status change first, the stamped time last (reservations/history.ts's order). */
@@ -49,6 +52,6 @@ function shownChanges(h: HistoryRow, timeZone: string): HistoryRow["changes"] {
 
 /** A reservation's history in order, `changes` as written (local times in `timeZone`, the property's). */
 export async function listHistory(db: Db, reservationId: number, timeZone: string): Promise<HistoryRow[]> {
-  const rows = await db.select().from(reservationHistory).where(eq(reservationHistory.reservationId, reservationId)).orderBy(asc(reservationHistory.id));
+  const rows = await db.select().from(reservationHistory).where(eq(reservationHistory.reservationId, reservationId)).orderBy(asc(reservationHistory.seq));
   return rows.map((h) => ({ ...h, changes: shownChanges(h, timeZone) }));
 }

@@ -239,7 +239,7 @@ export const reservationsRouter = createRouter()
     const tz = resolveSettings(c.get("property").settings).timezone;
     const entries = await repo.listHistory(c.get("db"), row.id, tz);
     const data = entries.map((h) => ({
-      id: h.id,
+      id: h.seq,
       at: toLocalDateTime(tz, h.at, true),
       actor: h.actor,
       action: h.action,

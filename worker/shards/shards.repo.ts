@@ -8,7 +8,6 @@ export const SEQUENCED_TABLES = [
   "closures",
   "customers",
   "reservations",
-  "reservation_history",
   "catalog_changes",
   "webhook_subscriptions",
   "webhook_events",
@@ -19,7 +18,7 @@ export const SEQUENCED_TABLES = [
 ] as const;
 
 /** Every table of a shard, for `ops shards`. */
-export const SHARD_TABLES = ["properties", ...SEQUENCED_TABLES, "table_group_members", "reservation_tables", "webhook_event_bodies", "message_bodies"] as const;
+export const SHARD_TABLES = ["properties", ...SEQUENCED_TABLES, "table_group_members", "reservation_tables", "reservation_history", "webhook_event_bodies", "message_bodies"] as const;
 
 /**
  * Starts every sequence of the shard at `base` unless it is there already (SQLite's AUTOINCREMENT
