@@ -273,6 +273,11 @@ describe("GET /reservations/{id}/history", () => {
     expect(res.json.data[3].at).toBe(checkedIn.checkin_date);
     const stored = await client.d1.prepare("SELECT changes FROM reservation_history WHERE reservation_id = ? ORDER BY seq").bind(w.id).all<{ changes: string }>();
     expect(stored.results.filter((h) => "status" in JSON.parse(h.changes) || "checkin_date" in JSON.parse(h.changes))).toEqual([]);
+    // numbered within the reservation; the time kept as integer milliseconds, shown as written
+    expect(res.json.data.map((h: { id: number }) => h.id)).toEqual([1, 2, 3, 4, 5]);
+    const checkin = await client.d1.prepare("SELECT at, typeof(at) AS type FROM reservation_history WHERE reservation_id = ? AND seq = 4").bind(w.id).first<{ at: number; type: string }>();
+    expect(checkin!.type).toBe("integer");
+    expect(checkin!.at % 1000).toBe(Number(checkedIn.checkin_date.slice(-3)));
   });
 });
 

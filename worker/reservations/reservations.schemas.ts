@@ -178,7 +178,7 @@ export const Reservation = z.object({ ...reservationFields, start_day: z.string(
 
 export const HistoryItem = z
   .object({
-    id: z.number().int(),
+    id: z.number().int().openapi({ description: "the entry's number within its reservation: 1, 2, ... in order" }),
     at: z.string().openapi({ description: "local wall clock with milliseconds" }),
     actor: z.string().openapi({ example: "client:12" }),
     action: z.string().openapi({ example: "checkin" }),
