@@ -68,6 +68,8 @@ describe("waiting-list offers", () => {
     const read = await bea!.guest.call(`/offers/${token}`);
     expect(read.status, read.text).toBe(200);
     expect(read.json.data[0]).toMatchObject({ state: "open", reservation: { status: "WAITING", date: r.date, hour: "19:00:00", pax: 2 } });
+    // the guest as booked (stored once, in the customer record the reservation leans on)
+    expect(read.json.data[0].reservation.guest).toMatchObject({ first_name: "Bea", last_name: "Test", email: bea!.email });
     const claimed = await bea!.guest.call(`/offers/${token}/claim`, { method: "POST" });
     expect(claimed.status, claimed.text).toBe(200);
     expect(claimed.json.data[0]).toMatchObject({ state: "claimed", reservation: { status: "ACCEPTED" } });

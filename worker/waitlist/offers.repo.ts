@@ -54,7 +54,7 @@ export async function waitingNeverOffered(db: Db, propertyId: number, date: stri
 
 export async function findOfferByTokenHash(db: Db, propertyId: number, tokenHash: string) {
   const rows = await db
-    .select({ offer: waitlistOffers, reservation: reservations })
+    .select({ offer: waitlistOffers, reservation: reservationFields })
     .from(waitlistOffers)
     .innerJoin(reservations, eq(reservations.id, waitlistOffers.reservationId))
     .where(and(eq(waitlistOffers.propertyId, propertyId), eq(waitlistOffers.tokenHash, tokenHash)))
