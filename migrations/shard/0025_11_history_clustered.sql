@@ -1,8 +1,9 @@
--- The history is kept for good, so it is stored lean (about 160 bytes a reservation of three
--- entries on a shard whose ids take six bytes): WITHOUT ROWID, keyed by (reservation_id, seq), so a
--- reservation's entries sit together under its id and need no index of their own; seq numbers them
--- 1, 2, ... within it (the API's history `id`), in the order of the ids they had; `at` is integer
--- milliseconds since the epoch, not ISO text. Rebuilding the table drops its triggers: they come
+-- The history is kept for good, so it is stored lean: WITHOUT ROWID, keyed by (reservation_id,
+-- seq), so a reservation's entries sit together under its id and need no index of their own (91
+-- bytes a reservation of three entries on a shard whose ids take six bytes); seq numbers them 1,
+-- 2, ... within it (the API's history `id`) in the order they were written: by time, then id (a
+-- property moved to a lower shard wrote lower ids after the move); `at` is integer milliseconds
+-- since the epoch, not ISO text (18 bytes an entry). Together about 135 bytes a reservation. Rebuilding the table drops its triggers: they come
 -- back unchanged below. This rewrites the table on every shard: apply it in a quiet hour.
 CREATE TABLE `__new_reservation_history` (
 	`reservation_id` integer NOT NULL,
@@ -18,7 +19,7 @@ CREATE TABLE `__new_reservation_history` (
 ) WITHOUT ROWID;
 --> statement-breakpoint
 INSERT INTO `__new_reservation_history` (`reservation_id`, `seq`, `at`, `actor`, `action`, `from_status`, `to_status`, `changes`)
-SELECT `reservation_id`, row_number() OVER (PARTITION BY `reservation_id` ORDER BY `id`),
+SELECT `reservation_id`, row_number() OVER (PARTITION BY `reservation_id` ORDER BY `at`, `id`),
   CAST(round((julianday(`at`) - 2440587.5) * 86400000) AS INTEGER), `actor`, `action`, `from_status`, `to_status`, `changes`
 FROM `reservation_history`;
 --> statement-breakpoint

@@ -4,8 +4,11 @@
  * merge, erase) and each customer's visits, no-shows, cancellations, covers and last visit, with
  * no-shows expired by the cron.
  */
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { setClock } from "../../worker/lib/clock";
+import { mergeCustomers } from "../../worker/customers/customers.repo";
+import { storedGuest } from "../../worker/reservations/guest.repo";
 import { expireNoShows } from "../../worker/reservations/noshow";
 import { shardDb } from "../../worker/shards/shards";
 import { fixPayload } from "../../worker/webhooks/webhooks.repo";
@@ -146,6 +149,37 @@ describe("a guest stored once, in the customer record", () => {
     const erasedEvents = await events(c, grace.id);
     expect(erasedEvents).toHaveLength(1);
     expect(JSON.stringify(erasedEvents)).not.toContain("Grace");
+  });
+});
+
+describe("a guest stored once: decided by the database, as the write happens", () => {
+  it("leans on the record only while it says what was typed, never on one changed or erased since it was read", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const grace = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } })).json.data[0];
+    const typed: { first_name: string; last_name: string; email: string; phone: string | null } = { first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null };
+    const stored = async (guest: typeof typed) => (await shardDb(c.d1).get<{ g: string | null }>(sql`SELECT ${storedGuest(guest, grace.customer.id)} AS g`))!.g;
+    expect(await stored(typed)).toBeNull();
+    // the record as read a moment ago is not what counts: a correction since is
+    await c.call(`/api/v2/customers/${grace.customer.id}`, { method: "PUT", body: { phone: "+1 555 0100" } });
+    expect(JSON.parse((await stored(typed))!)).toEqual(typed);
+    expect(await stored({ ...typed, phone: "+1 555 0100" })).toBeNull();
+    expect((await c.call(`/api/v2/customers/${grace.customer.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(JSON.parse((await stored({ ...typed, phone: "+1 555 0100" }))!)).toEqual({ ...typed, phone: "+1 555 0100" });
+  });
+
+  it("a merge whose source was erased meanwhile writes nothing: its anonymised reservations never take the other's details", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const kate = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Kate", email: "kate@example.com" } })).json.data[0];
+    const grace = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Grace", email: "grace@example.com" } })).json.data[0];
+    const db = shardDb(c.d1);
+    const [source, into] = [await db.query.customers.findFirst({ where: (t, { eq }) => eq(t.id, kate.customer.id) }), await db.query.customers.findFirst({ where: (t, { eq }) => eq(t.id, grace.customer.id) })];
+    // the merge read both, then the source is erased before it writes
+    expect((await c.call(`/api/v2/customers/${kate.customer.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await mergeCustomers(db, source!, into!, { tags: ["vip"] }, "client:test")).toBeUndefined();
+    expect(await reservation(c, kate.id)).toMatchObject({ guest: null, customer: { id: kate.customer.id, first_name: null } });
+    expect((await customerOf(c, grace.customer.id)).tags).toEqual([]);
   });
 });
 

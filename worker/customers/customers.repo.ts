@@ -8,6 +8,7 @@ import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { customers, reservationHistory, reservations, webhookEventBodies, webhookEvents } from "../db/shard.schema";
 import { eraseMessages } from "../messages/messages.repo";
 import type { Db } from "../env";
+import { abortReason } from "../lib/d1";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
 import { GUEST_WRITTEN_OUT } from "../reservations/guest.repo";
@@ -96,22 +97,28 @@ export async function updateCustomer(db: Db, id: number, fields: CustomerFields)
  * Moves every reservation of `source` to `into` (each with a history entry and, through the
  * outbox trigger, its RESERVATION_UPDATED event), removes `source` and gives `into` what the
  * merge adds, in one batch. A reservation changed meanwhile keeps its optimistic lock: its
- * version moves on, so a write based on the old one is refused and decided again.
+ * version moves on, so a write based on the old one is refused and decided again. Undefined when
+ * either customer went meanwhile (erased or merged away): nothing is written then.
  */
-export async function mergeCustomers(db: Db, source: CustomerRow, into: CustomerRow, fields: CustomerFields, actor: string): Promise<CustomerRow> {
+export async function mergeCustomers(db: Db, source: CustomerRow, into: CustomerRow, fields: CustomerFields, actor: string): Promise<CustomerRow | undefined> {
   const changes = JSON.stringify({ customer_id: [source.id, into.id] });
-  const results = await db.batch([
+  const batch = db.batch([
     historyOf(db, source.id, actor, "customer_merged", changes),
     db
       .update(reservations)
       // a guest who leaned on the source's record keeps its details, not those of `into`
       .set({ customerId: into.id, guest: GUEST_WRITTEN_OUT, version: sql`${reservations.version} + 1` })
-      .where(eq(reservations.customerId, source.id)),
+      // not once the source is erased: its reservations stay, and its delete below then fails
+      .where(and(eq(reservations.customerId, source.id), sql`(SELECT erased_at FROM customers WHERE id = ${source.id}) IS NULL`)),
     // first, so that its email is free for `into`
     db.delete(customers).where(eq(customers.id, source.id)),
     db.update(customers).set(fields).where(eq(customers.id, into.id)).returning(),
   ] as unknown as Parameters<Db["batch"]>[0]);
-  return (results[3] as CustomerRow[])[0]!;
+  const results = await batch.catch((err: unknown) => {
+    if (abortReason(err, ["FOREIGN KEY constraint failed"] as const)) return undefined;
+    throw err;
+  });
+  return (results?.[3] as CustomerRow[] | undefined)?.[0];
 }
 
 // What of a reservation is personal: its guest, the customer's details it copied, and the words

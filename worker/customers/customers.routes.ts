@@ -239,6 +239,7 @@ export const customersRouter = createRouter()
     const into = await requireCustomer(db, propertyId, intoId);
     if (source.erasedAt || into.erasedAt) throw invalidField(source.erasedAt ? "id" : "into", "an erased customer cannot be merged");
     const merged = await repo.mergeCustomers(db, source, into, mergedFields(source, into), actor(c));
+    if (!merged) throw new ApiError("user_not_found", `customer ${source.id} or ${into.id} was erased or merged away a moment ago`);
     return c.json({ data: await present(c, [merged]) }, 200);
   })
   .openapi(eraseRoute, async (c) => {

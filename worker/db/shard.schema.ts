@@ -339,6 +339,8 @@ export const NOW_MILLIS = sql`(CAST(round((julianday('now') - 2440587.5) * 86400
  * Every change of a reservation: who, when, what (CONTRACT 6). Kept for good, so lean: the
  * entries of a reservation are clustered under it (WITHOUT ROWID, migration 0025: no index of
  * their own, 91 bytes a reservation), numbered 1, 2, ... within it, their time in milliseconds.
+ * drizzle cannot say WITHOUT ROWID: a migration that rebuilds this table must be edited to keep
+ * it, and to create the table's triggers again (0025 shows both).
  */
 export const reservationHistory = sqliteTable(
   "reservation_history",

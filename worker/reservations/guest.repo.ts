@@ -5,8 +5,8 @@
  * through `reservationFields`, which puts the guest back; a change of the record first writes the
  * old details into the reservations that lean on it (trigger `customers_keep_guests`, 0022).
  */
-import { getTableColumns, sql } from "drizzle-orm";
-import { reservations } from "../db/shard.schema";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import { type Guest, reservations } from "../db/shard.schema";
 
 /** The customer record `c` as a guest, in the key order JSON.stringify gives a Guest; none once erased. */
 export const CUSTOMER_AS_GUEST = `CASE WHEN c.erased_at IS NULL THEN json_object('first_name', c.first_name, 'last_name', c.last_name, 'email', c.email, 'phone', c.phone) END`;
@@ -19,7 +19,17 @@ export const reservationFields = { ...getTableColumns(reservations), guest: gues
 
 /**
  * The guest written out on each reservation that leans on its customer's record, before the
- * record changes under it (a merge moves it to another record; an erasure empties it). No version
- * change: what the reservation shows stays the same, so the outbox sees no change either.
+ * record changes under it (a merge moves it to another record; an erasure empties it): what the
+ * reservation shows stays the same, so the outbox sees no change of it.
  */
 export const GUEST_WRITTEN_OUT = guestOrCustomer;
+
+/**
+ * The guest as a write stores it: NULL when customer `customerId` says exactly that as the batch
+ * writes (the database decides, so a record changed or erased since it was read is never leaned
+ * on; a record the batch inserts or updates first is), the guest as typed otherwise.
+ */
+export function storedGuest(guest: Guest, customerId: number | SQL): SQL {
+  const typed = JSON.stringify(guest);
+  return sql`CASE WHEN (SELECT ${sql.raw(CUSTOMER_AS_GUEST)} FROM customers c WHERE c.id = ${customerId}) = ${typed} THEN NULL ELSE ${typed} END`;
+}

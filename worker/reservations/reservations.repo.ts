@@ -15,13 +15,14 @@ import { abortReason } from "../lib/d1";
 import { ARRIVING } from "../availability/rules";
 import { nowIso } from "../lib/time";
 import { insertHistory, type HistoryEntry } from "./history.repo";
-import { reservationFields } from "./guest.repo";
+import { reservationFields, storedGuest } from "./guest.repo";
+import { type CustomerPlan, customerDetailsChange, customerSnapshot } from "./customer-plan.repo";
 import type { ReservationStatus } from "../../shared/schemas";
 export type { HistoryEntry, HistoryRow } from "./history.repo";
 export { listHistory } from "./history.repo";
+export * from "./customer-plan.repo";
 
 export type ReservationRow = typeof reservations.$inferSelect;
-export type CustomerRow = typeof customers.$inferSelect;
 
 /** A table held over a span, as written to reservation_tables. */
 export interface HoldSpan {
@@ -76,92 +77,6 @@ export async function reservationOwner(db: Db, id: number): Promise<number | und
   return (await db.select({ propertyId: reservations.propertyId }).from(reservations).where(eq(reservations.id, id)).limit(1))[0]?.propertyId;
 }
 
-// ---------- customers ----------
-
-export interface CustomerInput {
-  first_name?: string | undefined;
-  last_name?: string | undefined;
-  email?: string | undefined;
-  phone?: string | undefined;
-  /** the guest's language, from an online booking */
-  locale?: string | undefined;
-}
-
-export async function getCustomer(db: Db, propertyId: number, id: number) {
-  return (await db.select().from(customers).where(and(eq(customers.id, id), eq(customers.propertyId, propertyId))).limit(1))[0];
-}
-
-/**
- * The property's customer with this email; with this phone only when no email is given (CONTRACT
- * 14: people share phones, so an email that matches no one is a new person, whatever the phone).
- */
-export async function findCustomer(db: Db, propertyId: number, input: CustomerInput): Promise<CustomerRow | undefined> {
-  if (input.email) {
-    const byEmail = await db
-      .select()
-      .from(customers)
-      .where(and(eq(customers.propertyId, propertyId), eq(customers.email, input.email.toLowerCase())))
-      .orderBy(asc(customers.id))
-      .limit(1);
-    return byEmail[0];
-  }
-  if (input.phone) {
-    const byPhone = await db
-      .select()
-      .from(customers)
-      .where(and(eq(customers.propertyId, propertyId), eq(customers.phone, input.phone)))
-      .orderBy(asc(customers.id))
-      .limit(1);
-    if (byPhone[0]) return byPhone[0];
-  }
-  return undefined;
-}
-
-/** The customer a write names: an existing row (with the details it gets), or a new one, and the guest as the reservation shows them. */
-export interface CustomerPlan {
-  existing?: CustomerRow | undefined;
-  fields: { firstName: string | null; lastName: string | null; email: string | null; phone: string | null };
-  locale: string | null;
-  guest: Guest;
-}
-
-const normalName = (v: string | null | undefined) => v?.normalize("NFKC").trim().toLowerCase() || null;
-
-/** A typed name that disagrees with the stored one (a name missing on either side agrees). */
-export function namesDiffer(input: CustomerInput, existing: Pick<CustomerRow, "firstName" | "lastName">): boolean {
-  const differs = (typed: string | undefined, stored: string | null) => {
-    const [a, b] = [normalName(typed), normalName(stored)];
-    return a !== null && b !== null && a !== b;
-  };
-  return differs(input.first_name, existing.firstName) || differs(input.last_name, existing.lastName);
-}
-
-const asGuest = (f: CustomerPlan["fields"]): Guest => ({ first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone });
-
-/**
- * What to write for a booking's customer (CONTRACT 14). Named by id (`explicit`, staff only):
- * that person, whose details given replace their own. Matched by email or phone: the details it
- * lacks are filled, never replaced, and a match whose typed name differs is another person
- * sharing an email or a phone: the stored customer stays as it is and the reservation keeps the
- * guest as typed. Unknown: a new customer.
- */
-export function planCustomer(input: CustomerInput, existing: CustomerRow | undefined, explicit: boolean): CustomerPlan {
-  const typed = { firstName: input.first_name ?? null, lastName: input.last_name ?? null, email: input.email?.toLowerCase() ?? null, phone: input.phone ?? null };
-  if (!existing) return { existing, fields: typed, locale: input.locale ?? null, guest: asGuest(typed) };
-  const known = { firstName: existing.firstName, lastName: existing.lastName, email: existing.email, phone: existing.phone };
-  if (!explicit && namesDiffer(input, existing)) return { existing, fields: known, locale: existing.locale, guest: asGuest(typed) };
-  const pick = <T>(given: T | null, stored: T | null) => (explicit ? (given ?? stored) : (stored ?? given));
-  const fields = {
-    firstName: pick(typed.firstName, known.firstName),
-    lastName: pick(typed.lastName, known.lastName),
-    email: pick(typed.email, known.email),
-    phone: pick(typed.phone, known.phone),
-  };
-  // The same person: what they gave this time, and what the restaurant knows for the rest.
-  const given = { firstName: typed.firstName ?? known.firstName, lastName: typed.lastName ?? known.lastName, email: typed.email ?? known.email, phone: typed.phone ?? known.phone };
-  return { existing, fields, locale: existing.locale ?? input.locale ?? null, guest: asGuest(given) };
-}
-
 // ---------- writes ----------
 
 type NewReservation = Omit<typeof reservations.$inferInsert, "id" | "createdAt" | "updatedAt" | "version">;
@@ -170,40 +85,6 @@ type NewReservation = Omit<typeof reservations.$inferInsert, "id" | "createdAt" 
 // max(id), which spans every property of the shard and rows a move brought from another range.
 const justInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'reservations')` as unknown as number;
 const customerJustInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'customers')` as unknown as number;
-
-/** Whether writing the plan changes a known customer's details. */
-export function customerDetailsChange(plan: CustomerPlan): boolean {
-  const { existing, fields } = plan;
-  return (
-    !existing ||
-    fields.firstName !== existing.firstName ||
-    fields.lastName !== existing.lastName ||
-    fields.email !== existing.email ||
-    fields.phone !== existing.phone ||
-    plan.locale !== existing.locale
-  );
-}
-
-/**
- * The customer's details as the reservation shows them, kept on the row: a change of them is a
- * change of the reservation (its webhook event carries them, as they were at the time). Null when
- * they are the guest as typed, which the row keeps already (the usual case: about 120 bytes a
- * reservation); readers take `guest` then (facts.ts guestOf, the outbox triggers' coalesce).
- */
-export function customerSnapshot(plan: CustomerPlan): string | null {
-  const snapshot = JSON.stringify(asGuest(plan.fields));
-  return snapshot === JSON.stringify(plan.guest) ? null : snapshot;
-}
-
-/**
- * The guest as the row stores it: null when it is what the customer record holds after the
- * write (guest.repo.ts puts it back on every read), as typed otherwise. An erased record keeps
- * nothing to lean on, so a guest booked on it is written out.
- */
-function storedGuest(guest: Guest | null | undefined, plan: CustomerPlan | undefined): Guest | null | undefined {
-  if (!plan || !guest || plan.existing?.erasedAt) return guest;
-  return JSON.stringify(guest) === JSON.stringify(asGuest(plan.fields)) ? null : guest;
-}
 
 /**
  * The statements that write a booking's customer, and the id the reservation takes: a new
@@ -215,6 +96,9 @@ function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | und
   if (!existing) return { statements: [db.insert(customers).values({ propertyId, ...fields, locale })], customerId: customerJustInserted };
   return { statements: customerDetailsChange(plan) ? [db.update(customers).set({ ...fields, locale }).where(eq(customers.id, existing.id))] : [], customerId: existing.id };
 }
+
+/** The guest a write stores: leaning on the customer the batch names where that record says the same (guest.repo.ts). */
+const keptGuest = (guest: Guest | null | undefined, customerId: number | undefined) => (guest && customerId !== undefined ? storedGuest(guest, customerId) : guest);
 
 /** An online booking's per-guest limit: the guest as typed, the property's local minutes now and the most it may hold. */
 export interface GuestLimit {
@@ -257,7 +141,7 @@ export async function insertReservation(
     ...c.statements,
     db
       .insert(reservations)
-      .values({ ...row, guest: storedGuest(row.guest, customer), customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null })
+      .values({ ...row, guest: keptGuest(row.guest, c.customerId), customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null })
       .returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     insertHistory(db, justInserted, history),
@@ -287,7 +171,7 @@ export async function changeReservation(
       .update(reservations)
       .set({
         ...set,
-        ...("guest" in set && { guest: storedGuest(set.guest, customer) }),
+        ...("guest" in set && { guest: keptGuest(set.guest, c.customerId) }),
         ...(c.customerId !== undefined && { customerId: c.customerId }),
         ...(customer && { customerSnapshot: customerSnapshot(customer) }),
         version: current.version + 1,
