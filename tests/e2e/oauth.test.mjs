@@ -172,7 +172,7 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
   });
 
   it("runs the README's oauth4webapi client: the restaurant signs in and allows with the keyboard", async () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const readme = readFileSync(join(ROOT, "docs", "oauth.md"), "utf8");
     const code = readme.split("<!-- oauth-client:begin -->")[1]?.split("<!-- oauth-client:end -->")[0]?.replace(/^```\w*\n/m, "").replace(/```\s*$/m, "");
     assert.ok(code, "README has the oauth-client block");
     const app = await integrator("My POS");

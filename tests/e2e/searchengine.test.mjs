@@ -47,7 +47,7 @@ describe("Reserve with Google against npm start", () => {
   });
 
   it("runs the README's session line by line: switch, feeds, lookup, booking, status, list, cancel", async () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const readme = readFileSync(join(ROOT, "docs", "searchengine.md"), "utf8");
     const block = readme.split("<!-- searchengine:begin -->")[1]?.split("<!-- searchengine:end -->")[0];
     assert.ok(block, "README has the search-engine session");
     const script = block.replace(/^```sh\n/m, "").replace(/```\s*$/m, "");

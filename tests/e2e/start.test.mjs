@@ -200,7 +200,7 @@ describe("npm start and the README quick start", () => {
   });
 
   it("delivers a signed webhook to the README's Node receiver, through wrangler dev's queue", async () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const readme = readFileSync(join(ROOT, "docs", "webhooks.md"), "utf8");
     const block = (name) => readme.split(`<!-- ${name}:begin -->`)[1]?.split(`<!-- ${name}:end -->`)[0]?.replace(/^```\w*\n/m, "").replace(/```\s*$/m, "");
     const [subscribeSh, receiverJs] = [block("webhooks"), block("receiver")];
     assert.ok(subscribeSh && receiverJs, "README has the webhook blocks");
