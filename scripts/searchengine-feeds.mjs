@@ -1,9 +1,9 @@
 // `npm run ops -- searchengine-feeds DIR`: the search engine's three feeds (merchants, services,
 // availability; worker/searchengine/feeds.ts) fetched from the Worker with the partner's
-// credentials and written to DIR as files, for the upload to the partner portal (README: Reserve
-// with Google). Locally the running npm start (its credentials are in .dev.vars), else a wrangler
-// dev started for the command; the deployed Worker with --url and SEARCHENGINE_USER /
-// SEARCHENGINE_PASSWORD in the environment.
+// credentials and written to DIR as files, for the upload to the partner portal
+// (docs/searchengine.md, "Registering with the Actions Center"). Locally the running npm start
+// (its credentials are in .dev.vars), else a wrangler dev started for the command; the deployed
+// Worker with --url and SEARCHENGINE_USER / SEARCHENGINE_PASSWORD in the environment.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

@@ -23,14 +23,15 @@ if (await isSingleDatabaseState(persistTo)) {
 }
 // In .dev.vars, which wrangler dev reads: the operator's token for `npm run ops` (shards, moves),
 // the key of the manage and offer links in emails (kept, so links in old .eml files keep working),
-// and the search engine partner's credentials (README: Reserve with Google).
+// and the search engine partner's credentials (docs/searchengine.md).
 const partner = ensureLocalSecrets();
 const applied = await migrate(persistTo);
 console.log(applied ? `applied ${applied} migration(s) to the local databases (control and shards)` : "local D1 is up to date");
 
-// Cron triggers are documented in README; wrangler's reminder about them is noise here. Emails go
-// through wrangler's local send_email, which keeps each as an .eml file and logs its path at the
-// info level: those paths are printed, the rest of the info level (one line per request) is not.
+// Cron triggers are documented in docs/operations.md ("The cron"); wrangler's reminder about them
+// is noise here. Emails go through wrangler's local send_email, which keeps each as an .eml file
+// and logs its path at the info level: those paths are printed, the rest of the info level (one
+// line per request) is not.
 let quiet = 0;
 const log = (line) => {
   const eml = /(\/\S+\.eml)\b/.exec(line);

@@ -170,7 +170,7 @@ const searchengineRoute = createRoute({
   path: "/searchengine",
   summary: "Turn the search-engine reservation feature on or off",
   description:
-    "On: the property is a merchant of the search engine's booking server and feeds (/searchengine, README: Reserve with Google), " +
+    "On: the property is a merchant of the search engine's booking server and feeds (/searchengine; docs/searchengine.md in the repository), " +
     "and changes of its search-engine bookings made here are reported to the search engine. Off: it leaves the feeds and the " +
     "booking server's availability at once; bookings already made can still be cancelled, and their changes are still reported.",
   request: { headers: propertyHeader, body: { content: { "application/json": { schema: SearchengineBody } }, required: true } },
