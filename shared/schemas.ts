@@ -20,6 +20,7 @@ export const CHANNELS = ["PLATFORM_BOOK", "PLATFORM_ADMIN", "SEARCHENGINE"] as c
 export type Channel = (typeof CHANNELS)[number];
 
 export const LOCALES = ["en", "it", "fr", "de", "es"] as const;
+export type Locale = (typeof LOCALES)[number];
 
 /** What a reservation celebrates (CONTRACT 14). */
 export const OCCASIONS = ["birthday", "anniversary", "business", "date", "other"] as const;

@@ -4,7 +4,8 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
-import { authBodyTooLarge, clientsRouter } from "./auth/clients.routes";
+import { clientsRouter } from "./auth/clients.routes";
+import { authBodyTooLarge, tokenRouter } from "./oauth/token.routes";
 import { docsRouter } from "./docs/docs.routes";
 import { config } from "./config";
 import type { AppEnv } from "./env";
@@ -19,7 +20,8 @@ import { roomsRouter, tablesRouter } from "./properties/rooms.routes";
 import { closuresRouter, servicesRouter } from "./properties/services.routes";
 import { bookingsRouter } from "./availability/availability.routes";
 import { slotsPreload } from "./availability/listing";
-import { reservationMessagesRouter } from "./reservations/messages.routes";
+import { reservationMessagesRouter } from "./messages/messages.routes";
+import { searchengineSwitchRouter } from "./searchengine/switch.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
 import { customersRouter } from "./customers/customers.routes";
@@ -33,12 +35,14 @@ import { pagesRouter } from "./public/pages";
 import { calendarRouter } from "./public/calendar.routes";
 import { publicRouter } from "./public/public.routes";
 import { waitlistRouter } from "./waitlist/waitlist.routes";
+import { wire } from "./wiring";
 import { partnerAuth, searchengineRouter } from "./searchengine/searchengine.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
 
 export function createApp() {
+  wire();
   const app = createRouter();
 
   app.use(
@@ -53,6 +57,7 @@ export function createApp() {
   // Unauthenticated: client creation, the OAuth token endpoints, and the hosted pages where a
   // restaurant connects an integrator (authorize) and sees or disconnects them (connected-apps).
   app.use(`${AUTH_BASE}/*`, limitBody(MAX_BODY_BYTES, authBodyTooLarge));
+  app.route(AUTH_BASE, tokenRouter);
   app.route(AUTH_BASE, clientsRouter);
   app.route(AUTH_BASE, authorizeRouter);
   app.route(AUTH_BASE, appsRouter);
@@ -88,8 +93,9 @@ export function createApp() {
     app.use(`${API_BASE}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
     app.route(`${API_BASE}/${path}`, router);
   }
-  // A reservation's emails (CONTRACT 13), behind the same middleware as the reservations.
+  // A reservation's emails and the search-engine switch, behind the same middleware as the reservations.
   app.route(`${API_BASE}/reservations`, reservationMessagesRouter);
+  app.route(`${API_BASE}/reservations`, searchengineSwitchRouter);
 
   // Webhook subscriptions: SPEC's paths, the singular `webhook` in PUT and DELETE. Only
   // creation names a property (the Property header).

@@ -20,6 +20,7 @@ import { expireOffers } from "./waitlist/offers";
 import { purgeOffers } from "./waitlist/offers.repo";
 import { dispatchDue } from "./outbox/dispatch";
 import { purgeDeliveries } from "./webhooks/webhooks.repo";
+import { wire } from "./wiring";
 
 const DAY = 86_400_000;
 /** Per shard and run; the cron runs every minute. */
@@ -36,6 +37,7 @@ function logged(where: string) {
 
 /** Everything the cron does, over the control database and every shard. */
 export async function scheduledWork(env: Bindings): Promise<void> {
+  wire();
   const shards = Array.from({ length: shardCount(env) }, (_, i) => i);
   await Promise.all([housekeeping(env).catch(logged("housekeeping")), inParallel(shards, PARALLEL_SHARDS, (k) => shardWork(env, k, now() + SHARD_BUDGET_MS))]);
 }

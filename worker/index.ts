@@ -7,7 +7,9 @@ import { scheduledWork } from "./cron";
 import type { Bindings, DeliveryMessage } from "./env";
 import { clockFromEnv } from "./lib/clock";
 import { consume } from "./outbox/dispatch";
+import { wire } from "./wiring";
 
+wire();
 const app = createApp();
 
 export default {

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { seedIdRange } from "../../worker/shards/shards.repo";
 import { ID_STRIDE, shardCount, shardD1 } from "../../worker/shards/shards";
 import { setResolver } from "../../worker/webhooks/transport";
+import { wire } from "../../worker/wiring";
 
 // Setup files run before each test file; applying is idempotent. The control database and every
 // shard of wrangler.toml (two), each shard with its own id range as the Worker would seed it.
@@ -11,6 +12,9 @@ for (let k = 0; k < shardCount(env); k++) {
   await applyD1Migrations(shardD1(env, k), env.SHARD_MIGRATIONS);
   if (k > 0) await seedIdRange(shardD1(env, k), k * ID_STRIDE);
 }
+
+// Tests that call the features directly find the reactions and senders the Worker registers.
+wire();
 
 // The tests run offline: a webhook endpoint's name resolves to nothing (a transient failure, as
 // DNS over HTTPS would be), without an outbound fetch. A test may set a table of its own.

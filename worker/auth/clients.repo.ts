@@ -5,7 +5,7 @@ import type { ControlDb } from "../env";
 import { hashPassword, randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
 import { usernameKey } from "../lib/username";
-import { type DirectoryRow, grantJustPlaced, placeStatement } from "../properties/directory.repo";
+import { type DirectoryRow, grantJustPlaced, placeStatement } from "../shards/directory.repo";
 import type { PropertyInput } from "../properties/properties.repo";
 
 export interface NewClient {

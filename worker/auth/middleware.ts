@@ -1,11 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv, PropertyRow } from "../env";
+import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { callerKey } from "../lib/middleware";
 import { nowIso } from "../lib/time";
-import { bindProperty, type Preload } from "../properties/binding";
-import { findEntry } from "../properties/directory.repo";
+import { authoriseProperty } from "../properties/authorise";
+import type { Preload } from "../properties/binding";
 import { findTokenClient } from "./clients.repo";
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -42,27 +42,6 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
     c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled, propertyId: row.propertyId });
     await next();
   };
-}
-
-/**
- * Checks that the client may act on the property (404 unknown, 403 not granted or sandbox
- * expired) and binds the request to the property's shard.
- */
-export async function authoriseProperty(
-  c: Parameters<MiddlewareHandler<AppEnv>>[0],
-  propertyId: number,
-  options: { allowExpired?: boolean; preload?: Preload | undefined } = {},
-): Promise<PropertyRow> {
-  const client = c.get("client");
-  const found = await findEntry(c.get("control"), propertyId, client.id, client.propertyId);
-  if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
-  if (!found.granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
-  const property = await bindProperty(c, found.entry, { preload: options.preload });
-  if (!property) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
-  if (!options.allowExpired && property.sandbox && property.sandboxExpiresAt && property.sandboxExpiresAt <= nowIso()) {
-    throw new ApiError("sandbox_expired", `the sandbox property ${propertyId} expired on ${property.sandboxExpiresAt}`);
-  }
-  return property;
 }
 
 /**

@@ -9,7 +9,7 @@
 import { sql } from "drizzle-orm";
 import { check, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { CHANNELS, RESERVATION_STATUSES } from "../../shared/schemas";
-import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "../messages/types";
+import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "./enums";
 
 /** A guest as typed on one reservation. */
 export interface Guest {

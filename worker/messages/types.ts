@@ -1,24 +1,15 @@
 /** What a message is, as the outbox stores it (CONTRACT 13). Pure: no imports of Hono or drizzle. */
-import type { Channel, LOCALES } from "../../shared/schemas";
+import type { Channel, Locale } from "../../shared/schemas";
+import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "../db/enums";
 
-export type Locale = (typeof LOCALES)[number];
+export { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES };
 
-export const MESSAGE_TEMPLATES = [
-  "confirmation",
-  "waiting",
-  "change",
-  "cancellation",
-  "reminder",
-  "offer",
-  "restaurant_booking",
-  "restaurant_cancellation",
-] as const;
+export type { Locale };
+
 export type Template = (typeof MESSAGE_TEMPLATES)[number];
 
-export const MESSAGE_STATES = ["pending", "sent", "failed", "cancelled"] as const;
 export type MessageState = (typeof MESSAGE_STATES)[number];
 
-export const OFFER_STATES = ["open", "claimed", "declined", "expired"] as const;
 export type OfferState = (typeof OFFER_STATES)[number];
 
 export type Recipient = "guest" | "restaurant";

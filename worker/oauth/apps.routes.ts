@@ -16,7 +16,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { Hono } from "hono";
 import { abortReason } from "../lib/d1";
-import { type DirectoryRow, grantsOf } from "../properties/directory.repo";
+import { type DirectoryRow, grantsOf } from "../shards/directory.repo";
 import { getPropertyRow } from "../properties/properties.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { pickLocale } from "./authorize";

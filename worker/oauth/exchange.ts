@@ -4,7 +4,7 @@
  * a used or revoked refresh token that comes back revokes its whole family, and so does a code
  * redeemed twice (RFC 6749 4.1.2). Tokens of these grants reach the approved property only.
  */
-import { OAuthError, type OAuthRequest } from "../auth/oauth";
+import { OAuthError, type OAuthRequest } from "./request";
 import type { ControlDb } from "../env";
 import { randomToken, s256, sha256Hex } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";

@@ -10,7 +10,7 @@
 import type { Bindings, ControlDb } from "../env";
 import { nowIso } from "../lib/clock";
 import { movingError } from "../properties/binding";
-import { getEntry } from "../properties/directory.repo";
+import { getEntry } from "../shards/directory.repo";
 import { shardD1 } from "../shards/shards";
 import { deleteClientSubscriptions } from "../webhooks/webhooks.repo";
 import { revokeGrantRows } from "./tokens.repo";

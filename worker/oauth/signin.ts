@@ -14,7 +14,7 @@ import { randomToken, sha256Hex, timingSafeEqual, verifyPassword } from "../lib/
 import { callerKey } from "../lib/middleware";
 import { addSeconds, nowIso } from "../lib/time";
 import { normaliseUsername, usernameKey } from "../lib/username";
-import { type DirectoryRow, findByUsername, getEntry } from "../properties/directory.repo";
+import { type DirectoryRow, findByUsername, getEntry } from "../shards/directory.repo";
 import { getPropertyRow } from "../properties/properties.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { deleteSession, findSession, insertSession, type NewSession, type SessionRow, signInSession } from "./sessions.repo";

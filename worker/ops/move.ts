@@ -11,7 +11,7 @@
  */
 import type { Bindings, ControlDb } from "../env";
 import { ApiError } from "../errors";
-import { type DirectoryRow, getEntry, setMoving } from "../properties/directory.repo";
+import { type DirectoryRow, getEntry, setMoving } from "../shards/directory.repo";
 import { ensureIdRange, shardCount, shardD1 } from "../shards/shards";
 import * as repo from "./move.repo";
 

@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
 import { timingSafeEqual } from "../lib/crypto";
-import { countByShard } from "../properties/directory.repo";
+import { countByShard } from "../shards/directory.repo";
 import { ID_STRIDE, shardCount, shardD1 } from "../shards/shards";
 import { shardStats } from "../shards/shards.repo";
 import { abortMove, beginMove, cleanupPage, copyPage, switchMove } from "./move";

@@ -1,6 +1,6 @@
 /**
- * The outbox's dispatcher, shared by every kind of outbox row (webhook deliveries, messages; a
- * search engine's notifications later): each kind has a table of its own and a sender, and the
+ * The outbox's dispatcher, shared by every kind of outbox row (webhook deliveries, messages):
+ * each kind has a table of its own and a sender that registers itself (senders.ts), and the
  * shard is the source of truth. Three ways a due row gets attempted:
  * - sendNow(): right after the write that made it, the request itself attempts its property's
  *   due rows (a few), once it has answered. The commit-to-receiver path is then one attempt,
@@ -16,26 +16,10 @@ import * as controlSchema from "../db/control.schema";
 import type { AppEnv, Bindings, DeliveryMessage, OutboxKind } from "../env";
 import { now as clockNow } from "../lib/clock";
 import { abortReason } from "../lib/d1";
-import { attemptMessage } from "../messages/delivery";
-import { takeDue as takeDueMessages } from "../messages/messages.repo";
-import { shardsOf } from "../properties/directory.repo";
+import { shardsOf } from "../shards/directory.repo";
 import { shardD1 } from "../shards/shards";
-import { attempt as attemptWebhook } from "../webhooks/delivery";
-import { takeDue as takeDueWebhooks } from "../webhooks/webhooks.repo";
-import { type Due, enqueue, kindOf, QUEUE_GRACE_MS } from "./queue";
-
-interface Sender {
-  /** marks due rows as queued now and answers them; `propertyId`: that property's only */
-  takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): Promise<Due[]>;
-  /** one attempt of row `id`, if it is due and nobody else holds it */
-  attempt(env: Bindings, shard: number, id: number): Promise<void>;
-}
-
-const SENDERS: Record<OutboxKind, Sender> = {
-  webhook: { takeDue: takeDueWebhooks, attempt: attemptWebhook },
-  message: { takeDue: takeDueMessages, attempt: attemptMessage },
-};
-const KINDS = Object.keys(SENDERS) as OutboxKind[];
+import { enqueue, kindOf, QUEUE_GRACE_MS } from "./queue";
+import { kinds, senderOf } from "./senders";
 
 /** How many rows of each kind a write's request attempts itself; more are left to the queue. */
 const INLINE = 10;
@@ -51,10 +35,10 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
   const batch = o.batch ?? 500;
   const d1 = shardD1(env, shard);
   let total = 0;
-  for (const kind of o.kinds ?? KINDS) {
+  for (const kind of o.kinds ?? kinds()) {
     for (let round = 0; round < 20; round++) {
       const now = clockNow();
-      const due = await SENDERS[kind].takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: batch });
+      const due = await senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: batch });
       if (due.length) await enqueue(env, kind, due);
       total += due.length;
       if (due.length < batch || (o.until !== undefined && clockNow() > o.until)) break;
@@ -67,10 +51,10 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
   const d1 = shardD1(env, shard);
   await Promise.all(
-    KINDS.map(async (kind) => {
+    kinds().map(async (kind) => {
       const now = clockNow();
-      const due = await SENDERS[kind].takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: INLINE, propertyId });
-      await Promise.all(due.map((r) => SENDERS[kind].attempt(env, shard, r.id).catch(logged(`${kind} attempt`))));
+      const due = await senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: INLINE, propertyId });
+      await Promise.all(due.map((r) => senderOf(kind).attempt(env, shard, r.id).catch(logged(`${kind} attempt`))));
       if (due.length === INLINE) await dispatchDue(env, shard, { kinds: [kind] });
     }),
   );
@@ -106,7 +90,7 @@ export async function consume(batch: MessageBatch<DeliveryMessage>, env: Binding
       try {
         if (!entry || !kind) return message.ack(); // no such property, or a message of another format: nothing to send
         if (entry.movingSince) return message.retry({ delaySeconds: 5 });
-        await SENDERS[kind].attempt(env, entry.shard, delivery_id);
+        await senderOf(kind).attempt(env, entry.shard, delivery_id);
         message.ack();
       } catch (err) {
         // The property started moving mid-attempt: its shard refuses the bookkeeping; try again there later.

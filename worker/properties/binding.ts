@@ -9,7 +9,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { ensureIdRange, openShard, shardDb } from "../shards/shards";
-import { type DirectoryRow, findByPublicKey } from "./directory.repo";
+import { type DirectoryRow, findByPublicKey } from "../shards/directory.repo";
 import { getPropertyRow, getPropertyRowWith } from "./properties.repo";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);

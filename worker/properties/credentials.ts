@@ -7,7 +7,7 @@ import { ApiError } from "../errors";
 import { hashPassword } from "../lib/crypto";
 import { abortReason } from "../lib/d1";
 import { usernameKey } from "../lib/username";
-import type { Credentials } from "./directory.repo";
+import type { Credentials } from "../shards/directory.repo";
 
 /** The directory's fields for the given username (already normalised by the route) and password; only what is given. */
 export async function credentialChanges(input: { username?: string | null | undefined; password?: string | undefined }): Promise<Partial<Credentials>> {

@@ -12,7 +12,7 @@ import { ensureIdRange, openShard, shardCount, shardD1, shardDb } from "../shard
 import { ApiError } from "../errors";
 import { normaliseUsername, usernameKey, usernameProblem } from "../lib/username";
 import { asUsernameTaken, credentialChanges, newCredentials } from "./credentials";
-import { type DirectoryRow, fillCredentials, grantJustPlaced, listGranted, markDeleted, placeStatement, setCredentials, unplace } from "./directory.repo";
+import { type DirectoryRow, fillCredentials, grantJustPlaced, listGranted, markDeleted, placeStatement, setCredentials, unplace } from "../shards/directory.repo";
 import { getPropertyRows, insertPropertyRow, type PropertyInput, softDeleteProperty, usernamesPage } from "./properties.repo";
 
 export interface Placement {

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
 import { namesNothing } from "../lib/crud";
 import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
-import { authoriseProperty } from "../auth/middleware";
+import { authoriseProperty } from "./authorise";
 import { decodeCursor, encodeCursor, idCursor, paginationQuery } from "../lib/pagination";
 import { AUTHED, bearerSecurity, emailField, envelope, errorResponses, IdParam, json, listEnvelope, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
 import { config } from "../config";

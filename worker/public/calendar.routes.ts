@@ -12,7 +12,7 @@ import { createRouter } from "../lib/router";
 import { restaurantOf } from "../messages/delivery";
 import { snapshotOf } from "../messages/plan";
 import { calendarEntry } from "../messages/render";
-import { factsOf } from "../reservations/facts";
+import { factsOf } from "../messages/facts";
 import { FINAL } from "../reservations/machine";
 import { findManaged } from "./guest";
 import { guestProperty, ManageParam, PRIVATE } from "./public.routes";

@@ -4,7 +4,7 @@
  * shard is no burden).
  */
 import type { Bindings, ControlDb } from "../env";
-import { grantedByShard } from "../properties/directory.repo";
+import { grantedByShard } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { reservationOwner } from "./reservations.repo";
 

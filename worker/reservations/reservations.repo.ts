@@ -7,13 +7,10 @@
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { customers, diningTables, type Guest, guestBookingChecks, reservations, reservationTables, rooms, services } from "../db/shard.schema";
 import type { Db } from "../env";
-import { dropReminder, insertMessages } from "../messages/messages.repo";
-import type { PlannedMessage } from "../messages/types";
-import { closeOpenOffer, insertOffer, type NewOffer } from "../waitlist/offers.repo";
 import { inChunks } from "../properties/catalog.repo";
 import { abortReason } from "../lib/d1";
 import { ARRIVING } from "../availability/rules";
-import { nowIso } from "../lib/time";
+import type { Statement } from "../lib/d1";
 import { insertHistory, type HistoryEntry } from "./history.repo";
 import { reservationFields, storedGuest } from "./guest.repo";
 import { type CustomerPlan, customerDetailsChange, customerSnapshot } from "./customer-plan.repo";
@@ -29,19 +26,6 @@ export interface HoldSpan {
   tableId: number;
   startMin: number;
   endMin: number;
-}
-
-/**
- * What a change adds to the outbox, in its own batch (CONTRACT 13): its messages, the end of a
- * reminder no longer due, the offer of a table it frees, the close of the party's own offer.
- * Every write of a reservation names one, so no code path can forget its messages.
- */
-export interface OutboxWrites {
-  messages: PlannedMessage[];
-  dropReminder: boolean;
-  offer?: { offer: NewOffer; message: PlannedMessage } | undefined;
-  /** the reservation leaves the waiting list: its open offer closes as claimed or expired */
-  closeOffer?: "claimed" | "expired" | undefined;
 }
 
 /**
@@ -84,6 +68,8 @@ type NewReservation = Omit<typeof reservations.$inferInsert, "id" | "createdAt" 
 // The ids AUTOINCREMENT just gave in this batch (a batch runs alone): the tables' sequences, not
 // max(id), which spans every property of the shard and rows a move brought from another range.
 const justInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'reservations')` as unknown as number;
+/** The id of the reservation a batch inserts, for the statements that follow it in the same batch. */
+export const NEW_RESERVATION_ID: SQL = justInserted as unknown as SQL;
 const customerJustInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'customers')` as unknown as number;
 
 /**
@@ -122,8 +108,8 @@ function guestLimitStatements(db: Db, propertyId: number, limit: GuestLimit | un
 }
 
 /**
- * Inserts a reservation, its customer, its holds and its history in one batch (behind the
- * guest's limit, for an online booking).
+ * Inserts a reservation, its customer, its holds, its history and what follows it (the
+ * reactions' statements) in one batch, behind the guest's limit for an online booking.
  */
 export async function insertReservation(
   db: Db,
@@ -131,7 +117,7 @@ export async function insertReservation(
   customer: CustomerPlan | undefined,
   holds: HoldSpan[],
   history: HistoryEntry,
-  outbox: OutboxWrites,
+  follow: Statement[],
   limit?: GuestLimit,
 ): Promise<ReservationRow> {
   const c = customerStatements(db, row.propertyId, customer);
@@ -145,7 +131,7 @@ export async function insertReservation(
       .returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     insertHistory(db, justInserted, history),
-    ...insertMessages(db, row.propertyId, justInserted, outbox.messages),
+    ...follow,
   ] as unknown as Parameters<Db["batch"]>[0]);
   const inserted = (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
   return { ...inserted, guest: row.guest ?? null };
@@ -153,7 +139,8 @@ export async function insertReservation(
 
 /**
  * Updates a reservation read at `version`, and its customer when given, replacing its holds
- * when `holds` is given (an empty list releases them), with a history entry, in one batch.
+ * when `holds` is given (an empty list releases them), with a history entry and what follows
+ * it, in one batch.
  */
 export async function changeReservation(
   db: Db,
@@ -162,7 +149,7 @@ export async function changeReservation(
   customer: CustomerPlan | undefined,
   holds: HoldSpan[] | undefined,
   history: HistoryEntry,
-  outbox: OutboxWrites,
+  follow: Statement[],
 ): Promise<ReservationRow> {
   const c = customerStatements(db, current.propertyId, customer);
   const results = await db.batch([
@@ -181,11 +168,7 @@ export async function changeReservation(
     ...(holds ? [db.delete(reservationTables).where(eq(reservationTables.reservationId, current.id))] : []),
     ...(holds ?? []).map((h) => db.insert(reservationTables).values({ reservationId: current.id, ...h })),
     insertHistory(db, current.id, history),
-    // The old reminder goes before the new messages come (a moved reservation gets a new one).
-    ...(outbox.dropReminder ? [dropReminder(db, current.id)] : []),
-    ...insertMessages(db, current.propertyId, current.id, outbox.messages),
-    ...(outbox.closeOffer ? [closeOpenOffer(db, current.id, outbox.closeOffer, nowIso())] : []),
-    ...(outbox.offer ? [insertOffer(db, current.propertyId, outbox.offer.offer), ...insertMessages(db, current.propertyId, current.id, [outbox.offer.message])] : []),
+    ...follow,
   ] as unknown as Parameters<Db["batch"]>[0]);
   const changed = (results[c.statements.length] as ReservationRow[])[0]!;
   return { ...changed, guest: "guest" in set ? (set.guest ?? null) : current.guest };

@@ -1,17 +1,16 @@
-/** /reservations: SPEC's reservation routes, the history, and the search-engine switch (CONTRACT 6, 7). */
+/** /reservations: the reservation routes and a reservation's history. */
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
 import type { AppEnv } from "../env";
-import { ApiError, type ErrorCode, zodFieldErrors } from "../errors";
+import { type ErrorCode } from "../errors";
 import { now } from "../lib/clock";
 import { localMinutes, toLocalDateTime, zonedParts } from "../lib/localtime";
 import { bearerSecurity, envelope, errorResponses, json, ReservationIdParam, listEnvelope, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { decodeCursor, page } from "../lib/pagination";
 import { queryBoolean } from "../lib/query";
 import { createRouter } from "../lib/router";
-import { setSwitch } from "../searchengine/searchengine.repo";
 import { act, type BookingContext, createReservation, requireReservation, updateReservation } from "./booking";
 import { locator } from "./locate";
 import { parseStatusTarget } from "./machine";
@@ -163,23 +162,6 @@ const deleteRoute = createRoute({
   responses: { 200: json(envelope(z.number().int()), "the id of the cancelled reservation"), ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found") },
 });
 
-const SearchengineBody = z.object({ enable_searchengine: z.boolean() }).openapi("SearchengineSwitch", { example: { enable_searchengine: true } });
-const searchengineRoute = createRoute({
-  ...base,
-  method: "post",
-  path: "/searchengine",
-  summary: "Turn the search-engine reservation feature on or off",
-  description:
-    "On: the property is a merchant of the search engine's booking server and feeds (/searchengine; docs/searchengine.md in the repository), " +
-    "and changes of its search-engine bookings made here are reported to the search engine. Off: it leaves the feeds and the " +
-    "booking server's availability at once; bookings already made can still be cancelled, and their changes are still reported.",
-  request: { headers: propertyHeader, body: { content: { "application/json": { schema: SearchengineBody } }, required: true } },
-  responses: {
-    201: json(z.object({ status: z.literal("ACCEPTED") }), "the switch is applied"),
-    ...errorResponses(...scoped, "validation_error", ...idempotent),
-  },
-});
-
 /** PATCH status, on both of SPEC's paths. */
 const changeStatus: RouteHandler<ReturnType<typeof statusRoute>, AppEnv> = async (c) => {
   const row = await act(bookingContext(c), c.req.valid("param").reservation_id, { type: "status", to: c.req.valid("query").status }, "resource_not_available");
@@ -218,18 +200,6 @@ export const reservationsRouter = createRouter()
     const row = await createReservation(bookingContext(c), body, body.channel ?? "PLATFORM_ADMIN");
     return c.json({ data: await present(c, [row], "start_date") }, 201);
   })
-  .openapi(
-    searchengineRoute,
-    async (c) => {
-      await setSwitch(c.get("db"), c.get("property").id, c.req.valid("json").enable_searchengine);
-      return c.json({ status: "ACCEPTED" as const }, 201);
-    },
-    // SPEC names this route's 400 "validation error".
-    (result) => {
-      if (!result.success) throw new ApiError("validation_error", "the body must be {\"enable_searchengine\": true|false}", { errors: zodFieldErrors(result.error) });
-      return undefined;
-    },
-  )
   .openapi(getRoute, async (c) => {
     const row = await requireReservation(bookingContext(c), c.req.valid("param").reservation_id);
     return c.json({ data: await present(c, [row], "start_day") }, 200);

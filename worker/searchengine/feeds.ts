@@ -10,7 +10,7 @@ import { Availability, type EngineService, serviceGrid, serviceRunsOn, stayMinut
 import type { Bindings, ControlDb, Db, PropertyRow } from "../env";
 import { now } from "../lib/clock";
 import { addDays, zonedParts } from "../lib/localtime";
-import { shardsOf } from "../properties/directory.repo";
+import { shardsOf } from "../shards/directory.repo";
 import { isOnline } from "../public/guest";
 import { guestVisible } from "../public/public.repo";
 import { openShard, shardCount, shardDb } from "../shards/shards";

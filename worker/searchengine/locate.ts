@@ -4,7 +4,7 @@
  * directory says which copy is the property's own (a move leaves an old one until its cleanup).
  */
 import type { Bindings, ControlDb } from "../env";
-import { type DirectoryRow, shardsOf } from "../properties/directory.repo";
+import { type DirectoryRow, shardsOf } from "../shards/directory.repo";
 import { openShard, shardCount, shardDb } from "../shards/shards";
 import { type Booking } from "./google";
 import { present } from "./bookings";

@@ -13,7 +13,7 @@ import { callerKey } from "../lib/middleware";
 import { errorResponses, json } from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import { bindProperty } from "../properties/binding";
-import { findByPublicKey } from "../properties/directory.repo";
+import { findByPublicKey } from "../shards/directory.repo";
 import { guestVisible } from "../public/public.repo";
 import { createBooking, lookupSlots, type Merchant, present, updateBooking } from "./bookings";
 import { searchengineConfig } from "./config";

@@ -14,7 +14,7 @@ import { getPropertyRows } from "../properties/properties.repo";
 import { newLink } from "../messages/links";
 import { snapshotOf } from "../messages/plan";
 import type { PlannedMessage } from "../messages/types";
-import { factsOf, reachable } from "../reservations/facts";
+import { factsOf, reachable } from "../messages/facts";
 import { getReservation, type ReservationRow } from "../reservations/reservations.repo";
 import type { NewOffer } from "./offers.repo";
 import * as repo from "./offers.repo";

@@ -17,7 +17,7 @@ import { toPublicReservation } from "../public/guest";
 import { serviceName } from "../public/public.repo";
 import { guestProperty, publicKeyParam, PRIVATE, ReservationSchema } from "../public/public.routes";
 import { act } from "../reservations/booking";
-import { guestOf } from "../reservations/facts";
+import { guestOf } from "../messages/facts";
 import { passOffer } from "./offers";
 import { findOfferByTokenHash } from "./offers.repo";
 

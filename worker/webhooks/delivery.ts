@@ -9,8 +9,6 @@ import { config } from "../config";
 import { now as clockNow, nowIso } from "../lib/clock";
 import { enqueue } from "../outbox/queue";
 import { ensureIdRange, shardDb, shardD1 } from "../shards/shards";
-import { sendNotification } from "../searchengine/notify";
-import { SEARCHENGINE_EVENT } from "../searchengine/searchengine.repo";
 import { endpointProblem, resolvedProblem } from "./endpoint";
 import { fixedPayload } from "./payload";
 import { retryDelay } from "../outbox/retry";
@@ -24,11 +22,15 @@ const ORDER_WAIT_MS = 3000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Subscriptions of a reserved kind have a sender of their own instead of the signed POST: the
- * search engine's notification API (worker/searchengine/notify.ts).
+ * Subscriptions of a reserved type have a transport of their own instead of the signed POST (the
+ * search engine's notification API); each registers itself (worker/wiring.ts).
  */
-type Sender = (env: Bindings, d1: D1Database, event: repo.EventRow, timeoutMs: number) => Promise<Outcome>;
-const SENDERS: Record<string, Sender> = { [SEARCHENGINE_EVENT]: sendNotification };
+export type Transport = (env: Bindings, d1: D1Database, event: repo.EventRow, timeoutMs: number) => Promise<Outcome>;
+const transports = new Map<string, Transport>();
+
+export function registerTransport(webhookType: string, transport: Transport): void {
+  transports.set(webhookType, transport);
+}
 
 /**
  * One attempt of delivery `id` in shard `shard`, if it is due and nobody else holds it.
@@ -90,8 +92,8 @@ async function sendDelivery(env: Bindings, d1: D1Database, claimed: repo.Claimed
     await repo.finishDelivery(d1, claimed.id, { state: "failed", error: sub?.deleted_at ? "subscription deleted" : "subscription disabled" }, nowIso());
     return "gone";
   }
-  const sender = SENDERS[sub.webhook_type];
-  if (sender) return sender(env, d1, event, timeoutMs);
+  const transport = transports.get(sub.webhook_type);
+  if (transport) return transport(env, d1, event, timeoutMs);
   const body = await fixedPayload(shardDb(d1), d1, event);
   const refused = endpointProblem(sub.endpoint, sandbox);
   if (refused) return { status: null, error: `endpoint not allowed: ${refused}`, excerpt: null, retryAfter: undefined, latencyMs: 0, final: true };

@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { authoriseProperty } from "../auth/middleware";
+import { authoriseProperty } from "../properties/authorise";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { AUTHED, bearerSecurity, envelope, errorResponses, json, listEnvelope, PROPERTY_SCOPED, propertyHeader, urlField } from "../lib/openapi";
@@ -12,7 +12,7 @@ import { namesNothing } from "../lib/crud";
 import { decodeCursor, idCursor, page, paginationQuery } from "../lib/pagination";
 import { createRouter } from "../lib/router";
 import { addSeconds, nowIso } from "../lib/time";
-import { grantedByShard } from "../properties/directory.repo";
+import { grantedByShard } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { dispatchDue } from "../outbox/dispatch";
 import { endpointProblem, resolvedProblem } from "./endpoint";

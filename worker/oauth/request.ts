@@ -4,7 +4,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { authenticateClient } from "./clients.repo";
+import { authenticateClient } from "../auth/clients.repo";
 
 export class OAuthError extends Error {
   constructor(

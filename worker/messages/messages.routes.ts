@@ -2,12 +2,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { config } from "../config";
 import type { ErrorCode } from "../errors";
-import { listMessages, type MessageRow } from "../messages/messages.repo";
-import { MESSAGE_STATES, MESSAGE_TEMPLATES } from "../messages/types";
+import { listMessages, type MessageRow } from "./messages.repo";
+import { MESSAGE_STATES, MESSAGE_TEMPLATES } from "./types";
 import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader, ReservationIdParam } from "../lib/openapi";
 import { createRouter } from "../lib/router";
-import { requireReservation } from "./booking";
-import { locator } from "./locate";
+import { requireReservation } from "../reservations/booking";
+import { locator } from "../reservations/locate";
 
 const Message = z
   .object({

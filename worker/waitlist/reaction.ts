@@ -1,0 +1,27 @@
+/**
+ * Waiting-list offers follow a reservation's change: a party leaving the list closes its open
+ * offer (claimed when it now holds a table), and a change that frees tables offers them to the
+ * party that asked first and now fits, with its email, in the same batch.
+ */
+import type { ReservationStatus } from "../../shared/schemas";
+import { nowIso } from "../lib/clock";
+import type { Statement } from "../lib/d1";
+import { insertMessages } from "../messages/messages.repo";
+import { HOLDING } from "../reservations/machine";
+import type { ReservationChange, ReservationReaction } from "../reservations/reactions";
+import { planOffer } from "./offers";
+import { closeOpenOffer, insertOffer } from "./offers.repo";
+
+export const waitlistReaction: ReservationReaction = {
+  name: "waiting-list offers",
+  async plan({ ctx, before, after, releasesTables }: ReservationChange) {
+    if (!before) return [];
+    const out: Statement[] = [];
+    if (before.status === "WAITING" && after.status !== "WAITING") {
+      out.push(closeOpenOffer(ctx.db, before.id, HOLDING.has(after.status as ReservationStatus) ? "claimed" : "expired", nowIso()));
+    }
+    const offer = releasesTables ? await planOffer(ctx, before.startDate, before.id) : undefined;
+    if (offer) out.push(insertOffer(ctx.db, ctx.property.id, offer.offer), ...insertMessages(ctx.db, ctx.property.id, before.id, [offer.message]));
+    return out;
+  },
+};

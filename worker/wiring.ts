@@ -1,0 +1,27 @@
+/**
+ * The one place that knows every reaction and sender: what follows a reservation's change, and
+ * who sends each kind of outbox row. Called by each door of the Worker before it serves anything.
+ */
+import { attemptMessage } from "./messages/delivery";
+import { takeDue as takeDueMessages } from "./messages/messages.repo";
+import { messagesReaction } from "./messages/reaction";
+import { registerSender } from "./outbox/senders";
+import { registerReaction } from "./reservations/reactions";
+import { sendNotification } from "./searchengine/notify";
+import { SEARCHENGINE_EVENT } from "./searchengine/searchengine.repo";
+import { waitlistReaction } from "./waitlist/reaction";
+import { attempt as attemptWebhook, registerTransport } from "./webhooks/delivery";
+import { takeDue as takeDueWebhooks } from "./webhooks/webhooks.repo";
+
+let wired = false;
+
+export function wire(): void {
+  if (wired) return;
+  wired = true;
+  // In this order in a change's batch: its messages, then the offer of the tables it frees.
+  registerReaction(messagesReaction);
+  registerReaction(waitlistReaction);
+  registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook });
+  registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage });
+  registerTransport(SEARCHENGINE_EVENT, sendNotification);
+}
