@@ -1,0 +1,91 @@
+// The shape of the code, checked by `npm test`: the dependency rules of .dependency-cruiser.cjs
+// (no folder or module cycle, arrows pointing down), no function over 60 lines (those over 40
+// are listed), no file over 400 lines of code listed, and no comment, string or doc in worker/,
+// widget/ or shared/ citing documents outside the repository.
+//   node scripts/check-code.mjs            all checks
+//   node scripts/check-code.mjs --lengths  only the function lengths, longest first
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+import { ROOT } from "./paths.mjs";
+
+const MAX_LINES = 60;
+const WANTED_LINES = 40;
+const SOURCES = ["worker", "widget", "shared"];
+/** Working documents that live outside the repository, and issue numbers. */
+const OUTSIDE = /\b(CONTRACT|SPEC)\b|\.\.\/shared\b|\bissue #?\d+/;
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === "locales" || name === "xliff" ? [] : files(path);
+    return /\.ts$/.test(name) && !/\.d\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every function, method and arrow of a file with its length in lines. */
+function functionLengths(path) {
+  const text = readFileSync(path, "utf8");
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const out = [];
+  const visit = (node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      out.push({ path: relative(ROOT, path), line: start + 1, lines: end - start + 1, name: nameOf(node) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+function nameOf(node) {
+  if (node.name) return node.name.getText();
+  const parent = node.parent;
+  if (parent && ts.isVariableDeclaration(parent)) return parent.name.getText();
+  if (parent && ts.isPropertyAssignment(parent)) return parent.name.getText();
+  if (parent && ts.isCallExpression(parent)) return `(argument of ${parent.expression.getText().split("\n")[0].slice(-40)})`;
+  return "(anonymous)";
+}
+
+function checkLengths(all) {
+  const lengths = all.flatMap(functionLengths).sort((a, b) => b.lines - a.lines);
+  const over = lengths.filter((f) => f.lines > MAX_LINES);
+  const long = lengths.filter((f) => f.lines > WANTED_LINES && f.lines <= MAX_LINES);
+  for (const f of long) console.log(`  ${f.lines} lines: ${f.name} (${f.path}:${f.line})`);
+  for (const f of over) console.error(`  OVER ${MAX_LINES}: ${f.lines} lines: ${f.name} (${f.path}:${f.line})`);
+  console.log(`functions: ${lengths.length}, over ${WANTED_LINES} lines: ${long.length + over.length}, over ${MAX_LINES}: ${over.length}`);
+  return over.length === 0;
+}
+
+function checkOutsideReferences(all) {
+  const hits = all.flatMap((path) =>
+    readFileSync(path, "utf8")
+      .split("\n")
+      .flatMap((line, i) => (OUTSIDE.test(line) ? [`${relative(ROOT, path)}:${i + 1}: ${line.trim().slice(0, 120)}`] : [])),
+  );
+  for (const h of hits) console.error(`  cites a document outside the repository: ${h}`);
+  console.log(`references to documents outside the repository: ${hits.length}`);
+  return hits.length === 0;
+}
+
+function checkDependencies() {
+  const bin = join(ROOT, "node_modules", ".bin", "depcruise");
+  const r = spawnSync(bin, [...SOURCES, "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd: ROOT, encoding: "utf8" });
+  process.stdout.write(r.stdout);
+  process.stderr.write(r.stderr);
+  return r.status === 0;
+}
+
+const all = SOURCES.flatMap((dir) => files(join(ROOT, dir)));
+if (process.argv.includes("--lengths")) {
+  process.exit(checkLengths(all) ? 0 : 1);
+}
+const results = [checkDependencies(), checkLengths(all), checkOutsideReferences(all)];
+if (results.includes(false)) {
+  console.error("check-code: FAILED");
+  process.exit(1);
+}
+console.log("check-code: OK");
