@@ -1,6 +1,6 @@
 /**
  * <booking-engine>: a restaurant's booking widget, talking only to the public API of the Worker
- * it was loaded from (CONTRACT 8).
+ * it was loaded from.
  */
 import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
@@ -212,7 +212,7 @@ export class BookingEngine extends LitElement {
   }
 
   /**
-   * Text on the accent: black or white by contrast (CONTRACT 15), unless the page sets
+   * Text on the accent: black or white, whichever contrasts more, unless the page sets
    * --be-on-accent. The probe is styled with the accent, so any CSS colour the host gives is resolved.
    */
   private contrastAccent() {

@@ -1,5 +1,5 @@
 /**
- * The guest changes date, time or party size from the manage page (CONTRACT 15). Native
+ * The guest changes date, time or party size from the manage page. Native
  * controls only (a keyboard and a screen reader know them); the times are the day's free ones
  * for the party. The reservation stays as it is until the server has moved it: a time taken
  * meanwhile offers the nearest free ones.
