@@ -5,7 +5,7 @@
  */
 import { msg, str } from "@lit/localize";
 import { html, nothing } from "lit";
-import { PublicApiError, type PublicProfile } from "../api.js";
+import { PublicApiError, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
 import { formatTime } from "../format.js";
 import { choiceGroup } from "../parts/choice.js";
 import { type FieldErrors, type GuestForm, guestFields } from "../parts/guest-fields.js";
@@ -98,4 +98,32 @@ function submitButton(v: DetailsView, taken: boolean) {
           ? msg("Join the waiting list", { id: "book.waiting" })
           : msg("Confirm booking", { id: "details.submit" })}
   </button>`;
+}
+
+/** What the details form books. */
+export function bookingInput(o: {
+  guest: GuestForm;
+  date: string;
+  hour: string;
+  pax: number;
+  service: PublicSlotDay["services"][number] | undefined;
+  waiting: boolean;
+  locale: string;
+}): PublicBookingInput {
+  const { occasion, allergies, special_request, ...guest } = o.guest;
+  // An alternative time may belong to another service of the day: the Worker then finds it.
+  const { service } = o;
+  const serviceId = service && (o.waiting ? service.full_times : service.times).includes(o.hour) ? service.service_id : undefined;
+  return {
+    date: o.date,
+    hour: o.hour,
+    pax: o.pax,
+    service_id: serviceId,
+    guest: { ...guest, phone: guest.phone || undefined },
+    special_request,
+    occasion,
+    allergies,
+    waiting_list: o.waiting,
+    locale: (o.locale as PublicBookingInput["locale"]) ?? undefined,
+  };
 }
