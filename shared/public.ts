@@ -1,5 +1,5 @@
 /**
- * The public widget API (CONTRACT 8): what `<booking-engine>` and the hosted pages exchange with
+ * The public widget API: what `<booking-engine>` and the hosted pages exchange with
  * the Worker under `/api/v2/public/<public_key>/`. No token; CORS open; limited per IP.
  *
  * The Worker validates with these schemas; the widget imports only the types (`import type`), so
@@ -15,7 +15,7 @@
  *   DELETE /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] } (status CANCELLED)
  *
  * `locale` picks the restaurant's own texts (welcome message, service names and descriptions) in
- * that language where `settings.translations` has them, the defaults elsewhere (CONTRACT 15).
+ * that language where `settings.translations` has them, the defaults elsewhere.
  *
  * Errors are the API's problem+json. A time taken meanwhile is 409 "time no longer available" with
  * `alternatives`: the nearest free times of that day (at most 6, nearest first).
@@ -39,7 +39,7 @@ export const PublicProfile = z.object({
   last_date: z.string(),
   /** minutes before the start until which a guest may cancel */
   cancel_notice: z.number().int(),
-  /** where the restaurant is (CONTRACT 15); null when it gave no street or city */
+  /** where the restaurant is; null when it gave no street or city */
   address: z.object({ street: z.string().nullable(), city: z.string().nullable(), zip: z.string().nullable(), country: z.string().nullable() }).nullable(),
   /** for a map link; null when unknown */
   position: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
@@ -123,7 +123,7 @@ export const PublicBookingInput = z.object({
 export type PublicBookingInput = z.input<typeof PublicBookingInput>;
 
 /**
- * The guest moves the reservation (CONTRACT 15): any of date, hour, party size and service; the
+ * The guest moves the reservation: any of date, hour, party size and service; the
  * same rules as booking; one atomic move (the old time is kept until the new one is taken).
  */
 export const PublicChangeInput = z
@@ -166,7 +166,7 @@ export const PublicBooking = PublicReservation.extend({
 export type PublicBooking = z.infer<typeof PublicBooking>;
 
 /**
- * A waiting-list offer (CONTRACT 13), behind the link of its email:
+ * A waiting-list offer, behind the link of its email:
  *   GET  /api/v2/public/{public_key}/offers/{token}          -> { data: [PublicOffer] }
  *   POST /api/v2/public/{public_key}/offers/{token}/claim    -> { data: [PublicOffer] } (reservation ACCEPTED)
  *   POST /api/v2/public/{public_key}/offers/{token}/decline  -> { data: [PublicOffer] } (passes to the next party)

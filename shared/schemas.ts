@@ -22,7 +22,7 @@ export type Channel = (typeof CHANNELS)[number];
 export const LOCALES = ["en", "it", "fr", "de", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 
-/** What a reservation celebrates (CONTRACT 14). */
+/** What a reservation celebrates. */
 export const OCCASIONS = ["birthday", "anniversary", "business", "date", "other"] as const;
 export type Occasion = (typeof OCCASIONS)[number];
 
@@ -67,7 +67,7 @@ export const turnTimeSchema = z.object({
   minutes: z.number().int().min(5).max(1440),
 });
 
-/** A restaurant's own texts in one language (CONTRACT 15): each one falls back to the default when absent. */
+/** A restaurant's own texts in one language: each one falls back to the default when absent. */
 export const localeTextsSchema = z.object({
   welcome_message: z.string().max(2000).optional(),
   /** by service id */
@@ -80,7 +80,7 @@ export const localeTextsSchema = z.object({
 });
 export type LocaleTexts = z.infer<typeof localeTextsSchema>;
 
-/** Property settings (CONTRACT 4), every field with its default. */
+/** Property settings, every field with its default. */
 export const settingsSchema = z.object({
   timezone: z.string().max(64).refine(isTimeZone, "not an IANA time zone").default("UTC"),
   locale: z.enum(LOCALES).default("en"),
@@ -94,7 +94,7 @@ export const settingsSchema = z.object({
   slot_interval: z.number().int().min(5).max(240).default(15),
   min_notice: z.number().int().min(0).max(525600).default(0),
   max_days_ahead: z.number().int().min(0).max(1095).default(90),
-  /** staff (PLATFORM_ADMIN) may book this far ahead (CONTRACT 14); no date ever passes 9999-12-31 */
+  /** staff (PLATFORM_ADMIN) may book this far ahead; no date ever passes 9999-12-31 */
   max_days_ahead_staff: z.number().int().min(0).max(3650).default(730),
   /**
    * minutes after the start a holding reservation not checked in expires as a no-show (the cron);
@@ -125,7 +125,7 @@ export const settingsSchema = z.object({
     .default(null),
   /** the restaurant's texts per language, `{"it": {"welcome_message", "services": {"<id>": {"name", "description"}}}}` */
   translations: z.partialRecord(z.enum(LOCALES), localeTextsSchema).default({}),
-  // Messages (CONTRACT 13): the guest's reminder this many hours before (0: none), the restaurant's
+  // Messages: the guest's reminder this many hours before (0: none), the restaurant's
   // own email for each online booking and cancellation, emails to guests booked by staff, and how
   // long a waiting-list offer holds.
   reminder_hours: z.number().int().min(0).max(168).default(24),

@@ -1,5 +1,5 @@
 /**
- * Typed fetch client of the public widget API (CONTRACT 8, shared/public.ts). Types only come
+ * Typed fetch client of the public widget API (its shapes are in shared/public.ts). Types only come
  * from shared/: zod never reaches the bundle.
  */
 import type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
@@ -39,7 +39,7 @@ export interface SlotsQuery {
 
 export class PublicApi {
   private readonly base: string;
-  /** the guest's language: the restaurant's own texts come in it where it wrote them (CONTRACT 15) */
+  /** the guest's language: the restaurant's own texts come in it where it wrote them */
   locale: string | undefined;
 
   /** `origin`: where the Worker answers (no path); `publicKey`: the restaurant's public key. */

@@ -1,6 +1,6 @@
 /**
  * <booking-engine>: a restaurant's booking widget, talking only to the public API of the Worker
- * it was loaded from (CONTRACT 8).
+ * it was loaded from.
  */
 import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
@@ -212,7 +212,7 @@ export class BookingEngine extends LitElement {
   }
 
   /**
-   * Text on the accent: black or white by contrast (CONTRACT 15), unless the page sets
+   * Text on the accent: black or white, whichever contrasts more, unless the page sets
    * --be-on-accent. The probe is styled with the accent, so any CSS colour the host gives is resolved.
    */
   private contrastAccent() {
@@ -261,49 +261,59 @@ export class BookingEngine extends LitElement {
               ? msg("This restaurant cannot be booked online.", { id: "engine.not-found" })
               : msg("The booking page could not be loaded. Please try again later.", { id: "engine.error" })}
           </p>`,
-        complete: (profile) => {
-          const locale = this.localeFor(profile);
-          const page = PAGES.includes(this.page) ? this.page : "book";
-          const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color});` : "";
-          const onAccent =
-            (this.onAccent ? `--_on-accent: var(--be-on-accent, ${this.onAccent});` : "") + (this.lightAccent ? "--_accent-text: var(--_text);" : "");
-          return html`<div style=${accent + onAccent} lang=${locale}>
-            <span class="probe" aria-hidden="true"></span>
-            ${page === "book" || page === "manage" || page === "offer"
-              ? html`<header part="header">
-                  ${profile.logo_url ? html`<img part="logo" src=${profile.logo_url} alt="" />` : nothing}
-                  <p part="title">${profile.name}</p>
-                </header>`
-              : nothing}
-            ${page === "welcome"
-              ? html`<be-welcome-page data-page exportparts=${PARTS} .profile=${profile}></be-welcome-page>`
-              : page === "services"
-                ? html`<be-services-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`
-                : page === "manage"
-                  ? html`<be-manage-page
-                      data-page
-                      exportparts=${PARTS}
-                      .api=${this.client}
-                      .profile=${profile}
-                      .token=${this.token ?? ""}
-                      .locale=${locale}
-                    ></be-manage-page>`
-                  : page === "offer"
-                    ? html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`
-                  : html`<be-book-page
-                      data-page
-                      exportparts=${PARTS}
-                      .api=${this.client}
-                      .profile=${profile}
-                      .serviceId=${this.service}
-                      .initialPax=${this.pax}
-                      .hosted=${this.hosted}
-                      .manageHere=${this.manageHere}
-                      .locale=${locale}
-                    ></be-book-page>`}
-          </div>`;
-        },
+        complete: (profile) => this.renderPage(profile),
       })}
     </div>`;
   }
+
+  /** The page asked for (the booking page when the attribute names none), in the restaurant's colours. */
+  private renderPage(profile: PublicProfile) {
+    const locale = this.localeFor(profile);
+    const page = PAGES.includes(this.page) ? this.page : "book";
+    return html`<div style=${this.themeStyle(profile)} lang=${locale}>
+      <span class="probe" aria-hidden="true"></span>
+      ${page === "book" || page === "manage" || page === "offer" ? header(profile) : nothing}
+      ${this.pageElement(page, profile, locale)}
+    </div>`;
+  }
+
+  /** The restaurant's accent (unless the host sets --be-accent) and the text that reads on it. */
+  private themeStyle(profile: PublicProfile) {
+    const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color});` : "";
+    const onAccent = (this.onAccent ? `--_on-accent: var(--be-on-accent, ${this.onAccent});` : "") + (this.lightAccent ? "--_accent-text: var(--_text);" : "");
+    return accent + onAccent;
+  }
+
+  private pageElement(page: Page, profile: PublicProfile, locale: string) {
+    switch (page) {
+      case "welcome":
+        return html`<be-welcome-page data-page exportparts=${PARTS} .profile=${profile}></be-welcome-page>`;
+      case "services":
+        return html`<be-services-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`;
+      case "manage":
+        return html`<be-manage-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`;
+      case "offer":
+        return html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`;
+      default:
+        return html`<be-book-page
+          data-page
+          exportparts=${PARTS}
+          .api=${this.client}
+          .profile=${profile}
+          .serviceId=${this.service}
+          .initialPax=${this.pax}
+          .hosted=${this.hosted}
+          .manageHere=${this.manageHere}
+          .locale=${locale}
+        ></be-book-page>`;
+    }
+  }
+}
+
+/** The restaurant's logo and name, above the booking, manage and offer pages. */
+function header(profile: PublicProfile) {
+  return html`<header part="header">
+    ${profile.logo_url ? html`<img part="logo" src=${profile.logo_url} alt="" />` : nothing}
+    <p part="title">${profile.name}</p>
+  </header>`;
 }

@@ -76,7 +76,7 @@ export const clampDate = (date: string, min: string, max: string) => (date < min
 
 /**
  * The city of an IANA zone, as guests say it ("Europe/Rome" -> "Rome", "America/New_York" ->
- * "New York"): times are labelled "Time in Rome", never with the raw zone (CONTRACT 15).
+ * "New York"): times are labelled "Time in Rome", never with the raw zone.
  */
 export const cityOf = (timezone: string) => (timezone.split("/").pop() ?? timezone).replace(/_/g, " ");
 

@@ -93,59 +93,66 @@ export function dayStatus(free: number, open: number) {
 
 /** The day's services, the note when the preferred one is full, its times, the waiting list and the action bar. */
 export function serviceStep(v: ServiceView) {
-  const { service, open, city } = v;
-  const t = (h: string) => formatTime(h, v.locale);
+  const { service, open } = v;
+  const preferred = open.find((s) => s.service_id === v.preferred);
+  const yielded = preferred && preferred !== service && !preferred.times.length ? preferred : undefined;
+  return html`${yielded ? preferredFull(v, yielded) : nothing}
+    ${open.length > 1
+      ? choiceGroup({
+          name: "service",
+          legend: msg("Service", { id: "book.service" }),
+          options: open.map((s) => ({ value: String(s.service_id), label: s.name })),
+          value: String(service.service_id),
+          onChange: (x) => v.setService(Number(x)),
+          part: "service",
+        })
+      : html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`}
+    ${service.times.length ? freeTimes(v) : nothing}
+    ${service.full_times.length ? fullTimes(v) : nothing}
+    ${v.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
+    <div class="actions bar" part="action-bar">
+      ${v.hour ? html`<span class="picked">${formatTime(v.hour, v.locale)}</span>` : nothing}
+      <button type="button" class="btn" part="button" @click=${v.next}>${msg("Continue", { id: "book.continue" })}</button>
+    </div>`;
+}
 
-    const preferred = open.find((s) => s.service_id === v.preferred);
-    const yielded = preferred && preferred !== service && !preferred.times.length ? preferred : undefined;
-    return html`${yielded
-        ? html`<div class="message" id="service-full">
-            <p>${msg(str`${yielded.name} is full for ${v.pax} on this day. ${service.name} still has free tables.`, { id: "book.service-full" })}</p>
-            ${yielded.full_times.length
-              ? html`<button type="button" class="btn secondary" part="button" @click=${() => v.setService(yielded.service_id)}>
-                  ${msg(str`Join the waiting list for ${yielded.name}`, { id: "book.waiting-for" })}
-                </button>`
-              : nothing}
-          </div>`
-        : nothing}
-      ${open.length > 1
-        ? choiceGroup({
-            name: "service",
-            legend: msg("Service", { id: "book.service" }),
-            options: open.map((s) => ({ value: String(s.service_id), label: s.name })),
-            value: String(service.service_id),
-            onChange: (x) => v.setService(Number(x)),
-            part: "service",
-          })
-        : html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`}
-      ${service.times.length
-        ? choiceGroup({
-            name: "time",
-            legend: msg(str`Time in ${city}`, { id: "book.time-in" }),
-            options: service.times.map((h) => ({ value: h, label: t(h) })),
-            value: v.waiting ? undefined : v.hour,
-            onChange: (x) => v.pick(x, false),
-            describedBy: v.missingTime ? "time-error" : undefined,
-            part: "time",
-            fixed: true,
-          })
-        : nothing}
-      ${service.full_times.length
-        ? waitingList({
-            times: service.full_times.map((h) => ({ value: h, label: t(h) })),
-            city,
-            open: !service.times.length || v.waiting,
-            value: v.waiting ? v.hour : undefined,
-            onChange: (x) => v.pick(x, true),
-            describedBy: v.missingTime && !service.times.length ? "time-error" : undefined,
-          })
-        : nothing}
-      ${v.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
-      <div class="actions bar" part="action-bar">
-        ${v.hour ? html`<span class="picked">${t(v.hour)}</span>` : nothing}
-        <button type="button" class="btn" part="button" @click=${v.next}>${msg("Continue", { id: "book.continue" })}</button>
-      </div>`;
-  }
+/** The service the guest came for is full while the one shown has room; its waiting list is one tap away. */
+function preferredFull(v: ServiceView, yielded: DayService) {
+  return html`<div class="message" id="service-full">
+    <p>${msg(str`${yielded.name} is full for ${v.pax} on this day. ${v.service.name} still has free tables.`, { id: "book.service-full" })}</p>
+    ${yielded.full_times.length
+      ? html`<button type="button" class="btn secondary" part="button" @click=${() => v.setService(yielded.service_id)}>
+          ${msg(str`Join the waiting list for ${yielded.name}`, { id: "book.waiting-for" })}
+        </button>`
+      : nothing}
+  </div>`;
+}
+
+function freeTimes(v: ServiceView) {
+  return choiceGroup({
+    name: "time",
+    legend: msg(str`Time in ${v.city}`, { id: "book.time-in" }),
+    options: v.service.times.map((h) => ({ value: h, label: formatTime(h, v.locale) })),
+    value: v.waiting ? undefined : v.hour,
+    onChange: (x) => v.pick(x, false),
+    describedBy: v.missingTime ? "time-error" : undefined,
+    part: "time",
+    fixed: true,
+  });
+}
+
+/** The waiting list opens by itself when the service has no free time, or one of its times is chosen. */
+function fullTimes(v: ServiceView) {
+  const { service } = v;
+  return waitingList({
+    times: service.full_times.map((h) => ({ value: h, label: formatTime(h, v.locale) })),
+    city: v.city,
+    open: !service.times.length || v.waiting,
+    value: v.waiting ? v.hour : undefined,
+    onChange: (x) => v.pick(x, true),
+    describedBy: v.missingTime && !service.times.length ? "time-error" : undefined,
+  });
+}
 
 /**
  * The full times of the service, for the waiting list: a second radio group behind a native

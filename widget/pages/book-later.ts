@@ -5,7 +5,7 @@
  */
 import { msg, str } from "@lit/localize";
 import { html, nothing } from "lit";
-import { PublicApiError, type PublicProfile } from "../api.js";
+import { PublicApiError, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
 import { formatTime } from "../format.js";
 import { choiceGroup } from "../parts/choice.js";
 import { type FieldErrors, type GuestForm, guestFields } from "../parts/guest-fields.js";
@@ -34,67 +34,96 @@ export interface DetailsView {
 }
 
 export function detailsStep(v: DetailsView) {
-  const error = v.failure;
-  const taken = error instanceof PublicApiError && error.timeTaken;
-  const t = (h: string) => formatTime(h, v.locale);
-    const g = v.guest;
-    const pending = v.pending;
-    return html`
-      <section class="stack" part="details" aria-labelledby="h">
-        <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
-        ${summary(v.summary, v.locale)}
-        ${v.waiting
-          ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
-          : nothing}
-        ${v.hour
-          ? html`<p class="muted" id="policy">
-              ${policyBefore({ date: v.summary.date, hour: v.hour, cancelNotice: v.profile.cancel_notice, timezone: v.profile.timezone, locale: v.locale })}
-            </p>`
-          : nothing}
-        <form part="form" novalidate @submit=${v.submit} @input=${v.remember} @change=${v.remember}>
-          ${guestFields(g, v.errors)}
-          <div role="alert" class="alert">
-            ${taken
-              ? html`<div id="failure" tabindex="-1" class="message error" part="error">
-                  <p><strong>${msg("Sorry, that time was just taken.", { id: "details.taken" })}</strong></p>
-                  <p>
-                    ${v.alternatives?.length
-                      ? msg("These times are still free on the same day:", { id: "details.alternatives" })
-                      : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })}
-                  </p>
-                </div>`
-              : error
-                ? html`<p class="message error" part="error">${bookingError(error)}</p>`
-                : nothing}
-          </div>
-          ${taken && v.alternatives?.length
-            ? choiceGroup({
-                name: "alternative",
-                legend: msg("Free times", { id: "details.free-times" }),
-                options: v.alternatives.map((h) => ({ value: h, label: t(h) })),
-                value: v.hour,
-                onChange: v.choose,
-                part: "time",
-              })
-            : nothing}
-          <div class="actions">
-            <button type="button" class="btn secondary" part="button" @click=${v.back}>${msg("Back", { id: "details.back" })}</button>
-            ${taken && !v.alternatives?.length
-              ? nothing
-              : html`<button type="submit" class="btn" part="button" aria-disabled=${pending ? "true" : "false"}>
-                  ${pending
-                    ? msg("Booking…", { id: "details.pending" })
-                    : taken
-                      ? v.hour
-                        ? msg(str`Book at ${t(v.hour)}`, { id: "details.book-at" })
-                        : msg("Choose a free time", { id: "details.choose-free" })
-                      : v.waiting
-                        ? msg("Join the waiting list", { id: "book.waiting" })
-                        : msg("Confirm booking", { id: "details.submit" })}
-                </button>`}
-          </div>
-        </form>
-      </section>
-    `;
-  }
+  const taken = v.failure instanceof PublicApiError && v.failure.timeTaken;
+  return html`
+    <section class="stack" part="details" aria-labelledby="h">
+      <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
+      ${summary(v.summary, v.locale)}
+      ${v.waiting
+        ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
+        : nothing}
+      ${v.hour
+        ? html`<p class="muted" id="policy">
+            ${policyBefore({ date: v.summary.date, hour: v.hour, cancelNotice: v.profile.cancel_notice, timezone: v.profile.timezone, locale: v.locale })}
+          </p>`
+        : nothing}
+      <form part="form" novalidate @submit=${v.submit} @input=${v.remember} @change=${v.remember}>
+        ${guestFields(v.guest, v.errors)}
+        <div role="alert" class="alert">
+          ${taken ? takenMessage(v.alternatives) : v.failure ? html`<p class="message error" part="error">${bookingError(v.failure)}</p>` : nothing}
+        </div>
+        ${taken && v.alternatives?.length ? freeTimes(v, v.alternatives) : nothing}
+        <div class="actions">
+          <button type="button" class="btn secondary" part="button" @click=${v.back}>${msg("Back", { id: "details.back" })}</button>
+          ${taken && !v.alternatives?.length ? nothing : submitButton(v, taken)}
+        </div>
+      </form>
+    </section>
+  `;
+}
 
+/** The chosen time went to another party meanwhile: the day's free times follow, or there are none. */
+function takenMessage(alternatives: string[] | undefined) {
+  return html`<div id="failure" tabindex="-1" class="message error" part="error">
+    <p><strong>${msg("Sorry, that time was just taken.", { id: "details.taken" })}</strong></p>
+    <p>
+      ${alternatives?.length
+        ? msg("These times are still free on the same day:", { id: "details.alternatives" })
+        : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })}
+    </p>
+  </div>`;
+}
+
+function freeTimes(v: DetailsView, alternatives: string[]) {
+  return choiceGroup({
+    name: "alternative",
+    legend: msg("Free times", { id: "details.free-times" }),
+    options: alternatives.map((h) => ({ value: h, label: formatTime(h, v.locale) })),
+    value: v.hour,
+    onChange: v.choose,
+    part: "time",
+  });
+}
+
+/** Its label says what it will do: book, book another time, or join the waiting list. */
+function submitButton(v: DetailsView, taken: boolean) {
+  return html`<button type="submit" class="btn" part="button" aria-disabled=${v.pending ? "true" : "false"}>
+    ${v.pending
+      ? msg("Booking…", { id: "details.pending" })
+      : taken
+        ? v.hour
+          ? msg(str`Book at ${formatTime(v.hour, v.locale)}`, { id: "details.book-at" })
+          : msg("Choose a free time", { id: "details.choose-free" })
+        : v.waiting
+          ? msg("Join the waiting list", { id: "book.waiting" })
+          : msg("Confirm booking", { id: "details.submit" })}
+  </button>`;
+}
+
+/** What the details form books. */
+export function bookingInput(o: {
+  guest: GuestForm;
+  date: string;
+  hour: string;
+  pax: number;
+  service: PublicSlotDay["services"][number] | undefined;
+  waiting: boolean;
+  locale: string;
+}): PublicBookingInput {
+  const { occasion, allergies, special_request, ...guest } = o.guest;
+  // An alternative time may belong to another service of the day: the Worker then finds it.
+  const { service } = o;
+  const serviceId = service && (o.waiting ? service.full_times : service.times).includes(o.hour) ? service.service_id : undefined;
+  return {
+    date: o.date,
+    hour: o.hour,
+    pax: o.pax,
+    service_id: serviceId,
+    guest: { ...guest, phone: guest.phone || undefined },
+    special_request,
+    occasion,
+    allergies,
+    waiting_list: o.waiting,
+    locale: (o.locale as PublicBookingInput["locale"]) ?? undefined,
+  };
+}

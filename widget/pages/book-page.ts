@@ -18,13 +18,9 @@ import type { FieldErrors, GuestForm } from "../parts/guest-fields.js";
 import { base } from "../parts/styles.js";
 import { type Draft, loadDraft, recordStep, saveDraft, type Step, stepOf } from "./book-state.js";
 import { chooseStep, dayStatus, serviceStep } from "./book-choose.js";
+import { firstOpenDay, SCAN_DAYS, SlotDays } from "./book-days.js";
 import { barStyles, bookStyles } from "./book-page.styles.js";
 import { findNext, nextAvailable, nextStyles, type NextTime } from "./next-available.js";
-
-/** How many days the first look ahead scans for the first date with a free time. */
-const SCAN_DAYS = 14;
-/** A day's times older than this are fetched again when the guest picks that day. */
-const FRESH_MS = 60_000;
 
 /**
  * @fires booking-created - the reservation was made; detail `{ reservation, manage_url }`
@@ -64,8 +60,7 @@ export class BookPage extends LitElement {
   /** the details and confirmation, a chunk of their own */
   private later: typeof import("./book-later.js") | undefined;
 
-  /** slot days already fetched, by `pax|date`, with when: the first look ahead fills two weeks at once */
-  private days = new Map<string, { day: PublicSlotDay; at: number }>();
+  private days = new SlotDays();
   private focusSelector: string | undefined;
 
   constructor() {
@@ -132,20 +127,16 @@ export class BookPage extends LitElement {
       if (!api || !profile) return undefined;
       if (!date) {
         const days = await api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
-        const at = now();
-        for (const d of days) this.days.set(`${pax}|${d.date}`, { day: d, at });
-        // The first day with a free time, for the service preselected on the services page if any.
-        const open = (d: PublicSlotDay, id?: number) => d.services.some((s) => s.times.length && (!id || s.service_id === id));
-        const first = days.find((d) => open(d, this.serviceId)) ?? days.find((d) => open(d)) ?? days[0];
+        this.days.remember(pax, days);
+        const first = firstOpenDay(days, this.serviceId);
         this.date = first?.date ?? profile.first_date;
         return first;
       }
-      const key = `${pax}|${date}`;
       // Times taken or moved inside the notice since: a day fetched a while ago is fetched again.
-      const known = this.days.get(key);
-      if (known && now() - known.at < FRESH_MS) return known.day;
+      const known = this.days.fresh(pax, date);
+      if (known) return known;
       const [day] = await api.slots({ date, pax }, signal);
-      if (day) this.days.set(key, { day, at: now() });
+      if (day) this.days.remember(pax, [day]);
       return day;
     },
   });
@@ -156,17 +147,16 @@ export class BookPage extends LitElement {
     task: async ([api, profile, pax, day], { signal }) => {
       if (!api || !profile || !day || day.services.some((s) => s.times.length)) return [] as NextTime[];
       const at = now();
-      return findNext(api, { date: day.date, last: profile.last_date, pax, remember: (d) => this.days.set(`${pax}|${d.date}`, { day: d, at }) }, signal);
+      return findNext(api, { date: day.date, last: profile.last_date, pax, remember: (d) => this.days.remember(pax, [d], at) }, signal);
     },
   });
 
   /** A new party size marks the date grid again: its first two weeks are asked for that size. */
   private async scan(pax: number) {
     const profile = this.profile;
-    if (!this.api || !profile || this.days.has(`${pax}|${profile.first_date}`)) return;
+    if (!this.api || !profile || this.days.has(pax, profile.first_date)) return;
     const days = await this.api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }).catch(() => []);
-    const at = now();
-    for (const d of days) if (!this.days.has(`${pax}|${d.date}`)) this.days.set(`${pax}|${d.date}`, { day: d, at });
+    this.days.fill(pax, days);
     this.requestUpdate();
   }
 
@@ -191,7 +181,7 @@ export class BookPage extends LitElement {
       }
       if (error instanceof PublicApiError && error.timeTaken) {
         // The day's times changed: fetch them again, for when the guest goes back to choose.
-        this.days.delete(`${this.pax}|${this.date}`);
+        this.days.forget(this.pax, this.date);
         void this.slots.run();
         this.alternatives = error.alternatives;
         this.hour = undefined;
@@ -270,7 +260,7 @@ export class BookPage extends LitElement {
       pax: this.pax,
       date: this.date,
       locale: this.locale,
-      full: this.fullDates(),
+      full: this.days.fullDates(this.pax),
       setPax: (n) => this.setPax(n),
       setDate: (d) => this.setDate(d),
       status: this.slots.render({
@@ -313,17 +303,6 @@ export class BookPage extends LitElement {
     const hex = hexOf(getComputedStyle(this).getPropertyValue("--_accent"));
     return hex && hex !== this.profile?.accent_color?.toLowerCase() ? hex : undefined;
   }
-
-  /** Days of the first look ahead (or visited since) without a free time for this party; the same
-   * Set while nothing changed, so the date grid does not render again for nothing. */
-  private fullDates() {
-    const full = new Set<string>();
-    for (const [key, { day }] of this.days) if (key.startsWith(`${this.pax}|`) && !day.services.some((s) => s.times.length)) full.add(day.date);
-    const same = this.full.size === full.size && [...full].every((d) => this.full.has(d));
-    if (!same) this.full = full;
-    return this.full;
-  }
-  private full: ReadonlySet<string> = new Set();
 
   private setPax(pax: number) {
     this.pax = pax;
@@ -415,24 +394,8 @@ export class BookPage extends LitElement {
     }
     this.remember(e);
     this.failure = undefined;
-    const { occasion, allergies, special_request, ...guest } = this.guest;
-    // An alternative time may belong to another service of the day: the Worker then finds it.
-    const service = this.service(this.slots.value);
-    const serviceId = service && (this.waiting ? service.full_times : service.times).includes(this.hour) ? service.service_id : undefined;
-    void this.create.run([
-      {
-        date: this.startDate(),
-        hour: this.hour,
-        pax: this.pax,
-        service_id: serviceId,
-        guest: { ...guest, phone: guest.phone || undefined },
-        special_request,
-        occasion,
-        allergies,
-        waiting_list: this.waiting,
-        locale: (this.locale as PublicBookingInput["locale"]) ?? undefined,
-      },
-    ]);
+    const { guest, pax, hour, waiting, locale } = this;
+    void this.create.run([this.later!.bookingInput({ guest, date: this.startDate(), hour, pax, service: this.service(this.slots.value), waiting, locale })]);
   }
 
   private reset() {

@@ -1,5 +1,5 @@
 /**
- * The booking flow's memory (CONTRACT 15): each step is a browser history entry (Back and
+ * The booking flow's memory: each step is a browser history entry (Back and
  * Forward move between steps; on the hosted pages the address carries the step as `?step=`),
  * and what the guest chose and typed survives a reload in sessionStorage. Never the manage
  * token: a finished booking keeps only the party size.

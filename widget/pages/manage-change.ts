@@ -1,5 +1,5 @@
 /**
- * The guest changes date, time or party size from the manage page (CONTRACT 15). Native
+ * The guest changes date, time or party size from the manage page. Native
  * controls only (a keyboard and a screen reader know them); the times are the day's free ones
  * for the party. The reservation stays as it is until the server has moved it: a time taken
  * meanwhile offers the nearest free ones.
@@ -15,6 +15,12 @@ import { base } from "../parts/styles.js";
 
 /** A 409 "time no longer available", read by its fields: the chunk needs only the error's type. */
 const taken = (e: unknown) => (e as PublicApiError | undefined)?.status === 409 && (e as PublicApiError).code === "time_no_longer_available";
+
+/** A time to choose: `service_id|hour` and how it reads. */
+interface TimeOption {
+  value: string;
+  label: string;
+}
 
 export interface ChangedDetail {
   reservation: PublicReservation;
@@ -112,49 +118,22 @@ export class ManageChange extends LitElement {
     const p = this.profile;
     if (!p || !this.reservation) return nothing;
     const pending = this.save.status === TaskStatus.PENDING;
-    const isTaken = taken(this.failure);
     const alternatives = this.alternatives.map((h) => ({ value: `${this.askedService}|${h}`, label: formatTime(h, this.locale) }));
     return html`<form class="message stack" part="change" aria-labelledby="change-h" @submit=${this.submit}>
       <h3 id="change-h" tabindex="-1">${msg("Change your reservation", { id: "change.title" })}</h3>
       <div class="fields">
-        <div class="field">
-          <label for="change-date">${msg("Date", { id: "book.date" })}</label>
-          <input id="change-date" type="date" part="input" required min=${p.first_date} max=${p.last_date} .value=${this.date} @change=${(e: Event) => this.set({ date: (e.target as HTMLInputElement).value })} />
-        </div>
-        <div class="field">
-          <label for="change-pax">${msg("Guests", { id: "book.pax" })}</label>
-          <select id="change-pax" part="input" @change=${(e: Event) => this.set({ pax: Number((e.target as HTMLSelectElement).value) })}>
-            ${Array.from({ length: p.max_online_pax }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === this.pax}>${n}</option>`)}
-          </select>
-        </div>
+        ${this.dateAndPax(p)}
         <div class="field">
           <label for="change-time">${msg(str`Time in ${cityOf(p.timezone)}`, { id: "book.time-in" })}</label>
           ${this.times.render({
             pending: () => html`<p class="muted" role="status">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
             error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
-            complete: (list) =>
-              list.length
-                ? html`<select id="change-time" part="input" @change=${(e: Event) => (this.choice = (e.target as HTMLSelectElement).value)}>
-                    ${[...alternatives, ...list.filter((t) => !alternatives.some((a) => a.value === t.value))].map(
-                      (t) => html`<option value=${t.value} ?selected=${t.value === this.choice}>${t.label}</option>`,
-                    )}
-                  </select>`
-                : html`<p class="muted" id="change-time" tabindex="-1">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`,
+            complete: (list) => this.timeSelect(alternatives, list),
           })}
         </div>
       </div>
       <div role="alert">
-        ${this.failure
-          ? html`<p id="change-failure" tabindex="-1" class="message error" part="error">
-              ${isTaken
-                ? alternatives.length
-                  ? msg("Sorry, that time was just taken. The nearest free times are first in the list.", { id: "change.taken" })
-                  : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })
-                : (this.failure as PublicApiError).status === 429
-                  ? msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" })
-                  : msg("The reservation could not be changed. Your reservation is unchanged.", { id: "change.error" })}
-            </p>`
-          : nothing}
+        ${this.failure ? this.failureMessage(alternatives.length > 0) : nothing}
       </div>
       <div class="actions">
         <button type="submit" class="btn" part="button" aria-disabled=${pending || !this.times.value?.length ? "true" : "false"}>
@@ -163,6 +142,42 @@ export class ManageChange extends LitElement {
         <button type="button" class="btn secondary" part="button" @click=${() => fire(this, "be-change-cancel", {}, false)}>${msg("Keep it as it is", { id: "change.keep" })}</button>
       </div>
     </form>`;
+  }
+
+  private dateAndPax(p: PublicProfile) {
+    return html`<div class="field">
+        <label for="change-date">${msg("Date", { id: "book.date" })}</label>
+        <input id="change-date" type="date" part="input" required min=${p.first_date} max=${p.last_date} .value=${this.date} @change=${(e: Event) => this.set({ date: (e.target as HTMLInputElement).value })} />
+      </div>
+      <div class="field">
+        <label for="change-pax">${msg("Guests", { id: "book.pax" })}</label>
+        <select id="change-pax" part="input" @change=${(e: Event) => this.set({ pax: Number((e.target as HTMLSelectElement).value) })}>
+          ${Array.from({ length: p.max_online_pax }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === this.pax}>${n}</option>`)}
+        </select>
+      </div>`;
+  }
+
+  /** The day's free times, the alternatives to a time just taken first. */
+  private timeSelect(alternatives: readonly TimeOption[], list: readonly TimeOption[]) {
+    if (!list.length)
+      return html`<p class="muted" id="change-time" tabindex="-1">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`;
+    return html`<select id="change-time" part="input" @change=${(e: Event) => (this.choice = (e.target as HTMLSelectElement).value)}>
+      ${[...alternatives, ...list.filter((t) => !alternatives.some((a) => a.value === t.value))].map(
+        (t) => html`<option value=${t.value} ?selected=${t.value === this.choice}>${t.label}</option>`,
+      )}
+    </select>`;
+  }
+
+  private failureMessage(hasAlternatives: boolean) {
+    return html`<p id="change-failure" tabindex="-1" class="message error" part="error">
+      ${taken(this.failure)
+        ? hasAlternatives
+          ? msg("Sorry, that time was just taken. The nearest free times are first in the list.", { id: "change.taken" })
+          : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })
+        : (this.failure as PublicApiError).status === 429
+          ? msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" })
+          : msg("The reservation could not be changed. Your reservation is unchanged.", { id: "change.error" })}
+    </p>`;
   }
 
   private set(o: { date?: string; pax?: number }) {

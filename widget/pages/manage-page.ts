@@ -140,70 +140,85 @@ export class ManagePage extends LitElement {
 
   private renderReservation(r: PublicReservation) {
     const cancelled = r.status === "CANCELLED";
-    const pending = this.cancel.status === TaskStatus.PENDING;
-    const until = r.cancellable_until;
     return html`
       ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       ${r.status === "ACCEPTED" || r.status === "CONFIRMED" ? html`<div class="actions">${calendarLink(this.api!.calendarUrl(this.token))}</div>` : nothing}
-      <div role="status">
-        ${cancelled
-          ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
-          : this.changed
-            ? html`<p id="changed" tabindex="-1" class="message success">${msg("Your reservation is changed.", { id: "change.done" })}</p>`
-            : nothing}
-      </div>
-      ${cancelled
-        ? html`<div class="actions">
-            <button id="again" type="button" class="btn" part="button" @click=${() => fire<NavigateDetail>(this, "be-navigate", { page: "book", pax: r.pax }, false)}>
-              ${msg("Book again", { id: "manage.again" })}
-            </button>
-          </div>`
-        : nothing}
-      <div role="alert">
-        ${this.failure
-          ? html`<p id="failure" tabindex="-1" class="message error" part="error">
-              ${this.failure instanceof PublicApiError && this.failure.code === "cancel_notice_passed"
-                ? html`${msg("Online cancellation has closed for this reservation.", { id: "manage.notice-passed-short" })} ${callUs(this.profile)}`
-                : this.failure instanceof PublicApiError && this.failure.code === "party_arrived"
-                  ? arrivedText()
-                  : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}
-            </p>`
-          : nothing}
-      </div>
-      ${cancelled
-        ? nothing
-        : until
-          ? this.confirming
-            ? html`<div class="message stack" part="confirm">
-                <p id="confirm" tabindex="-1"><strong>${msg("Do you really want to cancel this reservation?", { id: "manage.confirm" })}</strong></p>
-                <div class="actions">
-                  <button type="button" class="btn danger" part="button" aria-disabled=${pending ? "true" : "false"} @click=${() => !pending && this.cancel.run([this.token])}>
-                    ${pending ? msg("Cancelling…", { id: "manage.cancelling" }) : msg("Yes, cancel it", { id: "manage.yes" })}
-                  </button>
-                  <button type="button" class="btn secondary" part="button" @click=${() => this.ask(false)}>${msg("No, keep it", { id: "manage.no" })}</button>
-                </div>
-              </div>`
-            : this.changing
-              ? html`<be-manage-change
-                  exportparts="button, input, error"
-                  .api=${this.api}
-                  .profile=${this.profile}
-                  .reservation=${r}
-                  .token=${this.token}
-                  .locale=${this.locale}
-                  @be-changed=${this.onChanged}
-                  @be-change-cancel=${() => this.openChange(false)}
-                ></be-manage-change>`
-              : html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, locale: this.locale })}</p>
-                  <div class="actions">
-                    <button id="change" type="button" class="btn secondary" part="button" @click=${() => this.openChange(true)}>${msg("Change reservation", { id: "manage.change" })}</button>
-                    <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
-                  </div>`
-          : r.arrived
-            ? html`<p class="muted">${arrivedText()}</p>`
-            : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`}
+      <div role="status">${this.outcome(cancelled)}</div>
+      ${cancelled ? this.bookAgain(r) : nothing}
+      <div role="alert">${this.failure ? this.failureMessage(this.failure) : nothing}</div>
+      ${cancelled ? nothing : this.nextSteps(r)}
       ${contact(this.profile)}
     `;
+  }
+
+  /** What the guest's last action did: cancelled, or moved. */
+  private outcome(cancelled: boolean) {
+    return cancelled
+      ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
+      : this.changed
+        ? html`<p id="changed" tabindex="-1" class="message success">${msg("Your reservation is changed.", { id: "change.done" })}</p>`
+        : nothing;
+  }
+
+  private bookAgain(r: PublicReservation) {
+    return html`<div class="actions">
+      <button id="again" type="button" class="btn" part="button" @click=${() => fire<NavigateDetail>(this, "be-navigate", { page: "book", pax: r.pax }, false)}>
+        ${msg("Book again", { id: "manage.again" })}
+      </button>
+    </div>`;
+  }
+
+  private failureMessage(failure: unknown) {
+    const code = failure instanceof PublicApiError ? failure.code : undefined;
+    return html`<p id="failure" tabindex="-1" class="message error" part="error">
+      ${code === "cancel_notice_passed"
+        ? html`${msg("Online cancellation has closed for this reservation.", { id: "manage.notice-passed-short" })} ${callUs(this.profile)}`
+        : code === "party_arrived"
+          ? arrivedText()
+          : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}
+    </p>`;
+  }
+
+  /** What the guest may still do: confirm the cancellation, change, or read why neither is online. */
+  private nextSteps(r: PublicReservation) {
+    const until = r.cancellable_until;
+    if (!until)
+      return r.arrived
+        ? html`<p class="muted">${arrivedText()}</p>`
+        : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`;
+    if (this.confirming) return this.confirmStep();
+    if (this.changing) return this.changeForm(r);
+    return html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, locale: this.locale })}</p>
+      <div class="actions">
+        <button id="change" type="button" class="btn secondary" part="button" @click=${() => this.openChange(true)}>${msg("Change reservation", { id: "manage.change" })}</button>
+        <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
+      </div>`;
+  }
+
+  private confirmStep() {
+    const pending = this.cancel.status === TaskStatus.PENDING;
+    return html`<div class="message stack" part="confirm">
+      <p id="confirm" tabindex="-1"><strong>${msg("Do you really want to cancel this reservation?", { id: "manage.confirm" })}</strong></p>
+      <div class="actions">
+        <button type="button" class="btn danger" part="button" aria-disabled=${pending ? "true" : "false"} @click=${() => !pending && this.cancel.run([this.token])}>
+          ${pending ? msg("Cancelling…", { id: "manage.cancelling" }) : msg("Yes, cancel it", { id: "manage.yes" })}
+        </button>
+        <button type="button" class="btn secondary" part="button" @click=${() => this.ask(false)}>${msg("No, keep it", { id: "manage.no" })}</button>
+      </div>
+    </div>`;
+  }
+
+  private changeForm(r: PublicReservation) {
+    return html`<be-manage-change
+      exportparts="button, input, error"
+      .api=${this.api}
+      .profile=${this.profile}
+      .reservation=${r}
+      .token=${this.token}
+      .locale=${this.locale}
+      @be-changed=${this.onChanged}
+      @be-change-cancel=${() => this.openChange(false)}
+    ></be-manage-change>`;
   }
 }
 

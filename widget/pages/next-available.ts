@@ -1,5 +1,5 @@
 /**
- * "Next available" (CONTRACT 15): when the chosen day has no free time for the party, the
+ * "Next available": when the chosen day has no free time for the party, the
  * nearest later dates that have one, each with its first free time, one tap from the details.
  */
 import { msg } from "@lit/localize";

@@ -1,5 +1,5 @@
 /**
- * A waiting-list offer, behind the link of its email (CONTRACT 13): the table that freed up, how
+ * A waiting-list offer, behind the link of its email: the table that freed up, how
  * long it waits, and the guest's answer. Claiming makes the reservation ACCEPTED if the table
  * is still free; declining passes it to the next guest at once.
  */

@@ -1,5 +1,5 @@
 /**
- * Where the restaurant is and how to reach it (CONTRACT 15): the address, a map link, the phone
+ * Where the restaurant is and how to reach it: the address, a map link, the phone
  * and the website, on the welcome page, the confirmation and the manage page.
  */
 import { msg } from "@lit/localize";

@@ -1,6 +1,6 @@
 /**
  * Colour arithmetic of WCAG 2 (relative luminance, contrast ratio) for text on the accent
- * (CONTRACT 15: black or white, whichever contrasts more) and the accent as text. The browser
+ * (black or white, whichever contrasts more) and the accent as text. The browser
  * resolves the colour (any CSS syntax, `--be-accent` included) into `rgb(...)`, read here.
  */
 

@@ -178,59 +178,20 @@ export class DateGrid extends LitElement {
     const f = this.focusDate || this.min;
     if (!f) return nothing;
     const first = `${f.slice(0, 8)}01`;
-    const start = firstDayOfWeek(this.locale);
-    const lead = (isoWeekday(first) - start + 7) % 7;
-    const gridStart = addDays(first, -lead);
     const monthLabel = formatMonth(f, this.locale);
-    const weeks: string[][] = [];
-    for (let w = 0; w < 6; w++) {
-      const row = Array.from({ length: 7 }, (_, d) => addDays(gridStart, w * 7 + d));
-      if (w > 3 && row[0]!.slice(0, 7) !== f.slice(0, 7)) break;
-      weeks.push(row);
-    }
-    const canPrev = !this.min || first > this.min.slice(0, 8) + "01";
-    const canNext = !this.max || addMonths(first, 1) <= this.max;
     return html`
       <div part="calendar">
-        <div class="head">
-          <button type="button" class="btn secondary nav" aria-label=${msg("Previous month", { id: "cal.prev" })} ?disabled=${!canPrev} @click=${() => this.month(-1)}>
-            <span aria-hidden="true">‹</span>
-          </button>
-          <p class="month" id="month" aria-live="polite">${monthLabel}</p>
-          <button type="button" class="btn secondary nav" aria-label=${msg("Next month", { id: "cal.next" })} ?disabled=${!canNext} @click=${() => this.month(1)}>
-            <span aria-hidden="true">›</span>
-          </button>
-        </div>
+        ${this.head(first, monthLabel)}
         <table role="grid" aria-label=${this.label ? `${this.label}, ${monthLabel}` : monthLabel} @keydown=${this.onKey}>
           <thead>
             <tr>
-              ${Array.from({ length: 7 }, (_, i) => {
-                const wd = ((start - 1 + i) % 7) + 1;
-                return html`<th scope="col"><span aria-hidden="true">${weekdayName(wd, this.locale, "short")}</span><span class="sr-only">${weekdayName(wd, this.locale)}</span></th>`;
-              })}
+              ${this.weekdays()}
             </tr>
           </thead>
           <tbody>
-            ${weeks.map(
+            ${this.weeks(first).map(
               (row) => html`<tr>
-                ${row.map((d) => {
-                  if (d.slice(0, 7) !== f.slice(0, 7)) return html`<td></td>`;
-                  const disabled = this.disabled(d);
-                  const selected = d === this.value;
-                  const full = !disabled && this.full.has(d);
-                  return html`<td
-                    role="gridcell"
-                    part=${`day${selected ? " selected-day" : ""}${disabled ? " disabled-day" : ""}`}
-                    tabindex=${d === f ? 0 : -1}
-                    aria-selected=${selected ? "true" : "false"}
-                    aria-disabled=${disabled ? "true" : nothing}
-                    aria-label=${full ? `${formatDate(d, this.locale)}, ${msg("no free tables", { id: "cal.full" })}` : formatDate(d, this.locale)}
-                    class=${full ? "full" : ""}
-                    data-date=${d}
-                    @click=${() => this.pick(d)}
-                    @focus=${() => (this.focusDate = d)}
-                  ><span class="day" aria-hidden="true">${Number(d.slice(8))}</span></td>`;
-                })}
+                ${row.map((d) => (d.slice(0, 7) === f.slice(0, 7) ? this.day(d, f) : html`<td></td>`))}
               </tr>`,
             )}
           </tbody>
@@ -238,5 +199,61 @@ export class DateGrid extends LitElement {
         <p class="sr-only">${msg("Use the arrow keys to move between days, Enter to choose.", { id: "cal.help" })}</p>
       </div>
     `;
+  }
+
+  /** The month shown, between the buttons to the months before and after (within min and max). */
+  private head(first: string, monthLabel: string) {
+    const canPrev = !this.min || first > this.min.slice(0, 8) + "01";
+    const canNext = !this.max || addMonths(first, 1) <= this.max;
+    return html`<div class="head">
+      <button type="button" class="btn secondary nav" aria-label=${msg("Previous month", { id: "cal.prev" })} ?disabled=${!canPrev} @click=${() => this.month(-1)}>
+        <span aria-hidden="true">‹</span>
+      </button>
+      <p class="month" id="month" aria-live="polite">${monthLabel}</p>
+      <button type="button" class="btn secondary nav" aria-label=${msg("Next month", { id: "cal.next" })} ?disabled=${!canNext} @click=${() => this.month(1)}>
+        <span aria-hidden="true">›</span>
+      </button>
+    </div>`;
+  }
+
+  /** The column heads, from the locale's first day of the week: short to the eye, in full to a reader. */
+  private weekdays() {
+    const start = firstDayOfWeek(this.locale);
+    return Array.from({ length: 7 }, (_, i) => {
+      const wd = ((start - 1 + i) % 7) + 1;
+      return html`<th scope="col"><span aria-hidden="true">${weekdayName(wd, this.locale, "short")}</span><span class="sr-only">${weekdayName(wd, this.locale)}</span></th>`;
+    });
+  }
+
+  /** The weeks that show the month of `first`: from the locale's first day of the week, four to six rows. */
+  private weeks(first: string) {
+    const lead = (isoWeekday(first) - firstDayOfWeek(this.locale) + 7) % 7;
+    const gridStart = addDays(first, -lead);
+    const weeks: string[][] = [];
+    for (let w = 0; w < 6; w++) {
+      const row = Array.from({ length: 7 }, (_, d) => addDays(gridStart, w * 7 + d));
+      if (w > 3 && row[0]!.slice(0, 7) !== first.slice(0, 7)) break;
+      weeks.push(row);
+    }
+    return weeks;
+  }
+
+  /** A day of the month; `focus` is the one day in the tab order. */
+  private day(d: string, focus: string) {
+    const disabled = this.disabled(d);
+    const selected = d === this.value;
+    const full = !disabled && this.full.has(d);
+    return html`<td
+      role="gridcell"
+      part=${`day${selected ? " selected-day" : ""}${disabled ? " disabled-day" : ""}`}
+      tabindex=${d === focus ? 0 : -1}
+      aria-selected=${selected ? "true" : "false"}
+      aria-disabled=${disabled ? "true" : nothing}
+      aria-label=${full ? `${formatDate(d, this.locale)}, ${msg("no free tables", { id: "cal.full" })}` : formatDate(d, this.locale)}
+      class=${full ? "full" : ""}
+      data-date=${d}
+      @click=${() => this.pick(d)}
+      @focus=${() => (this.focusDate = d)}
+    ><span class="day" aria-hidden="true">${Number(d.slice(8))}</span></td>`;
   }
 }

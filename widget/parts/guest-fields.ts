@@ -1,6 +1,6 @@
 /**
  * The guest's details on the booking page: name and contact, then what the restaurant should
- * know, all optional (CONTRACT 14): the occasion, allergies and a special request in the guest's
+ * know, all optional: the occasion, allergies and a special request in the guest's
  * own words. Native controls, each with its label; the form reads them back with readGuest().
  */
 import { msg } from "@lit/localize";
@@ -19,7 +19,7 @@ const FIELDS = ["first_name", "last_name", "email", "phone", "allergies", "speci
 export type FieldErrors = Partial<Record<(typeof FIELDS)[number], string>>;
 
 /**
- * The server's refusals put at their fields, in the widget's language (CONTRACT 15): the API's
+ * The server's refusals put at their fields, in the widget's language: the API's
  * English message is never shown; each field says what it needs.
  */
 export function fieldErrors(errors: FieldError[]): FieldErrors {

@@ -1,5 +1,5 @@
 /**
- * The cancellation policy in the guest's words (CONTRACT 15): before confirming (from the
+ * The cancellation policy in the guest's words: before confirming (from the
  * restaurant's cancel_notice and the chosen start) and after (from the reservation's
  * cancellable_until), always in the restaurant's wall-clock time, labelled with its city.
  */
