@@ -1,8 +1,12 @@
 /**
  * Wall-clock arithmetic in a property's time zone. Reservation times are stored as
  * "local minutes": minutes since 1970-01-01 00:00 of the property's own clock.
- * Pure: no I/O, usable by the engine and its tests.
+ * Pure: no I/O, usable by the engine and its tests. What asks the zone's own data (its
+ * offsets) lives in ./zone, re-exported here.
  */
+import { zonedParts, zoneOffset } from "./zone";
+
+export { localTimeExists, localToUtc, zonedParts } from "./zone";
 
 /** Local minutes of a date YYYY-MM-DD and hour HH:MM[:SS]. */
 export function localMinutes(date: string, hour = "00:00:00"): number {
@@ -32,51 +36,6 @@ export function isoWeekday(date: string): number {
   return day === 0 ? 7 : day;
 }
 
-// Building an Intl.DateTimeFormat costs far more than using one: one per zone.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string) {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The wall-clock date and time at `instant` in `timeZone` (now: pass the clock's `now()`). */
-export function zonedParts(timeZone: string, instant: Date | number) {
-  const parts = formatter(timeZone).formatToParts(instant);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "00";
-  const date = `${get("year")}-${get("month")}-${get("day")}`;
-  const hour = `${get("hour")}:${get("minute")}:${get("second")}`;
-  return { date, hour, minutes: localMinutes(date, hour) };
-}
-
-/** Local minutes minus UTC minutes at a UTC instant (ms). */
-function offsetAt(timeZone: string, utcMs: number): number {
-  return zonedParts(timeZone, utcMs).minutes - Math.floor(utcMs / 60000);
-}
-
-/**
- * Whether local minutes exist in the zone: on a spring-forward day the skipped hour does
- * not (02:30 on the last Sunday of March in Europe/Rome).
- */
-export function localTimeExists(timeZone: string, local: number): boolean {
-  const first = local - offsetAt(timeZone, local * 60000);
-  if (zonedParts(timeZone, first * 60000).minutes === local) return true;
-  const second = local - offsetAt(timeZone, first * 60000);
-  return zonedParts(timeZone, second * 60000).minutes === local;
-}
-
 /**
  * Whether the zone's offset may change during this local date (a DST day). The offsets
  * are compared at UTC instants 15 hours either side of the local day, which every zone's
@@ -88,7 +47,7 @@ export function isTransitionDay(timeZone: string, date: string): boolean {
   let dst = transitionDays.get(key);
   if (dst === undefined) {
     const start = localMinutes(date);
-    dst = offsetAt(timeZone, (start - 900) * 60000) !== offsetAt(timeZone, (start + 1440 + 900) * 60000);
+    dst = zoneOffset(timeZone, (start - 900) * 60000) !== zoneOffset(timeZone, (start + 1440 + 900) * 60000);
     if (transitionDays.size >= 10_000) transitionDays.clear();
     transitionDays.set(key, dst);
   }
@@ -98,17 +57,10 @@ export function isTransitionDay(timeZone: string, date: string): boolean {
 /** isTransitionDay's answers (two Intl calls each; every slot listing asks for its days). */
 const transitionDays = new Map<string, boolean>();
 
-/** A UTC instant (ISO string or ms) as the local wall clock "YYYY-MM-DDTHH:MM:SS[.mmm]", no zone (SPEC). */
+/** A UTC instant (ISO string or ms) as the local wall clock "YYYY-MM-DDTHH:MM:SS[.mmm]", without a zone or offset. */
 export function toLocalDateTime(timeZone: string, instant: string | number, withMillis = false): string {
   const ms = typeof instant === "number" ? instant : Date.parse(instant);
   const p = zonedParts(timeZone, ms);
   const base = `${p.date}T${p.hour}`;
   return withMillis ? `${base}.${String(ms % 1000).padStart(3, "0")}` : base;
-}
-
-/** The UTC instant (ms) of local minutes in `timeZone`; a skipped local time maps past the gap. */
-export function localToUtc(timeZone: string, local: number): number {
-  const first = local - offsetAt(timeZone, local * 60000);
-  const second = local - offsetAt(timeZone, first * 60000);
-  return second * 60000;
 }

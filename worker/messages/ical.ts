@@ -1,15 +1,17 @@
 /**
  * A reservation as an iCalendar object (RFC 5545, with iTIP's METHOD of RFC 5546). Pure.
  *
- * Written here rather than with the `ics` package: `ics` writes DTSTART only in UTC or as a
- * floating local time, with no TZID parameter and no VTIMEZONE, while a table at 20:00 in Rome
- * must stay at 20:00 Rome time in the guest's calendar whatever zone the guest is in and across
- * DST. So: DTSTART/DTEND in the restaurant's TZID, a VTIMEZONE whose observances come from the
- * runtime's own time-zone data (Intl) for the years around the event, a UID stable per
- * reservation, SEQUENCE rising with every change, METHOD REQUEST or CANCEL; lines folded at 75
- * octets without splitting a character, text escaped. The tests read it back with ical.js.
+ * DTSTART/DTEND in the restaurant's TZID with its VTIMEZONE, so a table at 20:00 in Rome stays
+ * at 20:00 Rome time in any calendar, across DST (why by hand: docs/decisions.md, "Calendar
+ * entries written by hand"). The observances are the zone's own offset changes (../lib/zone) for
+ * the years around the event; the UID is stable per reservation, SEQUENCE rises with every
+ * change, METHOD is REQUEST or CANCEL; lines are folded at 75 octets without splitting a
+ * character, text escaped. The tests read it back with ical.js.
  */
-import { localMinutes } from "../lib/localtime";
+import { transitions, zoneOffset } from "../lib/zone";
+
+/** The zone's offset changes: the VTIMEZONE's observances. */
+export { transitions } from "../lib/zone";
 
 export interface CalendarEvent {
   uid: string;
@@ -68,50 +70,11 @@ function offsetText(minutes: number): string {
   return `${minutes < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(minutes) / 60))}${pad(Math.abs(minutes) % 60)}`;
 }
 
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-/** The zone's UTC offset in minutes at a UTC instant. */
-export function zoneOffset(timeZone: string, utcMs: number): number {
-  let f = offsetFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
-    offsetFormatters.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(utcMs).map((x) => [x.type, x.value]));
-  const local = localMinutes(`${p.year}-${p.month}-${p.day}`, `${p.hour}:${p.minute}`);
-  return local - Math.floor(utcMs / 60000);
-}
-
 interface Observance {
   /** the local onset, in the offset before it */
   onset: string;
   from: number;
   to: number;
-}
-
-const DAY = 86_400_000;
-
-/** The zone's offset changes between two instants, to the minute (a day scan, then bisection). */
-export function transitions(timeZone: string, fromMs: number, toMs: number): { at: number; from: number; to: number }[] {
-  const out: { at: number; from: number; to: number }[] = [];
-  let t = fromMs;
-  let offset = zoneOffset(timeZone, t);
-  while (t < toMs) {
-    const next = Math.min(t + DAY / 2, toMs);
-    const o = zoneOffset(timeZone, next);
-    if (o !== offset) {
-      let lo = t;
-      let hi = next;
-      while (hi - lo > 60_000) {
-        const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
-        if (zoneOffset(timeZone, mid) === offset) lo = mid;
-        else hi = mid;
-      }
-      out.push({ at: hi, from: offset, to: o });
-      offset = o;
-    }
-    t = next;
-  }
-  return out;
 }
 
 function observances(timeZone: string, year: number): Observance[] {

@@ -1,8 +1,11 @@
 /**
- * One message's subject, plain text, HTML and calendar entry, in its language (CONTRACT 13).
- * Pure: the delivery reads what it needs, this only writes words. Every value that reaches the
- * HTML is escaped; links are built on the configured public origin.
+ * One message's subject, plain text, HTML and calendar entry, in its language.
+ * Pure: the delivery reads what it needs, this only writes words. Every value written into the
+ * HTML goes through hono's `html`, which escapes it, as the hosted pages do; links are built on
+ * the configured public origin.
  */
+import { html } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
 import { localMinutes, localToUtc } from "../lib/localtime";
 import { calendar } from "./ical";
 import { TEXTS, type Texts, type Vars } from "./texts";
@@ -44,8 +47,6 @@ export interface Rendered {
   html: string;
   calendar?: { method: "REQUEST" | "CANCEL"; content: string } | undefined;
 }
-
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** "Europe/Rome" -> "Rome", "America/Argentina/Buenos_Aires" -> "Buenos Aires". */
 export function zoneCity(timeZone: string): string {
@@ -130,22 +131,26 @@ function asText(t: Texts, greeting: string, b: Block, signature: string, footer:
   return lines.join("\n");
 }
 
+/** hono's `html` answers synchronously when nothing in it is a promise, as in an email. */
+function markup(h: HtmlEscapedString | Promise<HtmlEscapedString>): string {
+  if (h instanceof Promise) throw new TypeError("an email's HTML holds no promise");
+  return h.toString();
+}
+
+const button = ([label, url]: [string, string]) => html`<p style="margin:16px 0"><a href="${url}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:#1f1c19;color:#ffffff;text-decoration:none">${label}</a></p>\n`;
+const detail = ([label, value]: [string, string]) => html`<tr><th align="left" style="padding:2px 12px 2px 0;font-weight:600">${label}</th><td>${value}</td></tr>`;
+/** The signature's lines, one <br> between each. */
+const signatureLines = (text: string) => text.split("\n").map((line, n) => (n ? html`<br>${line}` : line));
+
 function asHtml(locale: Locale, subject: string, greeting: string, b: Block, signature: string, footer: string): string {
-  const e = escapeHtml;
-  const button = ([label, url]: [string, string]) =>
-    `<p style="margin:16px 0"><a href="${e(url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:#1f1c19;color:#ffffff;text-decoration:none">${e(label)}</a></p>`;
-  const rows = b.details.map(([label, value]) => `<tr><th align="left" style="padding:2px 12px 2px 0;font-weight:600">${e(label)}</th><td>${e(value)}</td></tr>`).join("");
-  return [
-    `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(subject)}</title></head>`,
-    `<body style="margin:0;padding:24px;background:#f6f4f1;color:#1f1c19;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">`,
-    `<div style="max-width:36rem;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">`,
-    `<p>${e(greeting)}</p>`,
-    ...b.paragraphs.map((p) => `<p>${e(p)}</p>`),
-    ...b.buttons.map(button),
-    rows ? `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rows}</table>` : "",
-    `<p>${e(signature).replace(/\n/g, "<br>")}</p>`,
-    `</div><p style="max-width:36rem;margin:12px auto;color:#6b645c;font-size:13px">${e(footer)}</p></body></html>`,
-  ].join("\n");
+  const table = b.details.length ? html`<table role="presentation" style="border-collapse:collapse;margin:16px 0">${b.details.map(detail)}</table>` : "";
+  return markup(html`<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
+<body style="margin:0;padding:24px;background:#f6f4f1;color:#1f1c19;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
+<div style="max-width:36rem;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<p>${greeting}</p>
+${b.paragraphs.map((p) => html`<p>${p}</p>\n`)}${b.buttons.map(button)}${table}
+<p>${signatureLines(signature)}</p>
+</div><p style="max-width:36rem;margin:12px auto;color:#6b645c;font-size:13px">${footer}</p></body></html>`);
 }
 
 /** The calendar entry of the reservation as this message tells it. */

@@ -1,4 +1,4 @@
-/** The words of every message in the widget's five languages (CONTRACT 13). Pure. */
+/** The words of every message in the widget's five languages. Pure. */
 import type { Locale, Template } from "./types";
 
 /** What a sentence may mention, already formatted for its language. */
