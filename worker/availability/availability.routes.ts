@@ -8,7 +8,7 @@ import { localMinutes } from "../lib/localtime";
 import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { dateField, hourField, queryBoolean, queryId, queryPax } from "../lib/query";
 import { createRouter } from "../lib/router";
-import { TableSchema, toTableDto } from "../properties/rooms.routes";
+import { TableSchema, toTableDto } from "../properties/tables.schemas";
 import { Availability, bestChoice, type EngineService, serviceDayOf, serviceRunsOn, serviceSpan, stayMinutes, UNAVAILABLE } from "./engine";
 import { loadAvailability } from "./availability.repo";
 import { dateOrDateTime, namedService, preloaded, slotListing, wantsFresh } from "./listing";
