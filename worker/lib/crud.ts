@@ -137,6 +137,7 @@ export interface CatalogResource<Row extends { id: number }, Create, Update, Dto
 type CatalogRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType> = ReturnType<typeof catalogRoutes<S, C, U>>;
 
 const scopeOf = (c: Context<AppEnv>): CatalogScope => ({ db: c.get("db"), property: c.get("property") });
+
 /**
  * TypeScript cannot follow a generic schema through the route's response types; `toDto`
  * answering the schema's type is what keeps each resource's answers true to its contract.
