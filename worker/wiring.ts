@@ -2,8 +2,9 @@
  * The one place that knows every reaction and sender: what follows a reservation's change, and
  * who sends each kind of outbox row. Called by each door of the Worker before it serves anything.
  */
+import { registerErasure } from "./customers/erasure";
 import { attemptMessage } from "./messages/delivery";
-import { takeDue as takeDueMessages } from "./messages/messages.repo";
+import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.repo";
 import { messagesReaction } from "./messages/reaction";
 import { registerSender } from "./outbox/senders";
 import { registerReaction } from "./reservations/reactions";
@@ -24,4 +25,5 @@ export function wire(): void {
   registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook });
   registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);
+  registerErasure(eraseMessages);
 }

@@ -8,7 +8,7 @@ import { ApiError, invalidInput } from "../errors";
 import { emailField, envelope, errorResponses, json, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
 import { jsonBodyOnly } from "../lib/middleware";
 import { config } from "../config";
-import { PositionSchema, PropertySchema } from "../properties/properties.routes";
+import { PositionSchema, PropertySchema } from "../properties/properties.schemas";
 import { writePlaced } from "../properties/lifecycle";
 import { toPropertyDto } from "../properties/properties.repo";
 import { shardCount } from "../shards/shards";

@@ -1,9 +1,9 @@
 /**
- * The availability engine (CONTRACT 5 and 14). Pure: it takes a property's catalog, the holds
- * on its tables, the arrivals that pacing counts and the time now, and answers which tables
- * are free, which times can be booked (and why not) and which table fits a party best. No
- * Hono, no drizzle: the routes load the data and the same rules decide what the slot listing
- * shows and what a booking may take. The rules without state live in rules.ts.
+ * The availability engine. Pure: it takes a property's catalog, the holds on its tables, the
+ * arrivals that pacing counts and the time now, and answers which tables are free, which times
+ * can be booked (and why not) and which table fits a party best. No Hono, no drizzle: the routes
+ * load the data and the same rules decide what the slot listing shows and what a booking may
+ * take. The rules without state live in rules.ts.
  *
  * Times are local minutes (minutes since 1970-01-01 00:00 of the property's wall clock).
  */
@@ -286,8 +286,8 @@ export class Availability {
   }
 
   /**
-   * The slot listing of one service day (CONTRACT 5): its times past midnight included.
-   * `outOfOrder` false: closures are ignored and nothing is disabled (SPEC); true: a time is
+   * The slot listing of one service day: its times past midnight included.
+   * `outOfOrder` false: closures are ignored and nothing is disabled; true: a time is
    * disabled when every table is closed to the party's stay, and closed tables neither count
    * as free nor make a time available. Each unavailable time says why (`reason`).
    */
@@ -314,13 +314,7 @@ export class Availability {
     const closedAt = (t: EngineTable, start: number) => d.closures.some((c) => closureCovers(c, d.date, start, stay, t, service.id));
     const entry: DayServiceSlots = { id: service.id, title: service.name, available_slots: [], slots: [] };
     const grid = serviceGrid(service, d.date, settings);
-    // each fitting table's held starts, worked out once for the whole grid when first needed
-    const heldByTable = new Map<EngineTable, Uint8Array>();
-    const held = (t: EngineTable) => {
-      let h = heldByTable.get(t);
-      if (!h) heldByTable.set(t, (h = this.heldOnGrid(t, grid, service.slotInterval ?? settings.slot_interval, stay)));
-      return h;
-    };
+    const held = this.heldOnGridOnce(grid, service.slotInterval ?? settings.slot_interval, stay);
     for (let k = 0; k < grid.length; k++) {
       const start = grid[k]!;
       if (!this.exists(start)) continue;
@@ -348,6 +342,16 @@ export class Availability {
       if (!reason) entry.available_slots.push(hour);
     }
     return entry;
+  }
+
+  /** Each table's held starts on the grid, worked out once for the whole grid when first needed. */
+  private heldOnGridOnce(grid: number[], step: number, stay: number): (t: EngineTable) => Uint8Array {
+    const heldByTable = new Map<EngineTable, Uint8Array>();
+    return (t) => {
+      let h = heldByTable.get(t);
+      if (!h) heldByTable.set(t, (h = this.heldOnGrid(t, grid, step, stay)));
+      return h;
+    };
   }
 }
 

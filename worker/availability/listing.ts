@@ -1,11 +1,10 @@
 /**
- * The slot listing (GET /bookings/slots, CONTRACT 5): 7 days of bookable times for a party. Its
+ * The slot listing (GET /bookings/slots): 7 days of bookable times for a party. Its
  * days' holds ride in the round trip of the property row (slotsPreload), and a listing computed
  * this minute on the same catalog, holds and settings is answered again without the engine.
  */
 import type { Context } from "hono";
-import { z } from "@hono/zod-openapi";
-import { dateString, resolveSettings } from "../../shared/schemas";
+import { resolveSettings } from "../../shared/schemas";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { now } from "../lib/clock";
@@ -13,16 +12,10 @@ import { addDays, zonedParts } from "../lib/localtime";
 import { queryBoolean } from "../lib/query";
 import type { Preload } from "../properties/binding";
 import { Availability, type DaySlots, type EngineService, listedDays, paced } from "./engine";
+import { dateOrDateTime } from "./availability.schemas";
 import { availabilityFrom, type ListingRead, listingQueries, listingRead, loadAvailability } from "./availability.repo";
 
 const DAYS = 7;
-
-/** A date, or a datetime whose date part is used (SPEC's start_date on /bookings/slots). */
-export const dateOrDateTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, { message: "expected a date YYYY-MM-DD or a datetime", abort: true })
-  .transform((v) => v.slice(0, 10))
-  .pipe(dateString);
 
 /** The service named by service_id: 404 when not in the property, 403 "service forbidden" when switched off. */
 export function namedService(services: EngineService[], id: number, online: boolean): EngineService {

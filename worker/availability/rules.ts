@@ -1,7 +1,7 @@
 /**
- * The availability engine's vocabulary and its rules that need no state (CONTRACT 5 and 14):
- * stays, service days (a service may run past midnight), grids, closures over a stay, pacing
- * intervals and the best choice. Pure: no Hono, no drizzle; engine.ts applies them.
+ * The availability engine's vocabulary and its rules that need no state: stays, service days
+ * (a service may run past midnight), grids, closures over a stay, pacing intervals and the best
+ * choice. Pure: no Hono, no drizzle; engine.ts applies them.
  *
  * Times are local minutes (minutes since 1970-01-01 00:00 of the property's wall clock).
  */
@@ -49,7 +49,7 @@ export interface EngineService {
   validTo: string | null;
   /** minutes to pay; set: new reservations start PREPAY (the engine itself ignores it) */
   prepaymentWindow?: number | null;
-  /** pacing (CONTRACT 14): the interval (default 15) and its limits (null or absent: none) */
+  /** pacing: the interval (default 15) and its limits (null or absent: none) */
   pacingInterval?: number;
   maxCoversPerInterval?: number | null;
   maxPartiesPerInterval?: number | null;
@@ -101,7 +101,7 @@ export interface Catalog {
  */
 export type Mode = "online" | "staff";
 
-/** Why a time cannot be booked; the routes map each to SPEC's reason. */
+/** Why a time cannot be booked; the routes map each to the reason phrase the API documents. */
 export type Refusal =
   | "service_is_not_available" // the service does not run that day
   | "service_not_available" // the service or party size is not open to this channel
@@ -172,7 +172,7 @@ export function stayMinutes(pax: number, settings: Pick<EngineSettings, "turn_ti
 export const pastMidnight = (s: Pick<EngineService, "startHour" | "endHour">) => s.endHour < s.startHour;
 
 /**
- * The service day a start belongs to (CONTRACT 14): its calendar date, or the day before for
+ * The service day a start belongs to: its calendar date, or the day before for
  * the part of a service past midnight. Weekdays, validity, closures and the listing go by it.
  */
 export function serviceDayOf(service: Pick<EngineService, "startHour" | "endHour">, start: number): string {
@@ -207,7 +207,7 @@ export function serviceGrid(service: EngineService, date: string, settings: Pick
  * at `start` on `serviceDay`? Whole days close those service days (a late service's hours past
  * midnight included, the previous night's party finishing into them not); hours close
  * [start_hour, end_hour) of each calendar date in the range, and refuse a party whose stay
- * overlaps them, not only one that starts inside (CONTRACT 14).
+ * overlaps them, not only one that starts inside.
  */
 export function closureCovers(c: EngineClosure, serviceDay: string, start: number, stay: number, table: EngineTable, serviceId: number | undefined): boolean {
   if (c.roomIds && !c.roomIds.includes(table.roomId)) return false;

@@ -1,14 +1,13 @@
 /**
- * A property's customers in its shard (CONTRACT 14): search, counts from their reservations,
- * updates, merges and erasure. A merge and an erasure are each one batch, so no reservation is
- * left pointing at a customer merged away, and no copy of erased personal data survives in the
- * reservations, their history, their webhook outbox or their emails.
+ * A property's customers in its shard: search, counts from their reservations, updates, merges
+ * and erasure. A merge and an erasure are each one batch, so no reservation is left pointing at a
+ * customer merged away, and no copy of erased personal data survives in the reservations, their
+ * history, their webhook outbox or what the erasure's caller adds (their emails).
  */
-import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { customers, reservationHistory, reservations, webhookEventBodies, webhookEvents } from "../db/shard.schema";
-import { eraseMessages } from "../messages/messages.repo";
 import type { Db } from "../env";
-import { abortReason } from "../lib/d1";
+import { abortReason, type Statement } from "../lib/d1";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
 import { GUEST_WRITTEN_OUT } from "../reservations/guest.repo";
@@ -127,14 +126,15 @@ const PERSONAL_HISTORY = ["$.customer", "$.notes", "$.special_request", "$.aller
 const PERSONAL_SNAPSHOT = ["$.customerSnapshot", "$.guest", "$.notes", "$.specialRequest", "$.allergies"].map((p) => `'${p}'`).join(", ");
 
 /**
- * Erases a customer's personal data (CONTRACT 14) and keeps the reservations, anonymised: the
- * customer row keeps its id (the reservations' counts stay whole) without names, contacts,
- * notes or consent; each reservation loses its guest, notes, special request and allergies
- * (its RESERVATION_UPDATED event says so), and their history and outbox snapshots lose them
- * too, as do their emails (none still pending is sent). Events not yet sent are rebuilt from the
- * scrubbed snapshot: erasure wins over the same-bytes-on-retry rule.
+ * Erases a customer's personal data and keeps the reservations, anonymised: the customer row
+ * keeps its id (the reservations' counts stay whole) without names, contacts, notes or consent;
+ * each reservation loses its guest, notes, special request and allergies (its
+ * RESERVATION_UPDATED event says so), and their history and outbox snapshots lose them too.
+ * Events not yet sent are rebuilt from the scrubbed snapshot: erasure wins over the
+ * same-bytes-on-retry rule. `alsoScrub` adds, at the batch's end, the statements that scrub other
+ * copies of the reservations' data (their emails), given the SQL that selects their ids.
  */
-export async function eraseCustomer(db: Db, id: number, actor: string): Promise<void> {
+export async function eraseCustomer(db: Db, id: number, actor: string, alsoScrub: (reservationIds: SQLWrapper) => Statement[]): Promise<void> {
   const at = nowIso();
   const theirs = db.select({ id: reservations.id }).from(reservations).where(eq(reservations.customerId, id));
   await db.batch([
@@ -163,7 +163,6 @@ export async function eraseCustomer(db: Db, id: number, actor: string): Promise<
       .update(reservationHistory)
       .set({ changes: sql.raw(`json_remove(changes, ${PERSONAL_HISTORY})`) })
       .where(inArray(reservationHistory.reservationId, theirs)),
-    // their emails too (CONTRACT 13): no address, guest or MIME kept, nothing more sent
-    ...eraseMessages(db, theirs),
+    ...alsoScrub(theirs),
   ] as unknown as Parameters<Db["batch"]>[0]);
 }

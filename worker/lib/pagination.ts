@@ -1,4 +1,4 @@
-/** Cursor pagination (CONTRACT 2): limit 1..200, default 50; the cursor is opaque, never an offset. */
+/** Cursor pagination: limit 1..200, default 50; the cursor is opaque, never an offset. */
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../errors";
 import { base64url } from "./crypto";

@@ -8,7 +8,7 @@ export const dateField = z.string().pipe(dateString);
 /** A time HH:MM[:SS], normalised to HH:MM:SS. */
 export const hourField = z.string().pipe(hourString);
 
-/** true/false/1/0 (SPEC types out_of_order as an int with boolean meaning). */
+/** true/false/1/0: flags such as out_of_order are documented as integers with a boolean meaning. */
 export const queryBoolean = z
   .enum(["true", "false", "1", "0"], { message: "expected true, false, 1 or 0" })
   .transform((v) => v === "true" || v === "1");

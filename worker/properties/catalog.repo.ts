@@ -310,7 +310,7 @@ export type Deletion = { deleted: true } | { deleted: false; usedBy: number | un
 
 /**
  * Runs a deletion's statements behind a catalog_changes row, in one batch: the row's
- * trigger aborts the batch while an upcoming reservation uses the target (CONTRACT 4).
+ * trigger aborts the batch while an upcoming reservation uses the target.
  */
 async function guardedDelete(db: Db, propertyId: number, timeZone: string, what: Target, statements: BatchItem[]): Promise<Deletion> {
   const kind = "roomId" in what ? "room" : "tableId" in what ? "table" : "service";

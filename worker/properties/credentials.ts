@@ -1,5 +1,5 @@
 /**
- * A property's sign-in (CONTRACT 11): its username and password, hashed once and written to
+ * A property's sign-in on the hosted pages: its username and password, hashed once and written to
  * the directory (where the hosted sign-in finds them in one control read, under a unique key)
  * and to the property's row in its shard.
  */

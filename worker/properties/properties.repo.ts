@@ -121,7 +121,7 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** The API shape of a property: SPEC's fields plus settings (defaults filled) and public_key. */
+/** The API shape of a property: its own fields, its settings (defaults filled) and its public_key. */
 export function toPropertyDto(p: PropertyRow) {
   return {
     id: p.id,

@@ -1,0 +1,71 @@
+/** A table's API shape (also in the availability answers), its create and update bodies, and its mapper. */
+import { z } from "@hono/zod-openapi";
+import type { TableWithMembers } from "./catalog.repo";
+
+export const TableSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    room_id: z.number().int(),
+    guests_min: z.number().int(),
+    guests_max: z.number().int(),
+    bookable: z.boolean(),
+    online: z.boolean().openapi({ description: "true: bookable online (booking engine, search engine); false: staff only" }),
+    group: z.boolean().openapi({ description: "a combination of two or more tables of one room" }),
+    table_ids: z.array(z.number().int()).openapi({ description: "for a group, its member tables; empty otherwise" }),
+  })
+  .openapi("Table");
+
+/** The most guests a table seats, a group given no guests_max included. */
+export const MAX_GUESTS = 1000;
+const name = z.string().trim().min(1).max(100);
+const guests = z.number().int().min(1).max(MAX_GUESTS);
+const ids = z.array(z.number().int().positive()).max(100);
+
+export const TableCreate = z
+  .object({
+    name,
+    room_id: z.number().int().positive(),
+    guests_min: guests.optional().openapi({ description: "default 1" }),
+    guests_max: guests
+      .optional()
+      .openapi({ description: "required for a single table; a group without it seats the sum of its members, and follows them when they change" }),
+    bookable: z.boolean().optional(),
+    online: z.boolean().optional(),
+    group: z.boolean().optional(),
+    table_ids: ids.optional().openapi({ description: "members of a group: at least two tables of the same room" }),
+  })
+  .openapi("TableCreate", { example: { name: "T1", room_id: 1, guests_min: 1, guests_max: 4 } });
+
+export const TableUpdate = z
+  .object({
+    name: name.optional(),
+    room_id: z.number().int().positive().optional(),
+    guests_min: guests.optional(),
+    guests_max: guests
+      .nullable()
+      .optional()
+      .openapi({ description: "a number fixes it; for a group, null makes it follow its members again (their sum, never below guests_min)" }),
+    bookable: z.boolean().optional(),
+    online: z.boolean().optional(),
+    table_ids: ids.optional(),
+  })
+  .openapi("TableUpdate");
+
+export type Table = z.infer<typeof TableSchema>;
+export type TableCreateBody = z.infer<typeof TableCreate>;
+export type TableUpdateBody = z.infer<typeof TableUpdate>;
+
+export function toTableDto(t: Pick<TableWithMembers, "id" | "name" | "roomId" | "guestsMin" | "guestsMax" | "bookable" | "online" | "isGroup" | "memberIds">): Table {
+  return {
+    id: t.id,
+    name: t.name,
+    room_id: t.roomId,
+    guests_min: t.guestsMin,
+    guests_max: t.guestsMax,
+    bookable: t.bookable,
+    online: t.online,
+    group: t.isGroup,
+    table_ids: t.memberIds,
+  };
+}
