@@ -37,7 +37,8 @@ import { calendarRouter } from "./public/calendar.routes";
 import { publicRouter } from "./public/public.routes";
 import { waitlistRouter } from "./waitlist/waitlist.routes";
 import { wire } from "./wiring";
-import { partnerAuth, searchengineRouter } from "./searchengine/searchengine.routes";
+import { partnerAuth } from "./searchengine/partner";
+import { searchengineRouter } from "./searchengine/searchengine.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
