@@ -1,11 +1,16 @@
-/** createApp(): the one place routers are mounted, docs served and errors mapped. */
-import type { MiddlewareHandler } from "hono";
+/**
+ * createApp(): the one place routers are mounted, docs served and errors mapped. Each area of the
+ * Worker is mounted by a function of its own below, with the middleware that guards it, in the
+ * order the requests meet them.
+ */
+import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
 import { clientsRouter } from "./auth/clients.routes";
-import { authBodyTooLarge, tokenRouter } from "./oauth/token.routes";
+import { tokenRouter } from "./oauth/token.routes";
+import { authBodyTooLarge } from "./oauth/errors";
 import { docsRouter } from "./docs/docs.routes";
 import { config } from "./config";
 import type { AppEnv } from "./env";
@@ -38,35 +43,59 @@ import { calendarRouter } from "./public/calendar.routes";
 import { publicRouter } from "./public/public.routes";
 import { waitlistRouter } from "./waitlist/waitlist.routes";
 import { wire } from "./wiring";
-import { partnerAuth, searchengineRouter } from "./searchengine/searchengine.routes";
+import { partnerAuth } from "./searchengine/partner";
+import { searchengineRouter } from "./searchengine/searchengine.routes";
 
 export const API_BASE = "/api/v2";
 export const AUTH_BASE = "/auth/api/v2/api-account/oauth2";
 
+type App = ReturnType<typeof createRouter>;
+type Middleware = MiddlewareHandler<AppEnv>;
+
 export function createApp() {
   wire();
   const app = createRouter();
+  app.use("*", ...everyRequest());
+  mountAuthArea(app);
+  mountIntegratorApi(app);
+  mountPublicApi(app);
+  mountSearchEngine(app);
+  mountHostedPages(app);
+  mountOpenApiDocument(app);
+  app.route("/", docsRouter);
+  mountOps(app);
+  app.notFound(unrouted(app));
+  app.onError(onError);
+  return app;
+}
 
-  app.use(
-    "*",
+function everyRequest(): Middleware[] {
+  return [
     requestId({ headerName: "X-Request-Id", limitLength: 200 }),
     secureHeaders({ crossOriginResourcePolicy: false, xFrameOptions: false }),
     database(),
     // Whichever shard served the request: its D1 bookmark, for the caller's next read.
     shardBookmark(),
-  );
+  ];
+}
 
-  // Unauthenticated: client creation, the OAuth token endpoints, and the hosted pages where a
-  // restaurant connects an integrator (authorize) and sees or disconnects them (connected-apps).
+/**
+ * Unauthenticated: client creation, the OAuth token endpoints, and the hosted pages where a
+ * restaurant connects an integrator (authorize) and sees or disconnects them (connected-apps).
+ * The token router comes first: its per-address limit covers the whole area.
+ */
+function mountAuthArea(app: App) {
   app.use(`${AUTH_BASE}/*`, limitBody(MAX_BODY_BYTES, authBodyTooLarge));
   app.route(AUTH_BASE, tokenRouter);
   app.route(AUTH_BASE, clientsRouter);
   app.route(AUTH_BASE, authorizeRouter);
   app.route(AUTH_BASE, appsRouter);
   app.route("/", metadataRouter);
+}
 
-  // The integrator API: bearer token, per-client rate limit, JSON bodies, idempotent writes.
-  const authed: MiddlewareHandler<AppEnv>[] = [
+/** The integrator API's guards: bearer token, per-client rate limit, JSON bodies, idempotent writes. */
+function integratorGuards(): Middleware[] {
+  return [
     noStore(),
     limitBody(),
     bearerAuth(),
@@ -74,41 +103,54 @@ export function createApp() {
     jsonBodyOnly(),
     idempotency({ scope: (c) => `client:${c.get("client").id}` }),
   ];
-  const scoped = [...authed, requireProperty()];
+}
+
+/** The routers of the integrator API that act on the property of the Property header, by path. */
+const PROPERTY_SCOPED = [
+  ["rooms", roomsRouter],
+  ["tables", tablesRouter],
+  ["services", servicesRouter],
+  ["closures", closuresRouter],
+  ["reservations", reservationsRouter],
+  ["bookings", bookingsRouter],
+  ["customers", customersRouter],
+] as const;
+
+function mountIntegratorApi(app: App) {
+  const guards = integratorGuards();
+  const scoped = [...guards, requireProperty()];
   // The slot listing reads its days in the round trip of the property row.
-  const bookings = [...authed, requireProperty({ preload: slotsPreload })];
+  const bookings = [...guards, requireProperty({ preload: slotsPreload })];
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
   // Merging and erasing customers change their reservations too.
   app.use(`${API_BASE}/customers/*`, dispatchAfterWrite());
-  app.use(`${API_BASE}/properties/*`, ...authed);
+  app.use(`${API_BASE}/properties/*`, ...guards);
   app.route(`${API_BASE}/properties`, propertiesRouter);
-  for (const [path, router] of [
-    ["rooms", roomsRouter],
-    ["tables", tablesRouter],
-    ["services", servicesRouter],
-    ["closures", closuresRouter],
-    ["reservations", reservationsRouter],
-    ["bookings", bookingsRouter],
-    ["customers", customersRouter],
-  ] as const) {
+  for (const [path, router] of PROPERTY_SCOPED) {
     app.use(`${API_BASE}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
     app.route(`${API_BASE}/${path}`, router);
   }
   // A reservation's emails and the search-engine switch, behind the same middleware as the reservations.
   app.route(`${API_BASE}/reservations`, reservationMessagesRouter);
   app.route(`${API_BASE}/reservations`, searchengineSwitchRouter);
+  mountWebhooks(app, guards);
+}
 
-  // Webhook subscriptions: SPEC's paths, the singular `webhook` in PUT and DELETE. Only
-  // creation names a property (the Property header).
-  app.use(`${API_BASE}/webhooks/*`, ...authed);
-  app.use(`${API_BASE}/webhook/*`, ...authed);
+/**
+ * Webhook subscriptions: the API's documented paths, with the singular `webhook` in PUT and
+ * DELETE. Only creation names a property (the Property header).
+ */
+function mountWebhooks(app: App, guards: Middleware[]) {
+  app.use(`${API_BASE}/webhooks/*`, ...guards);
+  app.use(`${API_BASE}/webhook/*`, ...guards);
   app.on("POST", `${API_BASE}/webhooks/subscription`, requireProperty());
   app.route(API_BASE, webhooksRouter);
+}
 
-  // The public widget API: no token, any origin, per-IP limit, idempotent writes per IP and property.
-  app.use(
-    `${API_BASE}/public/*`,
+/** The public widget API's guards: no token, any origin, per-IP limits, idempotent writes per IP and property. */
+function publicGuards(): Middleware[] {
+  return [
     cors({
       origin: "*",
       allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
@@ -125,22 +167,51 @@ export function createApp() {
     idempotency({ scope: (c) => `public:${clientIp(c)}:${c.req.path.split("/")[4] ?? ""}` }),
     // A guest's booking or cancellation queues its webhook deliveries once it has answered.
     dispatchAfterWrite(),
-  );
+  ];
+}
+
+function mountPublicApi(app: App) {
+  app.use(`${API_BASE}/public/*`, ...publicGuards());
   app.route(`${API_BASE}/public`, publicRouter);
-  // The calendar entry of a guest's reservation, and waiting-list offers (CONTRACT 13).
+  // The calendar entry of a guest's reservation, and waiting-list offers.
   app.route(`${API_BASE}/public`, calendarRouter);
   app.route(`${API_BASE}/public`, waitlistRouter);
+}
 
-  // The search engine's booking server and feeds (CONTRACT 12): its partner's Basic credentials, JSON
-  // bodies; a booking queues its webhook deliveries once it has answered. Its answers name diners,
-  // refusals included: nothing keeps them.
+/**
+ * The search engine's booking server and feeds: its partner's Basic credentials, JSON bodies; a
+ * booking queues its webhook deliveries once it has answered. Its answers name diners, refusals
+ * included: nothing keeps them.
+ */
+function mountSearchEngine(app: App) {
   app.use("/searchengine/*", noStore(), limitBody(), partnerAuth(), jsonBodyOnly(), dispatchAfterWrite());
   app.route("/searchengine", searchengineRouter);
+}
 
-  // The hosted pages: HTML shells around the widget, with a per-IP budget of their own.
+/** The hosted pages: HTML shells around the widget, with a per-IP budget of their own. */
+function mountHostedPages(app: App) {
   app.use("/p/*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `page:${callerKey(c)}` }));
   app.route("/p", pagesRouter);
+}
 
+const API_DESCRIPTION =
+  "Properties, rooms, tables, services, availability, reservations and webhooks for restaurants. " +
+  "Every success is `{\"data\": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase. " +
+  "Answers that read or wrote a restaurant's data carry `X-D1-Bookmark`: send it back on the next request to read " +
+  "at least what you wrote (reads may be served by a read replica). While a restaurant's data moves between " +
+  "databases, its writes answer 503 with `Retry-After`.";
+
+function mountOpenApiDocument(app: App) {
+  registerSecuritySchemes(app);
+  app.use(`${API_BASE}/openapi.json`, middlewareAnswers());
+  app.doc31(`${API_BASE}/openapi.json`, (c) => ({
+    openapi: "3.1.0",
+    info: { title: "Restaurant reservation API", version: "2.0.0", description: API_DESCRIPTION },
+    servers: [{ url: config(c.env).publicOrigin, description: "this server" }],
+  }));
+}
+
+function registerSecuritySchemes(app: App) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
@@ -151,41 +222,34 @@ export function createApp() {
     scheme: "basic",
     description: "the search engine partner's credentials (secrets SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
   });
-  // The statuses the middleware above answers, added to every operation they guard (the static
-  // RFC 8414 metadata has no rate limit, so no 429).
-  app.use(`${API_BASE}/openapi.json`, async (c, next) => {
-    await next();
-    const unlimited = (path: string) => path.startsWith("/.well-known/");
-    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), unlimited));
-  });
-  app.doc31(`${API_BASE}/openapi.json`, (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Restaurant reservation API",
-      version: "2.0.0",
-      description:
-        "Properties, rooms, tables, services, availability, reservations and webhooks for restaurants. " +
-        "Every success is `{\"data\": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase. " +
-        "Answers that read or wrote a restaurant's data carry `X-D1-Bookmark`: send it back on the next request to read " +
-        "at least what you wrote (reads may be served by a read replica). While a restaurant's data moves between " +
-        "databases, its writes answer 503 with `Retry-After`.",
-    },
-    servers: [{ url: config(c.env).publicOrigin, description: "this server" }],
-  }));
-  app.route("/", docsRouter);
+}
 
+/**
+ * The statuses the middleware above answers, added to every operation they guard (the static
+ * RFC 8414 metadata has no rate limit, so no 429).
+ */
+function middlewareAnswers(): Middleware {
+  const unlimited = (path: string) => path.startsWith("/.well-known/");
+  return async function middlewareAnswersMiddleware(c, next) {
+    await next();
+    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), unlimited));
+  };
+}
+
+function mountOps(app: App) {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   // The operator's door (npm run ops): only with the OPS_TOKEN secret, never in the OpenAPI document.
   app.use("/__ops/*", limitBody());
   app.route("/__ops", opsRouter);
+}
 
-  app.notFound((c) => {
+/** 405 with Allow for a known path asked with another method, 404 for anything else. */
+function unrouted(app: App) {
+  return function notFound(c: Context<AppEnv>) {
     const allowed = methodNotAllowed(app.routes, c.req.method, c.req.path);
     if (allowed.length) {
       return onError(new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${allowed.join(", ")}`, { headers: { Allow: allowed.join(", ") } }), c);
     }
     return onError(new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c);
-  });
-  app.onError(onError);
-  return app;
+  };
 }

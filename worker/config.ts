@@ -31,7 +31,7 @@ const schema = z.object({
   LINK_SECRET: z.string().min(16).optional().catch(undefined),
   TOKEN_TTL_SECONDS: int(3600, 1),
   SANDBOX_DAYS: int(90, 1),
-  /** multiplies CONTRACT 9's retry delays (webhooks and messages) */
+  /** multiplies the outbox's retry delays (webhooks and messages, outbox/retry.ts) */
   WEBHOOK_RETRY_SCALE: num(1, 0),
   WEBHOOK_TIMEOUT_MS: num(10_000, 100, 30_000),
   WEBHOOK_RETENTION_DAYS: int(30, 1),

@@ -46,7 +46,7 @@ export interface Bindings {
   LINK_SECRET?: string;
   /** days sent and failed messages are kept (default 90) */
   MESSAGE_RETENTION_DAYS?: string;
-  /** multiplies CONTRACT 9's retry delays (default 1; tests use a small fraction) */
+  /** multiplies the outbox's retry delays (default 1; tests use a small fraction) */
   WEBHOOK_RETRY_SCALE?: string;
   /** per delivery attempt (default 10000, at most 30000) */
   WEBHOOK_TIMEOUT_MS?: string;

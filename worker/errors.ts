@@ -1,5 +1,5 @@
 /**
- * The one error shape: RFC 9457 problem details whose `title` is SPEC's reason phrase.
+ * The one error shape: RFC 9457 problem details whose `title` is the reason phrase the API documents.
  * Handlers `throw new ApiError("table_not_available")`; onError and the validation hook
  * are the only places that write error responses.
  */
@@ -11,7 +11,7 @@ import { config } from "./config";
 import type { AppEnv } from "./env";
 import { abortReason } from "./lib/d1";
 
-/** code -> [status, title]. Titles are SPEC's reason phrases verbatim where SPEC has one. */
+/** code -> [status, title]. Titles are the API's documented reason phrases, word for word where it documents one. */
 export const ERRORS = {
   invalid_input_data: [400, "invalid input data"],
   validation_error: [400, "validation error"],

@@ -45,7 +45,7 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * The `Property: <id>` header of property-scoped calls (CONTRACT 3). `preload`: what the
+ * The `Property: <id>` header of property-scoped calls. `preload`: what the
  * request's route reads in the round trip of the property row, if anything (binding.ts).
  */
 export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Preload | undefined } = {}): MiddlewareHandler<AppEnv> {

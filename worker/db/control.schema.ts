@@ -1,5 +1,5 @@
 /**
- * The control database (`DB`, CONTRACT 10): what is global. API clients and their tokens, grants,
+ * The control database (`DB`): what is global. API clients and their tokens, grants,
  * the property directory (which shard holds each property) and idempotency keys. Everything a
  * property owns lives in its shard (shard.schema.ts). Times are ISO strings in UTC.
  * Each index carries a one-line reason: the lookup it serves.
@@ -75,7 +75,7 @@ export const propertyDirectory = sqliteTable(
     shard: integer("shard").notNull(),
     movingSince: text("moving_since"),
     /**
-     * The restaurant's sign-in (CONTRACT 11), where one control read finds it: the username as
+     * The restaurant's sign-in on the hosted pages, where one control read finds it: the username as
      * given (NFKC), its comparison form, and the password hash. The shard's row keeps a copy.
      */
     username: text("username"),

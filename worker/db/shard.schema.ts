@@ -1,8 +1,8 @@
 /**
- * A shard (`SHARD_0` ... `SHARD_<n-1>`, CONTRACT 10): everything a property owns, for the
+ * A shard (`SHARD_0` ... `SHARD_<n-1>`): everything a property owns, for the
  * properties the directory (control.schema.ts) places here. Times are ISO strings in UTC unless
  * the column name says "local"; reservation dates and hours are the property's wall-clock time
- * (SPEC shows no zone). Ids come from this shard's own range (worker/lib/shards.ts), so they are
+ * (the API shows no zone). Ids come from this shard's own range (worker/lib/shards.ts), so they are
  * unique across shards and a move keeps them. Each index carries a one-line reason: the lookup
  * it serves; CHECK constraints state the invariants the code relies on.
  */
@@ -27,7 +27,7 @@ const oneOf = (values: readonly string[]) => sql.raw(`(${values.map((v) => `'${v
 export const SHARD_STATES = ["live", "leaving", "arriving"] as const;
 
 /**
- * The property itself: the directory's id, SPEC's fields and its settings. `shard_state` is
+ * The property itself: the directory's id, the API's fields and its settings. `shard_state` is
  * "leaving" on the shard a move copies from and "arriving" on the one it copies to: triggers
  * refuse every write to the property's rows then, except the move's own (`copying` set within
  * its batch), and business triggers (outbox, holds, versions) stay quiet for copied rows.
@@ -153,7 +153,7 @@ export const services = sqliteTable(
     /** minutes a guest has to pay; null: no prepayment (reservations start ACCEPTED, not PREPAY) */
     prepaymentWindow: integer("prepayment_window"),
     /**
-     * Pacing (CONTRACT 14): at most so many covers and parties may start in one interval of
+     * Pacing: at most so many covers and parties may start in one interval of
      * pacing_interval minutes, counted from start_hour; null: no limit. A trigger (0003) refuses
      * the insert or move that would pass them, so parallel bookings cannot both pass.
      */
@@ -248,12 +248,12 @@ export const reservations = sqliteTable(
     notes: text("notes"),
     /** the guest's own words */
     specialRequest: text("special_request"),
-    /** birthday, anniversary, business, date or other (CONTRACT 14) */
+    /** birthday, anniversary, business, date or other */
     occasion: text("occasion"),
     allergies: text("allergies"),
     /**
      * JSON {first_name, last_name, email, phone}: the guest as typed for this reservation, which may
-     * differ from the matched customer's record (CONTRACT 14: a match is never rewritten)
+     * differ from the matched customer's record (a match is never rewritten)
      */
     guest: text("guest", { mode: "json" }).$type<Guest | null>(),
     /** staff booked or moved it past the service's pacing ("override_pacing": true); the trigger lets it pass */
@@ -336,7 +336,7 @@ const epochMillis = customType<{ data: string; driverData: number }>({
 export const NOW_MILLIS = sql`(CAST(round((julianday('now') - 2440587.5) * 86400000) AS INTEGER))`;
 
 /**
- * Every change of a reservation: who, when, what (CONTRACT 6). Kept for good, so lean: the
+ * Every change of a reservation: who, when, what. Kept for good, so lean: the
  * entries of a reservation are clustered under it (WITHOUT ROWID, migration 0025: no index of
  * their own, 91 bytes a reservation), numbered 1, 2, ... within it, their time in milliseconds.
  * drizzle cannot say WITHOUT ROWID: a migration that rebuilds this table must be edited to keep
@@ -429,7 +429,7 @@ export const guestBookingChecks = sqliteTable(
   (t) => [check("guest_booking_checks_max_ck", sql`${t.maxBookings} >= 1`)],
 );
 
-// ---------- webhooks (CONTRACT 9) ----------
+// ---------- webhooks ----------
 
 /**
  * A client's subscription to one event type of one property. One reserved kind has no client
@@ -579,7 +579,7 @@ export const webhookAttempts = sqliteTable(
   ],
 );
 
-// ---------- messages to guests and restaurants (CONTRACT 13) ----------
+// ---------- messages to guests and restaurants ----------
 
 /**
  * The messages outbox: one row per email, written in the same batch as the change it tells of
@@ -639,7 +639,7 @@ export const messageBodies = sqliteTable("message_bodies", {
 });
 
 /**
- * Waiting-list offers (CONTRACT 13): a table freed at a time a WAITING party asked for is offered
+ * Waiting-list offers: a table freed at a time a WAITING party asked for is offered
  * to the earliest such party by email, for `offer_minutes`; claiming it makes the reservation
  * ACCEPTED if the table is still free; an expired or declined offer passes to the next party.
  */

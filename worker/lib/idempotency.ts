@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on writes (CONTRACT 2, Stripe semantics): scoped to the caller, kept 24 h.
+ * Idempotency-Key on writes, with Stripe's semantics: scoped to the caller, kept 24 h.
  * The same key and body replays the first response; another body -> 422; still running -> 409.
  * The claim is one INSERT .. ON CONFLICT, so two racing requests cannot both run.
  *
@@ -48,60 +48,87 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 export function idempotency(options: { scope: (c: Context<AppEnv>) => string }): MiddlewareHandler<AppEnv> {
   return async function idempotencyMiddleware(c, next) {
-    const key = c.req.header("Idempotency-Key");
-    if (key === undefined || c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") {
-      return next();
-    }
-    if (!KEY_SHAPE.test(key)) {
-      throw new ApiError("invalid_input_data", "Idempotency-Key must be 1 to 255 visible ASCII characters", {
-        errors: [{ path: "Idempotency-Key", message: "invalid header" }],
-      });
-    }
-    const scope = options.scope(c);
-    const rawKey = key;
-    const keyHash = await sha256Hex(`${scope}\n${rawKey}`);
-    const body = await c.req.text();
-    const url = new URL(c.req.url);
-    const requestHash = await sha256Hex(`${c.req.method} ${url.pathname}${url.search}\n${c.req.header("Property") ?? ""}\n${body}`);
-    const db = c.env.DB;
-    const at = now();
-    const claimed = await claimKey(db, {
-      scope,
-      key: keyHash,
-      requestHash,
-      at: new Date(at).toISOString(),
-      expiredBefore: new Date(at - TTL_MS).toISOString(),
-      staleBefore: new Date(at - STALE_RUNNING_MS).toISOString(),
-    });
-
-    if (!claimed) {
-      const stored = await findKey(db, scope, keyHash);
-      if (!stored) throw new ApiError("idempotency_key_in_use", "this Idempotency-Key is being processed; retry shortly");
-      if (stored.request_hash !== requestHash) {
-        throw new ApiError("idempotency_key_reused", "this Idempotency-Key was used with another request; use a new key");
-      }
-      if (stored.state === "running") {
-        throw new ApiError("idempotency_key_in_use", "the first request with this Idempotency-Key is still running", {
-          headers: { "Retry-After": "1" },
-        });
-      }
-      // c.body keeps the headers of this request (X-Request-Id and the security headers).
-      const replayed = stored.response_body ? await unseal(stored.response_body, await bodyKey(rawKey, scope)) : "";
-      return c.body(replayed, (stored.response_status ?? 200) as ContentfulStatusCode, {
-        "Content-Type": stored.response_type ?? "application/json",
-        "Cache-Control": "no-store",
-        "Idempotent-Replayed": "true",
-      });
-    }
-
+    const key = idempotencyKeyOf(c);
+    if (key === undefined) return next();
+    const claim = await fingerprint(c, options.scope(c), key);
+    if (!(await claimed(claim))) return replay(c, claim);
     await next();
-
-    const res = c.res;
-    if (res.status >= 500) {
-      await releaseKey(db, scope, keyHash);
-      return;
-    }
-    const text = await res.clone().text();
-    await completeKey(db, scope, keyHash, { status: res.status, body: await seal(text, await bodyKey(rawKey, scope)), type: res.headers.get("Content-Type") });
+    await settle(c, claim);
   };
+}
+
+/** A write's key and the fingerprints it is stored under. */
+interface Claim {
+  db: D1Database;
+  scope: string;
+  /** the Idempotency-Key as sent: only its hash is stored, and it keys the stored answer's encryption */
+  key: string;
+  keyHash: string;
+  requestHash: string;
+}
+
+/** The Idempotency-Key of a write; undefined when there is none to honour. */
+function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
+  const key = c.req.header("Idempotency-Key");
+  if (key === undefined || c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return undefined;
+  if (!KEY_SHAPE.test(key)) {
+    throw new ApiError("invalid_input_data", "Idempotency-Key must be 1 to 255 visible ASCII characters", {
+      errors: [{ path: "Idempotency-Key", message: "invalid header" }],
+    });
+  }
+  return key;
+}
+
+/** The key's hash in its scope, and the request's: method, path and query, Property header and body. */
+async function fingerprint(c: Context<AppEnv>, scope: string, key: string): Promise<Claim> {
+  const keyHash = await sha256Hex(`${scope}\n${key}`);
+  const body = await c.req.text();
+  const url = new URL(c.req.url);
+  const requestHash = await sha256Hex(`${c.req.method} ${url.pathname}${url.search}\n${c.req.header("Property") ?? ""}\n${body}`);
+  return { db: c.env.DB, scope, key, keyHash, requestHash };
+}
+
+/** Whether this request claimed the key: a new one, expired, or left running by a request cut off. */
+function claimed(k: Claim): Promise<boolean> {
+  const at = now();
+  return claimKey(k.db, {
+    scope: k.scope,
+    key: k.keyHash,
+    requestHash: k.requestHash,
+    at: new Date(at).toISOString(),
+    expiredBefore: new Date(at - TTL_MS).toISOString(),
+    staleBefore: new Date(at - STALE_RUNNING_MS).toISOString(),
+  });
+}
+
+/** A key claimed before: the first request's answer again, or why it cannot be given. */
+async function replay(c: Context<AppEnv>, k: Claim): Promise<Response> {
+  const stored = await findKey(k.db, k.scope, k.keyHash);
+  if (!stored) throw new ApiError("idempotency_key_in_use", "this Idempotency-Key is being processed; retry shortly");
+  if (stored.request_hash !== k.requestHash) {
+    throw new ApiError("idempotency_key_reused", "this Idempotency-Key was used with another request; use a new key");
+  }
+  if (stored.state === "running") {
+    throw new ApiError("idempotency_key_in_use", "the first request with this Idempotency-Key is still running", {
+      headers: { "Retry-After": "1" },
+    });
+  }
+  // c.body keeps the headers of this request (X-Request-Id and the security headers).
+  const replayed = stored.response_body ? await unseal(stored.response_body, await bodyKey(k.key, k.scope)) : "";
+  return c.body(replayed, (stored.response_status ?? 200) as ContentfulStatusCode, {
+    "Content-Type": stored.response_type ?? "application/json",
+    "Cache-Control": "no-store",
+    "Idempotent-Replayed": "true",
+  });
+}
+
+/** The handler's answer kept for replays; a failure of ours (5xx) frees the key for a retry instead. */
+async function settle(c: Context<AppEnv>, k: Claim): Promise<void> {
+  const res = c.res;
+  if (res.status >= 500) {
+    await releaseKey(k.db, k.scope, k.keyHash);
+    return;
+  }
+  const text = await res.clone().text();
+  await completeKey(k.db, k.scope, k.keyHash, { status: res.status, body: await seal(text, await bodyKey(k.key, k.scope)), type: res.headers.get("Content-Type") });
 }

@@ -8,7 +8,7 @@ import { normaliseUsername, USERNAME_MAX, USERNAME_MIN, usernameProblem } from "
 export const ProblemSchema = z
   .object({
     type: z.string(),
-    title: z.string().openapi({ description: "SPEC's reason phrase", example: "property not found" }),
+    title: z.string().openapi({ description: "the reason phrase of the error code", example: "property not found" }),
     status: z.number().int(),
     code: z.string().openapi({ example: "property_not_found" }),
     detail: z.string(),
@@ -17,7 +17,7 @@ export const ProblemSchema = z
   })
   .openapi("Problem");
 
-/** `{"data": [item]}`: SPEC wraps every result in an array, even a single record. */
+/** `{"data": [item]}`: the API wraps every result in an array, even a single record. */
 export const envelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 export const listEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: nextCursorSchema });
 
@@ -64,7 +64,7 @@ const pathId = (name: string) =>
     .openapi({ param: { name, in: "path" }, type: "integer", example: 1 });
 
 export const IdParam = z.object({ id: pathId("id") });
-/** SPEC names the reservation routes' path parameter {reservation_id}. */
+/** The reservation routes name their path parameter {reservation_id}. */
 export const ReservationIdParam = z.object({ reservation_id: pathId("reservation_id") });
 
 export const optionalString = (max: number) => z.string().trim().max(max).optional();
@@ -72,7 +72,7 @@ export const optionalString = (max: number) => z.string().trim().max(max).option
 /** Field rules shared by clients and properties. */
 export const emailField = z.string().trim().email().max(254);
 export const passwordField = z.string().min(8).max(200);
-/** A sign-in name (CONTRACT 11): NFKC, no invisible characters; unique whatever its case (worker/lib/username.ts). */
+/** A sign-in name: NFKC, no invisible characters; unique whatever its case (worker/lib/username.ts). */
 export const usernameField = z
   .string()
   .max(4 * USERNAME_MAX)

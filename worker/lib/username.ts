@@ -1,5 +1,5 @@
 /**
- * Usernames of clients and properties (CONTRACT 11): one name, one account, however it is typed.
+ * Usernames of clients and properties: one name, one account, however it is typed.
  * A username is kept as given after Unicode NFKC normalisation (so "ｄｅｍｏ" is "demo"), and
  * compared by its key: NFKC and lower case, so "ALICE-1" and "alice-1" are one name. Invisible
  * characters (zero-width spaces and joiners, bidi marks, variation selectors, fillers), controls

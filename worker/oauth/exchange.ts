@@ -1,10 +1,11 @@
 /**
- * The token endpoint's grants of a restaurant's approval (CONTRACT 11): authorization_code with
+ * The token endpoint's grants of a restaurant's approval: authorization_code with
  * PKCE S256 (RFC 6749 4.1.3, RFC 7636 4.6) and refresh_token (RFC 6749 6), rotated on every use;
  * a used or revoked refresh token that comes back revokes its whole family, and so does a code
  * redeemed twice (RFC 6749 4.1.2). Tokens of these grants reach the approved property only.
  */
-import { OAuthError, type OAuthRequest } from "./request";
+import { OAuthError } from "./errors";
+import type { OAuthRequest } from "./request";
 import type { ControlDb } from "../env";
 import { randomToken, s256, sha256Hex } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";

@@ -1,5 +1,5 @@
 /**
- * Revoking a client's grant on a property (CONTRACT 11), by the restaurant on its connected-apps
+ * Revoking a client's grant on a property, by the restaurant on its connected-apps
  * page or by the operator (`npm run ops -- revoke-grant`, through /__ops): the client's tokens for
  * that property end, and its webhook subscriptions there are deleted, pending deliveries failed.
  * Subscriptions live in the property's shard, the grant in the control database: there is no

@@ -4,10 +4,8 @@
  * endpoints (oauth4webapi's discoveryRequest, for one).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { config } from "../config";
 import { createRouter } from "../lib/router";
-import { issuerOf } from "./authorize.routes";
-import { OAUTH_PATH } from "./signin";
+import { serverMetadata } from "./metadata.handlers";
 
 export const METADATA_PATH = "/.well-known/oauth-authorization-server/auth/api/v2";
 
@@ -35,25 +33,4 @@ const route = createRoute({
   responses: { 200: { content: { "application/json": { schema: Metadata } }, description: "the endpoints and what they support" } },
 });
 
-export const metadataRouter = createRouter().openapi(route, (c) => {
-  // on PUBLIC_ORIGIN, never on the request's Host (issue 12, defect 9)
-  const origin = config(c.env).publicOrigin;
-  const auth = ["client_secret_basic", "client_secret_post"];
-  return c.json(
-    {
-      issuer: issuerOf(c),
-      authorization_endpoint: `${origin}${OAUTH_PATH}/authorize`,
-      token_endpoint: `${origin}${OAUTH_PATH}/token`,
-      revocation_endpoint: `${origin}${OAUTH_PATH}/revoke`,
-      response_types_supported: ["code"],
-      grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
-      code_challenge_methods_supported: ["S256"],
-      token_endpoint_auth_methods_supported: auth,
-      revocation_endpoint_auth_methods_supported: auth,
-      authorization_response_iss_parameter_supported: true,
-      ui_locales_supported: ["en", "it", "fr", "de", "es"],
-    },
-    200,
-    { "Cache-Control": "public, max-age=3600" },
-  );
-});
+export const metadataRouter = createRouter().openapi(route, (c) => c.json(serverMetadata(c), 200, { "Cache-Control": "public, max-age=3600" }));

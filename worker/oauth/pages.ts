@@ -1,5 +1,5 @@
 /**
- * The hosted pages of the OAuth flow (CONTRACT 11): sign-in, consent, connected apps and the
+ * The hosted pages of the OAuth flow: sign-in, consent, connected apps and the
  * error page. Server-rendered HTML without a line of script; every value goes through hono's
  * `html`, which escapes it. The one style sheet is inline and allowed by its hash, so the CSP
  * allows nothing else; frames are refused, nothing is cached, no Referer leaves the page.

@@ -1,81 +1,66 @@
 /**
- * The OAuth endpoints' common ground (RFC 6749): their error shape, reading a request (form or
- * JSON; the client by HTTP Basic or body fields) and authenticating the client.
+ * Reading an OAuth request (RFC 6749): its body, form or JSON, and the client's credentials, by
+ * HTTP Basic or body fields (not both); then authenticating the client.
  */
 import type { Context } from "hono";
+import { auth as basicCredentials } from "hono/utils/basic-auth";
 import type { AppEnv } from "../env";
 import { authenticateClient } from "../auth/clients.repo";
-
-export class OAuthError extends Error {
-  constructor(
-    readonly error: string,
-    readonly description: string,
-    readonly status: 400 | 401 | 413 | 429 = 400,
-    readonly basic = false,
-  ) {
-    super(description);
-  }
-}
-
-export function oauthResponse(c: Context<AppEnv>, e: OAuthError) {
-  const headers: Record<string, string> = { "Cache-Control": "no-store", Pragma: "no-cache" };
-  if (e.status === 401) headers["WWW-Authenticate"] = 'Basic realm="oauth2", charset="UTF-8"';
-  if (e.status === 429) headers["Retry-After"] = "60";
-  return c.json({ error: e.error, error_description: e.description }, e.status, headers);
-}
+import { OAuthError } from "./errors";
 
 /** Reads an OAuth request: form or JSON body, client by Basic header or body (not both). */
 export async function readOAuthRequest(c: Context<AppEnv>) {
+  const body = await readBody(c);
+  const str = (k: string) => (typeof body[k] === "string" ? (body[k] as string) : undefined);
+  const basic = c.req.header("Authorization") !== undefined;
+  const client = basic ? basicClient(c, str("client_secret")) : { clientId: str("client_id"), clientSecret: str("client_secret") };
+  return { body, str, ...client, basic };
+}
+
+export type OAuthRequest = Awaited<ReturnType<typeof readOAuthRequest>>;
+
+async function readBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const type = c.req.header("Content-Type") ?? "";
   // Read as bytes: workerd warns when .text() is called on a form body.
   const text = new TextDecoder().decode(await c.req.arrayBuffer());
-  let body: Record<string, unknown>;
-  if (/^application\/x-www-form-urlencoded/i.test(type)) {
-    body = Object.fromEntries(new URLSearchParams(text));
-  } else if (/^application\/json/i.test(type)) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-      body = parsed as Record<string, unknown>;
-    } catch {
-      throw new OAuthError("invalid_request", "the body is not a JSON object");
-    }
-  } else {
-    throw new OAuthError("invalid_request", "send the body as application/x-www-form-urlencoded or application/json");
-  }
-  const str = (k: string) => (typeof body[k] === "string" ? (body[k] as string) : undefined);
-  const auth = c.req.header("Authorization");
-  let clientId = str("client_id");
-  let clientSecret = str("client_secret");
-  let basic = false;
-  if (auth) {
-    const m = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(auth);
-    if (!m) throw new OAuthError("invalid_client", "the Authorization header must be HTTP Basic", 401, true);
-    if (clientSecret !== undefined) throw new OAuthError("invalid_request", "authenticate the client one way: Basic or body, not both");
-    let decoded: string;
-    try {
-      decoded = atob(m[1]!);
-    } catch {
-      throw new OAuthError("invalid_client", "the Basic credentials are not valid base64", 401, true);
-    }
-    const colon = decoded.indexOf(":");
-    if (colon < 0) throw new OAuthError("invalid_client", "Basic credentials must be client_id:client_secret", 401, true);
-    // RFC 6749 2.3.1: both parts are form-urlencoded before base64.
-    const decode = (s: string) => {
-      try {
-        return decodeURIComponent(s.replace(/\+/g, " "));
-      } catch {
-        return s;
-      }
-    };
-    clientId = decode(decoded.slice(0, colon));
-    clientSecret = decode(decoded.slice(colon + 1));
-    basic = true;
-  }
-  return { body, str, clientId, clientSecret, basic };
+  if (/^application\/x-www-form-urlencoded/i.test(type)) return Object.fromEntries(new URLSearchParams(text));
+  if (/^application\/json/i.test(type)) return jsonObject(text);
+  throw new OAuthError("invalid_request", "send the body as application/x-www-form-urlencoded or application/json");
 }
 
-export async function requireClient(c: Context<AppEnv>, req: Awaited<ReturnType<typeof readOAuthRequest>>) {
+function jsonObject(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new OAuthError("invalid_request", "the body is not a JSON object");
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * The client's credentials from the Authorization header, parsed as hono's basic-auth middleware
+ * parses it; the middleware itself would answer its own 401, where RFC 6749 wants its error shape
+ * and lets the client authenticate in the body instead.
+ */
+function basicClient(c: Context<AppEnv>, bodySecret: string | undefined) {
+  const credentials = basicCredentials(c.req.raw);
+  if (!credentials) throw new OAuthError("invalid_client", "the Authorization header must be HTTP Basic client_id:client_secret", 401, true);
+  if (bodySecret !== undefined) throw new OAuthError("invalid_request", "authenticate the client one way: Basic or body, not both");
+  return { clientId: formDecode(credentials.username), clientSecret: formDecode(credentials.password) };
+}
+
+/** RFC 6749 2.3.1: both parts are form-urlencoded before base64. */
+function formDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, " "));
+  } catch {
+    return s;
+  }
+}
+
+export async function requireClient(c: Context<AppEnv>, req: OAuthRequest) {
   if (!req.clientId || !req.clientSecret) {
     throw new OAuthError("invalid_client", "client authentication is required (HTTP Basic or client_id and client_secret)", 401, req.basic);
   }
@@ -83,5 +68,3 @@ export async function requireClient(c: Context<AppEnv>, req: Awaited<ReturnType<
   if (!client) throw new OAuthError("invalid_client", "unknown client or wrong secret", 401, req.basic);
   return client;
 }
-
-export type OAuthRequest = Awaited<ReturnType<typeof readOAuthRequest>>;

@@ -1,5 +1,5 @@
 /**
- * The restaurant's sign-in on the hosted pages (CONTRACT 11), shared by the authorisation flow
+ * The restaurant's sign-in on the hosted pages, shared by the authorisation flow
  * and the connected-apps page. A session is a control-database row; the browser holds its token
  * in a short HttpOnly, SameSite=Lax cookie (Secure on https) scoped to the OAuth path; each form
  * carries a CSRF token derived from that token, which a page of another site can neither read

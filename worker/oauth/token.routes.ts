@@ -1,21 +1,15 @@
 /**
  * The token endpoints of {auth_url}/api-account/oauth2: /token (RFC 6749: client_credentials, and
  * the authorization_code and refresh_token grants of a restaurant's approval) and /revoke (RFC
- * 7009). Their errors answer in RFC 6749's shape. Mounted first on the area: its per-address
- * limit covers every route of it (client creation and the hosted pages too).
+ * 7009). Their errors answer in RFC 6749's shape (errors.ts). Mounted first on the area: its
+ * per-address limit covers every route of it (client creation and the hosted pages too).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { HTTPException } from "hono/http-exception";
-import { issueToken, revokeToken } from "../auth/clients.repo";
-import { config } from "../config";
-import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
 import { json } from "../lib/openapi";
 import { callerKey, rateLimit } from "../lib/middleware";
 import { createRouter } from "../lib/router";
-import { exchangeCode, exchangeRefresh, revokeRefreshToken } from "./exchange";
-import { OAuthError, oauthResponse, readOAuthRequest, requireClient } from "./request";
+import { answerOAuthErrors, oauthValidationHook } from "./errors";
+import { revoke, token } from "./token.handlers";
 
 const TokenRequestSchema = z
   .object({
@@ -54,15 +48,6 @@ const formAndJson = (schema: z.ZodType) => ({
   required: false,
 });
 
-/** Validation failures of the OAuth routes answer in RFC 6749's shape. */
-const oauthHook = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): undefined => {
-  if (!result.success) {
-    const issue = result.error?.issues[0];
-    throw new OAuthError("invalid_request", issue ? `${issue.path.map(String).join(".") || "body"}: ${issue.message}` : "invalid request");
-  }
-  return undefined;
-};
-
 const tokenRoute = createRoute({
   method: "post",
   path: "/token",
@@ -96,69 +81,22 @@ const revokeRoute = createRoute({
   },
 });
 
-const GRANTS = ["client_credentials", "authorization_code", "refresh_token"];
-
-/**
- * The OAuth endpoints (token, revoke) answer in RFC 6749's shape; client creation (/client) and
- * the hosted pages of this area (authorize, connected apps) in the problem shape.
- */
-const isOAuthPath = (path: string) => /\/(token|revoke)\/?$/.test(path);
-
-/** A body over the limit (lib/middleware.ts limitBody, mounted in app.ts for this whole area). */
-export function authBodyTooLarge(c: Context<AppEnv>, detail: string): Response {
-  if (isOAuthPath(c.req.path)) return oauthResponse(c, new OAuthError("invalid_request", detail, 413));
-  throw new ApiError("payload_too_large", detail);
-}
+const NOT_STORED = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 export const tokenRouter = createRouter();
 
 // Per address, IPv6 per /64 (one subscriber holds a whole /64): creation, tokens, revocation and
 // the hosted pages of the area share it.
 tokenRouter.use("*", rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `auth:${callerKey(c)}` }));
-tokenRouter.onError((err, c) => {
-  if (err instanceof OAuthError) return oauthResponse(c, err);
-  const oauthPath = isOAuthPath(c.req.path);
-  // An unreadable JSON body on /token or /revoke still answers in RFC 6749's shape.
-  if (oauthPath && err instanceof HTTPException && err.status === 400) {
-    return oauthResponse(c, new OAuthError("invalid_request", "the body is not valid JSON"));
-  }
-  if (oauthPath && err instanceof ApiError && err.code === "too_many_requests") {
-    return oauthResponse(c, new OAuthError("slow_down", err.detail ?? "too many requests", 429));
-  }
-  throw err;
-});
+tokenRouter.onError(answerOAuthErrors);
 
 tokenRouter
-.openapi(
-    tokenRoute,
-    async (c) => {
-      const req = await readOAuthRequest(c);
-      const grant = req.str("grant_type");
-      if (!grant) throw new OAuthError("invalid_request", "grant_type is required");
-      if (!GRANTS.includes(grant)) throw new OAuthError("unsupported_grant_type", `grant_type is one of ${GRANTS.join(", ")}`);
-      const client = await requireClient(c, req);
-      const ttl = config(c.env).tokenTtlSeconds;
-      const control = c.get("control");
-      const answer =
-        grant === "authorization_code"
-          ? await exchangeCode(control, client.id, req, ttl)
-          : grant === "refresh_token"
-            ? await exchangeRefresh(control, client.id, req, ttl)
-            : { access_token: await issueToken(control, client.id, ttl), token_type: "Bearer" as const, expires_in: ttl };
-      return c.json(answer, 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
-    },
-    oauthHook,
-  )
+  .openapi(tokenRoute, async (c) => c.json(await token(c), 200, NOT_STORED), oauthValidationHook)
   .openapi(
     revokeRoute,
     async (c) => {
-      const req = await readOAuthRequest(c);
-      const client = await requireClient(c, req);
-      const token = req.str("token");
-      if (!token) throw new OAuthError("invalid_request", "token is required");
-      // token_type_hint only orders the look-ups (RFC 7009 2.1): either kind is found.
-      if (!(await revokeRefreshToken(c.get("control"), client.id, token))) await revokeToken(c.get("control"), client.id, token);
+      await revoke(c);
       return c.body(null, 200, { "Cache-Control": "no-store" });
     },
-    oauthHook,
+    oauthValidationHook,
   );

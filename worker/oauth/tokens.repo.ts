@@ -1,6 +1,6 @@
 /**
  * Authorisation codes, refresh-token families and the tokens they issue, in the control
- * database (CONTRACT 10, 11). Every secret is stored as its SHA-256. Each exchange is one D1
+ * database. Every secret is stored as its SHA-256. Each exchange is one D1
  * batch whose inserts depend on the row its first statement claimed, so two requests racing
  * for one code or one refresh token can never both get tokens. (Those batches are raw D1:
  * drizzle's batch cannot carry a hand-written statement with parameters.)
@@ -100,7 +100,7 @@ export async function revokeFamily(control: ControlDb, familyId: string, at: str
 }
 
 /**
- * A grant revoked (CONTRACT 11): the grant goes, and with it every token of the client that
+ * A grant revoked: the grant goes, and with it every token of the client that
  * reaches only that property, its refresh families and its unredeemed codes. Tokens of the
  * client that reach all its properties lose this one with the grant. Answers whether a grant was there.
  */

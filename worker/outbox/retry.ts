@@ -1,6 +1,6 @@
-/** When to try a failed outbox row again (CONTRACT 9): webhook deliveries and messages alike. Pure. */
+/** When to try a failed outbox row again: webhook deliveries and messages alike. Pure. */
 
-/** The retry schedule of CONTRACT 9, in seconds: the delay before attempt n (0-based). */
+/** The retry schedule, in seconds: the delay before attempt n (0-based). */
 export const RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 
 /** Seconds to wait before the next attempt after `attempts` failed ones, or undefined when exhausted. */

@@ -1,5 +1,5 @@
 /**
- * The booking server's methods (CONTRACT 12) over the reservation rules: the engine answers
+ * The booking server's methods over the reservation rules: the engine answers
  * availability, createReservation books on channel SEARCHENGINE in online mode (notice, window,
  * closures, online tables, and whatever else online bookings obey), the state machine cancels.
  * Business refusals are a BookingFailure (HTTP 200); the routes map only malformed input, auth
@@ -138,7 +138,7 @@ export async function createBooking(m: Merchant | undefined, r: CreateBookingInp
   const slot = parseSlot(zoneOf(m.property), r.slot);
   if (!slot) return failure("SLOT_UNAVAILABLE", "the slot names no bookable time of this merchant");
   const user = r.user_information;
-  // The restaurant must be able to name and reach its guest (CONTRACT 6).
+  // The restaurant must be able to name and reach its guest.
   if (!user.given_name && !user.family_name) throw invalidField("user_information.given_name", "give the user's given_name or family_name");
   if (!user.email && !user.telephone) throw invalidField("user_information.telephone", "give the user's telephone or email");
   if (await repo.userBooked(m.db, m.property.id, user.user_id, slot.serviceId, slot.start)) {
@@ -161,7 +161,7 @@ export async function createBooking(m: Merchant | undefined, r: CreateBookingInp
     const raced = await repo.bookingByToken(m.db, m.property.id, r.idempotency_token);
     if (raced) return { booking: await presentOne(m, raced) };
     if (err instanceof ApiError && SLOT_REFUSALS.has(err.code)) return failure("SLOT_UNAVAILABLE", err.detail ?? err.title);
-    // CONTRACT 12's causes: a guest at the restaurant's limit is refused as a banned one is
+    // The documented causes: a guest at the restaurant's limit is refused as a banned one is
     if (err instanceof ApiError && err.code === "guest_booking_limit") return failure("SLOT_UNAVAILABLE", err.detail ?? err.title);
     throw err;
   }

@@ -1,5 +1,5 @@
 /**
- * The three feeds of the search engine (CONTRACT 12), in its JSON feed format: merchants (the
+ * The three feeds of the search engine, in its JSON feed format: merchants (the
  * properties whose switch is on), their services open to online booking, and availability over
  * each merchant's booking window: per start time and party size, the tables that seat the party
  * (`spots_total`) and those free (`spots_open`), by the same engine a booking asks.

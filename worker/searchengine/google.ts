@@ -1,5 +1,5 @@
 /**
- * The search engine's booking server (Reserve with Google, Maps Booking API v3, CONTRACT 12) in
+ * The search engine's booking server (Reserve with Google, Maps Booking API v3) in
  * our terms, and back. Pure: no Hono, no drizzle. Times: `start_sec` is the UTC epoch second of
  * the restaurant's wall-clock start in its zone; a wall-clock time a DST night repeats has one
  * canonical instant (localToUtc's), so it is offered, and booked, once; one it skips has none.
@@ -21,7 +21,7 @@ export const BOOKING_STATUSES = [
 ] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-/** The BookingFailure causes this server answers (HTTP 200, CONTRACT 12). */
+/** The BookingFailure causes this server answers (HTTP 200). */
 export const FAILURE_CAUSES = [
   "CAUSE_UNSPECIFIED",
   "SLOT_UNAVAILABLE",
@@ -38,7 +38,7 @@ export interface BookingFailure {
 }
 
 /**
- * CONTRACT 12's status map. PREPAY (a guest who still has to pay) and OUTOFORDER (a staff block)
+ * Our statuses as the search engine's. PREPAY (a guest who still has to pay) and OUTOFORDER (a staff block)
  * are never search-engine bookings; they map to what they would mean to the user.
  */
 export function bookingStatus(status: ReservationStatus, expiredUnpaid = false): BookingStatus {

@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError, type ErrorCode, zodFieldErrors } from "../errors";
 import { bearerSecurity, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { createRouter } from "../lib/router";
-import { setSwitch } from "./searchengine.repo";
+import { applySwitch } from "./switch.handlers";
 
 const base = { tags: ["Reservations"], security: bearerSecurity };
 const scoped = [...PROPERTY_SCOPED] as ErrorCode[];
@@ -29,11 +29,8 @@ const searchengineRoute = createRoute({
 export const searchengineSwitchRouter = createRouter()
   .openapi(
     searchengineRoute,
-    async (c) => {
-      await setSwitch(c.get("db"), c.get("property").id, c.req.valid("json").enable_searchengine);
-      return c.json({ status: "ACCEPTED" as const }, 201);
-    },
-    // SPEC names this route's 400 "validation error".
+    async (c) => c.json(await applySwitch(c, c.req.valid("json")), 201),
+    // This route's documented 400 is "validation error", not the usual "invalid input data".
     (result) => {
       if (!result.success) throw new ApiError("validation_error", "the body must be {\"enable_searchengine\": true|false}", { errors: zodFieldErrors(result.error) });
       return undefined;

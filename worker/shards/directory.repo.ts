@@ -1,5 +1,5 @@
 /**
- * The property directory in the control database (CONTRACT 10): which shard holds each property,
+ * The property directory in the control database: which shard holds each property,
  * who may act on it (grants), and whether a move is under way. Read once per request.
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * The pool of shards (CONTRACT 10): D1 databases bound as SHARD_0 .. SHARD_<n-1>, each holding
+ * The pool of shards: D1 databases bound as SHARD_0 .. SHARD_<n-1>, each holding
  * every row of the properties the directory places on it. Ids are unique across shards because
  * each shard hands them out from a range of its own (shard k: k * ID_STRIDE + 1 onwards), and a
  * move copies rows with their ids, so they survive it.

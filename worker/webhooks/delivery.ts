@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries (CONTRACT 9), one kind of the outbox (worker/outbox/dispatch.ts, which
+ * Webhook deliveries, one kind of the outbox (worker/outbox/dispatch.ts, which
  * decides when an attempt runs): attempt() leases the delivery (so two copies of a message never
  * send at once), sends it signed, records the attempt, and schedules the retry. SQL is in
  * webhooks.repo.ts, the wire in transport.ts.

@@ -1,5 +1,5 @@
 /**
- * Which addresses a webhook may be sent to (CONTRACT 9). Pure: checked when a subscription is
+ * Which addresses a webhook may be sent to. Pure: checked when a subscription is
  * written and again before every attempt (a property may have left the sandbox meanwhile).
  * Sandbox subscriptions may also target http://localhost; production ones need https and a
  * public address. Before each production attempt the name's DNS answers are checked too

@@ -1,18 +1,15 @@
 /**
- * The body of a webhook (CONTRACT 9): `{id, type, created_at, property_id, data: {reservation,
+ * The body of a webhook: `{id, type, created_at, property_id, data: {reservation,
  * previous_attributes?}}`. The reservation is shown as GET /reservations/{id} shows it, from
  * the row the outbox trigger copied at the change (its customer's details included), so a late
  * delivery still tells what happened then, not what the reservation has become since. Only the
  * names of its service, room and tables are read at the first attempt.
  */
-import { eq } from "drizzle-orm";
-import { properties } from "../db/shard.schema";
 import type { Db } from "../env";
 import { resolveSettings } from "../../shared/schemas";
 import { loadRelated, type Related, type ReservationRow } from "../reservations/reservations.repo";
 import { toReservationDto } from "../reservations/reservations.schemas";
-import { type EventRow, fixPayload } from "./webhooks.repo";
-
+import { type EventRow, fixPayload, propertySettings } from "./webhooks.repo";
 
 /** The trigger's json_object copy of a reservations row, as the row drizzle would read. */
 function rowFromSnapshot(json: string): ReservationRow {
@@ -40,8 +37,7 @@ function previousAttributes(before: Record<string, unknown>, after: Record<strin
 }
 
 export async function buildPayload(db: Db, event: EventRow): Promise<string> {
-  const [property] = await db.select({ settings: properties.settings }).from(properties).where(eq(properties.id, event.propertyId)).limit(1);
-  const tz = resolveSettings(property?.settings).timezone;
+  const tz = resolveSettings(await propertySettings(db, event.propertyId)).timezone;
   const now = rowFromSnapshot(event.snapshot);
   const before = event.previous ? rowFromSnapshot(event.previous) : undefined;
   const related = await loadRelated(db, event.propertyId, before ? [now, before] : [now]);

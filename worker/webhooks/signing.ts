@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signing (CONTRACT 9), on WebCrypto only: no Hono, no drizzle.
+ * Standard Webhooks signing, on WebCrypto only: no Hono, no drizzle.
  * Secrets are `whsec_<base64 of the key bytes>`; a signature is
  * `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`.
  */

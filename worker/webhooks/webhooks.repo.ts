@@ -4,7 +4,7 @@
  * `propertyIds`: grants live in the control database).
  */
 import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
-import { webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/shard.schema";
+import { properties, webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/shard.schema";
 import type { Db } from "../env";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
@@ -181,6 +181,12 @@ export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Prom
     event: row,
     sandbox: (property!.results[0] as { sandbox: number } | undefined)?.sandbox === 1,
   };
+}
+
+/** The settings of the event's property, for the time zone its body is written in (undefined: no such property). */
+export async function propertySettings(db: Db, propertyId: number): Promise<unknown> {
+  const [property] = await db.select({ settings: properties.settings }).from(properties).where(eq(properties.id, propertyId)).limit(1);
+  return property?.settings;
 }
 
 /**

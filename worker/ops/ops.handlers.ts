@@ -1,0 +1,65 @@
+/** The operator's work: the shards' sizes, a move's steps, revoking a grant, syncing usernames. */
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { AppEnv, Bindings, ControlDb } from "../env";
+import { ApiError, invalidInput } from "../errors";
+import { countByShard } from "../shards/directory.repo";
+import { ID_STRIDE, shardCount, shardD1 } from "../shards/shards";
+import { shardStats } from "../shards/shards.repo";
+import { abortMove, beginMove, cleanupPage, copyPage, switchMove } from "./move";
+import { findClient } from "../auth/clients.repo";
+import { revokeGrant } from "../oauth/grants";
+import { syncUsernames } from "../properties/lifecycle";
+import { MoveStep, RevokeGrant } from "./ops.schemas";
+
+/** The JSON body as `schema` reads it; anything else is a 400 naming the fields. */
+async function bodyOf<T>(c: Context<AppEnv>, schema: z.ZodType<T>): Promise<T> {
+  const parsed = schema.safeParse(await c.req.json().catch(() => undefined));
+  if (!parsed.success) throw invalidInput(parsed.error);
+  return parsed.data;
+}
+
+/** Each shard's properties, rows per table and bytes. */
+export async function shardsReport(c: Context<AppEnv>) {
+  const directory = await countByShard(c.get("control"));
+  return Promise.all(
+    Array.from({ length: shardCount(c.env) }, async (_, index) => ({
+      index,
+      ids_from: index * ID_STRIDE + 1,
+      directory_properties: directory.get(index) ?? 0,
+      ...(await shardStats(shardD1(c.env, index))),
+    })),
+  );
+}
+
+/** One step of a move between shards (move.ts). */
+export async function moveStep(c: Context<AppEnv>) {
+  return runStep(c.env, c.get("control"), await bodyOf(c, MoveStep));
+}
+
+function runStep(env: Bindings, control: ControlDb, b: MoveStep) {
+  switch (b.step) {
+    case "begin":
+      return beginMove(env, control, b.property_id, b.shard);
+    case "copy":
+      return copyPage(env, control, b.property_id, b.shard, b.table, b.after);
+    case "switch":
+      return switchMove(env, control, b.property_id, b.shard);
+    case "cleanup":
+      return cleanupPage(env, control, b.property_id, b.shard);
+    case "abort":
+      return abortMove(env, control, b.property_id, b.shard);
+  }
+}
+
+/** A client's grant on a property: its tokens and subscriptions there end. */
+export async function revokeClientGrant(c: Context<AppEnv>) {
+  const b = await bodyOf(c, RevokeGrant);
+  const client = await findClient(c.get("control"), b.client_id);
+  if (!client) throw new ApiError("not_found", `no client ${b.client_id}`);
+  return revokeGrant(c.env, c.get("control"), client.id, b.property_id);
+}
+
+export function syncDirectoryUsernames(c: Context<AppEnv>) {
+  return syncUsernames(c.env, c.get("control"));
+}

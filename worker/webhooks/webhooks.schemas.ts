@@ -1,0 +1,70 @@
+/** The shapes of webhook subscriptions and their deliveries, shared by the contracts and the DTOs. */
+import { z } from "@hono/zod-openapi";
+import { urlField } from "../lib/openapi";
+
+export const WEBHOOK_TYPES = ["RESERVATION_CREATED", "RESERVATION_UPDATED"] as const;
+
+export const Subscription = z
+  .object({
+    id: z.number().int(),
+    endpoint: z.string().openapi({ example: "https://integrator.example/hooks/reservations" }),
+    webhook_type: z.enum(WEBHOOK_TYPES),
+    property_id: z.number().int(),
+    enabled: z.boolean().openapi({ description: "false once the endpoint answered 410 Gone or stopped being allowed; a PUT enables it again" }),
+    disabled_reason: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("WebhookSubscription");
+
+export const SubscriptionWithSecret = Subscription.extend({
+  secret: z.string().openapi({ description: "Standard Webhooks signing secret; shown only here", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+}).openapi("WebhookSubscriptionWithSecret");
+
+export const SubscriptionInput = z
+  .object({
+    endpoint: z.string().pipe(urlField).openapi({ description: "https and a public address; sandbox properties may also use http://localhost" }),
+    webhook_type: z.enum(WEBHOOK_TYPES),
+  })
+  .openapi("WebhookSubscriptionInput", { example: { endpoint: "https://integrator.example/hooks/reservations", webhook_type: "RESERVATION_CREATED" } });
+
+export const Attempt = z
+  .object({
+    at: z.string(),
+    status: z.number().int().nullable().openapi({ description: "the receiver's HTTP status; null when no answer came" }),
+    latency_ms: z.number().int(),
+    error: z.string().nullable(),
+    response_excerpt: z.string().nullable().openapi({ description: "the first 512 bytes of the receiver's answer" }),
+  })
+  .openapi("WebhookAttempt");
+
+export const Delivery = z
+  .object({
+    id: z.number().int(),
+    webhook_id: z.string().openapi({ description: "the webhook-id header: the same on every retry and replay (msg_ and the event's id, unique across shards)", example: "msg_1000000004217" }),
+    type: z.enum(WEBHOOK_TYPES),
+    reservation_id: z.number().int(),
+    event_created_at: z.string(),
+    state: z.enum(["pending", "delivered", "failed"]),
+    attempts: z.array(Attempt),
+    next_attempt_at: z.string().nullable().openapi({ description: "pending deliveries only" }),
+    delivered_at: z.string().nullable(),
+    last_error: z.string().nullable(),
+  })
+  .openapi("WebhookDelivery");
+
+export const SubscriptionId = z.object({
+  id: z.string().regex(/^[1-9]\d{0,14}$/, "expected a positive integer id").transform(Number).openapi({ param: { name: "id", in: "path" }, type: "integer", example: 1 }),
+});
+export const DeliveryParams = SubscriptionId.extend({
+  delivery_id: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, "expected a positive integer id")
+    .transform(Number)
+    .openapi({ param: { name: "delivery_id", in: "path" }, type: "integer", example: 1 }),
+});
+
+export const RotateSecretInput = z.object({ overlap_seconds: z.number().int().min(0).max(604_800).default(86_400) }).openapi("RotateSecretInput");
+
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+export type SubscriptionChange = Partial<z.infer<typeof SubscriptionInput>>;
