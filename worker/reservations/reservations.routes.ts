@@ -100,7 +100,7 @@ const statusRoute = (path: string, summary: string) =>
     method: "patch",
     path,
     summary,
-    description: "The moves the state machine allows. Accepting a waiting-list reservation needs a free table: its own, else the best choice.",
+    description: "Only the moves the reservation's status allows (403 \"reservation not available\" otherwise). Accepting a waiting-list reservation needs a free table: its own, else the best choice.",
     request: { headers: propertyHeader, params: ReservationIdParam, query: statusQuery },
     responses: {
       200: one("the reservation"),
