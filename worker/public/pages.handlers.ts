@@ -3,7 +3,8 @@ import type { Context } from "hono";
 import { LOCALES, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
 import { bindByPublicKey } from "../properties/binding";
-import { CSP, type Locale, notFoundPage, type Page, shellPage } from "./pages.html";
+import type { Locale } from "./guest";
+import { CSP, notFoundPage, type Page, shellPage } from "./pages.html";
 import { guestVisible } from "./public.repo";
 
 function pickLocale(c: Context<AppEnv>, property: PropertyRow): Locale {

@@ -3,12 +3,11 @@
  * Every value written into a page goes through hono's `html`, which escapes it.
  */
 import { html, raw } from "hono/html";
-import { LOCALES, resolveSettings } from "../../shared/schemas";
+import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
-import { textsFor } from "./guest";
+import { type Locale, textsFor } from "./guest";
 
 export type Page = "welcome" | "services" | "book" | "manage" | "offer";
-export type Locale = (typeof LOCALES)[number];
 
 /** Page titles and descriptions in the widget's locales. */
 const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => string; notFound: string; noScript: string }> = {
