@@ -4,7 +4,7 @@ import { LOCALES, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
 import { bindByPublicKey } from "../properties/binding";
 import type { Locale } from "./guest";
-import { CSP, notFoundPage, type Page, shellPage } from "./pages.html";
+import { CSP, notFoundPage, type Page, shellPage } from "./pages.shell";
 import { guestVisible } from "./public.repo";
 
 function pickLocale(c: Context<AppEnv>, property: PropertyRow): Locale {

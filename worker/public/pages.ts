@@ -1,6 +1,6 @@
 /**
  * The hosted pages: /p/{public_key}[/services|/book|/manage/{token}|/offer/{token}], each a
- * server-rendered shell around the widget (pages.html.ts).
+ * server-rendered shell around the widget (pages.shell.ts).
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
