@@ -41,7 +41,7 @@ import { shardBookmark } from "./properties/binding";
 import { pagesRouter } from "./public/pages";
 import { calendarRouter } from "./public/calendar.routes";
 import { publicRouter } from "./public/public.routes";
-import { waitlistRouter } from "./waitlist/waitlist.routes";
+import { waitlistRouter } from "./public/offers.routes";
 import { wire } from "./wiring";
 import { partnerAuth } from "./searchengine/partner";
 import { searchengineRouter } from "./searchengine/searchengine.routes";

@@ -2,11 +2,11 @@
  * Messages, one kind of the outbox (worker/outbox/dispatch.ts decides when an attempt runs). An
  * attempt leases the row (two copies of a queue message never send at once), writes the MIME
  * once (the first attempt fixes it, so a retry sends the very same bytes with the same
- * Message-ID), hands it to the send_email binding, and closes it: sent, retried on CONTRACT 9's
- * schedule, or failed once that is exhausted. SQL is in messages.repo.ts, the wire in transport.ts.
+ * Message-ID), hands it to the send_email binding, and closes it: sent, retried on the outbox's
+ * schedule (webhook deliveries share it), or failed once that is exhausted. SQL is in messages.repo.ts, the wire in transport.ts.
  */
 import { resolveSettings } from "../../shared/schemas";
-import { config } from "../config";
+import { type Config, config } from "../config";
 import type { Bindings } from "../env";
 import { now as clockNow, nowIso } from "../lib/clock";
 import { enqueue } from "../outbox/queue";
@@ -72,52 +72,92 @@ async function claim(env: Bindings, d1: D1Database, id: number): Promise<repo.Cl
 
 type Ready = { to: string; raw: string } | { skip: string };
 
+type SendContext = Awaited<ReturnType<typeof repo.sendContext>>;
+/** A message whose property and reservation are still there. */
+type Sendable = SendContext & {
+  message: Record<string, unknown>;
+  property: Record<string, unknown>;
+  reservation: NonNullable<SendContext["reservation"]>;
+};
+
+const sendable = (s: SendContext): s is Sendable => !!s.message && !!s.property && !!s.reservation;
+
 /** The message's MIME, written once; or why it is no longer to be sent. */
 async function prepare(env: Bindings, d1: D1Database, id: number): Promise<Ready> {
   const ctx = await repo.sendContext(d1, id);
-  const m = ctx.message;
-  if (!m || !ctx.property || !ctx.reservation) return { skip: "the reservation is gone" };
-  const to = String(m.to_address);
-  if (typeof m.raw === "string") return { to, raw: m.raw };
-  const snapshot = JSON.parse(String(m.snapshot)) as MessageSnapshot;
-  const r = ctx.reservation;
-  const template = m.template as Template;
+  if (!sendable(ctx)) return { skip: "the reservation is gone" };
+  const to = String(ctx.message.to_address);
+  if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw };
+  const snapshot = JSON.parse(String(ctx.message.snapshot)) as MessageSnapshot;
+  const skip = noLongerDue(ctx, snapshot);
+  if (skip) return { skip };
+  return { to, raw: await repo.fixRaw(d1, id, await compose(config(env), ctx, snapshot)) };
+}
+
+/** A reminder of a reservation moved or ended since, an offer closed since: not sent. */
+function noLongerDue(s: Sendable, snapshot: MessageSnapshot): string | undefined {
+  const r = s.reservation;
+  const template = s.message.template as Template;
   if (template === "reminder" && (!HOLDING.has(r.status) || r.start_date !== snapshot.date || r.start_hour !== snapshot.hour)) {
-    return { skip: "the reservation changed: this reminder is no longer due" };
+    return "the reservation changed: this reminder is no longer due";
   }
-  if (template === "offer" && ctx.offer?.state !== "open") return { skip: "the offer is no longer open" };
-  const c = config(env);
-  const p = ctx.property;
-  const settings = resolveSettings(JSON.parse(String(p.settings ?? "{}")));
+  if (template === "offer" && s.offer?.state !== "open") return "the offer is no longer open";
+  return undefined;
+}
+
+/** The message rendered in its language and wrapped as MIME. */
+async function compose(c: Config, s: Sendable, snapshot: MessageSnapshot): Promise<string> {
+  const m = s.message;
+  const settings = resolveSettings(JSON.parse(String(s.property.settings ?? "{}")));
   const locale = m.locale as Locale;
-  const publicKey = encodeURIComponent(String(p.public_key));
-  const manage = await storedToken(c.linkSecret, "manage", r.manage_nonce, r.manage_token_hash);
-  const offer = ctx.offer && (await storedToken(c.linkSecret, "offer", ctx.offer.nonce, ctx.offer.token_hash));
-  const restaurant = restaurantOf(p, settings.timezone, settings.cancel_notice);
+  const links = await linksOf(c, s, locale);
+  const restaurant = restaurantOf(s.property, settings.timezone, settings.cancel_notice);
   const rendered = render({
-    template,
+    template: m.template as Template,
     recipient: m.recipient as Recipient,
     locale,
     snapshot,
     sequence: Number(m.sequence),
     writtenAt: Date.parse(String(m.created_at)),
-    reservationId: r.id,
+    reservationId: s.reservation.id,
     restaurant,
-    service: ctx.serviceName,
-    links: {
-      manage: manage && `${c.publicOrigin}/p/${publicKey}/manage/${manage}?locale=${locale}`,
-      calendar: manage && `${c.publicOrigin}/api/v2/public/${publicKey}/manage/${manage}/calendar.ics`,
-      offer: offer && `${c.publicOrigin}/p/${publicKey}/offer/${offer}?locale=${locale}`,
-    },
+    service: s.serviceName,
+    links,
     domain: new URL(c.publicOrigin).hostname,
     organizer: c.emailFrom,
   });
+  return mimeOf(c, m, { restaurant, snapshot, rendered, locale });
+}
+
+/** The guest's manage page, calendar entry and offer, when the LINK_SECRET can make their links again. */
+async function linksOf(c: Config, s: Sendable, locale: Locale) {
+  const publicKey = encodeURIComponent(String(s.property.public_key));
+  const manage = await storedToken(c.linkSecret, "manage", s.reservation.manage_nonce, s.reservation.manage_token_hash);
+  const offer = s.offer && (await storedToken(c.linkSecret, "offer", s.offer.nonce, s.offer.token_hash));
+  return {
+    manage: manage && `${c.publicOrigin}/p/${publicKey}/manage/${manage}?locale=${locale}`,
+    calendar: manage && `${c.publicOrigin}/api/v2/public/${publicKey}/manage/${manage}/calendar.ics`,
+    offer: offer && `${c.publicOrigin}/p/${publicKey}/offer/${offer}?locale=${locale}`,
+  };
+}
+
+interface Rendered {
+  restaurant: Restaurant;
+  snapshot: MessageSnapshot;
+  rendered: ReturnType<typeof render>;
+  locale: Locale;
+}
+
+/** From the restaurant to the guest (replies to the restaurant), or to the restaurant (replies to the guest). */
+function mimeOf(c: Config, m: Record<string, unknown>, { restaurant, snapshot, rendered, locale }: Rendered): string {
   const guest = [snapshot.guest.first_name, snapshot.guest.last_name].filter(Boolean).join(" ");
   const toGuest = m.recipient === "guest";
-  const raw = buildMime({
+  const replyToRestaurant = restaurant.email ? { name: restaurant.name, addr: restaurant.email } : undefined;
+  const replyToGuest = snapshot.guest.email ? { name: guest, addr: snapshot.guest.email } : undefined;
+  return buildMime({
     from: { name: toGuest ? restaurant.name : `${restaurant.name} · online bookings`, addr: c.emailFrom },
-    to: { name: toGuest ? guest : restaurant.name, addr: to },
-    replyTo: toGuest ? (restaurant.email ? { name: restaurant.name, addr: restaurant.email } : undefined) : snapshot.guest.email ? { name: guest, addr: snapshot.guest.email } : undefined,
+    to: { name: toGuest ? guest : restaurant.name, addr: String(m.to_address) },
+    replyTo: toGuest ? replyToRestaurant : replyToGuest,
     subject: rendered.subject,
     messageId: `<${String(m.uid)}@${c.emailFrom.split("@")[1]}>`,
     date: Date.parse(String(m.created_at)),
@@ -126,7 +166,6 @@ async function prepare(env: Bindings, d1: D1Database, id: number): Promise<Ready
     html: rendered.html,
     calendar: rendered.calendar,
   });
-  return { to, raw: await repo.fixRaw(d1, id, raw) };
 }
 
 /** The restaurant as messages show it, from its row in the shard (raw, or as drizzle reads it). */

@@ -1,5 +1,5 @@
 /**
- * Which messages a change of a reservation makes (CONTRACT 13). Pure: the booking code calls it
+ * Which messages a change of a reservation makes. Pure: the booking code calls it
  * for every write and the repository writes its answer in the change's own batch.
  *
  * The guest hears about a booking (confirmation, or "on the waiting list"), a change of day,
@@ -62,51 +62,82 @@ export function emailsGuest(f: ReservationFacts, settings: Settings): boolean {
 }
 
 export function planMessages(c: Change): MessagePlan {
-  const { before, after, settings } = c;
-  const out: PlannedMessage[] = [];
+  const out = outbox(c);
+  if (!c.before) {
+    created(c, out);
+    return { messages: out.messages, dropReminder: false };
+  }
+  const status = statusChanged(c, c.before, out);
+  if (status.done) return { messages: out.messages, dropReminder: status.dropReminder };
+  const holdingMove = moved(c, c.before, out);
+  return { messages: out.messages, dropReminder: status.dropReminder || holdingMove };
+}
+
+/** The messages of one change as they are planned: to the guest, to the restaurant, and the guest's reminder. */
+function outbox(c: Change) {
+  const { after, settings } = c;
+  const messages: PlannedMessage[] = [];
   const guestLocale = after.locale ?? settings.locale;
   const toGuest = (template: Template, ics: MessageSnapshot["ics"], dueAt = c.now, extra: Partial<MessageSnapshot> = {}) =>
-    out.push({ template, recipient: "guest", to: after.guest!.email!, locale: guestLocale, sequence: c.version, snapshot: snapshotOf(after, ics, extra), dueAt });
+    messages.push({ template, recipient: "guest", to: after.guest!.email!, locale: guestLocale, sequence: c.version, snapshot: snapshotOf(after, ics, extra), dueAt });
   const toRestaurant = (template: Template) =>
-    out.push({ template, recipient: "restaurant", to: c.propertyEmail!, locale: settings.locale, sequence: c.version, snapshot: snapshotOf(after, null), dueAt: c.now });
-  const guest = emailsGuest(after, settings);
-  const restaurant = ONLINE.has(after.channel) && settings.notify_restaurant && !!c.propertyEmail;
+    messages.push({ template, recipient: "restaurant", to: c.propertyEmail!, locale: settings.locale, sequence: c.version, snapshot: snapshotOf(after, null), dueAt: c.now });
   const startUtc = localToUtc(settings.timezone, after.startMin);
   const remind = () => {
     const at = startUtc - settings.reminder_hours * HOUR;
     if (settings.reminder_hours > 0 && at > c.now) toGuest("reminder", null, at);
   };
-  let dropReminder = false;
+  return {
+    messages,
+    toGuest,
+    toRestaurant,
+    remind,
+    guest: emailsGuest(after, settings),
+    restaurant: ONLINE.has(after.channel) && settings.notify_restaurant && !!c.propertyEmail,
+  };
+}
 
-  if (!before) {
-    if (guest && after.status === "WAITING") toGuest("waiting", null);
-    if (guest && HOLDING.has(after.status)) (toGuest("confirmation", "REQUEST"), remind());
-    if (restaurant && after.status !== "OUTOFORDER") toRestaurant("restaurant_booking");
-    return { messages: out, dropReminder };
-  }
+type Outbox = ReturnType<typeof outbox>;
 
+/** A new reservation: its confirmation (or "on the waiting list") and reminder, and the restaurant's notice. */
+function created(c: Change, out: Outbox): void {
+  const { after } = c;
+  if (out.guest && after.status === "WAITING") out.toGuest("waiting", null);
+  if (out.guest && HOLDING.has(after.status)) (out.toGuest("confirmation", "REQUEST"), out.remind());
+  if (out.restaurant && after.status !== "OUTOFORDER") out.toRestaurant("restaurant_booking");
+}
+
+/**
+ * A new status: an end is a cancellation to tell, a waiting party given a table a confirmation.
+ * `done`: nothing else of the change is told. A reservation that stops holding drops its reminder.
+ */
+function statusChanged(c: Change, before: ReservationFacts, out: Outbox): { done: boolean; dropReminder: boolean } {
+  const { after } = c;
+  if (before.status === after.status) return { done: false, dropReminder: false };
+  const dropReminder = !HOLDING.has(after.status) && HOLDING.has(before.status);
   const ended = after.status === "CANCELLED" || after.status === "REJECTED" || (after.status === "EXPIRED" && c.expiredUnpaid === true);
-  if (before.status !== after.status) {
-    if (!HOLDING.has(after.status)) dropReminder = HOLDING.has(before.status);
-    if (ended && before.status !== "CANCELLED") {
-      // A guest with a calendar entry gets it cancelled; a waiting party had none.
-      if (guest) toGuest("cancellation", HOLDING.has(before.status) ? "CANCEL" : null);
-      if (restaurant && after.status === "CANCELLED" && c.actor === "guest") toRestaurant("restaurant_cancellation");
-      return { messages: out, dropReminder };
-    }
-    if (before.status === "WAITING" && HOLDING.has(after.status)) {
-      if (guest) (toGuest("confirmation", "REQUEST"), remind());
-      return { messages: out, dropReminder };
-    }
+  if (ended && before.status !== "CANCELLED") {
+    // A guest with a calendar entry gets it cancelled; a waiting party had none.
+    if (out.guest) out.toGuest("cancellation", HOLDING.has(before.status) ? "CANCEL" : null);
+    if (out.restaurant && after.status === "CANCELLED" && c.actor === "guest") out.toRestaurant("restaurant_cancellation");
+    return { done: true, dropReminder };
   }
-  const moved = before.startDate !== after.startDate || before.startHour !== after.startHour || before.pax !== after.pax || before.serviceId !== after.serviceId;
-  if (moved && (HOLDING.has(after.status) || after.status === "WAITING")) {
-    const holding = HOLDING.has(after.status);
-    dropReminder = dropReminder || holding;
-    if (guest) {
-      toGuest("change", holding ? "REQUEST" : null, c.now, { before: { date: before.startDate, hour: before.startHour, pax: before.pax } });
-      if (holding) remind();
-    }
+  if (before.status === "WAITING" && HOLDING.has(after.status)) {
+    if (out.guest) (out.toGuest("confirmation", "REQUEST"), out.remind());
+    return { done: true, dropReminder };
   }
-  return { messages: out, dropReminder };
+  return { done: false, dropReminder };
+}
+
+/** A new day, time, party or service tells the guest; answers whether the reminder is planned again. */
+function moved(c: Change, before: ReservationFacts, out: Outbox): boolean {
+  const { after } = c;
+  const changed = before.startDate !== after.startDate || before.startHour !== after.startHour || before.pax !== after.pax || before.serviceId !== after.serviceId;
+  if (!changed || !(HOLDING.has(after.status) || after.status === "WAITING")) return false;
+  const holding = HOLDING.has(after.status);
+  if (out.guest) {
+    out.toGuest("change", holding ? "REQUEST" : null, c.now, { before: { date: before.startDate, hour: before.startHour, pax: before.pax } });
+    if (holding) out.remind();
+  }
+  return holding;
 }

@@ -1,4 +1,4 @@
-/** What a message is, as the outbox stores it (CONTRACT 13). Pure: no imports of Hono or drizzle. */
+/** What a message is, as the outbox stores it. Pure: no imports of Hono or drizzle. */
 import type { Channel, Locale } from "../../shared/schemas";
 import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "../db/enums";
 

@@ -1,21 +1,9 @@
-/**
- * GET /api/v2/public/{public_key}/manage/{token}/calendar.ics: the guest's reservation as the
- * calendar entry its emails carry (CONTRACT 13): the same UID, the current SEQUENCE, METHOD
- * REQUEST, or CANCEL once it is cancelled.
- */
+/** GET /api/v2/public/{public_key}/manage/{token}/calendar.ics: the contract of the guest's calendar entry. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
-import { config } from "../config";
-import { nowIso } from "../lib/clock";
 import { errorResponses } from "../lib/openapi";
 import { createRouter } from "../lib/router";
-import { restaurantOf } from "../messages/delivery";
-import { snapshotOf } from "../messages/plan";
-import { calendarEntry } from "../messages/render";
-import { factsOf } from "../messages/facts";
-import { FINAL } from "../reservations/machine";
-import { findManaged } from "./guest";
-import { guestProperty, ManageParam, PRIVATE } from "./public.routes";
+import { calendar } from "./calendar.handlers";
+import { ManageParam } from "./public.schemas";
 
 const calendarRoute = createRoute({
   tags: ["public"],
@@ -32,29 +20,4 @@ const calendarRoute = createRoute({
   },
 });
 
-export const calendarRouter = createRouter().openapi(calendarRoute, async (c) => {
-  const { public_key, token } = c.req.valid("param");
-  const property = await guestProperty(c, public_key);
-  const found = await findManaged(c.get("db"), property, token);
-  const settings = resolveSettings(property.settings);
-  const cfg = config(c.env);
-  const cancelled = FINAL.has(found.row.status as ReservationStatus);
-  const method = cancelled ? "CANCEL" : "REQUEST";
-  const facts = factsOf(found.row);
-  const ics = calendarEntry(
-    {
-      snapshot: snapshotOf({ ...facts, guest: found.guest ?? facts.guest }, method),
-      sequence: found.row.version,
-      writtenAt: Date.parse(nowIso()),
-      reservationId: found.row.id,
-      restaurant: restaurantOf(property as unknown as Record<string, unknown>, settings.timezone, settings.cancel_notice),
-      service: found.serviceName,
-      links: { manage: `${cfg.publicOrigin}/p/${encodeURIComponent(property.publicKey)}/manage/${token}` },
-      domain: new URL(cfg.publicOrigin).hostname,
-      organizer: cfg.emailFrom,
-      locale: facts.locale ?? settings.locale,
-    },
-    method,
-  );
-  return c.body(ics, 200, { ...PRIVATE, "Content-Type": "text/calendar; charset=utf-8", "Content-Disposition": 'attachment; filename="reservation.ics"' });
-});
+export const calendarRouter = createRouter().openapi(calendarRoute, (c) => calendar(c, c.req.valid("param")));

@@ -1,5 +1,5 @@
 /**
- * The guest moves their own reservation from the manage page (CONTRACT 15): date, time, party
+ * The guest moves their own reservation from the manage page: date, time, party
  * size or service, by the rules of an online booking. updateReservation moves the holds in one
  * batch, so the old time stays the guest's until the new one is taken; a new time taken
  * meanwhile is 409 with the nearest free ones. The change fires RESERVATION_UPDATED with
@@ -15,7 +15,8 @@ import { now } from "../lib/clock";
 import { localMinutes } from "../lib/localtime";
 import { updateReservation } from "../reservations/booking";
 import { FINAL } from "../reservations/machine";
-import { cancellableUntil, checkOnlinePax, findManaged, isOnline, TAKEN, timeRefusalDetail, timeTaken } from "./guest";
+import { TAKEN, timeRefusalDetail, timeTaken } from "./booking";
+import { cancellableUntil, checkOnlinePax, findManaged, isOnline } from "./guest";
 import { type ManagedReservation, serviceName } from "./public.repo";
 
 type Change = Omit<PublicChangeInput, "hour"> & { hour?: string | undefined };

@@ -8,4 +8,4 @@ export { act } from "./act";
 export type { BookingContext } from "./context";
 export { type CreateExtras, type CreateInput, createReservation } from "./create";
 export { type UpdateInput, updateReservation } from "./update";
-export { type LoadedDay, loadDay, requireReservation } from "./write";
+export { engineOf, type LoadedDay, loadDay, requireReservation } from "./write";

@@ -1,5 +1,5 @@
 /**
- * A booking's customer (CONTRACT 14): how the typed details match a known customer, and what
+ * A booking's customer: how the typed details match a known customer, and what
  * the write gives the record and the reservation. reservations.repo.ts writes the plan.
  */
 import { and, asc, eq } from "drizzle-orm";
@@ -22,8 +22,8 @@ export async function getCustomer(db: Db, propertyId: number, id: number) {
 }
 
 /**
- * The property's customer with this email; with this phone only when no email is given (CONTRACT
- * 14: people share phones, so an email that matches no one is a new person, whatever the phone).
+ * The property's customer with this email; with this phone only when no email is given (people
+ * share phones, so an email that matches no one is a new person, whatever the phone).
  */
 export async function findCustomer(db: Db, propertyId: number, input: CustomerInput): Promise<CustomerRow | undefined> {
   if (input.email) {
@@ -69,7 +69,7 @@ export function namesDiffer(input: CustomerInput, existing: Pick<CustomerRow, "f
 const asGuest = (f: CustomerPlan["fields"]): Guest => ({ first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone });
 
 /**
- * What to write for a booking's customer (CONTRACT 14). Named by id (`explicit`, staff only):
+ * What to write for a booking's customer. Named by id (`explicit`, staff only):
  * that person, whose details given replace their own. Matched by email or phone: the details it
  * lacks are filled, never replaced, and a match whose typed name differs is another person
  * sharing an email or a phone: the stored customer stays as it is and the reservation keeps the

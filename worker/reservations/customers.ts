@@ -1,4 +1,4 @@
-/** The customer of a booking (CONTRACT 6 and 14): found by id, email or phone, planned, never written here. */
+/** The customer of a booking: found by id, email or phone, planned, never written here. */
 import { ApiError, invalidField } from "../errors";
 import type { BookingContext } from "./context";
 import * as repo from "./reservations.repo";
@@ -13,7 +13,7 @@ export function checkCustomerInput(input: (CustomerInput & { id?: number | undef
 
 /**
  * The customer of a booking: by id, else matched by email, else (only when no email is given)
- * by phone, else new (CONTRACT 14). Banned: 403. Reads only: what to write joins the
+ * by phone, else new. Banned: 403. Reads only: what to write joins the
  * reservation's batch, so a refused booking writes nothing.
  */
 export async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined) {

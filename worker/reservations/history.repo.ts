@@ -1,5 +1,5 @@
 /**
- * A reservation's history as stored (CONTRACT 6: who, when, what), each fact once, kept for good:
+ * A reservation's history as stored (who, when, what), each fact once, kept for good:
  * a change of status is in from_status and to_status, not again in `changes` (about 30 bytes an
  * entry); a check-in's or check-out's time is the entry's own `at`, not again as checkin_date or
  * checkout_date (about 48). listHistory puts both back, so the API shows `changes` as written.

@@ -1,11 +1,11 @@
 /**
- * The reservation state machine (CONTRACT 6). Pure: one function decides every move, so
+ * The reservation state machine. Pure: one function decides every move, so
  * the routes, the cron and the model-based test agree on what is allowed.
  */
 import type { ReservationStatus } from "../../shared/schemas";
 import { ARRIVING } from "../availability/rules";
 
-/** Statuses that hold their tables (CONTRACT 5). WAITING and the final ones hold nothing. */
+/** Statuses that hold their tables. WAITING and the final ones hold nothing. */
 export const HOLDING: ReadonlySet<ReservationStatus> = new Set(["PREPAY", "ACCEPTED", "CONFIRMED", "OUTOFORDER"]);
 export const FINAL: ReadonlySet<ReservationStatus> = new Set(["CANCELLED", "EXPIRED", "REJECTED"]);
 
@@ -60,8 +60,26 @@ function moveTo(state: MachineState, status: ReservationStatus, extra: Partial<M
   return { ok: true, state: { ...state, ...extra, status }, takesTables: !before && after, releasesTables: before && !after };
 }
 
-/** The outcome of an action on a reservation; a refusal is SPEC's 403 "reservation not available". */
+/** The outcome of an action on a reservation; a refusal is the API's 403 "reservation not available". */
 export function next(state: MachineState, action: Action): Outcome {
+  switch (action.type) {
+    case "checkin":
+      return checkin(state);
+    case "checkout":
+      return checkout(state);
+    case "undo_checkin":
+      return undoCheckin(state);
+    case "undo_checkout":
+      return undoCheckout(state);
+    default:
+      return statusMove(state, action);
+  }
+}
+
+type StatusAction = Exclude<Action, { type: "checkin" | "checkout" | "undo_checkin" | "undo_checkout" }>;
+
+/** A move of the status alone: a status PATCH, a cancellation, an expiry, an update. */
+function statusMove(state: MachineState, action: StatusAction): Outcome {
   const { status } = state;
   switch (action.type) {
     case "status":
@@ -76,50 +94,59 @@ export function next(state: MachineState, action: Action): Outcome {
       if (state.checkedIn) return refuse("a checked-in guest does not expire unpaid");
       return moveTo(state, "EXPIRED");
     case "expire_no_show":
-      // A party that never came (CONTRACT 14): only one that would arrive, and not checked in.
+      // A party that never came: only one that would arrive, and not checked in.
       if (!(ARRIVING as readonly string[]).includes(status)) return refuse(`only an arriving reservation can be a no-show, this one is ${status}`);
       if (state.checkedIn) return refuse("a checked-in guest came: no no-show");
       return moveTo(state, "EXPIRED");
     case "update":
       if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
       return moveTo(state, status);
-    case "checkin": {
-      if (state.checkedIn) return refuse("the reservation is already checked in");
-      if (!["WAITING", "PREPAY", "ACCEPTED", "CONFIRMED"].includes(status)) return refuse(`a ${status} reservation cannot be checked in`);
-      // A walk-in from the waiting list is accepted on arrival; other statuses stay.
-      return moveTo(state, checkinResult(status), { checkedIn: true, checkinPrev: status });
-    }
-    case "checkout":
-      if (!state.checkedIn) return refuse("the reservation is not checked in");
-      if (state.checkedOut) return refuse("the reservation is already checked out");
-      if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be checked out`);
-      // Attendance confirmed.
-      return moveTo(state, "CONFIRMED", { checkedOut: true, checkoutPrev: status });
-    case "undo_checkin": {
-      if (!state.checkedIn) return refuse("the reservation is not checked in");
-      if (state.checkedOut) return refuse("undo the check-out first");
-      if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
-      // Restore the status before check-in only if nothing changed it since; a later
-      // confirmation is not the check-in's to take back.
-      const prev = state.checkinPrev;
-      const restore = prev !== null && status === checkinResult(prev) ? prev : status;
-      return moveTo(state, restore, { checkedIn: false, checkinPrev: null });
-    }
-    case "undo_checkout": {
-      if (!state.checkedOut) return refuse("the reservation is not checked out");
-      if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
-      const restore = state.checkoutPrev !== null && status === "CONFIRMED" ? state.checkoutPrev : status;
-      return moveTo(state, restore, { checkedOut: false, checkoutPrev: null });
-    }
   }
 }
 
-/** The status check-in leaves: WAITING becomes ACCEPTED, the others stay (CONTRACT 6). */
+function checkin(state: MachineState): Outcome {
+  const { status } = state;
+  if (state.checkedIn) return refuse("the reservation is already checked in");
+  if (!["WAITING", "PREPAY", "ACCEPTED", "CONFIRMED"].includes(status)) return refuse(`a ${status} reservation cannot be checked in`);
+  // A walk-in from the waiting list is accepted on arrival; other statuses stay.
+  return moveTo(state, checkinResult(status), { checkedIn: true, checkinPrev: status });
+}
+
+function checkout(state: MachineState): Outcome {
+  const { status } = state;
+  if (!state.checkedIn) return refuse("the reservation is not checked in");
+  if (state.checkedOut) return refuse("the reservation is already checked out");
+  if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be checked out`);
+  // Attendance confirmed.
+  return moveTo(state, "CONFIRMED", { checkedOut: true, checkoutPrev: status });
+}
+
+function undoCheckin(state: MachineState): Outcome {
+  const { status } = state;
+  if (!state.checkedIn) return refuse("the reservation is not checked in");
+  if (state.checkedOut) return refuse("undo the check-out first");
+  if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
+  // Restore the status before check-in only if nothing changed it since; a later
+  // confirmation is not the check-in's to take back.
+  const prev = state.checkinPrev;
+  const restore = prev !== null && status === checkinResult(prev) ? prev : status;
+  return moveTo(state, restore, { checkedIn: false, checkinPrev: null });
+}
+
+function undoCheckout(state: MachineState): Outcome {
+  const { status } = state;
+  if (!state.checkedOut) return refuse("the reservation is not checked out");
+  if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be changed`);
+  const restore = state.checkoutPrev !== null && status === "CONFIRMED" ? state.checkoutPrev : status;
+  return moveTo(state, restore, { checkedOut: false, checkoutPrev: null });
+}
+
+/** The status check-in leaves: WAITING becomes ACCEPTED, the others stay. */
 export function checkinResult(status: ReservationStatus): ReservationStatus {
   return status === "WAITING" ? "ACCEPTED" : status;
 }
 
-/** The status PATCH accepts any case, and "declined" means REJECTED (CONTRACT 6). */
+/** The status PATCH accepts any case, and "declined" means REJECTED. */
 export function parseStatusTarget(value: string): ReservationStatus | undefined {
   const upper = value.trim().toUpperCase();
   if (upper === "DECLINED") return "REJECTED";

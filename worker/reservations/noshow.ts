@@ -1,5 +1,5 @@
 /**
- * The cron's no-shows (CONTRACT 14), one shard at a time: in each property that set
+ * The cron's no-shows, one shard at a time: in each property that set
  * `no_show_after_minutes`, a party that would arrive (PREPAY, ACCEPTED, CONFIRMED) and is not
  * checked in by its start plus those minutes expires through the state machine with reason
  * no_show, by the same write as any status move (act): a history entry and its webhook event.

@@ -1,4 +1,4 @@
-/** The reservation contracts: bodies, list filters and the response shapes of SPEC. */
+/** The reservation contracts: bodies, list filters and the response shapes the API documents. */
 import { z } from "@hono/zod-openapi";
 import { CHANNELS, LOCALES, OCCASIONS, type Occasion, RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
 import { fromLocalMinutes, toLocalDateTime } from "../lib/localtime";
@@ -169,11 +169,11 @@ const reservationFields = {
   waiting_list: z.boolean(),
 };
 
-/** List and create responses carry start_date (SPEC). */
+/** List and create responses carry start_date. */
 export const ReservationListItem = z
   .object({ ...reservationFields, start_date: z.string().openapi({ example: "2026-12-05" }) })
   .openapi("ReservationListItem");
-/** Single-record responses carry start_day (SPEC). */
+/** Single-record responses carry start_day. */
 export const Reservation = z.object({ ...reservationFields, start_day: z.string().openapi({ example: "2026-12-05" }) }).openapi("Reservation");
 
 export const HistoryItem = z
@@ -188,7 +188,7 @@ export const HistoryItem = z
   })
   .openapi("ReservationHistoryItem");
 
-/** A reservation as SPEC shows it; `dateKey` is start_date (lists, create) or start_day (single records). */
+/** A reservation as the API shows it; `dateKey` is start_date (lists, create) or start_day (single records). */
 export function toReservationDto<K extends "start_date" | "start_day">(r: ReservationRow, rel: Related, tz: string, dateKey: K) {
   const customer = r.customerId !== null ? rel.customers.get(r.customerId) : undefined;
   const service = r.serviceId !== null ? rel.services.get(r.serviceId) : undefined;

@@ -1,4 +1,4 @@
-/** Waiting-list offers in a property's shard (CONTRACT 13): written with the change that frees a table. */
+/** Waiting-list offers in a property's shard: written with the change that frees a table. */
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import { reservations, waitlistOffers } from "../db/shard.schema";
 import type { Db } from "../env";

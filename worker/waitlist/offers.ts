@@ -1,20 +1,23 @@
 /**
- * Waiting-list offers (CONTRACT 13). When a table frees (a cancellation, an expiry), the party
- * that asked first for that day and now fits is offered it by email, in the same batch as the
- * change; the offer holds `offer_minutes`. Claiming it (waitlist.routes.ts) accepts the
- * reservation if a table is still free; an offer that runs out (the cron) or is declined passes
- * to the next party, again in one batch with its closing. Each party is offered once.
+ * Waiting-list offers. When a table frees (a cancellation, an expiry), the party that asked
+ * first for that day and now fits is offered it by email, in the same batch as the change; the
+ * offer holds `offer_minutes`. Claiming it (from the link of the email) accepts the reservation
+ * if a table is still free; an offer that runs out (the cron) or is declined passes to the next
+ * party, again in one batch with its closing. Each party is offered once.
  */
 import { resolveSettings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
+import { ApiError } from "../errors";
 import { now, nowIso } from "../lib/clock";
+import { sha256Hex } from "../lib/crypto";
 import { getPropertyRows } from "../properties/properties.repo";
 import { newLink } from "../messages/links";
 import { snapshotOf } from "../messages/plan";
 import type { PlannedMessage } from "../messages/types";
 import { factsOf, reachable } from "../messages/facts";
+import { act } from "../reservations/booking";
 import { getReservation, type ReservationRow } from "../reservations/reservations.repo";
 import type { NewOffer } from "./offers.repo";
 import * as repo from "./offers.repo";
@@ -96,4 +99,42 @@ export async function expireOffers(d1: D1Database, db: Db, linkSecret: string | 
     if (property && (await passOffer({ db, d1, property, linkSecret }, offer, "expired"))) passed++;
   }
   return passed;
+}
+
+// ---------- the guest's side, behind the link of the email ----------
+
+export type FoundOffer = NonNullable<Awaited<ReturnType<typeof repo.findOfferByTokenHash>>>;
+
+export async function findOffer(db: Db, propertyId: number, token: string): Promise<FoundOffer> {
+  const hit = await repo.findOfferByTokenHash(db, propertyId, await sha256Hex(token));
+  if (!hit) throw new ApiError("offer_not_found", "no offer has this link; check the address in your email");
+  return hit;
+}
+
+/** An open offer past its time shows as expired, before the cron closes it. */
+export function shownState(offer: repo.OfferRow, at = nowIso()): repo.OfferRow["state"] {
+  return offer.state === "open" && offer.expiresAt <= at ? "expired" : offer.state;
+}
+
+/** Only an open offer within its time is claimed or declined. */
+export function checkOpen(offer: repo.OfferRow): void {
+  if (offer.state !== "open" || offer.expiresAt <= nowIso()) {
+    throw new ApiError("offer_not_available", offer.state === "claimed" ? "this offer was claimed already" : "this offer is no longer open");
+  }
+}
+
+/**
+ * The party takes the offered table: its reservation becomes ACCEPTED if a table is still free
+ * (the write closes the offer as claimed in its own batch, through the reaction); taken
+ * meanwhile, the party stays on the waiting list.
+ */
+export async function claimOffer(ctx: OfferContext, reservationId: number): Promise<void> {
+  try {
+    await act({ db: ctx.db, property: ctx.property, actor: "guest", linkSecret: ctx.linkSecret }, reservationId, { type: "status", to: "ACCEPTED" }, "resource_not_available");
+  } catch (err) {
+    if (err instanceof ApiError && (err.code === "resource_not_available" || err.code === "reservation_not_available")) {
+      throw new ApiError("offer_not_available", "the table has been taken meanwhile; you are still on the waiting list");
+    }
+    throw err;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Who on the waiting list is offered a freed table (CONTRACT 13). Pure: the engine over the
+ * Who on the waiting list is offered a freed table. Pure: the engine over the
  * day's catalog and holds says whether a party fits now; the party that asked first and fits is
  * the one.
  */

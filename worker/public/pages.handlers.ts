@@ -1,0 +1,48 @@
+/** What a hosted page answers: the shell of a restaurant guests may see, else a page saying it is not found. */
+import type { Context } from "hono";
+import { LOCALES, resolveSettings } from "../../shared/schemas";
+import type { AppEnv, PropertyRow } from "../env";
+import { bindByPublicKey } from "../properties/binding";
+import type { Locale } from "./guest";
+import { CSP, notFoundPage, type Page, shellPage } from "./pages.shell";
+import { guestVisible } from "./public.repo";
+
+function pickLocale(c: Context<AppEnv>, property: PropertyRow): Locale {
+  const asked = c.req.query("locale");
+  return (LOCALES as readonly string[]).includes(asked ?? "") ? (asked as Locale) : resolveSettings(property.settings).locale;
+}
+
+/**
+ * What the address may add to the element: `?pax=` (book again with the party kept) and
+ * `?accent=#rrggbb` (the theme of the site that embedded the widget and opened this page).
+ * Both strictly checked: they are written into the page.
+ */
+function fromQuery(c: Context<AppEnv>) {
+  const pax = c.req.query("pax");
+  const accent = c.req.query("accent");
+  return {
+    pax: pax && /^[1-9]\d{0,2}$/.test(pax) ? pax : undefined,
+    accent: accent && /^#[0-9a-fA-F]{6}$/.test(accent) ? accent : undefined,
+  };
+}
+
+function headersFor(page: Page): Record<string, string> {
+  if (page === "manage" || page === "offer") {
+    // The token is in the address: keep it out of caches, Referer headers, indexes and frames.
+    return { "Content-Security-Policy": `${CSP}; frame-ancestors 'none'`, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" };
+  }
+  return { "Content-Security-Policy": CSP, "Cache-Control": "no-cache" };
+}
+
+function notFound(c: Context<AppEnv>) {
+  return c.html(notFoundPage(), 404, { "Content-Security-Policy": CSP, "Cache-Control": "no-store" });
+}
+
+/** The handler of one page; the manage and offer pages pass their token to the element. */
+export const page = (name: Page) => async (c: Context<AppEnv>) => {
+  const property = await bindByPublicKey(c, c.req.param("public_key") ?? "");
+  if (!property || !guestVisible(property)) return notFound(c);
+  const token = name === "manage" || name === "offer" ? c.req.param("token") : undefined;
+  const shell = shellPage({ property, page: name, locale: pickLocale(c, property), token, ...fromQuery(c) });
+  return c.html(shell, 200, headersFor(name));
+};

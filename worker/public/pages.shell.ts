@@ -1,0 +1,167 @@
+/**
+ * The hosted pages' HTML: a small shell around `<booking-engine>`, whose bundle does the work.
+ * Every value written into a page goes through hono's `html`, which escapes it.
+ */
+import { html, raw } from "hono/html";
+import { resolveSettings } from "../../shared/schemas";
+import type { PropertyRow } from "../env";
+import { type Locale, textsFor } from "./guest";
+
+export type Page = "welcome" | "services" | "book" | "manage" | "offer";
+
+/** Page titles and descriptions in the widget's locales. */
+const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => string; notFound: string; noScript: string }> = {
+  en: {
+    welcome: "Welcome",
+    services: "Menus and services",
+    book: "Book a table",
+    manage: "Your reservation",
+    offer: "A table for you",
+    describe: (name) => `Book a table at ${name} online.`,
+    notFound: "This restaurant does not take online bookings here.",
+    noScript: "Online booking needs JavaScript.",
+  },
+  it: {
+    welcome: "Benvenuti",
+    services: "Menu e servizi",
+    book: "Prenota un tavolo",
+    manage: "La tua prenotazione",
+    offer: "Un tavolo per te",
+    describe: (name) => `Prenota un tavolo da ${name} online.`,
+    notFound: "Questo ristorante non accetta prenotazioni online qui.",
+    noScript: "La prenotazione online richiede JavaScript.",
+  },
+  fr: {
+    welcome: "Bienvenue",
+    services: "Menus et services",
+    book: "Réserver une table",
+    manage: "Votre réservation",
+    offer: "Une table pour vous",
+    describe: (name) => `Réservez une table chez ${name} en ligne.`,
+    notFound: "Ce restaurant ne prend pas de réservations en ligne ici.",
+    noScript: "La réservation en ligne nécessite JavaScript.",
+  },
+  de: {
+    welcome: "Willkommen",
+    services: "Menüs und Angebote",
+    book: "Tisch reservieren",
+    manage: "Ihre Reservierung",
+    offer: "Ein Tisch für Sie",
+    describe: (name) => `Reservieren Sie online einen Tisch im ${name}.`,
+    notFound: "Dieses Restaurant nimmt hier keine Online-Reservierungen an.",
+    noScript: "Die Online-Reservierung benötigt JavaScript.",
+  },
+  es: {
+    welcome: "Bienvenidos",
+    services: "Menús y servicios",
+    book: "Reservar mesa",
+    manage: "Tu reserva",
+    offer: "Una mesa para ti",
+    describe: (name) => `Reserva una mesa en ${name} online.`,
+    notFound: "Este restaurante no acepta reservas online aquí.",
+    noScript: "La reserva online necesita JavaScript.",
+  },
+};
+
+// Lit styles the element through constructable stylesheets; the page's own style is inline
+// (a constant, written raw: escaping would break its quotes).
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  // http: too: settings accept http logos and photos, and browsers upgrade them on an https page.
+  "img-src 'self' https: http: data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join("; ");
+
+const STYLE = `
+*,*::before,*::after{box-sizing:border-box}
+html{color-scheme:light;-webkit-text-size-adjust:100%}
+body{margin:0;min-height:100vh;min-height:100dvh;display:flex;flex-direction:column;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f6f4f1;color:#1f1c19}
+main{flex:1;width:100%;max-width:48rem;margin:0 auto;padding:clamp(1rem,4vw,2.5rem) clamp(.75rem,4vw,2rem)}
+`.replace(/\n/g, "");
+const ELEMENT_STYLE = `
+.sr-only{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+booking-engine{display:block;min-height:24rem}
+booking-engine:not(:defined){visibility:hidden}
+noscript p{padding:1rem;border:1px solid;border-radius:.5rem}
+`.replace(/\n/g, "");
+
+/** What a page shows: the restaurant, the widget's page and what the address adds to it. */
+export interface Shell {
+  property: PropertyRow;
+  page: Page;
+  locale: Locale;
+  /** the manage or offer token of the address */
+  token: string | undefined;
+  /** `?pax=` and `?accent=` of the address, already checked */
+  pax: string | undefined;
+  accent: string | undefined;
+}
+
+/** The page's title and description, in its language. */
+function heading(v: Shell) {
+  const settings = resolveSettings(v.property.settings);
+  const t = TEXT[v.locale];
+  const name = v.property.name;
+  const title = v.page === "welcome" ? name : `${t[v.page]} · ${name}`;
+  const description = (v.page === "welcome" && (textsFor(settings, v.locale).welcome_message || settings.welcome_message)) || t.describe(name);
+  return { title, description, accent: settings.accent_color };
+}
+
+/** The element, with the attributes the page and its address give it. */
+function element(v: Shell) {
+  const token = v.token === undefined ? "" : html` token="${v.token}"`;
+  const pax = v.pax ? html` pax="${v.pax}"` : "";
+  const accent = v.accent ? html` style="--be-accent: ${v.accent}"` : "";
+  return html`<booking-engine property="${v.property.publicKey}" page="${v.page}" locale="${v.locale}" hosted${token}${pax}${accent}></booking-engine>`;
+}
+
+export function shellPage(v: Shell) {
+  const { title, description, accent } = heading(v);
+  const phone = v.property.phone ? html` · ${v.property.phone}` : "";
+  return html`<!doctype html>
+<html lang="${v.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<meta name="description" content="${description}">
+<link rel="icon" href="data:,">
+${v.page === "manage" || v.page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
+${accent ? html`<meta name="theme-color" content="${accent}">` : ""}
+<style>${raw(STYLE + ELEMENT_STYLE)}</style>
+<script type="module" src="/widget/booking-engine.js"></script>
+</head>
+<body>
+<main>
+<h1 class="sr-only">${title}</h1>
+${element(v)}
+<noscript><p>${TEXT[v.locale].noScript} ${v.property.name}${phone}</p></noscript>
+</main>
+</body>
+</html>`;
+}
+
+export function notFoundPage() {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Restaurant not found</title>
+<meta name="robots" content="noindex">
+<style>${raw(STYLE)}</style>
+</head>
+<body>
+<main>
+<h1>Restaurant not found</h1>
+<p>${TEXT.en.notFound}</p>
+</main>
+</body>
+</html>`;
+}

@@ -1,0 +1,31 @@
+/** Reservations and their history as the integrator API shows them. */
+import type { Context } from "hono";
+import { resolveSettings } from "../../shared/schemas";
+import type { AppEnv } from "../env";
+import { toLocalDateTime } from "../lib/localtime";
+import { type HistoryRow, loadRelated, type ReservationRow } from "./reservations.repo";
+import { toReservationDto } from "./reservations.schemas";
+
+/**
+ * Reservations with their customer, service, room and tables, read in one go: lists and
+ * creation answer `start_date`, single records `start_day` (the API has both names).
+ */
+export async function present<K extends "start_date" | "start_day">(c: Context<AppEnv>, rows: ReservationRow[], key: K) {
+  const property = c.get("property");
+  const related = await loadRelated(c.get("db"), property.id, rows);
+  const tz = resolveSettings(property.settings).timezone;
+  return rows.map((r) => toReservationDto(r, related, tz, key));
+}
+
+/** One history entry, its instant on the restaurant's wall clock. */
+export function toHistoryDto(h: HistoryRow, tz: string) {
+  return {
+    id: h.seq,
+    at: toLocalDateTime(tz, h.at, true),
+    actor: h.actor,
+    action: h.action,
+    from_status: h.fromStatus,
+    to_status: h.toStatus,
+    changes: h.changes,
+  };
+}
