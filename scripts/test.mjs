@@ -31,6 +31,14 @@ const e2eWidget = (env) => ({ what: "end-to-end widget tests", cmd: process.exec
 const one = (name, cmd, args) => ({ name, runs: [{ what: name, cmd, args }] });
 
 const stages = [
+  // The shape of the code (dependency rules, function lengths, no outside citations) and the docs' links.
+  {
+    name: "code and docs checks",
+    runs: [
+      { what: "code shape (dependency-cruiser, function lengths, citations)", cmd: process.execPath, args: [join(ROOT, "scripts", "check-code.mjs")] },
+      { what: "docs links", cmd: process.execPath, args: [join(ROOT, "scripts", "check-docs.mjs")] },
+    ],
+  },
   one("build", process.execPath, [join(ROOT, "scripts", "build.mjs")]),
   // tsc is one thread and the browser suite mostly waits on wrangler and Chromium: side by side
   {
