@@ -78,9 +78,11 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   const mode = checkCreate(ctx, b, channel);
   const tries = newTries();
   for (let attempt = 1; ; attempt++) {
+    // The customer first, then the day: the holds are read as late as they can be before the batch.
+    const customer = await resolveCustomer(ctx, b.customer);
     const loaded = attempt === 1 && day ? day : await loadDay(ctx, b.start_date, attempt > 1);
     // Only a retry after losing a table spreads: an uncontended booking takes the best table.
-    const plan = await planCreate(ctx, { b, channel, extras, mode, day: loaded, spread: tries.table > 0 ? Math.random() : undefined });
+    const plan = await planCreate(ctx, { b, channel, extras, mode, customer, day: loaded, spread: tries.table > 0 ? Math.random() : undefined });
     try {
       return await commitCreate(ctx, plan);
     } catch (err) {
@@ -112,13 +114,13 @@ interface PlanInput {
   channel: Channel;
   extras: CreateExtras;
   mode: Mode;
+  customer: CustomerPlan | undefined;
   day: LoadedDay;
   spread: number | undefined;
 }
 
 async function planCreate(ctx: BookingContext, p: PlanInput): Promise<CreatePlan> {
-  const { b, mode } = p;
-  const customer = await resolveCustomer(ctx, b.customer);
+  const { b, mode, customer } = p;
   const engine = engineOf(p.day);
   const service = findService(p.day.catalog.services, b.service_id);
   checkPlace(engine, b.room_id, b.table_ids);
