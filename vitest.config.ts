@@ -50,7 +50,7 @@ export default defineConfig({
           // Links in answers and emails point here, whatever Host a request names (tests/worker/helpers.ts ORIGIN).
           PUBLIC_ORIGIN: "https://api.test",
           LINK_SECRET: "test-link-secret-0123456789",
-          // CONTRACT 9's schedule (0, 5 s, 5 min, 30 min, ...) shrunk 10000-fold (0, 0.5 ms, 30 ms, 0.18 s, 0.72 s, 1.8 s, 3.6 s, 3.6 s); queue delays round up to whole seconds
+          // the schedule (0, 5 s, 5 min, 30 min, ...) shrunk 10000-fold (0, 0.5 ms, 30 ms, 0.18 s, 0.72 s, 1.8 s, 3.6 s, 3.6 s); queue delays round up to whole seconds
           WEBHOOK_RETRY_SCALE: "0.0001",
           WEBHOOK_TIMEOUT_MS: "1000",
           // The operator's door (/__ops), for the tests of moves between shards.

@@ -1,7 +1,7 @@
 // The shape of the code, checked by `npm test`: the dependency rules of .dependency-cruiser.cjs
 // (no folder or module cycle, arrows pointing down), no function over 60 lines (those over 40
-// are listed), no file over 400 lines of code listed, and no comment, string or doc in worker/,
-// widget/ or shared/ citing documents outside the repository.
+// are listed), no file over 400 lines of code listed, and no comment, string or doc in the code,
+// the tests, the scripts or the configuration citing documents outside the repository.
 //   node scripts/check-code.mjs            all checks
 //   node scripts/check-code.mjs --lengths  only the function lengths, longest first
 import { spawnSync } from "node:child_process";
@@ -16,12 +16,21 @@ const SOURCES = ["worker", "widget", "shared"];
 /** Working documents that live outside the repository, and issue numbers (imports of our own shared/ are fine). */
 const OUTSIDE = /\b(CONTRACT|SPEC)\b|\bSTYLE\.md\b|\bissue #?\d+/;
 
-function files(dir) {
+function files(dir, pattern = /\.ts$/) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "locales" || name === "xliff" ? [] : files(path);
-    return /\.ts$/.test(name) && !/\.d\.ts$/.test(name) ? [path] : [];
+    if (statSync(path).isDirectory()) return name === "locales" || name === "xliff" ? [] : files(path, pattern);
+    return pattern.test(name) && !/\.d\.ts$/.test(name) ? [path] : [];
   });
+}
+
+/** Where citations are looked for: the sources, the tests, the scripts (but the two checks, which name what they refuse) and the root's configuration. */
+function citable(sources) {
+  const code = /\.(ts|mjs|cjs|js|sh)$/;
+  const checks = ["check-code.mjs", "check-docs.mjs"].map((f) => join(ROOT, "scripts", f));
+  const extra = [...files(join(ROOT, "tests"), code), ...files(join(ROOT, "scripts"), code).filter((f) => !checks.includes(f))];
+  const root = readdirSync(ROOT).filter((f) => /\.(toml|ts|mjs|cjs|json)$/.test(f) && f !== "package-lock.json").map((f) => join(ROOT, f));
+  return [...sources, ...extra, ...root, join(ROOT, ".ci", "run")];
 }
 
 /** Every function, method and arrow of a file with its length in lines. */
@@ -83,7 +92,7 @@ const all = SOURCES.flatMap((dir) => files(join(ROOT, dir)));
 if (process.argv.includes("--lengths")) {
   process.exit(checkLengths(all) ? 0 : 1);
 }
-const results = [checkDependencies(), checkLengths(all), checkOutsideReferences(all)];
+const results = [checkDependencies(), checkLengths(all), checkOutsideReferences(citable(all))];
 if (results.includes(false)) {
   console.error("check-code: FAILED");
   process.exit(1);

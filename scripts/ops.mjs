@@ -1,4 +1,4 @@
-// Operator commands (not API routes, as SPEC says production is enabled by the vendor).
+// Operator commands (not API routes, since production is enabled by the vendor, not by an API call).
 //   npm run ops -- enable-production <client_id>      [--remote | --persist-to DIR]
 //   npm run ops -- disable-production <client_id>
 //   npm run ops -- grant <client_id> <property_id>     authorise another client for a property

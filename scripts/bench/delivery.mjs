@@ -1,5 +1,5 @@
 // Part "delivery": commit-to-receiver latency of webhooks and of guest messages at 50 writes a
-// second (issue 15: p99 under 2 s for both). It runs scripts/bench-delivery.mjs, which starts its
+// second (p99 under 2 s for both). It runs scripts/bench-delivery.mjs, which starts its
 // own wrangler dev and receiver, and reads the figures from its report lines.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";

@@ -1,4 +1,4 @@
-// Webhook delivery under load (issue 4): a local receiver (tests/receiver.mjs) subscribed to a
+// Webhook delivery under load: a local receiver (tests/receiver.mjs) subscribed to a
 // busy restaurant's RESERVATION_CREATED and RESERVATION_UPDATED events, while the API takes
 // creates and cancellations; then a backlog of events written at once and left to the cron's
 // sweeper. Latency = the receiver's answer minus the event's created_at (the commit).

@@ -1,4 +1,4 @@
-// A restaurant connects an integrator (CONTRACT 11), end to end: a real Worker (wrangler dev, local
+// A restaurant connects an integrator, end to end: a real Worker (wrangler dev, local
 // D1), the hosted pages driven in Chromium with the keyboard, a real OAuth client library
 // (oauth4webapi) on the integrator's side, the README's example client run as written, axe on
 // every page of the flow in two languages, and the sign-in page's screenshot for the README.

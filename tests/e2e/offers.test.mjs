@@ -1,4 +1,4 @@
-// Waiting-list offers end to end (CONTRACT 13), on a real Worker (wrangler dev, local D1) whose
+// Waiting-list offers end to end, on a real Worker (wrangler dev, local D1) whose
 // send_email binding is wrangler's own local simulation: each message is kept as an .eml file and
 // its path logged. A guest cancels; the first party on the waiting list gets the offer by email;
 // its link opens the hosted offer page in Chromium, where the guest claims the table; the

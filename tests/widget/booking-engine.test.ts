@@ -107,7 +107,7 @@ describe("<booking-engine page=book>", () => {
     // The status region tells a screen reader how many times the day has.
     const count = first.services.reduce((n, s) => n + s.times.length, 0);
     expect((await inShadow(page, '[role="status"]')).textContent!.trim()).to.equal(`Orari liberi in questo giorno: ${count}`);
-    // Labelled with the restaurant's city, never the raw IANA zone (CONTRACT 15).
+    // Labelled with the restaurant's city, never the raw IANA zone.
     const legend = allInShadow(page, "legend").map((l) => l.textContent!.trim());
     expect(legend).to.include("Orario di Rome");
     expect(deepText(el)).not.to.include(p.timezone);

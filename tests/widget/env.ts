@@ -36,7 +36,7 @@ export const env = window.BE;
  */
 export const itAnyTime = (name: string, fn: () => Promise<void> | void) => (env.clock ? it.skip : it)(name, fn);
 
-// The booking flow keeps a draft per restaurant in sessionStorage (CONTRACT 15): each test starts without one.
+// The booking flow keeps a draft per restaurant in sessionStorage: each test starts without one.
 beforeEach(() => sessionStorage.clear());
 let current: Restaurant | undefined;
 

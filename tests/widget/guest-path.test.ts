@@ -1,5 +1,5 @@
 /**
- * The guest's path (CONTRACT 15, issue 17): where the restaurant is, its texts per language, the
+ * The guest's path: where the restaurant is, its texts per language, the
  * cancellation policy before confirming, "next available", a full preferred service, history and
  * reload, field errors at their field, the city's time, text on the accent, the action bar at
  * 320 px, "Book again" and the embedded manage link. In English and Italian; axe on each new state.

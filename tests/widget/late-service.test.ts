@@ -6,7 +6,7 @@ import { addDays } from "../../widget/format.js";
 import { env, restaurant, staff, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, inShadow } from "./helpers.js";
 
-/** A service of this file's restaurant past midnight (CONTRACT 14): 23:00 to 01:30 every day. */
+/** A service of this file's restaurant past midnight: 23:00 to 01:30 every day. */
 let late: { id: number };
 
 before(async () => {

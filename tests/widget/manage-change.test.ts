@@ -1,5 +1,5 @@
 /**
- * The guest changes date, time or party size from the manage page (CONTRACT 15): keyboard only,
+ * The guest changes date, time or party size from the manage page: keyboard only,
  * at 320 px and desktop, in Italian and English; the old time is kept until the new one is taken.
  * The integrator's side (the moved reservation, RESERVATION_UPDATED with previous_attributes):
  * tests/worker/public.change.test.ts and tests/e2e.

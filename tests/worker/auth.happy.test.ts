@@ -29,7 +29,7 @@ describe("POST /auth/api/v2/api-account/oauth2/client", () => {
     expect(Number.isInteger(property.id)).toBe(true);
     expect(property).not.toHaveProperty("password");
     expect(property).not.toHaveProperty("password_hash");
-    // The sandbox expires 90 days after creation (CONTRACT 3).
+    // The sandbox expires 90 days after creation.
     const days = (Date.parse(property.sandbox_expires_at) - Date.parse(property.created_at)) / 86_400_000;
     expect(days).toBe(90);
   });

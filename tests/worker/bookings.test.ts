@@ -1,4 +1,4 @@
-/** /bookings/slots, /bookings/rooms and the booking links, with SPEC's error rows. */
+/** /bookings/slots, /bookings/rooms and the booking links, with the API's error rows. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { now, setClock } from "../../worker/lib/clock";
 import { book, createIn, dateInDays, expectProblem, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
@@ -16,7 +16,7 @@ const slots = (c: TestClient, query: string) => c.call(`/api/v2/bookings/slots?$
 const rooms = (c: TestClient, query: string) => c.call(`/api/v2/bookings/rooms?${query}`);
 
 describe("GET /bookings/slots", () => {
-  it("answers 7 days from start_date, each with its services and times (SPEC's shape plus slots[])", async () => {
+  it("answers 7 days from start_date, each with its services and times (the API's shape plus slots[])", async () => {
     const res = await slots(client, `start_date=${r.date}&pax=2`);
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.map((d: { day: string }) => d.day)).toEqual(Array.from({ length: 7 }, (_, i) => dateInDays(10 + i)));
@@ -64,7 +64,7 @@ describe("GET /bookings/slots", () => {
     await client.call(`/api/v2/services/${lunch.id}`, { method: "DELETE" });
   });
 
-  it("out_of_order: absent ignores closures (SPEC), true or 1 disables fully closed times", async () => {
+  it("out_of_order: absent ignores closures, true or 1 disables fully closed times", async () => {
     const date = dateInDays(40);
     await createIn(client, "closures", { start_date: date, start_hour: "19:00", end_hour: "20:00" });
     const ignored = (await slots(client, `start_date=${date}&pax=2`)).json.data[0].available_services[0];
@@ -88,7 +88,7 @@ describe("GET /bookings/slots", () => {
     }
   });
 
-  describe("SPEC's errors", () => {
+  describe("the API's errors", () => {
     it("403 service forbidden: a disabled service", async () => {
       const off = await createIn(client, "services", { name: "Closed", start_hour: "12:00", end_hour: "13:00", enabled: false });
       expectProblem(await slots(client, `service_id=${off.id}`), 403, "service forbidden");
@@ -237,7 +237,7 @@ describe("GET /bookings/rooms", () => {
     expect(res.json.data[0][0].tables.every((t: { best_choice: boolean }) => !t.best_choice)).toBe(true);
   });
 
-  describe("SPEC's errors", () => {
+  describe("the API's errors", () => {
     it("403 service forbidden", async () => {
       const off = await createIn(client, "services", { name: "Off", start_hour: "19:00", end_hour: "22:00", enabled: false });
       expectProblem(await rooms(client, `start_date=${r.date}&start_hour=20:00&pax=2&service_id=${off.id}`), 403, "service forbidden");

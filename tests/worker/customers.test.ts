@@ -1,6 +1,6 @@
 /**
- * A restaurant's guests (CONTRACT 14): the matching rules that never rewrite another person, the
- * typed guest on the reservation (defect 7 of issue 12), the customers API (search, get, update,
+ * A restaurant's guests: the matching rules that never rewrite another person, the
+ * typed guest on the reservation, the customers API (search, get, update,
  * merge, erase) and each customer's visits, no-shows, cancellations, covers and last visit, with
  * no-shows expired by the cron.
  */
@@ -58,7 +58,7 @@ describe("matching a booking's customer", () => {
     expectProblem(await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, customer: { id: 999_999_999 } }), 404, "user not found");
   });
 
-  it("a public booking typed as Mallory with a known email shows staff Mallory, not the stored customer (defect 7 of issue 12)", async () => {
+  it("a public booking typed as Mallory with a known email shows staff Mallory, not the stored customer", async () => {
     const c = await newClient();
     const s = await seedRestaurant(c);
     const alice = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Alice", last_name: "Original", email: "alice@example.com", phone: "+39 333 0000001" } })).json.data[0];

@@ -1,4 +1,4 @@
-/** The availability engine on its own: no database, no HTTP (CONTRACT 5). */
+/** The availability engine on its own: no database, no HTTP. */
 import { describe, expect, it } from "vitest";
 import {
   Availability,
@@ -76,7 +76,7 @@ const hold = (tableId: number, start: string, minutes: number, reservationId = 1
 });
 const NOW = Date.UTC(2030, 5, 1, 9, 0); // 11 days before DAY
 
-describe("SPEC's example: a 60-minute reservation at 13:00", () => {
+describe("the API's example: a 60-minute reservation at 13:00", () => {
   const engine = new Availability(catalog(), [hold(1, "13:00", 60)], NOW);
   const t1 = table(1);
 
@@ -213,7 +213,7 @@ describe("closures", () => {
     expect(openAt(e, "12:00")).toHaveLength(4);
   });
 
-  it("out_of_order absent: closures are ignored in the listing (SPEC); true: closed times are disabled", () => {
+  it("out_of_order absent: closures are ignored in the listing; true: closed times are disabled", () => {
     const e = engineWith({ startHour: "12:00:00", endHour: "12:30:00" });
     const ignored = e.daySlots(DAY, 2, [service()], false).available_services[0]!;
     expect(ignored.available_slots).toContain("12:00:00");
@@ -414,7 +414,7 @@ describe("a slot shown is a slot bookable (property-based)", () => {
   });
 });
 
-describe("pacing (CONTRACT 14)", () => {
+describe("pacing", () => {
   // Dinner from 19:00, 15-minute intervals, at most 4 covers and 3 parties starting in each.
   const dinner = service({ startHour: "19:00:00", endHour: "22:00:00", pacingInterval: 15, maxCoversPerInterval: 4, maxPartiesPerInterval: 3 });
   const tables = [table(1), table(2), table(3), table(4), table(5, { guestsMax: 2 }), table(6, { guestsMax: 2 }), table(10, { isGroup: true, memberIds: [5, 6], guestsMax: 4 })];
@@ -482,7 +482,7 @@ describe("pacing (CONTRACT 14)", () => {
   });
 });
 
-describe("closures over the whole stay (CONTRACT 14)", () => {
+describe("closures over the whole stay", () => {
   const evening = service({ startHour: "17:00:00", endHour: "22:00:00" });
   const closed = (c: Partial<EngineClosure>) =>
     new Availability(catalog({ settings: { ...settings, average_stay: 90 }, services: [evening], closures: [{ startDate: DAY, endDate: DAY, startHour: "19:00:00", endHour: "20:00:00", roomIds: null, tableIds: null, serviceIds: null, ...c }] }), [], NOW);
@@ -512,7 +512,7 @@ describe("closures over the whole stay (CONTRACT 14)", () => {
   });
 });
 
-describe("a service past midnight (CONTRACT 14)", () => {
+describe("a service past midnight", () => {
   // Saturdays only, 19:00 to 01:30: Sunday 00:30 belongs to Saturday's service.
   const night = service({ name: "Late", startHour: "19:00:00", endHour: "01:30:00", weekdays: [6] });
   const rome = { ...settings, timezone: "Europe/Rome", max_days_ahead: 3650 };
@@ -570,7 +570,7 @@ describe("a service past midnight (CONTRACT 14)", () => {
   });
 });
 
-describe("the staff booking window (CONTRACT 14)", () => {
+describe("the staff booking window", () => {
   const allDay = service({ startHour: "00:00:00", endHour: "23:45:00" });
   const e = new Availability(catalog({ settings: { ...settings, max_days_ahead_staff: 730 }, services: [allDay] }), [], NOW);
   const today = "2030-06-01";

@@ -1,5 +1,5 @@
 /**
- * Writes that name nothing (CONTRACT 2: unknown fields are ignored): `{}`, a body of unknown
+ * Writes that name nothing (unknown fields are ignored): `{}`, a body of unknown
  * fields only, or no body at all. A partial update answers 200 with the record unchanged and
  * writes nothing; no write route of the OpenAPI document answers them with a 5xx.
  */

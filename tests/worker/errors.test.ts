@@ -1,5 +1,5 @@
 /**
- * Bad input never yields a 5xx (CONTRACT 2): every write route of the OpenAPI document gets
+ * Bad input never yields a 5xx: every write route of the OpenAPI document gets
  * malformed JSON, wrong types, a huge body, another media type and odd ids.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -59,7 +59,7 @@ describe("error suite: every write route", () => {
   it("answers bodies of the wrong JSON type with 400 and names the fields", async () => {
     const w = await world();
     for (const op of ops) {
-      // SPEC names the 400 of POST /reservations/searchengine "validation error".
+      // The API names the 400 of POST /reservations/searchengine "validation error".
       const title = op.path.endsWith("/searchengine") ? "validation error" : "invalid input data";
       for (const body of ["[]", '"text"', "123", "null", "true"]) {
         expectProblem(await send(w, op, body), 400, title);

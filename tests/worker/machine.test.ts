@@ -1,4 +1,4 @@
-/** The reservation state machine on its own (CONTRACT 6). */
+/** The reservation state machine on its own. */
 import { describe, expect, it } from "vitest";
 import { RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
 import { FINAL, HOLDING, type MachineState, MOVES, next, parseStatusTarget } from "../../worker/reservations/machine";
@@ -32,7 +32,7 @@ describe("status moves", () => {
     }
   });
 
-  it("the table of moves is CONTRACT's", () => {
+  it("the table of moves is the documented one", () => {
     expect(Object.fromEntries(allowed)).toEqual(MOVES);
   });
 
@@ -43,7 +43,7 @@ describe("status moves", () => {
     expect(next(state("WAITING"), { type: "status", to: "REJECTED" })).toMatchObject({ ok: true, takesTables: false, releasesTables: false });
   });
 
-  it("holding and final statuses are CONTRACT's", () => {
+  it("holding and final statuses are the documented ones", () => {
     expect([...HOLDING].sort()).toEqual(["ACCEPTED", "CONFIRMED", "OUTOFORDER", "PREPAY"]);
     expect([...FINAL].sort()).toEqual(["CANCELLED", "EXPIRED", "REJECTED"]);
   });
@@ -95,7 +95,7 @@ describe("cancel, expiry and updates", () => {
   it("expires only unpaid PREPAY reservations", () => {
     for (const s of RESERVATION_STATUSES) expect(next(state(s), { type: "expire_unpaid" }).ok).toBe(s === "PREPAY");
   });
-  it("expires as a no-show only a party that would arrive and has not checked in (CONTRACT 14)", () => {
+  it("expires as a no-show only a party that would arrive and has not checked in", () => {
     for (const s of RESERVATION_STATUSES) {
       const outcome = next(state(s), { type: "expire_no_show" });
       expect(outcome.ok, s).toBe(["PREPAY", "ACCEPTED", "CONFIRMED"].includes(s));

@@ -1,5 +1,5 @@
 /**
- * Messages to guests and restaurants (CONTRACT 13): what each change sends, in the guest's
+ * Messages to guests and restaurants: what each change sends, in the guest's
  * language, with both parts, links on PUBLIC_ORIGIN and a calendar entry that calendars read.
  */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
@@ -202,7 +202,7 @@ describe("who is emailed", () => {
   });
 });
 
-describe("a guest's erasure (CONTRACT 14)", () => {
+describe("a guest's erasure", () => {
   it("leaves no address, guest or MIME in their emails, and what was still to be sent is not sent", async () => {
     capture = captureMail();
     const r = await restaurant({ reminder_hours: 24 });

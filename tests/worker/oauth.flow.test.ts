@@ -1,5 +1,5 @@
 /**
- * The hosted authorisation flow and connected-apps page (CONTRACT 11): what redirects and what
+ * The hosted authorisation flow and connected-apps page: what redirects and what
  * never does, the sign-in's answers and limits, CSRF, cookies and headers, the five languages.
  * The same flow in Chromium with oauth4webapi and axe: tests/e2e/oauth.test.mjs.
  */

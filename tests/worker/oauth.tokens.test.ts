@@ -1,7 +1,7 @@
 /**
- * The token endpoint's grants of a restaurant's approval (CONTRACT 11): authorization_code with
+ * The token endpoint's grants of a restaurant's approval: authorization_code with
  * PKCE, refresh_token with rotation and reuse detection, RFC 7009 on refresh tokens, tokens that
- * reach the approved property only, and revoking a grant (issue 12 defect 1).
+ * reach the approved property only, and revoking a grant.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -181,7 +181,7 @@ describe("POST /revoke (RFC 7009) with a refresh token", () => {
   });
 });
 
-describe("revoking a grant (ops revoke-grant, issue 12 defect 1)", () => {
+describe("revoking a grant (ops revoke-grant)", () => {
   it("ends the client's tokens for the property and deletes its webhook subscriptions there, nothing else", async () => {
     const { integrator, propertyId, tokens, owner } = await connected();
     const hook = { endpoint: "https://hooks.integrator.example/", webhook_type: "RESERVATION_CREATED" };

@@ -6,7 +6,7 @@ export interface Operation {
   path: string;
   propertyScoped: boolean;
   hasPathId: boolean;
-  /** the name of the path's id parameter ("id", or SPEC's "reservation_id") */
+  /** the name of the path's id parameter ("id", or the API's "reservation_id") */
   pathParam?: string;
   bodySchema?: any;
   authenticated: boolean;

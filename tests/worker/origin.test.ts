@@ -1,6 +1,6 @@
 /**
  * Absolute URLs come from the configured PUBLIC_ORIGIN (https://api.test in the test pool), never
- * from the request's Host (issue 12, defect 9): a request sent to another host name gets links on
+ * from the request's Host: a request sent to another host name gets links on
  * PUBLIC_ORIGIN all the same.
  */
 import { exports } from "cloudflare:workers";

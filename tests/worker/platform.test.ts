@@ -1,4 +1,4 @@
-/** Cross-cutting behaviour of CONTRACT 1-2: request ids, 404/405, rate limits, idempotency, docs. */
+/** Cross-cutting behaviour of every route: request ids, 404/405, rate limits, idempotency, docs. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { housekeeping } from "../../worker/cron";

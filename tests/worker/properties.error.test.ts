@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, expectInvalid, expectProblem, newClient, type TestClient } from "./helpers";
 
-/** Property calls carry no Property header (SPEC). */
+/** Property calls carry no Property header. */
 const props = (client: TestClient, path = "", o: Parameters<TestClient["call"]>[1] = {}) =>
   client.call(`/api/v2/properties${path}`, { property: undefined, ...o });
 

@@ -25,7 +25,7 @@ const DEFAULT_SETTINGS = {
   offer_minutes: 15,
 };
 
-/** Property calls carry no Property header (SPEC). */
+/** Property calls carry no Property header. */
 const props = (client: TestClient, path = "", o: Parameters<TestClient["call"]>[1] = {}) =>
   client.call(`/api/v2/properties${path}`, { property: undefined, ...o });
 

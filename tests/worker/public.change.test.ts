@@ -1,4 +1,4 @@
-/** PATCH /public/{public_key}/manage/{token}: the guest moves their own reservation (CONTRACT 15). */
+/** PATCH /public/{public_key}/manage/{token}: the guest moves their own reservation. */
 import { describe, expect, it } from "vitest";
 import { expectProblem } from "./helpers";
 import { GUEST, smallRestaurant } from "./public.fixtures";
@@ -38,7 +38,7 @@ describe("PATCH /public/{public_key}/manage/{token}", () => {
     expect(payload.data.previous_attributes).toMatchObject({ start_hour: "19:00:00" });
     const history = (await r.client.call(`/api/v2/reservations/${id}/history`)).json.data;
     expect(history.at(-1)).toMatchObject({ actor: "guest" });
-    // the guest hears of their own change too, in the change's own batch (CONTRACT 13)
+    // the guest hears of their own change too, in the change's own batch
     const templates = (await messagesOf(r.client, id)).map((m) => `${m.template} ${m.recipient ?? ""}`.trim());
     expect(templates, templates.join()).toContain("change guest");
   });

@@ -75,7 +75,7 @@ describe("bad input: 400 invalid input data naming the fields", () => {
     const big = await r.guest.book({ ...ok, pax: 5 });
     expectInvalid(big, "pax");
     expect(big.json.errors[0].message).toMatch(/up to 4/);
-    // Unknown fields are ignored (CONTRACT 2).
+    // Unknown fields are ignored.
     expect((await r.guest.book({ ...ok, channel: "PLATFORM_ADMIN", table_ids: [999], status: "CONFIRMED" })).json.data[0].status).toBe("ACCEPTED");
     // Nothing else was written.
     const list = await r.client.call(`/api/v2/reservations?start_date=${r.date}&end_date=${r.date}`);

@@ -116,7 +116,7 @@ describe("max_online_bookings_per_guest", () => {
     expectLimit(await bookOn(r, 11, { ...mallory, email: "mallory@example.com" }));
   });
 
-  it("the search engine's CreateBooking answers SLOT_UNAVAILABLE (CONTRACT 12's causes), and books nothing", async () => {
+  it("the search engine's CreateBooking answers SLOT_UNAVAILABLE, and books nothing", async () => {
     const m = await merchant({ tables: [2, 2], settings: { max_online_bookings_per_guest: 1 } });
     const create = (hour: string) => v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, hour), newToken()).request);
     expect((await create("19:00")).booking.status).toBe("CONFIRMED");

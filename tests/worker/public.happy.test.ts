@@ -46,7 +46,7 @@ describe("GET /public/{public_key}", () => {
     });
   });
 
-  it("tells guests where the restaurant is: address, position for a map, phone and website (CONTRACT 15)", async () => {
+  it("tells guests where the restaurant is: address, position for a map, phone and website", async () => {
     const r = await smallRestaurant();
     const put = await r.client.call(`/api/v2/properties/${r.client.propertyId}`, {
       method: "PUT",
@@ -63,7 +63,7 @@ describe("GET /public/{public_key}", () => {
     });
   });
 
-  it("answers the restaurant's own texts in the asked locale, falling back to the defaults (CONTRACT 15)", async () => {
+  it("answers the restaurant's own texts in the asked locale, falling back to the defaults", async () => {
     const r = await smallRestaurant({ welcome_message: "Welcome!" });
     const lunch = (await r.client.call("/api/v2/services", { body: { name: "Lunch", description: "Daily menu", start_hour: "12:00", end_hour: "13:00" } })).json.data[0];
     const translations = {
@@ -145,7 +145,7 @@ describe("GET /public/{public_key}/slots", () => {
     expect(closure.status).toBe(201);
     expect(await listed(r.guest, r.date, 2)).toEqual(["19:30:00", "19:45:00", "20:00:00"]);
     expectProblem(await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:15", pax: 2, guest: GUEST }), 409, "time no longer available");
-    // The integrator's listing ignores closures unless out_of_order=true (SPEC); the guest's never does.
+    // The integrator's listing ignores closures unless out_of_order=true; the guest's never does.
     const integrator = await r.client.call(`/api/v2/bookings/slots?start_date=${r.date}&pax=2`);
     expect(integrator.json.data[0].available_services[0].available_slots).toContain("19:00:00");
   });
@@ -200,7 +200,7 @@ describe("POST /public/{public_key}/reservations", () => {
       pax: 2,
       service: { id: r.service.id, name: "Dinner" },
       guest: { ...GUEST, email: "Ada@Example.com" },
-      // the guest's words are a special request (CONTRACT 14), under its earlier name too
+      // the guest's words are a special request, under its earlier name too
       notes: "window seat",
       special_request: "window seat",
       occasion: null,

@@ -56,7 +56,7 @@ describe("hosted pages", () => {
     expect(odd.text).not.toContain("<script>");
   });
 
-  it("keeps the party size (?pax=) and the embedding site's accent (?accent=), strictly checked (CONTRACT 15)", async () => {
+  it("keeps the party size (?pax=) and the embedding site's accent (?accent=), strictly checked", async () => {
     const r = await smallRestaurant();
     const ok = await page(`/p/${r.publicKey}/book?pax=4&accent=%23225522`);
     expect(ok.text).toContain(`page="book" locale="en" hosted pax="4" style="--be-accent: #225522"></booking-engine>`);

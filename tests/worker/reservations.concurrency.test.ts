@@ -114,7 +114,7 @@ describe("the database guards itself", () => {
     const insert = (tableId: number, start: number, end: number) =>
       client.d1.prepare("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)").bind(b.id, tableId, start, end).run();
     await expect(insert(tables[0]!, span.start_min + 30, span.end_min + 30)).rejects.toThrow(/table_not_available/);
-    // SPEC's buffer: a party ending exactly when another starts is refused too
+    // the API's buffer: a party ending exactly when another starts is refused too
     await expect(insert(tables[0]!, span.start_min - 60, span.start_min)).rejects.toThrow(/table_not_available/);
     // free again exactly at the end of the stay
     await insert(tables[0]!, span.end_min, span.end_min + 60);

@@ -1,4 +1,4 @@
-/** Every error row SPEC lists for the reservation routes, and the refusals of create. */
+/** Every documented error row for the reservation routes, and the refusals of create. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { book, createIn, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
 
@@ -172,7 +172,7 @@ describe("DELETE /reservations/{reservation_id}", () => {
 });
 
 describe("POST /reservations refusals", () => {
-  it("requires the fields of CONTRACT 6", async () => {
+  it("requires the fields a reservation cannot do without", async () => {
     expectInvalid(await client.call("/api/v2/reservations", { body: {} }), "start_date", "start_hour", "pax", "service_id");
     expectInvalid(await client.call("/api/v2/reservations", { body: { start_date: r.date, start_hour: "19:00", pax: 2, service_id: r.service.id } }), "customer");
     expectInvalid(await book(client, { start_date: r.date, service_id: r.service.id, customer: { email: "x@example.com" } }), "customer.first_name");

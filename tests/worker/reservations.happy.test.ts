@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 describe("POST /reservations", () => {
-  it("creates an ACCEPTED reservation on the best table, with SPEC's list shape", async () => {
+  it("creates an ACCEPTED reservation on the best table, with the API's list shape", async () => {
     const res = await book(client, { start_date: r.date, service_id: r.service.id, notes: "window seat" });
     expect(res.status, res.text).toBe(201);
     const created = res.json.data[0];
@@ -55,7 +55,7 @@ describe("POST /reservations", () => {
     const first = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Grace", email: "grace@example.com" } })).json.data[0];
     const online = await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, channel: "PLATFORM_BOOK", customer: { first_name: "Mallory", email: "grace@example.com", phone: "+1 555 0199" } });
     expect(online.status, online.text).toBe(201);
-    // Another name with Grace's email: Grace's record is not touched, not even to add a phone (CONTRACT 14).
+    // Another name with Grace's email: Grace's record is not touched, not even to add a phone.
     expect(online.json.data[0].customer).toMatchObject({ id: first.customer.id, first_name: "Grace", phone: null });
     expect(online.json.data[0].guest).toEqual({ first_name: "Mallory", last_name: null, email: "grace@example.com", phone: "+1 555 0199" });
     const staff = await c.call(`/api/v2/reservations/${first.id}`, { method: "PUT", body: { customer: { id: first.customer.id, first_name: "Grace B." } } });
@@ -111,7 +111,7 @@ describe("POST /reservations", () => {
 });
 
 describe("GET /reservations/{id}", () => {
-  it("answers the reservation with start_day (SPEC's single-record shape)", async () => {
+  it("answers the reservation with start_day (the API's single-record shape)", async () => {
     const created = (await book(client, { start_date: dateInDays(30), service_id: r.service.id })).json.data[0];
     const res = await client.call(`/api/v2/reservations/${created.id}`);
     expect(res.status).toBe(200);
@@ -123,7 +123,7 @@ describe("GET /reservations/{id}", () => {
 });
 
 describe("PUT /reservations/{id}", () => {
-  it("accepts SPEC's example body, read-only fields and all", async () => {
+  it("accepts the API's example body, read-only fields and all", async () => {
     const created = (await book(client, { start_date: dateInDays(31), service_id: r.service.id })).json.data[0];
     const res = await client.call(`/api/v2/reservations/${created.id}`, {
       method: "PUT",
@@ -386,7 +386,7 @@ describe("the Worker's scheduled door", () => {
 });
 
 describe("the OpenAPI document", () => {
-  it("documents the reservation routes with SPEC's filters and both status paths", async () => {
+  it("documents the reservation routes with the API's filters and both status paths", async () => {
     const { call } = await import("./helpers");
     const doc = (await call("/api/v2/openapi.json")).json;
     const list = doc.paths["/api/v2/reservations"].get;

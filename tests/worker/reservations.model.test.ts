@@ -5,7 +5,7 @@
  * Two services: Dinner (19:00-22:00) and Late (22:30-01:30, past midnight, paced: at most 2
  * parties and 6 covers in each half hour), so every booking and move into Late is checked
  * against pacing: accepted only within it, refused for pacing only when it was reached.
- * The model is written from CONTRACT 6 and 14 here, independently of worker/reservations/machine.ts
+ * The model is written from the documented rules here, independently of worker/reservations/machine.ts
  * and the availability engine.
  */
 import fc from "fast-check";

@@ -143,7 +143,7 @@ describe("customers", () => {
 });
 
 describe("out_of_service", () => {
-  it("is SPEC's other name for out_of_order", async () => {
+  it("is the API's other name for out_of_order", async () => {
     const date = dateInDays(60);
     await createIn(client, "closures", { start_date: date, start_hour: "19:00", end_hour: "20:00" });
     const day = (await client.call(`/api/v2/bookings/slots?start_date=${date}&out_of_service=true`)).json.data[0].available_services[0];

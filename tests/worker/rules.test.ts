@@ -1,5 +1,5 @@
 /**
- * The restaurant's own rules through the API (CONTRACT 14): pacing (and its race), closures over
+ * The restaurant's own rules through the API: pacing (and its race), closures over
  * the whole stay, services past midnight across both DST nights of Europe/Rome, the staff booking
  * window, the reasons of unavailable times, a group's seats following its members, and what a
  * reservation carries (occasion, allergies, special request, notes).
@@ -189,7 +189,7 @@ describe("a service past midnight, across both DST nights of Europe/Rome", () =>
   }
 });
 
-describe("the staff booking window (defect 4 of issue 12)", () => {
+describe("the staff booking window", () => {
   it("refuses 9999-12-31 23:45, whose stay would end in year 10000, and anything past max_days_ahead_staff", async () => {
     const r = await restaurant({ start_hour: "00:00", end_hour: "23:45" });
     const far = await book(r.client, { start_date: "9999-12-31", start_hour: "23:45", service_id: r.service.id });

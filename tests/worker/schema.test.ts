@@ -80,7 +80,7 @@ describe("CHECK constraints", () => {
     await expect(c.d1.prepare("UPDATE dining_tables SET guests_min = 9 WHERE id = ?").bind(s.t1.id).run()).rejects.toThrow(/dining_tables_guests_ck/);
   });
 
-  it("refuse an unknown occasion or status reason, and pacing outside its ranges (checks kept by triggers, issue 16)", async () => {
+  it("refuse an unknown occasion or status reason, and pacing outside its ranges (checks kept by triggers)", async () => {
     const c = await newClient();
     const s = await seedRestaurant(c);
     const id = await insertReservation(c.propertyId, { serviceId: s.service.id, date: "2031-01-02" });

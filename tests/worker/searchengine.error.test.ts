@@ -1,5 +1,5 @@
 /**
- * What the booking server refuses (CONTRACT 12): business refusals are HTTP 200 with
+ * What the booking server refuses: business refusals are HTTP 200 with
  * booking_failure and its cause; HTTP errors are for malformed requests (400), the partner's
  * credentials (401) and unknown bookings (404). The partner sees only bookings it made.
  */

@@ -19,7 +19,7 @@ async function feedSlots(merchantId: string): Promise<FeedSlot[]> {
 
 describe("Google's booking-server test client, replayed", () => {
   it("health, availability of many slots, booking and its repeat, list, status, rescheduling, cancelling all: every check passes", async () => {
-    // Google's test client books ten slots as one user: no per-guest limit here (issue 12's own test covers it).
+    // Google's test client books ten slots as one user: no per-guest limit here (the per-guest limit's own test covers it).
     const m = await merchant({ tables: [2, 2, 4], settings: { max_days_ahead: 14, max_online_pax: 4, max_online_bookings_per_guest: null } });
     const client = new BookingServerTestClient(`testclient-${newToken()}`);
     await client.healthCheck();
@@ -66,7 +66,7 @@ describe("Google's booking-server test client, replayed", () => {
 
 describe("the last table, wanted by the search engine and the widget at once", () => {
   it("goes to exactly one of them; the other hears SLOT_UNAVAILABLE or 409", async () => {
-    // One user and one widget guest race nine times: no per-guest limit here (issue 12's own test covers it).
+    // One user and one widget guest race nine times: no per-guest limit here (the per-guest limit's own test covers it).
     const m = await merchant({ settings: { max_online_bookings_per_guest: null } });
     const widget = guestOf(m.merchantId);
     // Nine races on the one table: three evenings, three times an hour apart (stays of 30 minutes never touch).

@@ -7,7 +7,7 @@ import { localMinutes } from "../../worker/lib/localtime";
 const at = (iso: string) => Date.parse(iso) / 1000;
 
 describe("bookingStatus", () => {
-  it("is CONTRACT 12's map, for every status", () => {
+  it("is the map, for every status", () => {
     const map = Object.fromEntries(RESERVATION_STATUSES.map((s) => [s, bookingStatus(s)]));
     expect(map).toEqual({
       WAITING: "PENDING_MERCHANT_CONFIRMATION",

@@ -1,5 +1,5 @@
 /**
- * The search engine's booking server (CONTRACT 12), method by method, on Google's published
+ * The search engine's booking server, method by method, on Google's published
  * request and response samples: the same fields come back, with our merchant, service, times
  * and booking.
  */
@@ -31,7 +31,7 @@ describe("POST /searchengine/v3/BatchAvailabilityLookup", () => {
       merchant_id: m.merchantId,
       slot_time: [slot("19:00"), slot("19:30"), slot("19:10"), slot("20:30", 3), slot("20:30")],
     });
-    // 19:00 with a stay of 30 ends as the 19:30 party sits down: SPEC's rule blocks it.
+    // 19:00 with a stay of 30 ends as the 19:30 party sits down: the API's rule blocks it.
     expect(res.slot_time_availability.map((a: any) => a.available)).toEqual([false, false, false, false, true]);
   });
 
@@ -166,7 +166,7 @@ describe("POST /searchengine/v3/GetBookingStatus and ListBookings", () => {
   });
 });
 
-describe("the status map (CONTRACT 12)", () => {
+describe("the status map", () => {
   it("maps WAITING, REJECTED, EXPIRED and CONFIRMED as the search engine names them", async () => {
     const m = await merchant({ tables: [2, 2, 2, 2] });
     const book = async (hour: string) => (await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, hour), newToken()).request)).booking.booking_id;

@@ -1,5 +1,5 @@
 /**
- * Booking notifications (CONTRACT 12): a change of a search-engine booking made outside the
+ * Booking notifications: a change of a search-engine booking made outside the
  * booking server reaches the notification API (the test receiver plays it and Google's token
  * endpoint) through the webhook outbox, with its retries and records. The receiver accepts only
  * tokens it issued for assertions signed by the service-account key it handed out.

@@ -1,5 +1,5 @@
 /**
- * A merchant moved to another shard (CONTRACT 10) keeps its search-engine bookings whole: the
+ * A merchant moved to another shard keeps its search-engine bookings whole: the
  * booking server finds them by id and user during the move (once each, though two copies exist)
  * and after it, the idempotency token still answers the same booking, and the restaurant's later
  * changes are still reported.

@@ -1,5 +1,5 @@
 /**
- * Times and feeds of the search engine (CONTRACT 12): start_sec is the UTC instant of the
+ * Times and feeds of the search engine: start_sec is the UTC instant of the
  * restaurant's wall clock, across both DST nights of Europe/Rome; the notice and the window are
  * the restaurant's; the three feeds list what the booking server would take, and a switch turned
  * off leaves them, and availability, at once. The Worker's clock is pinned where the date matters.

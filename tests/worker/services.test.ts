@@ -150,7 +150,7 @@ describe("services: invalid input", () => {
     expectInvalid(await client.call("/api/v2/services", { body: {} }), "name", "start_hour", "end_hour");
   });
 
-  it("takes an end_hour before the start_hour as a service past midnight (CONTRACT 14), on create and on update", async () => {
+  it("takes an end_hour before the start_hour as a service past midnight, on create and on update", async () => {
     const client = await newClient();
     const late = await client.call("/api/v2/services", { body: { name: "Late", start_hour: "22:00", end_hour: "01:30" } });
     expect(late.status, late.text).toBe(201);

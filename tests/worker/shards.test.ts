@@ -1,5 +1,5 @@
 /**
- * Every restaurant in its shard (CONTRACT 10): placement by the directory, isolation between
+ * Every restaurant in its shard: placement by the directory, isolation between
  * shards, ids unique across them, the cron over every shard, sessions with bookmarks, and a move
  * between shards while bookings are being made, losing nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Usernames (issue 12 defect 13, CONTRACT 11): one name whatever its case or Unicode form,
+ * Usernames: one name whatever its case or Unicode form,
  * invisible characters refused, unique across clients and properties, enforced by the database.
  */
 import { env } from "cloudflare:workers";

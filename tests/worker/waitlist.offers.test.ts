@@ -1,5 +1,5 @@
 /**
- * Waiting-list offers (CONTRACT 13): a cancellation offers the freed table to the first waiting
+ * Waiting-list offers: a cancellation offers the freed table to the first waiting
  * party by email; claiming it accepts the reservation; an offer that runs out or is declined
  * passes to the next party.
  */

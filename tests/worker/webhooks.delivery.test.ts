@@ -98,7 +98,7 @@ describe("webhook events", () => {
     const [message] = await received(hook, 1);
     const payload = verified(sub.secret, message!);
     expect(payload.data.reservation.customer.phone).toBe("+39 333 0000000");
-    // the customer's record, and the guest as the reservation shows them (CONTRACT 14)
+    // the customer's record, and the guest as the reservation shows them
     expect(payload.data.previous_attributes).toEqual({ customer: created.customer, guest: created.guest });
     expect(payload.data.reservation.guest.phone).toBe("+39 333 0000000");
     // The same details again change nothing, and make no event: the outbox (written in the

@@ -124,7 +124,7 @@ describe("endpoint names at delivery", () => {
 });
 
 describe("retry schedule", () => {
-  it("follows CONTRACT 9: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up", () => {
+  it("follows the documented schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up", () => {
     expect(RETRY_SCHEDULE).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, 1))).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
     expect(retryDelay(8, 1)).toBeUndefined();

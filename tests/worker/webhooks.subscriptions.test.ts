@@ -84,7 +84,7 @@ describe("GET /webhooks/subscriptions", () => {
   });
 });
 
-describe("PUT and DELETE /webhook/subscription/{id} (singular, as SPEC)", () => {
+describe("PUT and DELETE /webhook/subscription/{id} (singular, as documented)", () => {
   it("updates only the fields given and deletes", async () => {
     const client = await newClient();
     const sub = await subscribe(client, HOOK, "RESERVATION_CREATED");
@@ -99,7 +99,7 @@ describe("PUT and DELETE /webhook/subscription/{id} (singular, as SPEC)", () => 
     expect((await client.call("/api/v2/webhooks/subscriptions")).json.data).toEqual([]);
   });
 
-  it("has exactly SPEC's paths: the plural PUT and DELETE paths do not exist", async () => {
+  it("has exactly the API's paths: the plural PUT and DELETE paths do not exist", async () => {
     const client = await newClient();
     const sub = await subscribe(client, HOOK, "RESERVATION_CREATED");
     expect((await client.call(`/api/v2/webhooks/subscription/${sub.id}`, { method: "PUT", body: {} })).status).toBe(405);
