@@ -1,6 +1,7 @@
 /** The shapes of an API client's creation: the flat and the nested request, and the answer. */
 import { z } from "@hono/zod-openapi";
-import { emailField, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
+import { lineField } from "../../shared/schemas";
+import { emailField, optionalLine, optionalText, passwordField, urlField, usernameField } from "../lib/openapi";
 import { PositionSchema, PropertySchema } from "../properties/properties.schemas";
 
 const username = usernameField;
@@ -10,14 +11,14 @@ const redirectUri = urlField;
 
 export const FlatClientSchema = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: lineField(200).min(1),
     email,
     username,
     password,
     redirect_uri: redirectUri,
     website: urlField.optional(),
-    phone: optionalString(40),
-    description: optionalString(5000),
+    phone: optionalLine(40),
+    description: optionalText(5000),
     position: PositionSchema.optional(),
   })
   .openapi("ClientCreateFlat", {
@@ -28,13 +29,13 @@ export const NestedClientSchema = z
   .object({
     redirect_uri: redirectUri,
     sandbox_property: z.object({
-      name: z.string().trim().min(1).max(200),
+      name: lineField(200).min(1),
       email,
       username,
       password,
-      description: optionalString(5000),
+      description: optionalText(5000),
       website: urlField.optional(),
-      phone: optionalString(40),
+      phone: optionalLine(40),
       position: PositionSchema.optional(),
     }),
   })

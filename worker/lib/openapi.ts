@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { ERRORS, type ErrorCode } from "../errors";
 import { MAX_BODY_BYTES } from "./middleware";
 import { nextCursorSchema } from "./pagination";
+import { lineField, textField } from "../../shared/schemas";
 import { normaliseUsername, USERNAME_MAX, USERNAME_MIN, usernameProblem } from "./username";
 
 export const ProblemSchema = z
@@ -67,7 +68,9 @@ export const IdParam = z.object({ id: pathId("id") });
 /** The reservation routes name their path parameter {reservation_id}. */
 export const ReservationIdParam = z.object({ reservation_id: pathId("reservation_id") });
 
-export const optionalString = (max: number) => z.string().trim().max(max).optional();
+/** An optional line (a phone, a city) and an optional text of several lines (a description). */
+export const optionalLine = (max: number) => lineField(max).optional();
+export const optionalText = (max: number) => textField(max).optional();
 
 /** Field rules shared by clients and properties. */
 export const emailField = z.string().trim().email().max(254);
