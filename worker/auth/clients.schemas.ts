@@ -7,7 +7,34 @@ import { PositionSchema, PropertySchema } from "../properties/properties.schemas
 const username = usernameField;
 const password = passwordField;
 const email = emailField;
-const redirectUri = urlField;
+/** Hosts a plain http redirect_uri may name: the integrator's own machine. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Why a redirect_uri may not be registered, or undefined: https, or http to the integrator's own
+ * machine; an authority with a host and no user part; no fragment; no space (RFC 6749 3.1.2).
+ */
+export function redirectUriProblem(raw: string): string | undefined {
+  if (/\s/.test(raw)) return "a redirect_uri holds no space";
+  if (raw.includes("#")) return "a redirect_uri has no fragment (#)";
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(raw)?.[1];
+  if (!authority) return "a redirect_uri names a host: scheme://host/path";
+  if (authority.includes("@")) return "a redirect_uri holds no user name or password";
+  if (!URL.canParse(raw)) return "expected a URL";
+  const url = new URL(raw);
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "http:" && LOOPBACK.test(url.hostname)) return undefined;
+  return "a redirect_uri is https, or http to localhost or a loopback address only";
+}
+
+const redirectUri = z
+  .string()
+  .max(2048)
+  .superRefine((raw, ctx) => {
+    const problem = redirectUriProblem(raw);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({ description: "where the code flow returns: https, or http to localhost or a loopback address; no fragment, no user part", example: "https://integrator.example/callback" });
 
 export const FlatClientSchema = z
   .object({
