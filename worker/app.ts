@@ -242,9 +242,11 @@ function registerSecuritySchemes(app: App) {
  */
 function middlewareAnswers(): Middleware {
   const unlimited = (path: string) => path.startsWith("/.well-known/");
+  // The areas behind jsonBodyOnly(): the integrator and widget APIs, the search engine's, client creation.
+  const jsonOnly = (path: string) => path.startsWith(`${API_BASE}/`) || path.startsWith("/searchengine/") || path === `${AUTH_BASE}/client`;
   return async function middlewareAnswersMiddleware(c, next) {
     await next();
-    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), unlimited));
+    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), { unlimited, jsonOnly }));
   };
 }
 
