@@ -1,5 +1,5 @@
 // Operator commands (not API routes, since production is enabled by the vendor, not by an API call).
-//   npm run ops -- enable-production <client_id>      [--remote | --persist-to DIR]
+//   npm run ops -- enable-production <client_id>      [--persist-to DIR | --url URL]
 //   npm run ops -- disable-production <client_id>
 //   npm run ops -- grant <client_id> <property_id>     authorise another client for a property
 //   npm run ops -- revoke-grant <client_id> <property_id>   its tokens there end, its subscriptions there go
@@ -8,14 +8,15 @@
 //   npm run ops -- shards                              each shard's properties, rows and bytes
 //   npm run ops -- move-property <property_id> <shard> move a property to another shard
 //   npm run ops -- searchengine-feeds <dir>            the search engine's three feeds, as files
-// Local by default (the D1 of `npm start`); --remote acts on the deployed database. The shard
-// commands go through the Worker's operator door (scripts/ops-door.mjs): --url names it.
+// Every command goes through the Worker's operator door (scripts/ops-door.mjs): locally the
+// running `npm start` (so two processes never write one local database), or a Worker started on
+// the local D1 for the command; --url names the deployed one.
 import { parseArgs } from "node:util";
-import { defaultPersistDir, freePort, startDevOnFreePort, wrangler } from "./dev-server.mjs";
+import { defaultPersistDir, startDevOnFreePort } from "./dev-server.mjs";
 import { devVar, door, moveProperty, showShards } from "./ops-door.mjs";
 import { withPartner, writeFeeds } from "./searchengine-feeds.mjs";
 
-const USAGE = `usage: npm run ops -- <command> [args] [--remote | --persist-to DIR] [--url URL]
+const USAGE = `usage: npm run ops -- <command> [args] [--persist-to DIR] [--url URL]
 commands:
   enable-production <client_id>        let the client create production (non-sandbox) properties
   disable-production <client_id>       back to sandbox-only
@@ -32,10 +33,10 @@ commands:
                                        with Retry-After meanwhile, its reads go on
   searchengine-feeds <dir>             write the search engine's feeds (merchants, services,
                                        availability .json) to <dir>, for the partner portal
-revoke-grant, sync-usernames, the shard and the feed commands talk to the Worker: locally the
-running npm start (PORT, default 8787) or one started for the command; --url https://... for the
-deployed one, with OPS_TOKEN (revoke-grant, sync-usernames, shards) or SEARCHENGINE_USER and
-SEARCHENGINE_PASSWORD (feeds) in the environment.`;
+Every command talks to the Worker: locally the running npm start (PORT, default 8787) or one
+started on the local D1 for the command (--persist-to names its folder); --url https://... for the
+deployed one, with OPS_TOKEN (the feeds: SEARCHENGINE_USER and SEARCHENGINE_PASSWORD) in the
+environment.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -51,21 +52,11 @@ function fail(message) {
 const clientIdArg = (v) => (/^ci_[A-Za-z0-9_-]{10,60}$/.test(v ?? "") ? v : fail(`"${v ?? ""}" is not a client_id (ci_...)`));
 const intArg = (v, what) => (/^[1-9]\d{0,15}$/.test(v ?? "") ? Number(v) : fail(`"${v ?? ""}" is not a ${what}`));
 
-function sql(statement) {
-  const where = values.remote ? ["--remote"] : ["--local", "--persist-to", values["persist-to"] ?? defaultPersistDir()];
-  const r = wrangler(["d1", "execute", "DB", ...where, "--json", "--command", statement]);
-  if (r.status !== 0) {
-    console.error(r.stderr || r.stdout);
-    process.exit(1);
-  }
-  const out = JSON.parse(r.stdout);
-  return out[0]?.results ?? [];
-}
-
-function setProduction(clientId, enabled) {
-  const rows = sql(`UPDATE api_clients SET production_enabled = ${enabled ? 1 : 0} WHERE client_id = '${clientId}' RETURNING id, client_id, username, production_enabled`);
-  if (!rows.length) fail(`no client ${clientId}`);
-  console.log(`client ${clientId} (${rows[0].username}): production ${enabled ? "enabled" : "disabled"}`);
+async function setProduction(clientId, enabled) {
+  await withDoor(async (request) => {
+    const [r] = await request("POST", "/production", { client_id: clientId, enabled });
+    console.log(`client ${clientId} (${r.username}): production ${r.production_enabled ? "enabled" : "disabled"}`);
+  });
 }
 
 if (values.help || !command) {
@@ -75,22 +66,18 @@ if (values.help || !command) {
 
 switch (command) {
   case "enable-production":
-    setProduction(clientIdArg(args[0]), true);
+    await setProduction(clientIdArg(args[0]), true);
     break;
   case "disable-production":
-    setProduction(clientIdArg(args[0]), false);
+    await setProduction(clientIdArg(args[0]), false);
     break;
   case "grant": {
     const clientId = clientIdArg(args[0]);
     const propertyId = intArg(args[1], "property id");
-    const rows = sql(
-      `INSERT INTO property_grants (client_id, property_id)
-       SELECT c.id, p.id FROM api_clients c, property_directory p WHERE c.client_id = '${clientId}' AND p.id = ${propertyId} AND p.deleted_at IS NULL
-       ON CONFLICT DO NOTHING RETURNING client_id, property_id`,
-    );
-    const exists = sql(`SELECT 1 AS ok FROM property_grants g JOIN api_clients c ON c.id = g.client_id WHERE c.client_id = '${clientId}' AND g.property_id = ${propertyId}`);
-    if (!exists.length) fail(`no client ${clientId} or no property ${propertyId}`);
-    console.log(rows.length ? `client ${clientId} may now act on property ${propertyId}` : `client ${clientId} already had property ${propertyId}`);
+    await withDoor(async (request) => {
+      const [r] = await request("POST", "/grant", { client_id: clientId, property_id: propertyId });
+      console.log(r.added ? `client ${clientId} may now act on property ${propertyId}` : `client ${clientId} already had property ${propertyId}`);
+    });
     break;
   }
   case "revoke-grant": {
@@ -114,14 +101,12 @@ switch (command) {
       for (const s of r.skipped) console.log(`  property ${s.id} ("${s.username}") left without a sign-in: ${s.why}`);
     });
     break;
-  case "list-clients": {
-    const rows = sql(
-      `SELECT c.client_id, c.username, c.production_enabled, group_concat(g.property_id) AS properties
-       FROM api_clients c LEFT JOIN property_grants g ON g.client_id = c.id GROUP BY c.id ORDER BY c.id`,
-    );
-    console.table(rows.map((r) => ({ client_id: r.client_id, username: r.username, production: !!r.production_enabled, properties: r.properties ?? "" })));
+  case "list-clients":
+    await withDoor(async (request) => {
+      const rows = await request("GET", "/clients");
+      console.table(rows.map((r) => ({ client_id: r.client_id, username: r.username, production: !!r.production_enabled, properties: r.properties ?? "" })));
+    });
     break;
-  }
   case "shards":
     await withDoor((request) => showShards(request));
     break;

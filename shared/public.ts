@@ -21,7 +21,7 @@
  * `alternatives`: the nearest free times of that day (at most 6, nearest first).
  */
 import { z } from "zod";
-import { LOCALES, OCCASIONS, dateString, hourString } from "./schemas.js";
+import { LOCALES, OCCASIONS, dateString, hourString, lineField, textField } from "./schemas.js";
 
 export const PublicProfile = z.object({
   public_key: z.string(),
@@ -97,10 +97,10 @@ export const PublicSlotDay = z.object({
 export type PublicSlotDay = z.infer<typeof PublicSlotDay>;
 
 export const PublicGuest = z.object({
-  first_name: z.string().trim().min(1).max(100),
-  last_name: z.string().trim().min(1).max(100),
+  first_name: lineField(100).min(1),
+  last_name: lineField(100).min(1),
   email: z.string().trim().email().max(254),
-  phone: z.string().trim().min(5).max(40).optional(),
+  phone: lineField(40).min(5).optional(),
 });
 
 export const PublicBookingInput = z.object({
@@ -111,11 +111,11 @@ export const PublicBookingInput = z.object({
   pax: z.number().int().min(1).max(1000),
   guest: PublicGuest,
   /** the guest's request for the restaurant */
-  special_request: z.string().trim().max(1000).optional(),
+  special_request: textField(1000).optional(),
   /** the earlier name of special_request, still accepted */
-  notes: z.string().trim().max(1000).optional(),
+  notes: textField(1000).optional(),
   occasion: z.enum(OCCASIONS).optional(),
-  allergies: z.string().trim().max(500).optional(),
+  allergies: textField(500).optional(),
   /** true: put the party on the waiting list (status WAITING) when the time is full */
   waiting_list: z.boolean().default(false),
   locale: z.enum(LOCALES).optional(),

@@ -54,9 +54,27 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
+/**
+ * One line of text (a name, a phone, a city): the C0 control characters but tab are refused, line
+ * breaks first among them. Emails, calendar entries and pages print these values on a line of
+ * their own, where a CR or LF would start another (a header, a calendar property) and a NUL cuts
+ * the value short.
+ */
+export const ONE_LINE = /^[^\x00-\x08\x0a-\x1f]*$/;
+export const ONE_LINE_MESSAGE = "one line only: no line breaks or control characters";
+/** Text of several lines (notes, a description): line breaks and tabs, but no other C0 control character. */
+export const TEXT = /^[^\x00-\x08\x0b\x0c\x0e-\x1f]*$/;
+export const TEXT_MESSAGE = "no control characters other than line breaks and tabs";
+
+/** One line of at most `max` characters, trimmed (checked before trimming: a trailing CR is refused too). */
+export const lineField = (max: number) => z.string().regex(ONE_LINE, ONE_LINE_MESSAGE).trim().max(max);
+/** Text of several lines, at most `max` characters, trimmed. */
+export const textField = (max: number) => z.string().regex(TEXT, TEXT_MESSAGE).trim().max(max);
+
 /** An absolute http(s) URL: javascript:, data: and the like are refused (pages render these). */
 export const httpUrl = z
   .string()
+  .regex(ONE_LINE, ONE_LINE_MESSAGE)
   .trim()
   .max(2048)
   .url({ abort: true })
@@ -69,12 +87,12 @@ export const turnTimeSchema = z.object({
 
 /** A restaurant's own texts in one language: each one falls back to the default when absent. */
 export const localeTextsSchema = z.object({
-  welcome_message: z.string().max(2000).optional(),
+  welcome_message: z.string().regex(TEXT, TEXT_MESSAGE).max(2000).optional(),
   /** by service id */
   services: z
     .record(
       z.string().regex(/^\d{1,15}$/, "expected a service id"),
-      z.object({ name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() }),
+      z.object({ name: lineField(200).min(1).optional(), description: z.string().regex(TEXT, TEXT_MESSAGE).max(2000).optional() }),
     )
     .optional(),
 });
@@ -115,7 +133,7 @@ export const settingsSchema = z.object({
       "online bookings (widget, search engine) one guest may hold at a time: active future bookings and waiting-list entries " +
         "under one email, and under one phone, count separately; null: no limit. Staff bookings neither count nor are limited.",
     ),
-  welcome_message: z.string().max(2000).nullable().default(null),
+  welcome_message: z.string().regex(TEXT, TEXT_MESSAGE).max(2000).nullable().default(null),
   logo_url: httpUrl.nullable().default(null),
   photos: z.array(httpUrl).max(30).default([]),
   accent_color: z

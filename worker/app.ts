@@ -20,6 +20,7 @@ import { callerKey, clientIp, database, jsonBodyOnly, limitBody, MAX_BODY_BYTES,
 import { documentMiddlewareAnswers } from "./lib/openapi";
 import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
+import { authoriseProperty } from "./properties/authorise";
 import { propertiesRouter } from "./properties/properties.routes";
 import { roomsRouter } from "./properties/rooms.routes";
 import { tablesRouter } from "./properties/tables.routes";
@@ -93,16 +94,26 @@ function mountAuthArea(app: App) {
   app.route("/", metadataRouter);
 }
 
-/** The integrator API's guards: bearer token, per-client rate limit, JSON bodies, idempotent writes. */
+/** The integrator API's guards before a write's Idempotency-Key: bearer token, per-client rate limit, JSON bodies. */
 function integratorGuards(): Middleware[] {
-  return [
-    noStore(),
-    limitBody(),
-    bearerAuth(),
-    rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `client:${c.get("client").id}` }),
-    jsonBodyOnly(),
-    idempotency({ scope: (c) => `client:${c.get("client").id}` }),
-  ];
+  return [noStore(), limitBody(), bearerAuth(), rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `client:${c.get("client").id}` }), jsonBodyOnly()];
+}
+
+/**
+ * Idempotent writes of a client. A stored answer is replayed only to a request that may still
+ * act: the property-scoped routes authorise the Property header before this runs, and before a
+ * replay elsewhere the property the request names (its path /properties/{id}, or its Property
+ * header) is authorised too, as the handler would.
+ */
+function integratorIdempotency(): Middleware {
+  return idempotency({
+    scope: (c) => `client:${c.get("client").id}`,
+    beforeReplay: async (c) => {
+      if (c.get("property")) return;
+      const named = /\/properties\/(\d{1,15})(?:\/|$)/.exec(c.req.path)?.[1] ?? /^\s*([1-9]\d{0,15})\s*$/.exec(c.req.header("Property") ?? "")?.[1];
+      if (named !== undefined) await authoriseProperty(c, Number(named), { allowExpired: true });
+    },
+  });
 }
 
 /** The routers of the integrator API that act on the property of the Property header, by path. */
@@ -117,10 +128,11 @@ const PROPERTY_SCOPED = [
 ] as const;
 
 function mountIntegratorApi(app: App) {
-  const guards = integratorGuards();
-  const scoped = [...guards, requireProperty()];
+  const idempotent = integratorIdempotency();
+  const guards = [...integratorGuards(), idempotent];
+  const scoped = [...integratorGuards(), requireProperty(), idempotent];
   // The slot listing reads its days in the round trip of the property row.
-  const bookings = [...guards, requireProperty({ preload: slotsPreload })];
+  const bookings = [...integratorGuards(), requireProperty({ preload: slotsPreload }), idempotent];
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
   // Merging and erasing customers change their reservations too.
@@ -230,9 +242,11 @@ function registerSecuritySchemes(app: App) {
  */
 function middlewareAnswers(): Middleware {
   const unlimited = (path: string) => path.startsWith("/.well-known/");
+  // The areas behind jsonBodyOnly(): the integrator and widget APIs, the search engine's, client creation.
+  const jsonOnly = (path: string) => path.startsWith(`${API_BASE}/`) || path.startsWith("/searchengine/") || path === `${AUTH_BASE}/client`;
   return async function middlewareAnswersMiddleware(c, next) {
     await next();
-    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), unlimited));
+    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), { unlimited, jsonOnly }));
   };
 }
 

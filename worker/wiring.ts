@@ -2,7 +2,8 @@
  * The one place that knows every reaction and sender: what follows a reservation's change, and
  * who sends each kind of outbox row. Called by each door of the Worker before it serves anything.
  */
-import { registerErasure } from "./customers/erasure";
+import { registerErasure, registerForget } from "./customers/erasure";
+import { forgetAnswersAbout } from "./lib/idempotency";
 import { attemptMessage } from "./messages/delivery";
 import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.repo";
 import { messagesReaction } from "./messages/reaction";
@@ -26,4 +27,6 @@ export function wire(): void {
   registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);
   registerErasure(eraseMessages);
+  // A stored Idempotency-Key answer holding the person's data must not replay it after the erasure.
+  registerForget((env, person) => forgetAnswersAbout(env.DB, person));
 }

@@ -152,7 +152,7 @@ describe("npm start and the README quick start", () => {
 
   it("enables production with the operator command", async () => {
     const clientId = field(server.out, "client_id");
-    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", clientId, "--persist-to", STATE], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", clientId, "--persist-to", STATE], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /production enabled/);
     const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
@@ -169,6 +169,34 @@ describe("npm start and the README quick start", () => {
     const bad = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", "nope"], { encoding: "utf8" });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /not a client_id/);
+  });
+
+  it("grants a client a property with the operator command while the running Worker answers token requests", async () => {
+    const clientId = field(server.out, "client_id");
+    const basic = `Basic ${btoa(`${clientId}:${field(server.out, "client_secret")}`)}`;
+    const tokenStatus = () =>
+      fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, { method: "POST", headers: { Authorization: basic }, body: new URLSearchParams({ grant_type: "client_credentials" }) }).then((r) => r.status);
+    const partner = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/client`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Partner POS", email: "partner@example.com", username: `partner-${Date.now()}`, password: "partner-password-1", redirect_uri: "https://partner.example/cb" }),
+    }).then((r) => r.json());
+    const grant = new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "grant", partner.data[0].client_id, field(server.out, "property id")], { env: { ...process.env, PORT: String(PORT) } });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (out += d));
+      child.on("close", (code) => resolve({ code, out }));
+    });
+    const statuses = [];
+    let done = false;
+    grant.then(() => (done = true));
+    while (!done) statuses.push(...(await Promise.all([tokenStatus(), tokenStatus()])));
+    const { code, out } = await grant;
+    assert.equal(code, 0, out);
+    assert.match(out, /may now act on property/);
+    assert.ok(statuses.length >= 2);
+    assert.deepEqual(statuses.filter((s) => s !== 200), [], "a token request failed beside the ops command");
   });
 
   it("shows the shards and moves the demo restaurant to another shard with the ops commands, losing nothing", async () => {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { shardCount, shardD1 } from "../../worker/shards/shards";
 import { describe, expect, it } from "vitest";
 import { basic, createClient, expireSandbox, expireToken, flatClientBody, formToken, nestedClientBody, revoke } from "./auth.fixtures";
-import { AUTH, call, expectProblem, newClient, unique } from "./helpers";
+import { AUTH, call, expectProblem, freshIp, newClient, unique } from "./helpers";
 
 const paths = (res: { json: any }) => (res.json.errors as { path: string }[]).map((e) => e.path).sort();
 
@@ -81,6 +81,37 @@ describe("POST /auth/api/v2/api-account/oauth2/client", () => {
     const res = await createClient(flatClientBody({ email: "not-an-email", password: "short", redirect_uri: "integrator" }));
     expectProblem(res, 400, "invalid input data");
     expect(paths(res)).toEqual(["email", "password", "redirect_uri"]);
+  });
+
+  it("refuses a redirect_uri with a fragment, a user part, no host, plain http to another machine, or a space", async () => {
+    const refused = [
+      "https://integrator.example/cb#frag",
+      "https://integrator.example/cb#",
+      "https://user:pass@integrator.example/cb",
+      "https://user@integrator.example/cb",
+      "https:///cb",
+      "http://integrator.example/cb",
+      "http://10.0.0.1/cb",
+      "https://integrator.example/c b",
+      " https://integrator.example/cb",
+    ];
+    for (const redirect_uri of refused) {
+      const flat = await call(`${AUTH}/client`, { body: flatClientBody({ redirect_uri }), headers: { "CF-Connecting-IP": freshIp() } });
+      expect(flat.status, redirect_uri).toBe(400);
+      expectProblem(flat, 400, "invalid input data");
+      expect(paths(flat), redirect_uri).toEqual(["redirect_uri"]);
+      const { redirect_uri: _, ...property } = flatClientBody();
+      const nested = await call(`${AUTH}/client`, { body: { redirect_uri, sandbox_property: property }, headers: { "CF-Connecting-IP": freshIp() } });
+      expect(paths(nested), redirect_uri).toEqual(["redirect_uri"]);
+    }
+  });
+
+  it("registers https and plain http to the integrator's own machine", async () => {
+    for (const redirect_uri of ["https://integrator.example/cb?app=1", "http://localhost:8080/cb", "http://127.0.0.1/cb", "http://[::1]:3000/cb"]) {
+      const res = await call(`${AUTH}/client`, { body: flatClientBody({ redirect_uri }), headers: { "CF-Connecting-IP": freshIp() } });
+      expect(res.status, `${redirect_uri}: ${res.text}`).toBe(200);
+      expect(res.json.data[0].redirect_uri).toBe(redirect_uri);
+    }
   });
 
   it("refuses malformed JSON with 400, never 5xx", async () => {

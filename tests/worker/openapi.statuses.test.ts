@@ -116,6 +116,31 @@ describe("the OpenAPI document against the real answers", () => {
     }
   });
 
+  it("documents 415 exactly where it is answered, every operation of the document asked", async () => {
+    const w = await world();
+    const answered: string[] = [];
+    for (const op of ops) {
+      const name = `${op.method} ${op.path}`;
+      // A body only goes with a write (GET carries none; DELETE takes none and is not refused for one).
+      if (!["POST", "PUT", "PATCH"].includes(op.method)) {
+        expect(Object.keys(documented(op)), name).not.toContain("415");
+        continue;
+      }
+      const res = await callOp(w, op, { body: "name=x", headers: { "Content-Type": "text/plain", "CF-Connecting-IP": freshIp() } });
+      expect(res.status, `${name}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      expect(Object.keys(documented(op)).includes("415"), `${name} answered ${res.status}: 415 documented?`).toBe(res.status === 415);
+      if (res.status === 415) answered.push(name);
+    }
+    expect(answered).toEqual(
+      expect.arrayContaining([
+        "PATCH /api/v2/reservations/{reservation_id}",
+        "PATCH /api/v2/reservations/{reservation_id}/checkin",
+        "PATCH /api/v2/reservations/{reservation_id}/checkout",
+      ]),
+    );
+    expect(ops.length).toBeGreaterThan(75);
+  });
+
   it("documents 429 and its Retry-After on every rate-limited operation, the OAuth routes included", async () => {
     const w = await world();
     const limited = new Set<string>();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { grant } from "./auth.fixtures";
 import { call, expectInvalid, expectProblem, newClient, type TestClient } from "./helpers";
+import { connected } from "./oauth.fixtures";
 
 /** Property calls carry no Property header. */
 const props = (client: TestClient, path = "", o: Parameters<TestClient["call"]>[1] = {}) =>
@@ -129,6 +131,25 @@ describe("DELETE /api/v2/properties/{id}", () => {
     const stranger = await newClient();
     expectProblem(await props(stranger, `/${owner.propertyId}`, { method: "DELETE" }), 403, "property forbidden");
     expect((await props(owner, `/${owner.propertyId}`)).status).toBe(200);
+  });
+
+  it("refuses a client granted the property (ops grant): only its creator deletes it", async () => {
+    const owner = await newClient();
+    const granted = await newClient();
+    await grant(granted.id, owner.propertyId);
+    expectProblem(await props(granted, `/${owner.propertyId}`, { method: "DELETE" }), 403, "property forbidden");
+    expect((await props(owner, `/${owner.propertyId}`)).status).toBe(200);
+    expect((await props(granted, `/${owner.propertyId}`)).status).toBe(200);
+  });
+
+  it("refuses a connected app (a token of the code flow) and its client's own token, and keeps the restaurant", async () => {
+    const { owner, integrator, propertyId, tokens } = await connected();
+    const res = await call(`/api/v2/properties/${propertyId}`, { token: tokens.access_token, method: "DELETE" });
+    expectProblem(res, 403, "property forbidden");
+    expect(res.json.detail).toMatch(/only the client that created this property/);
+    expectProblem(await call(`/api/v2/properties/${propertyId}`, { token: integrator.token, method: "DELETE" }), 403, "property forbidden");
+    expect((await props(owner, `/${propertyId}`)).status).toBe(200);
+    expect((await props(owner, `/${propertyId}`, { method: "DELETE" })).status).toBe(200);
   });
 
   it("answers 404 property not found when deleting twice", async () => {

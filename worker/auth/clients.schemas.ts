@@ -1,23 +1,51 @@
 /** The shapes of an API client's creation: the flat and the nested request, and the answer. */
 import { z } from "@hono/zod-openapi";
-import { emailField, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
+import { lineField } from "../../shared/schemas";
+import { emailField, optionalLine, optionalText, passwordField, urlField, usernameField } from "../lib/openapi";
 import { PositionSchema, PropertySchema } from "../properties/properties.schemas";
 
 const username = usernameField;
 const password = passwordField;
 const email = emailField;
-const redirectUri = urlField;
+/** Hosts a plain http redirect_uri may name: the integrator's own machine. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Why a redirect_uri may not be registered, or undefined: https, or http to the integrator's own
+ * machine; an authority with a host and no user part; no fragment; no space (RFC 6749 3.1.2).
+ */
+export function redirectUriProblem(raw: string): string | undefined {
+  if (/\s/.test(raw)) return "a redirect_uri holds no space";
+  if (raw.includes("#")) return "a redirect_uri has no fragment (#)";
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(raw)?.[1];
+  if (!authority) return "a redirect_uri names a host: scheme://host/path";
+  if (authority.includes("@")) return "a redirect_uri holds no user name or password";
+  if (!URL.canParse(raw)) return "expected a URL";
+  const url = new URL(raw);
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "http:" && LOOPBACK.test(url.hostname)) return undefined;
+  return "a redirect_uri is https, or http to localhost or a loopback address only";
+}
+
+const redirectUri = z
+  .string()
+  .max(2048)
+  .superRefine((raw, ctx) => {
+    const problem = redirectUriProblem(raw);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({ description: "where the code flow returns: https, or http to localhost or a loopback address; no fragment, no user part", example: "https://integrator.example/callback" });
 
 export const FlatClientSchema = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: lineField(200).min(1),
     email,
     username,
     password,
     redirect_uri: redirectUri,
     website: urlField.optional(),
-    phone: optionalString(40),
-    description: optionalString(5000),
+    phone: optionalLine(40),
+    description: optionalText(5000),
     position: PositionSchema.optional(),
   })
   .openapi("ClientCreateFlat", {
@@ -28,13 +56,13 @@ export const NestedClientSchema = z
   .object({
     redirect_uri: redirectUri,
     sandbox_property: z.object({
-      name: z.string().trim().min(1).max(200),
+      name: lineField(200).min(1),
       email,
       username,
       password,
-      description: optionalString(5000),
+      description: optionalText(5000),
       website: urlField.optional(),
-      phone: optionalString(40),
+      phone: optionalLine(40),
       position: PositionSchema.optional(),
     }),
   })

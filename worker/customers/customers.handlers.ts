@@ -66,6 +66,6 @@ export async function mergeCustomer(c: Ctx, id: number, body: MergeRequest) {
 export async function eraseCustomerOf(c: Ctx, id: number) {
   const db = c.get("db");
   const customer = await requireCustomer(db, c.get("property").id, id);
-  await eraseCustomer(db, customer.id, actor(c));
+  await eraseCustomer(c.env, db, customer, actor(c));
   return { data: [customer.id] };
 }

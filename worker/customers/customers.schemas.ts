@@ -1,15 +1,15 @@
 /** A customer's API shape, its update and merge bodies, the list's query, and the mappings between the API's names and the row's. */
 import { z } from "@hono/zod-openapi";
-import { LOCALES } from "../../shared/schemas";
+import { LOCALES, lineField, textField } from "../../shared/schemas";
 import { toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
 import { phoneField } from "../reservations/reservations.schemas";
 import type { CustomerCounts, CustomerFields, CustomerRow } from "./customers.repo";
 
-const name = z.string().trim().min(1).max(100);
+const name = lineField(100).min(1);
 const tags = z
-  .array(z.string().trim().min(1).max(50))
+  .array(lineField(50).min(1))
   .max(30)
   .openapi({ description: "the restaurant's labels", example: ["vip", "regular"] });
 
@@ -44,8 +44,8 @@ export const CustomerUpdate = z
     phone: phoneField.nullable().optional(),
     locale: z.enum(LOCALES).nullable().optional(),
     tags: tags.optional(),
-    allergies: z.string().trim().max(1000).nullable().optional(),
-    notes: z.string().trim().max(5000).nullable().optional(),
+    allergies: textField(1000).nullable().optional(),
+    notes: textField(5000).nullable().optional(),
     banned: z.boolean().optional(),
     marketing_consent: z.boolean().optional(),
   })

@@ -122,6 +122,8 @@ export const idempotencyKeys = sqliteTable(
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),
     responseType: text("response_type"),
+    /** who the stored answer speaks of: " h1 h2 " hashes of its emails, phones and customer ids, so an erasure finds it */
+    subjects: text("subjects"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -39,11 +39,17 @@ export async function releaseKey(d1: D1Database, scope: string, key: string): Pr
   await d1.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?").bind(scope, key).run();
 }
 
-export async function completeKey(d1: D1Database, scope: string, key: string, r: { status: number; body: string; type: string | null }): Promise<void> {
+export async function completeKey(d1: D1Database, scope: string, key: string, r: { status: number; body: string; type: string | null; subjects: string | null }): Promise<void> {
   await d1
-    .prepare("UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?, response_type = ? WHERE scope = ? AND key = ?")
-    .bind(r.status, r.body, r.type, scope, key)
+    .prepare("UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?, response_type = ?, subjects = ? WHERE scope = ? AND key = ?")
+    .bind(r.status, r.body, r.type, r.subjects, scope, key)
     .run();
+}
+
+/** Deletes the stored answers tagged with any of these subject hashes (an erasure; rare, so a scan of a day's keys). */
+export async function forgetSubjects(d1: D1Database, hashes: string[]): Promise<void> {
+  const where = hashes.map((_, i) => `instr(subjects, ?${i + 1}) > 0`).join(" OR ");
+  await d1.prepare(`DELETE FROM idempotency_keys WHERE subjects IS NOT NULL AND (${where})`).bind(...hashes.map((h) => ` ${h} `)).run();
 }
 
 /** Keys past their 24 hours (housekeeping). */

@@ -13,7 +13,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { now } from "./clock";
 import { base64url, sha256Hex } from "./crypto";
-import { claimKey, completeKey, findKey, releaseKey } from "./idempotency.repo";
+import { claimKey, completeKey, findKey, forgetSubjects, releaseKey } from "./idempotency.repo";
 
 const encoder = new TextEncoder();
 
@@ -46,12 +46,21 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 const STALE_RUNNING_MS = 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-export function idempotency(options: { scope: (c: Context<AppEnv>) => string }): MiddlewareHandler<AppEnv> {
+export interface IdempotencyOptions {
+  scope: (c: Context<AppEnv>) => string;
+  /** throws when the caller may no longer act as it did: a stored answer is never replayed past its grant */
+  beforeReplay?: (c: Context<AppEnv>) => Promise<void>;
+}
+
+export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppEnv> {
   return async function idempotencyMiddleware(c, next) {
     const key = idempotencyKeyOf(c);
     if (key === undefined) return next();
     const claim = await fingerprint(c, options.scope(c), key);
-    if (!(await claimed(claim))) return replay(c, claim);
+    if (!(await claimed(claim))) {
+      await options.beforeReplay?.(c);
+      return replay(c, claim);
+    }
     await next();
     await settle(c, claim);
   };
@@ -130,5 +139,57 @@ async function settle(c: Context<AppEnv>, k: Claim): Promise<void> {
     return;
   }
   const text = await res.clone().text();
-  await completeKey(k.db, k.scope, k.keyHash, { status: res.status, body: await seal(text, await bodyKey(k.key, k.scope)), type: res.headers.get("Content-Type") });
+  const subjects = await subjectHashes(subjectsOf(text, c.req.path));
+  await completeKey(k.db, k.scope, k.keyHash, {
+    status: res.status,
+    body: await seal(text, await bodyKey(k.key, k.scope)),
+    type: res.headers.get("Content-Type"),
+    subjects: subjects.length ? ` ${subjects.join(" ")} ` : null,
+  });
+}
+
+/** A person a stored answer may speak of: a customer, by id, email and phone. */
+export interface Subject {
+  customerId?: number | null | undefined;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+}
+
+const subjectTag = {
+  customer: (id: number) => `customer:${id}`,
+  email: (v: string) => `email:${v.trim().toLowerCase()}`,
+  phone: (v: string) => `phone:${v.replace(/[^\d+]/g, "")}`,
+};
+
+/**
+ * Who an answer speaks of, read from its JSON: every `email`, `phone` and `telephone`, the id of
+ * every `customer`, and the customers of a /customers answer. Not JSON: no one.
+ */
+export function subjectsOf(text: string, path: string): string[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  const walk = (value: unknown, key: string, customers: boolean): void => {
+    if (Array.isArray(value)) return value.forEach((v) => walk(v, key, customers));
+    if (typeof value === "string" && value && key === "email") out.add(subjectTag.email(value));
+    if (typeof value === "string" && value && (key === "phone" || key === "telephone")) out.add(subjectTag.phone(value));
+    if (!value || typeof value !== "object") return;
+    const id = (value as { id?: unknown }).id;
+    if ((key === "customer" || customers) && typeof id === "number") out.add(subjectTag.customer(id));
+    for (const [k, v] of Object.entries(value)) walk(v, k, customers && k === "data");
+  };
+  walk(body, "", /\/customers(\/|$)/.test(path));
+  return [...out];
+}
+
+const subjectHashes = (tags: string[]) => Promise.all(tags.map(async (t) => (await sha256Hex(`idempotency-subject\n${t}`)).slice(0, 32)));
+
+/** Forgets the stored answers that speak of this person (an erasure): a replay of one runs the request again. */
+export async function forgetAnswersAbout(db: D1Database, who: Subject): Promise<void> {
+  const tags = [who.customerId ? subjectTag.customer(who.customerId) : "", who.email ? subjectTag.email(who.email) : "", who.phone ? subjectTag.phone(who.phone) : ""].filter(Boolean);
+  if (tags.length) await forgetSubjects(db, await subjectHashes(tags));
 }

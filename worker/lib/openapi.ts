@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { ERRORS, type ErrorCode } from "../errors";
 import { MAX_BODY_BYTES } from "./middleware";
 import { nextCursorSchema } from "./pagination";
+import { lineField, textField } from "../../shared/schemas";
 import { normaliseUsername, USERNAME_MAX, USERNAME_MIN, usernameProblem } from "./username";
 
 export const ProblemSchema = z
@@ -67,7 +68,9 @@ export const IdParam = z.object({ id: pathId("id") });
 /** The reservation routes name their path parameter {reservation_id}. */
 export const ReservationIdParam = z.object({ reservation_id: pathId("reservation_id") });
 
-export const optionalString = (max: number) => z.string().trim().max(max).optional();
+/** An optional line (a phone, a city) and an optional text of several lines (a description). */
+export const optionalLine = (max: number) => lineField(max).optional();
+export const optionalText = (max: number) => textField(max).optional();
 
 /** Field rules shared by clients and properties. */
 export const emailField = z.string().trim().email().max(254);
@@ -100,20 +103,33 @@ const problemRef = { "application/problem+json": { schema: { $ref: "#/components
 const RETRY_AFTER = { "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer" } } };
 const JSON_MEDIA = /^application\/([a-z0-9.+-]*\+)?json$/i;
 
+/** Where the middleware of app.ts stands, by path: which paths are rate limited, which take only JSON. */
+export interface GuardedPaths {
+  unlimited?: (path: string) => boolean;
+  /** POST, PUT and PATCH here answer 415 to a body that is not JSON, whether the operation takes a body or not */
+  jsonOnly?: (path: string) => boolean;
+}
+
+const WRITES = new Set(["post", "put", "patch"]);
+
 /**
  * What the middleware of app.ts answers for every route it guards, added to each operation of
  * the generated document unless its contract says it already: 413 and (JSON-only bodies) 415 on
- * writes with a body, 429 on every path behind a rate limit (per client, per address, or on
- * failed authentications for the search engine's partner): all but those `unlimited` names.
+ * writes with a body, and on every write of a JSON-only path (a body sent to an operation that
+ * takes none is refused the same way); 429 on every path behind a rate limit (per client, per
+ * address, or on failed authentications for the search engine's partner): all but the
+ * `unlimited` ones.
  */
-export function documentMiddlewareAnswers<D extends { paths?: Record<string, Record<string, unknown>> }>(doc: D, unlimited: (path: string) => boolean = () => false): D {
+export function documentMiddlewareAnswers<D extends { paths?: Record<string, Record<string, unknown>> }>(doc: D, guarded: GuardedPaths = {}): D {
+  const { unlimited = () => false, jsonOnly = () => false } = guarded;
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const op of Object.values(item) as DocOperation[]) {
+    for (const [method, op] of Object.entries(item) as [string, DocOperation][]) {
       if (!op || typeof op !== "object" || !op.responses) continue;
       const media = Object.keys(op.requestBody?.content ?? {});
-      if (media.length) {
+      const jsonWrite = WRITES.has(method) && jsonOnly(path);
+      if (media.length || jsonWrite) {
         op.responses["413"] ??= { description: `payload too large: request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB`, content: problemRef };
-        if (media.every((m) => JSON_MEDIA.test(m))) op.responses["415"] ??= { description: "unsupported media type: send Content-Type: application/json", content: problemRef };
+        if (jsonWrite || (media.length && media.every((m) => JSON_MEDIA.test(m)))) op.responses["415"] ??= { description: "unsupported media type: send Content-Type: application/json", content: problemRef };
       }
       if (unlimited(path)) continue;
       op.responses["429"] ??= { description: "too many requests", content: problemRef };

@@ -34,13 +34,19 @@ export interface CalendarEvent {
 const CRLF = "\r\n";
 const encoder = new TextEncoder();
 
-/** TEXT values: backslash, semicolon, comma and newlines escaped (RFC 5545 3.3.11). */
+/** The control characters a calendar value may not hold (RFC 5545 3.3.11: CONTROL), line breaks apart. */
+const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/**
+ * TEXT values: backslash, semicolon, comma and line breaks escaped (RFC 5545 3.3.11); a lone CR
+ * is a line break too (it would end the content line), other control characters are dropped.
+ */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
+  return value.replace(CONTROLS, "").replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r\n?|\n/g, "\\n");
 }
 
-/** A parameter value: quoted, without the DQUOTE it may not hold (RFC 5545 3.2). */
-const param = (value: string) => `"${value.replace(/["\r\n]/g, "")}"`;
+/** A parameter value: quoted, without the DQUOTE, line breaks and control characters it may not hold (RFC 5545 3.2). */
+const param = (value: string) => `"${value.replace(CONTROLS, "").replace(/["\r\n]/g, "")}"`;
 
 /** Folds a content line at 75 octets, never inside a UTF-8 sequence (RFC 5545 3.1). */
 export function fold(line: string): string {

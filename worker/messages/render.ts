@@ -121,6 +121,9 @@ function content(i: RenderInput, t: Texts, v: Vars): Block {
   return { paragraphs, buttons, details };
 }
 
+/** Text with its line breaks as LF: a lone CR (kept in a note, or in a name stored before names were refused one), or CR LF, is one break. */
+const breaks = (text: string) => text.replace(/\r\n?/g, "\n");
+
 function asText(t: Texts, greeting: string, b: Block, signature: string, footer: string): string {
   const lines = [greeting, "", ...b.paragraphs.flatMap((p) => [p, ""])];
   for (const [label, url] of b.buttons) lines.push(`${label}: ${url}`);
@@ -128,7 +131,7 @@ function asText(t: Texts, greeting: string, b: Block, signature: string, footer:
   for (const [label, value] of b.details) lines.push(`${label}: ${value}`);
   if (b.details.length) lines.push("");
   lines.push(signature, "", "--", footer);
-  return lines.join("\n");
+  return breaks(lines.join("\n"));
 }
 
 /** hono's `html` answers synchronously when nothing in it is a promise, as in an email. */
@@ -138,9 +141,9 @@ function markup(h: HtmlEscapedString | Promise<HtmlEscapedString>): string {
 }
 
 const button = ([label, url]: [string, string]) => html`<p style="margin:16px 0"><a href="${url}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:#1f1c19;color:#ffffff;text-decoration:none">${label}</a></p>\n`;
-const detail = ([label, value]: [string, string]) => html`<tr><th align="left" style="padding:2px 12px 2px 0;font-weight:600">${label}</th><td>${value}</td></tr>`;
+const detail = ([label, value]: [string, string]) => html`<tr><th align="left" style="padding:2px 12px 2px 0;font-weight:600">${label}</th><td>${breaks(value)}</td></tr>`;
 /** The signature's lines, one <br> between each. */
-const signatureLines = (text: string) => text.split("\n").map((line, n) => (n ? html`<br>${line}` : line));
+const signatureLines = (text: string) => breaks(text).split("\n").map((line, n) => (n ? html`<br>${line}` : line));
 
 function asHtml(locale: Locale, subject: string, greeting: string, b: Block, signature: string, footer: string): string {
   const table = b.details.length ? html`<table role="presentation" style="border-collapse:collapse;margin:16px 0">${b.details.map(detail)}</table>` : "";

@@ -1,4 +1,4 @@
-/** The operator's work: the shards' sizes, a move's steps, revoking a grant, syncing usernames. */
+/** The operator's work: the shards' sizes, a move's steps, grants, production, the clients, syncing usernames. */
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv, Bindings, ControlDb } from "../env";
@@ -10,7 +10,8 @@ import { abortMove, beginMove, cleanupPage, copyPage, switchMove } from "./move"
 import { findClient } from "../auth/clients.repo";
 import { revokeGrant } from "../oauth/grants";
 import { syncUsernames } from "../properties/lifecycle";
-import { MoveStep, RevokeGrant } from "./ops.schemas";
+import { grantProperty, listClients, setProduction } from "./clients.repo";
+import { Grant, MoveStep, Production, RevokeGrant } from "./ops.schemas";
 
 /** The JSON body as `schema` reads it; anything else is a 400 naming the fields. */
 async function bodyOf<T>(c: Context<AppEnv>, schema: z.ZodType<T>): Promise<T> {
@@ -62,4 +63,24 @@ export async function revokeClientGrant(c: Context<AppEnv>) {
 
 export function syncDirectoryUsernames(c: Context<AppEnv>) {
   return syncUsernames(c.env, c.get("control"));
+}
+
+/** Grants a client a property (`ops grant`): `added` false when it had it already. */
+export async function grantClient(c: Context<AppEnv>) {
+  const b = await bodyOf(c, Grant);
+  const done = await grantProperty(c.get("control"), b.client_id, b.property_id);
+  if (!done) throw new ApiError("not_found", `no client ${b.client_id} or no property ${b.property_id}`);
+  return done;
+}
+
+/** Production on or off for a client (`ops enable-production`, `disable-production`). */
+export async function setClientProduction(c: Context<AppEnv>) {
+  const b = await bodyOf(c, Production);
+  const row = await setProduction(c.get("control"), b.client_id, b.enabled);
+  if (!row) throw new ApiError("not_found", `no client ${b.client_id}`);
+  return row;
+}
+
+export function clientsReport(c: Context<AppEnv>) {
+  return listClients(c.get("control"));
 }

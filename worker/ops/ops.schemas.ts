@@ -5,6 +5,8 @@ const id = z.number().int().positive();
 const shard = z.number().int().min(0);
 
 export const RevokeGrant = z.object({ client_id: z.string().max(100), property_id: id });
+export const Grant = RevokeGrant;
+export const Production = z.object({ client_id: z.string().max(100), enabled: z.boolean() });
 
 export const MoveStep = z.discriminatedUnion("step", [
   z.object({ step: z.literal("begin"), property_id: id, shard }),

@@ -1,6 +1,6 @@
 /** A closure's API shape, its create and update bodies, and the mappings between the API's names and the row's. */
 import { z } from "@hono/zod-openapi";
-import { dateString, hourString } from "../../shared/schemas";
+import { dateString, hourString, lineField } from "../../shared/schemas";
 import type { ClosureFields, ClosureRow } from "./catalog.repo";
 
 // shared/ schemas are plain zod (made before the OpenAPI extension): no .openapi() on them.
@@ -28,7 +28,7 @@ const closureFields = {
   room_ids: idList,
   table_ids: idList,
   service_ids: idList,
-  reason: z.string().trim().max(500).nullable().optional(),
+  reason: lineField(500).nullable().optional(),
 };
 export const ClosureCreate = z
   .object({ start_date: date, end_date: date.optional().openapi({ description: "default: start_date" }), ...closureFields })

@@ -52,7 +52,7 @@ export async function createProperty(env: Bindings, control: ControlDb, clientId
  */
 export async function changeCredentials(control: ControlDb, clientId: number, property: PropertyRow, input: { username?: string | null | undefined; password?: string | undefined }) {
   if (input.username === undefined && input.password === undefined) return {};
-  if (property.ownerClientId !== clientId) throw new ApiError("property_forbidden", "only the client that created this property changes its username or password");
+  requireOwner(property, clientId, "changes its username or password");
   const changes = await credentialChanges(input);
   await setCredentials(control, property.id, changes).catch((err) => {
     throw asUsernameTaken(err, input.username);
@@ -60,10 +60,19 @@ export async function changeCredentials(control: ControlDb, clientId: number, pr
   return changes;
 }
 
-/** Marks the property deleted in its shard, then in the directory (which makes it unknown). */
-export async function deleteProperty(db: Parameters<typeof softDeleteProperty>[0], control: ControlDb, id: number): Promise<void> {
-  await softDeleteProperty(db, id);
-  await markDeleted(control, id);
+/**
+ * What only the client that created the property may do (403 for the other apps it granted): acts
+ * the restaurant cannot undo or that change who may act for it. See docs/decisions.md.
+ */
+export function requireOwner(property: PropertyRow, clientId: number, act: string): void {
+  if (property.ownerClientId !== clientId) throw new ApiError("property_forbidden", `only the client that created this property ${act}`);
+}
+
+/** Marks the property deleted in its shard, then in the directory (which makes it unknown): its creator only. */
+export async function deleteProperty(db: Parameters<typeof softDeleteProperty>[0], control: ControlDb, clientId: number, property: PropertyRow): Promise<void> {
+  requireOwner(property, clientId, "deletes it");
+  await softDeleteProperty(db, property.id);
+  await markDeleted(control, property.id);
 }
 
 /**

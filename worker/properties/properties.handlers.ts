@@ -48,6 +48,6 @@ export async function changeProperty(c: Ctx, id: number, { password, ...body }: 
 
 export async function removeProperty(c: Ctx, id: number) {
   const property = await authoriseProperty(c, id, { allowExpired: true });
-  await deleteProperty(c.get("db"), c.get("control"), property.id);
+  await deleteProperty(c.get("db"), c.get("control"), c.get("client").id, property);
   return { data: [property.id] };
 }

@@ -68,7 +68,8 @@ const deleteRoute = createRoute({
   tags,
   security,
   summary: "Delete a property",
-  description: "Marks the property deleted; its reservations are kept.",
+  description:
+    "Marks the property deleted; its reservations are kept. Only the client that created the property deletes it: the other apps it granted (a connected app, a granted client) get 403.",
   request: { params: IdParam },
   responses: {
     200: json(envelope(z.number().int()), "the id of the deleted property"),

@@ -1,16 +1,16 @@
 /** A property's API shape (also in the answer of a client's creation) and its create and update bodies. */
 import { z } from "@hono/zod-openapi";
-import { settingsPatchSchema, settingsSchema } from "../../shared/schemas";
-import { emailField, optionalString, passwordField, urlField, usernameField } from "../lib/openapi";
+import { lineField, settingsPatchSchema, settingsSchema } from "../../shared/schemas";
+import { emailField, optionalLine, optionalText, passwordField, urlField, usernameField } from "../lib/openapi";
 
 export const PositionSchema = z
   .object({
     latitude: z.number().min(-90).max(90).optional(),
     longitude: z.number().min(-180).max(180).optional(),
-    country: optionalString(100),
-    address: optionalString(300),
-    city: optionalString(100),
-    zip: optionalString(20),
+    country: optionalLine(100),
+    address: optionalLine(300),
+    city: optionalLine(100),
+    zip: optionalLine(20),
   })
   .openapi("Position", { example: { latitude: 45.4642, longitude: 9.19, country: "IT", address: "Via Roma 1", city: "Milano", zip: "20121" } });
 
@@ -44,18 +44,18 @@ const propertyFields = {
   username: usernameField.nullable().optional(),
   password: passwordField.optional().openapi({ description: "stored hashed, never returned" }),
   website: urlField.nullable().optional(),
-  phone: optionalString(40).nullable(),
-  description: optionalString(5000).nullable(),
+  phone: optionalLine(40).nullable(),
+  description: optionalText(5000).nullable(),
   position: PositionSchema.optional(),
   settings: z.object(settingsPatchSchema.shape).optional().openapi({ description: "only the settings given change; see PropertySettings for defaults" }),
 };
 
 export const PropertyCreateSchema = z
-  .object({ name: z.string().trim().min(1).max(200), ...propertyFields })
+  .object({ name: lineField(200).min(1), ...propertyFields })
   .openapi("PropertyCreate", { example: { name: "Trattoria Roma", email: "info@trattoria.example", phone: "+39 02 1234567", settings: { timezone: "Europe/Rome", locale: "it" } } });
 
 export const PropertyUpdateSchema = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), enabled: z.boolean().optional(), ...propertyFields })
+  .object({ name: lineField(200).min(1).optional(), enabled: z.boolean().optional(), ...propertyFields })
   .openapi("PropertyUpdate", { example: { name: "Trattoria Roma", settings: { average_stay: 90 } } });
 
 export type PropertyCreateBody = z.infer<typeof PropertyCreateSchema>;

@@ -1,5 +1,6 @@
 /** A room's API shape (with its tables), its create and update bodies, and its mapper. */
 import { z } from "@hono/zod-openapi";
+import { lineField } from "../../shared/schemas";
 import type { RoomRow, TableWithMembers } from "./catalog.repo";
 import { TableSchema, toTableDto } from "./tables.schemas";
 
@@ -7,7 +8,7 @@ export const RoomSchema = z
   .object({ id: z.number().int(), property_id: z.number().int(), name: z.string(), bookable: z.boolean(), tables: z.array(TableSchema) })
   .openapi("Room");
 
-const name = z.string().trim().min(1).max(100);
+const name = lineField(100).min(1);
 
 export const RoomCreate = z.object({ name, bookable: z.boolean().optional() }).openapi("RoomCreate", { example: { name: "Main hall", bookable: true } });
 export const RoomUpdate = z.object({ name: name.optional(), bookable: z.boolean().optional() }).openapi("RoomUpdate");

@@ -1,6 +1,6 @@
 /** A service's API shape, its create and update bodies, and the mappings between the API's names and the row's. */
 import { z } from "@hono/zod-openapi";
-import { dateString, hourString, httpUrl } from "../../shared/schemas";
+import { dateString, hourString, httpUrl, lineField, textField } from "../../shared/schemas";
 import type { ServiceFields, ServiceRow } from "./catalog.repo";
 
 // shared/ schemas are plain zod (made before the OpenAPI extension): no .openapi() on them.
@@ -40,7 +40,7 @@ export const ServiceSchema = z
   .openapi("Service");
 
 const serviceFields = {
-  description: z.string().trim().max(5000).nullable().optional(),
+  description: textField(5000).nullable().optional(),
   image_url: httpUrl.nullable().optional(),
   weekdays: weekdays.optional(),
   slot_interval: minutes.nullable().optional(),
@@ -57,12 +57,12 @@ const serviceFields = {
   max_parties_per_interval: z.number().int().min(1).max(10000).nullable().optional(),
 };
 export const ServiceCreate = z
-  .object({ name: z.string().trim().min(1).max(100), start_hour: hour, end_hour: hour, ...serviceFields })
+  .object({ name: lineField(100).min(1), start_hour: hour, end_hour: hour, ...serviceFields })
   .openapi("ServiceCreate", {
     example: { name: "Dinner", start_hour: "19:00:00", end_hour: "22:00:00", weekdays: [2, 3, 4, 5, 6, 7], pacing_interval: 15, max_covers_per_interval: 20 },
   });
 export const ServiceUpdate = z
-  .object({ name: z.string().trim().min(1).max(100).optional(), start_hour: hour.optional(), end_hour: hour.optional(), ...serviceFields })
+  .object({ name: lineField(100).min(1).optional(), start_hour: hour.optional(), end_hour: hour.optional(), ...serviceFields })
   .openapi("ServiceUpdate");
 
 export type Service = z.infer<typeof ServiceSchema>;

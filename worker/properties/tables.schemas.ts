@@ -1,5 +1,6 @@
 /** A table's API shape (also in the availability answers), its create and update bodies, and its mapper. */
 import { z } from "@hono/zod-openapi";
+import { lineField } from "../../shared/schemas";
 import type { TableWithMembers } from "./catalog.repo";
 
 export const TableSchema = z
@@ -18,7 +19,7 @@ export const TableSchema = z
 
 /** The most guests a table seats, a group given no guests_max included. */
 export const MAX_GUESTS = 1000;
-const name = z.string().trim().min(1).max(100);
+const name = lineField(100).min(1);
 const guests = z.number().int().min(1).max(MAX_GUESTS);
 const ids = z.array(z.number().int().positive()).max(100);
 

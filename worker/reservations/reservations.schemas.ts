@@ -1,6 +1,6 @@
 /** The reservation contracts: bodies, list filters and the response shapes the API documents. */
 import { z } from "@hono/zod-openapi";
-import { CHANNELS, LOCALES, OCCASIONS, type Occasion, RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
+import { CHANNELS, LOCALES, lineField, OCCASIONS, type Occasion, RESERVATION_STATUSES, type ReservationStatus, textField } from "../../shared/schemas";
 import { fromLocalMinutes, toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
@@ -15,7 +15,6 @@ const tableIds = z
   .max(20)
   .refine((ids) => new Set(ids).size === ids.length, "table_ids must not repeat");
 const pax = z.number().int().min(1).max(1000);
-const text = (max: number) => z.string().trim().max(max);
 export const phoneField = z
   .string()
   .trim()
@@ -36,8 +35,8 @@ export const CustomerInput = z
           "when no email is given. A match is never rewritten: it only gets the details it lacks, and one whose typed name differs " +
           "stays as it is while the reservation keeps the guest as typed (`guest`)",
       }),
-    first_name: text(100).min(1).optional(),
-    last_name: text(100).min(1).optional(),
+    first_name: lineField(100).min(1).optional(),
+    last_name: lineField(100).min(1).optional(),
     email: emailField.optional(),
     phone: phoneField.optional(),
   })
@@ -54,10 +53,10 @@ export const ReservationCreate = z
     room_id: id.optional(),
     table_ids: tableIds.optional().openapi({ description: "tables of one room, their seats adding up; absent: the engine picks the best table" }),
     waiting_list: z.boolean().optional().openapi({ description: "true: WAITING, holds no table" }),
-    notes: text(2000).optional().openapi({ description: "staff only: never shown to the guest" }),
-    special_request: text(2000).optional().openapi({ description: "the guest's own words" }),
+    notes: textField(2000).optional().openapi({ description: "staff only: never shown to the guest" }),
+    special_request: textField(2000).optional().openapi({ description: "the guest's own words" }),
     occasion: occasion.optional(),
-    allergies: text(1000).optional(),
+    allergies: textField(1000).optional(),
     status: z.string().optional().openapi({ description: "OUTOFORDER creates a staff block that closes tables; other values are ignored" }),
     duration: z.number().int().min(5).max(1440).optional().openapi({ description: "staff only: minutes the tables are held, instead of the stay rules" }),
     override_pacing: z.boolean().optional().openapi({ description: "staff only: book even when the service's pacing (covers or parties per interval) is reached" }),
@@ -86,10 +85,10 @@ export const ReservationUpdate = z
     room_id: id.optional(),
     table_ids: tableIds.optional(),
     customer: CustomerInput.optional(),
-    notes: text(2000).nullable().optional(),
-    special_request: text(2000).nullable().optional(),
+    notes: textField(2000).nullable().optional(),
+    special_request: textField(2000).nullable().optional(),
     occasion: occasion.nullable().optional(),
-    allergies: text(1000).nullable().optional(),
+    allergies: textField(1000).nullable().optional(),
     duration: z.number().int().min(5).max(1440).optional(),
     override_pacing: z.boolean().optional().openapi({ description: "a move (time, party, service) past the service's pacing" }),
     notify: z.boolean().optional().openapi({ description: "false: the guest gets no more emails about this reservation; true: they do again" }),

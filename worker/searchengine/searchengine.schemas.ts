@@ -4,6 +4,7 @@
  * Google's published samples with our ids.
  */
 import { z } from "@hono/zod-openapi";
+import { lineField, ONE_LINE, ONE_LINE_MESSAGE, textField } from "../../shared/schemas";
 import { emailField } from "../lib/openapi";
 import { BOOKING_STATUSES, FAILURE_CAUSES } from "./google";
 
@@ -13,7 +14,7 @@ const Int64 = z
   .union([z.number().int(), z.string().regex(/^-?\d{1,18}$/, "expected an int64: a number or a string of digits")])
   .openapi({ description: "int64 (proto3 JSON): a number or a decimal string", example: "1606467600" });
 const PartySize = z.union([z.number().int().min(1).max(1000), z.string().regex(/^[1-9]\d{0,3}$/, "expected a party size")]).openapi({ example: 2 });
-const Id = (description: string, example: string) => z.string().trim().min(1).max(200).openapi({ description, example });
+const Id = (description: string, example: string) => lineField(200).min(1).openapi({ description, example });
 const MerchantId = Id("the property's public_key (the merchant of the feeds)", "pk_3f2a9c0d1e");
 const ServiceId = Id("the service id, as a string", "5678");
 const BookingId = Id("the reservation id, as a string", "890");
@@ -58,9 +59,9 @@ const Slot = z
 const UserInformation = z
   .looseObject({
     user_id: Id("the search engine's id of its user", "1111111111111111111"),
-    given_name: z.string().trim().max(100).optional(),
-    family_name: z.string().trim().max(100).optional(),
-    telephone: z.string().trim().max(64).optional(),
+    given_name: lineField(100).optional(),
+    family_name: lineField(100).optional(),
+    telephone: lineField(64).optional(),
     email: emailField.optional(),
   })
   .openapi(name("UserInformation"));
@@ -71,8 +72,8 @@ export const CreateBookingRequest = z
   .object({
     slot: Slot,
     user_information: UserInformation,
-    idempotency_token: z.string().min(1).max(200).openapi({ description: "the same token answers the same booking" }),
-    additional_request: z.string().trim().max(2000).optional().openapi({ description: "kept as the reservation's special request" }),
+    idempotency_token: z.string().regex(ONE_LINE, ONE_LINE_MESSAGE).min(1).max(200).openapi({ description: "the same token answers the same booking" }),
+    additional_request: textField(2000).optional().openapi({ description: "kept as the reservation's special request" }),
     payment_information: z.looseObject({}).optional(),
   })
   .openapi(name("CreateBookingRequest"), {
