@@ -3,13 +3,13 @@ import { rmSync } from "node:fs";
 import { bundleWorker, kib, WORKER_BUDGET_KIB, zodAliasGaps } from "./bundle.mjs";
 
 /** Bundles the Worker, prints its upload; false (with the reason printed) when over budget or broken. */
-export async function checkWorkerBudget(say) {
+export async function checkWorkerBudget(say, { config } = {}) {
   const gaps = await zodAliasGaps();
   if (gaps.length) {
     console.error(`bundle/zod.js does not name zod's ${gaps.join(", ")}: add them to its z (or to LEFT_OUT if the Worker never needs them)`);
     return false;
   }
-  const b = bundleWorker();
+  const b = bundleWorker(config ? { config } : {});
   rmSync(b.outdir, { recursive: true, force: true });
   if (!b.ok) {
     console.error(`wrangler could not bundle the Worker:\\n${b.output}`);
