@@ -1,8 +1,14 @@
-// Builds what the Worker serves as static assets: the docs UI and the widget bundle.
+// Builds what the Worker serves as static assets: the docs UI and the widget bundle; with
+// --worker (npm run build), also bundles the Worker as a deploy would and fails over its budget.
+// --for-wrangler (wrangler.toml's [build] step): nothing under `wrangler dev` (npm start and the
+// tests build before they start it) nor when the caller built already (BOOKING_ENGINE_BUILT=1).
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { buildWidget } from "./build-widget.mjs";
+import { checkWorkerBudget } from "./deploy/budget.mjs";
+
+if (process.argv.includes("--for-wrangler") && (process.env.WRANGLER_COMMAND === "dev" || process.env.BOOKING_ENGINE_BUILT === "1")) process.exit(0);
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
@@ -26,3 +32,5 @@ if (size.firstLoad > size.budget) {
   console.error(`the widget's first load is over its budget of ${kib(size.budget)} gzipped`);
   process.exit(1);
 }
+
+if (process.argv.includes("--worker") && !(await checkWorkerBudget(console.log))) process.exit(1);

@@ -227,7 +227,7 @@ describe("npm start and the README quick start", () => {
     assert.match(bad.stderr, /there is no shard 7/);
   });
 
-  it("delivers a signed webhook to the README's Node receiver, through wrangler dev's queue", async () => {
+  it("delivers both event types of one endpoint to the docs' Node receiver, verified with its one secret, through wrangler dev's queue", async () => {
     const readme = readFileSync(join(ROOT, "docs", "webhooks.md"), "utf8");
     const block = (name) => readme.split(`<!-- ${name}:begin -->`)[1]?.split(`<!-- ${name}:end -->`)[0]?.replace(/^```\w*\n/m, "").replace(/```\s*$/m, "");
     const [subscribeSh, receiverJs] = [block("webhooks"), block("receiver")];
@@ -284,10 +284,21 @@ describe("npm start and the README quick start", () => {
       while (!out.includes(line) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       assert.ok(out.includes(line), `the receiver printed:\n${out}`);
 
+      // The same receiver, with the same secret, verifies the other event type: the cancellation.
+      const cancelled = await api(`/api/v2/reservations/${id}`, { method: "DELETE" });
+      assert.equal(cancelled.status, 200, JSON.stringify(cancelled.json));
+      const updated = `RESERVATION_UPDATED ${id} ${cancelled.json.data[0].status}`;
+      const until = Date.now() + 20_000;
+      while (!out.includes(updated) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(out.includes(updated), `the receiver printed:\n${out}`);
+
       const subscriptions = await api("/api/v2/webhooks/subscriptions");
-      const mine = subscriptions.json.data.find((s) => s.endpoint === `http://localhost:${port}/`);
-      const log = await api(`/api/v2/webhooks/subscription/${mine.id}/deliveries`);
-      assert.deepEqual(log.json.data[0].attempts.map((a) => a.status), [200]);
+      const mine = subscriptions.json.data.filter((s) => s.endpoint === `http://localhost:${port}/`);
+      assert.deepEqual(mine.map((s) => s.webhook_type).sort(), ["RESERVATION_CREATED", "RESERVATION_UPDATED"]);
+      for (const s of mine) {
+        const log = await api(`/api/v2/webhooks/subscription/${s.id}/deliveries`);
+        assert.deepEqual(log.json.data[0].attempts.map((a) => a.status), [200]);
+      }
     } finally {
       receiver.kill();
       rmSync(file, { force: true });

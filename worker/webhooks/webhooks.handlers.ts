@@ -51,7 +51,10 @@ export async function getSubscription(c: Context<AppEnv>, id: number) {
   return { data: [toSubscriptionDto(row)] };
 }
 
-/** A subscription of the property of the Property header, with its signing secret, shown only here. */
+/**
+ * A subscription of the property of the Property header, with its signing secret, shown only
+ * here: a new one, or the one the client's subscriptions of this property to the endpoint share.
+ */
 export async function createSubscription(c: Context<AppEnv>, body: { endpoint: string; webhook_type: WebhookType }) {
   const property = c.get("property");
   await checkEndpoint(body.endpoint, property);
@@ -71,8 +74,12 @@ export async function updateSubscription(c: Context<AppEnv>, id: number, body: S
   // Naming nothing changes nothing, except that it enables a disabled subscription again.
   if (namesNothing(body) && row.disabledAt === null) return { data: [toSubscriptionDto(row)] };
   if (body.endpoint !== undefined) await checkEndpoint(body.endpoint, property);
+  // At an endpoint the client already subscribed, it signs with that endpoint's secret.
+  const moved = body.endpoint !== undefined && body.endpoint !== row.endpoint;
+  const shared = moved ? await repo.endpointSecret(c.get("db"), row.clientId, row.propertyId, body.endpoint!, row.id) : undefined;
   const updated = await repo.updateSubscription(c.get("db"), row.id, {
     ...(body.endpoint !== undefined && { endpoint: body.endpoint }),
+    ...shared,
     ...(body.webhook_type !== undefined && { webhookType: body.webhook_type }),
     disabledAt: null,
     disabledReason: null,
@@ -86,14 +93,13 @@ export async function deleteSubscription(c: Context<AppEnv>, id: number) {
   return { data: [toSubscriptionDto(deleted)] };
 }
 
-/** A new secret; the previous one still signs alongside it for `overlapSeconds`. */
+/**
+ * A new secret for the subscription's endpoint: every subscription of the client and property
+ * there takes it; the previous one still signs alongside it for `overlapSeconds`.
+ */
 export async function rotateSecret(c: Context<AppEnv>, id: number, overlapSeconds: number) {
   const { row } = await ownSubscription(c, id);
-  const updated = await repo.updateSubscription(c.get("db"), row.id, {
-    secret: generateSecret(),
-    previousSecret: overlapSeconds > 0 ? row.secret : null,
-    previousSecretExpiresAt: overlapSeconds > 0 ? addSeconds(nowIso(), overlapSeconds) : null,
-  });
+  const updated = await repo.rotateEndpointSecret(c.get("db"), row, generateSecret(), overlapSeconds > 0 ? addSeconds(nowIso(), overlapSeconds) : null);
   return { data: [{ ...toSubscriptionDto(updated), secret: updated.secret }] };
 }
 

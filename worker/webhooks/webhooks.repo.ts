@@ -27,8 +27,50 @@ export async function findSubscription(db: Db, clientId: number, propertyIds: nu
   return (await db.select().from(s).where(and(owned(clientId, propertyIds), eq(s.id, id))).limit(1))[0];
 }
 
+/** A client's live subscriptions of one property to one endpoint: they share one signing secret. */
+const sameEndpoint = (clientId: number, propertyId: number, endpoint: string) =>
+  and(eq(s.clientId, clientId), eq(s.propertyId, propertyId), eq(s.endpoint, endpoint), isNull(s.deletedAt));
+
+/** `column` of the oldest live subscription of the client and property to `endpoint` (NULL if none). */
+const ofEndpoint = (column: "secret" | "previous_secret" | "previous_secret_expires_at", clientId: number, propertyId: number, endpoint: string) =>
+  sql`(SELECT ${sql.raw(column)} FROM webhook_subscriptions WHERE client_id = ${clientId} AND property_id = ${propertyId} AND endpoint = ${endpoint} AND deleted_at IS NULL ORDER BY id LIMIT 1)`;
+
+/**
+ * A new subscription; at an endpoint the client already subscribed for this property, it takes
+ * that endpoint's secret (and rotation window), in the same statement: `secret` is for a new endpoint.
+ */
 export async function insertSubscription(db: Db, row: { clientId: number; propertyId: number; endpoint: string; webhookType: string; secret: string }): Promise<SubscriptionRow> {
-  return (await db.insert(s).values(row).returning())[0]!;
+  const { clientId, propertyId, endpoint } = row;
+  const values = {
+    ...row,
+    secret: sql`coalesce(${ofEndpoint("secret", clientId, propertyId, endpoint)}, ${row.secret})`,
+    previousSecret: ofEndpoint("previous_secret", clientId, propertyId, endpoint),
+    previousSecretExpiresAt: ofEndpoint("previous_secret_expires_at", clientId, propertyId, endpoint),
+  };
+  return (await db.insert(s).values(values).returning())[0]!;
+}
+
+/** The secret (and rotation window) of the client's other live subscription at `endpoint`, if any. */
+export async function endpointSecret(db: Db, clientId: number, propertyId: number, endpoint: string, exceptId: number) {
+  const [other] = await db
+    .select({ secret: s.secret, previousSecret: s.previousSecret, previousSecretExpiresAt: s.previousSecretExpiresAt })
+    .from(s)
+    .where(and(sameEndpoint(clientId, propertyId, endpoint), sql`${s.id} <> ${exceptId}`))
+    .orderBy(asc(s.id))
+    .limit(1);
+  return other;
+}
+
+/**
+ * A new secret for every live subscription of the client and property at `row`'s endpoint; the
+ * one they shared signs alongside it until `previousExpiresAt` (none: it stops at once).
+ */
+export async function rotateEndpointSecret(db: Db, row: SubscriptionRow, secret: string, previousExpiresAt: string | null): Promise<SubscriptionRow> {
+  await db
+    .update(s)
+    .set({ secret, previousSecret: previousExpiresAt ? sql`${sql.raw('"secret"')}` : null, previousSecretExpiresAt: previousExpiresAt, updatedAt: nowIso() })
+    .where(sameEndpoint(row.clientId, row.propertyId, row.endpoint));
+  return (await db.select().from(s).where(eq(s.id, row.id)).limit(1))[0]!;
 }
 
 export async function updateSubscription(db: Db, id: number, set: Partial<SubscriptionRow>): Promise<SubscriptionRow> {

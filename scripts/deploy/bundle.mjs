@@ -1,0 +1,56 @@
+// The Worker's upload: bundled by wrangler exactly as a deploy would (`wrangler deploy --dry-run`),
+// measured against its budget; and its startup CPU (`wrangler check startup`, offline).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { QUIET_ENV, ROOT, wrangler } from "../paths.mjs";
+
+/** Cloudflare's limit is far above this; ours keeps startup short and leaves room to grow. */
+export const WORKER_BUDGET_KIB = 200;
+export const kib = (n) => `${n.toFixed(1)} KiB`;
+
+/**
+ * Bundles the Worker as `wrangler deploy` would, without uploading: { kib, gzipKib, outdir }.
+ * BOOKING_ENGINE_BUILT=1: wrangler.toml's [build] step is skipped, the caller built the assets.
+ */
+export function bundleWorker({ config = join(ROOT, "wrangler.toml"), outdir = mkdtempSync(join(tmpdir(), "worker-bundle-")) } = {}) {
+  const r = wrangler(["deploy", "--dry-run", "--config", config, "--outdir", outdir], { env: { ...process.env, ...QUIET_ENV, BOOKING_ENGINE_BUILT: "1" } });
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  const m = output.match(/Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/);
+  if (r.status !== 0 || !m) return { ok: false, output, outdir };
+  return { ok: true, kib: Number(m[1]), gzipKib: Number(m[2]), outdir, output };
+}
+
+/**
+ * bundle/zod.js lists zod's `z` member by member (so that the locales tree-shake away): it must
+ * name every member of zod's own but those it leaves out on purpose. Returns the missing names.
+ */
+export async function zodAliasGaps() {
+  const zod = await import(pathToFileURL(join(ROOT, "node_modules", "zod", "index.js")).href);
+  const lean = await import(pathToFileURL(join(ROOT, "bundle", "zod.js")).href);
+  return Object.keys(zod.z).filter((k) => !(k in lean.z) && !lean.LEFT_OUT.includes(k));
+}
+
+/**
+ * The Worker's startup CPU in ms, measured by `wrangler check startup` on this machine (a CPU
+ * profile of the script's evaluation in a local workerd): the profile's samples that are not idle.
+ */
+export function startupCpuMs() {
+  const dir = mkdtempSync(join(tmpdir(), "worker-startup-"));
+  const outfile = join(dir, "startup.cpuprofile");
+  try {
+    const r = wrangler(["check", "startup", "--outfile", outfile], { env: { ...process.env, ...QUIET_ENV, BOOKING_ENGINE_BUILT: "1" } });
+    if (r.status !== 0) throw new Error(`wrangler check startup failed:\n${r.stdout}${r.stderr}`);
+    const profile = JSON.parse(readFileSync(outfile, "utf8"));
+    const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+    let us = 0;
+    // DevTools' convention: a sample stands for the interval up to the next one
+    profile.samples.forEach((id, i) => {
+      if (!idle.has(id)) us += profile.timeDeltas[i + 1] ?? 0;
+    });
+    return us / 1000;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,87 @@
+// wrangler.toml as a deploy sees it: what it binds, what is still a placeholder, what a deploy
+// refuses (each refusal with the command that fixes it), and the edits the deploy writes back
+// (database ids, vars) in place, comments kept.
+import { readFileSync, writeFileSync } from "node:fs";
+import { parse } from "smol-toml";
+
+/** The secrets a deployed Worker cannot do without (worker/env.ts). */
+export const REQUIRED_SECRETS = ["OPS_TOKEN", "LINK_SECRET"];
+/** The ids wrangler.toml ships with (and a new shard's, until the deploy creates it): zeros but the last group. */
+export const isPlaceholderId = (id) => !id || /^00000000-0000-0000-0000-[0-9]{12}$/.test(id);
+
+export function readConfig(path) {
+  const text = readFileSync(path, "utf8");
+  const toml = parse(text);
+  return {
+    path,
+    text,
+    name: toml.name,
+    databases: (toml.d1_databases ?? []).map((d) => ({ binding: d.binding, name: d.database_name, id: d.database_id, migrationsDir: d.migrations_dir })),
+    queues: [...new Set([...(toml.queues?.producers ?? []), ...(toml.queues?.consumers ?? [])].map((q) => q.queue))],
+    vars: toml.vars ?? {},
+  };
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0|.*\.localhost)$/i;
+
+/** Why PUBLIC_ORIGIN cannot be deployed, or null. */
+function originProblem(origin) {
+  if (!origin) return "PUBLIC_ORIGIN is missing";
+  let url;
+  try {
+    url = new URL(origin);
+  } catch {
+    return `PUBLIC_ORIGIN "${origin}" is not a URL`;
+  }
+  if (LOOPBACK.test(url.hostname)) return `PUBLIC_ORIGIN is a loopback address (${origin}): every link in emails and the OAuth issuer would point to it`;
+  if (url.protocol !== "https:") return `PUBLIC_ORIGIN must be https (${origin})`;
+  return null;
+}
+
+/** Why EMAIL_FROM cannot be deployed, or null. */
+function emailProblem(from) {
+  if (!from) return "EMAIL_FROM is missing";
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(from)) return `EMAIL_FROM "${from}" is not an address`;
+  if (/\.(example|test|invalid|localhost)$/i.test(from)) return `EMAIL_FROM is a placeholder (${from}): the sender must be on a domain set up for Cloudflare Email Service`;
+  return null;
+}
+
+/**
+ * What the configuration lacks for a deploy: [{ what, fix, placeholder? }]. `secrets`: the names
+ * known to be set (on Cloudflare, or given to this deploy in the environment).
+ */
+export function problems(config, { secrets = [] } = {}) {
+  const out = [];
+  const origin = originProblem(config.vars.PUBLIC_ORIGIN);
+  if (origin) out.push({ what: origin, fix: "npm run deploy -- --origin https://book.your-domain.com (written to wrangler.toml [vars])" });
+  const email = emailProblem(config.vars.EMAIL_FROM);
+  if (email) out.push({ what: email, fix: "npm run deploy -- --email-from bookings@your-domain.com (written to wrangler.toml [vars])" });
+  for (const d of config.databases) {
+    if (isPlaceholderId(d.id)) {
+      out.push({ placeholder: true, what: `${d.binding}'s database_id is a placeholder (${d.id})`, fix: `npm run deploy (creates "${d.name}" and writes its id), or: npx wrangler d1 create ${d.name}, and its id into wrangler.toml` });
+    }
+  }
+  for (const s of REQUIRED_SECRETS) {
+    if (!secrets.includes(s)) out.push({ secret: s, what: `the secret ${s} is not set`, fix: `${s}=$(openssl rand -base64 32) npm run deploy (uploaded with the Worker), or: npx wrangler secret put ${s}` });
+  }
+  return out;
+}
+
+/** wrangler.toml's text with `database_id` of the database `name` set to `id`. */
+export function withDatabaseId(text, name, id) {
+  const block = new RegExp(`(database_name\\s*=\\s*"${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*\\n\\s*database_id\\s*=\\s*)"[^"]*"`);
+  if (!block.test(text)) throw new Error(`wrangler.toml: no database_id line right after database_name = "${name}"`);
+  return text.replace(block, `$1"${id}"`);
+}
+
+/** wrangler.toml's text with [vars] `key` set to `value` (added at the top of [vars] if absent). */
+export function withVar(text, key, value) {
+  const line = new RegExp(`^(${key}\\s*=\\s*)"[^"]*"`, "m");
+  if (line.test(text)) return text.replace(line, `$1${JSON.stringify(value)}`);
+  return text.replace(/^\[vars\]\s*$/m, `[vars]\n${key} = ${JSON.stringify(value)}`);
+}
+
+export function writeConfig(config, text) {
+  writeFileSync(config.path, text);
+  return readConfig(config.path);
+}
