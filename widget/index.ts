@@ -17,7 +17,8 @@ export { BookingEngine };
 export { definePage } from "./pages/lazy.js";
 // What several pages share stays in this module (exports are kept), so no page waits for a third file.
 export { fire } from "./events.js";
-export { addDays, cityOf, formatDate, formatTime } from "./format.js";
+export { addDays, formatDate, formatTime } from "./format.js";
+export { placeOf } from "./parts/place.js";
 export { callUs, contact } from "./parts/contact.js";
 export { policyAfter } from "./parts/policy.js";
 export { statusText, summary } from "./parts/summary.js";

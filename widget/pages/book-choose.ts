@@ -49,7 +49,7 @@ export function chooseStep(c: ChooseView) {
   const { profile } = c;
   return html`
       <section class="stack" part="book" aria-labelledby="h">
-        <h2 id="h" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
+        <h2 id="h" part="heading" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
         <div class="row">
           <div class="field">
             <label for="pax">${msg("Guests", { id: "book.pax" })}</label>

@@ -10,7 +10,8 @@ import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
 import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
-import { addDays, cityOf } from "../format.js";
+import { addDays } from "../format.js";
+import { placeOf } from "../parts/place.js";
 import { choiceStyles } from "../parts/choice.js";
 import { contactStyles } from "../parts/contact.js";
 import { hexOf } from "../parts/contrast.js";
@@ -254,7 +255,7 @@ export class BookPage extends LitElement {
     const service = loading ? undefined : this.service(day);
     const open = this.open(day);
     const free = open.reduce((n, s) => n + s.times.length, 0);
-    const city = cityOf(profile.timezone);
+    const city = placeOf(profile);
     return chooseStep({
       profile,
       pax: this.pax,

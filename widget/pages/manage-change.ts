@@ -10,7 +10,8 @@ import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import type { PublicApi, PublicApiError, PublicProfile, PublicReservation } from "../api.js";
 import { fire } from "../events.js";
-import { cityOf, formatTime } from "../format.js";
+import { formatTime } from "../format.js";
+import { placeOf } from "../parts/place.js";
 import { base } from "../parts/styles.js";
 
 /** A 409 "time no longer available", read by its fields: the chunk needs only the error's type. */
@@ -124,7 +125,7 @@ export class ManageChange extends LitElement {
       <div class="fields">
         ${this.dateAndPax(p)}
         <div class="field">
-          <label for="change-time">${msg(str`Time in ${cityOf(p.timezone)}`, { id: "book.time-in" })}</label>
+          <label for="change-time">${msg(str`Time in ${placeOf(p)}`, { id: "book.time-in" })}</label>
           ${this.times.render({
             pending: () => html`<p class="muted" role="status">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
             error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,

@@ -9,6 +9,7 @@ import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicProfile, type PublicReservation } from "../api.js";
 import { fire, type BookingCancelledDetail, type NavigateDetail } from "../events.js";
 import { callUs, contact, contactStyles } from "../parts/contact.js";
+import { placeOf } from "../parts/place.js";
 import { policyAfter } from "../parts/policy.js";
 import type { ChangedDetail } from "./manage-change.js";
 import { base } from "../parts/styles.js";
@@ -120,7 +121,7 @@ export class ManagePage extends LitElement {
 
   override render() {
     return html`<section class="stack" part="manage" aria-labelledby="h">
-      <h2 id="h" tabindex="-1">${msg("Your reservation", { id: "manage.title" })}</h2>
+      <h2 id="h" part="heading" tabindex="-1">${msg("Your reservation", { id: "manage.title" })}</h2>
       ${this.reservation.render({
         // Read again (after a refused cancellation): the reservation stays on screen meanwhile.
         pending: () =>
@@ -147,7 +148,7 @@ export class ManagePage extends LitElement {
       ${cancelled ? this.bookAgain(r) : nothing}
       <div role="alert">${this.failure ? this.failureMessage(this.failure) : nothing}</div>
       ${cancelled ? nothing : this.nextSteps(r)}
-      ${contact(this.profile)}
+      ${contact(this.profile, this.locale)}
     `;
   }
 
@@ -179,16 +180,21 @@ export class ManagePage extends LitElement {
     </p>`;
   }
 
+  /** The city of the restaurant's clock: its address's, else its zone's. */
+  private city(r: PublicReservation) {
+    return placeOf({ address: this.profile?.address ?? null, timezone: r.restaurant.timezone });
+  }
+
   /** What the guest may still do: confirm the cancellation, change, or read why neither is online. */
   private nextSteps(r: PublicReservation) {
     const until = r.cancellable_until;
     if (!until)
       return r.arrived
         ? html`<p class="muted">${arrivedText()}</p>`
-        : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`;
+        : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, city: this.city(r), locale: this.locale })} ${callUs(this.profile)}</p>`;
     if (this.confirming) return this.confirmStep();
     if (this.changing) return this.changeForm(r);
-    return html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, locale: this.locale })}</p>
+    return html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, city: this.city(r), locale: this.locale })}</p>
       <div class="actions">
         <button id="change" type="button" class="btn secondary" part="button" @click=${() => this.openChange(true)}>${msg("Change reservation", { id: "manage.change" })}</button>
         <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
