@@ -2,12 +2,13 @@
  * A guest's own reservation, read with the secret token of the manage link, and its
  * cancellation behind a confirm step.
  */
-import { localized, msg } from "@lit/localize";
+import { localized, msg, str } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicProfile, type PublicReservation } from "../api.js";
 import { fire, type BookingCancelledDetail, type NavigateDetail } from "../events.js";
+import { formatDate, formatTime } from "../format.js";
 import { callUs, contact, contactStyles } from "../parts/contact.js";
 import { placeOf } from "../parts/place.js";
 import { policyAfter } from "../parts/policy.js";
@@ -46,8 +47,8 @@ export class ManagePage extends LitElement {
   @state() private declare changing: boolean;
   /** the reservation as the last change or cancellation answered it */
   @state() private declare latest: PublicReservation | undefined;
-  /** "Your reservation is changed." after a move */
-  @state() private declare changed: boolean;
+  /** the reservation before the guest's last change: the page says what changed */
+  @state() private declare changedFrom: PublicReservation | undefined;
   /** why the last cancellation failed; cleared when the guest asks again */
   @state() private declare failure: unknown;
   private focusSelector: string | undefined;
@@ -58,7 +59,6 @@ export class ManagePage extends LitElement {
     this.locale = "en";
     this.confirming = false;
     this.changing = false;
-    this.changed = false;
   }
 
   private reservation = new Task(this, {
@@ -71,7 +71,7 @@ export class ManagePage extends LitElement {
     task: async ([token]: readonly [string], { signal }) => this.api!.cancel(token, signal),
     onComplete: (reservation) => {
       this.latest = reservation;
-      this.changed = false;
+      this.changedFrom = undefined;
       this.confirming = false;
       this.focusSelector = "#done";
       fire<BookingCancelledDetail>(this, "booking-cancelled", { reservation });
@@ -95,15 +95,15 @@ export class ManagePage extends LitElement {
   }
 
   private onChanged(e: CustomEvent<ChangedDetail>) {
+    this.changedFrom = this.latest ?? this.reservation.value;
     this.latest = e.detail.reservation;
     this.changing = false;
-    this.changed = true;
     this.focusSelector = "#changed";
   }
 
   private openChange(open: boolean) {
     this.changing = open;
-    this.changed = false;
+    this.changedFrom = undefined;
     if (!open) this.focusSelector = "#change";
     else
       void this.updateComplete.then(async () => {
@@ -144,7 +144,7 @@ export class ManagePage extends LitElement {
     return html`
       ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       ${r.status === "ACCEPTED" || r.status === "CONFIRMED" ? html`<div class="actions">${calendarLink(this.api!.calendarUrl(this.token))}</div>` : nothing}
-      <div role="status">${this.outcome(cancelled)}</div>
+      <div role="status">${this.outcome(r)}</div>
       ${cancelled ? this.bookAgain(r) : nothing}
       <div role="alert">${this.failure ? this.failureMessage(this.failure) : nothing}</div>
       ${cancelled ? nothing : this.nextSteps(r)}
@@ -152,13 +152,14 @@ export class ManagePage extends LitElement {
     `;
   }
 
-  /** What the guest's last action did: cancelled, or moved. */
-  private outcome(cancelled: boolean) {
-    return cancelled
-      ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
-      : this.changed
-        ? html`<p id="changed" tabindex="-1" class="message success">${msg("Your reservation is changed.", { id: "change.done" })}</p>`
-        : nothing;
+  /** What the guest's last action did: cancelled, or moved (and what is new: "Now 21:00, 3 guests."). */
+  private outcome(r: PublicReservation) {
+    if (r.status === "CANCELLED") return html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`;
+    if (!this.changedFrom) return nothing;
+    const now = changes(this.changedFrom, r, this.locale);
+    return html`<p id="changed" tabindex="-1" class="message success">
+      ${msg("Your reservation is changed.", { id: "change.done" })} ${now ? msg(str`Now ${now}.`, { id: "change.now" }) : nothing}
+    </p>`;
   }
 
   private bookAgain(r: PublicReservation) {
@@ -226,6 +227,14 @@ export class ManagePage extends LitElement {
       @be-change-cancel=${() => this.openChange(false)}
     ></be-manage-change>`;
   }
+}
+
+/** What differs after a change, as the guest reads it: "Friday, May 15, 2026, 21:00 · Cena, 3 guests". */
+export function changes(before: PublicReservation, after: PublicReservation, locale: string): string {
+  const when = [after.date !== before.date && formatDate(after.date, locale), after.hour !== before.hour && formatTime(after.hour, locale)].filter(Boolean).join(", ");
+  const service = after.service && after.service.id !== before.service?.id ? after.service.name : "";
+  const party = after.pax === before.pax ? "" : after.pax === 1 ? msg("1 guest", { id: "change.guest" }) : msg(str`${after.pax} guests`, { id: "change.guests" });
+  return [[when, service].filter(Boolean).join(" · "), party].filter(Boolean).join(", ");
 }
 
 /** The staff checked the party in: it is at the restaurant, so there is nothing to cancel online (nor to call about). */
