@@ -274,9 +274,12 @@ describe("field errors", () => {
 });
 
 describe("text on the accent colour", () => {
-  /** The Continue button's text colour, once it is `expected` (the choice is made after the first render). */
+  /** The Continue button's text colour (a time chosen), once it is `expected` (the choice is made after the first render). */
   const onAccent = async (el: BookingEngine, expected: string) => {
     const page = await bookPageWithTimes(el);
+    const time = times(page)[0]!;
+    time.click();
+    await until(() => time.checked && buttonNamed(page, /Continue/));
     const button = buttonNamed(page, /Continue/)!;
     await until(() => getComputedStyle(button).color === expected, 5_000);
     return getComputedStyle(button).color;

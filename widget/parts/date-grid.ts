@@ -86,7 +86,8 @@ export class DateGrid extends LitElement {
       }
       .later .day {
         color: var(--_muted);
-        border: 2px dotted var(--_border);
+        border-style: dotted;
+        border-color: var(--_border, currentColor);
       }
       .legend {
         display: flex;
