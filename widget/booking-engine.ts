@@ -39,7 +39,8 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @attr api - the origin of the API (default: the origin the script was loaded from)
  * @attr token - the manage token of a reservation (page `manage`), or a waiting-list offer's (page `offer`)
  * @attr service - a service id to preselect on the booking page
- * @attr pax - a party size to preselect on the booking page
+ * @attr pax - a party size to preselect on the booking page (over the online maximum, the page
+ *   says such a party cannot book online and gives the number to call)
  * @attr booking-manage - the host page shows the guest's reservation in this element: the
  *   confirmation's manage link opens it here (and `#booking-manage=<token>` in the host's address
  *   opens it on load); without it the link opens the hosted manage page in a new tab, in the host's accent

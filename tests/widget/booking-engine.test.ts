@@ -109,7 +109,7 @@ describe("<booking-engine page=book>", () => {
     expect((await inShadow(page, '[role="status"]')).textContent!.trim()).to.equal(`Orari liberi in questo giorno: ${count}`);
     // Labelled with the restaurant's city, never the raw IANA zone (CONTRACT 15).
     const legend = allInShadow(page, "legend").map((l) => l.textContent!.trim());
-    expect(legend).to.include("Orario di Rome");
+    expect(legend).to.include("Orario di Milano");
     expect(deepText(el)).not.to.include(p.timezone);
   });
 

@@ -48,30 +48,35 @@ export interface ChooseView {
 }
 
 export function chooseStep(c: ChooseView) {
+  const max = c.profile.max_online_pax;
   return html`
       <section class="stack" part="book" aria-labelledby="h">
         <h2 id="h" part="heading" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
         ${partySize(c)}
-        ${c.largeParty
-          ? nothing
-          : html`<div class="field">
-                <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
-                <be-date-grid
-                  exportparts="calendar, day, selected-day, disabled-day"
-                  .value=${c.date ?? ""}
-                  .min=${c.profile.first_date}
-                  .max=${c.profile.last_date}
-                  .locale=${c.locale}
-                  .label=${msg("Date", { id: "book.date" })}
-                  .full=${c.full}
-                  @change=${(e: Event) => c.setDate((e.target as HTMLInputElement).value)}
-                ></be-date-grid>
-                ${c.date ? html`<p class="chosen">${formatDate(c.date, c.locale)}</p>` : nothing}
-              </div>
-              <div role="status" class="status">${c.status}</div>
-              ${c.next} ${c.service}`}
+        ${c.largeParty ? nothing : dateField(c)}
+        <div role="status" class="status">
+          ${c.largeParty ? html`<p class="message" id="pax-over">${msg(str`Parties of more than ${max} cannot book online.`, { id: "book.pax-over" })} ${callUs(c.profile)}</p>` : c.status}
+        </div>
+        ${c.largeParty ? nothing : html`${c.next} ${c.service}`}
       </section>
     `;
+}
+
+function dateField(c: ChooseView) {
+  return html`<div class="field">
+    <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
+    <be-date-grid
+      exportparts="calendar, day, selected-day, disabled-day"
+      .value=${c.date ?? ""}
+      .min=${c.profile.first_date}
+      .max=${c.profile.last_date}
+      .locale=${c.locale}
+      .label=${msg("Date", { id: "book.date" })}
+      .full=${c.full}
+      @change=${(e: Event) => c.setDate((e.target as HTMLInputElement).value)}
+    ></be-date-grid>
+    ${c.date ? html`<p class="chosen">${formatDate(c.date, c.locale)}</p>` : nothing}
+  </div>`;
 }
 
 /**
@@ -83,15 +88,14 @@ function partySize(c: ChooseView) {
   return html`<div class="row">
       <div class="field">
         <label for="pax">${msg("Guests", { id: "book.pax" })}</label>
-        <select id="pax" part="input" aria-describedby="pax-hint" @change=${(e: Event) => c.setPax(Number((e.target as HTMLSelectElement).value))}>
+        <select id="pax" part="input" @change=${(e: Event) => c.setPax(Number((e.target as HTMLSelectElement).value))}>
           ${Array.from({ length: max }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${!c.largeParty && n === c.pax}>${n}</option>`)}
           <option value=${max + 1} ?selected=${c.largeParty}>${msg(str`More than ${max}`, { id: "book.pax-more" })}</option>
         </select>
       </div>
-      <p class=${c.largeParty ? "message" : "muted small"} id="pax-hint" role="status">
-        ${c.largeParty ? msg(str`Parties of more than ${max} cannot book online.`, { id: "book.pax-over" }) : msg(str`Up to ${max} guests online. For a larger party:`, { id: "book.pax-hint-call" })}
-        ${callUs(c.profile)}
-      </p>
+      ${c.largeParty
+        ? nothing
+        : html`<p class="muted small" id="pax-hint">${msg(str`Up to ${max} guests online. For a larger party:`, { id: "book.pax-hint-call" })} ${callUs(c.profile)}</p>`}
     </div>`;
 }
 
