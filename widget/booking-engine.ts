@@ -18,7 +18,7 @@ const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"
 
 /** Every part of every page, exported through whichever page is shown (a part a page lacks is simply absent). */
 const PARTS =
-  "welcome, welcome-message, logo, title, services, service, carousel, slide, book, calendar, day, selected-day, disabled-day, service-group, time, time-group, " +
+  "heading, welcome, welcome-message, logo, title, services, service, carousel, slide, book, calendar, day, selected-day, disabled-day, service-group, time, time-group, " +
   "waiting-list, button, input, form, summary, details, confirmation, manage-link, error, manage, confirm, cancelled, change, contact, map-link, phone, " +
   "next-available, action-bar, field-error, calendar-link, email-sent, offer, claim, decline, claimed, declined";
 
@@ -39,11 +39,14 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @attr api - the origin of the API (default: the origin the script was loaded from)
  * @attr token - the manage token of a reservation (page `manage`), or a waiting-list offer's (page `offer`)
  * @attr service - a service id to preselect on the booking page
- * @attr pax - a party size to preselect on the booking page
+ * @attr pax - a party size to preselect on the booking page (over the online maximum, the page
+ *   says such a party cannot book online and gives the number to call)
  * @attr booking-manage - the host page shows the guest's reservation in this element: the
  *   confirmation's manage link opens it here (and `#booking-manage=<token>` in the host's address
  *   opens it on load); without it the link opens the hosted manage page in a new tab, in the host's accent
- * @attr hosted - set by the hosted pages: each step's address carries the step (`?step=`)
+ * @attr hosted - set by the hosted pages: each page and step has its own address (`/p/<key>/services`, `?step=`)
+ * @attr heading - `none`: the host page has its own heading, so the widget shows neither the
+ *   restaurant's name above its pages nor their headings (still read out by screen readers)
  *
  * @fires booking-created - a reservation was made; `detail: { reservation, manage_url }`
  * @fires booking-cancelled - the guest cancelled a reservation; `detail: { reservation }`
@@ -52,6 +55,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart welcome - the welcome page; also `services`, `book`, `details`, `confirmation`, `manage` for the other pages and steps
  * @csspart welcome-message - the restaurant's welcome message
  * @csspart header - the restaurant's logo and name above the booking and manage pages
+ * @csspart heading - the heading of each page and step ("Book a table", "Your details", ...)
  * @csspart logo - the restaurant's logo
  * @csspart title - the restaurant's name
  * @csspart button - every button and button-like link
@@ -134,6 +138,15 @@ export class BookingEngine extends LitElement {
         display: none;
         color: var(--_accent);
       }
+      :host([heading="none"]) [data-page]::part(heading) {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        margin: -1px;
+        overflow: hidden;
+        clip: rect(0 0 0 0);
+        white-space: nowrap;
+      }
     `,
   ];
 
@@ -146,6 +159,7 @@ export class BookingEngine extends LitElement {
   @property({ type: Number }) declare pax: number | undefined;
   @property({ type: Boolean, attribute: "booking-manage" }) declare bookingManage: boolean;
   @property({ type: Boolean }) declare hosted: boolean;
+  @property({ reflect: true }) declare heading: string | undefined;
 
   @state() private declare client: PublicApi | undefined;
   /** black or white, whichever reads better on the accent as the browser resolved it */
@@ -165,13 +179,26 @@ export class BookingEngine extends LitElement {
   override connectedCallback() {
     super.connectedCallback();
     window.addEventListener("hashchange", this.fromHash);
+    window.addEventListener("popstate", this.onPop);
     this.fromHash();
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     window.removeEventListener("hashchange", this.fromHash);
+    window.removeEventListener("popstate", this.onPop);
   }
+
+  override firstUpdated() {
+    // The entry the widget opened on says which page it is, for Back to come to it.
+    history.replaceState({ ...(history.state as object | null), bookingEnginePage: this.page }, "");
+  }
+
+  /** Back or Forward to an entry of another page of this element: show that page. */
+  private onPop = (e: PopStateEvent) => {
+    const to = pageOf(e.state);
+    if (to && to.page !== this.page) void this.show(to);
+  };
 
   /**
    * The host shows reservations here when it says so: the `booking-manage` attribute, or a
@@ -233,16 +260,24 @@ export class BookingEngine extends LitElement {
     return pickLocale(this.locale, document.documentElement.lang, profile.locale);
   }
 
-  /** A page asked for another: show it and move the focus to its heading, where a reader starts. */
-  private async navigate(e: CustomEvent<NavigateDetail>) {
+  /**
+   * A page asked for another: a new history entry (Back returns), with the page's own address on
+   * the hosted pages (so a reload shows the same page); then the page itself.
+   */
+  private navigate(e: CustomEvent<NavigateDetail>) {
     e.stopPropagation();
-    this.page = e.detail.page;
-    if (e.detail.serviceId) this.service = e.detail.serviceId;
-    if (e.detail.pax) this.pax = e.detail.pax;
-    if (e.detail.token) this.token = e.detail.token;
-    // On the hosted pages the address follows, so a reload shows the same page.
+    const state = { ...(history.state as object | null), bookingEngineStep: undefined, bookingEnginePage: e.detail };
+    history.pushState(state, "", this.hosted ? hostedUrl(this.property, e.detail) : undefined);
+    void this.show(e.detail);
+  }
+
+  /** Shows a page and moves the focus to its heading, where a reader starts. */
+  private async show(to: NavigateDetail) {
+    this.page = to.page;
+    if (to.serviceId) this.service = to.serviceId;
+    if (to.pax) this.pax = to.pax;
+    if (to.token) this.token = to.token;
     await definePage(this.page);
-    if (this.hosted && e.detail.page === "book") history.pushState(null, "", `/p/${encodeURIComponent(this.property)}/book${e.detail.pax ? `?pax=${e.detail.pax}` : ""}`);
     await this.updateComplete;
     const page = this.renderRoot.querySelector<LitElement>("[data-page]");
     await page?.updateComplete;
@@ -272,7 +307,7 @@ export class BookingEngine extends LitElement {
     const page = PAGES.includes(this.page) ? this.page : "book";
     return html`<div style=${this.themeStyle(profile)} lang=${locale}>
       <span class="probe" aria-hidden="true"></span>
-      ${page === "book" || page === "manage" || page === "offer" ? header(profile) : nothing}
+      ${this.heading !== "none" && (page === "book" || page === "manage" || page === "offer") ? header(profile) : nothing}
       ${this.pageElement(page, profile, locale)}
     </div>`;
   }
@@ -287,7 +322,7 @@ export class BookingEngine extends LitElement {
   private pageElement(page: Page, profile: PublicProfile, locale: string) {
     switch (page) {
       case "welcome":
-        return html`<be-welcome-page data-page exportparts=${PARTS} .profile=${profile}></be-welcome-page>`;
+        return html`<be-welcome-page data-page exportparts=${PARTS} .profile=${profile} .locale=${locale}></be-welcome-page>`;
       case "services":
         return html`<be-services-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .locale=${locale}></be-services-page>`;
       case "manage":
@@ -308,6 +343,22 @@ export class BookingEngine extends LitElement {
         ></be-book-page>`;
     }
   }
+}
+
+/** The page of a history entry this element wrote (a page's name, or the detail it was asked with). */
+function pageOf(state: unknown): NavigateDetail | undefined {
+  const p = (state as { bookingEnginePage?: Page | NavigateDetail } | null)?.bookingEnginePage;
+  return typeof p === "string" ? { page: p } : p;
+}
+
+/** A hosted page's own address (the query's `locale` and `accent` kept); the manage and offer pages keep theirs. */
+function hostedUrl(property: string, to: NavigateDetail): string | undefined {
+  if (to.page !== "welcome" && to.page !== "services" && to.page !== "book") return undefined;
+  const url = new URL(location.href);
+  url.pathname = `/p/${encodeURIComponent(property)}${to.page === "welcome" ? "" : `/${to.page}`}`;
+  for (const drop of ["step", "pax"]) url.searchParams.delete(drop);
+  if (to.pax) url.searchParams.set("pax", String(to.pax));
+  return url.href;
 }
 
 /** The restaurant's logo and name, above the booking, manage and offer pages. */

@@ -74,11 +74,8 @@ function weekStart(locale: string): number {
 
 export const clampDate = (date: string, min: string, max: string) => (date < min ? min : date > max ? max : date);
 
-/**
- * The city of an IANA zone, as guests say it ("Europe/Rome" -> "Rome", "America/New_York" ->
- * "New York"): times are labelled "Time in Rome", never with the raw zone.
- */
-export const cityOf = (timezone: string) => (timezone.split("/").pop() ?? timezone).replace(/_/g, " ");
+/** The city of an IANA zone as its id spells it ("America/New_York" -> "New York"). */
+export const zoneCity = (timezone: string) => (timezone.split("/").pop() ?? timezone).replace(/_/g, " ");
 
 /** A wall-clock date and time minus `minutes`, still wall-clock (the cancel deadline of a start). */
 export function minusMinutes(date: string, hour: string, minutes: number): { date: string; hour: string } {

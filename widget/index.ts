@@ -15,12 +15,14 @@ for (const [name, ctor] of elements) if (!customElements.get(name)) customElemen
 
 export { BookingEngine };
 export { definePage } from "./pages/lazy.js";
-// What several pages share stays in this module (exports are kept), so no page waits for a third file.
+// What several pages share stays in this module (exports are kept), so no page waits for a third file;
+// what only a booking's summary needs (details, confirmation, manage and offer pages) is a chunk of
+// its own, kept out of the booking page's first load.
 export { fire } from "./events.js";
-export { addDays, cityOf, formatDate, formatTime } from "./format.js";
+export { addDays, formatDate, formatTime } from "./format.js";
+export { placeOf } from "./parts/place.js";
+export { choiceGroup, choiceStyles } from "./parts/choice.js";
 export { callUs, contact } from "./parts/contact.js";
-export { policyAfter } from "./parts/policy.js";
-export { statusText, summary } from "./parts/summary.js";
 
 declare global {
   interface HTMLElementTagNameMap {

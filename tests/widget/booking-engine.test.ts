@@ -109,16 +109,14 @@ describe("<booking-engine page=book>", () => {
     expect((await inShadow(page, '[role="status"]')).textContent!.trim()).to.equal(`Orari liberi in questo giorno: ${count}`);
     // Labelled with the restaurant's city, never the raw IANA zone.
     const legend = allInShadow(page, "legend").map((l) => l.textContent!.trim());
-    expect(legend).to.include("Orario di Rome");
+    expect(legend).to.include("Orario di Milano");
     expect(deepText(el)).not.to.include(p.timezone);
   });
 
-  it("asks for a time before the guest's details, and books: booking-created carries the manage link", async () => {
+  it("offers Continue once a time is chosen, and books: booking-created carries the manage link", async () => {
     const el = await mount();
     const page = await bookPageWithTimes(el);
-    (await inShadow<HTMLButtonElement>(page, "button.btn:not(.secondary)")).click();
-    const alert = await inShadow(page, '#time-error[role="alert"]');
-    expect(alert.textContent).to.match(/choose a time/i);
+    expect(page.shadowRoot!.querySelector('[part="action-bar"]')).to.equal(null);
     const times = allInShadow<HTMLInputElement>(page, 'input[name="time"]');
     await check(times.at(-1)!);
     (await inShadow<HTMLButtonElement>(page, "button.btn:not(.secondary)")).click();
@@ -323,7 +321,7 @@ describe("<booking-engine page=book>", () => {
     const full = times(page, "waiting").find((t) => t.value === hour)!;
     await check(full);
     expect(times(page).some((t) => t.checked)).to.equal(false);
-    button(page, /Continue/).click();
+    button(page, /Join the waiting list/).click();
     await inShadow(page, "form");
     expect(deepText(page)).to.match(/joining the waiting list/);
     await fill(page, { first_name: "Patient", last_name: "Guest", email: "patient@example.com" });

@@ -135,7 +135,7 @@ describe("the cancellation policy before confirming", () => {
       const policy = await inShadow(page, "#policy");
       const when = `${formatDate(until_.date, locale)}, ${formatTime(until_.hour, locale)}`;
       expect(policy.textContent!.replace(/\s+/g, " ").trim()).to.equal(
-        locale === "en" ? `You can cancel online until ${when} (time in Rome).` : `Puoi cancellare online fino a ${when} (ora di Rome).`,
+        locale === "en" ? `You can cancel online until ${when} (time in Milano).` : `Puoi cancellare online fino a ${when} (ora di Milano).`,
       );
       await expect(el).to.be.accessible();
       el.remove();
@@ -274,9 +274,12 @@ describe("field errors", () => {
 });
 
 describe("text on the accent colour", () => {
-  /** The Continue button's text colour, once it is `expected` (the choice is made after the first render). */
+  /** The Continue button's text colour (a time chosen), once it is `expected` (the choice is made after the first render). */
   const onAccent = async (el: BookingEngine, expected: string) => {
     const page = await bookPageWithTimes(el);
+    const time = times(page)[0]!;
+    time.click();
+    await until(() => time.checked && buttonNamed(page, /Continue/));
     const button = buttonNamed(page, /Continue/)!;
     await until(() => getComputedStyle(button).color === expected, 5_000);
     return getComputedStyle(button).color;
@@ -378,7 +381,7 @@ describe("after cancelling, and the embedded manage link", () => {
     const { detail } = await created;
     const link = await inShadow<HTMLAnchorElement>(page, 'a[part="manage-link"]');
     // The confirmation repeats the policy and says where the restaurant is.
-    expect(deepText(page)).to.match(/You can cancel online until .* \(time in Rome\)/);
+    expect(deepText(page)).to.match(/You can cancel online until .* \(time in Milano\)/);
     expect(deepText(page)).to.include("Via Roma 1");
     await expect(el).to.be.accessible();
     expect(link.target).to.equal("_blank");

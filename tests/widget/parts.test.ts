@@ -50,6 +50,26 @@ describe("<be-date-grid>", () => {
     expect(el.shadowRoot!.querySelector('td[data-date="2026-03-13"]')!.getAttribute("aria-label")).to.equal("Friday, March 13, 2026");
   });
 
+  it("keeps past days quiet, marks the days not open yet apart and full days clearly, with a legend", async () => {
+    const el = await fixture<DateGrid>(html`<be-date-grid value="2026-03-10" min="2026-03-05" max="2026-03-20" locale="en" .full=${new Set(["2026-03-12"])}></be-date-grid>`);
+    const cell = (d: string) => el.shadowRoot!.querySelector<HTMLElement>(`td[data-date="${d}"]`)!;
+    const look = (d: string) => getComputedStyle(cell(d).querySelector(".day")!);
+    await inShadow(el, 'td[data-date="2026-03-25"]');
+    expect([cell("2026-03-04").className, cell("2026-03-25").className, cell("2026-03-12").className, cell("2026-03-13").className]).to.deep.equal(["past", "later", "full", ""]);
+    expect(cell("2026-03-25").getAttribute("aria-label")).to.equal("Wednesday, March 25, 2026, not open for booking yet");
+    expect(cell("2026-03-04").getAttribute("aria-label")).to.equal("Wednesday, March 4, 2026");
+    expect(Number(look("2026-03-04").opacity)).to.be.below(1);
+    expect(look("2026-03-25").borderTopStyle).to.equal("dotted");
+    expect(look("2026-03-12").textDecorationLine).to.equal("line-through");
+    expect(look("2026-03-04").textDecorationLine).to.equal("none");
+    const legend = [...el.shadowRoot!.querySelectorAll(".legend li")].map((li) => [li.className, li.textContent!.trim()]);
+    expect(legend).to.deep.equal([
+      ["full", "no free tables"],
+      ["later", "not open for booking yet"],
+    ]);
+    await expect(el).to.be.accessible();
+  });
+
   it("does not go before the first bookable date", async () => {
     const el = await mount();
     (await inShadow(el, 'td[tabindex="0"]')).focus();

@@ -2,7 +2,7 @@
     // Do not modify this file by hand!
     // Re-generate this file by running lit-localize
 
-    
+    import {html} from 'lit';
     import {str} from '@lit/localize';
 
     /* eslint-disable no-irregular-whitespace */
@@ -17,6 +17,8 @@
 'book.only-full': `An diesem Tag ist für diese Gruppe kein Tisch frei. Sie können sich auf die Warteliste setzen oder ein anderes Datum wählen.`,
 'book.pax': `Personen`,
 'book.pax-hint-call': str`Online bis zu ${0} Personen. Für eine größere Gruppe:`,
+'book.pax-more': str`Mehr als ${0}`,
+'book.pax-over': str`Gruppen mit mehr als ${0} Personen können nicht online reservieren.`,
 'book.service': `Service`,
 'book.service-full': str`${0} ist an diesem Tag für ${1} Personen ausgebucht. ${2} hat noch freie Tische.`,
 'book.slots-error': `Die Uhrzeiten konnten nicht geladen werden. Bitte versuchen Sie es erneut.`,
@@ -30,6 +32,7 @@
 'book.waiting-times-in': str`Ausgebuchte Zeiten (Uhrzeit in ${0}), für die Warteliste`,
 'cal.full': `kein Tisch frei`,
 'cal.help': `Mit den Pfeiltasten zwischen den Tagen wechseln, mit Eingabe wählen.`,
+'cal.later': `noch nicht buchbar`,
 'cal.next': `Nächster Monat`,
 'cal.prev': `Vorheriger Monat`,
 'call.us': `Bitte rufen Sie das Restaurant an:`,
@@ -41,11 +44,22 @@
 'carousel.slide': `Folie`,
 'change.done': `Ihre Reservierung wurde geändert.`,
 'change.error': `Die Reservierung konnte nicht geändert werden. Sie bleibt unverändert.`,
+'change.guest': `1 Person`,
+'change.guests': str`${0} Personen`,
 'change.keep': `So lassen`,
+'change.now': str`Jetzt: ${0}.`,
 'change.pending': `Wird gespeichert…`,
 'change.save': `Änderung speichern`,
 'change.taken': `Diese Uhrzeit wurde leider gerade vergeben. Die nächsten freien Zeiten stehen oben in der Liste.`,
 'change.title': `Reservierung ändern`,
+'city.berlin': `Berlin`,
+'city.brussels': `Brüssel`,
+'city.lisbon': `Lissabon`,
+'city.london': `London`,
+'city.paris': `Paris`,
+'city.rome': `Rom`,
+'city.vienna': `Wien`,
+'city.zurich': `Zürich`,
 'contact.map': `Karte und Anfahrt`,
 'contact.phone': `Telefon`,
 'contact.website': `Website`,
@@ -69,7 +83,7 @@
 'details.waiting': `Diese Zeit ist ausgebucht: Sie setzen sich auf die Warteliste, und Ihre Gruppe hält keinen Tisch.`,
 'done.again': `Weiteren Tisch reservieren`,
 'done.calendar': `Zum Kalender hinzufügen`,
-'done.email-sent': str`Wir haben eine Bestätigung mit diesem Link an ${0} gesendet.`,
+'done.email-sent': html`Wir haben eine Bestätigung mit diesem Link an ${0} gesendet.`,
 'done.keep': `Bewahren Sie diesen Link auf, um Ihre Reservierung anzusehen oder zu stornieren:`,
 'done.manage': `Reservierung verwalten`,
 'done.new-tab': `öffnet in einem neuen Tab`,
@@ -110,6 +124,7 @@
 'manage.title': `Ihre Reservierung`,
 'manage.too-late-short': `Diese Reservierung kann nicht mehr online storniert werden.`,
 'manage.yes': `Ja, stornieren`,
+'next.service-none': str`${0} hat in den nächsten Wochen keinen freien Tisch für diese Gruppe.`,
 'next.title': `Nächste freie Termine`,
 'occasion.anniversary': `Jahrestag`,
 'occasion.birthday': `Geburtstag`,
@@ -133,6 +148,7 @@
 'services.book-label': str`${0} reservieren`,
 'services.error': `Die Angebote konnten nicht geladen werden. Bitte versuchen Sie es erneut.`,
 'services.every-day': `Täglich`,
+'services.home': `Zurück zur Startseite`,
 'services.none': `Derzeit kann kein Angebot online reserviert werden.`,
 'services.photo': str`${0}, Foto ${1}`,
 'services.photos': `Fotos`,

@@ -2,7 +2,7 @@
     // Do not modify this file by hand!
     // Re-generate this file by running lit-localize
 
-    
+    import {html} from 'lit';
     import {str} from '@lit/localize';
 
     /* eslint-disable no-irregular-whitespace */
@@ -17,6 +17,8 @@
 'book.only-full': `No hay mesas libres este día para este grupo. Puede apuntarse a la lista de espera o elegir otra fecha.`,
 'book.pax': `Personas`,
 'book.pax-hint-call': str`Hasta ${0} personas online. Para un grupo más grande:`,
+'book.pax-more': str`Más de ${0}`,
+'book.pax-over': str`Los grupos de más de ${0} personas no pueden reservar en línea.`,
 'book.service': `Servicio`,
 'book.service-full': str`${0} está completo para ${1} personas este día. ${2} todavía tiene mesas libres.`,
 'book.slots-error': `No se pudieron cargar los horarios. Inténtelo de nuevo.`,
@@ -30,6 +32,7 @@
 'book.waiting-times-in': str`Horas completas (hora de ${0}), para la lista de espera`,
 'cal.full': `sin mesas libres`,
 'cal.help': `Use las flechas para moverse entre los días y Intro para elegir.`,
+'cal.later': `reservas aún no abiertas`,
 'cal.next': `Mes siguiente`,
 'cal.prev': `Mes anterior`,
 'call.us': `Llama al restaurante:`,
@@ -41,11 +44,22 @@
 'carousel.slide': `diapositiva`,
 'change.done': `Tu reserva se ha cambiado.`,
 'change.error': `No se pudo cambiar la reserva. Tu reserva sigue igual.`,
+'change.guest': `1 persona`,
+'change.guests': str`${0} personas`,
 'change.keep': `Dejarla como está`,
+'change.now': str`Ahora: ${0}.`,
 'change.pending': `Guardando…`,
 'change.save': `Guardar el cambio`,
 'change.taken': `Lo sentimos, esa hora acaba de ocuparse. Las horas libres más cercanas están al principio de la lista.`,
 'change.title': `Cambiar tu reserva`,
+'city.berlin': `Berlín`,
+'city.brussels': `Bruselas`,
+'city.lisbon': `Lisboa`,
+'city.london': `Londres`,
+'city.paris': `París`,
+'city.rome': `Roma`,
+'city.vienna': `Viena`,
+'city.zurich': `Zúrich`,
 'contact.map': `Mapa y cómo llegar`,
 'contact.phone': `Teléfono`,
 'contact.website': `Sitio web`,
@@ -69,7 +83,7 @@
 'details.waiting': `Esta hora está completa: se apunta a la lista de espera y su grupo no reserva ninguna mesa.`,
 'done.again': `Reservar otra mesa`,
 'done.calendar': `Añadir al calendario`,
-'done.email-sent': str`Hemos enviado una confirmación a ${0}, con este enlace.`,
+'done.email-sent': html`Hemos enviado una confirmación a ${0}, con este enlace.`,
 'done.keep': `Guarde este enlace para ver o cancelar su reserva:`,
 'done.manage': `Gestionar su reserva`,
 'done.new-tab': `se abre en una pestaña nueva`,
@@ -110,6 +124,7 @@
 'manage.title': `Su reserva`,
 'manage.too-late-short': `Esta reserva ya no se puede cancelar online.`,
 'manage.yes': `Sí, cancelarla`,
+'next.service-none': str`${0} no tiene mesas libres para este grupo en las próximas semanas.`,
 'next.title': `Próxima disponibilidad`,
 'occasion.anniversary': `Aniversario`,
 'occasion.birthday': `Cumpleaños`,
@@ -133,6 +148,7 @@
 'services.book-label': str`Reservar ${0}`,
 'services.error': `No se pudieron cargar los servicios. Inténtelo de nuevo.`,
 'services.every-day': `Todos los días`,
+'services.home': `Volver a la página de inicio`,
 'services.none': `Ahora mismo no se puede reservar ningún servicio en línea.`,
 'services.photo': str`${0}, foto ${1}`,
 'services.photos': `Fotos`,

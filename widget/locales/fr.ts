@@ -2,7 +2,7 @@
     // Do not modify this file by hand!
     // Re-generate this file by running lit-localize
 
-    
+    import {html} from 'lit';
     import {str} from '@lit/localize';
 
     /* eslint-disable no-irregular-whitespace */
@@ -17,6 +17,8 @@
 'book.only-full': `Aucune table libre ce jour-là pour ce groupe. Vous pouvez vous inscrire sur la liste d'attente ou choisir une autre date.`,
 'book.pax': `Personnes`,
 'book.pax-hint-call': str`Jusqu'à ${0} personnes en ligne. Pour un groupe plus grand :`,
+'book.pax-more': str`Plus de ${0}`,
+'book.pax-over': str`Les groupes de plus de ${0} personnes ne peuvent pas réserver en ligne.`,
 'book.service': `Service`,
 'book.service-full': str`${0} est complet pour ${1} personnes ce jour-là. ${2} a encore des tables libres.`,
 'book.slots-error': `Les horaires n'ont pas pu être chargés. Veuillez réessayer.`,
@@ -30,6 +32,7 @@
 'book.waiting-times-in': str`Horaires complets (heure de ${0}), pour la liste d'attente`,
 'cal.full': `aucune table libre`,
 'cal.help': `Utilisez les flèches pour passer d'un jour à l'autre, Entrée pour choisir.`,
+'cal.later': `réservations pas encore ouvertes`,
 'cal.next': `Mois suivant`,
 'cal.prev': `Mois précédent`,
 'call.us': `Appelez le restaurant :`,
@@ -41,11 +44,22 @@
 'carousel.slide': `diapositive`,
 'change.done': `Votre réservation a été modifiée.`,
 'change.error': `La réservation n'a pas pu être modifiée. Elle reste inchangée.`,
+'change.guest': `1 personne`,
+'change.guests': str`${0} personnes`,
 'change.keep': `Garder telle quelle`,
+'change.now': str`Désormais : ${0}.`,
 'change.pending': `Enregistrement…`,
 'change.save': `Enregistrer la modification`,
 'change.taken': `Désolé, cet horaire vient d'être pris. Les horaires libres les plus proches sont en tête de liste.`,
 'change.title': `Modifier votre réservation`,
+'city.berlin': `Berlin`,
+'city.brussels': `Bruxelles`,
+'city.lisbon': `Lisbonne`,
+'city.london': `Londres`,
+'city.paris': `Paris`,
+'city.rome': `Rome`,
+'city.vienna': `Vienne`,
+'city.zurich': `Zurich`,
 'contact.map': `Plan et itinéraire`,
 'contact.phone': `Téléphone`,
 'contact.website': `Site web`,
@@ -69,7 +83,7 @@
 'details.waiting': `Cet horaire est complet : vous vous inscrivez sur la liste d'attente et votre groupe ne retient aucune table.`,
 'done.again': `Réserver une autre table`,
 'done.calendar': `Ajouter au calendrier`,
-'done.email-sent': str`Nous avons envoyé une confirmation à ${0}, avec ce lien.`,
+'done.email-sent': html`Nous avons envoyé une confirmation à ${0}, avec ce lien.`,
 'done.keep': `Conservez ce lien pour consulter ou annuler votre réservation :`,
 'done.manage': `Gérer votre réservation`,
 'done.new-tab': `s'ouvre dans un nouvel onglet`,
@@ -110,6 +124,7 @@
 'manage.title': `Votre réservation`,
 'manage.too-late-short': `Cette réservation ne peut plus être annulée en ligne.`,
 'manage.yes': `Oui, l'annuler`,
+'next.service-none': str`${0} n’a pas de table libre pour ce groupe dans les semaines à venir.`,
 'next.title': `Prochaines disponibilités`,
 'occasion.anniversary': `Anniversaire de couple`,
 'occasion.birthday': `Anniversaire`,
@@ -133,6 +148,7 @@
 'services.book-label': str`Réserver ${0}`,
 'services.error': `Les services n'ont pas pu être chargés. Veuillez réessayer.`,
 'services.every-day': `Tous les jours`,
+'services.home': `Retour à la page d’accueil`,
 'services.none': `Aucun service ne peut être réservé en ligne pour le moment.`,
 'services.photo': str`${0}, photo ${1}`,
 'services.photos': `Photos`,

@@ -2,7 +2,7 @@
     // Do not modify this file by hand!
     // Re-generate this file by running lit-localize
 
-    
+    import {html} from 'lit';
     import {str} from '@lit/localize';
 
     /* eslint-disable no-irregular-whitespace */
@@ -17,6 +17,8 @@
 'book.only-full': `Nessun tavolo libero in questo giorno per questo gruppo. Puoi metterti in lista d'attesa o scegliere un'altra data.`,
 'book.pax': `Persone`,
 'book.pax-hint-call': str`Fino a ${0} persone online. Per un gruppo più numeroso:`,
+'book.pax-more': str`Più di ${0}`,
+'book.pax-over': str`I gruppi di più di ${0} persone non possono prenotare online.`,
 'book.service': `Servizio`,
 'book.service-full': str`${0} è al completo per ${1} persone in questo giorno. ${2} ha ancora tavoli liberi.`,
 'book.slots-error': `Impossibile caricare gli orari. Riprova.`,
@@ -30,6 +32,7 @@
 'book.waiting-times-in': str`Orari al completo (ora di ${0}), per la lista d'attesa`,
 'cal.full': `nessun tavolo libero`,
 'cal.help': `Usa le frecce per spostarti tra i giorni, Invio per scegliere.`,
+'cal.later': `prenotazioni non ancora aperte`,
 'cal.next': `Mese successivo`,
 'cal.prev': `Mese precedente`,
 'call.us': `Chiama il ristorante:`,
@@ -41,11 +44,22 @@
 'carousel.slide': `diapositiva`,
 'change.done': `La tua prenotazione è stata modificata.`,
 'change.error': `Impossibile modificare la prenotazione. La prenotazione resta invariata.`,
+'change.guest': `1 persona`,
+'change.guests': str`${0} persone`,
 'change.keep': `Lascia com'è`,
+'change.now': str`Ora: ${0}.`,
 'change.pending': `Salvataggio…`,
 'change.save': `Salva la modifica`,
 'change.taken': `Spiacenti, quell'orario è appena stato preso. Gli orari liberi più vicini sono in cima alla lista.`,
 'change.title': `Modifica la prenotazione`,
+'city.berlin': `Berlino`,
+'city.brussels': `Bruxelles`,
+'city.lisbon': `Lisbona`,
+'city.london': `Londra`,
+'city.paris': `Parigi`,
+'city.rome': `Roma`,
+'city.vienna': `Vienna`,
+'city.zurich': `Zurigo`,
 'contact.map': `Mappa e indicazioni`,
 'contact.phone': `Telefono`,
 'contact.website': `Sito web`,
@@ -69,7 +83,7 @@
 'details.waiting': `Questo orario è al completo: ti stai mettendo in lista d'attesa e il tuo gruppo non occupa alcun tavolo.`,
 'done.again': `Prenota un altro tavolo`,
 'done.calendar': `Aggiungi al calendario`,
-'done.email-sent': str`Abbiamo inviato una conferma a ${0}, con questo link.`,
+'done.email-sent': html`Abbiamo inviato una conferma a ${0}, con questo link.`,
 'done.keep': `Conserva questo link per vedere o cancellare la prenotazione:`,
 'done.manage': `Gestisci la prenotazione`,
 'done.new-tab': `si apre in una nuova scheda`,
@@ -110,6 +124,7 @@
 'manage.title': `La tua prenotazione`,
 'manage.too-late-short': `Questa prenotazione non si può più cancellare online.`,
 'manage.yes': `Sì, cancellala`,
+'next.service-none': str`${0} non ha tavoli liberi per questo gruppo nelle prossime settimane.`,
 'next.title': `Prime disponibilità`,
 'occasion.anniversary': `Anniversario`,
 'occasion.birthday': `Compleanno`,
@@ -133,6 +148,7 @@
 'services.book-label': str`Prenota ${0}`,
 'services.error': `Impossibile caricare i servizi. Riprova.`,
 'services.every-day': `Tutti i giorni`,
+'services.home': `Torna alla pagina iniziale`,
 'services.none': `Al momento nessun servizio è prenotabile online.`,
 'services.photo': str`${0}, foto ${1}`,
 'services.photos': `Foto`,

@@ -3,7 +3,7 @@
  * larger one), the date grid, the day's status, then the choice of service and time for the chosen day: a note when the preferred
  * service is full and another has room (its waiting list one tap further), the times (fixed
  * width, labelled with the restaurant's city), the waiting list's full times, and the action bar
- * that keeps "Continue" on screen at 320 px.
+ * that keeps "Continue" on screen on a phone once a time is chosen.
  */
 import { msg, str } from "@lit/localize";
 import { html, nothing, type TemplateResult } from "lit";
@@ -33,6 +33,8 @@ export interface ServiceView {
 export interface ChooseView {
   profile: PublicProfile;
   pax: number;
+  /** more guests than the online maximum: the page leads to the phone instead of the times */
+  largeParty: boolean;
   date: string | undefined;
   locale: string;
   /** dates known to have no free time for the party */
@@ -46,40 +48,55 @@ export interface ChooseView {
 }
 
 export function chooseStep(c: ChooseView) {
-  const { profile } = c;
+  const max = c.profile.max_online_pax;
   return html`
       <section class="stack" part="book" aria-labelledby="h">
-        <h2 id="h" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
-        <div class="row">
-          <div class="field">
-            <label for="pax">${msg("Guests", { id: "book.pax" })}</label>
-            <select id="pax" part="input" @change=${(e: Event) => c.setPax(Number((e.target as HTMLSelectElement).value))}>
-              ${Array.from({ length: profile.max_online_pax }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === c.pax}>${n}</option>`)}
-            </select>
-          </div>
-          <p class="muted small" id="pax-hint">${msg(str`Up to ${profile.max_online_pax} guests online. For a larger party:`, { id: "book.pax-hint-call" })} ${callUs(profile)}</p>
-        </div>
-        <div class="field">
-          <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
-          <be-date-grid
-            exportparts="calendar, day, selected-day, disabled-day"
-            .value=${c.date ?? ""}
-            .min=${profile.first_date}
-            .max=${profile.last_date}
-            .locale=${c.locale}
-            .label=${msg("Date", { id: "book.date" })}
-            .full=${c.full}
-            @change=${(e: Event) => c.setDate((e.target as HTMLInputElement).value)}
-          ></be-date-grid>
-          ${c.date ? html`<p class="chosen">${formatDate(c.date, c.locale)}</p>` : nothing}
-        </div>
+        <h2 id="h" part="heading" tabindex="-1">${msg("Book a table", { id: "book.title" })}</h2>
+        ${partySize(c)}
+        ${c.largeParty ? nothing : dateField(c)}
         <div role="status" class="status">
-          ${c.status}
+          ${c.largeParty ? html`<p class="message" id="pax-over">${msg(str`Parties of more than ${max} cannot book online.`, { id: "book.pax-over" })} ${callUs(c.profile)}</p>` : c.status}
         </div>
-        ${c.next}
-        ${c.service}
+        ${c.largeParty ? nothing : html`${c.next} ${c.service}`}
       </section>
     `;
+}
+
+function dateField(c: ChooseView) {
+  return html`<div class="field">
+    <p class="label" id="date-label">${msg("Date", { id: "book.date" })}</p>
+    <be-date-grid
+      exportparts="calendar, day, selected-day, disabled-day"
+      .value=${c.date ?? ""}
+      .min=${c.profile.first_date}
+      .max=${c.profile.last_date}
+      .locale=${c.locale}
+      .label=${msg("Date", { id: "book.date" })}
+      .full=${c.full}
+      @change=${(e: Event) => c.setDate((e.target as HTMLInputElement).value)}
+    ></be-date-grid>
+    ${c.date ? html`<p class="chosen">${formatDate(c.date, c.locale)}</p>` : nothing}
+  </div>`;
+}
+
+/**
+ * The party size, up to the online maximum and then "more than N", which (like a link asking
+ * for more) says so and leads to the phone.
+ */
+function partySize(c: ChooseView) {
+  const max = c.profile.max_online_pax;
+  return html`<div class="row">
+      <div class="field">
+        <label for="pax">${msg("Guests", { id: "book.pax" })}</label>
+        <select id="pax" part="input" @change=${(e: Event) => c.setPax(Number((e.target as HTMLSelectElement).value))}>
+          ${Array.from({ length: max }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${!c.largeParty && n === c.pax}>${n}</option>`)}
+          <option value=${max + 1} ?selected=${c.largeParty}>${msg(str`More than ${max}`, { id: "book.pax-more" })}</option>
+        </select>
+      </div>
+      ${c.largeParty
+        ? nothing
+        : html`<p class="muted small" id="pax-hint">${msg(str`Up to ${max} guests online. For a larger party:`, { id: "book.pax-hint-call" })} ${callUs(c.profile)}</p>`}
+    </div>`;
 }
 
 /** What the day offers the party, for the status region. */
@@ -110,10 +127,20 @@ export function serviceStep(v: ServiceView) {
     ${service.times.length ? freeTimes(v) : nothing}
     ${service.full_times.length ? fullTimes(v) : nothing}
     ${v.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
-    <div class="actions bar" part="action-bar">
-      ${v.hour ? html`<span class="picked">${formatTime(v.hour, v.locale)}</span>` : nothing}
-      <button type="button" class="btn" part="button" @click=${v.next}>${msg("Continue", { id: "book.continue" })}</button>
-    </div>`;
+    ${v.hour ? actionBar(v, v.hour) : nothing}`;
+}
+
+/**
+ * Shown once a time is chosen (before, it would only hide the times): the time and the step
+ * forward, which for a full time is joining the waiting list.
+ */
+function actionBar(v: ServiceView, hour: string) {
+  return html`<div class="actions bar" part="action-bar">
+    <span class="picked">${formatTime(hour, v.locale)}</span>
+    <button type="button" class="btn" part="button" @click=${v.next}>
+      ${v.waiting ? msg("Join the waiting list", { id: "book.waiting" }) : msg("Continue", { id: "book.continue" })}
+    </button>
+  </div>`;
 }
 
 /** The service the guest came for is full while the one shown has room; its waiting list is one tap away. */

@@ -9,6 +9,7 @@ import { PublicApiError, type PublicBookingInput, type PublicProfile, type Publi
 import { formatTime } from "../format.js";
 import { choiceGroup } from "../parts/choice.js";
 import { type FieldErrors, type GuestForm, guestFields } from "../parts/guest-fields.js";
+import { placeOf } from "../parts/place.js";
 import { policyBefore } from "../parts/policy.js";
 import { summary, type SummaryOf } from "../parts/summary.js";
 import { bookingError } from "./book-steps.js";
@@ -37,14 +38,14 @@ export function detailsStep(v: DetailsView) {
   const taken = v.failure instanceof PublicApiError && v.failure.timeTaken;
   return html`
     <section class="stack" part="details" aria-labelledby="h">
-      <h2 id="h" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
+      <h2 id="h" part="heading" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
       ${summary(v.summary, v.locale)}
       ${v.waiting
         ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
         : nothing}
       ${v.hour
         ? html`<p class="muted" id="policy">
-            ${policyBefore({ date: v.summary.date, hour: v.hour, cancelNotice: v.profile.cancel_notice, timezone: v.profile.timezone, locale: v.locale })}
+            ${policyBefore({ date: v.summary.date, hour: v.hour, cancelNotice: v.profile.cancel_notice, city: placeOf(v.profile), locale: v.locale })}
           </p>`
         : nothing}
       <form part="form" novalidate @submit=${v.submit} @input=${v.remember} @change=${v.remember}>

@@ -51,15 +51,30 @@ export const bookStyles = css`
   }
 `;
 
-/** The action bar stays in reach on a phone; the server's refusals under their fields. */
+/**
+ * The action bar stays in reach on a phone, and whatever has the focus scrolls clear of it; on a
+ * wider screen it stays below the times, never over them. The server's refusals under their fields.
+ */
 export const barStyles = css`
   .bar {
-    position: sticky;
-    bottom: 0;
-    z-index: 1;
     padding: 0.5rem 0;
     background: var(--_bg);
-    box-shadow: 0 -1px 0 var(--_border);
+  }
+  @media (max-width: 48rem) {
+    .bar {
+      position: sticky;
+      bottom: 0;
+      z-index: 1;
+      box-shadow: 0 -1px 0 var(--_border);
+    }
+    input,
+    select,
+    button,
+    a,
+    summary,
+    [tabindex] {
+      scroll-margin-bottom: 5rem;
+    }
   }
   .picked {
     font-weight: 700;
@@ -72,5 +87,21 @@ export const barStyles = css`
   [aria-invalid="true"] {
     border-color: var(--_danger);
     border-width: 2px;
+  }
+`;
+
+/** "Next available" (its code is loaded when a day is full; its styles are the page's). */
+export const nextStyles = css`
+  .next ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: 0.5rem;
+  }
+  .next .btn {
+    width: 100%;
+    justify-content: flex-start;
+    text-align: start;
   }
 `;

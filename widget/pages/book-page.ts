@@ -10,7 +10,8 @@ import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
 import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
-import { addDays, cityOf } from "../format.js";
+import { addDays } from "../format.js";
+import { placeOf } from "../parts/place.js";
 import { choiceStyles } from "../parts/choice.js";
 import { contactStyles } from "../parts/contact.js";
 import { hexOf } from "../parts/contrast.js";
@@ -19,8 +20,8 @@ import { base } from "../parts/styles.js";
 import { type Draft, loadDraft, recordStep, saveDraft, type Step, stepOf } from "./book-state.js";
 import { chooseStep, dayStatus, serviceStep } from "./book-choose.js";
 import { firstOpenDay, SCAN_DAYS, SlotDays } from "./book-days.js";
-import { barStyles, bookStyles } from "./book-page.styles.js";
-import { findNext, nextAvailable, nextStyles, type NextTime } from "./next-available.js";
+import { barStyles, bookStyles, nextStyles } from "./book-page.styles.js";
+import type { NextFound, NextTime } from "./next-available.js";
 
 /**
  * @fires booking-created - the reservation was made; detail `{ reservation, manage_url }`
@@ -44,6 +45,8 @@ export class BookPage extends LitElement {
   @state() private declare step: Step;
   @state() private declare date: string | undefined;
   @state() private declare pax: number;
+  /** a party larger than the online maximum was asked for (the list's last entry, or `?pax=`): it books by phone */
+  @state() private declare largeParty: boolean;
   @state() private declare hour: string | undefined;
   @state() private declare guest: GuestForm;
   /** the chosen time is a full one: the booking joins the waiting list */
@@ -57,6 +60,8 @@ export class BookPage extends LitElement {
   @state() private declare servicePicked: boolean;
   /** the server's refusals, by field */
   @state() private declare errors: FieldErrors;
+  /** "Next available", a chunk of its own (loaded when a day is full) */
+  private nextModule: typeof import("./next-available.js") | undefined;
   /** the details and confirmation, a chunk of their own */
   private later: typeof import("./book-later.js") | undefined;
 
@@ -68,6 +73,7 @@ export class BookPage extends LitElement {
     this.locale = "en";
     this.step = "choose";
     this.pax = 2;
+    this.largeParty = false;
     this.guest = { first_name: "", last_name: "", email: "" };
     this.missingTime = false;
     this.waiting = false;
@@ -102,6 +108,7 @@ export class BookPage extends LitElement {
     const d = loadDraft(profile.public_key);
     if (this.initialPax) this.pax = this.initialPax;
     else if (d?.pax) this.pax = d.pax;
+    this.largeParty = this.pax > profile.max_online_pax;
     this.pax = Math.min(this.pax, profile.max_online_pax);
     if (!d || this.initialPax) return recordStep("choose", this.hosted, true);
     if (d.guest) this.guest = d.guest;
@@ -141,13 +148,19 @@ export class BookPage extends LitElement {
     },
   });
 
-  /** The nearest later dates with a free time, asked only when the chosen day has none. */
+  /**
+   * The nearest later dates with a free time (of the service the guest chose, while it has
+   * some), asked only when the chosen day has none; the code for it is fetched then.
+   */
   private next = new Task(this, {
-    args: () => [this.api, this.profile, this.pax, this.slots.value] as const,
-    task: async ([api, profile, pax, day], { signal }) => {
-      if (!api || !profile || !day || day.services.some((s) => s.times.length)) return [] as NextTime[];
+    args: () => [this.api, this.profile, this.pax, this.slots.value, this.serviceId] as const,
+    task: async ([api, profile, pax, day, serviceId], { signal }): Promise<NextFound | undefined> => {
+      if (!api || !profile || !day || day.services.some((s) => s.times.length)) return undefined;
+      const chosen = day.services.find((s) => s.service_id === serviceId);
       const at = now();
-      return findNext(api, { date: day.date, last: profile.last_date, pax, remember: (d) => this.days.remember(pax, [d], at) }, signal);
+      this.nextModule ??= await import("./next-available.js");
+      const service = chosen && { id: chosen.service_id, name: chosen.name };
+      return this.nextModule.findNext(api, { date: day.date, last: profile.last_date, pax, service, remember: (d) => this.days.remember(pax, [d], at) }, signal);
     },
   });
 
@@ -254,10 +267,11 @@ export class BookPage extends LitElement {
     const service = loading ? undefined : this.service(day);
     const open = this.open(day);
     const free = open.reduce((n, s) => n + s.times.length, 0);
-    const city = cityOf(profile.timezone);
+    const city = placeOf(profile);
     return chooseStep({
       profile,
       pax: this.pax,
+      largeParty: this.largeParty,
       date: this.date,
       locale: this.locale,
       full: this.days.fullDates(this.pax),
@@ -268,7 +282,7 @@ export class BookPage extends LitElement {
         error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
         complete: () => dayStatus(free, open.length),
       }),
-      next: !loading && day && !free ? nextAvailable(this.next.value ?? [], this.locale, (n) => this.takeNext(n)) : nothing,
+      next: !loading && day && !free && this.next.value && this.nextModule ? this.nextModule.nextAvailable(this.next.value, this.locale, (n) => this.takeNext(n)) : nothing,
       service: service
         ? serviceStep({
             service,
@@ -305,6 +319,8 @@ export class BookPage extends LitElement {
   }
 
   private setPax(pax: number) {
+    this.largeParty = pax > this.profile!.max_online_pax;
+    if (this.largeParty) return;
     this.pax = pax;
     this.hour = undefined;
     this.servicePicked = false;

@@ -7,7 +7,8 @@ import { html, nothing } from "lit";
 import { PublicApiError, type PublicBooking, type PublicProfile } from "../api.js";
 import { contact } from "../parts/contact.js";
 import { policyAfter } from "../parts/policy.js";
-import { statusText, summary } from "../parts/summary.js";
+import { placeOf } from "../parts/place.js";
+import { email, statusText, summary } from "../parts/summary.js";
 
 /** Why a booking failed, in words the guest can act on (a time taken meanwhile aside). */
 export function bookingError(error: unknown) {
@@ -58,7 +59,7 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
   const waiting = b.status === "WAITING";
   return html`
     <section class="stack" part="confirmation" aria-labelledby="h">
-      <h2 id="h" tabindex="-1">
+      <h2 id="h" part="heading" tabindex="-1">
         ${booked
           ? msg("Your table is booked", { id: "done.title" })
           : waiting
@@ -73,8 +74,8 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
             : msg(str`Thank you, ${b.guest.first_name}. The restaurant has not confirmed your table yet.`, { id: "done.thanks-received" })}
       </p>
       ${summary({ ...b, state: { text: statusText(b.status), value: b.status } }, locale)}
-      <p class="muted">${policyAfter({ until: b.cancellable_until, timezone: profile.timezone, locale })}</p>
-      <p part="email-sent">${msg(str`We sent a confirmation to ${b.guest.email}, with this link.`, { id: "done.email-sent" })}</p>
+      <p class="muted">${policyAfter({ until: b.cancellable_until, timezone: profile.timezone, city: placeOf(profile), locale })}</p>
+      <p part="email-sent">${msg(html`We sent a confirmation to ${email(b.guest.email)}, with this link.`, { id: "done.email-sent" })}</p>
       <p>${msg("Keep this link to see or cancel your reservation:", { id: "done.keep" })}</p>
       <div class="actions">
         <a class="btn secondary manage" part="manage-link" href=${manageHref(b, link)} target=${newTab ? "_blank" : nothing} rel=${newTab ? "noopener" : nothing}>
@@ -83,7 +84,7 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
         ${booked ? calendarLink(calendarUrl) : nothing}
         <button type="button" class="btn secondary" part="button" @click=${again}>${msg("Book another table", { id: "done.again" })}</button>
       </div>
-      ${contact(profile)}
+      ${contact(profile, locale)}
     </section>
   `;
 }

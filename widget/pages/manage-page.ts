@@ -2,13 +2,15 @@
  * A guest's own reservation, read with the secret token of the manage link, and its
  * cancellation behind a confirm step.
  */
-import { localized, msg } from "@lit/localize";
+import { localized, msg, str } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { PublicApiError, type PublicApi, type PublicProfile, type PublicReservation } from "../api.js";
 import { fire, type BookingCancelledDetail, type NavigateDetail } from "../events.js";
+import { formatDate, formatTime } from "../format.js";
 import { callUs, contact, contactStyles } from "../parts/contact.js";
+import { placeOf } from "../parts/place.js";
 import { policyAfter } from "../parts/policy.js";
 import type { ChangedDetail } from "./manage-change.js";
 import { base } from "../parts/styles.js";
@@ -45,8 +47,8 @@ export class ManagePage extends LitElement {
   @state() private declare changing: boolean;
   /** the reservation as the last change or cancellation answered it */
   @state() private declare latest: PublicReservation | undefined;
-  /** "Your reservation is changed." after a move */
-  @state() private declare changed: boolean;
+  /** the reservation before the guest's last change: the page says what changed */
+  @state() private declare changedFrom: PublicReservation | undefined;
   /** why the last cancellation failed; cleared when the guest asks again */
   @state() private declare failure: unknown;
   private focusSelector: string | undefined;
@@ -57,7 +59,6 @@ export class ManagePage extends LitElement {
     this.locale = "en";
     this.confirming = false;
     this.changing = false;
-    this.changed = false;
   }
 
   private reservation = new Task(this, {
@@ -70,7 +71,7 @@ export class ManagePage extends LitElement {
     task: async ([token]: readonly [string], { signal }) => this.api!.cancel(token, signal),
     onComplete: (reservation) => {
       this.latest = reservation;
-      this.changed = false;
+      this.changedFrom = undefined;
       this.confirming = false;
       this.focusSelector = "#done";
       fire<BookingCancelledDetail>(this, "booking-cancelled", { reservation });
@@ -94,15 +95,15 @@ export class ManagePage extends LitElement {
   }
 
   private onChanged(e: CustomEvent<ChangedDetail>) {
+    this.changedFrom = this.latest ?? this.reservation.value;
     this.latest = e.detail.reservation;
     this.changing = false;
-    this.changed = true;
     this.focusSelector = "#changed";
   }
 
   private openChange(open: boolean) {
     this.changing = open;
-    this.changed = false;
+    this.changedFrom = undefined;
     if (!open) this.focusSelector = "#change";
     else
       void this.updateComplete.then(async () => {
@@ -120,7 +121,7 @@ export class ManagePage extends LitElement {
 
   override render() {
     return html`<section class="stack" part="manage" aria-labelledby="h">
-      <h2 id="h" tabindex="-1">${msg("Your reservation", { id: "manage.title" })}</h2>
+      <h2 id="h" part="heading" tabindex="-1">${msg("Your reservation", { id: "manage.title" })}</h2>
       ${this.reservation.render({
         // Read again (after a refused cancellation): the reservation stays on screen meanwhile.
         pending: () =>
@@ -143,21 +144,22 @@ export class ManagePage extends LitElement {
     return html`
       ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       ${r.status === "ACCEPTED" || r.status === "CONFIRMED" ? html`<div class="actions">${calendarLink(this.api!.calendarUrl(this.token))}</div>` : nothing}
-      <div role="status">${this.outcome(cancelled)}</div>
+      <div role="status">${this.outcome(r)}</div>
       ${cancelled ? this.bookAgain(r) : nothing}
       <div role="alert">${this.failure ? this.failureMessage(this.failure) : nothing}</div>
       ${cancelled ? nothing : this.nextSteps(r)}
-      ${contact(this.profile)}
+      ${contact(this.profile, this.locale)}
     `;
   }
 
-  /** What the guest's last action did: cancelled, or moved. */
-  private outcome(cancelled: boolean) {
-    return cancelled
-      ? html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`
-      : this.changed
-        ? html`<p id="changed" tabindex="-1" class="message success">${msg("Your reservation is changed.", { id: "change.done" })}</p>`
-        : nothing;
+  /** What the guest's last action did: cancelled, or moved (and what is new: "Now 21:00, 3 guests."). */
+  private outcome(r: PublicReservation) {
+    if (r.status === "CANCELLED") return html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`;
+    if (!this.changedFrom) return nothing;
+    const now = changes(this.changedFrom, r, this.locale);
+    return html`<p id="changed" tabindex="-1" class="message success">
+      ${msg("Your reservation is changed.", { id: "change.done" })} ${now ? msg(str`Now ${now}.`, { id: "change.now" }) : nothing}
+    </p>`;
   }
 
   private bookAgain(r: PublicReservation) {
@@ -179,16 +181,21 @@ export class ManagePage extends LitElement {
     </p>`;
   }
 
+  /** The city of the restaurant's clock: its address's, else its zone's. */
+  private city(r: PublicReservation) {
+    return placeOf({ address: this.profile?.address ?? null, timezone: r.restaurant.timezone });
+  }
+
   /** What the guest may still do: confirm the cancellation, change, or read why neither is online. */
   private nextSteps(r: PublicReservation) {
     const until = r.cancellable_until;
     if (!until)
       return r.arrived
         ? html`<p class="muted">${arrivedText()}</p>`
-        : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, locale: this.locale })} ${callUs(this.profile)}</p>`;
+        : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, city: this.city(r), locale: this.locale })} ${callUs(this.profile)}</p>`;
     if (this.confirming) return this.confirmStep();
     if (this.changing) return this.changeForm(r);
-    return html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, locale: this.locale })}</p>
+    return html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, city: this.city(r), locale: this.locale })}</p>
       <div class="actions">
         <button id="change" type="button" class="btn secondary" part="button" @click=${() => this.openChange(true)}>${msg("Change reservation", { id: "manage.change" })}</button>
         <button id="cancel" type="button" class="btn secondary" part="button" @click=${() => this.ask(true)}>${msg("Cancel reservation", { id: "manage.cancel" })}</button>
@@ -220,6 +227,14 @@ export class ManagePage extends LitElement {
       @be-change-cancel=${() => this.openChange(false)}
     ></be-manage-change>`;
   }
+}
+
+/** What differs after a change, as the guest reads it: "Friday, May 15, 2026, 21:00 · Cena, 3 guests". */
+export function changes(before: PublicReservation, after: PublicReservation, locale: string): string {
+  const when = [after.date !== before.date && formatDate(after.date, locale), after.hour !== before.hour && formatTime(after.hour, locale)].filter(Boolean).join(", ");
+  const service = after.service && after.service.id !== before.service?.id ? after.service.name : "";
+  const party = after.pax === before.pax ? "" : after.pax === 1 ? msg("1 guest", { id: "change.guest" }) : msg(str`${after.pax} guests`, { id: "change.guests" });
+  return [[when, service].filter(Boolean).join(" · "), party].filter(Boolean).join(", ");
 }
 
 /** The staff checked the party in: it is at the restaurant, so there is nothing to cancel online (nor to call about). */

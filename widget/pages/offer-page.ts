@@ -65,7 +65,7 @@ export class OfferPage extends LitElement {
 
   override render() {
     return html`<section class="stack" part="offer" aria-labelledby="h">
-      <h2 id="h" tabindex="-1">${msg("A table is free for you", { id: "offer.title" })}</h2>
+      <h2 id="h" part="heading" tabindex="-1">${msg("A table is free for you", { id: "offer.title" })}</h2>
       ${this.offer.render({
         pending: () => html`<p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p>`,
         error: (e) => html`<p class="message error" role="alert" part="error">${failure(e)}</p>`,

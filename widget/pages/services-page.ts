@@ -12,7 +12,7 @@ import { base } from "../parts/styles.js";
 /**
  * The services page of <booking-engine page="services">: the photo carousel and the services.
  *
- * @fires be-navigate - (internal, not composed) the guest chose a service to book
+ * @fires be-navigate - (internal, not composed) the guest chose a service to book, or went back to the welcome page
  * @csspart services - the page
  * @csspart service - one service card
  * @csspart carousel - the photo carousel (with `slide` and `button` from it)
@@ -62,6 +62,16 @@ export class ServicesPage extends LitElement {
       h4 {
         font-size: 1.05rem;
       }
+      .back {
+        padding: 0.5rem 0;
+        min-height: 2.75rem;
+        border: 0;
+        background: none;
+        color: var(--_accent-text, var(--_accent));
+        font: inherit;
+        text-decoration: underline;
+        cursor: pointer;
+      }
     `,
   ];
 
@@ -89,7 +99,10 @@ export class ServicesPage extends LitElement {
     if (!p) return nothing;
     const photos = p.photos.map((src, i) => ({ src, alt: msg(str`${p.name}, photo ${i + 1}`, { id: "services.photo" }) }));
     return html`<section class="stack" part="services" aria-labelledby="h">
-      <h2 id="h" tabindex="-1">${p.name}</h2>
+      <button type="button" class="back" part="button" @click=${() => fire<NavigateDetail>(this, "be-navigate", { page: "welcome" }, false)}>
+        <span aria-hidden="true">‹</span> ${msg("Back to the welcome page", { id: "services.home" })}
+      </button>
+      <h2 id="h" part="heading" tabindex="-1">${p.name}</h2>
       ${photos.length ? html`<be-carousel exportparts="carousel, slide, button" .slides=${photos} .label=${msg("Photos", { id: "services.photos" })}></be-carousel>` : nothing}
       <h3>${msg("Our services", { id: "welcome.services" })}</h3>
       ${this.services.render({

@@ -46,6 +46,12 @@ export class WelcomePage extends LitElement {
   ];
 
   @property({ attribute: false }) declare profile: PublicProfile | undefined;
+  @property() declare locale: string;
+
+  constructor() {
+    super();
+    this.locale = "en";
+  }
 
   override render() {
     const p = this.profile;
@@ -53,13 +59,13 @@ export class WelcomePage extends LitElement {
     const go = (page: NavigateDetail["page"]) => fire<NavigateDetail>(this, "be-navigate", { page }, false);
     return html`<section class="welcome stack" part="welcome" aria-labelledby="h">
       ${p.logo_url ? html`<img class="logo" part="logo" src=${p.logo_url} alt="" />` : nothing}
-      <h2 id="h" part="title" tabindex="-1">${p.name}</h2>
+      <h2 id="h" part="title heading" tabindex="-1">${p.name}</h2>
       ${p.welcome_message ? html`<p class="message-text" part="welcome-message">${p.welcome_message}</p>` : nothing}
       <div class="actions">
         <button type="button" class="btn" part="button" @click=${() => go("book")}>${msg("Book a table", { id: "book.title" })}</button>
         <button type="button" class="btn secondary" part="button" @click=${() => go("services")}>${msg("Our services", { id: "welcome.services" })}</button>
       </div>
-      ${contact(p)}
+      ${contact(p, this.locale)}
     </section>`;
   }
 }

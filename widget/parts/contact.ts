@@ -5,6 +5,7 @@
 import { msg } from "@lit/localize";
 import { css, html, nothing } from "lit";
 import type { PublicProfile } from "../api.js";
+import { countryName } from "./place.js";
 
 type Contact = Pick<PublicProfile, "name" | "address" | "position" | "phone" | "website">;
 
@@ -26,14 +27,15 @@ export function mapUrl(c: Contact): string | undefined {
 /** `tel:` wants no spaces or punctuation but a leading +. */
 export const telUrl = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
 
-export function contact(c: Contact | undefined) {
+/** The address (its country by name, in the page's language), the map link, the phone and the website. */
+export function contact(c: Contact | undefined, locale: string) {
   if (!c || (!c.address && !c.position && !c.phone && !c.website)) return nothing;
   const a = c.address;
   const map = mapUrl(c);
   return html`<address class="contact" part="contact">
     ${a
       ? html`<p>
-          ${a.street ? html`${a.street}<br />` : nothing}${[a.zip, a.city].filter(Boolean).join(" ")}${a.country ? html`<br />${a.country}` : nothing}
+          ${a.street ? html`${a.street}<br />` : nothing}${[a.zip, a.city].filter(Boolean).join(" ")}${a.country ? html`<br />${countryName(a.country, locale)}` : nothing}
         </p>`
       : nothing}
     <p class="links">
@@ -57,7 +59,6 @@ export const contactStyles = css`
     gap: 0.25rem 1rem;
   }
   .contact a {
-    color: var(--_link, var(--_text));
     min-height: 1.5rem;
   }
 `;

@@ -11,9 +11,12 @@ import { base } from "./styles.js";
 /**
  * @fires change - the guest picked a date; read `value`
  * @csspart calendar - the whole calendar
- * @csspart day - a day cell (class `full` when it is known to have no free table)
+ * @csspart day - a day cell (class `full` when it is known to have no free table, `past`
+ *   before the first bookable date, `later` after the last: not open for booking yet)
  * @csspart selected-day - the chosen day (also `day`)
  * @csspart disabled-day - a day that cannot be booked (also `day`)
+ *
+ * Under the month, a legend explains the marks the month shows (full days, days not open yet).
  */
 @localized()
 export class DateGrid extends LitElement {
@@ -69,17 +72,43 @@ export class DateGrid extends LitElement {
         color: var(--_on-accent);
         font-weight: 700;
       }
-      td.full .day {
+      .full .day {
         color: var(--_muted);
-        background: repeating-linear-gradient(135deg, transparent 0 4px, var(--_surface) 4px 8px);
+        background: var(--_surface);
+        text-decoration: line-through 2px;
       }
       td[aria-disabled="true"] {
         cursor: default;
       }
-      td[aria-disabled="true"] .day {
+      .past .day {
         color: var(--_muted);
-        text-decoration: line-through;
-        opacity: 0.75;
+        opacity: 0.6;
+      }
+      .later .day {
+        color: var(--_muted);
+        border-style: dotted;
+        border-color: var(--_border, currentColor);
+      }
+      .legend {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem 1rem;
+        margin: 0.5rem 0 0;
+        padding: 0;
+        list-style: none;
+        font-size: 0.9rem;
+      }
+      .legend span + span {
+        display: inline-block;
+      }
+      .legend span + span::first-letter {
+        text-transform: uppercase;
+      }
+      .legend .day {
+        display: inline-flex;
+        min-width: 2rem;
+        min-height: 1.5rem;
+        margin-inline-end: 0.4rem;
       }
       td:focus-visible {
         outline: none;
@@ -196,6 +225,7 @@ export class DateGrid extends LitElement {
             )}
           </tbody>
         </table>
+        ${this.legend(f)}
         <p class="sr-only">${msg("Use the arrow keys to move between days, Enter to choose.", { id: "cal.help" })}</p>
       </div>
     `;
@@ -238,22 +268,43 @@ export class DateGrid extends LitElement {
     return weeks;
   }
 
+  /**
+   * What the month's marks mean, for the marks it shows: the cells say it to a screen reader
+   * already (their labels), so the legend is for the eye.
+   */
+  private legend(f: string) {
+    const month = f.slice(0, 8);
+    const later = !!this.max && this.max < `${month}31`;
+    const full = [...this.full].some((d) => d.startsWith(month) && !this.disabled(d));
+    if (!later && !full) return nothing;
+    const item = (cls: string, text: string) => html`<li class=${cls}><span class="day"></span><span>${text}</span></li>`;
+    return html`<ul class="legend" aria-hidden="true">
+      ${full ? item("full", fullText()) : nothing} ${later ? item("later", laterText()) : nothing}
+    </ul>`;
+  }
+
   /** A day of the month; `focus` is the one day in the tab order. */
   private day(d: string, focus: string) {
     const disabled = this.disabled(d);
     const selected = d === this.value;
     const full = !disabled && this.full.has(d);
+    const later = !!this.max && d > this.max;
+    const mark = full ? "full" : later ? "later" : disabled ? "past" : "";
+    const note = full ? fullText() : later ? laterText() : "";
     return html`<td
       role="gridcell"
       part=${`day${selected ? " selected-day" : ""}${disabled ? " disabled-day" : ""}`}
       tabindex=${d === focus ? 0 : -1}
       aria-selected=${selected ? "true" : "false"}
       aria-disabled=${disabled ? "true" : nothing}
-      aria-label=${full ? `${formatDate(d, this.locale)}, ${msg("no free tables", { id: "cal.full" })}` : formatDate(d, this.locale)}
-      class=${full ? "full" : ""}
+      aria-label=${note ? `${formatDate(d, this.locale)}, ${note}` : formatDate(d, this.locale)}
+      class=${mark}
       data-date=${d}
       @click=${() => this.pick(d)}
       @focus=${() => (this.focusDate = d)}
     ><span class="day" aria-hidden="true">${Number(d.slice(8))}</span></td>`;
   }
 }
+
+const fullText = () => msg("no free tables", { id: "cal.full" });
+const laterText = () => msg("not open for booking yet", { id: "cal.later" });

@@ -29,6 +29,15 @@ export const base = css`
     color: var(--_text);
     font-family: var(--_font);
     line-height: 1.45;
+    /* A long word or address wraps at 320 px rather than widening the page. */
+    overflow-wrap: anywhere;
+    hyphens: auto;
+  }
+  a {
+    color: var(--_accent-text, var(--_accent));
+  }
+  .email {
+    hyphens: manual;
   }
   :host([hidden]) {
     display: none;
@@ -162,7 +171,6 @@ export const base = css`
   }
   dl.summary dd {
     margin: 0;
-    overflow-wrap: anywhere;
   }
   @media (prefers-reduced-motion: no-preference) {
     .btn {

@@ -35,6 +35,15 @@ export function statusText(status: string) {
   return map[status] ?? status;
 }
 
+/**
+ * An email address that wraps where a reader expects it to, after the "@" and before each dot
+ * (never mid-word unless one piece alone is wider than the line).
+ */
+export function email(address: string) {
+  const pieces = address.split(/(?=\.)|(?<=@)/);
+  return html`<span class="email">${pieces.map((p, i) => (i ? html`<wbr />${p}` : p))}</span>`;
+}
+
 export function summary(r: SummaryOf, locale: string) {
   const row = (term: string, value: unknown, cls?: string): TemplateResult => html`<dt>${term}</dt><dd class=${cls ?? nothing}>${value}</dd>`;
   const request = r.special_request ?? r.notes;
@@ -46,7 +55,7 @@ export function summary(r: SummaryOf, locale: string) {
     ${row(msg("Guests", { id: "book.pax" }), r.pax)}
     ${r.service ? row(msg("Service", { id: "book.service" }), r.service.name) : nothing}
     ${r.guest ? row(msg("Name", { id: "manage.name" }), `${r.guest.first_name} ${r.guest.last_name}`) : nothing}
-    ${r.guest ? row(msg("Email", { id: "details.email" }), r.guest.email) : nothing}
+    ${r.guest ? row(msg("Email", { id: "details.email" }), email(r.guest.email)) : nothing}
     ${r.occasion ? row(msg("Occasion", { id: "summary.occasion" }), occasionLabel(r.occasion)) : nothing}
     ${r.allergies ? row(msg("Allergies", { id: "summary.allergies" }), r.allergies) : nothing}
     ${request ? row(msg("Special request", { id: "summary.request" }), request) : nothing}
