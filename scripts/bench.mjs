@@ -16,9 +16,12 @@
 //                       guest messages, commit to receiver at 50 writes/s: scripts/bench-delivery.mjs),
 //                       widget (bundle size, time to first times, Lighthouse), upload (the
 //                       Worker's upload gzipped and its startup CPU: wrangler check startup)
+// Each part ends with its goals (figure, target, OK or BELOW: scripts/bench/goals.mjs) and the
+// run with all of them.
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { build, freePort } from "./dev-server.mjs";
+import { goalLines, goalsOf } from "./bench/goals.mjs";
 import { benchWidget, widgetLines } from "./bench/widget.mjs";
 import { cleanup, keptDirs, tempDir, workerLog } from "./bench/phase.mjs";
 import { elapsed, printErrors, say, summariseErrors } from "./bench/report.mjs";
@@ -77,7 +80,15 @@ async function main() {
   process.env.WRANGLER_LOG_PATH ??= tempDir("wrangler-logs");
   build();
   // In the order of PARTS, whatever the order of BENCH_ONLY.
-  for (const [name, part] of Object.entries(PARTS)) if (ONLY.has(name)) report[name] = await part(options);
+  const ran = [];
+  for (const [name, part] of Object.entries(PARTS)) {
+    if (!ONLY.has(name)) continue;
+    report[name] = await part(options);
+    ran.push(name);
+    console.log(goalLines(goalsOf(report, [name]), `Goals of part "${name}"`).join("\n"));
+  }
+  report.goals = goalsOf(report, ran);
+  console.log(goalLines(report.goals, "Goals of the run").join("\n"));
   printErrors(workerLog);
   report.workerErrors = summariseErrors(workerLog);
   report.elapsedSeconds = (performance.now() - started) / 1000;

@@ -12,7 +12,7 @@ import { registerReaction } from "./reservations/reactions";
 import { sendNotification } from "./searchengine/notify";
 import { SEARCHENGINE_EVENT } from "./searchengine/searchengine.repo";
 import { waitlistReaction } from "./waitlist/reaction";
-import { attempt as attemptWebhook, registerTransport } from "./webhooks/delivery";
+import { attempt as attemptWebhook, attemptMany as attemptWebhooks, registerTransport } from "./webhooks/delivery";
 import { takeDue as takeDueWebhooks } from "./webhooks/webhooks.repo";
 
 let wired = false;
@@ -23,7 +23,7 @@ export function wire(): void {
   // In this order in a change's batch: its messages, then the offer of the tables it frees.
   registerReaction(messagesReaction);
   registerReaction(waitlistReaction);
-  registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook });
+  registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook, attemptMany: attemptWebhooks });
   registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);
   registerErasure(eraseMessages);

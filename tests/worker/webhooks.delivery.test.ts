@@ -2,6 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import { attemptMany } from "../../worker/webhooks/delivery";
 import { book, dateInDays, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
 import { GUEST as PUBLIC_GUEST, smallRestaurant } from "./public.fixtures";
 import { deliveries, eventsOf, receiverHook, settled, subscribe, verified, waitFor } from "./webhooks.helpers";
@@ -412,4 +413,33 @@ describe("webhooks under concurrency", () => {
     expect(got).toHaveLength(uids.length);
     for (const m of got) verified(m.headers["webhook-id"] && JSON.parse(m.body).type === "RESERVATION_CREATED" ? subCreated.secret : subUpdated.secret, m);
   }, 60_000);
+});
+
+describe("webhook deliveries attempted together (a queue batch)", () => {
+  it("sends each delivery of the batch once, and a reservation's events in the order of its changes", async () => {
+    const { client, date } = await restaurant();
+    const hook = await receiverHook();
+    const created = await subscribe(client, hook.url, "RESERVATION_CREATED");
+    const updated = await subscribe(client, hook.url, "RESERVATION_UPDATED");
+    // Changes committed by a Worker that then stopped: outbox rows, nothing sent or queued.
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await insertReservation(client.propertyId, { date }));
+    await client.d1.prepare("UPDATE reservations SET notes = 'changed' WHERE id = ?").bind(ids[0]).run();
+    const { results: pending } = await client.d1
+      .prepare("SELECT id FROM webhook_deliveries WHERE property_id = ? AND state = 'pending' ORDER BY id")
+      .bind(client.propertyId)
+      .all<{ id: number }>();
+    expect(pending).toHaveLength(6);
+    const { shard } = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(client.propertyId).first<{ shard: number }>())!;
+    // The later change first in the batch: it still waits for the reservation's earlier event.
+    const failed = await attemptMany(env, shard, pending.map((d) => d.id).reverse());
+    expect([...failed.keys()]).toEqual([]);
+    const got = await received(hook, 6);
+    expect(new Set(got.map((m) => m.headers["webhook-id"])).size).toBe(6);
+    const first = got.map((m) => JSON.parse(m.body)).filter((b) => b.data.reservation.id === ids[0]);
+    expect(first.map((b) => b.type)).toEqual(["RESERVATION_CREATED", "RESERVATION_UPDATED"]);
+    for (const sub of [created, updated]) {
+      for (const d of await settled(client, sub.id)) expect(d).toMatchObject({ state: "delivered", attempts: [expect.objectContaining({ status_code: 200 })] });
+    }
+  });
 });

@@ -19,7 +19,7 @@ import { abortReason } from "../lib/d1";
 import { shardsOf } from "../shards/directory.repo";
 import { shardD1 } from "../shards/shards";
 import { enqueue, kindOf, QUEUE_GRACE_MS } from "./queue";
-import { kinds, senderOf } from "./senders";
+import { attemptAll, kinds, senderOf } from "./senders";
 
 /** How many rows of each kind a write's request attempts itself; more are left to the queue. */
 const INLINE = 10;
@@ -54,7 +54,8 @@ export async function sendNow(env: Bindings, shard: number, propertyId: number |
     kinds().map(async (kind) => {
       const now = clockNow();
       const due = await senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: INLINE, propertyId });
-      await Promise.all(due.map((r) => senderOf(kind).attempt(env, shard, r.id).catch(logged(`${kind} attempt`))));
+      const failed = await attemptAll(env, kind, shard, due.map((r) => r.id));
+      for (const err of failed.values()) logged(`${kind} attempt`)(err);
       if (due.length === INLINE) await dispatchDue(env, shard, { kinds: [kind] });
     }),
   );
@@ -76,29 +77,44 @@ export function dispatchAfterWrite(): MiddlewareHandler<AppEnv> {
 
 /**
  * The queue consumer: each message is one attempt, in the shard the directory names for its
- * property (a property moved since the message was sent is found where it is now). A property
- * being moved waits; a crash leaves the message to the queue's retry.
+ * property (a property moved since the message was sent is found where it is now). The batch's
+ * rows of one kind in one shard are attempted together (attemptAll: a few round trips for all).
+ * A property being moved waits; a crash leaves the message to the queue's retry.
  */
 export async function consume(batch: MessageBatch<DeliveryMessage>, env: Bindings): Promise<void> {
   const control = drizzle(env.DB, { schema: controlSchema });
   const entries = await shardsOf(control, [...new Set(batch.messages.map((m) => m.body.property_id).filter(Number.isInteger))]);
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const { property_id, delivery_id } = message.body;
-      const kind = kindOf(message.body);
-      const entry = entries.get(property_id);
-      try {
-        if (!entry || !kind) return message.ack(); // no such property, or a message of another format: nothing to send
-        if (entry.movingSince) return message.retry({ delaySeconds: 5 });
-        await senderOf(kind).attempt(env, entry.shard, delivery_id);
-        message.ack();
-      } catch (err) {
-        // The property started moving mid-attempt: its shard refuses the bookkeeping; try again there later.
-        if (!abortReason(err, ["property_moving"] as const)) {
-          console.error(JSON.stringify({ level: "error", where: "outbox consumer", kind, delivery_id, message: String((err as Error)?.stack ?? err) }));
-        }
-        message.retry({ delaySeconds: 5 });
-      }
-    }),
-  );
+  const groups = new Map<string, { kind: OutboxKind; shard: number; messages: Message<DeliveryMessage>[] }>();
+  for (const message of batch.messages) {
+    const kind = kindOf(message.body);
+    const entry = entries.get(message.body.property_id);
+    if (!entry || !kind) message.ack(); // no such property, or a message of another format: nothing to send
+    else if (entry.movingSince) message.retry({ delaySeconds: 5 });
+    else {
+      const key = `${kind}:${entry.shard}`;
+      const group = groups.get(key) ?? { kind, shard: entry.shard, messages: [] };
+      groups.set(key, group);
+      group.messages.push(message);
+    }
+  }
+  await Promise.all([...groups.values()].map((g) => consumeGroup(env, g.kind, g.shard, g.messages)));
+}
+
+/** One kind's messages of one shard: attempted together; each failed one is retried by the queue. */
+async function consumeGroup(env: Bindings, kind: OutboxKind, shard: number, messages: Message<DeliveryMessage>[]): Promise<void> {
+  const ids = messages.map((m) => m.body.delivery_id);
+  const failed = await attemptAll(env, kind, shard, ids).catch((err: unknown) => new Map(ids.map((id) => [id, err])));
+  for (const message of messages) {
+    const { delivery_id } = message.body;
+    if (!failed.has(delivery_id)) {
+      message.ack();
+      continue;
+    }
+    const err = failed.get(delivery_id);
+    // The property started moving mid-attempt: its shard refuses the bookkeeping; try again there later.
+    if (!abortReason(err, ["property_moving"] as const)) {
+      console.error(JSON.stringify({ level: "error", where: "outbox consumer", kind, delivery_id, message: String((err as Error)?.stack ?? err) }));
+    }
+    message.retry({ delaySeconds: 5 });
+  }
 }

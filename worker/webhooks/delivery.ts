@@ -10,7 +10,7 @@ import { now as clockNow, nowIso } from "../lib/clock";
 import { enqueue } from "../outbox/queue";
 import { ensureIdRange, shardDb, shardD1 } from "../shards/shards";
 import { endpointProblem, resolvedProblem } from "./endpoint";
-import { fixedPayload } from "./payload";
+import { fixedPayloads } from "./payload";
 import { retryDelay } from "../outbox/retry";
 import { webhookHeaders } from "./signing";
 import { type Outcome, resolveName, send } from "./transport";
@@ -40,61 +40,123 @@ export function registerTransport(webhookType: string, transport: Transport): vo
 export async function attempt(env: Bindings, shard: number, id: number): Promise<void> {
   const d1 = shardD1(env, shard);
   await ensureIdRange(env, shard); // the attempt's row takes an id of the shard's range
-  const { retryScale: scale, webhookTimeoutMs: timeoutMs } = config(env);
+  const { webhookTimeoutMs: timeoutMs } = config(env);
   const claimed = await claim(env, d1, id, timeoutMs);
-  if (!claimed) return;
-  const at = iso(clockNow());
-  const started = Date.now();
+  if (claimed) await attemptClaimed(env, d1, [claimed]);
+}
 
-  let outcome: Outcome & { final?: boolean };
+/**
+ * One attempt of each of deliveries `ids` of shard `shard` (a queue batch, a write's due rows), in
+ * a few round trips however many: one lease, one read of their targets, one write of their bodies,
+ * the sends side by side, one batch closing them all. Those not leased at once (not due, held
+ * elsewhere, or behind an earlier one of their reservation) go one by one through attempt().
+ * Answers the ids whose attempt failed on our side, each with its error.
+ */
+export async function attemptMany(env: Bindings, shard: number, ids: number[]): Promise<Map<number, unknown>> {
+  const d1 = shardD1(env, shard);
+  await ensureIdRange(env, shard);
+  const { webhookTimeoutMs: timeoutMs } = config(env);
+  const now = clockNow();
+  const leased = ids.length ? await repo.leaseDeliveries(d1, ids, iso(now), iso(now + timeoutMs + 15_000)) : [];
+  const held = new Set(leased.map((c) => c.id));
+  const failed = new Map<number, unknown>();
+  const keep = (ids: number[]) => (err: unknown) => ids.forEach((id) => failed.set(id, err));
+  await Promise.all([
+    attemptClaimed(env, d1, leased).catch(keep([...held])),
+    ...ids.filter((id) => !held.has(id)).map((id) => attempt(env, shard, id).catch(keep([id]))),
+  ]);
+  return failed;
+}
+
+/** Sends the claimed deliveries and closes their attempts: delivered, disabled, retried or failed. */
+async function attemptClaimed(env: Bindings, d1: D1Database, claimed: repo.ClaimedDelivery[]): Promise<void> {
+  if (!claimed.length) return;
+  const { retryScale: scale, webhookTimeoutMs: timeoutMs } = config(env);
+  const at = iso(clockNow());
+  const prepared = await prepareSends(d1, claimed);
+  const outcomes = await Promise.all(claimed.map((c) => outcomeOf(env, d1, c, prepared, timeoutMs)));
+  const closings = claimed.map((c, i) => closing(d1, c, outcomes[i]!, scale, at));
+  await runClosings(d1, closings);
+  await Promise.all(closings.map((k) => (k.retryIn === undefined ? undefined : enqueue(env, "webhook", [{ property_id: k.claimed.property_id, id: k.claimed.id }], k.retryIn))));
+}
+
+/** What the claimed deliveries need to be sent: their targets and their events' bodies, in two round trips. */
+async function prepareSends(d1: D1Database, claimed: repo.ClaimedDelivery[]) {
+  const targets = await repo.sendTargets(d1, claimed).catch((err: unknown) => err as Error);
+  if (targets instanceof Error) return { targets: new Map(claimed.map((c) => [c.id, targets])), bodies: new Map<number, string | Error>() };
+  const webhooks = [...targets.values()].filter((t): t is repo.SendTarget => !(t instanceof Error) && !!t.sub && !transports.has(t.sub.webhook_type));
+  const bodies = await fixedPayloads(shardDb(d1), d1, webhooks.map((t) => t.event)).catch((err: unknown) => new Map(webhooks.map((t) => [t.event.id, err as Error])));
+  return { targets, bodies };
+}
+
+type Prepared = Awaited<ReturnType<typeof prepareSends>>;
+/** What a send came to; `gone`: the subscription no longer takes deliveries, and why. */
+type Sent = { gone: string } | (Outcome & { final?: boolean });
+
+/** One claimed delivery sent: what the receiver answered, gone, or our own failure as a failed attempt. */
+async function outcomeOf(env: Bindings, d1: D1Database, claimed: repo.ClaimedDelivery, p: Prepared, timeoutMs: number): Promise<Sent> {
+  const started = Date.now();
   try {
-    const sent = await sendDelivery(env, d1, claimed, timeoutMs);
-    if (sent === "gone") return;
-    outcome = sent;
+    const target = p.targets.get(claimed.id);
+    if (target instanceof Error) throw target;
+    return await sendDelivery(env, d1, target!, p.bodies.get(target!.event.id), timeoutMs);
   } catch (err) {
     // Our own failure (D1, building the body) counts as an attempt, so it is retried on the
     // schedule and ends as failed, instead of holding the reservation's later events forever.
-    console.error(JSON.stringify({ level: "error", where: "webhook attempt", delivery_id: id, message: String((err as Error)?.stack ?? err) }));
-    outcome = { status: null, error: "internal error before sending; retried", excerpt: null, retryAfter: undefined, latencyMs: Date.now() - started };
+    console.error(JSON.stringify({ level: "error", where: "webhook attempt", delivery_id: claimed.id, message: String((err as Error)?.stack ?? err) }));
+    return { status: null, error: "internal error before sending; retried", excerpt: null, retryAfter: undefined, latencyMs: Date.now() - started };
   }
-  const record = repo.recordAttempt(d1, claimed.id, { at, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, excerpt: outcome.excerpt });
-  await conclude(env, d1, claimed, outcome, scale, record);
 }
 
-/** What an attempt's outcome makes of its delivery: delivered, disabled, retried or failed. */
-async function conclude(env: Bindings, d1: D1Database, claimed: repo.ClaimedDelivery, outcome: Outcome & { final?: boolean }, scale: number, record: D1PreparedStatement) {
-  const at = nowIso();
-  if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
-    return repo.finishDelivery(d1, claimed.id, { state: "delivered", status: outcome.status }, at, [record]);
-  }
+interface Closing {
+  claimed: repo.ClaimedDelivery;
+  statements: D1PreparedStatement[];
+  /** seconds until the retry, when there is one */
+  retryIn?: number | undefined;
+}
+
+/** The statements that close an attempt: delivered, disabled, retried or failed (gone: failed without an attempt). */
+function closing(d1: D1Database, claimed: repo.ClaimedDelivery, outcome: Sent, scale: number, at: string): Closing {
+  const finish = (o: repo.Finish, also: D1PreparedStatement[]) => ({ claimed, statements: repo.finishStatements(d1, claimed.id, o, nowIso(), also) });
+  if ("gone" in outcome) return finish({ state: "failed", error: outcome.gone }, []);
+  const record = repo.recordAttempt(d1, claimed.id, { at, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, excerpt: outcome.excerpt });
+  if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return finish({ state: "delivered", status: outcome.status }, [record]);
   // Gone (the receiver asks us to stop) or an endpoint no longer allowed: the subscription is
   // disabled with everything it had pending; a PUT enables it again.
   const disable = outcome.status === 410 ? "the endpoint answered 410 Gone" : outcome.final ? outcome.error! : undefined;
   if (disable) {
-    const also = [record, ...repo.disableSubscription(d1, claimed.subscription_id, claimed.id, at, disable)];
-    return repo.finishDelivery(d1, claimed.id, { state: "failed", status: outcome.status, error: `${disable}: subscription disabled` }, at, also);
+    const also = [record, ...repo.disableSubscription(d1, claimed.subscription_id, claimed.id, nowIso(), disable)];
+    return finish({ state: "failed", status: outcome.status, error: `${disable}: subscription disabled` }, also);
   }
   const delay = retryDelay(claimed.cycle_attempts + 1, scale, outcome.retryAfter);
   const error = outcome.error ?? `the endpoint answered ${outcome.status}`;
-  if (delay === undefined) return repo.finishDelivery(d1, claimed.id, { state: "failed", status: outcome.status, error: `${error}; retries exhausted` }, at, [record]);
-  await repo.finishDelivery(d1, claimed.id, { state: "pending", status: outcome.status, error, nextAttemptAt: iso(clockNow() + delay * 1000) }, at, [record]);
-  await enqueue(env, "webhook", [{ property_id: claimed.property_id, id: claimed.id }], delay);
+  if (delay === undefined) return finish({ state: "failed", status: outcome.status, error: `${error}; retries exhausted` }, [record]);
+  return { ...finish({ state: "pending", status: outcome.status, error, nextAttemptAt: iso(clockNow() + delay * 1000) }, [record]), retryIn: delay };
+}
+
+/** All closings in one batch; should it fail, each in a batch of its own, so one bad row holds back only itself. */
+async function runClosings(d1: D1Database, closings: Closing[]): Promise<void> {
+  try {
+    await d1.batch(closings.flatMap((k) => k.statements));
+  } catch (err) {
+    if (closings.length === 1) throw err;
+    const settled = await Promise.allSettled(closings.map((k) => d1.batch(k.statements)));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+  }
 }
 
 /**
- * Sends a claimed delivery once: "gone" when its subscription no longer takes deliveries (the
+ * Sends a claimed delivery once: `gone` when its subscription no longer takes deliveries (the
  * delivery is closed as failed), else what the receiver answered. `final`: an endpoint that is
  * not allowed is not retried.
  */
-async function sendDelivery(env: Bindings, d1: D1Database, claimed: repo.ClaimedDelivery, timeoutMs: number): Promise<"gone" | (Outcome & { final?: boolean })> {
-  const { sub, event, sandbox } = await repo.sendTarget(d1, claimed);
-  if (!sub || sub.deleted_at || sub.disabled_at) {
-    await repo.finishDelivery(d1, claimed.id, { state: "failed", error: sub?.deleted_at ? "subscription deleted" : "subscription disabled" }, nowIso());
-    return "gone";
-  }
+async function sendDelivery(env: Bindings, d1: D1Database, target: repo.SendTarget, body: string | Error | undefined, timeoutMs: number): Promise<Sent> {
+  const { sub, event, sandbox } = target;
+  if (!sub || sub.deleted_at || sub.disabled_at) return { gone: sub?.deleted_at ? "subscription deleted" : "subscription disabled" };
   const transport = transports.get(sub.webhook_type);
   if (transport) return transport(env, d1, event, timeoutMs);
-  const body = await fixedPayload(shardDb(d1), d1, event);
+  if (body === undefined || body instanceof Error) throw body ?? new Error(`webhook event ${event.id} has no body built`);
   const refused = endpointProblem(sub.endpoint, sandbox);
   if (refused) return { status: null, error: `endpoint not allowed: ${refused}`, excerpt: null, retryAfter: undefined, latencyMs: 0, final: true };
   // Production endpoints: the name's addresses are checked at each attempt, not only when subscribed.
@@ -116,7 +178,7 @@ async function claim(env: Bindings, d1: D1Database, id: number, timeoutMs: numbe
   const started = Date.now();
   for (;;) {
     const now = clockNow();
-    const claimed = await repo.leaseDelivery(d1, id, iso(now), iso(now + timeoutMs + 15_000));
+    const [claimed] = await repo.leaseDeliveries(d1, [id], iso(now), iso(now + timeoutMs + 15_000));
     if (claimed) return claimed;
     const row = await repo.deliveryState(d1, id);
     // Done, or another consumer holds it: nothing to do.

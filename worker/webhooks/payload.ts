@@ -9,7 +9,7 @@ import type { Db } from "../env";
 import { resolveSettings } from "../../shared/schemas";
 import { loadRelated, type Related, type ReservationRow } from "../reservations/reservations.repo";
 import { toReservationDto } from "../reservations/reservations.schemas";
-import { type EventRow, fixPayload, propertySettings } from "./webhooks.repo";
+import { type EventRow, fixPayloadStatement, propertySettings } from "./webhooks.repo";
 
 /** The trigger's json_object copy of a reservations row, as the row drizzle would read. */
 function rowFromSnapshot(json: string): ReservationRow {
@@ -36,21 +36,47 @@ function previousAttributes(before: Record<string, unknown>, after: Record<strin
   return out;
 }
 
-export async function buildPayload(db: Db, event: EventRow): Promise<string> {
-  const tz = resolveSettings(await propertySettings(db, event.propertyId)).timezone;
-  const now = rowFromSnapshot(event.snapshot);
-  const before = event.previous ? rowFromSnapshot(event.previous) : undefined;
-  const related = await loadRelated(db, event.propertyId, before ? [now, before] : [now]);
-  const reservation = toReservationDto(now, withSnapshotCustomer(related, now), tz, "start_day");
-  const data: Record<string, unknown> = { reservation };
-  if (before) data.previous_attributes = previousAttributes(toReservationDto(before, withSnapshotCustomer(related, before), tz, "start_day"), reservation);
-  return JSON.stringify({ id: event.uid, type: event.type, created_at: event.createdAt, property_id: event.propertyId, data });
+/** The bodies of events of one property, on one read of its settings and related records. */
+export async function buildPayloads(db: Db, propertyId: number, events: EventRow[]): Promise<Map<number, string>> {
+  const tz = resolveSettings(await propertySettings(db, propertyId)).timezone;
+  const rows = events.map((e) => ({ event: e, now: rowFromSnapshot(e.snapshot), before: e.previous ? rowFromSnapshot(e.previous) : undefined }));
+  const related = await loadRelated(db, propertyId, rows.flatMap((r) => (r.before ? [r.now, r.before] : [r.now])));
+  const out = new Map<number, string>();
+  for (const { event, now, before } of rows) {
+    const reservation = toReservationDto(now, withSnapshotCustomer(related, now), tz, "start_day");
+    const data: Record<string, unknown> = { reservation };
+    if (before) data.previous_attributes = previousAttributes(toReservationDto(before, withSnapshotCustomer(related, before), tz, "start_day"), reservation);
+    out.set(event.id, JSON.stringify({ id: event.uid, type: event.type, created_at: event.createdAt, property_id: event.propertyId, data }));
+  }
+  return out;
 }
 
-/** The event's body, built once: the first attempt fixes it, every retry and replay reuses it. */
-export async function fixedPayload(db: Db, d1: D1Database, event: EventRow): Promise<string> {
-  if (event.payload) return event.payload;
-  const fixed = await fixPayload(d1, event.id, await buildPayload(db, event), event.snapshot);
-  if (fixed === undefined) throw new Error("the event was rewritten (an erasure) while its body was built; the next attempt builds it again");
-  return fixed;
+export async function buildPayload(db: Db, event: EventRow): Promise<string> {
+  return (await buildPayloads(db, event.propertyId, [event])).get(event.id)!;
+}
+
+/**
+ * The events' bodies, built once: the first attempt fixes each, every retry and replay reuses it.
+ * Those still to build are built per property and fixed in one round trip; by event id, the body
+ * or why there is none (an erasure rewrote the event meanwhile: the next attempt builds it again).
+ */
+export async function fixedPayloads(db: Db, d1: D1Database, events: EventRow[]): Promise<Map<number, string | Error>> {
+  const out = new Map<number, string | Error>();
+  const todo = new Map<number, EventRow[]>();
+  for (const e of new Map(events.map((e) => [e.id, e])).values()) {
+    if (e.payload) out.set(e.id, e.payload);
+    else todo.set(e.propertyId, [...(todo.get(e.propertyId) ?? []), e]);
+  }
+  if (!todo.size) return out;
+  const built = await Promise.all([...todo].map(([propertyId, list]) => buildPayloads(db, propertyId, list).catch((err: unknown) => err as Error)));
+  const pending = [...todo.values()].flatMap((list, i) => list.map((e) => ({ e, body: built[i]! })));
+  for (const { e, body } of pending) if (body instanceof Error) out.set(e.id, body);
+  const fixing = pending.filter((p): p is { e: EventRow; body: Map<number, string> } => !(p.body instanceof Error));
+  if (!fixing.length) return out;
+  const results = await d1.batch(fixing.map(({ e, body }) => fixPayloadStatement(d1, e.id, body.get(e.id)!, e.snapshot)));
+  fixing.forEach(({ e }, i) => {
+    const kept = (results[i]!.results[0] as { payload: string } | undefined)?.payload;
+    out.set(e.id, kept ?? new Error("the event was rewritten (an erasure) while its body was built; the next attempt builds it again"));
+  });
+  return out;
 }

@@ -160,15 +160,16 @@ export async function takeDue(d1: D1Database, o: { now: string; graceBefore: str
 }
 
 /**
- * Leases delivery `id` until `leaseUntil` if it is due, nobody else holds it, and no earlier
+ * Leases those of deliveries `ids` that are due, that nobody else holds, and that have no earlier
  * delivery of the same reservation to the same endpoint (any of the property's subscriptions to
- * it: RESERVATION_CREATED before RESERVATION_UPDATED) is still untried.
+ * it: RESERVATION_CREATED before RESERVATION_UPDATED) still untried, until `leaseUntil`; answers
+ * the leased ones, in one statement however many.
  */
-export async function leaseDelivery(d1: D1Database, id: number, now: string, leaseUntil: string): Promise<ClaimedDelivery | null> {
-  return d1
+export async function leaseDeliveries(d1: D1Database, ids: number[], now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
+  const { results } = await d1
     .prepare(
       `UPDATE webhook_deliveries AS d SET lease_until = ?2
-       WHERE d.id = ?1 AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ?3)
+       WHERE d.id IN (SELECT value FROM json_each(?1)) AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ?3)
          AND (d.next_attempt_at <= ?3 OR d.cycle_attempts = 0)
          AND NOT EXISTS (
            SELECT 1 FROM webhook_deliveries p
@@ -179,8 +180,9 @@ export async function leaseDelivery(d1: D1Database, id: number, now: string, lea
              AND p.state = 'pending' AND p.cycle_attempts = 0)
        RETURNING id, event_id, subscription_id, property_id, attempts, cycle_attempts`,
     )
-    .bind(id, leaseUntil, now)
-    .first<ClaimedDelivery>();
+    .bind(JSON.stringify(ids), leaseUntil, now)
+    .all<ClaimedDelivery>();
+  return results.sort((a, b) => a.id - b.id);
 }
 
 export async function deliveryState(d1: D1Database, id: number) {
@@ -202,27 +204,44 @@ export interface SendTarget {
   sandbox: boolean;
 }
 
-/** The subscription, the event and whether the property is a sandbox, in one round trip. */
-export async function sendTarget(d1: D1Database, claimed: ClaimedDelivery): Promise<SendTarget> {
-  const [sub, event, property] = await d1.batch([
-    d1.prepare("SELECT endpoint, webhook_type, secret, previous_secret, previous_secret_expires_at, disabled_at, deleted_at FROM webhook_subscriptions WHERE id = ?").bind(claimed.subscription_id),
+type Subscription = NonNullable<SendTarget["sub"]> & { id: number; sandbox: number | null };
+
+/**
+ * The subscription, the event and whether the property is a sandbox of each claimed delivery, in
+ * one round trip however many: by delivery id, its target or why it has none (an event without
+ * its body, an invariant broken: the attempt counts as failed on our side, delivery.ts).
+ */
+export async function sendTargets(d1: D1Database, claimed: ClaimedDelivery[]): Promise<Map<number, SendTarget | Error>> {
+  const ids = (key: "subscription_id" | "event_id") => JSON.stringify([...new Set(claimed.map((c) => c[key]))]);
+  const [subs, events] = await d1.batch([
+    d1
+      .prepare(
+        `SELECT s.id, s.endpoint, s.webhook_type, s.secret, s.previous_secret, s.previous_secret_expires_at, s.disabled_at, s.deleted_at, p.sandbox
+         FROM webhook_subscriptions s LEFT JOIN properties p ON p.id = s.property_id WHERE s.id IN (SELECT value FROM json_each(?))`,
+      )
+      .bind(ids("subscription_id")),
     // the body from webhook_event_bodies (an event with an undelivered delivery always has one)
     d1
       .prepare(
         `SELECT e.id, ${WEBHOOK_ID("e")} AS uid, e.property_id AS propertyId, e.reservation_id AS reservationId, e.type, b.snapshot, b.previous, b.payload, e.created_at AS createdAt
-         FROM webhook_events e LEFT JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.id = ?`,
+         FROM webhook_events e LEFT JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.id IN (SELECT value FROM json_each(?))`,
       )
-      .bind(claimed.event_id),
-    d1.prepare("SELECT p.sandbox FROM properties p JOIN webhook_subscriptions s ON s.property_id = p.id WHERE s.id = ?").bind(claimed.subscription_id),
+      .bind(ids("event_id")),
   ]);
-  const row = event!.results[0] as EventRow | undefined;
-  // an attempt that fails here counts as one (delivery.ts), so a broken invariant ends as failed, not as a wrong body
-  if (!row?.snapshot) throw new Error(`webhook event ${claimed.event_id} has no body`);
-  return {
-    sub: sub!.results[0] as SendTarget["sub"],
-    event: row,
-    sandbox: (property!.results[0] as { sandbox: number } | undefined)?.sandbox === 1,
-  };
+  const subById = new Map((subs!.results as Subscription[]).map((r) => [r.id, r]));
+  const eventById = new Map((events!.results as EventRow[]).map((r) => [r.id, r]));
+  const out = new Map<number, SendTarget | Error>();
+  for (const c of claimed) {
+    const event = eventById.get(c.event_id);
+    if (!event?.snapshot) {
+      out.set(c.id, new Error(`webhook event ${c.event_id} has no body`));
+      continue;
+    }
+    const found = subById.get(c.subscription_id);
+    const { id: _id, sandbox, ...sub } = found ?? { id: 0, sandbox: null };
+    out.set(c.id, { sub: found ? (sub as SendTarget["sub"]) : undefined, event, sandbox: sandbox === 1 });
+  }
+  return out;
 }
 
 /** The settings of the event's property, for the time zone its body is written in (undefined: no such property). */
@@ -237,11 +256,13 @@ export async function propertySettings(db: Db, propertyId: number): Promise<unkn
  * a body built from the old one must never be kept (undefined: build again).
  */
 export async function fixPayload(d1: D1Database, eventId: number, built: string, from: string): Promise<string | undefined> {
-  const row = await d1
-    .prepare("UPDATE webhook_event_bodies SET payload = coalesce(payload, ?2) WHERE event_id = ?1 AND snapshot = ?3 RETURNING payload")
-    .bind(eventId, built, from)
-    .first<{ payload: string }>();
+  const row = await fixPayloadStatement(d1, eventId, built, from).first<{ payload: string }>();
   return row?.payload;
+}
+
+/** fixPayload as a statement, for a batch: its result's one row holds the kept body (none: build again). */
+export function fixPayloadStatement(d1: D1Database, eventId: number, built: string, from: string): D1PreparedStatement {
+  return d1.prepare("UPDATE webhook_event_bodies SET payload = coalesce(payload, ?2) WHERE event_id = ?1 AND snapshot = ?3 RETURNING payload").bind(eventId, built, from);
 }
 
 export interface AttemptRecord {
@@ -282,8 +303,13 @@ export interface Finish {
  * again, since only failed deliveries are replayed. The event's record stays for the log.
  */
 export async function finishDelivery(d1: D1Database, id: number, o: Finish, at: string, also: D1PreparedStatement[] = []): Promise<void> {
+  await d1.batch(finishStatements(d1, id, o, at, also));
+}
+
+/** finishDelivery's statements, for a batch that closes several attempts at once. */
+export function finishStatements(d1: D1Database, id: number, o: Finish, at: string, also: D1PreparedStatement[] = []): D1PreparedStatement[] {
   const tried = also.length > 0;
-  await d1.batch([
+  return [
     ...also,
     d1
       .prepare(
@@ -296,7 +322,7 @@ export async function finishDelivery(d1: D1Database, id: number, o: Finish, at: 
       )
       .bind(id, o.state, tried ? 1 : 0, o.status ?? null, o.error ?? null, at, o.nextAttemptAt ?? null),
     ...(o.state === "delivered" ? [dropDeliveredBodies(d1, id)] : []),
-  ]);
+  ];
 }
 
 function dropDeliveredBodies(d1: D1Database, deliveryId: number): D1PreparedStatement {
