@@ -7,7 +7,7 @@
  *
  * Times are local minutes (minutes since 1970-01-01 00:00 of the property's wall clock).
  */
-import { addDays, isTransitionDay, localTimeExists, zonedParts, fromLocalMinutes } from "../lib/localtime";
+import { addDays, isTransitionDay, localTimeExists, wallSpan, zonedParts, fromLocalMinutes } from "../lib/localtime";
 import {
   type Arrival,
   bestChoice,
@@ -106,26 +106,40 @@ export class Availability {
    */
   isFree(table: EngineTable, start: number, stay: number, ignoreReservation?: number): boolean {
     const list = this.blockers(table);
-    // Only holds starting after start - longestHold can still run at `start`.
+    // The wall clock the stay covers (a clock change makes it longer or shorter than `stay`).
+    const { from, to } = this.span(start, stay);
+    // Only holds starting after from - longestHold can still run at `from`.
     let lo = 0;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (list[mid]!.startMin <= start - this.longestHold) lo = mid + 1;
+      if (list[mid]!.startMin <= from - this.longestHold) lo = mid + 1;
       else hi = mid;
     }
     for (let i = lo; i < list.length; i++) {
       const h = list[i]!;
-      if (h.startMin > start + stay) break;
+      if (h.startMin > to) break;
       if (ignoreReservation !== undefined && h.reservationId === ignoreReservation) continue;
-      if (start < h.endMin && start + stay >= h.startMin) return false;
+      if (from < h.endMin && to >= h.startMin) return false;
     }
     return true;
   }
 
+  /** The local minutes a stay of `stay` real minutes from `start` holds (wallSpan; plain arithmetic away from a clock change). */
+  span(start: number, stay: number): { from: number; to: number; end: number } {
+    if (!this.transitionDay(start) && !this.transitionDay(start + stay)) return { from: start, to: start + stay, end: start + stay };
+    return wallSpan(this.catalog.settings.timezone, start, stay);
+  }
+
   /** Which starts of a service day's grid the table's holds (its members' too) block for `stay` minutes: 1 where held. */
   heldOnGrid(table: EngineTable, grid: readonly number[], step: number, stay: number): Uint8Array {
-    return heldOnGrid(this.blockers(table), this.longestHold, grid[0] ?? 0, step, grid.length, stay);
+    const first = grid[0] ?? 0;
+    const last = grid[grid.length - 1] ?? 0;
+    if (!this.transitionDay(first) && !this.transitionDay(last) && !this.transitionDay(last + stay)) {
+      return heldOnGrid(this.blockers(table), this.longestHold, first, step, grid.length, stay);
+    }
+    // a clock change inside the grid: each start's stay covers its own wall-clock span
+    return Uint8Array.from(grid, (start) => (this.isFree(table, start, stay) ? 0 : 1));
   }
 
   /** The holds on the table and, for a group, its members', by start: one list per table, built once per engine. */
@@ -162,14 +176,18 @@ export class Availability {
 
   /** Whether the local time exists (a spring-forward day skips an hour). */
   private exists(minute: number): boolean {
-    const tz = this.catalog.settings.timezone;
+    return !this.transitionDay(minute) || localTimeExists(this.catalog.settings.timezone, minute);
+  }
+
+  /** Whether the zone's offset may change on the local date of `minute` (isTransitionDay, kept per day). */
+  private transitionDay(minute: number): boolean {
     const day = Math.floor(minute / 1440);
     let dst = this.transitionDays.get(day);
     if (dst === undefined) {
-      dst = isTransitionDay(tz, fromLocalMinutes(minute).date);
+      dst = isTransitionDay(this.catalog.settings.timezone, fromLocalMinutes(minute).date);
       this.transitionDays.set(day, dst);
     }
-    return !dst || localTimeExists(tz, minute);
+    return dst;
   }
 
   /**
@@ -193,6 +211,8 @@ export class Availability {
     const [first, last] = serviceSpan(service, day);
     if (start < first || start > last || !this.exists(start)) return slot("this time is outside the service's hours, or skipped by a clock change");
     if (start + stay >= END_OF_TIME) return slot("no stay may end after 9999-12-31", "window");
+    const held = this.span(start, stay);
+    if (held.to - held.from > 1440) return slot("a stay may not cover more than a day of the wall clock (a clock change adds an hour)");
     if (mode === "online") {
       const step = service.slotInterval ?? this.catalog.settings.slot_interval;
       if ((start - first) % step !== 0) return slot("this time is not on the service's grid");

@@ -4,7 +4,7 @@
  * Pure: no I/O, usable by the engine and its tests. What asks the zone's own data (its
  * offsets) lives in ./zone, re-exported here.
  */
-import { zonedParts, zoneOffset } from "./zone";
+import { localToUtc, transitions, zonedParts, zoneOffset } from "./zone";
 
 export { localTimeExists, localToUtc, zonedParts } from "./zone";
 
@@ -63,4 +63,36 @@ export function toLocalDateTime(timeZone: string, instant: string | number, with
   const p = zonedParts(timeZone, ms);
   const base = `${p.date}T${p.hour}`;
   return withMillis ? `${base}.${String(ms % 1000).padStart(3, "0")}` : base;
+}
+
+/**
+ * The wall clock a stay of `stay` real minutes from local `start` covers. `end`: the local
+ * minutes of its real end (01:45 CET + 60 = 03:45 CEST in Europe/Rome; a time the night repeats
+ * reads as its second pass). `from`/`to`: the smallest span of local minutes holding every
+ * minute of the stay, which the table's hold takes: on a spring-forward night it reaches the
+ * real end, on a fall-back night it covers the whole repeated hour when the stay crosses it (a
+ * local minute there names two instants, so the hold keeps both). Any other day: all three are
+ * `start` and `start + stay`.
+ */
+export function wallSpan(timeZone: string, start: number, stay: number): { from: number; to: number; end: number } {
+  const plain = start + stay;
+  if (!isTransitionDay(timeZone, fromLocalMinutes(start).date) && !isTransitionDay(timeZone, fromLocalMinutes(plain).date)) return { from: start, to: plain, end: plain };
+  const u0 = localToUtc(timeZone, start);
+  const u1 = u0 + stay * 60000;
+  // local minutes rise with real time between offset changes: each piece's ends bound the span
+  const cuts = [u0, ...transitions(timeZone, u0, u1).map((t) => t.at), u1];
+  let from = Infinity;
+  let to = -Infinity;
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const offset = zoneOffset(timeZone, cuts[i]!);
+    from = Math.min(from, Math.floor(cuts[i]! / 60000) + offset);
+    to = Math.max(to, Math.floor(cuts[i + 1]! / 60000) + offset);
+  }
+  return { from, to, end: zonedParts(timeZone, u1).minutes };
+}
+
+/** A reservation's end as shown ("YYYY-MM-DDTHH:MM:SS"): the wall clock at the real end of its stay of end_min - start_min minutes. */
+export function stayEndDate(timeZone: string, startMin: number, endMin: number): string {
+  const end = fromLocalMinutes(wallSpan(timeZone, startMin, endMin - startMin).end);
+  return `${end.date}T${end.hour}`;
 }

@@ -10,7 +10,7 @@
  * restaurant hears of each online booking and each cancellation by a guest (`notify_restaurant`).
  */
 import type { Channel, ReservationStatus, Settings } from "../../shared/schemas";
-import { fromLocalMinutes, localToUtc } from "../lib/localtime";
+import { localToUtc, stayEndDate } from "../lib/localtime";
 import type { Guest, Locale, MessagePlan, MessageSnapshot, PlannedMessage, Template } from "./types";
 
 /** What the planner needs of a reservation, before or after the change. */
@@ -49,10 +49,9 @@ const HOLDING = new Set<ReservationStatus>(["PREPAY", "ACCEPTED", "CONFIRMED", "
 const ONLINE = new Set<Channel>(["PLATFORM_BOOK", "SEARCHENGINE"]);
 const HOUR = 3_600_000;
 
-export function snapshotOf(f: ReservationFacts, ics: MessageSnapshot["ics"], extra: Partial<MessageSnapshot> = {}): MessageSnapshot {
-  const end = fromLocalMinutes(f.endMin);
+export function snapshotOf(f: ReservationFacts, timeZone: string, ics: MessageSnapshot["ics"], extra: Partial<MessageSnapshot> = {}): MessageSnapshot {
   const guest = f.guest ?? { first_name: null, last_name: null, email: null, phone: null };
-  return { date: f.startDate, hour: f.startHour, end: `${end.date}T${end.hour}`, pax: f.pax, status: f.status, channel: f.channel, service_id: f.serviceId, guest, notes: f.notes, ics, ...extra };
+  return { date: f.startDate, hour: f.startHour, end: stayEndDate(timeZone, f.startMin, f.endMin), pax: f.pax, status: f.status, channel: f.channel, service_id: f.serviceId, guest, notes: f.notes, ics, ...extra };
 }
 
 /** Whether the guest of this reservation gets emails at all. */
@@ -79,9 +78,9 @@ function outbox(c: Change) {
   const messages: PlannedMessage[] = [];
   const guestLocale = after.locale ?? settings.locale;
   const toGuest = (template: Template, ics: MessageSnapshot["ics"], dueAt = c.now, extra: Partial<MessageSnapshot> = {}) =>
-    messages.push({ template, recipient: "guest", to: after.guest!.email!, locale: guestLocale, sequence: c.version, snapshot: snapshotOf(after, ics, extra), dueAt });
+    messages.push({ template, recipient: "guest", to: after.guest!.email!, locale: guestLocale, sequence: c.version, snapshot: snapshotOf(after, settings.timezone, ics, extra), dueAt });
   const toRestaurant = (template: Template) =>
-    messages.push({ template, recipient: "restaurant", to: c.propertyEmail!, locale: settings.locale, sequence: c.version, snapshot: snapshotOf(after, null), dueAt: c.now });
+    messages.push({ template, recipient: "restaurant", to: c.propertyEmail!, locale: settings.locale, sequence: c.version, snapshot: snapshotOf(after, settings.timezone, null), dueAt: c.now });
   const startUtc = localToUtc(settings.timezone, after.startMin);
   const remind = () => {
     const at = startUtc - settings.reminder_hours * HOUR;

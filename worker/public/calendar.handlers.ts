@@ -24,7 +24,7 @@ export async function calendar(c: Context<AppEnv>, { public_key, token }: { publ
   const facts = factsOf(found.row);
   const ics = calendarEntry(
     {
-      snapshot: snapshotOf({ ...facts, guest: found.guest ?? facts.guest }, method),
+      snapshot: snapshotOf({ ...facts, guest: found.guest ?? facts.guest }, settings.timezone, method),
       sequence: found.row.version,
       writtenAt: Date.parse(nowIso()),
       reservationId: found.row.id,

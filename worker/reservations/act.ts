@@ -94,5 +94,5 @@ async function takeTables(ctx: BookingContext, current: ReservationRow, o: { noT
   if (!decision.ok && current.roomId !== null) decision = engine.decideTables(request);
   if (!decision.ok) throw new ApiError(o.noTable, `no table is free for this party: ${decision.detail}`);
   const set: Partial<ReservationRow> = { tableIds: decision.tables.map((t) => t.id), roomId: decision.tables[0]!.roomId, catalogVersion: day.catalogVersion };
-  return { holds: holdSpans(decision.tables, current.startMin, stay), set };
+  return { holds: holdSpans(engine, decision.tables, current.startMin, stay), set };
 }

@@ -130,7 +130,7 @@ async function planCreate(ctx: BookingContext, p: PlanInput): Promise<CreatePlan
   const change: ReservationChange = { ctx, before: null, after: storedRow(row, customer), reservationId: repo.NEW_RESERVATION_ID, version: 0, action: "created", releasesTables: false };
   Object.assign(row, await amendments(change));
   change.after = storedRow(row, customer);
-  const spans = HOLDING.has(decided.status) ? holdSpans(decided.tables, row.startMin, decided.stay) : [];
+  const spans = HOLDING.has(decided.status) ? holdSpans(engine, decided.tables, row.startMin, decided.stay) : [];
   const history: repo.HistoryEntry = { actor: ctx.actor, action: "created", fromStatus: null, toStatus: decided.status, changes: { status: [null, decided.status], ...p.extras.history } };
   const limit = guestLimit(mode, settings, b.customer);
   return { row, customer, spans, history, follow: await reactionStatements(change), limit, change };

@@ -1,5 +1,5 @@
 /** What a change of a reservation looks like in its history: {field: [before, after]}. */
-import { fromLocalMinutes, toLocalDateTime } from "../lib/localtime";
+import { stayEndDate, toLocalDateTime } from "../lib/localtime";
 import type { ReservationRow } from "./reservations.repo";
 
 const FIELDS_SHOWN: [keyof ReservationRow, string][] = [
@@ -23,12 +23,9 @@ const FIELDS_SHOWN: [keyof ReservationRow, string][] = [
 ];
 
 /** A stored value as the API shows it: local wall-clock datetimes, no raw minutes or UTC. */
-function shown(key: keyof ReservationRow, value: unknown, timeZone: string): unknown {
+function shown(key: keyof ReservationRow, value: unknown, timeZone: string, startMin: number): unknown {
   if (value === null || value === undefined) return null;
-  if (key === "endMin") {
-    const end = fromLocalMinutes(value as number);
-    return `${end.date}T${end.hour}`;
-  }
+  if (key === "endMin") return stayEndDate(timeZone, startMin, value as number);
   if (key === "checkinDate" || key === "checkoutDate") return toLocalDateTime(timeZone, value as string, true);
   return value;
 }
@@ -38,8 +35,9 @@ export function diff(before: ReservationRow, set: Partial<ReservationRow>, timeZ
   const out: Record<string, [unknown, unknown]> = {};
   for (const [key, name] of FIELDS_SHOWN) {
     if (!(key in set)) continue;
-    const [a, b] = [shown(key, before[key], timeZone), shown(key, set[key], timeZone)];
+    const [a, b] = [shown(key, before[key], timeZone, before.startMin), shown(key, set[key], timeZone, set.startMin ?? before.startMin)];
     if (JSON.stringify(a) !== JSON.stringify(b)) out[name] = [a, b];
   }
   return out;
 }
+

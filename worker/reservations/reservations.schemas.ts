@@ -1,7 +1,7 @@
 /** The reservation contracts: bodies, list filters and the response shapes the API documents. */
 import { z } from "@hono/zod-openapi";
 import { CHANNELS, LOCALES, lineField, OCCASIONS, type Occasion, RESERVATION_STATUSES, type ReservationStatus, textField } from "../../shared/schemas";
-import { fromLocalMinutes, toLocalDateTime } from "../lib/localtime";
+import { stayEndDate, toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
 import { dateField, hourField, queryBoolean, queryId, queryList } from "../lib/query";
@@ -192,7 +192,6 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
   const customer = r.customerId !== null ? rel.customers.get(r.customerId) : undefined;
   const service = r.serviceId !== null ? rel.services.get(r.serviceId) : undefined;
   const room = r.roomId !== null ? rel.rooms.get(r.roomId) : undefined;
-  const end = fromLocalMinutes(r.endMin);
   const holding = HOLDING.has(r.status as ReservationStatus);
   const dto = {
     id: r.id,
@@ -207,7 +206,7 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
     room: room ? { id: room.id, name: room.name } : null,
     [dateKey]: r.startDate,
     start_hour: r.startHour,
-    end_date: `${end.date}T${end.hour}`,
+    end_date: stayEndDate(tz, r.startMin, r.endMin),
     last_status_change: toLocalDateTime(tz, r.lastStatusChange),
     ...(r.checkinDate && { checkin_date: toLocalDateTime(tz, r.checkinDate, true) }),
     ...(r.checkoutDate && { checkout_date: toLocalDateTime(tz, r.checkoutDate, true) }),

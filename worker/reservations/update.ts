@@ -171,7 +171,7 @@ async function planMove(ctx: BookingContext, current: ReservationRow, b: UpdateI
     tableIds: tables.map((x) => x.id),
     ...(holding && { catalogVersion: day.catalogVersion }),
   };
-  return { set, holds: holding ? holdSpans(tables, start, stay) : undefined };
+  return { set, holds: holding ? holdSpans(engine, tables, start, stay) : undefined };
 }
 
 /** Pacing as the trigger checks a move: a party arriving at another time or service, or a larger one. */

@@ -37,11 +37,16 @@ export function refusal(code: Refusal, detail: string): ApiError {
   return new ApiError(code, detail);
 }
 
-/** A group holds itself and each member, so a group and its members block each other. */
-export function holdSpans(tables: EngineTable[], start: number, stay: number): HoldSpan[] {
+/**
+ * A group holds itself and each member, so a group and its members block each other. Each
+ * hold spans the wall clock the stay covers (Availability.span: a clock-change night's stay
+ * reaches its real end), as the engine's free-table check reads it.
+ */
+export function holdSpans(engine: Availability, tables: EngineTable[], start: number, stay: number): HoldSpan[] {
   const ids = new Set<number>();
   for (const t of tables) for (const id of [t.id, ...t.memberIds]) ids.add(id);
-  return [...ids].map((tableId) => ({ tableId, startMin: start, endMin: start + stay }));
+  const { from, to } = engine.span(start, stay);
+  return [...ids].map((tableId) => ({ tableId, startMin: from, endMin: to }));
 }
 
 export function machineState(r: ReservationRow): MachineState {

@@ -103,47 +103,76 @@ function partySizes(s: EngineService, maxOnline: number): number[] {
   return Array.from({ length: Math.max(0, top - s.paxMin + 1) }, (_, i) => s.paxMin + i);
 }
 
-/** One merchant's slots: every start and party size the rules of time allow and some open table seats. */
-function merchantAvailability(m: FeedMerchant, engine: Availability, services: EngineService[], from: string) {
+/** One day of a merchant's slots: every start and party size the rules of time allow and some open table seats. */
+function daySlots(m: FeedMerchant, engine: Availability, services: EngineService[], date: string) {
   const { settings } = engine.catalog;
   const tables = engine.usableTables("online");
   const out = [];
-  for (let date = from; date <= engine.lastDate; date = addDays(date, 1)) {
-    for (const service of services.filter((s) => serviceRunsOn(s, date))) {
-      for (const start of serviceGrid(service, date, settings)) {
-        for (const pax of partySizes(service, settings.max_online_pax)) {
-          if (engine.checkTime(service, date, start, pax, "online")) continue;
-          const seating = tables.filter((t) => t.guestsMin <= pax && pax <= t.guestsMax && !engine.isClosed(t, date, start, service.id));
-          if (!seating.length) continue;
-          const stay = stayMinutes(pax, settings, service);
-          out.push({
-            merchant_id: m.property.publicKey,
-            service_id: String(service.id),
-            start_sec: startSecOf(settings.timezone, start),
-            duration_sec: stay * 60,
-            spots_total: seating.length,
-            spots_open: seating.filter((t) => engine.isFree(t, start, stay)).length,
-            resources: { party_size: pax },
-            confirmation_mode: "CONFIRMATION_MODE_SYNCHRONOUS",
-          });
-        }
+  for (const service of services.filter((s) => serviceRunsOn(s, date))) {
+    for (const start of serviceGrid(service, date, settings)) {
+      for (const pax of partySizes(service, settings.max_online_pax)) {
+        if (engine.checkTime(service, date, start, pax, "online")) continue;
+        const seating = tables.filter((t) => t.guestsMin <= pax && pax <= t.guestsMax && !engine.isClosed(t, date, start, service.id));
+        if (!seating.length) continue;
+        const stay = stayMinutes(pax, settings, service);
+        out.push({
+          merchant_id: m.property.publicKey,
+          service_id: String(service.id),
+          start_sec: startSecOf(settings.timezone, start),
+          duration_sec: stay * 60,
+          spots_total: seating.length,
+          spots_open: seating.filter((t) => engine.isFree(t, start, stay)).length,
+          resources: { party_size: pax },
+          confirmation_mode: "CONFIRMATION_MODE_SYNCHRONOUS",
+        });
       }
     }
   }
   return out;
 }
 
-/** The availability feed: one service_availability per merchant, over its whole booking window. */
-export async function availabilityFeed(merchants: FeedMerchant[], complete = true) {
-  const service_availability = await Promise.all(
-    merchants.map(async (m) => {
-      const today = todayOf(m.property);
-      const { catalog, holds } = await loadAvailability(m.db, m.property, today, addDays(today, resolveSettings(m.property.settings).max_days_ahead));
-      const engine = new Availability(catalog, holds, now());
-      return { availability: merchantAvailability(m, engine, feedServices(catalog.services, today), today) };
-    }),
+/**
+ * The availability feed as JSON text, piece by piece: the metadata, then per merchant one day of
+ * its booking window at a time. Only one merchant's catalog and holds and one day's slots are in
+ * memory at once, whatever the number of merchants (the whole feed is tens of megabytes each).
+ * The text is what JSON.stringify of {metadata, service_availability: [{availability}, ...]} gives.
+ */
+export async function* availabilityFeedText(merchants: FeedMerchant[], complete = true): AsyncGenerator<string> {
+  yield `{"metadata":${JSON.stringify(metadata(complete))},"service_availability":[`;
+  for (const [i, m] of merchants.entries()) {
+    const today = todayOf(m.property);
+    const { catalog, holds } = await loadAvailability(m.db, m.property, today, addDays(today, resolveSettings(m.property.settings).max_days_ahead));
+    const engine = new Availability(catalog, holds, now());
+    const services = feedServices(catalog.services, today);
+    yield `${i ? "," : ""}{"availability":[`;
+    let first = true;
+    for (let date = today; date <= engine.lastDate; date = addDays(date, 1)) {
+      const slots = daySlots(m, engine, services, date);
+      if (!slots.length) continue;
+      yield `${first ? "" : ","}${slots.map((x) => JSON.stringify(x)).join(",")}`;
+      first = false;
+    }
+    yield "]}";
+  }
+  yield "]}";
+}
+
+/** A stream of `parts` as UTF-8, asking for the next part only when the reader wants more (backpressure). */
+export function textStream(parts: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await parts.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await parts.return(undefined);
+      },
+    },
+    { highWaterMark: 1 },
   );
-  return { metadata: metadata(complete), service_availability };
 }
 
 function descriptionOf(service: object): { description?: string } {

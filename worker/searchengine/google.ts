@@ -167,8 +167,10 @@ export function notificationMask(s: NotificationSnapshot): MaskField[] {
   const now = fromLocalMinutes(s.startMin);
   const oldStart = minutesOf(`${(c.start_date?.[0] as string) ?? now.date}T${(c.start_hour?.[0] as string) ?? now.hour}`);
   if (oldStart !== s.startMin) mask.push("startTime");
-  const oldEnd = c.end_date ? minutesOf(c.end_date[0] as string) : s.endMin;
-  if (oldEnd - oldStart !== s.endMin - s.startMin) mask.push("duration");
+  // end_date is the wall clock at the real end: the old stay is the real time between the two
+  const tz = s.timezone ?? "UTC";
+  const oldStay = c.end_date ? (localToUtc(tz, minutesOf(c.end_date[0] as string)) - localToUtc(tz, oldStart)) / 60000 : s.endMin - s.startMin;
+  if (oldStay !== s.endMin - s.startMin) mask.push("duration");
   if (c.pax && c.pax[0] !== s.pax) mask.push("partySize");
   return mask;
 }

@@ -11,7 +11,7 @@ import { bindProperty } from "../properties/binding";
 import { findByPublicKey } from "../shards/directory.repo";
 import { guestVisible } from "../public/public.repo";
 import { createBooking, lookupSlots, type Merchant, present, updateBooking } from "./bookings";
-import { allMerchants, availabilityFeed, merchantFeed, serviceFeed } from "./feeds";
+import { allMerchants, availabilityFeedText, merchantFeed, serviceFeed, textStream } from "./feeds";
 import { listUserBookings, locateBooking } from "./locate";
 import type * as s from "./searchengine.schemas";
 
@@ -57,11 +57,20 @@ export async function userBookings(c: Context<AppEnv>, q: z.infer<typeof s.ListB
   return { bookings: await listUserBookings(c.env, c.get("control"), q.user_id) };
 }
 
-const FEEDS = { merchants: merchantFeed, services: serviceFeed, availability: availabilityFeed };
-export type FeedKind = keyof typeof FEEDS;
+const FEEDS = { merchants: merchantFeed, services: serviceFeed };
+export type FeedKind = keyof typeof FEEDS | "availability";
 
 /** A feed: complete, or only the merchant asked for (an increment). */
-export async function feed(c: Context<AppEnv>, kind: FeedKind, only: string | undefined) {
+export async function feed(c: Context<AppEnv>, kind: keyof typeof FEEDS, only: string | undefined) {
   const merchants = await allMerchants(c.env, c.get("control"), only);
   return (await FEEDS[kind](merchants, only === undefined)) as unknown as z.infer<typeof s.Feed>;
+}
+
+/**
+ * The availability feed, streamed as it is worked out (feeds.ts availabilityFeedText): its size
+ * grows with every merchant's booking window, the Worker's memory does not.
+ */
+export async function availabilityFeed(c: Context<AppEnv>, only: string | undefined): Promise<Response> {
+  const merchants = await allMerchants(c.env, c.get("control"), only);
+  return c.body(textStream(availabilityFeedText(merchants, only === undefined)), 200, { "Content-Type": "application/json" });
 }

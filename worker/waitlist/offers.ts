@@ -68,7 +68,7 @@ async function offerTo(ctx: OfferContext, party: ReservationRow, at: number): Pr
       to: facts.guest!.email!,
       locale: facts.locale ?? settings.locale,
       sequence: party.version,
-      snapshot: snapshotOf(facts, null, { offer: { nonce: link.nonce!, expires_at: expiresAt } }),
+      snapshot: snapshotOf(facts, settings.timezone, null, { offer: { nonce: link.nonce!, expires_at: expiresAt } }),
       dueAt: at,
       reservationId: party.id,
     },
