@@ -74,7 +74,7 @@ function messageIds() {
   const walk = (dir) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) name !== "locales" && walk(path);
+      if (statSync(path).isDirectory()) name !== "locales" && name !== "console" && walk(path);
       else if (name.endsWith(".ts")) files.push(path);
     }
   };

@@ -2,7 +2,7 @@
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { buildWidget } from "./build-widget.mjs";
+import { buildWidget, consoleSize } from "./build-widget.mjs";
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
@@ -24,5 +24,15 @@ console.log(
 );
 if (size.firstLoad > size.budget) {
   console.error(`the widget's first load is over its budget of ${kib(size.budget)} gzipped`);
+  process.exit(1);
+}
+
+const consoleLoad = consoleSize();
+console.log(
+  `built dist/public/widget/booking-console.js: ${kib(consoleLoad.gzip)} gzipped; views ${Object.entries(consoleLoad.views).map(([v, n]) => `${v} ${kib(n)}`).join(", ")}; ` +
+    `largest locale ${kib(consoleLoad.locale)}; first load (module, day or sign-in view, locale) ${kib(consoleLoad.firstLoad)} gzipped (budget ${kib(consoleLoad.budget)})`,
+);
+if (consoleLoad.firstLoad > consoleLoad.budget) {
+  console.error(`the console's first load is over its budget of ${kib(consoleLoad.budget)} gzipped`);
   process.exit(1);
 }
