@@ -83,10 +83,16 @@ export class NewView extends ConsoleView {
     this.serviceId = 0;
   }
 
+  /** A walk-in starts on the party size (Enter then seats them); other bookings on the heading. */
   override focusHeading(): void {
-    const pax = this.renderRoot.querySelector<HTMLInputElement>('input[name="pax"]');
-    if (this.walkIn && pax) pax.focus();
-    else super.focusHeading();
+    super.focusHeading();
+    if (this.walkIn) void this.focusParty();
+  }
+
+  private async focusParty() {
+    await this.base.taskComplete.catch(() => undefined);
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('input[name="pax"]')?.focus();
   }
 
   override render() {
