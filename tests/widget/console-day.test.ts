@@ -31,7 +31,7 @@ const rows = (view: HTMLElement) => [...view.shadowRoot!.querySelectorAll<HTMLTa
 const rowCount = (view: HTMLElement, n: number) => until(() => rows(view).length === n).catch(() => Promise.reject(new Error(`expected ${n} rows, the view shows: ${view.shadowRoot!.textContent!.replace(/\s+/g, " ")}`)));
 
 describe("<booking-console>: the day", () => {
-  beforeEach(() => signIn());
+  beforeEach(async () => void (await signIn()));
 
   it("is accessible and lists the day's reservations by service with times, parties, badges and covers", async () => {
     const el = await openConsole(`/console/day/${date}`);

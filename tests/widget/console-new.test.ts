@@ -14,7 +14,7 @@ async function fill(view: HTMLElement, fields: Record<string, string>) {
 }
 
 describe("<booking-console>: a new booking", () => {
-  beforeEach(() => signIn());
+  beforeEach(async () => void (await signIn()));
 
   it("is accessible, suggests the engine's table, and books by phone as the staff", async () => {
     const slot = await freeTime(2, 2);

@@ -25,7 +25,7 @@ before(async () => {
 });
 
 describe("<booking-console>: a reservation", () => {
-  beforeEach(() => signIn());
+  beforeEach(async () => void (await signIn()));
 
   it("is accessible, seats the party, undoes it, and shows the history", async () => {
     const r = await book("Seat");

@@ -25,7 +25,7 @@ before(async () => {
 });
 
 describe("<booking-console>: the timeline", () => {
-  beforeEach(() => signIn());
+  beforeEach(async () => void (await signIn()));
 
   it("is accessible, shows each hold on its table, and moves one to the next table by keyboard", async () => {
     const r = await book("Mover", "T1");

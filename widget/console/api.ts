@@ -133,8 +133,10 @@ export class ConsoleApi {
     return this.list<Message>(`/reservations/${id}/messages`, { signal });
   }
 
-  guestReservations(customerId: number, signal?: AbortSignal): Promise<Reservation[]> {
-    return this.list<Reservation>(`/reservations?customer_id=${customerId}&limit=100`, { signal });
+  /** A guest's reservations; filtered here too, so an API that ignores customer_id shows no one else's. */
+  async guestReservations(customerId: number, signal?: AbortSignal): Promise<Reservation[]> {
+    const list = await this.list<Reservation>(`/reservations?customer_id=${customerId}&limit=100`, { signal });
+    return list.filter((r) => r.customer?.id === customerId);
   }
 
   create(input: ReservationCreate): Promise<Reservation> {
