@@ -13,6 +13,7 @@ import { playwrightLauncher } from "@web/test-runner-playwright";
 import { freePort, migrate, ROOT, startDevOnFreePort } from "./scripts/dev-server.mjs";
 import { createRestaurant, request } from "./scripts/restaurant.mjs";
 import { TEST_CATALOG } from "./tests/support/catalog.mjs";
+import { consoleRelay } from "./tests/support/console-relay.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "./scripts/setup.mjs";
 
 const CLOCK = process.env.DEV_CLOCK || undefined;
@@ -59,6 +60,9 @@ const emails = [];
 const worker = realWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
+/** username -> the fixture restaurant's property and token, for the console's sign-in */
+const accounts = new Map();
+const relayConsole = consoleRelay(() => worker.env.api, accounts);
 /** addresses handed to other guests' look-ups (10.0.0.0/8) */
 let lookups = 1;
 
@@ -74,7 +78,7 @@ function messageIds() {
   const walk = (dir) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) name !== "locales" && walk(path);
+      if (statSync(path).isDirectory()) name !== "locales" && name !== "console" && walk(path);
       else if (name.endsWith(".ts")) files.push(path);
     }
   };
@@ -112,10 +116,13 @@ async function fixtures(ctx, next) {
     const catalog = { ...TEST_CATALOG, settings: { ...TEST_CATALOG.settings, ...options.settings } };
     const r = await createRestaurant(worker.env.api, { catalog, name: options.name ?? TEST_CATALOG.name });
     tokens.set(r.property_id, r.token);
+    accounts.set(r.username, { propertyId: r.property_id, token: r.token, origin: worker.env.api });
     ctx.type = "application/json";
-    ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name });
+    ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name, username: r.username });
     return;
   }
+  // The console's routes, on the test page's origin (tests/support/console-relay.mjs).
+  if (ctx.path === "/console/session" || ctx.path.startsWith("/console/api/") || ctx.path.startsWith("/console/password")) return relayConsole(ctx, await readBody(ctx.req));
   if (ctx.path === "/fixture/mail") {
     const to = String(ctx.query.to ?? "").toLowerCase();
     const raw = emails.map((file) => readFileSync(file, "utf8")).filter((text) => new RegExp(`^To:.*<${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>`, "mi").test(text));

@@ -11,6 +11,10 @@ export const WIDGET_FILE = join(WIDGET_OUT, "booking-engine.js");
 /** The size budget of a first load, gzipped, Lit included: the module and one locale's chunk. */
 export const WIDGET_BUDGET_BYTES = 25 * 1024;
 const LOCALE_DIR = join(WIDGET_OUT, "locales");
+export const CONSOLE_FILE = join(WIDGET_OUT, "booking-console.js");
+/** The console's first load, gzipped: its module, the heavier of its first views (day, sign-in) and one locale. */
+export const CONSOLE_BUDGET_BYTES = 60 * 1024;
+const CONSOLE_DIR = join(WIDGET_OUT, "console");
 
 export async function buildWidget() {
   const { build } = await import("vite");
@@ -42,12 +46,59 @@ export async function buildWidget() {
   // Vite leaves whitespace in ES library builds (to keep pure annotations for the user's bundler);
   // this file is loaded as is by browsers, so it gets esbuild's full minification.
   for (const file of [WIDGET_FILE, ...localeChunks(), ...pageChunks()]) await minifyFile(file);
+  await buildConsole(build);
   // A module script from another origin needs CORS: the widget is embedded on restaurants' sites.
   // Workers Static Assets read these headers from _headers at the root of the assets folder.
   const headers = join(WIDGET_OUT, "..", "_headers");
   const rule = "/widget/*\n  Access-Control-Allow-Origin: *\n  Cross-Origin-Resource-Policy: cross-origin\n  Cache-Control: public, max-age=300\n";
   if (!existsSync(headers) || !readFileSync(headers, "utf8").includes("/widget/*")) appendFileSync(headers, rule);
   return widgetSize();
+}
+
+/**
+ * The console (widget/console/index.ts): a second entry beside the widget's, its views and locale
+ * tables as chunks under console/. Built apart, so no chunk is shared with the widget's bundle.
+ */
+async function buildConsole(build) {
+  await build({
+    root: ROOT,
+    configFile: false,
+    logLevel: "warn",
+    publicDir: false,
+    build: {
+      outDir: WIDGET_OUT,
+      emptyOutDir: false,
+      target: "es2022",
+      minify: "esbuild",
+      sourcemap: false,
+      reportCompressedSize: false,
+      lib: { entry: join(ROOT, "widget", "console", "index.ts"), formats: ["es"], fileName: () => "booking-console.js" },
+      rollupOptions: {
+        preserveEntrySignatures: "allow-extension",
+        output: { chunkFileNames: (chunk) => (/^(it|fr|de|es)$/.test(chunk.name) ? "console/locales/[name]-[hash].js" : "console/[name]-[hash].js") },
+      },
+    },
+    esbuild: { legalComments: "none" },
+    plugins: [minifyCss()],
+  });
+  for (const file of [CONSOLE_FILE, ...jsIn(CONSOLE_DIR), ...jsIn(join(CONSOLE_DIR, "locales"))]) await minifyFile(file);
+}
+
+/**
+ * The console's sizes, gzipped: its module, each view with the chunks it imports, and the first
+ * load (the module, the heavier of the two views a visit opens with, the largest locale chunk).
+ */
+export function consoleSize() {
+  const views = {};
+  for (const file of jsIn(CONSOLE_DIR)) {
+    const name = file.match(/\/([a-z-]+?)(?:-view)?-[\w-]{8}\.js$/)?.[1];
+    if (!name || !/^(day|timeline|new|reservation|guest|restaurant|sign-in)$/.test(name)) continue;
+    views[name] = [...staticClosure(file, new Set(), CONSOLE_FILE)].reduce((n, f) => n + gz(f), 0);
+  }
+  const gzip = gz(CONSOLE_FILE);
+  const locale = Math.max(0, ...jsIn(join(CONSOLE_DIR, "locales")).map(gz));
+  const first = Math.max(views.day ?? 0, views["sign-in"] ?? 0);
+  return { gzip, views, locale, firstLoad: gzip + first + locale, budget: CONSOLE_BUDGET_BYTES };
 }
 
 /**
@@ -90,13 +141,13 @@ const pageChunks = () => jsIn(join(WIDGET_OUT, "pages"));
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 
 /** The chunks a file imports statically, and theirs (a page's chunk and the shared chunks it needs). */
-function staticClosure(file, seen = new Set()) {
+function staticClosure(file, seen = new Set(), entry = WIDGET_FILE) {
   if (seen.has(file)) return seen;
   seen.add(file);
   // Minified: `import{a as b}from"./x.js"` or `import"./x.js"`; dynamic import("...") is not followed.
   for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)) {
     const target = join(dirname(file), m[1]);
-    if (target !== WIDGET_FILE) staticClosure(target, seen);
+    if (target !== entry) staticClosure(target, seen, entry);
   }
   return seen;
 }

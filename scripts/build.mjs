@@ -5,7 +5,7 @@
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { buildWidget } from "./build-widget.mjs";
+import { buildWidget, consoleSize } from "./build-widget.mjs";
 import { checkWorkerBudget } from "./deploy/budget.mjs";
 
 if (process.argv.includes("--for-wrangler") && (process.env.WRANGLER_COMMAND === "dev" || process.env.BOOKING_ENGINE_BUILT === "1")) process.exit(0);
@@ -30,6 +30,16 @@ console.log(
 );
 if (size.firstLoad > size.budget) {
   console.error(`the widget's first load is over its budget of ${kib(size.budget)} gzipped`);
+  process.exit(1);
+}
+
+const consoleLoad = consoleSize();
+console.log(
+  `built dist/public/widget/booking-console.js: ${kib(consoleLoad.gzip)} gzipped; views ${Object.entries(consoleLoad.views).map(([v, n]) => `${v} ${kib(n)}`).join(", ")}; ` +
+    `largest locale ${kib(consoleLoad.locale)}; first load (module, day or sign-in view, locale) ${kib(consoleLoad.firstLoad)} gzipped (budget ${kib(consoleLoad.budget)})`,
+);
+if (consoleLoad.firstLoad > consoleLoad.budget) {
+  console.error(`the console's first load is over its budget of ${kib(consoleLoad.budget)} gzipped`);
   process.exit(1);
 }
 

@@ -5,8 +5,7 @@
  */
 import { configureLocalization } from "@lit/localize";
 
-export const LOCALES = ["en", "it", "fr", "de", "es"] as const;
-export type Locale = (typeof LOCALES)[number];
+export { LOCALES, pickLocale, supported, type Locale } from "./languages.js";
 
 // Static specifiers, so that Vite makes one chunk per locale and the test server finds the files.
 const tables = {
@@ -21,18 +20,3 @@ export const { getLocale, setLocale } = configureLocalization({
   targetLocales: ["it", "fr", "de", "es"],
   loadLocale: (locale) => tables[locale as keyof typeof tables](),
 });
-
-/** The supported locale of a BCP 47 tag ("it-CH" -> "it"), or undefined. */
-export function supported(tag: string | null | undefined): Locale | undefined {
-  const lang = tag?.toLowerCase().split(/[-_]/)[0];
-  return lang && (LOCALES as readonly string[]).includes(lang) ? (lang as Locale) : undefined;
-}
-
-/** The best supported locale among BCP 47 tags, English otherwise. */
-export function pickLocale(...tags: (string | null | undefined)[]): Locale {
-  for (const tag of tags) {
-    const locale = supported(tag);
-    if (locale) return locale;
-  }
-  return "en";
-}

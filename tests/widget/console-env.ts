@@ -1,0 +1,73 @@
+/**
+ * The console under test: a restaurant of the file's own (tests/widget/env.ts), signed in through
+ * the console's session route on the test page's origin (web-test-runner.config.mjs relays
+ * /console/... to the Worker), and <booking-console> mounted at a view's address.
+ */
+import { fixture, html } from "@open-wc/testing";
+import "../../widget/console/index.js";
+import type { BookingConsole } from "../../widget/console/booking-console.js";
+import { setClock } from "../../widget/clock.js";
+import { until, useRestaurant, type Restaurant } from "./env.js";
+
+export const PASSWORD = "demo-password";
+
+let account: (Restaurant & { username: string }) | undefined;
+
+/** This file's restaurant, with the username its console signs in with. */
+export async function useConsoleRestaurant(): Promise<Restaurant & { username: string }> {
+  account = (await useRestaurant()) as Restaurant & { username: string };
+  return account;
+}
+
+/** Signs the browser in (the session cookie); answers the session. */
+export async function signIn(username = account!.username, password = PASSWORD) {
+  const res = await fetch("/console/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password }) });
+  if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
+  return (await res.json()).data[0] as { csrf_token: string; property: { id: number } };
+}
+
+export async function signOut() {
+  const session = await fetch("/console/session");
+  if (session.status !== 200) return;
+  const { csrf_token } = (await session.json()).data[0];
+  await fetch("/console/session", { method: "DELETE", headers: { "X-CSRF-Token": csrf_token } });
+}
+
+const start = location.pathname + location.search;
+afterEach(() => {
+  history.replaceState(null, "", start);
+  setClock();
+});
+
+/** <booking-console> opened at `path` (an address under /console), without the live feed. */
+export async function openConsole(path: string, live = "off"): Promise<BookingConsole> {
+  history.replaceState(null, "", path);
+  return fixture<BookingConsole>(html`<booking-console live=${live}></booking-console>`);
+}
+
+/** The view element (`tag`) inside the console once it has rendered its heading. */
+export async function viewOf(el: BookingConsole, tag: string, timeout = 15_000): Promise<HTMLElement> {
+  const view = await until(() => el.shadowRoot?.querySelector<HTMLElement>(`main > ${tag}`), timeout);
+  await until(() => view.shadowRoot?.querySelector("h1"), timeout);
+  return view;
+}
+
+/** The first element in `view`'s shadow root matching `selector` whose text matches `text`. */
+export const byText = <T extends HTMLElement = HTMLElement>(view: Element, selector: string, text: RegExp) =>
+  until(() => [...(view.shadowRoot?.querySelectorAll<T>(selector) ?? [])].find((e) => text.test(e.textContent ?? "")));
+
+/** The instant of a wall-clock time in Europe/Rome (the test restaurant's zone). */
+export function romeInstant(date: string, hour: string): number {
+  const guess = Date.parse(`${date}T${hour.slice(0, 5)}:00Z`);
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(guess);
+  const get = (t: string) => parts.find((p) => p.type === t)!.value;
+  const shown = Date.parse(`${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:00Z`);
+  return guess - (shown - guess);
+}
+
+/** Sets the field's value as typing would (input and change events). */
+export function type(field: HTMLInputElement | HTMLTextAreaElement, value: string) {
+  field.value = value;
+  field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true }));
+  field.dispatchEvent(new Event("change", { bubbles: true, composed: true }));
+}

@@ -1,0 +1,97 @@
+import { expect } from "@open-wc/testing";
+import { actionsOf } from "../../widget/console/views/reservation-view.js";
+import type { Reservation } from "../../widget/console/types.js";
+import { freeTime, restaurant, staff, until } from "./env.js";
+import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
+
+let slot: { date: string; hour: string; service_id: number };
+
+async function book(first: string, extra: Record<string, unknown> = {}) {
+  const r = await staff("reservations", {
+    method: "POST",
+    body: { start_date: slot.date, start_hour: slot.hour, pax: 2, service_id: slot.service_id, customer: { first_name: first, last_name: "Guest", phone: "+39 333 0000000" }, ...extra },
+  });
+  if (r.status !== 201) throw new Error(`booking: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data[0] as Reservation;
+}
+
+const status = async (id: number) => ((await staff(`reservations/${id}`)).body.data[0] as Reservation).status;
+const click = async (view: HTMLElement, text: RegExp) => (await byText<HTMLButtonElement>(view, "button", text)).click();
+
+before(async () => {
+  await useConsoleRestaurant();
+  slot = await freeTime(2, 3);
+  void restaurant();
+});
+
+describe("<booking-console>: a reservation", () => {
+  beforeEach(async () => void (await signIn()));
+
+  it("is accessible, seats the party, undoes it, and shows the history", async () => {
+    const r = await book("Seat");
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    await byText(view, "dd", /Booked/);
+    await expect(el).to.be.accessible();
+    await click(view, /^Seat$/);
+    await byText(view, "dd", /Seated/);
+    expect((await staff(`reservations/${r.id}`)).body.data[0].checkin_date).to.be.a("string");
+    await byText(view, "li", /checkin/);
+    await click(view, /Undo seating/);
+    await byText(view, "dd", /Booked/);
+    await expect(el).to.be.accessible();
+  });
+
+  it("cancels only after asking once more", async () => {
+    const r = await book("Cancel");
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    await click(view, /Cancel reservation/);
+    await click(view, /Keep it/);
+    expect(await status(r.id)).to.equal("ACCEPTED");
+    await click(view, /Cancel reservation/);
+    await click(view, /Yes: Cancel reservation/);
+    await byText(view, "dd", /Cancelled/);
+    expect(await status(r.id)).to.equal("CANCELLED");
+  });
+
+  it("accepts a waiting party", async () => {
+    const r = await book("Waiting", { waiting_list: true });
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    await byText(view, "dd", /Waiting list/);
+    await click(view, /^Accept$/);
+    await byText(view, "dd", /Booked/);
+    expect(await status(r.id)).to.equal("ACCEPTED");
+  });
+
+  it("changes the party and shows a refused field in the API's words at that field", async () => {
+    const r = await book("Edit");
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    const form = await until(() => view.shadowRoot!.querySelector<HTMLFormElement>('form[part="edit"]'));
+    type(form.querySelector<HTMLTextAreaElement>('textarea[name="notes"]')!, "x".repeat(2001));
+    form.requestSubmit();
+    const error = await until(() => view.shadowRoot!.querySelector("#e-notes"));
+    expect(error.textContent).to.match(/2000/);
+    expect(form.querySelector('textarea[name="notes"]')!.getAttribute("aria-invalid")).to.equal("true");
+    await expect(el).to.be.accessible();
+    type(form.querySelector<HTMLTextAreaElement>('textarea[name="notes"]')!, "by the window");
+    type(form.querySelector<HTMLInputElement>('input[name="pax"]')!, "3");
+    form.requestSubmit();
+    await byText(view, "dd", /^3$/);
+    const saved = (await staff(`reservations/${r.id}`)).body.data[0] as Reservation;
+    expect([saved.pax, saved.notes]).to.deep.equal([3, "by the window"]);
+  });
+});
+
+describe("the actions a reservation offers", () => {
+  const r = (status: string, extra: Partial<Reservation> = {}) => ({ status, ...extra }) as Reservation;
+  it("follow its status and whether the party is seated or gone", () => {
+    expect(actionsOf(r("ACCEPTED"))).to.deep.equal(["checkin", "no-show", "cancel"]);
+    expect(actionsOf(r("WAITING"))).to.deep.equal(["accept", "decline", "checkin", "cancel"]);
+    expect(actionsOf(r("ACCEPTED", { checkin_date: "x" }))).to.deep.equal(["checkout", "undo-checkin"]);
+    expect(actionsOf(r("CONFIRMED", { checkin_date: "x", checkout_date: "y" }))).to.deep.equal(["undo-checkout"]);
+    expect(actionsOf(r("CANCELLED"))).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,226 @@
+/**
+ * One reservation (`/console/reservations/<id>`): seat, check out, undo, no-show, cancel, accept
+ * or decline a waiting party; edit its day, time, party, tables and notes; its history and messages.
+ */
+import { localized, msg, str } from "@lit/localize";
+import { Task } from "@lit/task";
+import { html, nothing } from "lit";
+import { state } from "lit/decorators.js";
+import { formatDate, formatTime } from "../../format.js";
+import type { ReservationChange } from "../api.js";
+import { actionError, fieldError, invalid } from "../parts/errors.js";
+import { link } from "../parts/navigate.js";
+import { channelText, guestName, occasionText, statusText } from "../parts/words.js";
+import type { HistoryItem, Message, Reservation, Table } from "../types.js";
+import { ConsoleView } from "./view.js";
+
+type Action = "checkin" | "checkout" | "undo-checkin" | "undo-checkout" | "accept" | "decline" | "no-show" | "cancel";
+
+/** The actions a reservation allows now (the server's state machine decides in the end). */
+export function actionsOf(r: Reservation): Action[] {
+  if (r.status === "WAITING") return ["accept", "decline", "checkin", "cancel"];
+  if (r.checkout_date) return ["undo-checkout"];
+  if (r.checkin_date) return r.status === "CANCELLED" || r.status === "EXPIRED" || r.status === "REJECTED" ? [] : ["checkout", "undo-checkin"];
+  if (r.status === "ACCEPTED" || r.status === "CONFIRMED" || r.status === "PREPAY") return ["checkin", "no-show", "cancel"];
+  if (r.status === "OUTOFORDER") return ["cancel"];
+  return [];
+}
+
+interface Loaded {
+  reservation: Reservation;
+  history: HistoryItem[];
+  messages: Message[];
+  tables: Table[];
+}
+
+/**
+ * @csspart actions - the reservation's action buttons
+ * @csspart edit - the form that changes day, time, party, tables and notes
+ */
+@localized()
+export class ReservationView extends ConsoleView {
+  @state() private actionError: unknown;
+  @state() private editError: unknown;
+  @state() private done = "";
+  @state() private confirming: Action | undefined;
+
+  private get recordId(): number {
+    return this.route?.view === "reservation" ? this.route.id : 0;
+  }
+
+  private data = new Task(this, {
+    task: async ([id], { signal }): Promise<Loaded> => {
+      const [reservation, history, messages, tables] = await Promise.all([
+        this.api.reservation(id, signal),
+        this.api.history(id, signal).catch(() => []),
+        this.api.messages(id, signal).catch(() => []),
+        this.api.tables(signal).catch(() => []),
+      ]);
+      return { reservation, history, messages, tables };
+    },
+    args: () => [this.recordId, this.version] as const,
+  });
+
+  override render() {
+    return this.data.render({
+      pending: () => (this.data.value ? this.show(this.data.value) : html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1><p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`),
+      complete: (d) => this.show(d),
+      error: (err) => html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1>${actionError(err)}`,
+    });
+  }
+
+  private show(d: Loaded) {
+    const r = d.reservation;
+    const date = r.start_day ?? r.start_date ?? "";
+    return html`
+      <h1 tabindex="-1">${guestName(r)} · ${formatTime(r.start_hour, this.locale)}</h1>
+      <p>${link({ view: "day", date }, formatDate(date, this.locale))}</p>
+      ${this.summary(r)} ${this.actions(r)} ${this.edit(r, d.tables)}
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">${msg("History", { id: "console.res.history" })}</h2>
+        <ol>${d.history.map((h) => html`<li><time>${h.at.slice(0, 16).replace("T", " ")}</time> · ${h.action}${h.to_status && h.to_status !== h.from_status ? ` → ${h.to_status}` : ""} <span class="muted">(${h.actor})</span></li>`)}</ol>
+      </section>
+      <section aria-labelledby="messages-title">
+        <h2 id="messages-title">${msg("Messages", { id: "console.res.messages" })}</h2>
+        ${d.messages.length
+          ? html`<ul>${d.messages.map((m) => html`<li>${m.template} → ${m.to} · ${m.state}</li>`)}</ul>`
+          : html`<p class="muted">${msg("No messages.", { id: "console.res.nomessages" })}</p>`}
+      </section>
+    `;
+  }
+
+  private summary(r: Reservation) {
+    const c = r.customer;
+    return html`<dl class="summary">
+      <dt>${msg("Status", { id: "console.col.status" })}</dt><dd>${statusText(r)}</dd>
+      <dt>${msg("Party", { id: "console.col.party" })}</dt><dd>${r.pax}</dd>
+      <dt>${msg("Tables", { id: "console.col.tables" })}</dt><dd>${r.tables.map((t) => t.name).join(", ") || "—"}</dd>
+      <dt>${msg("Service", { id: "console.field.service" })}</dt><dd>${r.service?.name ?? "—"}</dd>
+      <dt>${msg("Channel", { id: "console.col.channel" })}</dt><dd>${channelText(r.channel)}</dd>
+      <dt>${msg("Guest", { id: "console.res.guest" })}</dt>
+      <dd>${c ? link({ view: "guest", id: c.id }, guestName(r)) : guestName(r)} ${[r.guest?.phone ?? c?.phone, r.guest?.email ?? c?.email].filter(Boolean).join(" · ")}</dd>
+      ${r.occasion ? html`<dt>${msg("Occasion", { id: "console.occasion.other" })}</dt><dd>${occasionText(r.occasion)}</dd>` : nothing}
+      ${r.allergies ? html`<dt>${msg("Allergies", { id: "console.badge.allergies" })}</dt><dd>${r.allergies}</dd>` : nothing}
+      ${r.special_request ? html`<dt>${msg("Request", { id: "console.res.request" })}</dt><dd>${r.special_request}</dd>` : nothing}
+    </dl>`;
+  }
+
+  private label(a: Action): string {
+    const labels: Record<Action, string> = {
+      checkin: msg("Seat", { id: "console.action.seat" }),
+      checkout: msg("Check out", { id: "console.action.checkout" }),
+      "undo-checkin": msg("Undo seating", { id: "console.action.undo-checkin" }),
+      "undo-checkout": msg("Undo check-out", { id: "console.action.undo-checkout" }),
+      accept: msg("Accept", { id: "console.action.accept" }),
+      decline: msg("Decline", { id: "console.action.decline" }),
+      "no-show": msg("No-show", { id: "console.status.noshow" }),
+      cancel: msg("Cancel reservation", { id: "console.action.cancel" }),
+    };
+    return labels[a];
+  }
+
+  private actions(r: Reservation) {
+    const list = actionsOf(r);
+    return html`<section aria-labelledby="actions-title" part="actions">
+      <h2 id="actions-title" class="sr-only">${msg("Actions", { id: "console.col.actions" })}</h2>
+      <div class="actions">
+        ${list.map((a) =>
+          this.confirming === a
+            ? html`<button class="btn danger" type="button" @click=${() => this.act(r, a)}>${msg(str`Yes: ${this.label(a)}`, { id: "console.action.confirm" })}</button>
+                <button class="btn secondary" type="button" @click=${() => (this.confirming = undefined)}>${msg("Keep it", { id: "console.action.keep" })}</button>`
+            : html`<button class="btn ${a === "cancel" || a === "no-show" || a === "decline" ? "secondary" : ""}" type="button" @click=${() => this.ask(r, a)}>${this.label(a)}</button>`,
+        )}
+      </div>
+      <div aria-live="polite">${this.done ? html`<p class="message success" role="status">${this.done}</p>` : nothing}</div>
+      ${actionError(this.actionError)}
+    </section>`;
+  }
+
+  /** Final moves (cancel, no-show, decline) ask once more; the rest act at once. */
+  private ask(r: Reservation, a: Action) {
+    if (a === "cancel" || a === "no-show" || a === "decline") this.confirming = a;
+    else void this.act(r, a);
+  }
+
+  private async act(r: Reservation, a: Action) {
+    this.confirming = undefined;
+    this.actionError = undefined;
+    this.done = "";
+    const api = this.api;
+    const run: Record<Action, () => Promise<unknown>> = {
+      checkin: () => api.step(r.id, "checkin"),
+      checkout: () => api.step(r.id, "checkout"),
+      "undo-checkin": () => api.step(r.id, "checkin", true),
+      "undo-checkout": () => api.step(r.id, "checkout", true),
+      accept: () => api.setStatus(r.id, "accepted"),
+      decline: () => api.setStatus(r.id, "declined"),
+      "no-show": () => api.setStatus(r.id, "expired"),
+      cancel: () => api.cancel(r.id),
+    };
+    try {
+      await run[a]();
+      this.done = msg(str`Done: ${this.label(a)}.`, { id: "console.action.done" });
+      this.data.run();
+    } catch (err) {
+      this.actionError = err;
+    }
+  }
+
+  private edit(r: Reservation, tables: Table[]) {
+    const err = this.editError;
+    const held = new Set(r.tables.map((t) => t.id));
+    return html`<section aria-labelledby="edit-title">
+      <h2 id="edit-title">${msg("Change", { id: "console.res.edit" })}</h2>
+      <form part="edit" class="grid" @submit=${(e: SubmitEvent) => this.save(e, r)} novalidate>
+        <label>${msg("Date", { id: "console.field.date" })}<input name="start_day" type="date" .value=${r.start_day ?? r.start_date ?? ""} aria-invalid=${invalid(err, "start_day")} aria-describedby="e-day" /></label>
+        ${fieldError(err, "start_day", "e-day")}
+        <label>${msg("Time", { id: "console.col.time" })}<input name="start_hour" type="time" .value=${r.start_hour.slice(0, 5)} aria-invalid=${invalid(err, "start_hour")} aria-describedby="e-hour" /></label>
+        ${fieldError(err, "start_hour", "e-hour")}
+        <label>${msg("Party", { id: "console.col.party" })}<input name="pax" type="number" min="1" .value=${String(r.pax)} aria-invalid=${invalid(err, "pax")} aria-describedby="e-pax" /></label>
+        ${fieldError(err, "pax", "e-pax")}
+        <label>${msg("Tables", { id: "console.col.tables" })}
+          <select name="table_ids" multiple size="4" aria-invalid=${invalid(err, "table_ids")} aria-describedby="e-tables">
+            ${tables.filter((t) => t.bookable).map((t) => html`<option value=${t.id} ?selected=${held.has(t.id)}>${t.name} (${t.guests_min}–${t.guests_max})</option>`)}
+          </select>
+        </label>
+        ${fieldError(err, "table_ids", "e-tables")}
+        <label>${msg("Notes (staff only)", { id: "console.field.notes" })}<textarea name="notes" .value=${r.notes ?? ""} aria-invalid=${invalid(err, "notes")} aria-describedby="e-notes"></textarea></label>
+        ${fieldError(err, "notes", "e-notes")}
+        <div class="actions"><button class="btn" type="submit">${msg("Save changes", { id: "console.res.save" })}</button></div>
+      </form>
+      ${err && !(err as { errors?: unknown[] }).errors?.length ? actionError(err) : nothing}
+    </section>`;
+  }
+
+  private async save(e: SubmitEvent, r: Reservation) {
+    e.preventDefault();
+    const form = e.target as HTMLFormElement;
+    const change = changesOf(r, new FormData(form), [...(form.elements.namedItem("table_ids") as HTMLSelectElement).selectedOptions].map((o) => Number(o.value)));
+    this.editError = undefined;
+    this.done = "";
+    if (!Object.keys(change).length) return;
+    try {
+      await this.api.update(r.id, change);
+      this.done = msg("Saved.", { id: "console.saved" });
+      this.data.run();
+    } catch (err) {
+      this.editError = err;
+    }
+  }
+}
+
+/** Only the fields the form changed. */
+export function changesOf(r: Reservation, data: FormData, tableIds: number[]): ReservationChange {
+  const change: ReservationChange = {};
+  const day = String(data.get("start_day") ?? "");
+  const hour = String(data.get("start_hour") ?? "");
+  const pax = Number(data.get("pax"));
+  const notes = String(data.get("notes") ?? "");
+  if (day && day !== (r.start_day ?? r.start_date)) change.start_day = day;
+  if (hour && `${hour}:00` !== r.start_hour) change.start_hour = `${hour}:00`;
+  if (pax && pax !== r.pax) change.pax = pax;
+  const held = r.tables.map((t) => t.id).sort();
+  if (tableIds.length && tableIds.sort().join() !== held.join()) change.table_ids = tableIds;
+  if (notes !== (r.notes ?? "")) change.notes = notes;
+  return change;
+}
