@@ -129,3 +129,31 @@ describe("a calendar entry's VTIMEZONE (built once per zone and year, then reuse
     expect(parseCalendar(ny).event.startDate.toJSDate().toISOString()).toBe("2027-03-29T00:00:00.000Z");
   });
 });
+
+describe("email header lines (RFC 5322 2.1.1, RFC 2047)", () => {
+  it("folds long encoded words: 100 emoji in the names and the subject give header lines of at most 78 octets, read back whole", async () => {
+    const emoji = "🍝".repeat(100);
+    const subject = `Your table at ${"🍷".repeat(100)} is booked`;
+    const raw = buildMime({
+      from: { name: emoji, addr: "bookings@book.example" },
+      to: { name: `${emoji} Zoë`, addr: "zoe@example.com" },
+      replyTo: { name: emoji, addr: "osteria@example.com" },
+      subject,
+      messageId: "<m2@book.example>",
+      date: Date.parse("2027-03-20T09:00:00Z"),
+      locale: "en",
+      text: "hello",
+      html: "<p>hello</p>",
+    });
+    const head = raw.slice(0, raw.indexOf("\r\n\r\n"));
+    const lines = head.split("\r\n");
+    const octets = (line: string) => new TextEncoder().encode(line).length;
+    expect(Math.max(...lines.map(octets))).toBeLessThanOrEqual(78);
+    for (const word of head.match(/=\?[^?]+\?B\?[^?]*\?=/g) ?? []) expect(word.length).toBeLessThanOrEqual(75);
+    const mail = await PostalMime.parse(raw);
+    expect(mail.subject).toBe(subject);
+    expect(mail.to?.[0]).toMatchObject({ name: `${emoji} Zoë`, address: "zoe@example.com" });
+    expect(mail.from).toMatchObject({ name: emoji, address: "bookings@book.example" });
+    expect(mail.replyTo?.[0]).toMatchObject({ name: emoji, address: "osteria@example.com" });
+  });
+});
