@@ -72,8 +72,8 @@ async function readBody(req) {
   return chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
 }
 
-/** Every msg() id in the widget's own sources (not the generated locale tables). */
-function messageIds() {
+/** Every msg() id in the widget's own sources, or the console's (not the generated locale tables). */
+function messageIds(app = "widget") {
   const files = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir)) {
@@ -82,7 +82,7 @@ function messageIds() {
       else if (name.endsWith(".ts")) files.push(path);
     }
   };
-  walk(join(ROOT, "widget"));
+  walk(app === "console" ? join(ROOT, "widget", "console") : join(ROOT, "widget"));
   const ids = new Set();
   let calls = 0;
   let named = 0;
@@ -132,7 +132,7 @@ async function fixtures(ctx, next) {
   }
   if (ctx.path === "/fixture/msg-ids") {
     ctx.type = "application/json";
-    ctx.body = JSON.stringify(messageIds());
+    ctx.body = JSON.stringify(messageIds(ctx.query.app === "console" ? "console" : "widget"));
     return;
   }
   // The tests' own look-ups (profile, slots), from an address of their own: the browser's read

@@ -1,5 +1,6 @@
 import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
+import { addDays } from "../../widget/format.js";
 import { holdsOf, spanOf } from "../../widget/console/parts/timeline-model.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, restaurant, staff, until } from "./env.js";
@@ -8,10 +9,10 @@ import { openConsole, signIn, useConsoleRestaurant, viewOf } from "./console-env
 let slot: { date: string; hour: string; service_id: number };
 const table = (name: string) => (restaurant() as unknown as { tables: Record<string, { id: number }> }).tables[name]!.id;
 
-async function book(first: string, tableName: string) {
+async function book(first: string, tableName: string, at: { date: string; hour: string; service_id: number } = slot) {
   const r = await staff("reservations", {
     method: "POST",
-    body: { start_date: slot.date, start_hour: slot.hour, pax: 2, service_id: slot.service_id, table_ids: [table(tableName)], customer: { first_name: first, last_name: "Line", phone: "+39 333 0000001" } },
+    body: { start_date: at.date, start_hour: at.hour, pax: 2, service_id: at.service_id, table_ids: [table(tableName)], customer: { first_name: first, last_name: "Line", phone: "+39 333 0000001" } },
   });
   if (r.status !== 201) throw new Error(`booking: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data[0] as Reservation;
@@ -46,16 +47,16 @@ describe("<booking-console>: the timeline", () => {
   });
 
   it("moves a hold a quarter hour later by keyboard", async () => {
-    const r = await book("Later", "S1");
-    const el = await openConsole(`/console/timeline/${slot.date}`);
+    // Tomorrow's dinner at 20:00: a quarter hour later is inside the service whatever the hour now.
+    const dinner = { date: addDays(slot.date, 1), hour: "20:00:00", service_id: restaurant().services.find((s) => s.name === "Cena")!.id };
+    const r = await book("Later", "S1", dinner);
+    const el = await openConsole(`/console/timeline/${dinner.date}`);
     const view = await viewOf(el, "bc-timeline-view");
     (await until(() => view.shadowRoot!.querySelector<HTMLButtonElement>(`.hold[data-id="${r.id}"]`))).focus();
     await sendKeys({ press: "ArrowRight" });
     await sendKeys({ press: "Enter" });
     await until(() => /moved/.test(view.shadowRoot!.querySelector('[role="status"]')!.textContent!));
-    const [h, m] = slot.hour.split(":").map(Number);
-    const later = h! * 60 + m! + 15;
-    expect((await saved(r.id)).start_hour).to.equal(`${String(Math.floor(later / 60)).padStart(2, "0")}:${String(later % 60).padStart(2, "0")}:00`);
+    expect((await saved(r.id)).start_hour).to.equal("20:15:00");
   });
 
   it("shows the engine's refusal in words when the table is taken", async () => {

@@ -204,7 +204,8 @@ export class TimelineView extends ConsoleView {
     const start = moving ? this.pending!.start : h.start;
     const r = h.reservation;
     const cls = `hold ${r.checkin_date ? "seated" : ""} ${r.status === "OUTOFORDER" ? "block" : ""} ${moving ? "moving" : ""}`;
-    const label = msg(str`${guestName(r)}, ${r.pax} guests, ${formatTime(hourOf(start), this.locale)} to ${formatTime(hourOf(start + h.end - h.start), this.locale)}`, { id: "console.timeline.hold" });
+    const [begins, ends] = [this.time(start), this.time(start + h.end - h.start)];
+    const label = msg(str`${guestName(r)}, ${r.pax} guests, ${begins} to ${ends}`, { id: "console.timeline.hold" });
     return html`<button
       class=${cls}
       part="hold"
@@ -246,8 +247,13 @@ export class TimelineView extends ConsoleView {
     if (!next) return;
     this.pending = next;
     const table = order.find((t) => t.id === next!.tableId);
-    this.said = msg(str`Move to ${table?.name ?? ""} at ${formatTime(hourOf(next.start), this.locale)}? Enter to confirm.`, { id: "console.timeline.propose" });
+    const at = this.time(next.start);
+    this.said = msg(str`Move to ${table?.name ?? ""} at ${at}? Enter to confirm.`, { id: "console.timeline.propose" });
     void this.refocus(h.reservation.id);
+  }
+
+  private time(minutes: number) {
+    return formatTime(hourOf(minutes), this.locale);
   }
 
   /** The bar re-renders in another row: focus follows it. */
