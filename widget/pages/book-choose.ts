@@ -23,7 +23,6 @@ export interface ServiceView {
   pax: number;
   hour: string | undefined;
   waiting: boolean;
-  missingTime: boolean;
   locale: string;
   setService: (id: number) => void;
   pick: (hour: string, waiting: boolean) => void;
@@ -126,7 +125,6 @@ export function serviceStep(v: ServiceView) {
       : html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`}
     ${service.times.length ? freeTimes(v) : nothing}
     ${service.full_times.length ? fullTimes(v) : nothing}
-    ${v.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
     ${v.hour ? actionBar(v, v.hour) : nothing}`;
 }
 
@@ -162,7 +160,6 @@ function freeTimes(v: ServiceView) {
     options: v.service.times.map((h) => ({ value: h, label: formatTime(h, v.locale) })),
     value: v.waiting ? undefined : v.hour,
     onChange: (x) => v.pick(x, false),
-    describedBy: v.missingTime ? "time-error" : undefined,
     part: "time",
     fixed: true,
   });
@@ -177,7 +174,6 @@ function fullTimes(v: ServiceView) {
     open: !service.times.length || v.waiting,
     value: v.waiting ? v.hour : undefined,
     onChange: (x) => v.pick(x, true),
-    describedBy: v.missingTime && !service.times.length ? "time-error" : undefined,
   });
 }
 
@@ -185,7 +181,7 @@ function fullTimes(v: ServiceView) {
  * The full times of the service, for the waiting list: a second radio group behind a native
  * disclosure (closed while the service has free times, unless one of these is chosen).
  */
-export function waitingList(o: { times: ChoiceOption[]; city: string; open: boolean; value: string | undefined; onChange: (v: string) => void; describedBy: string | undefined }) {
+export function waitingList(o: { times: ChoiceOption[]; city: string; open: boolean; value: string | undefined; onChange: (v: string) => void }) {
   return html`<details class="waiting" part="waiting-list" ?open=${o.open}>
     <summary>${msg("Join the waiting list", { id: "book.waiting" })}</summary>
     ${choiceGroup({
@@ -195,7 +191,6 @@ export function waitingList(o: { times: ChoiceOption[]; city: string; open: bool
       options: o.times,
       value: o.value,
       onChange: o.onChange,
-      describedBy: o.describedBy,
       part: "time",
       fixed: true,
     })}

@@ -51,7 +51,6 @@ export class BookPage extends LitElement {
   @state() private declare guest: GuestForm;
   /** the chosen time is a full one: the booking joins the waiting list */
   @state() private declare waiting: boolean;
-  @state() private declare missingTime: boolean;
   /** why the last booking failed; cleared when the guest goes back or picks another time */
   @state() private declare failure: unknown;
   @state() private declare alternatives: string[] | undefined;
@@ -75,7 +74,6 @@ export class BookPage extends LitElement {
     this.pax = 2;
     this.largeParty = false;
     this.guest = { first_name: "", last_name: "", email: "" };
-    this.missingTime = false;
     this.waiting = false;
     this.servicePicked = false;
     this.errors = {};
@@ -248,7 +246,6 @@ export class BookPage extends LitElement {
     void this.loadLater();
     this.hour = hour;
     this.waiting = waiting;
-    this.missingTime = false;
     this.failure = undefined;
   }
 
@@ -292,7 +289,6 @@ export class BookPage extends LitElement {
             pax: this.pax,
             hour: this.hour,
             waiting: this.waiting,
-            missingTime: this.missingTime,
             locale: this.locale,
             setService: (id) => this.setService(id),
             pick: (h, waiting) => this.pick(h, waiting),
@@ -341,12 +337,9 @@ export class BookPage extends LitElement {
     this.hour = undefined;
   }
 
+  /** From the action bar, which shows once a time is chosen. */
   private async toDetails() {
-    if (!this.hour) {
-      this.missingTime = true;
-      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[name="time"], input[name="waiting"]')?.focus());
-      return;
-    }
+    if (!this.hour) return;
     this.alternatives = undefined;
     await this.loadLater();
     this.goTo("details");
