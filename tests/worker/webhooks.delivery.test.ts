@@ -439,7 +439,7 @@ describe("webhook deliveries attempted together (a queue batch)", () => {
     const first = got.map((m) => JSON.parse(m.body)).filter((b) => b.data.reservation.id === ids[0]);
     expect(first.map((b) => b.type)).toEqual(["RESERVATION_CREATED", "RESERVATION_UPDATED"]);
     for (const sub of [created, updated]) {
-      for (const d of await settled(client, sub.id)) expect(d).toMatchObject({ state: "delivered", attempts: [expect.objectContaining({ status_code: 200 })] });
+      for (const d of await settled(client, sub.id)) expect(d).toMatchObject({ state: "delivered", attempts: [expect.objectContaining({ status: 200 })] });
     }
   });
 });

@@ -78,9 +78,9 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   const mode = checkCreate(ctx, b, channel);
   const tries = newTries();
   for (let attempt = 1; ; attempt++) {
-    // The customer first, then the day: the holds are read as late as they can be before the batch.
-    const customer = await resolveCustomer(ctx, b.customer);
-    const loaded = attempt === 1 && day ? day : await loadDay(ctx, b.start_date, attempt > 1);
+    // The customer and the day side by side: one round trip for both, and the holds are no older
+    // than the customer's row when the engine decides.
+    const [customer, loaded] = await Promise.all([resolveCustomer(ctx, b.customer), attempt === 1 && day ? day : loadDay(ctx, b.start_date, attempt > 1)]);
     // Only a retry after losing a table spreads: an uncontended booking takes the best table.
     const plan = await planCreate(ctx, { b, channel, extras, mode, customer, day: loaded, spread: tries.table > 0 ? Math.random() : undefined });
     try {
