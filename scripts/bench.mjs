@@ -14,7 +14,8 @@
 //                       searchengine (BatchAvailabilityLookup of 200 slots on the busy restaurant;
 //                       SE_BENCH_REQUESTS, SE_BENCH_CONCURRENCY), delivery (webhooks and
 //                       guest messages, commit to receiver at 50 writes/s: scripts/bench-delivery.mjs),
-//                       widget (bundle size, time to first times, Lighthouse)
+//                       widget (bundle size, time to first times, Lighthouse), console-ui (the
+//                       console's day view and timeline of 300 reservations rendered, in Chromium)
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { build, freePort } from "./dev-server.mjs";
@@ -32,6 +33,7 @@ const { dropPart } = await import("./bench/drop.mjs");
 const { shardsPart } = await import("./bench/shards.mjs");
 const { searchenginePart } = await import("./bench/searchengine.mjs");
 const { deliveryPart } = await import("./bench/delivery.mjs");
+const { consoleUiPart } = await import("./bench/console-ui.mjs");
 
 const DURATION = Math.max(1, Number(process.env.BENCH_DURATION) || 10);
 const options = { duration: DURATION, connections: 10, warmup: 2 };
@@ -44,7 +46,7 @@ async function widgetPart() {
   return w;
 }
 
-const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, delivery: deliveryPart, widget: widgetPart };
+const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, delivery: deliveryPart, widget: widgetPart, "console-ui": () => consoleUiPart({ say }) };
 const ONLY = new Set((process.env.BENCH_ONLY ?? Object.keys(PARTS).join(",")).split(",").map((s) => s.trim()));
 for (const part of ONLY) if (!PARTS[part]) throw new Error(`BENCH_ONLY: unknown part "${part}" (parts: ${Object.keys(PARTS).join(", ")})`);
 
