@@ -15,7 +15,9 @@
 //                       SE_BENCH_REQUESTS, SE_BENCH_CONCURRENCY), delivery (webhooks and
 //                       guest messages, commit to receiver at 50 writes/s: scripts/bench-delivery.mjs),
 //                       widget (bundle size, time to first times, Lighthouse), upload (the
-//                       Worker's upload gzipped and its startup CPU: wrangler check startup)
+//                       Worker's upload gzipped and its startup CPU: wrangler check startup),
+//                       console-ui (the console's day view and timeline of 300 reservations
+//                       rendered, in Chromium)
 // Each part ends with its goals (figure, target, OK or BELOW: scripts/bench/goals.mjs) and the
 // run with all of them.
 import { writeFileSync } from "node:fs";
@@ -37,6 +39,7 @@ const { shardsPart } = await import("./bench/shards.mjs");
 const { searchenginePart } = await import("./bench/searchengine.mjs");
 const { deliveryPart } = await import("./bench/delivery.mjs");
 const { uploadPart } = await import("./bench/upload.mjs");
+const { consoleUiPart } = await import("./bench/console-ui.mjs");
 
 const DURATION = Math.max(1, Number(process.env.BENCH_DURATION) || 10);
 const options = { duration: DURATION, connections: 10, warmup: 2 };
@@ -49,7 +52,7 @@ async function widgetPart() {
   return w;
 }
 
-const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, delivery: deliveryPart, widget: widgetPart, upload: uploadPart };
+const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, delivery: deliveryPart, widget: widgetPart, upload: uploadPart, "console-ui": () => consoleUiPart({ say }) };
 const ONLY = new Set((process.env.BENCH_ONLY ?? Object.keys(PARTS).join(",")).split(",").map((s) => s.trim()));
 for (const part of ONLY) if (!PARTS[part]) throw new Error(`BENCH_ONLY: unknown part "${part}" (parts: ${Object.keys(PARTS).join(", ")})`);
 

@@ -294,9 +294,10 @@ export class TimelineView extends ConsoleView {
     }
     try {
       await this.api.update(r.id, change);
-      this.said = msg(str`${guestName(r)} moved.`, { id: "console.timeline.moved" });
-      this.pending = undefined;
+      // The bar stays where it was moved until the day is read again: no flicker back.
       await this.data.run();
+      this.pending = undefined;
+      this.said = msg(str`${guestName(r)} moved.`, { id: "console.timeline.moved" });
       void this.refocus(r.id);
     } catch (err) {
       this.moveError = err;
