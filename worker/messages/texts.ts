@@ -1,4 +1,5 @@
 /** The words of every message in the widget's five languages. Pure. */
+import type { Occasion, ReservationStatus } from "../../shared/schemas";
 import type { Locale, Template } from "./types";
 
 /** What a sentence may mention, already formatted for its language. */
@@ -16,6 +17,8 @@ export interface Vars {
   /** offer: until when the table is held for the guest */
   until: string;
   waiting: boolean;
+  /** how long a waiting-list offer holds, in minutes */
+  offerMinutes: number;
 }
 
 export interface Texts {
@@ -35,6 +38,23 @@ export interface Texts {
   email: string;
   notes: string;
   status: string;
+  /** the summary block's labels */
+  date: string;
+  time: string;
+  partyLabel: string;
+  service: string;
+  map: string;
+  /** the calendar file behind the manage link (the attachment's twin) */
+  icsFile: string;
+  bookAgain: string;
+  /** a cancellation's attachment: the calendar update that removes the entry */
+  cancelAttached: string;
+  occasion: string;
+  allergies: string;
+  request: string;
+  tables: string;
+  occasions: Record<Occasion, string>;
+  statuses: Record<ReservationStatus, string>;
   signature: (restaurant: string) => string;
   footer: (restaurant: string) => string;
 }
@@ -54,7 +74,7 @@ const en: Texts = {
     confirmation: (v) => [`Your table for ${v.party} at ${v.restaurant} is booked for ${v.date} at ${v.time} (${v.city} time).`],
     waiting: (v) => [
       `You are on the waiting list for ${v.party} at ${v.restaurant} on ${v.date} at ${v.time} (${v.city} time).`,
-      "No table is held for you yet. If one frees up, we will email you at once.",
+      `No table is held for you yet. If a table for your party frees up at ${v.time}, we email you an offer (parties in the order they joined the list); it holds for ${v.offerMinutes} minutes, and the table is yours if you claim it in that time. The restaurant may also give you a table itself: you then get a confirmation.`,
     ],
     change: (v) => [`Your reservation at ${v.restaurant} has changed. It is now for ${v.party} on ${v.date} at ${v.time} (${v.city} time).`, `Before: ${v.before}.`],
     cancellation: (v) => [`Your reservation for ${v.party} at ${v.restaurant} on ${v.date} at ${v.time} is cancelled.`],
@@ -79,6 +99,20 @@ const en: Texts = {
   email: "Email",
   notes: "Notes",
   status: "Status",
+  date: "Date",
+  time: "Time",
+  partyLabel: "Party",
+  service: "Service",
+  map: "Map",
+  icsFile: "Calendar file (.ics)",
+  bookAgain: "Book again",
+  cancelAttached: "The attached calendar update removes the entry from your calendar.",
+  occasion: "Occasion",
+  allergies: "Allergies",
+  request: "Special request",
+  tables: "Table",
+  occasions: { birthday: "Birthday", anniversary: "Anniversary", business: "Business meal", date: "Date night", other: "Other" },
+  statuses: { WAITING: "On the waiting list", ACCEPTED: "Booked", CONFIRMED: "Confirmed", PREPAY: "Awaiting payment", CANCELLED: "Cancelled", REJECTED: "Declined", EXPIRED: "Expired", OUTOFORDER: "Out of order" },
   signature: (r) => `See you soon,\n${r}`,
   footer: (r) => `This email was sent by the online booking service of ${r}.`,
 };
@@ -98,7 +132,7 @@ const it: Texts = {
     confirmation: (v) => [`Il tuo tavolo per ${v.party} da ${v.restaurant} è prenotato per ${v.date} alle ${v.time} (ora di ${v.city}).`],
     waiting: (v) => [
       `Sei in lista d'attesa per ${v.party} da ${v.restaurant} ${v.date} alle ${v.time} (ora di ${v.city}).`,
-      "Per ora nessun tavolo è riservato per te. Se se ne libera uno, ti scriveremo subito.",
+      `Per ora nessun tavolo è riservato per te. Se si libera un tavolo per il tuo gruppo alle ${v.time}, ti mandiamo un'offerta per email (nell'ordine di iscrizione alla lista): vale ${v.offerMinutes} minuti e il tavolo è tuo se la accetti in quel tempo. Anche il ristorante può assegnarti un tavolo: riceverai allora una conferma.`,
     ],
     change: (v) => [`La tua prenotazione da ${v.restaurant} è cambiata. Ora è per ${v.party} ${v.date} alle ${v.time} (ora di ${v.city}).`, `Prima: ${v.before}.`],
     cancellation: (v) => [`La tua prenotazione per ${v.party} da ${v.restaurant} ${v.date} alle ${v.time} è cancellata.`],
@@ -123,6 +157,20 @@ const it: Texts = {
   email: "Email",
   notes: "Note",
   status: "Stato",
+  date: "Data",
+  time: "Ora",
+  partyLabel: "Persone",
+  service: "Servizio",
+  map: "Mappa",
+  icsFile: "File del calendario (.ics)",
+  bookAgain: "Prenota di nuovo",
+  cancelAttached: "L'aggiornamento allegato toglie l'evento dal tuo calendario.",
+  occasion: "Occasione",
+  allergies: "Allergie",
+  request: "Richiesta speciale",
+  tables: "Tavolo",
+  occasions: { birthday: "Compleanno", anniversary: "Anniversario", business: "Pranzo di lavoro", date: "Appuntamento", other: "Altro" },
+  statuses: { WAITING: "In lista d'attesa", ACCEPTED: "Prenotato", CONFIRMED: "Confermato", PREPAY: "In attesa di pagamento", CANCELLED: "Cancellato", REJECTED: "Rifiutato", EXPIRED: "Scaduto", OUTOFORDER: "Fuori servizio" },
   signature: (r) => `A presto,\n${r}`,
   footer: (r) => `Questa email è stata inviata dal servizio di prenotazione online di ${r}.`,
 };
@@ -142,7 +190,7 @@ const fr: Texts = {
     confirmation: (v) => [`Votre table pour ${v.party} chez ${v.restaurant} est réservée le ${v.date} à ${v.time} (heure de ${v.city}).`],
     waiting: (v) => [
       `Vous êtes sur la liste d'attente pour ${v.party} chez ${v.restaurant} le ${v.date} à ${v.time} (heure de ${v.city}).`,
-      "Aucune table ne vous est encore réservée. Si une table se libère, nous vous écrirons aussitôt.",
+      `Aucune table ne vous est encore réservée. Si une table pour votre groupe se libère à ${v.time}, nous vous envoyons une offre par e-mail (dans l'ordre d'inscription sur la liste) : elle vaut ${v.offerMinutes} minutes, et la table est à vous si vous l'acceptez dans ce délai. Le restaurant peut aussi vous attribuer une table : vous recevez alors une confirmation.`,
     ],
     change: (v) => [`Votre réservation chez ${v.restaurant} a changé. Elle est désormais pour ${v.party} le ${v.date} à ${v.time} (heure de ${v.city}).`, `Avant : ${v.before}.`],
     cancellation: (v) => [`Votre réservation pour ${v.party} chez ${v.restaurant} le ${v.date} à ${v.time} est annulée.`],
@@ -167,6 +215,20 @@ const fr: Texts = {
   email: "E-mail",
   notes: "Remarques",
   status: "Statut",
+  date: "Date",
+  time: "Heure",
+  partyLabel: "Couverts",
+  service: "Service",
+  map: "Plan",
+  icsFile: "Fichier de calendrier (.ics)",
+  bookAgain: "Réserver à nouveau",
+  cancelAttached: "La mise à jour jointe retire l'événement de votre calendrier.",
+  occasion: "Occasion",
+  allergies: "Allergies",
+  request: "Demande particulière",
+  tables: "Table",
+  occasions: { birthday: "Anniversaire", anniversary: "Anniversaire de couple", business: "Repas d'affaires", date: "Tête-à-tête", other: "Autre" },
+  statuses: { WAITING: "Sur liste d'attente", ACCEPTED: "Réservé", CONFIRMED: "Confirmé", PREPAY: "En attente de paiement", CANCELLED: "Annulé", REJECTED: "Refusé", EXPIRED: "Expiré", OUTOFORDER: "Hors service" },
   signature: (r) => `À bientôt,\n${r}`,
   footer: (r) => `Cet e-mail a été envoyé par le service de réservation en ligne de ${r}.`,
 };
@@ -186,7 +248,7 @@ const de: Texts = {
     confirmation: (v) => [`Ihr Tisch für ${v.party} im ${v.restaurant} ist reserviert: ${v.date} um ${v.time} (Ortszeit ${v.city}).`],
     waiting: (v) => [
       `Sie stehen auf der Warteliste für ${v.party} im ${v.restaurant} am ${v.date} um ${v.time} (Ortszeit ${v.city}).`,
-      "Noch ist kein Tisch für Sie reserviert. Sobald einer frei wird, schreiben wir Ihnen.",
+      `Noch ist kein Tisch für Sie reserviert. Wird um ${v.time} ein Tisch für Ihre Gruppe frei, senden wir Ihnen ein Angebot per E-Mail (in der Reihenfolge der Anmeldung): Es gilt ${v.offerMinutes} Minuten, und der Tisch gehört Ihnen, wenn Sie es in dieser Zeit annehmen. Das Restaurant kann Ihnen auch selbst einen Tisch geben: Dann erhalten Sie eine Bestätigung.`,
     ],
     change: (v) => [`Ihre Reservierung im ${v.restaurant} wurde geändert. Sie gilt jetzt für ${v.party} am ${v.date} um ${v.time} (Ortszeit ${v.city}).`, `Vorher: ${v.before}.`],
     cancellation: (v) => [`Ihre Reservierung für ${v.party} im ${v.restaurant} am ${v.date} um ${v.time} ist storniert.`],
@@ -211,6 +273,20 @@ const de: Texts = {
   email: "E-Mail",
   notes: "Anmerkungen",
   status: "Status",
+  date: "Datum",
+  time: "Uhrzeit",
+  partyLabel: "Personen",
+  service: "Angebot",
+  map: "Karte",
+  icsFile: "Kalenderdatei (.ics)",
+  bookAgain: "Erneut reservieren",
+  cancelAttached: "Die beigefügte Kalenderaktualisierung entfernt den Eintrag aus Ihrem Kalender.",
+  occasion: "Anlass",
+  allergies: "Allergien",
+  request: "Besonderer Wunsch",
+  tables: "Tisch",
+  occasions: { birthday: "Geburtstag", anniversary: "Jahrestag", business: "Geschäftsessen", date: "Date", other: "Anderes" },
+  statuses: { WAITING: "Auf der Warteliste", ACCEPTED: "Reserviert", CONFIRMED: "Bestätigt", PREPAY: "Zahlung ausstehend", CANCELLED: "Storniert", REJECTED: "Abgelehnt", EXPIRED: "Abgelaufen", OUTOFORDER: "Außer Betrieb" },
   signature: (r) => `Bis bald,\n${r}`,
   footer: (r) => `Diese E-Mail wurde vom Online-Reservierungsdienst von ${r} gesendet.`,
 };
@@ -230,7 +306,7 @@ const es: Texts = {
     confirmation: (v) => [`Tu mesa para ${v.party} en ${v.restaurant} está reservada para el ${v.date} a las ${v.time} (hora de ${v.city}).`],
     waiting: (v) => [
       `Estás en la lista de espera para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} (hora de ${v.city}).`,
-      "Todavía no hay ninguna mesa reservada para ti. Si se libera una, te escribiremos enseguida.",
+      `Todavía no hay ninguna mesa reservada para ti. Si se libera una mesa para tu grupo a las ${v.time}, te enviamos una oferta por correo (por orden de llegada a la lista): vale ${v.offerMinutes} minutos y la mesa es tuya si la aceptas en ese tiempo. El restaurante también puede darte mesa directamente: entonces recibirás una confirmación.`,
     ],
     change: (v) => [`Tu reserva en ${v.restaurant} ha cambiado. Ahora es para ${v.party} el ${v.date} a las ${v.time} (hora de ${v.city}).`, `Antes: ${v.before}.`],
     cancellation: (v) => [`Tu reserva para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} está cancelada.`],
@@ -255,6 +331,20 @@ const es: Texts = {
   email: "Correo",
   notes: "Notas",
   status: "Estado",
+  date: "Fecha",
+  time: "Hora",
+  partyLabel: "Personas",
+  service: "Servicio",
+  map: "Mapa",
+  icsFile: "Archivo de calendario (.ics)",
+  bookAgain: "Reservar de nuevo",
+  cancelAttached: "La actualización adjunta quita el evento de tu calendario.",
+  occasion: "Ocasión",
+  allergies: "Alergias",
+  request: "Petición especial",
+  tables: "Mesa",
+  occasions: { birthday: "Cumpleaños", anniversary: "Aniversario", business: "Comida de negocios", date: "Cita", other: "Otra" },
+  statuses: { WAITING: "En lista de espera", ACCEPTED: "Reservada", CONFIRMED: "Confirmada", PREPAY: "Pendiente de pago", CANCELLED: "Cancelada", REJECTED: "Rechazada", EXPIRED: "Caducada", OUTOFORDER: "Fuera de servicio" },
   signature: (r) => `Hasta pronto,\n${r}`,
   footer: (r) => `Este correo lo ha enviado el servicio de reservas online de ${r}.`,
 };
