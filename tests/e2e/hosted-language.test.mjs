@@ -73,14 +73,15 @@ describe("the hosted pages' language", () => {
     const status = page.getByRole("status");
     assert.equal((await status.innerText()).trim(), "Wird geladen…");
     assert.ok(await status.isVisible());
-    assert.doesNotMatch(await deepText(page), /Loading/);
+    assert.equal(await page.locator('text="Loading…" >> visible=true').count(), 0);
     release();
     await booked(page);
     await context.close();
   });
 
   it("has a language switch that keeps the page and the party, and passes axe", async () => {
-    const context = await browser.newContext({ locale: "it-IT" });
+    // axe is injected as an inline script, which the page's CSP refuses.
+    const context = await browser.newContext({ locale: "it-IT", bypassCSP: true });
     const page = await context.newPage();
     await page.goto(`${server.url}/p/${restaurant.public_key}/book?pax=3`);
     await booked(page);

@@ -181,7 +181,7 @@ describe("a guest's email", () => {
   it("on the waiting list: the exact time asked for, how an offer comes and how long it holds, in every language", () => {
     const en = render(input("waiting", "en")).text;
     expect(en).toMatch(/If a table for your party frees up at 8:30\sPM, we email you an offer/);
-    expect(en).toContain("it holds for 20 minutes");
+    expect(en).toContain("valid for 20 minutes: claim it and the table is yours if it is still free");
     expect(en).not.toContain("at once");
     for (const locale of LOCALES) expect(render(input("waiting", locale)).text, locale).toMatch(/\b20\b/);
   });

@@ -79,7 +79,7 @@
 'done.thanks-received': str`Danke, ${0}. Das Restaurant hat Ihren Tisch noch nicht bestätigt.`,
 'done.title': `Ihr Tisch ist reserviert`,
 'done.waiting': `Sie stehen auf der Warteliste`,
-'done.waiting-offer': str`Danke, ${0}. Ihre Gruppe steht auf der Warteliste und hat noch keinen Tisch. Wird zu dieser Zeit einer frei, senden wir Ihnen ein Angebot per E-Mail: Es gilt ${1} Minuten.`,
+'done.waiting-offer': str`Danke, ${0}. Ihre Gruppe steht auf der Warteliste und hat noch keinen Tisch. Wird zu dieser Zeit einer frei, senden wir Ihnen ein Angebot per E-Mail, gültig ${1} Minuten: Nehmen Sie es an, und der Tisch gehört Ihnen, wenn er noch frei ist.`,
 'engine.error': `Die Reservierungsseite konnte nicht geladen werden. Bitte versuchen Sie es später erneut.`,
 'engine.not-found': `Dieses Restaurant kann nicht online reserviert werden.`,
 'error.check': `Bitte prüfen Sie die unten markierten Angaben.`,

@@ -79,7 +79,7 @@
 'done.thanks-received': str`Gracias, ${0}. El restaurante aún no ha confirmado su mesa.`,
 'done.title': `Su mesa está reservada`,
 'done.waiting': `Está en la lista de espera`,
-'done.waiting-offer': str`Gracias, ${0}. Tu grupo está en la lista de espera y aún no tiene mesa. Si se libera una a esta hora, te enviamos una oferta por correo: vale ${1} minutos.`,
+'done.waiting-offer': str`Gracias, ${0}. Tu grupo está en la lista de espera y aún no tiene mesa. Si se libera una a esta hora, te enviamos una oferta por correo, válida ${1} minutos: acéptala y la mesa es tuya si sigue libre.`,
 'engine.error': `No se pudo cargar la página de reservas. Inténtelo más tarde.`,
 'engine.not-found': `Este restaurante no admite reservas en línea.`,
 'error.check': `Revisa los datos marcados abajo.`,

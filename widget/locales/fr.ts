@@ -79,7 +79,7 @@
 'done.thanks-received': str`Merci, ${0}. Le restaurant n'a pas encore confirmé votre table.`,
 'done.title': `Votre table est réservée`,
 'done.waiting': `Vous êtes sur la liste d'attente`,
-'done.waiting-offer': str`Merci, ${0}. Votre groupe est sur la liste d'attente et n'a pas encore de table. Si une table se libère à cette heure, nous vous envoyons une offre par e-mail : elle vaut ${1} minutes.`,
+'done.waiting-offer': str`Merci, ${0}. Votre groupe est sur la liste d'attente et n'a pas encore de table. Si une table se libère à cette heure, nous vous envoyons une offre par e-mail, valable ${1} minutes : acceptez-la et la table est à vous si elle est encore libre.`,
 'engine.error': `La page de réservation n'a pas pu être chargée. Veuillez réessayer plus tard.`,
 'engine.not-found': `Ce restaurant ne peut pas être réservé en ligne.`,
 'error.check': `Vérifiez les informations signalées ci-dessous.`,

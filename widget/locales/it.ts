@@ -79,7 +79,7 @@
 'done.thanks-received': str`Grazie, ${0}. Il ristorante non ha ancora confermato il tuo tavolo.`,
 'done.title': `Il tuo tavolo è prenotato`,
 'done.waiting': `Sei in lista d'attesa`,
-'done.waiting-offer': str`Grazie, ${0}. Il tuo gruppo è in lista d'attesa e non ha ancora un tavolo. Se se ne libera uno a quest'ora, ti mandiamo un'offerta per email: vale ${1} minuti.`,
+'done.waiting-offer': str`Grazie, ${0}. Il tuo gruppo è in lista d'attesa e non ha ancora un tavolo. Se se ne libera uno a quest'ora, ti mandiamo un'offerta per email, valida ${1} minuti: accettala e il tavolo è tuo se è ancora libero.`,
 'engine.error': `Impossibile caricare la pagina di prenotazione. Riprova più tardi.`,
 'engine.not-found': `Questo ristorante non si può prenotare online.`,
 'error.check': `Controlla i dati indicati qui sotto.`,

@@ -97,7 +97,7 @@ function summary(b: Block, p: Palette) {
     if (!r.hrefLabel) return html`<a href="${r.href}" style="color:${p.link}">${r.value}</a>`;
     return html`${r.value}<br><a href="${r.href}" style="color:${p.link}">${r.hrefLabel}</a>`;
   };
-  const rows = b.rows.map((r) => html`<tr><th align="left" valign="top" style="padding:4px 16px 4px 0;font-weight:600;white-space:nowrap">${r.label}</th><td style="padding:4px 0;overflow-wrap:anywhere">${value(r)}</td></tr>`);
+  const rows = b.rows.map((r) => html`<tr><th align="left" valign="top" style="padding:4px 16px 4px 0;font-weight:600;white-space:nowrap">${r.label}</th><td style="padding:4px 0;overflow-wrap:break-word">${value(r)}</td></tr>`);
   const manage = b.manage ? html`<tr><td colspan="2" style="padding:8px 0 0"><a href="${b.manage.url}" style="color:${p.link};font-weight:600">${b.manage.label}</a></td></tr>` : "";
   return html`<table role="presentation" style="width:100%;border-collapse:collapse;margin:20px 0;background:#f6f4f1;border-left:4px solid ${p.accent}"><tbody><tr><td style="padding:12px 16px"><table role="presentation" style="border-collapse:collapse">${rows}${manage}</table></td></tr></tbody></table>`;
 }
