@@ -1,6 +1,8 @@
 // The hosted pages in the guest's language, in Chromium on a real Worker (wrangler dev, local D1):
 // an Italian phone gets Italian without ?locale=, the placeholder shown while the restaurant loads
 // is in the page's language, and the language switch changes the page's language and nothing else.
+// And on a slow network the booking page asks for the restaurant and its times while its script
+// loads, once each.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -76,6 +78,26 @@ describe("the hosted pages' language", () => {
     assert.equal(await page.locator('text="Loading…" >> visible=true').count(), 0);
     release();
     await booked(page);
+    await context.close();
+  });
+
+  it("asks for the restaurant and its first times while the script loads, and the widget takes those answers", async () => {
+    const context = await browser.newContext({ locale: "en-GB" });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 400, downloadThroughput: 50_000, uploadThroughput: 50_000 });
+    const asked = [];
+    page.on("request", (r) => asked.push(new URL(r.url()).pathname));
+    await page.goto(`${server.url}/p/${restaurant.public_key}/book`);
+    await booked(page);
+    await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("/slots?")));
+    const profile = asked.filter((p) => p === `/api/v2/public/${restaurant.public_key}`);
+    const slots = asked.filter((p) => p.endsWith("/slots"));
+    assert.deepEqual([profile.length, slots.length], [1, 1], asked.join(" -> "));
+    // Not after the page's code (the old chain: page -> script -> profile -> page code -> times).
+    const pageCode = asked.findIndex((p) => p.startsWith("/widget/") && p !== "/widget/booking-engine.js");
+    assert.ok(asked.indexOf(slots[0]) < pageCode, asked.join(" -> "));
     await context.close();
   });
 

@@ -95,6 +95,18 @@ describe("hosted pages", () => {
     }
   });
 
+  it("the booking page asks for the restaurant and its first two weeks of times itself, with the widget's own URLs", async () => {
+    const r = await smallRestaurant({ locale: "en", max_online_pax: 6 });
+    const profile = (await r.guest.call("")).json.data[0];
+    const base = `/api/v2/public/${r.publicKey}`;
+    const links = async (path: string) => [...(await page(`/p/${r.publicKey}${path}`)).text.matchAll(/<link rel="preload" href="([^"]+)" as="fetch" crossorigin>/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+    expect(await links("/book?locale=it")).toEqual([`${base}?locale=it`, `${base}/slots?date=${profile.first_date}&pax=2&days=14&locale=it`]);
+    expect(await links("/book?pax=4")).toEqual([`${base}?locale=en`, `${base}/slots?date=${profile.first_date}&pax=4&days=14&locale=en`]);
+    // No more than the restaurant takes online, as the widget clamps it.
+    expect((await links("/book?pax=9"))[1]).toContain("&pax=6&");
+    expect(await links("")).toEqual([]);
+  });
+
   it("keeps the party size (?pax=) and the embedding site's accent (?accent=), strictly checked (CONTRACT 15)", async () => {
     const r = await smallRestaurant();
     const ok = await page(`/p/${r.publicKey}/book?pax=4&accent=%23225522`);

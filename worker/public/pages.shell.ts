@@ -5,9 +5,14 @@
 import { html, raw } from "hono/html";
 import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
+import { now } from "../lib/clock";
+import { zonedParts } from "../lib/localtime";
 import { type Locale, textsFor } from "./guest";
 
 export type Page = "welcome" | "services" | "book" | "manage" | "offer";
+
+/** Days of times the booking page asks for first (the widget's SCAN_DAYS). */
+const SCAN_DAYS = 14;
 
 /** Page titles and descriptions in the widget's locales. */
 const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => string; notFound: string; noScript: string; loading: string; language: string }> = {
@@ -119,6 +124,23 @@ export interface Shell {
   accent: string | undefined;
 }
 
+/**
+ * What the booking page asks for first, asked by the page itself while the script loads (the
+ * same URLs as the widget's, so it takes these answers): the restaurant, and its times from the
+ * first bookable day for the party of the address (else two), as the widget scans them.
+ */
+function preloads(v: Shell) {
+  if (v.page !== "book") return "";
+  const settings = resolveSettings(v.property.settings);
+  const base = `/api/v2/public/${encodeURIComponent(v.property.publicKey)}`;
+  const pax = Math.min(Number(v.pax ?? 2), settings.max_online_pax);
+  const firstDate = zonedParts(settings.timezone, now() + settings.min_notice * 60_000).date;
+  const slots = new URLSearchParams({ date: firstDate, pax: String(pax), days: String(SCAN_DAYS), locale: v.locale });
+  const link = (href: string) => html`<link rel="preload" href="${href}" as="fetch" crossorigin>
+`;
+  return html`${link(`${base}?locale=${v.locale}`)}${link(`${base}/slots?${slots}`)}`;
+}
+
 /** The page's title and description, in its language. */
 function heading(v: Shell) {
   const settings = resolveSettings(v.property.settings);
@@ -169,7 +191,7 @@ export function shellPage(v: Shell) {
 ${v.page === "manage" || v.page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
 ${accent ? html`<meta name="theme-color" content="${accent}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
-<script type="module" src="/widget/booking-engine.js"></script>
+${preloads(v)}<script type="module" src="/widget/booking-engine.js"></script>
 </head>
 <body>
 <main>
