@@ -39,6 +39,8 @@ export const PublicProfile = z.object({
   last_date: z.string(),
   /** minutes before the start until which a guest may cancel */
   cancel_notice: z.number().int(),
+  /** minutes a waiting-list offer holds: a freed table is emailed to the waiting party, theirs if claimed in that time */
+  offer_minutes: z.number().int(),
   /** where the restaurant is; null when it gave no street or city */
   address: z.object({ street: z.string().nullable(), city: z.string().nullable(), zip: z.string().nullable(), country: z.string().nullable() }).nullable(),
   /** for a map link; null when unknown */

@@ -51,6 +51,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @fires booking-created - a reservation was made; `detail: { reservation, manage_url }`
  * @fires booking-cancelled - the guest cancelled a reservation; `detail: { reservation }`
  *
+ * @slot loading - what shows while the restaurant is loading (the hosted pages put it in the page's language)
  * @csspart base - the element's frame
  * @csspart welcome - the welcome page; also `services`, `book`, `details`, `confirmation`, `manage` for the other pages and steps
  * @csspart welcome-message - the restaurant's welcome message
@@ -289,7 +290,8 @@ export class BookingEngine extends LitElement {
   override render() {
     return html`<div class="frame" part="base" @be-navigate=${this.navigate}>
       ${this.profile.render({
-        pending: () => html`<p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p>`,
+        // The hosted pages give their own placeholder, already in the page's language.
+        pending: () => html`<slot name="loading"><p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p></slot>`,
         error: (e) =>
           html`<p role="alert" class="message error" part="error">
             ${e instanceof PublicApiError && e.status === 404

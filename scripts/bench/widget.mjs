@@ -1,6 +1,7 @@
 // The widget's figures: the bundle gzipped against its budget, the time from navigation to the
-// first times shown on the hosted booking page (median of 10 cold loads in headless Chromium),
-// and Lighthouse 12 (performance and accessibility) on that page.
+// first times shown on the hosted booking page (median of 10 cold loads in headless Chromium, and
+// of 5 on a slow phone's network: 400 ms latency, 400 kbit/s each way, Chromium's own emulation
+// through CDP), and Lighthouse 12 (performance and accessibility) on that page.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,15 +15,37 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** ms from navigation start to the first time radio in the widget's shadow roots, each load in a fresh context (empty cache). */
-export async function timeToFirstTimes(url, runs = 10) {
+/** A slow phone's network: 400 ms latency, 400 kbit/s down and up (CDP takes bytes per second). */
+export const SLOW_NETWORK = { offline: false, latency: 400, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 };
+
+/**
+ * ms from navigation start to the first time radio in the widget's shadow roots, each load in a
+ * fresh context (empty cache); `network`: CDP's emulated conditions (none: the machine's own).
+ * `requests`: what the last load asked for before the times showed, in the order it asked.
+ */
+export async function timeToFirstTimes(url, runs = 10, network = undefined, { withoutPreloads = false } = {}) {
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const samples = [];
+  let requests = [];
   try {
     for (let i = 0; i < runs + 1; i++) {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
+      if (network) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.emulateNetworkConditions", network);
+      }
+      // The page as it was before it preloaded the profile and the first times: the same server, without those links.
+      if (withoutPreloads) {
+        await page.route(url, async (route) => {
+          const res = await route.fetch();
+          await route.fulfill({ response: res, body: (await res.text()).replace(/<link rel="preload"[^>]*>\n?/g, "") });
+        });
+      }
+      const asked = [];
+      page.on("request", (r) => asked.push(new URL(r.url()).pathname));
       await page.goto(url, { waitUntil: "commit" });
       const handle = await page.waitForFunction(
         () => {
@@ -34,17 +57,19 @@ export async function timeToFirstTimes(url, runs = 10) {
           return find(document) && performance.now();
         },
         null,
-        { polling: "raf", timeout: 30_000 },
+        // A slow network on a busy machine takes longer than the default 30 s.
+        { polling: "raf", timeout: network ? 120_000 : 30_000 },
       );
       const ms = await handle.jsonValue();
       // The first load warms wrangler dev (module compilation, D1 caches); it is not counted.
       if (i > 0) samples.push(ms);
+      requests = [...asked];
       await context.close();
     }
   } finally {
     await browser.close();
   }
-  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), samples };
+  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), samples, requests };
 }
 
 /** Lighthouse 12 on `url`, `runs` times: the run of median performance, and every run's scores. */
@@ -95,9 +120,13 @@ export async function benchWidget({ port, say = console.log } = {}) {
     say(`widget: measuring ${url}`);
     const ttft = await timeToFirstTimes(url);
     say(`widget: first times shown after ${ttft.median.toFixed(0)} ms (median of ${ttft.samples.length})`);
+    const slow = await timeToFirstTimes(url, 5, SLOW_NETWORK);
+    say(`widget: on a slow network, first times shown after ${slow.median.toFixed(0)} ms (median of ${slow.samples.length})`);
+    const unloaded = await timeToFirstTimes(url, 5, SLOW_NETWORK, { withoutPreloads: true });
+    say(`widget: on a slow network without the preloads, first times shown after ${unloaded.median.toFixed(0)} ms (median of ${unloaded.samples.length})`);
     const lh = await lighthouseScores(url);
     say(`widget: Lighthouse performance ${lh.performance}, accessibility ${lh.accessibility} (median of ${lh.runs.length})`);
-    return { bundle: size, timeToFirstTimes: ttft, lighthouse: { url: url.replace(server.url, ""), ...lh } };
+    return { bundle: size, timeToFirstTimes: ttft, slowNetwork: slow, slowWithoutPreloads: unloaded, lighthouse: { url: url.replace(server.url, ""), ...lh } };
   } finally {
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -107,10 +136,13 @@ export async function benchWidget({ port, say = console.log } = {}) {
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
 export function widgetLines(w) {
-  const { bundle, timeToFirstTimes: t, lighthouse: lh } = w;
+  const { bundle, timeToFirstTimes: t, slowNetwork: slow, slowWithoutPreloads: before, lighthouse: lh } = w;
   return [
-    `widget bundle /widget/booking-engine.js: ${kib(bundle.bytes)}, ${kib(bundle.gzip)} gzipped (budget ${kib(bundle.budget)})  ${bundle.gzip <= bundle.budget ? "OK" : "OVER BUDGET"}`,
+    `widget bundle /widget/booking-engine.js: ${kib(bundle.bytes)}, ${kib(bundle.gzip)} gzipped; largest first load (module, locale, page) ${kib(bundle.firstLoad)} gzipped (budget ${kib(bundle.budget)})  ${bundle.firstLoad <= bundle.budget ? "OK" : "OVER BUDGET"}`,
     `hosted booking page, navigation to first times shown: median ${t.median.toFixed(0)} ms (min ${t.min.toFixed(0)}, max ${t.max.toFixed(0)}; ${t.samples.length} cold loads, headless Chromium)`,
+    `  on a slow network (400 ms latency, 400 kbit/s): median ${slow.median.toFixed(0)} ms (min ${slow.min.toFixed(0)}, max ${slow.max.toFixed(0)}; ${slow.samples.length} cold loads); ` +
+      `${slow.requests.length} requests before the times: ${slow.requests.join(" -> ")}`,
+    `  the same without the page's preloads (as before them): median ${before.median.toFixed(0)} ms (min ${before.min.toFixed(0)}, max ${before.max.toFixed(0)}; ${before.samples.length} cold loads)`,
     `Lighthouse 12 on ${lh.url} (median of ${lh.runs.length} runs): performance ${lh.performance}, accessibility ${lh.accessibility} (target 100/100)  ${lh.performance === 100 && lh.accessibility === 100 ? "OK" : "BELOW TARGET"}` +
       `; runs ${lh.runs.map((r) => `${r.performance}/${r.accessibility}`).join(", ")}; FCP ${lh.fcp?.toFixed(0)} ms, LCP ${lh.lcp?.toFixed(0)} ms, TBT ${lh.tbt?.toFixed(0)} ms, CLS ${lh.cls?.toFixed(3)}` +
       (lh.failing.length ? `; audits below 1: ${lh.failing.join(", ")}` : "") +

@@ -317,6 +317,9 @@ describe("<booking-engine page=book>", () => {
     expect(summary.textContent).to.match(/Join the waiting list/);
     summary.click();
     await until(() => disclosure.open);
+    // One story with the emails: an offer by email when a table frees at that time, not "the restaurant decides".
+    expect(disclosure.textContent).to.match(/If one frees up at the time you chose, we email you an offer to claim/);
+    expect(disclosure.textContent).not.to.match(/decides later/);
     await expect(el).to.be.accessible();
     const full = times(page, "waiting").find((t) => t.value === hour)!;
     await check(full);
@@ -336,6 +339,7 @@ describe("<booking-engine page=book>", () => {
     expect(page.shadowRoot!.querySelector("h2")!.textContent).to.match(/You are on the waiting list/);
     expect(deepText(page)).not.to.match(/booked/i);
     expect(deepText(page)).to.match(/On the waiting list/);
+    expect(deepText(page)).to.contain(`If one frees up at this time, we email you an offer, valid for ${p.offer_minutes} minutes: claim it and the table is yours if it is still free.`);
     await expect(el).to.be.accessible();
   });
 });

@@ -72,7 +72,7 @@ export async function slots(date: string, pax: number, days = 1): Promise<Public
 }
 
 export async function profile() {
-  return (await (await fetch(asOther())).json()).data[0] as { first_date: string; last_date: string; max_online_pax: number; timezone: string };
+  return (await (await fetch(asOther())).json()).data[0] as { first_date: string; last_date: string; max_online_pax: number; timezone: string; offer_minutes: number };
 }
 
 /** A free (date, service, time) for `pax`, from the first date on, skipping `skip` entries. */

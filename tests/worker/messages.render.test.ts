@@ -7,13 +7,27 @@ import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
 import { calendar, type CalendarEvent, transitions } from "../../worker/messages/ical";
 import { buildMime } from "../../worker/messages/mime";
-import { render } from "../../worker/messages/render";
+import { render, type RenderInput, type Restaurant } from "../../worker/messages/render";
 import { type Locale, MESSAGE_TEMPLATES, type MessageSnapshot } from "../../worker/messages/types";
 import { calendarOf, parseCalendar } from "./messages.helpers";
 
 const LOCALES: Locale[] = ["en", "it", "fr", "de", "es"];
 const MANAGE = "https://book.example/p/pk_1/manage/tok?locale=xx";
 const OFFER = "https://book.example/p/pk_1/offer/off";
+
+const RESTAURANT: Restaurant = {
+  name: "Osteria <Ponte>",
+  email: "osteria@example.com",
+  phone: "+39 06 2",
+  website: null,
+  address: "Via Roma 1, 00100 Roma",
+  map: "https://www.google.com/maps/search/?api=1&query=Via%20Roma%201%2C%2000100%20Roma",
+  timezone: "Europe/Rome",
+  cancelNotice: 60,
+  accent: "#7a1f3d",
+  logo: "https://osteria.example/logo.png",
+  offerMinutes: 20,
+};
 
 const snapshot = (template: string): MessageSnapshot => ({
   date: "2027-03-28",
@@ -45,7 +59,7 @@ describe("every message in every language", () => {
           sequence: 3,
           writtenAt: Date.parse("2027-03-20T09:00:00Z"),
           reservationId: 42,
-          restaurant: { name: "Osteria <Ponte>", email: "osteria@example.com", phone: "+39 06 2", website: null, address: "Via Roma 1, 00100 Roma", timezone: "Europe/Rome", cancelNotice: 60 },
+          restaurant: RESTAURANT,
           service: "Cena",
           links: { manage: MANAGE, calendar: "https://book.example/cal.ics", offer: OFFER },
           domain: "book.example",
@@ -83,6 +97,116 @@ describe("every message in every language", () => {
       expect(subjects.size).toBe(MESSAGE_TEMPLATES.length);
     });
   }
+});
+
+const BOOK = "https://book.example/p/pk_1/book?locale=en&pax=4";
+
+const input = (template: RenderInput["template"], locale: Locale, over: Partial<RenderInput> = {}): RenderInput => ({
+  template,
+  recipient: template.startsWith("restaurant_") ? "restaurant" : "guest",
+  locale,
+  snapshot: snapshot(template),
+  sequence: 3,
+  writtenAt: Date.parse("2027-03-20T09:00:00Z"),
+  reservationId: 42,
+  restaurant: RESTAURANT,
+  service: "Cena",
+  links: { manage: MANAGE, calendar: "https://book.example/cal.ics", offer: OFFER, book: BOOK },
+  domain: "book.example",
+  organizer: "bookings@book.example",
+  ...over,
+});
+
+/** The URLs of an HTML part's links, as a mail client reads them. */
+const hrefs = (markup: string) => [...markup.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+
+describe("a guest's email", () => {
+  it("lays out a summary block (date, time, party, service, address with its map, the manage link) in the text and HTML parts", () => {
+    const r = render(input("confirmation", "en"));
+    expect(r.text).toMatch(/^Date: Sunday, March 28, 2027$/m);
+    expect(r.text).toMatch(/^Time: 8:30\sPM \(Rome\)$/m);
+    expect(r.text).toMatch(/^Party: 4 people$/m);
+    expect(r.text).toMatch(/^Service: Cena$/m);
+    expect(r.text).toContain(`Address: Via Roma 1, 00100 Roma (Map: ${RESTAURANT.map})`);
+    expect(r.text).toContain(`See, change or cancel your reservation: ${MANAGE}`);
+    expect(r.html).toMatch(/<th[^>]*>Party<\/th><td[^>]*>4 people<\/td>/);
+    expect(hrefs(r.html)).toEqual(expect.arrayContaining([RESTAURANT.map, MANAGE, "tel:+39062"]));
+  });
+
+  it("wears the restaurant's accent and logo; a light accent keeps dark text on its buttons and links readable", () => {
+    const r = render(input("offer", "it"));
+    expect(r.html).toContain('<img src="https://osteria.example/logo.png" alt="Osteria &lt;Ponte&gt;"');
+    expect(r.html).toContain("border-top:6px solid #7a1f3d");
+    expect(r.html).toContain("background:#7a1f3d;color:#ffffff");
+    const light = render(input("offer", "it", { restaurant: { ...RESTAURANT, accent: "#f2d16b", logo: null } }));
+    expect(light.html).toContain("background:#f2d16b;color:#1f1c19");
+    expect(light.html).not.toContain("<img");
+    expect(light.html).toMatch(/font-weight:700;color:#1f1c19">Osteria &lt;Ponte&gt;</);
+  });
+
+  it("offers Add to Google Calendar and Outlook beside the .ics, at the table's instant, for every message that carries the entry", () => {
+    for (const locale of LOCALES) {
+      for (const template of MESSAGE_TEMPLATES) {
+        const r = render(input(template, locale));
+        const google = hrefs(r.html).find((h) => h.startsWith("https://calendar.google.com/"));
+        const outlook = hrefs(r.html).find((h) => h.startsWith("https://outlook.live.com/"));
+        if (r.calendar?.method !== "REQUEST") {
+          expect(google, `${locale} ${template}`).toBeUndefined();
+          continue;
+        }
+        // 20:30 in Rome on the night summer time starts is 18:30 UTC; the table is held until 22:00.
+        expect(new URL(google!).searchParams.get("dates")).toBe("20270328T183000Z/20270328T200000Z");
+        expect(new URL(google!).searchParams.get("location")).toBe("Via Roma 1, 00100 Roma");
+        expect(new URL(outlook!).searchParams.get("startdt")).toBe("2027-03-28T18:30:00Z");
+        expect(new URL(outlook!).searchParams.get("enddt")).toBe("2027-03-28T20:00:00Z");
+        expect(r.text).toContain(`Google Calendar: ${google}`);
+      }
+    }
+  });
+
+  it("a cancellation offers to book again, says the attachment removes the entry, and never that an entry is attached", () => {
+    const r = render(input("cancellation", "en"));
+    expect(r.text).not.toContain("The calendar entry is attached");
+    expect(r.text).toContain("The attached calendar update removes the entry from your calendar.");
+    expect(r.text).toContain(`Book again: ${BOOK}`);
+    expect(hrefs(r.html)).toContain(BOOK);
+    expect(r.text).not.toContain(MANAGE);
+    // A waiting party's cancellation carries no entry, and says nothing of one.
+    const waiting = render(input("cancellation", "en", { snapshot: { ...snapshot("cancellation"), ics: null } }));
+    expect(waiting.calendar).toBeUndefined();
+    expect(waiting.text).not.toMatch(/attached|calendar/i);
+    for (const locale of LOCALES) expect(render(input("cancellation", locale)).text).toContain(BOOK);
+  });
+
+  it("on the waiting list: the exact time asked for, how an offer comes and how long it holds, in every language", () => {
+    const en = render(input("waiting", "en")).text;
+    expect(en).toMatch(/If a table for your party frees up at 8:30\sPM, we email you an offer/);
+    expect(en).toContain("valid for 20 minutes: claim it and the table is yours if it is still free");
+    expect(en).not.toContain("at once");
+    for (const locale of LOCALES) expect(render(input("waiting", locale)).text, locale).toMatch(/\b20\b/);
+  });
+});
+
+describe("the restaurant's notice", () => {
+  const request = { specialRequest: "a quiet corner", occasion: "birthday", allergies: "peanuts", tables: "T4, T5" };
+
+  it("shows the occasion, allergies, special request and tables, the status in words, and no empty line runs", () => {
+    const r = render(input("restaurant_booking", "en", { request }));
+    for (const line of ["Occasion: Birthday", "Allergies: peanuts", "Special request: a quiet corner", "Table: T4, T5", "Status: Booked", "Party: 4 people"]) expect(r.text).toContain(line);
+    expect(r.text).not.toContain("ACCEPTED");
+    expect(r.html).toMatch(/<th[^>]*>Allergies<\/th><td[^>]*>peanuts<\/td>/);
+    // Nothing to show: no label without a value.
+    const bare = render(input("restaurant_booking", "en", { request: undefined, snapshot: { ...snapshot("restaurant_booking"), notes: null } }));
+    expect(bare.text).not.toMatch(/^(Occasion|Allergies|Special request|Table|Notes):/m);
+  });
+
+  it("in every language: statuses in words, and no message of any kind has a run of blank lines", () => {
+    for (const locale of LOCALES) {
+      const waiting = render(input("restaurant_booking", locale, { request, snapshot: { ...snapshot("restaurant_booking"), status: "WAITING" } }));
+      expect(waiting.text, locale).not.toMatch(/WAITING|ACCEPTED/);
+      for (const template of MESSAGE_TEMPLATES) expect(render(input(template, locale, { request })).text, `${locale} ${template}`).not.toMatch(/\n\s*\n\s*\n/);
+    }
+  });
 });
 
 describe("the time-zone observances of a calendar entry", () => {

@@ -182,16 +182,29 @@ describe("who is emailed", () => {
       new Request(`https://elsewhere.example/api/v2/public/${r.publicKey}/reservations`, {
         method: "POST",
         headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip, Host: "elsewhere.example" },
-        body: JSON.stringify({ date: dateInDays(14), hour: "19:30", pax: 2, guest: { first_name: "Jean", last_name: "Valjean", email: to }, locale: "fr" }),
+        body: JSON.stringify({
+          date: dateInDays(14),
+          hour: "19:30",
+          pax: 2,
+          guest: { first_name: "Jean", last_name: "Valjean", email: to },
+          locale: "fr",
+          occasion: "anniversary",
+          allergies: "noix",
+          special_request: "près de la fenêtre",
+        }),
       }),
     );
     expect(booked.status).toBe(201);
     const token = ((await booked.json()) as any).data[0].manage_token;
     const [mail] = await mailsTo(capture, to, 1);
     expect(mail!.subject).toMatch(/^Votre table chez Trattoria Posta : /);
-    expect(linksIn(mail!.text, "https://")).toEqual([`${ORIGIN}/p/${r.publicKey}/manage/${token}?locale=fr`, `${ORIGIN}/api/v2/public/${r.publicKey}/manage/${token}/calendar.ics`]);
+    expect(linksIn(mail!.text, ORIGIN)).toEqual([`${ORIGIN}/p/${r.publicKey}/manage/${token}?locale=fr`, `${ORIGIN}/api/v2/public/${r.publicKey}/manage/${token}/calendar.ics`]);
     const [notice] = await mailsTo(capture, r.email, 1);
     expect(notice!.subject).toMatch(/^Nuova prenotazione online: Jean Valjean, 2 persone, /);
+    // What the guest told, the table given and the status in words; no run of blank lines.
+    for (const line of ["Occasione: Anniversario", "Allergie: noix", "Richiesta speciale: près de la fenêtre", "Tavolo: T1", "Stato: Prenotato"]) expect(notice!.text).toContain(line);
+    expect(notice!.text).not.toContain("ACCEPTED");
+    expect(notice!.text).not.toMatch(/\n\s*\n\s*\n/);
     expect(notice!.replyTo).toEqual([{ name: "Jean Valjean", address: to }]);
     expect(notice!.attachments).toHaveLength(0);
     expect((await call(`/api/v2/public/${r.publicKey}/manage/${token}`, { method: "DELETE", headers: { "CF-Connecting-IP": ip } })).status).toBe(200);

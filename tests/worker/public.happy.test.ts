@@ -39,6 +39,7 @@ describe("GET /public/{public_key}", () => {
       first_date: zoneDate(zone, now() + 2 * 86_400_000),
       last_date: plusDays(today, 30),
       cancel_notice: 90,
+      offer_minutes: 15,
       address: null,
       position: null,
       phone: null,

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { call, freshIp } from "./helpers";
 import { GUEST, smallRestaurant } from "./public.fixtures";
 
-const page = (path: string) => call(path, { headers: { "CF-Connecting-IP": freshIp() } });
+const page = (path: string, headers: Record<string, string> = {}) => call(path, { headers: { "CF-Connecting-IP": freshIp(), ...headers } });
+const LOADING_EN = '<p slot="loading" role="status" class="be-loading">Loading…</p>';
+const LOADING_IT = '<p slot="loading" role="status" class="be-loading">Caricamento…</p>';
 
 describe("hosted pages", () => {
   it("serve each page of the widget with lang, title, viewport, description and the module script", async () => {
@@ -24,7 +26,7 @@ describe("hosted pages", () => {
       expect(res.text).toContain(`<meta name="description" content="${description}">`);
       expect(res.text).toContain('<script type="module" src="/widget/booking-engine.js"></script>');
       // The widget's headings are h2 (it lives inside other people's pages): the page owns the h1.
-      expect(res.text).toContain(`<main>\n<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it" hosted></booking-engine>`);
+      expect(res.text).toContain(`<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it" hosted>${LOADING_IT}</booking-engine>`);
       // Small, and nothing render-blocking: no stylesheet links, no classic scripts.
       expect(res.text.length).toBeLessThan(4096);
       expect(res.text).not.toMatch(/<link rel="stylesheet"|<script(?! type="module")/);
@@ -37,7 +39,7 @@ describe("hosted pages", () => {
     const booking = (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST })).json.data[0];
     const res = await page(new URL(booking.manage_url).pathname);
     expect(res.status).toBe(200);
-    expect(res.text).toContain(`<booking-engine property="${r.publicKey}" page="manage" locale="en" hosted token="${booking.manage_token}"></booking-engine>`);
+    expect(res.text).toContain(`<booking-engine property="${r.publicKey}" page="manage" locale="en" hosted token="${booking.manage_token}">${LOADING_EN}</booking-engine>`);
     expect(res.text).toContain("<title>Your reservation · Small Trattoria</title>");
     expect(res.text).toContain('<meta name="robots" content="noindex">');
     expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
@@ -56,12 +58,61 @@ describe("hosted pages", () => {
     expect(odd.text).not.toContain("<script>");
   });
 
+  it("speaks the browser's language (Accept-Language, by preference), unless ?locale= names one; else the restaurant's", async () => {
+    const r = await smallRestaurant({ locale: "de" });
+    const lang = async (path: string, accept?: string) => (await page(`/p/${r.publicKey}${path}`, accept ? { "Accept-Language": accept } : {})).text.match(/<html lang="(\w+)">/)?.[1];
+    expect(await lang("/book", "it-IT,it;q=0.9,en-US;q=0.8,en;q=0.7")).toBe("it");
+    expect(await lang("/book", "ja, fr;q=0.4, es-MX;q=0.9")).toBe("es");
+    expect(await lang("/book", "ja, zh-CN;q=0.8")).toBe("de");
+    expect(await lang("/book?locale=fr", "it-IT,it;q=0.9")).toBe("fr");
+    expect(await lang("", "es")).toBe("es");
+    const it = await page(`/p/${r.publicKey}/book`, { "Accept-Language": "it-IT" });
+    expect(it.text).toContain('locale="it"');
+    expect(it.text).toContain("<title>Prenota un tavolo · Small Trattoria</title>");
+    expect(it.headers.get("Vary")).toMatch(/Accept-Language/i);
+  });
+
+  it("has a language switch: this page in each language, each named in its own, the party and accent kept", async () => {
+    const r = await smallRestaurant({ locale: "en" });
+    const res = await page(`/p/${r.publicKey}/book?pax=4&accent=%23225522`, { "Accept-Language": "fr-FR" });
+    const nav = res.text.match(/<nav class="lang" aria-label="Langue"><ul>(.*?)<\/ul><\/nav>/)?.[1] ?? "";
+    const links = [...nav.matchAll(/<a href="([^"]+)" hreflang="(\w+)" lang="\w+"( aria-current="true")?>([^<]+)<\/a>/g)].map((m) => [m[1], m[2], !!m[3], m[4]]);
+    const path = `/p/${r.publicKey}/book`;
+    expect(links).toEqual([
+      [`${path}?locale=en&amp;pax=4&amp;accent=%23225522`, "en", false, "English"],
+      [`${path}?locale=it&amp;pax=4&amp;accent=%23225522`, "it", false, "Italiano"],
+      [`${path}?locale=fr&amp;pax=4&amp;accent=%23225522`, "fr", true, "Français"],
+      [`${path}?locale=de&amp;pax=4&amp;accent=%23225522`, "de", false, "Deutsch"],
+      [`${path}?locale=es&amp;pax=4&amp;accent=%23225522`, "es", false, "Español"],
+    ]);
+  });
+
+  it("shows the placeholder until the widget has its data in the page's language, not \"Loading...\"", async () => {
+    const r = await smallRestaurant({ locale: "en" });
+    const cases = [["it", "Caricamento…"], ["fr", "Chargement…"], ["de", "Wird geladen…"], ["es", "Cargando…"], ["en", "Loading…"]] as const;
+    for (const [locale, text] of cases) {
+      expect((await page(`/p/${r.publicKey}/book?locale=${locale}`)).text).toContain(`<p slot="loading" role="status" class="be-loading">${text}</p></booking-engine>`);
+    }
+  });
+
+  it("the booking page asks for the restaurant and its first two weeks of times itself, with the widget's own URLs", async () => {
+    const r = await smallRestaurant({ locale: "en", max_online_pax: 6 });
+    const profile = (await r.guest.call("")).json.data[0];
+    const base = `/api/v2/public/${r.publicKey}`;
+    const links = async (path: string) => [...(await page(`/p/${r.publicKey}${path}`)).text.matchAll(/<link rel="preload" href="([^"]+)" as="fetch" crossorigin>/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+    expect(await links("/book?locale=it")).toEqual([`${base}?locale=it`, `${base}/slots?date=${profile.first_date}&pax=2&days=14&locale=it`]);
+    expect(await links("/book?pax=4")).toEqual([`${base}?locale=en`, `${base}/slots?date=${profile.first_date}&pax=4&days=14&locale=en`]);
+    // No more than the restaurant takes online, as the widget clamps it.
+    expect((await links("/book?pax=9"))[1]).toContain("&pax=6&");
+    expect(await links("")).toEqual([]);
+  });
+
   it("keeps the party size (?pax=) and the embedding site's accent (?accent=), strictly checked", async () => {
     const r = await smallRestaurant();
     const ok = await page(`/p/${r.publicKey}/book?pax=4&accent=%23225522`);
-    expect(ok.text).toContain(`page="book" locale="en" hosted pax="4" style="--be-accent: #225522"></booking-engine>`);
+    expect(ok.text).toContain(`page="book" locale="en" hosted pax="4" style="--be-accent: #225522">${LOADING_EN}</booking-engine>`);
     const odd = await page(`/p/${r.publicKey}/book?pax=4%22%20onload%3D1&accent=red;background:url(x)`);
-    expect(odd.text).toContain(`page="book" locale="en" hosted></booking-engine>`);
+    expect(odd.text).toContain(`page="book" locale="en" hosted>${LOADING_EN}</booking-engine>`);
   });
 
   it("describes the welcome page with the welcome message in the page's language (settings.translations)", async () => {

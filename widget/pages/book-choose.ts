@@ -187,7 +187,7 @@ export function waitingList(o: { times: ChoiceOption[]; city: string; open: bool
     ${choiceGroup({
       name: "waiting",
       legend: msg(str`Full times in ${o.city}, for the waiting list`, { id: "book.waiting-times-in" }),
-      hint: msg("On the waiting list your party holds no table: the restaurant decides later.", { id: "book.waiting-hint" }),
+      hint: msg("On the waiting list your party holds no table. If one frees up at the time you chose, we email you an offer to claim.", { id: "book.waiting-offer" }),
       options: o.times,
       value: o.value,
       onChange: o.onChange,

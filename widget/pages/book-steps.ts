@@ -70,7 +70,7 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
         ${booked
           ? msg(str`Thank you, ${b.guest.first_name}. We look forward to seeing you.`, { id: "done.thanks" })
           : waiting
-            ? msg(str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet.`, { id: "done.thanks-waiting" })
+            ? msg(str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet. If one frees up at this time, we email you an offer, valid for ${profile.offer_minutes} minutes: claim it and the table is yours if it is still free.`, { id: "done.waiting-offer" })
             : msg(str`Thank you, ${b.guest.first_name}. The restaurant has not confirmed your table yet.`, { id: "done.thanks-received" })}
       </p>
       ${summary({ ...b, state: { text: statusText(b.status), value: b.status } }, locale)}

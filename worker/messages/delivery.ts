@@ -5,7 +5,7 @@
  * Message-ID), hands it to the send_email binding, and closes it: sent, retried on the outbox's
  * schedule (webhook deliveries share it), or failed once that is exhausted. SQL is in messages.repo.ts, the wire in transport.ts.
  */
-import { resolveSettings } from "../../shared/schemas";
+import { resolveSettings, type Settings } from "../../shared/schemas";
 import { type Config, config } from "../config";
 import type { Bindings } from "../env";
 import { now as clockNow, nowIso } from "../lib/clock";
@@ -18,6 +18,7 @@ import { buildMime } from "./mime";
 import { render, type Restaurant } from "./render";
 import { sendMail } from "./transport";
 import type { Locale, MessageSnapshot, Recipient, Template } from "./types";
+import { mapUrl } from "./web-calendar";
 
 /** How long an attempt holds its message. */
 const LEASE_MS = 60_000;
@@ -110,8 +111,8 @@ async function compose(c: Config, s: Sendable, snapshot: MessageSnapshot): Promi
   const m = s.message;
   const settings = resolveSettings(JSON.parse(String(s.property.settings ?? "{}")));
   const locale = m.locale as Locale;
-  const links = await linksOf(c, s, locale);
-  const restaurant = restaurantOf(s.property, settings.timezone, settings.cancel_notice);
+  const links = await linksOf(c, s, locale, snapshot.pax);
+  const restaurant = restaurantOf(s.property, settings);
   const rendered = render({
     template: m.template as Template,
     recipient: m.recipient as Recipient,
@@ -123,14 +124,18 @@ async function compose(c: Config, s: Sendable, snapshot: MessageSnapshot): Promi
     restaurant,
     service: s.serviceName,
     links,
+    request: s.request,
     domain: new URL(c.publicOrigin).hostname,
     organizer: c.emailFrom,
   });
   return mimeOf(c, m, { restaurant, snapshot, rendered, locale });
 }
 
-/** The guest's manage page, calendar entry and offer, when the LINK_SECRET can make their links again. */
-async function linksOf(c: Config, s: Sendable, locale: Locale) {
+/**
+ * The guest's manage page, calendar entry and offer, when the LINK_SECRET can make their links
+ * again; and the booking page, to book again with the party kept.
+ */
+async function linksOf(c: Config, s: Sendable, locale: Locale, pax: number) {
   const publicKey = encodeURIComponent(String(s.property.public_key));
   const manage = await storedToken(c.linkSecret, "manage", s.reservation.manage_nonce, s.reservation.manage_token_hash);
   const offer = s.offer && (await storedToken(c.linkSecret, "offer", s.offer.nonce, s.offer.token_hash));
@@ -138,6 +143,7 @@ async function linksOf(c: Config, s: Sendable, locale: Locale) {
     manage: manage && `${c.publicOrigin}/p/${publicKey}/manage/${manage}?locale=${locale}`,
     calendar: manage && `${c.publicOrigin}/api/v2/public/${publicKey}/manage/${manage}/calendar.ics`,
     offer: offer && `${c.publicOrigin}/p/${publicKey}/offer/${offer}?locale=${locale}`,
+    book: `${c.publicOrigin}/p/${publicKey}/book?locale=${locale}&pax=${pax}`,
   };
 }
 
@@ -169,18 +175,22 @@ function mimeOf(c: Config, m: Record<string, unknown>, { restaurant, snapshot, r
 }
 
 /** The restaurant as messages show it, from its row in the shard (raw, or as drizzle reads it). */
-export function restaurantOf(p: Record<string, unknown>, timezone: string, cancelNotice: number): Restaurant {
+export function restaurantOf(p: Record<string, unknown>, settings: Settings): Restaurant {
   const raw = p.position ?? "{}";
-  const position = (typeof raw === "string" ? JSON.parse(raw) : raw) as { address?: string; zip?: string; city?: string };
+  const position = (typeof raw === "string" ? JSON.parse(raw) : raw) as { address?: string; zip?: string; city?: string; latitude?: number; longitude?: number };
   const place = [position.zip, position.city].filter(Boolean).join(" ");
-  const address = [position.address, place].filter(Boolean).join(", ");
+  const address = [position.address, place].filter(Boolean).join(", ") || null;
   return {
     name: String(p.name),
     email: (p.email as string | null) ?? null,
     phone: (p.phone as string | null) ?? null,
     website: (p.website as string | null) ?? null,
-    address: address || null,
-    timezone,
-    cancelNotice,
+    address,
+    map: mapUrl({ latitude: position.latitude, longitude: position.longitude, address }),
+    timezone: settings.timezone,
+    cancelNotice: settings.cancel_notice,
+    accent: settings.accent_color,
+    logo: settings.logo_url,
+    offerMinutes: settings.offer_minutes,
   };
 }

@@ -139,24 +139,38 @@ export async function markQueued(d1: D1Database, id: number, at: string): Promis
 }
 
 /** What writing message `id` needs, in one round trip. */
+interface SentReservation {
+  id: number;
+  status: string;
+  start_date: string;
+  start_hour: string;
+  manage_nonce: string | null;
+  manage_token_hash: string | null;
+}
+
 export async function sendContext(d1: D1Database, id: number) {
   const [message, property, reservation, service, offer] = await d1.batch([
     d1.prepare("SELECT m.*, b.raw FROM messages m LEFT JOIN message_bodies b ON b.message_id = m.id WHERE m.id = ?").bind(id),
     d1.prepare("SELECT p.* FROM properties p JOIN messages m ON m.property_id = p.id WHERE m.id = ?").bind(id),
     d1
-      .prepare("SELECT r.id, r.status, r.start_date, r.start_hour, r.manage_nonce, r.manage_token_hash FROM reservations r JOIN messages m ON m.reservation_id = r.id WHERE m.id = ?")
+      .prepare(
+        `SELECT r.id, r.status, r.start_date, r.start_hour, r.manage_nonce, r.manage_token_hash, r.special_request, r.occasion, r.allergies,
+           (SELECT group_concat(t.name, ', ') FROM json_each(r.table_ids) j JOIN dining_tables t ON t.id = j.value) AS tables
+         FROM reservations r JOIN messages m ON m.reservation_id = r.id WHERE m.id = ?`,
+      )
       .bind(id),
     d1.prepare("SELECT s.name FROM services s JOIN messages m ON s.id = json_extract(m.snapshot, '$.service_id') WHERE m.id = ?").bind(id),
     d1
       .prepare("SELECT o.nonce, o.token_hash, o.state FROM waitlist_offers o JOIN messages m ON m.reservation_id = o.reservation_id WHERE m.id = ? AND o.nonce = json_extract(m.snapshot, '$.offer.nonce')")
       .bind(id),
   ]);
+  const r = reservation!.results[0] as (SentReservation & { special_request: string | null; occasion: string | null; allergies: string | null; tables: string | null }) | undefined;
   return {
     message: message!.results[0] as Record<string, unknown> | undefined,
     property: property!.results[0] as Record<string, unknown> | undefined,
-    reservation: reservation!.results[0] as
-      | { id: number; status: string; start_date: string; start_hour: string; manage_nonce: string | null; manage_token_hash: string | null }
-      | undefined,
+    reservation: r,
+    /** what the guest told the restaurant and the tables given, as they are now (the restaurant's notice goes at once) */
+    request: r && { specialRequest: r.special_request, occasion: r.occasion, allergies: r.allergies, tables: r.tables },
     serviceName: (service!.results[0] as { name: string } | undefined)?.name ?? null,
     offer: offer!.results[0] as { nonce: string; token_hash: string; state: string } | undefined,
   };

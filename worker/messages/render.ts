@@ -2,14 +2,16 @@
  * One message's subject, plain text, HTML and calendar entry, in its language.
  * Pure: the delivery reads what it needs, this only writes words. Every value written into the
  * HTML goes through hono's `html`, which escapes it, as the hosted pages do; links are built on
- * the configured public origin.
+ * the configured public origin. The layout (a summary block, the restaurant's accent and logo,
+ * web calendar links) is in layout.ts.
  */
-import { html } from "hono/html";
-import type { HtmlEscapedString } from "hono/utils/html";
+import type { Occasion, ReservationStatus } from "../../shared/schemas";
 import { localMinutes, localToUtc } from "../lib/localtime";
 import { calendar } from "./ical";
+import { type Block, asHtml, asText, type Link, type Row } from "./layout";
 import { TEXTS, type Texts, type Vars } from "./texts";
 import type { Locale, MessageSnapshot, Recipient, Template } from "./types";
+import { googleCalendarUrl, outlookCalendarUrl } from "./web-calendar";
 
 export interface Restaurant {
   name: string;
@@ -18,9 +20,25 @@ export interface Restaurant {
   website: string | null;
   /** one line: street, zip and city */
   address: string | null;
+  /** a map of the address (web-calendar.ts mapUrl); null without one */
+  map: string | null;
   timezone: string;
   /** minutes before the start until which guests may cancel online */
   cancelNotice: number;
+  /** #rrggbb for the email's header and buttons; null: the house's own */
+  accent: string | null;
+  logo: string | null;
+  /** how long a waiting-list offer holds */
+  offerMinutes: number;
+}
+
+/** What the guest told the restaurant, and the tables given: the restaurant's notice shows them. */
+export interface Request {
+  specialRequest: string | null;
+  occasion: string | null;
+  allergies: string | null;
+  /** the tables' names, joined */
+  tables: string | null;
 }
 
 export interface RenderInput {
@@ -34,7 +52,8 @@ export interface RenderInput {
   reservationId: number;
   restaurant: Restaurant;
   service: string | null;
-  links: { manage?: string | undefined; calendar?: string | undefined; offer?: string | undefined };
+  links: { manage?: string | undefined; calendar?: string | undefined; offer?: string | undefined; book?: string | undefined };
+  request?: Request | undefined;
   /** the host name of the public origin: the calendar UID's domain */
   domain: string;
   /** the sender address: the calendar entry's organizer */
@@ -80,6 +99,7 @@ function vars(i: RenderInput, t: Texts): Vars {
     before: before && s.before ? `${before.date}, ${before.time}, ${t.party(s.before.pax)}` : "",
     until: until ? `${until} (${zoneCity(i.restaurant.timezone)})` : "",
     waiting: s.status === "WAITING",
+    offerMinutes: i.restaurant.offerMinutes,
   };
 }
 
@@ -91,69 +111,77 @@ function cancelDeadline(i: RenderInput): string | undefined {
   return new Intl.DateTimeFormat(i.locale, { dateStyle: "full", timeStyle: "short", timeZone: i.restaurant.timezone }).format(until);
 }
 
-interface Block {
-  paragraphs: string[];
-  /** [label, url] */
-  buttons: [string, string][];
-  details: [string, string][];
+/** Date, time, party and service: the first rows of every summary. */
+function when(t: Texts, v: Vars): Row[] {
+  return [
+    { label: t.date, value: v.date },
+    { label: t.time, value: `${v.time} (${v.city})` },
+    { label: t.partyLabel, value: v.party },
+    { label: t.service, value: v.service },
+  ];
 }
 
-function content(i: RenderInput, t: Texts, v: Vars): Block {
+/** The restaurant's notice: the booking with everything the guest told, statuses in words, and no empty row. */
+function forRestaurant(i: RenderInput, t: Texts, v: Vars): Block {
+  const s = i.snapshot;
+  const r = i.request;
+  const occasion = r?.occasion ? (t.occasions[r.occasion as Occasion] ?? r.occasion) : "";
+  const rows: Row[] = [
+    ...when(t, v),
+    { label: t.tables, value: r?.tables ?? "" },
+    { label: t.status, value: t.statuses[s.status as ReservationStatus] ?? s.status },
+    { label: t.email, value: s.guest.email ?? "", href: s.guest.email ? `mailto:${s.guest.email}` : undefined },
+    { label: t.phone, value: s.guest.phone ?? "", href: s.guest.phone ? `tel:${s.guest.phone.replace(/[^+\d]/g, "")}` : undefined },
+    { label: t.occasion, value: occasion },
+    { label: t.allergies, value: r?.allergies ?? "" },
+    { label: t.request, value: r?.specialRequest ?? "" },
+    { label: t.notes, value: s.notes ?? "" },
+  ];
+  return { paragraphs: t.body[i.template](v), rows: rows.filter((row) => row.value), buttons: [], calendar: [] };
+}
+
+/** Google Calendar, Outlook and the .ics: for a message that carries the entry. */
+function calendarLinks(i: RenderInput, t: Texts): Link[] {
+  const s = i.snapshot;
+  if (s.ics !== "REQUEST") return [];
+  const end = s.end.split("T");
+  const event = {
+    title: `${i.restaurant.name}: ${t.party(s.pax)}`,
+    details: [i.service, i.links.manage ? `${t.manage}: ${i.links.manage}` : ""].filter(Boolean).join("\n"),
+    location: i.restaurant.address,
+    timeZone: i.restaurant.timezone,
+    start: { date: s.date, hour: s.hour },
+    end: { date: end[0] ?? s.date, hour: end[1] ?? s.hour },
+  };
+  const links: Link[] = [
+    { label: "Google Calendar", url: googleCalendarUrl(event) },
+    { label: "Outlook", url: outlookCalendarUrl(event) },
+  ];
+  if (i.links.calendar) links.push({ label: t.icsFile, url: i.links.calendar });
+  return links;
+}
+
+/** The guest's message: its words, the summary (address with a map, the manage link), its actions. */
+function forGuest(i: RenderInput, t: Texts, v: Vars): Block {
   const s = i.snapshot;
   const paragraphs = [...t.body[i.template](v)];
-  const buttons: [string, string][] = [];
-  const details: [string, string][] = [];
-  if (i.recipient === "restaurant") {
-    details.push([t.status, s.status], [t.email, s.guest.email ?? ""], [t.phone, s.guest.phone ?? ""], [t.notes, s.notes ?? ""]);
-    return { paragraphs, buttons, details: details.filter(([, value]) => value) };
-  }
-  if (i.template === "offer" && i.links.offer) buttons.push([t.claim, i.links.offer]);
   const live = i.template !== "cancellation";
-  if (live && i.links.manage) buttons.push([t.manage, i.links.manage]);
-  if (s.ics === "REQUEST" && i.links.calendar) buttons.push([t.calendar, i.links.calendar]);
-  if (s.ics) paragraphs.push(t.attached);
+  const buttons: Link[] = [];
+  if (i.template === "offer" && i.links.offer) buttons.push({ label: t.claim, url: i.links.offer });
+  if (!live && i.links.book) buttons.push({ label: t.bookAgain, url: i.links.book });
+  if (s.ics === "REQUEST") paragraphs.push(t.attached);
+  if (s.ics === "CANCEL") paragraphs.push(t.cancelAttached);
   if (live && i.template !== "offer" && s.status !== "WAITING") {
     const deadline = i.links.manage ? cancelDeadline(i) : undefined;
     paragraphs.push(deadline ? t.cancelUntil(deadline) : t.noOnlineCancel);
   }
-  if (i.restaurant.address) details.push([t.address, i.restaurant.address]);
-  if (i.restaurant.phone) details.push([t.phone, i.restaurant.phone]);
-  return { paragraphs, buttons, details };
-}
-
-/** Text with its line breaks as LF: a lone CR (kept in a note, or in a name stored before names were refused one), or CR LF, is one break. */
-const breaks = (text: string) => text.replace(/\r\n?/g, "\n");
-
-function asText(t: Texts, greeting: string, b: Block, signature: string, footer: string): string {
-  const lines = [greeting, "", ...b.paragraphs.flatMap((p) => [p, ""])];
-  for (const [label, url] of b.buttons) lines.push(`${label}: ${url}`);
-  if (b.buttons.length) lines.push("");
-  for (const [label, value] of b.details) lines.push(`${label}: ${value}`);
-  if (b.details.length) lines.push("");
-  lines.push(signature, "", "--", footer);
-  return breaks(lines.join("\n"));
-}
-
-/** hono's `html` answers synchronously when nothing in it is a promise, as in an email. */
-function markup(h: HtmlEscapedString | Promise<HtmlEscapedString>): string {
-  if (h instanceof Promise) throw new TypeError("an email's HTML holds no promise");
-  return h.toString();
-}
-
-const button = ([label, url]: [string, string]) => html`<p style="margin:16px 0"><a href="${url}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:#1f1c19;color:#ffffff;text-decoration:none">${label}</a></p>\n`;
-const detail = ([label, value]: [string, string]) => html`<tr><th align="left" style="padding:2px 12px 2px 0;font-weight:600">${label}</th><td>${breaks(value)}</td></tr>`;
-/** The signature's lines, one <br> between each. */
-const signatureLines = (text: string) => breaks(text).split("\n").map((line, n) => (n ? html`<br>${line}` : line));
-
-function asHtml(locale: Locale, subject: string, greeting: string, b: Block, signature: string, footer: string): string {
-  const table = b.details.length ? html`<table role="presentation" style="border-collapse:collapse;margin:16px 0">${b.details.map(detail)}</table>` : "";
-  return markup(html`<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
-<body style="margin:0;padding:24px;background:#f6f4f1;color:#1f1c19;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
-<div style="max-width:36rem;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
-<p>${greeting}</p>
-${b.paragraphs.map((p) => html`<p>${p}</p>\n`)}${b.buttons.map(button)}${table}
-<p>${signatureLines(signature)}</p>
-</div><p style="max-width:36rem;margin:12px auto;color:#6b645c;font-size:13px">${footer}</p></body></html>`);
+  const rows: Row[] = [
+    ...when(t, v),
+    { label: t.address, value: i.restaurant.address ?? "", href: i.restaurant.map ?? undefined, hrefLabel: t.map },
+    { label: t.phone, value: i.restaurant.phone ?? "", href: i.restaurant.phone ? `tel:${i.restaurant.phone.replace(/[^+\d]/g, "")}` : undefined },
+  ];
+  const manage = live && i.links.manage ? { label: t.manage, url: i.links.manage } : undefined;
+  return { paragraphs, rows: rows.filter((row) => row.value), manage, buttons, calendar: calendarLinks(i, t), calendarLabel: t.calendar };
 }
 
 /** The calendar entry of the reservation as this message tells it. */
@@ -182,11 +210,12 @@ export function calendarEntry(i: Pick<RenderInput, "snapshot" | "sequence" | "wr
 export function render(i: RenderInput): Rendered {
   const t = TEXTS[i.locale];
   const v = vars(i, t);
+  const toRestaurant = i.recipient === "restaurant";
   const subject = t.subject[i.template](v);
-  const greeting = i.recipient === "restaurant" ? t.greeting(i.restaurant.name) : t.greeting(i.snapshot.guest.first_name);
-  const b = content(i, t, v);
-  const signature = i.recipient === "restaurant" ? "" : t.signature(i.restaurant.name);
-  const footer = t.footer(i.restaurant.name);
-  const ics = i.recipient === "guest" && i.snapshot.ics ? { method: i.snapshot.ics, content: calendarEntry(i, i.snapshot.ics) } : undefined;
-  return { subject, text: asText(t, greeting, b, signature, footer), html: asHtml(i.locale, subject, greeting, b, signature, footer), calendar: ics };
+  const greeting = toRestaurant ? t.greeting(i.restaurant.name) : t.greeting(i.snapshot.guest.first_name);
+  const block = toRestaurant ? forRestaurant(i, t, v) : forGuest(i, t, v);
+  const letter = { subject, greeting, block, signature: toRestaurant ? "" : t.signature(i.restaurant.name), footer: t.footer(i.restaurant.name) };
+  const ics = !toRestaurant && i.snapshot.ics ? { method: i.snapshot.ics, content: calendarEntry(i, i.snapshot.ics) } : undefined;
+  const brand = { name: i.restaurant.name, accent: i.restaurant.accent, logo: i.restaurant.logo };
+  return { subject, text: asText(letter), html: asHtml(i.locale, brand, letter), calendar: ics };
 }

@@ -1,4 +1,5 @@
 /** The words of every message in the widget's five languages. Pure. */
+import type { Occasion, ReservationStatus } from "../../shared/schemas";
 import type { Locale, Template } from "./types";
 
 /** What a sentence may mention, already formatted for its language. */
@@ -16,6 +17,8 @@ export interface Vars {
   /** offer: until when the table is held for the guest */
   until: string;
   waiting: boolean;
+  /** how long a waiting-list offer holds, in minutes */
+  offerMinutes: number;
 }
 
 export interface Texts {
@@ -35,6 +38,23 @@ export interface Texts {
   email: string;
   notes: string;
   status: string;
+  /** the summary block's labels */
+  date: string;
+  time: string;
+  partyLabel: string;
+  service: string;
+  map: string;
+  /** the calendar file behind the manage link (the attachment's twin) */
+  icsFile: string;
+  bookAgain: string;
+  /** a cancellation's attachment: the calendar update that removes the entry */
+  cancelAttached: string;
+  occasion: string;
+  allergies: string;
+  request: string;
+  tables: string;
+  occasions: Record<Occasion, string>;
+  statuses: Record<ReservationStatus, string>;
   signature: (restaurant: string) => string;
   footer: (restaurant: string) => string;
 }
@@ -54,14 +74,14 @@ const en: Texts = {
     confirmation: (v) => [`Your table for ${v.party} at ${v.restaurant} is booked for ${v.date} at ${v.time} (${v.city} time).`],
     waiting: (v) => [
       `You are on the waiting list for ${v.party} at ${v.restaurant} on ${v.date} at ${v.time} (${v.city} time).`,
-      "No table is held for you yet. If one frees up, we will email you at once.",
+      `No table is held for you yet. If a table for your party frees up at ${v.time}, we email you an offer (parties in the order they joined the list), valid for ${v.offerMinutes} minutes: claim it and the table is yours if it is still free. The restaurant may also give you a table itself: you then get a confirmation.`,
     ],
     change: (v) => [`Your reservation at ${v.restaurant} has changed. It is now for ${v.party} on ${v.date} at ${v.time} (${v.city} time).`, `Before: ${v.before}.`],
     cancellation: (v) => [`Your reservation for ${v.party} at ${v.restaurant} on ${v.date} at ${v.time} is cancelled.`],
     reminder: (v) => [`A reminder of your table for ${v.party} at ${v.restaurant} on ${v.date} at ${v.time} (${v.city} time). We look forward to seeing you.`],
     offer: (v) => [
       `Good news: a table for ${v.party} at ${v.restaurant} is free on ${v.date} at ${v.time} (${v.city} time), the time you asked for on the waiting list.`,
-      `It is yours if you claim it before ${v.until}. After that it passes to the next guest on the waiting list.`,
+      `Claim it before ${v.until}: the table is yours if it is still free then (the offer holds no table). After that it passes to the next guest on the waiting list.`,
     ],
     restaurant_booking: (v) => [`${v.guest} ${v.waiting ? "asked to join the waiting list" : "booked online"} for ${v.party} on ${v.date} at ${v.time} (${v.service}).`],
     restaurant_cancellation: (v) => [`${v.guest} cancelled their online booking for ${v.party} on ${v.date} at ${v.time} (${v.service}).`],
@@ -79,6 +99,20 @@ const en: Texts = {
   email: "Email",
   notes: "Notes",
   status: "Status",
+  date: "Date",
+  time: "Time",
+  partyLabel: "Party",
+  service: "Service",
+  map: "Map",
+  icsFile: "Calendar file (.ics)",
+  bookAgain: "Book again",
+  cancelAttached: "The attached calendar update removes the entry from your calendar.",
+  occasion: "Occasion",
+  allergies: "Allergies",
+  request: "Special request",
+  tables: "Table",
+  occasions: { birthday: "Birthday", anniversary: "Anniversary", business: "Business meal", date: "Date night", other: "Other" },
+  statuses: { WAITING: "On the waiting list", ACCEPTED: "Booked", CONFIRMED: "Confirmed", PREPAY: "Awaiting payment", CANCELLED: "Cancelled", REJECTED: "Declined", EXPIRED: "Expired", OUTOFORDER: "Out of order" },
   signature: (r) => `See you soon,\n${r}`,
   footer: (r) => `This email was sent by the online booking service of ${r}.`,
 };
@@ -98,14 +132,14 @@ const it: Texts = {
     confirmation: (v) => [`Il tuo tavolo per ${v.party} da ${v.restaurant} è prenotato per ${v.date} alle ${v.time} (ora di ${v.city}).`],
     waiting: (v) => [
       `Sei in lista d'attesa per ${v.party} da ${v.restaurant} ${v.date} alle ${v.time} (ora di ${v.city}).`,
-      "Per ora nessun tavolo è riservato per te. Se se ne libera uno, ti scriveremo subito.",
+      `Per ora nessun tavolo è riservato per te. Se si libera un tavolo per il tuo gruppo alle ${v.time}, ti mandiamo un'offerta per email (nell'ordine di iscrizione alla lista), valida ${v.offerMinutes} minuti: accettala e il tavolo è tuo se è ancora libero. Anche il ristorante può assegnarti un tavolo: riceverai allora una conferma.`,
     ],
     change: (v) => [`La tua prenotazione da ${v.restaurant} è cambiata. Ora è per ${v.party} ${v.date} alle ${v.time} (ora di ${v.city}).`, `Prima: ${v.before}.`],
     cancellation: (v) => [`La tua prenotazione per ${v.party} da ${v.restaurant} ${v.date} alle ${v.time} è cancellata.`],
     reminder: (v) => [`Ti ricordiamo il tuo tavolo per ${v.party} da ${v.restaurant} ${v.date} alle ${v.time} (ora di ${v.city}). Ti aspettiamo.`],
     offer: (v) => [
       `Buone notizie: da ${v.restaurant} si è liberato un tavolo per ${v.party} ${v.date} alle ${v.time} (ora di ${v.city}), l'orario che avevi chiesto in lista d'attesa.`,
-      `È tuo se lo confermi entro ${v.until}. Dopo passa al prossimo ospite in lista d'attesa.`,
+      `Prendilo entro ${v.until}: il tavolo è tuo se è ancora libero (l'offerta non lo tiene da parte). Dopo passa al prossimo ospite in lista d'attesa.`,
     ],
     restaurant_booking: (v) => [`${v.guest} ${v.waiting ? "ha chiesto la lista d'attesa" : "ha prenotato online"} per ${v.party} ${v.date} alle ${v.time} (${v.service}).`],
     restaurant_cancellation: (v) => [`${v.guest} ha cancellato la prenotazione online per ${v.party} ${v.date} alle ${v.time} (${v.service}).`],
@@ -123,6 +157,20 @@ const it: Texts = {
   email: "Email",
   notes: "Note",
   status: "Stato",
+  date: "Data",
+  time: "Ora",
+  partyLabel: "Persone",
+  service: "Servizio",
+  map: "Mappa",
+  icsFile: "File del calendario (.ics)",
+  bookAgain: "Prenota di nuovo",
+  cancelAttached: "L'aggiornamento allegato toglie l'evento dal tuo calendario.",
+  occasion: "Occasione",
+  allergies: "Allergie",
+  request: "Richiesta speciale",
+  tables: "Tavolo",
+  occasions: { birthday: "Compleanno", anniversary: "Anniversario", business: "Pranzo di lavoro", date: "Appuntamento", other: "Altro" },
+  statuses: { WAITING: "In lista d'attesa", ACCEPTED: "Prenotato", CONFIRMED: "Confermato", PREPAY: "In attesa di pagamento", CANCELLED: "Cancellato", REJECTED: "Rifiutato", EXPIRED: "Scaduto", OUTOFORDER: "Fuori servizio" },
   signature: (r) => `A presto,\n${r}`,
   footer: (r) => `Questa email è stata inviata dal servizio di prenotazione online di ${r}.`,
 };
@@ -142,14 +190,14 @@ const fr: Texts = {
     confirmation: (v) => [`Votre table pour ${v.party} chez ${v.restaurant} est réservée le ${v.date} à ${v.time} (heure de ${v.city}).`],
     waiting: (v) => [
       `Vous êtes sur la liste d'attente pour ${v.party} chez ${v.restaurant} le ${v.date} à ${v.time} (heure de ${v.city}).`,
-      "Aucune table ne vous est encore réservée. Si une table se libère, nous vous écrirons aussitôt.",
+      `Aucune table ne vous est encore réservée. Si une table pour votre groupe se libère à ${v.time}, nous vous envoyons une offre par e-mail (dans l'ordre d'inscription sur la liste), valable ${v.offerMinutes} minutes : acceptez-la et la table est à vous si elle est encore libre. Le restaurant peut aussi vous attribuer une table : vous recevez alors une confirmation.`,
     ],
     change: (v) => [`Votre réservation chez ${v.restaurant} a changé. Elle est désormais pour ${v.party} le ${v.date} à ${v.time} (heure de ${v.city}).`, `Avant : ${v.before}.`],
     cancellation: (v) => [`Votre réservation pour ${v.party} chez ${v.restaurant} le ${v.date} à ${v.time} est annulée.`],
     reminder: (v) => [`Petit rappel de votre table pour ${v.party} chez ${v.restaurant} le ${v.date} à ${v.time} (heure de ${v.city}). Au plaisir de vous accueillir.`],
     offer: (v) => [
       `Bonne nouvelle : une table pour ${v.party} s'est libérée chez ${v.restaurant} le ${v.date} à ${v.time} (heure de ${v.city}), l'horaire demandé sur la liste d'attente.`,
-      `Elle est à vous si vous la confirmez avant ${v.until}. Ensuite, elle passe au client suivant de la liste d'attente.`,
+      `Confirmez-la avant ${v.until} : la table est à vous si elle est encore libre (l'offre ne la bloque pas). Ensuite, elle passe au client suivant de la liste d'attente.`,
     ],
     restaurant_booking: (v) => [`${v.guest} ${v.waiting ? "demande la liste d'attente" : "a réservé en ligne"} pour ${v.party} le ${v.date} à ${v.time} (${v.service}).`],
     restaurant_cancellation: (v) => [`${v.guest} a annulé sa réservation en ligne pour ${v.party} le ${v.date} à ${v.time} (${v.service}).`],
@@ -167,6 +215,20 @@ const fr: Texts = {
   email: "E-mail",
   notes: "Remarques",
   status: "Statut",
+  date: "Date",
+  time: "Heure",
+  partyLabel: "Couverts",
+  service: "Service",
+  map: "Plan",
+  icsFile: "Fichier de calendrier (.ics)",
+  bookAgain: "Réserver à nouveau",
+  cancelAttached: "La mise à jour jointe retire l'événement de votre calendrier.",
+  occasion: "Occasion",
+  allergies: "Allergies",
+  request: "Demande particulière",
+  tables: "Table",
+  occasions: { birthday: "Anniversaire", anniversary: "Anniversaire de couple", business: "Repas d'affaires", date: "Tête-à-tête", other: "Autre" },
+  statuses: { WAITING: "Sur liste d'attente", ACCEPTED: "Réservé", CONFIRMED: "Confirmé", PREPAY: "En attente de paiement", CANCELLED: "Annulé", REJECTED: "Refusé", EXPIRED: "Expiré", OUTOFORDER: "Hors service" },
   signature: (r) => `À bientôt,\n${r}`,
   footer: (r) => `Cet e-mail a été envoyé par le service de réservation en ligne de ${r}.`,
 };
@@ -186,14 +248,14 @@ const de: Texts = {
     confirmation: (v) => [`Ihr Tisch für ${v.party} im ${v.restaurant} ist reserviert: ${v.date} um ${v.time} (Ortszeit ${v.city}).`],
     waiting: (v) => [
       `Sie stehen auf der Warteliste für ${v.party} im ${v.restaurant} am ${v.date} um ${v.time} (Ortszeit ${v.city}).`,
-      "Noch ist kein Tisch für Sie reserviert. Sobald einer frei wird, schreiben wir Ihnen.",
+      `Noch ist kein Tisch für Sie reserviert. Wird um ${v.time} ein Tisch für Ihre Gruppe frei, senden wir Ihnen ein Angebot per E-Mail (in der Reihenfolge der Anmeldung), gültig ${v.offerMinutes} Minuten: Nehmen Sie es an, und der Tisch gehört Ihnen, wenn er noch frei ist. Das Restaurant kann Ihnen auch selbst einen Tisch geben: Dann erhalten Sie eine Bestätigung.`,
     ],
     change: (v) => [`Ihre Reservierung im ${v.restaurant} wurde geändert. Sie gilt jetzt für ${v.party} am ${v.date} um ${v.time} (Ortszeit ${v.city}).`, `Vorher: ${v.before}.`],
     cancellation: (v) => [`Ihre Reservierung für ${v.party} im ${v.restaurant} am ${v.date} um ${v.time} ist storniert.`],
     reminder: (v) => [`Eine Erinnerung an Ihren Tisch für ${v.party} im ${v.restaurant} am ${v.date} um ${v.time} (Ortszeit ${v.city}). Wir freuen uns auf Sie.`],
     offer: (v) => [
       `Gute Nachricht: Im ${v.restaurant} ist ein Tisch für ${v.party} am ${v.date} um ${v.time} (Ortszeit ${v.city}) frei geworden, zu der Zeit, die Sie auf der Warteliste angefragt haben.`,
-      `Er gehört Ihnen, wenn Sie ihn vor ${v.until} annehmen. Danach geht er an den nächsten Gast auf der Warteliste.`,
+      `Nehmen Sie ihn vor ${v.until} an: Der Tisch gehört Ihnen, wenn er dann noch frei ist (das Angebot hält ihn nicht frei). Danach geht er an den nächsten Gast auf der Warteliste.`,
     ],
     restaurant_booking: (v) => [`${v.guest} hat ${v.waiting ? "die Warteliste angefragt" : "online reserviert"}: ${v.party} am ${v.date} um ${v.time} (${v.service}).`],
     restaurant_cancellation: (v) => [`${v.guest} hat die Online-Reservierung für ${v.party} am ${v.date} um ${v.time} (${v.service}) storniert.`],
@@ -211,6 +273,20 @@ const de: Texts = {
   email: "E-Mail",
   notes: "Anmerkungen",
   status: "Status",
+  date: "Datum",
+  time: "Uhrzeit",
+  partyLabel: "Personen",
+  service: "Angebot",
+  map: "Karte",
+  icsFile: "Kalenderdatei (.ics)",
+  bookAgain: "Erneut reservieren",
+  cancelAttached: "Die beigefügte Kalenderaktualisierung entfernt den Eintrag aus Ihrem Kalender.",
+  occasion: "Anlass",
+  allergies: "Allergien",
+  request: "Besonderer Wunsch",
+  tables: "Tisch",
+  occasions: { birthday: "Geburtstag", anniversary: "Jahrestag", business: "Geschäftsessen", date: "Date", other: "Anderes" },
+  statuses: { WAITING: "Auf der Warteliste", ACCEPTED: "Reserviert", CONFIRMED: "Bestätigt", PREPAY: "Zahlung ausstehend", CANCELLED: "Storniert", REJECTED: "Abgelehnt", EXPIRED: "Abgelaufen", OUTOFORDER: "Außer Betrieb" },
   signature: (r) => `Bis bald,\n${r}`,
   footer: (r) => `Diese E-Mail wurde vom Online-Reservierungsdienst von ${r} gesendet.`,
 };
@@ -230,14 +306,14 @@ const es: Texts = {
     confirmation: (v) => [`Tu mesa para ${v.party} en ${v.restaurant} está reservada para el ${v.date} a las ${v.time} (hora de ${v.city}).`],
     waiting: (v) => [
       `Estás en la lista de espera para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} (hora de ${v.city}).`,
-      "Todavía no hay ninguna mesa reservada para ti. Si se libera una, te escribiremos enseguida.",
+      `Todavía no hay ninguna mesa reservada para ti. Si se libera una mesa para tu grupo a las ${v.time}, te enviamos una oferta por correo (por orden de llegada a la lista), válida ${v.offerMinutes} minutos: acéptala y la mesa es tuya si sigue libre. El restaurante también puede darte mesa directamente: entonces recibirás una confirmación.`,
     ],
     change: (v) => [`Tu reserva en ${v.restaurant} ha cambiado. Ahora es para ${v.party} el ${v.date} a las ${v.time} (hora de ${v.city}).`, `Antes: ${v.before}.`],
     cancellation: (v) => [`Tu reserva para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} está cancelada.`],
     reminder: (v) => [`Te recordamos tu mesa para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} (hora de ${v.city}). Te esperamos.`],
     offer: (v) => [
       `Buenas noticias: se ha liberado una mesa para ${v.party} en ${v.restaurant} el ${v.date} a las ${v.time} (hora de ${v.city}), la hora que pediste en la lista de espera.`,
-      `Es tuya si la confirmas antes de ${v.until}. Después pasa al siguiente cliente de la lista de espera.`,
+      `Confírmala antes de ${v.until}: la mesa es tuya si sigue libre (la oferta no la reserva). Después pasa al siguiente cliente de la lista de espera.`,
     ],
     restaurant_booking: (v) => [`${v.guest} ${v.waiting ? "ha pedido la lista de espera" : "ha reservado online"} para ${v.party} el ${v.date} a las ${v.time} (${v.service}).`],
     restaurant_cancellation: (v) => [`${v.guest} ha cancelado su reserva online para ${v.party} el ${v.date} a las ${v.time} (${v.service}).`],
@@ -255,6 +331,20 @@ const es: Texts = {
   email: "Correo",
   notes: "Notas",
   status: "Estado",
+  date: "Fecha",
+  time: "Hora",
+  partyLabel: "Personas",
+  service: "Servicio",
+  map: "Mapa",
+  icsFile: "Archivo de calendario (.ics)",
+  bookAgain: "Reservar de nuevo",
+  cancelAttached: "La actualización adjunta quita el evento de tu calendario.",
+  occasion: "Ocasión",
+  allergies: "Alergias",
+  request: "Petición especial",
+  tables: "Mesa",
+  occasions: { birthday: "Cumpleaños", anniversary: "Aniversario", business: "Comida de negocios", date: "Cita", other: "Otra" },
+  statuses: { WAITING: "En lista de espera", ACCEPTED: "Reservada", CONFIRMED: "Confirmada", PREPAY: "Pendiente de pago", CANCELLED: "Cancelada", REJECTED: "Rechazada", EXPIRED: "Caducada", OUTOFORDER: "Fuera de servicio" },
   signature: (r) => `Hasta pronto,\n${r}`,
   footer: (r) => `Este correo lo ha enviado el servicio de reservas online de ${r}.`,
 };

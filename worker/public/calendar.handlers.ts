@@ -28,7 +28,7 @@ export async function calendar(c: Context<AppEnv>, { public_key, token }: { publ
       sequence: found.row.version,
       writtenAt: Date.parse(nowIso()),
       reservationId: found.row.id,
-      restaurant: restaurantOf(property as unknown as Record<string, unknown>, settings.timezone, settings.cancel_notice),
+      restaurant: restaurantOf(property as unknown as Record<string, unknown>, settings),
       service: found.serviceName,
       links: { manage: `${cfg.publicOrigin}/p/${encodeURIComponent(property.publicKey)}/manage/${token}` },
       domain: new URL(cfg.publicOrigin).hostname,

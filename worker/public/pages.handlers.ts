@@ -1,5 +1,6 @@
 /** What a hosted page answers: the shell of a restaurant guests may see, else a page saying it is not found. */
 import type { Context } from "hono";
+import { type DetectorOptions, detectFromHeader, detectFromQuery } from "hono/language";
 import { LOCALES, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
 import { bindByPublicKey } from "../properties/binding";
@@ -7,9 +8,25 @@ import type { Locale } from "./guest";
 import { CSP, notFoundPage, type Page, shellPage } from "./pages.shell";
 import { guestVisible } from "./public.repo";
 
-function pickLocale(c: Context<AppEnv>, property: PropertyRow): Locale {
-  const asked = c.req.query("locale");
-  return (LOCALES as readonly string[]).includes(asked ?? "") ? (asked as Locale) : resolveSettings(property.settings).locale;
+const DETECT: DetectorOptions = {
+  order: ["querystring", "header"],
+  lookupQueryString: "locale",
+  lookupCookie: "",
+  lookupFromPathIndex: 0,
+  lookupFromHeaderKey: "accept-language",
+  caches: false,
+  ignoreCase: true,
+  fallbackLanguage: "en",
+  supportedLanguages: [...LOCALES],
+};
+
+/**
+ * The page's language: `?locale=` (a link that names one, the language switch), else the first
+ * of the browser's Accept-Language we speak ("it-IT" is Italian), else the restaurant's.
+ */
+export function pickLocale(c: Context<AppEnv>, property: PropertyRow): Locale {
+  const asked = detectFromQuery(c, DETECT) ?? detectFromHeader(c, DETECT);
+  return (asked as Locale | undefined) ?? resolveSettings(property.settings).locale;
 }
 
 /**
@@ -29,9 +46,9 @@ function fromQuery(c: Context<AppEnv>) {
 function headersFor(page: Page): Record<string, string> {
   if (page === "manage" || page === "offer") {
     // The token is in the address: keep it out of caches, Referer headers, indexes and frames.
-    return { "Content-Security-Policy": `${CSP}; frame-ancestors 'none'`, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" };
+    return { "Content-Security-Policy": `${CSP}; frame-ancestors 'none'`, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex", Vary: "Accept-Language" };
   }
-  return { "Content-Security-Policy": CSP, "Cache-Control": "no-cache" };
+  return { "Content-Security-Policy": CSP, "Cache-Control": "no-cache", Vary: "Accept-Language" };
 }
 
 function notFound(c: Context<AppEnv>) {
@@ -43,6 +60,6 @@ export const page = (name: Page) => async (c: Context<AppEnv>) => {
   const property = await bindByPublicKey(c, c.req.param("public_key") ?? "");
   if (!property || !guestVisible(property)) return notFound(c);
   const token = name === "manage" || name === "offer" ? c.req.param("token") : undefined;
-  const shell = shellPage({ property, page: name, locale: pickLocale(c, property), token, ...fromQuery(c) });
+  const shell = shellPage({ property, page: name, locale: pickLocale(c, property), path: new URL(c.req.url).pathname, token, ...fromQuery(c) });
   return c.html(shell, 200, headersFor(name));
 };

@@ -5,12 +5,17 @@
 import { html, raw } from "hono/html";
 import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
+import { now } from "../lib/clock";
+import { zonedParts } from "../lib/localtime";
 import { type Locale, textsFor } from "./guest";
 
 export type Page = "welcome" | "services" | "book" | "manage" | "offer";
 
+/** Days of times the booking page asks for first (the widget's SCAN_DAYS). */
+const SCAN_DAYS = 14;
+
 /** Page titles and descriptions in the widget's locales. */
-const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => string; notFound: string; noScript: string }> = {
+const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => string; notFound: string; noScript: string; loading: string; language: string }> = {
   en: {
     welcome: "Welcome",
     services: "Menus and services",
@@ -20,6 +25,8 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     describe: (name) => `Book a table at ${name} online.`,
     notFound: "This restaurant does not take online bookings here.",
     noScript: "Online booking needs JavaScript.",
+    loading: "Loading…",
+    language: "Language",
   },
   it: {
     welcome: "Benvenuti",
@@ -30,6 +37,8 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     describe: (name) => `Prenota un tavolo da ${name} online.`,
     notFound: "Questo ristorante non accetta prenotazioni online qui.",
     noScript: "La prenotazione online richiede JavaScript.",
+    loading: "Caricamento…",
+    language: "Lingua",
   },
   fr: {
     welcome: "Bienvenue",
@@ -40,6 +49,8 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     describe: (name) => `Réservez une table chez ${name} en ligne.`,
     notFound: "Ce restaurant ne prend pas de réservations en ligne ici.",
     noScript: "La réservation en ligne nécessite JavaScript.",
+    loading: "Chargement…",
+    language: "Langue",
   },
   de: {
     welcome: "Willkommen",
@@ -50,6 +61,8 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     describe: (name) => `Reservieren Sie online einen Tisch im ${name}.`,
     notFound: "Dieses Restaurant nimmt hier keine Online-Reservierungen an.",
     noScript: "Die Online-Reservierung benötigt JavaScript.",
+    loading: "Wird geladen…",
+    language: "Sprache",
   },
   es: {
     welcome: "Bienvenidos",
@@ -60,6 +73,8 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
     describe: (name) => `Reserva una mesa en ${name} online.`,
     notFound: "Este restaurante no acepta reservas online aquí.",
     noScript: "La reserva online necesita JavaScript.",
+    loading: "Cargando…",
+    language: "Idioma",
   },
 };
 
@@ -87,7 +102,11 @@ main{flex:1;width:100%;max-width:48rem;margin:0 auto;padding:clamp(1rem,4vw,2.5r
 const ELEMENT_STYLE = `
 .sr-only{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 booking-engine{display:block;min-height:24rem}
-booking-engine:not(:defined){visibility:hidden}
+.be-loading{margin:1rem 0;color:#5f5850}
+.lang{display:flex;justify-content:flex-end;margin:0 0 .5rem}
+.lang ul{display:flex;flex-wrap:wrap;gap:.25rem .75rem;margin:0;padding:0;list-style:none;font-size:.875rem}
+.lang a{display:inline-block;padding:.375rem .125rem;color:#1f1c19}
+.lang a[aria-current]{font-weight:600;text-decoration:none}
 noscript p{padding:1rem;border:1px solid;border-radius:.5rem}
 `.replace(/\n/g, "");
 
@@ -98,9 +117,28 @@ export interface Shell {
   locale: Locale;
   /** the manage or offer token of the address */
   token: string | undefined;
+  /** the address's path, for the language switch */
+  path: string;
   /** `?pax=` and `?accent=` of the address, already checked */
   pax: string | undefined;
   accent: string | undefined;
+}
+
+/**
+ * What the booking page asks for first, asked by the page itself while the script loads (the
+ * same URLs as the widget's, so it takes these answers): the restaurant, and its times from the
+ * first bookable day for the party of the address (else two), as the widget scans them.
+ */
+function preloads(v: Shell) {
+  if (v.page !== "book") return "";
+  const settings = resolveSettings(v.property.settings);
+  const base = `/api/v2/public/${encodeURIComponent(v.property.publicKey)}`;
+  const pax = Math.min(Number(v.pax ?? 2), settings.max_online_pax);
+  const firstDate = zonedParts(settings.timezone, now() + settings.min_notice * 60_000).date;
+  const slots = new URLSearchParams({ date: firstDate, pax: String(pax), days: String(SCAN_DAYS), locale: v.locale });
+  const link = (href: string) => html`<link rel="preload" href="${href}" as="fetch" crossorigin>
+`;
+  return html`${link(`${base}?locale=${v.locale}`)}${link(`${base}/slots?${slots}`)}`;
 }
 
 /** The page's title and description, in its language. */
@@ -118,7 +156,25 @@ function element(v: Shell) {
   const token = v.token === undefined ? "" : html` token="${v.token}"`;
   const pax = v.pax ? html` pax="${v.pax}"` : "";
   const accent = v.accent ? html` style="--be-accent: ${v.accent}"` : "";
-  return html`<booking-engine property="${v.property.publicKey}" page="${v.page}" locale="${v.locale}" hosted${token}${pax}${accent}></booking-engine>`;
+  // What shows until the widget has its data, in the page's language (the widget's slot "loading").
+  const loading = html`<p slot="loading" role="status" class="be-loading">${TEXT[v.locale].loading}</p>`;
+  return html`<booking-engine property="${v.property.publicKey}" page="${v.page}" locale="${v.locale}" hosted${token}${pax}${accent}>${loading}</booking-engine>`;
+}
+
+/** Each language's own name. */
+const NAMES: Record<Locale, string> = { en: "English", it: "Italiano", fr: "Français", de: "Deutsch", es: "Español" };
+
+/** The language switch: this page in each language, what the address adds kept. */
+function languages(v: Shell) {
+  const href = (locale: Locale) => {
+    const q = new URLSearchParams({ locale });
+    if (v.pax) q.set("pax", v.pax);
+    if (v.accent) q.set("accent", v.accent);
+    return `${v.path}?${q}`;
+  };
+  const item = (locale: Locale) =>
+    html`<li><a href="${href(locale)}" hreflang="${locale}" lang="${locale}"${locale === v.locale ? html` aria-current="true"` : ""}>${NAMES[locale]}</a></li>`;
+  return html`<nav class="lang" aria-label="${TEXT[v.locale].language}"><ul>${(Object.keys(NAMES) as Locale[]).map(item)}</ul></nav>`;
 }
 
 export function shellPage(v: Shell) {
@@ -135,10 +191,11 @@ export function shellPage(v: Shell) {
 ${v.page === "manage" || v.page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
 ${accent ? html`<meta name="theme-color" content="${accent}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
-<script type="module" src="/widget/booking-engine.js"></script>
+${preloads(v)}<script type="module" src="/widget/booking-engine.js"></script>
 </head>
 <body>
 <main>
+${languages(v)}
 <h1 class="sr-only">${title}</h1>
 ${element(v)}
 <noscript><p>${TEXT[v.locale].noScript} ${v.property.name}${phone}</p></noscript>

@@ -44,6 +44,7 @@ export function toProfile(property: PropertyRow, locale?: Locale): PublicProfile
     first_date: zonedParts(s.timezone, now() + s.min_notice * 60000).date,
     last_date: addDays(today, s.max_days_ahead),
     cancel_notice: s.cancel_notice,
+    offer_minutes: s.offer_minutes,
     ...contact(property),
   };
 }
