@@ -260,6 +260,8 @@ describe("OpenAPI document and docs", () => {
     expect(res.headers.get("Content-Type")).toMatch(/text\/html/);
     const urls = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(urls).toContain("/docs/assets/swagger-ui-bundle.js");
+    // the service's icon, so the browser asks for no /favicon.ico of its own
+    expect(res.text).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
     for (const url of urls) expect(url, url).toMatch(/^\//);
   });
 
