@@ -2,11 +2,12 @@
 // --worker (npm run build), also bundles the Worker as a deploy would and fails over its budget.
 // --for-wrangler (wrangler.toml's [build] step): nothing under `wrangler dev` (npm start and the
 // tests build before they start it) nor when the caller built already (BOOKING_ENGINE_BUILT=1).
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { buildWidget, consoleSize } from "./build-widget.mjs";
 import { checkWorkerBudget } from "./deploy/budget.mjs";
+import { faviconIco } from "./favicon.mjs";
 
 if (process.argv.includes("--for-wrangler") && (process.env.WRANGLER_COMMAND === "dev" || process.env.BOOKING_ENGINE_BUILT === "1")) process.exit(0);
 
@@ -19,7 +20,9 @@ const docsAssets = join(out, "docs/assets");
 mkdirSync(docsAssets, { recursive: true });
 const swagger = dirname(require.resolve("swagger-ui-dist/package.json"));
 for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"]) cpSync(join(swagger, file), join(docsAssets, file));
-console.log(`built dist/public (docs assets from swagger-ui-dist)`);
+cpSync(join(root, "widget", "favicon.svg"), join(out, "favicon.svg"));
+writeFileSync(join(out, "favicon.ico"), faviconIco());
+console.log(`built dist/public (docs assets from swagger-ui-dist, the favicon)`);
 
 const size = await buildWidget();
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;

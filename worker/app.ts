@@ -33,7 +33,7 @@ import { searchengineSwitchRouter } from "./searchengine/switch.routes";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
 import { customersRouter } from "./customers/customers.routes";
-import { webhooksRouter } from "./webhooks/webhooks.routes";
+import { registerWebhookEvents, webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { appsRouter } from "./oauth/apps.routes";
 import { authorizeRouter } from "./oauth/authorize.routes";
@@ -215,6 +215,7 @@ const API_DESCRIPTION =
 
 function mountOpenApiDocument(app: App) {
   registerSecuritySchemes(app);
+  registerWebhookEvents(app);
   app.use(`${API_BASE}/openapi.json`, middlewareAnswers());
   app.doc31(`${API_BASE}/openapi.json`, (c) => ({
     openapi: "3.1.0",

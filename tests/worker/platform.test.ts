@@ -227,12 +227,41 @@ describe("OpenAPI document and docs", () => {
     expect(doc.paths["/api/v2/rooms"].get.parameters.some((p: any) => p.in === "header" && p.name === "Property" && p.required)).toBe(true);
   });
 
+  it("has a webhooks section: each event type with its signed headers and its payload schema, previous_attributes on updates", async () => {
+    const doc = (await call("/api/v2/openapi.json")).json;
+    expect(Object.keys(doc.webhooks).sort()).toEqual(["RESERVATION_CREATED", "RESERVATION_UPDATED"]);
+    const schemas = doc.components.schemas;
+    const resolve = (s: any) => (s.$ref ? schemas[s.$ref.replace("#/components/schemas/", "")] : s);
+    for (const [type, item] of Object.entries<any>(doc.webhooks)) {
+      const op = item.post;
+      expect(op.summary).toBe(type);
+      expect(op.parameters.filter((p: any) => p.in === "header" && p.required).map((p: any) => p.name).sort()).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp"]);
+      expect(Object.keys(op.responses)).toContain("200");
+      const payload = resolve(op.requestBody.content["application/json"].schema);
+      expect(payload.required).toEqual(expect.arrayContaining(["id", "type", "created_at", "property_id", "data"]));
+      expect(payload.properties.type).toMatchObject({ type: "string", enum: [type] });
+      const data = resolve(payload.properties.data);
+      expect(data.properties.reservation.$ref).toBe("#/components/schemas/Reservation");
+      if (type === "RESERVATION_UPDATED") {
+        expect(data.required).toEqual(["reservation", "previous_attributes"]);
+        const previous = resolve(data.properties.previous_attributes);
+        expect(Object.keys(previous.properties)).toEqual(Object.keys(schemas.Reservation.properties));
+        expect(previous.required ?? []).toEqual([]);
+      } else expect(data.properties.previous_attributes).toBeUndefined();
+    }
+    // every reference in the document resolves
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    for (const name of new Set(refs)) expect(schemas[name], name).toBeDefined();
+  });
+
   it("serves /docs with local assets only (works offline)", async () => {
     const res = await call("/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/text\/html/);
     const urls = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(urls).toContain("/docs/assets/swagger-ui-bundle.js");
+    // the service's icon, so the browser asks for no /favicon.ico of its own
+    expect(res.text).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
     for (const url of urls) expect(url, url).toMatch(/^\//);
   });
 

@@ -25,7 +25,7 @@ const docsCsp = (nonce: string) =>
   ].join("; ");
 
 /** /docs/errors is static HTML: no script, no fetch, its own inline style. */
-const ERRORS_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const ERRORS_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** /docs: Swagger UI served from the Worker's own assets (no CDN). */
 export function swaggerPage(c: Context<AppEnv>) {
@@ -37,6 +37,7 @@ export function swaggerPage(c: Context<AppEnv>) {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Restaurant reservation API: docs</title>
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
     <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
     <style>body { margin: 0 } .topnote { font: 14px system-ui, sans-serif; padding: 8px 20px; background: #f4f6f8 }</style>
   </head>
@@ -74,6 +75,7 @@ export function errorsPage(c: Context<AppEnv>) {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Error codes</title>
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
     <style>body { font: 15px system-ui, sans-serif; margin: 2rem } td, th { padding: 4px 12px; text-align: left } tr:target { background: #fff3c4 }</style>
   </head>
   <body>

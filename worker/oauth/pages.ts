@@ -84,7 +84,7 @@ export async function render(c: Context<AppEnv>, p: Page): Promise<Response> {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${p.title}</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${raw(CSS)}</style>
 </head>
 <body>

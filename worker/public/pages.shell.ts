@@ -148,7 +148,7 @@ function heading(v: Shell) {
   const name = v.property.name;
   const title = v.page === "welcome" ? name : `${t[v.page]} · ${name}`;
   const description = (v.page === "welcome" && (textsFor(settings, v.locale).welcome_message || settings.welcome_message)) || t.describe(name);
-  return { title, description, accent: settings.accent_color };
+  return { title, description, accent: settings.accent_color, icon: settings.logo_url ?? "/favicon.svg" };
 }
 
 /** The element, with the attributes the page and its address give it. */
@@ -178,7 +178,7 @@ function languages(v: Shell) {
 }
 
 export function shellPage(v: Shell) {
-  const { title, description, accent } = heading(v);
+  const { title, description, accent, icon } = heading(v);
   const phone = v.property.phone ? html` · ${v.property.phone}` : "";
   return html`<!doctype html>
 <html lang="${v.locale}">
@@ -187,7 +187,7 @@ export function shellPage(v: Shell) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <meta name="description" content="${description}">
-<link rel="icon" href="data:,">
+<link rel="icon" href="${icon}">
 ${v.page === "manage" || v.page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
 ${accent ? html`<meta name="theme-color" content="${accent}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
@@ -211,6 +211,7 @@ export function notFoundPage() {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Restaurant not found</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <meta name="robots" content="noindex">
 <style>${raw(STYLE)}</style>
 </head>

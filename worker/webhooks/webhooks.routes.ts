@@ -2,12 +2,23 @@
  * Webhook subscriptions, at the API's documented paths: the singular `webhook` in PUT and DELETE.
  * Beyond the basic four: secret rotation, the delivery log and replay.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { AUTHED, bearerSecurity, envelope, errorResponses, json, listEnvelope, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
 import { createRouter } from "../lib/router";
 import * as h from "./webhooks.handlers";
-import { Delivery, DeliveryParams, RotateSecretInput, Subscription, SubscriptionId, SubscriptionInput, SubscriptionWithSecret } from "./webhooks.schemas";
+import {
+  Delivery,
+  DeliveryParams,
+  PreviousAttributes,
+  ReservationCreatedEvent,
+  ReservationUpdatedEvent,
+  RotateSecretInput,
+  Subscription,
+  SubscriptionId,
+  SubscriptionInput,
+  SubscriptionWithSecret,
+} from "./webhooks.schemas";
 
 const tags = ["Webhooks"];
 const security = bearerSecurity;
@@ -138,3 +149,46 @@ export const webhooksRouter = createRouter()
     const { id, delivery_id } = c.req.valid("param");
     return c.json(await h.replayDelivery(c, id, delivery_id), 202);
   });
+
+/** The headers of every delivery (Standard Webhooks). */
+const deliveryHeaders = z.object({
+  "webhook-id": z.string().openapi({ description: "the event's id: the same on every retry; deduplicate on it", example: "msg_1000000004217" }),
+  "webhook-timestamp": z.string().openapi({ description: "seconds since the epoch, when this attempt was signed", example: "1795661496" }),
+  "webhook-signature": z.string().openapi({
+    description: "`v1,<base64 HMAC-SHA256>` with the endpoint's secret, space-separated with one by the previous secret during a rotation",
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+  }),
+});
+
+/** What the OpenAPI document's `webhooks` says of each event: the POST we send to the endpoint. */
+function eventOperation(type: string, schema: z.ZodType, what: string) {
+  return {
+    method: "post" as const,
+    path: type,
+    tags,
+    summary: type,
+    description: `${what} Signed as Standard Webhooks with the endpoint's one secret.`,
+    request: { headers: deliveryHeaders, body: { content: { "application/json": { schema } }, required: true } },
+    responses: {
+      200: { description: "received (any 2xx): the delivery is done" },
+      410: { description: "Gone: the subscription is disabled" },
+      default: { description: "anything else, or no answer within 10 s: retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h)" },
+    },
+  };
+}
+
+/** The event types in the document's `webhooks`, so that generated clients type every payload. */
+export function registerWebhookEvents(app: Pick<OpenAPIHono, "openAPIRegistry">) {
+  // the generator lists the components the paths reach; these only the webhooks reach
+  app.openAPIRegistry.register("ReservationPreviousAttributes", PreviousAttributes);
+  app.openAPIRegistry.register("ReservationCreatedEvent", ReservationCreatedEvent);
+  app.openAPIRegistry.register("ReservationUpdatedEvent", ReservationUpdatedEvent);
+  app.openAPIRegistry.registerWebhook(eventOperation("RESERVATION_CREATED", ReservationCreatedEvent, "A new reservation, whatever its channel: the reservation as GET /reservations/{id} shows it."));
+  app.openAPIRegistry.registerWebhook(
+    eventOperation(
+      "RESERVATION_UPDATED",
+      ReservationUpdatedEvent,
+      "Any later change (an update, a status move, check-in or check-out, a cancellation, an expiry, a guest's own change): the reservation after it, and in previous_attributes the fields it changed with their values before.",
+    ),
+  );
+}

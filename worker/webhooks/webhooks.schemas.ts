@@ -1,6 +1,7 @@
 /** The shapes of webhook subscriptions and their deliveries, shared by the contracts and the DTOs. */
 import { z } from "@hono/zod-openapi";
 import { urlField } from "../lib/openapi";
+import { Reservation } from "../reservations/reservations.schemas";
 
 export const WEBHOOK_TYPES = ["RESERVATION_CREATED", "RESERVATION_UPDATED"] as const;
 
@@ -65,6 +66,25 @@ export const DeliveryParams = SubscriptionId.extend({
 });
 
 export const RotateSecretInput = z.object({ overlap_seconds: z.number().int().min(0).max(604_800).default(86_400) }).openapi("RotateSecretInput");
+
+/** On updates: each top-level field that changed, with its value before (null where it was absent). */
+export const PreviousAttributes = z
+  .object(Object.fromEntries(Object.entries(Reservation.shape).map(([k, v]) => [k, (v as z.ZodType).nullable().optional()])))
+  .openapi("ReservationPreviousAttributes", { description: "the fields the change touched, with their values before it (null where the field was absent)" });
+
+const eventFields = {
+  id: z.string().openapi({ description: "the webhook-id header: msg_ and the event's id, the same on every retry", example: "msg_1000000004217" }),
+  created_at: z.string().openapi({ description: "when the change happened (UTC)", example: "2026-11-22T10:15:00.000Z" }),
+  property_id: z.number().int(),
+};
+
+export const ReservationCreatedEvent = z
+  .object({ ...eventFields, type: z.literal("RESERVATION_CREATED"), data: z.object({ reservation: Reservation }) })
+  .openapi("ReservationCreatedEvent");
+
+export const ReservationUpdatedEvent = z
+  .object({ ...eventFields, type: z.literal("RESERVATION_UPDATED"), data: z.object({ reservation: Reservation, previous_attributes: PreviousAttributes }) })
+  .openapi("ReservationUpdatedEvent");
 
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 export type SubscriptionChange = Partial<z.infer<typeof SubscriptionInput>>;
