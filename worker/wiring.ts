@@ -3,6 +3,7 @@
  * who sends each kind of outbox row. Called by each door of the Worker before it serves anything.
  */
 import { registerErasure } from "./customers/erasure";
+import { liveReaction } from "./live/reaction";
 import { attemptMessage } from "./messages/delivery";
 import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.repo";
 import { messagesReaction } from "./messages/reaction";
@@ -22,6 +23,8 @@ export function wire(): void {
   // In this order in a change's batch: its messages, then the offer of the tables it frees.
   registerReaction(messagesReaction);
   registerReaction(waitlistReaction);
+  // After commit: the open consoles of the restaurant hear of the change.
+  registerReaction(liveReaction);
   registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook });
   registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);
