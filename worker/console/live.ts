@@ -16,5 +16,7 @@ export async function openLiveFeed(c: Context<AppEnv>) {
   const origin = c.req.header("Origin");
   const own = [new URL(c.req.url).origin, config(c.env).publicOrigin];
   if (!origin || !own.includes(origin)) throw new ApiError("csrf_token_invalid", "the live feed opens from the console's own pages only");
-  return restaurantObject(c.env, session.entry.id).fetch(c.req.raw);
+  const res = await restaurantObject(c.env, session.entry.id).fetch(c.req.raw);
+  // A fresh response: the object's own has immutable headers, which the Worker's middleware adds to.
+  return new Response(null, { status: res.status, webSocket: res.webSocket });
 }
