@@ -3,11 +3,13 @@
  * Worker is mounted by a function of its own below, with the middleware that guards it, in the
  * order the requests meet them.
  */
-import type { Context, MiddlewareHandler } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
+import { CONSOLE_API, consoleAuth } from "./console/api";
+import { consoleRouter } from "./console/console.routes";
 import { clientsRouter } from "./auth/clients.routes";
 import { tokenRouter } from "./oauth/token.routes";
 import { authBodyTooLarge } from "./oauth/errors";
@@ -15,6 +17,7 @@ import { docsRouter } from "./docs/docs.routes";
 import { config } from "./config";
 import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
+import { background } from "./lib/background";
 import { idempotency } from "./lib/idempotency";
 import { callerKey, clientIp, database, jsonBodyOnly, limitBody, MAX_BODY_BYTES, noStore, rateLimit } from "./lib/middleware";
 import { documentMiddlewareAnswers } from "./lib/openapi";
@@ -62,6 +65,7 @@ export function createApp() {
   mountPublicApi(app);
   mountSearchEngine(app);
   mountHostedPages(app);
+  mountConsole(app);
   mountOpenApiDocument(app);
   app.route("/", docsRouter);
   mountOps(app);
@@ -75,6 +79,8 @@ function everyRequest(): Middleware[] {
     requestId({ headerName: "X-Request-Id", limitLength: 200 }),
     secureHeaders({ crossOriginResourcePolicy: false, xFrameOptions: false }),
     database(),
+    // The bindings and waitUntil of work after the answer (the consoles' live feed).
+    background(),
     // Whichever shard served the request: its D1 bookmark, for the caller's next read.
     shardBookmark(),
   ];
@@ -116,6 +122,21 @@ function integratorIdempotency(): Middleware {
   });
 }
 
+/** The console's guards: the same, with its session (and CSRF token on writes) for the bearer token, limited per property. */
+function consoleGuards(): Guards {
+  return {
+    before: [noStore(), limitBody(), ...consoleAuth(), rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `console:${c.get("client").propertyId}` }), jsonBodyOnly()],
+    // A session reaches its own property only, and an ended session stops at consoleAuth: nothing more to check before a replay.
+    idempotent: idempotency({ scope: (c) => `console:${c.get("client").propertyId}` }),
+  };
+}
+
+/** A door's guards: those before a write's Idempotency-Key, and the idempotency step itself (after the property is authorised). */
+interface Guards {
+  before: Middleware[];
+  idempotent: Middleware;
+}
+
 /** The routers of the integrator API that act on the property of the Property header, by path. */
 const PROPERTY_SCOPED = [
   ["rooms", roomsRouter],
@@ -128,25 +149,43 @@ const PROPERTY_SCOPED = [
 ] as const;
 
 function mountIntegratorApi(app: App) {
-  const idempotent = integratorIdempotency();
-  const guards = [...integratorGuards(), idempotent];
-  const scoped = [...integratorGuards(), requireProperty(), idempotent];
+  const guards: Guards = { before: integratorGuards(), idempotent: integratorIdempotency() };
+  mountApiRouters(app, API_BASE, guards);
+  mountWebhooks(app, [...guards.before, guards.idempotent]);
+}
+
+/** The integrator API's routers under `base`, behind the integrator's guards or the console's. */
+function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }: Guards) {
+  const guards = [...before, idempotent];
+  const scoped = [...before, requireProperty(), idempotent];
   // The slot listing reads its days in the round trip of the property row.
-  const bookings = [...integratorGuards(), requireProperty({ preload: slotsPreload }), idempotent];
+  const bookings = [...before, requireProperty({ preload: slotsPreload }), idempotent];
   // A write that changed reservations queues its webhook deliveries once it has answered.
-  app.use(`${API_BASE}/reservations/*`, dispatchAfterWrite());
+  app.use(`${base}/reservations/*`, dispatchAfterWrite());
   // Merging and erasing customers change their reservations too.
-  app.use(`${API_BASE}/customers/*`, dispatchAfterWrite());
-  app.use(`${API_BASE}/properties/*`, ...guards);
-  app.route(`${API_BASE}/properties`, propertiesRouter);
+  app.use(`${base}/customers/*`, dispatchAfterWrite());
+  app.use(`${base}/properties/*`, ...guards);
+  app.route(`${base}/properties`, propertiesRouter);
   for (const [path, router] of PROPERTY_SCOPED) {
-    app.use(`${API_BASE}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
-    app.route(`${API_BASE}/${path}`, router);
+    app.use(`${base}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
+    app.route(`${base}/${path}`, router);
   }
   // A reservation's emails and the search-engine switch, behind the same middleware as the reservations.
-  app.route(`${API_BASE}/reservations`, reservationMessagesRouter);
-  app.route(`${API_BASE}/reservations`, searchengineSwitchRouter);
-  mountWebhooks(app, guards);
+  app.route(`${base}/reservations`, reservationMessagesRouter);
+  app.route(`${base}/reservations`, searchengineSwitchRouter);
+}
+
+/**
+ * The restaurant's console: its pages and session, and the integrator API again under
+ * /console/api/v2 (webhooks aside: they belong to an integrator). Those routes hang on a plain
+ * Hono app, so the OpenAPI document describes the API once, under /api/v2.
+ */
+function mountConsole(app: App) {
+  const api = new Hono<AppEnv>();
+  mountApiRouters(api, "", consoleGuards());
+  app.route(CONSOLE_API, api);
+  app.use("/console/*", limitBody());
+  app.route("/console", consoleRouter);
 }
 
 /**

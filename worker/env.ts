@@ -28,6 +28,8 @@ export interface Bindings {
   /** the shards, SHARD_0 .. SHARD_<n-1> (worker/shards/shards.ts) */
   [shard: `SHARD_${number}`]: D1Database;
   ASSETS: Fetcher;
+  /** the restaurant's own Durable Object, one per property (worker/restaurant/restaurant.ts) */
+  RESTAURANT: DurableObjectNamespace;
   API_RATE_LIMITER: RateLimit;
   PUBLIC_RATE_LIMITER: RateLimit;
   /** per caller, on the public widget API's bookings and cancellations only */
@@ -80,6 +82,10 @@ export interface AuthClient {
   productionEnabled: boolean;
   /** the one property the token reaches (a token from a restaurant's approval); null: every property granted to the client */
   propertyId: number | null;
+  /** who acts, for a reservation's history: "client:<id>", or "console:<property_id>" for the restaurant's own console */
+  actor: string;
+  /** the restaurant's own console (worker/console): it reaches its property only, and owns no webhooks */
+  console: boolean;
 }
 
 /** The property named by the Property header (or path), already authorised, as its shard holds it. */

@@ -5,9 +5,13 @@
 import { createApp } from "./app";
 import { scheduledWork } from "./cron";
 import type { Bindings, DeliveryMessage } from "./env";
+import { withBackground } from "./lib/background";
 import { clockFromEnv } from "./lib/clock";
 import { consume } from "./outbox/dispatch";
 import { wire } from "./wiring";
+
+/** The restaurant's own Durable Object (bound as RESTAURANT). */
+export { Restaurant } from "./restaurant/restaurant";
 
 wire();
 const app = createApp();
@@ -17,12 +21,13 @@ export default {
     clockFromEnv(env);
     return app.fetch(request, env, ctx);
   },
-  queue(batch, env) {
+  queue(batch, env, ctx) {
     clockFromEnv(env);
-    return consume(batch, env);
+    return withBackground({ env, waitUntil: (work) => ctx.waitUntil(work) }, () => consume(batch, env));
   },
   async scheduled(_controller, env, ctx) {
     clockFromEnv(env);
-    ctx.waitUntil(scheduledWork(env));
+    // The cron's changes (unpaid reservations expiring, no-shows) reach the open consoles too.
+    ctx.waitUntil(withBackground({ env, waitUntil: (work) => ctx.waitUntil(work) }, () => scheduledWork(env)));
   },
 } satisfies ExportedHandler<Bindings, DeliveryMessage>;

@@ -4,6 +4,7 @@
  */
 import { registerErasure, registerForget } from "./customers/erasure";
 import { forgetAnswersAbout } from "./lib/idempotency";
+import { liveReaction } from "./live/reaction";
 import { attemptMessage } from "./messages/delivery";
 import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.repo";
 import { messagesReaction } from "./messages/reaction";
@@ -23,6 +24,8 @@ export function wire(): void {
   // In this order in a change's batch: its messages, then the offer of the tables it frees.
   registerReaction(messagesReaction);
   registerReaction(waitlistReaction);
+  // After commit: the open consoles of the restaurant hear of the change.
+  registerReaction(liveReaction);
   registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook, attemptMany: attemptWebhooks });
   registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);

@@ -39,7 +39,7 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
       const why = !row ? "unknown access token" : row.revokedAt ? "the access token was revoked" : "the access token expired";
       throw new ApiError("invalid_token", why, { headers: challenge("invalid_token", why) });
     }
-    c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled, propertyId: row.propertyId });
+    c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled, propertyId: row.propertyId, actor: `client:${row.id}`, console: false });
     await next();
   };
 }
@@ -50,7 +50,9 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
  */
 export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Preload | undefined } = {}): MiddlewareHandler<AppEnv> {
   return async function requirePropertyMiddleware(c, next) {
-    const raw = c.req.header("Property");
+    const client = c.get("client");
+    // The console acts on its own property: the header may be left out.
+    const raw = c.req.header("Property") ?? (client.console ? String(client.propertyId) : undefined);
     if (raw === undefined || raw.trim() === "") {
       throw new ApiError("property_header_required", "send the header Property: <property_id>");
     }

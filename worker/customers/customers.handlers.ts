@@ -13,7 +13,7 @@ import { eraseCustomer } from "./erasure";
 
 type Ctx = Context<AppEnv>;
 
-const actor = (c: Ctx) => `client:${c.get("client").id}`;
+const actor = (c: Ctx) => c.get("client").actor;
 
 /** The customers with their counts, in the property's clock. */
 async function present(c: Ctx, rows: CustomerRow[]) {

@@ -231,3 +231,65 @@ export const signInSessions = sqliteTable(
     check("sign_in_sessions_request_ck", sql`${t.kind} = 'apps' OR (${t.clientId} IS NOT NULL AND ${t.redirectUri} IS NOT NULL AND length(${t.codeChallenge}) = 43)`),
   ],
 );
+
+/**
+ * The restaurant's console: a browser signed in as a property (worker/console/). The browser
+ * holds the token in an HttpOnly, SameSite=Strict cookie; the row keeps its hash. The CSRF token
+ * is derived from the token, so it is not stored. A session slides: each request moves
+ * `expires_at` to 12 hours on, never past 7 days after `created_at`.
+ */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => propertyDirectory.id),
+    /** the language the console speaks (en, it, fr, de, es) */
+    locale: text("locale").notNull(),
+    /** the salt of the password hash signed in with: a changed password ends the session */
+    passwordStamp: text("password_stamp").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // every console request: cookie -> session
+    uniqueIndex("console_sessions_token_uq").on(t.tokenHash),
+    // a password changed or reset: every session of the property
+    index("console_sessions_property_idx").on(t.propertyId),
+    // housekeeping
+    index("console_sessions_expires_idx").on(t.expiresAt),
+  ],
+);
+
+export const CONSOLE_LINK_KINDS = ["reset", "sign_in"] as const;
+
+/**
+ * Single-use links into the console: a forgotten password's reset link (30 minutes, emailed to
+ * the restaurant) and a platform's sign-in link (60 seconds, POST /console/links). Only the
+ * token's hash is kept; `used_at` spends it.
+ */
+export const consoleLinks = sqliteTable(
+  "console_links",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    kind: text("kind", { enum: CONSOLE_LINK_KINDS }).notNull(),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => propertyDirectory.id),
+    /** sign_in: the API client that asked for the link */
+    clientId: integer("client_id").references(() => apiClients.id),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // following a link: token -> its row
+    uniqueIndex("console_links_token_uq").on(t.tokenHash),
+    // housekeeping
+    index("console_links_expires_idx").on(t.expiresAt),
+    check("console_links_kind_ck", sql`${t.kind} IN ('reset', 'sign_in')`),
+  ],
+);

@@ -9,7 +9,7 @@ import { toMessageDto } from "./messages.schemas";
 
 export async function listReservationMessages(c: Context<AppEnv>, reservationId: number) {
   const client = c.get("client");
-  const ctx = { db: c.get("db"), property: c.get("property"), actor: `client:${client.id}`, locateElsewhere: locator(c.env, c.get("control"), client.id) };
+  const ctx = { db: c.get("db"), property: c.get("property"), actor: client.actor, locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId) };
   const row = await requireReservation(ctx, reservationId);
   const domain = config(c.env).emailFrom.split("@")[1]!;
   return c.json({ data: (await listMessages(c.get("db"), row.id)).map((m) => toMessageDto(m, domain)) }, 200, { "Cache-Control": "no-store" });

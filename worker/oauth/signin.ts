@@ -3,18 +3,16 @@
  * and the connected-apps page. A session is a control-database row; the browser holds its token
  * in a short HttpOnly, SameSite=Lax cookie (Secure on https) scoped to the OAuth path; each form
  * carries a CSRF token derived from that token, which a page of another site can neither read
- * nor compute. Signing in replaces the token, and with it the CSRF token. Attempts are limited per username
- * and per address (IPv6 per /64); a wrong username and a wrong password answer the same, and an
- * unknown username costs the same password hash as a known one.
+ * nor compute. Signing in replaces the token, and with it the CSRF token. The account check and
+ * its limits are the restaurant's one sign-in (worker/properties/accounts.ts).
  */
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env";
-import { randomToken, sha256Hex, timingSafeEqual, verifyPassword } from "../lib/crypto";
-import { callerKey } from "../lib/middleware";
+import { randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
-import { normaliseUsername, usernameKey } from "../lib/username";
-import { type DirectoryRow, findByUsername, getEntry } from "../shards/directory.repo";
+import { type DirectoryRow } from "../shards/directory.repo";
+import { type AccountCheck, checkAccount, passwordStamp, signedInProperty } from "../properties/accounts";
 import { getPropertyRow } from "../properties/properties.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { deleteSession, findSession, insertSession, type NewSession, type SessionRow, signInSession } from "./sessions.repo";
@@ -90,24 +88,16 @@ export function endSession(c: Context<AppEnv>, session: SessionRow): Promise<voi
   return deleteSession(c.get("control"), session.id);
 }
 
-/** The salt of a password hash: it changes with every new password, so it dates a sign-in. */
-const stampOf = (hash: string | null) => hash?.split("$")[2] ?? null;
+export type SignInResult = AccountCheck;
 
-export type SignInResult = { ok: true; entry: DirectoryRow } | { ok: false; why: "wrong" | "limited" };
-
-/** Checks a username and password against the directory and, when right, signs the session in. */
+/** Checks a username and password (worker/properties/accounts.ts) and, when right, signs the session in. */
 export async function signIn(c: Context<AppEnv>, session: SessionRow, rawUsername: string, password: string): Promise<SignInResult> {
-  const key = usernameKey(normaliseUsername(rawUsername.slice(0, 400)));
-  for (const bucket of [`signin-user:${key}`, `signin-ip:${callerKey(c)}`]) {
-    if (!(await c.env.SIGNIN_RATE_LIMITER.limit({ key: bucket })).success) return { ok: false, why: "limited" };
-  }
-  const entry = key ? await findByUsername(c.get("control"), key) : undefined;
-  // verifyPassword hashes even without an entry: an unknown username takes as long as a wrong password.
-  const right = await verifyPassword(password.slice(0, 200), entry?.passwordHash);
-  if (!entry || !right) return { ok: false, why: "wrong" };
+  const checked = await checkAccount(c, rawUsername, password);
+  if (!checked.ok) return checked;
+  const { entry } = checked;
   // A new token on sign-in: a token planted or seen before it is worth nothing after.
   const token = randomToken("ses_", 32);
-  const set = { tokenHash: await sha256Hex(token), propertyId: entry.id, passwordStamp: stampOf(entry.passwordHash)! };
+  const set = { tokenHash: await sha256Hex(token), propertyId: entry.id, passwordStamp: passwordStamp(entry.passwordHash)! };
   await signInSession(c.get("control"), session.id, { ...set, expiresAt: addSeconds(nowIso(), TTL[session.kind]) });
   setSessionCookie(c, session.kind, token);
   return { ok: true, entry };
@@ -115,10 +105,8 @@ export async function signIn(c: Context<AppEnv>, session: SessionRow, rawUsernam
 
 /** The property a session is signed in to, while it exists and its password is the one signed in with. */
 export async function signedInEntry(c: Context<AppEnv>, session: SessionRow): Promise<DirectoryRow | undefined> {
-  if (session.propertyId === null) return undefined;
-  const entry = await getEntry(c.get("control"), session.propertyId);
-  if (!entry || entry.deletedAt || stampOf(entry.passwordHash) !== session.passwordStamp) return undefined;
-  return entry;
+  if (session.propertyId === null || session.passwordStamp === null) return undefined;
+  return signedInProperty(c.get("control"), session.propertyId, session.passwordStamp);
 }
 
 /** The restaurant's name, from its shard (the directory does not keep it). */

@@ -7,7 +7,7 @@ import { findEntry } from "../shards/directory.repo";
 import { bindProperty, type Preload } from "./binding";
 
 /**
- * Checks that the client may act on the property (404 unknown, 403 not granted or sandbox
+ * Checks that the client (or the console) may act on the property (404 unknown, 403 not granted or sandbox
  * expired) and binds the request to the property's shard.
  */
 export async function authoriseProperty(
@@ -18,7 +18,9 @@ export async function authoriseProperty(
   const client = c.get("client");
   const found = await findEntry(c.get("control"), propertyId, client.id, client.propertyId);
   if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
-  if (!found.granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
+  // The console reaches the property it signed in to, and no other.
+  const granted = client.console ? propertyId === client.propertyId : found.granted;
+  if (!granted) throw new ApiError("property_forbidden", `this client is not authorised for property ${propertyId}`);
   const property = await bindProperty(c, found.entry, { preload: options.preload });
   if (!property) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   if (!options.allowExpired && property.sandbox && property.sandboxExpiresAt && property.sandboxExpiresAt <= nowIso()) {

@@ -37,8 +37,14 @@ export async function newProperty(c: Ctx, body: PropertyCreateBody) {
   return { data: [toPropertyDto(property)] };
 }
 
+/** What only the client that created the property may do, never its console: delete it, or change its sign-in without the old password. */
+function refuseConsole(c: Ctx, what: string) {
+  if (c.get("client").console) throw new ApiError("property_forbidden", `the console cannot ${what}`);
+}
+
 export async function changeProperty(c: Ctx, id: number, { password, ...body }: PropertyUpdateBody) {
   const current = await authoriseProperty(c, id);
+  if (password !== undefined || body.username !== undefined) refuseConsole(c, "change the sign-in here; use POST /console/password");
   // A PUT naming nothing ({}, unknown fields only, no body) answers the property as it is and writes nothing.
   if (password === undefined && namesNothing(body)) return { data: [toPropertyDto(current)] };
   const changed = await changeCredentials(c.get("control"), c.get("client").id, current, { username: body.username, password });
@@ -48,6 +54,7 @@ export async function changeProperty(c: Ctx, id: number, { password, ...body }: 
 
 export async function removeProperty(c: Ctx, id: number) {
   const property = await authoriseProperty(c, id, { allowExpired: true });
+  refuseConsole(c, "delete its restaurant");
   await deleteProperty(c.get("db"), c.get("control"), c.get("client").id, property);
   return { data: [property.id] };
 }

@@ -5,7 +5,7 @@ export interface BookingContext {
   /** the property's shard */
   db: Db;
   property: PropertyRow;
-  /** "client:<id>", "guest" or "system", for the history */
+  /** "client:<id>", "console:<property_id>", "guest", "searchengine" or "system", for the history */
   actor: string;
   /**
    * The property of reservation `id` when it belongs to another property the caller may act on

@@ -22,7 +22,7 @@ export function bookingContext(c: Context<AppEnv>): BookingContext {
   return {
     db: c.get("db"),
     property: c.get("property"),
-    actor: `client:${client.id}`,
+    actor: client.actor,
     locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId),
     linkSecret: config(c.env).linkSecret,
   };

@@ -1,0 +1,27 @@
+/**
+ * The restaurant's console (docs/console.md): its pages, its session and a platform's link.
+ * Private to the console's own page (JSON, same origin, cookie session), so not in the OpenAPI
+ * document; the console's data comes from the integrator API served again at /console/api/v2.
+ *   POST   /console/session      sign in {username, password}
+ *   GET    /console/session      the session (401 when signed out)
+ *   DELETE /console/session      sign out (X-CSRF-Token)
+ *   POST   /console/password     {old_password, new_password} (X-CSRF-Token)
+ *   GET    /console/link/:token  a platform's single-use link
+ *   GET    /console/live         the live feed (WebSocket)
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../env";
+import { openLiveFeed } from "./live";
+import { showShell, SHELL_PATHS } from "./pages";
+import { requireConsoleSession } from "./session";
+import { changePassword, followLink, showSession, signIn, signOut } from "./session.handlers";
+
+export const consoleRouter = new Hono<AppEnv>()
+  .post("/session", signIn)
+  .get("/session", requireConsoleSession(), showSession)
+  .delete("/session", requireConsoleSession(), signOut)
+  .post("/password", requireConsoleSession(), changePassword)
+  .get("/link/:token", followLink)
+  .get("/live", requireConsoleSession(), openLiveFeed);
+
+for (const path of SHELL_PATHS) consoleRouter.get(path.replace(/^\/console/, "") || "/", showShell);

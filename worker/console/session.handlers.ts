@@ -1,0 +1,69 @@
+/** The console's own routes: sign-in, the session, sign-out, the password change, a platform's link. */
+import type { Context } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../env";
+import { ApiError, invalidInput } from "../errors";
+import { sha256Hex, verifyPassword } from "../lib/crypto";
+import { passwordField } from "../lib/openapi";
+import { nowIso } from "../lib/time";
+import { checkAccount } from "../properties/accounts";
+import { credentialChanges } from "../properties/credentials";
+import { getEntry, setCredentials } from "../shards/directory.repo";
+import { asLocale, CONSOLE_PATH, endConsoleSession, propertyFacts, sessionDto, sessionOf, startConsoleSession } from "./session";
+import { endPropertySessions, spendConsoleLink } from "./sessions.repo";
+
+type Ctx = Context<AppEnv>;
+
+const SignIn = z.object({ username: z.string().min(1).max(400), password: z.string().min(1).max(200) });
+const PasswordChange = z.object({ old_password: z.string().min(1).max(200), new_password: passwordField });
+
+async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.output<T>> {
+  const raw = await c.req.json().catch(() => undefined);
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) throw invalidInput(parsed.error);
+  return parsed.data;
+}
+
+export async function signIn(c: Ctx) {
+  const body = await bodyOf(c, SignIn);
+  const checked = await checkAccount(c, body.username, body.password);
+  if (!checked.ok && checked.why === "limited") throw new ApiError("too_many_requests", "too many sign-in attempts; retry after 60 seconds", { headers: { "Retry-After": "60" } });
+  if (!checked.ok) throw new ApiError("invalid_credentials", "unknown username or wrong password");
+  const facts = await propertyFacts(c, checked.entry);
+  const session = await startConsoleSession(c, checked.entry, facts.locale);
+  return c.json({ data: [await sessionDto(c, session)] }, 200);
+}
+
+export async function showSession(c: Ctx) {
+  return c.json({ data: [await sessionDto(c, sessionOf(c))] }, 200);
+}
+
+export async function signOut(c: Ctx) {
+  await endConsoleSession(c, sessionOf(c));
+  return c.body(null, 204);
+}
+
+/** A new password, the old one required; every other session of the property ends (OAuth sign-ins end by their stamp). */
+export async function changePassword(c: Ctx) {
+  const session = sessionOf(c);
+  const body = await bodyOf(c, PasswordChange);
+  const entry = await getEntry(c.get("control"), session.entry.id);
+  if (!entry || !(await verifyPassword(body.old_password, entry.passwordHash))) throw new ApiError("invalid_credentials", "the old password is wrong");
+  const changes = await credentialChanges({ password: body.new_password });
+  await setCredentials(c.get("control"), entry.id, changes);
+  await endPropertySessions(c.get("control"), entry.id);
+  // This browser stays signed in: a fresh session under the new password.
+  await startConsoleSession(c, { ...entry, passwordHash: changes.passwordHash! }, asLocale(session.row.locale));
+  return c.body(null, 204);
+}
+
+/** A platform's single-use link (60 s): a fresh session for its property, then the console. */
+export async function followLink(c: Ctx) {
+  const token = c.req.param("token") ?? "";
+  const link = token.length <= 100 ? await spendConsoleLink(c.get("control"), await sha256Hex(token), "sign_in", nowIso()) : undefined;
+  const entry = link && (await getEntry(c.get("control"), link.propertyId));
+  if (!entry || entry.deletedAt) return c.redirect(`${CONSOLE_PATH}/sign-in?link=expired`, 303);
+  const facts = await propertyFacts(c, entry);
+  await startConsoleSession(c, entry, facts.locale);
+  return c.redirect(CONSOLE_PATH, 303);
+}

@@ -1,0 +1,22 @@
+/**
+ * The consoles' live feed: once a reservation's change has committed, the restaurant's object
+ * (worker/restaurant/restaurant.ts) tells every open console which reservation changed, on which
+ * day. It never fails the change: a console that misses a message falls back to reading again.
+ */
+import { currentBackground } from "../lib/background";
+import type { ReservationReaction } from "../reservations/reactions";
+import { restaurantObject } from "../restaurant/restaurant";
+
+export const liveReaction: ReservationReaction = {
+  name: "the consoles' live feed",
+  committed(change, row) {
+    const background = currentBackground();
+    if (!background?.env.RESTAURANT) return;
+    const message = { type: "reservation" as const, id: row.id, date: row.startDate, version: change.version };
+    background.waitUntil(
+      restaurantObject(background.env, row.propertyId)
+        .announce(message)
+        .catch((err: unknown) => console.warn("live feed: announce failed", err)),
+    );
+  },
+};

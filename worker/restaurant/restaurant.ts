@@ -1,0 +1,67 @@
+/**
+ * The restaurant's own Durable Object: one per property (named by its id), the single place
+ * where whatever concerns the restaurant as a whole, right now, can meet. Its first job: the open
+ * consoles' WebSockets, kept with the Hibernation API (the object sleeps between messages, the
+ * sockets stay open), and `announce`, the fan-out a change after commit calls. Another job adds
+ * a method of its own beside it.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Bindings } from "../env";
+import { nowIso } from "../lib/clock";
+
+/** What an open console hears. */
+export type LiveMessage = { type: "hello"; at: string } | { type: "reservation"; id: number; date: string; version: number };
+
+/** The sockets' tag: the consoles of this restaurant. */
+const CONSOLES = "console";
+
+export class Restaurant extends DurableObject<Bindings> {
+  /** A console's WebSocket upgrade (already authorised by the Worker): accepted, greeted, kept. */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket upgrade", { status: 426 });
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server, [CONSOLES]);
+    server.send(JSON.stringify({ type: "hello", at: nowIso() } satisfies LiveMessage));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Fan-out: the message to every open console of the restaurant; answers how many heard it. */
+  async announce(message: LiveMessage): Promise<number> {
+    const text = JSON.stringify(message);
+    let sent = 0;
+    for (const ws of this.ctx.getWebSockets(CONSOLES)) {
+      try {
+        ws.send(text);
+        sent++;
+      } catch {
+        // a socket closing as we speak: it hears nothing more
+      }
+    }
+    return sent;
+  }
+
+  /** How many consoles are open (tests and the bench). */
+  async consoles(): Promise<number> {
+    return this.ctx.getWebSockets(CONSOLES).length;
+  }
+
+  /** A console's keep-alive: "ping" answers "pong"; anything else is ignored. */
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (message === "ping") ws.send("pong");
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      ws.close(code, reason);
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** The restaurant's object. */
+export function restaurantObject(env: Bindings, propertyId: number): DurableObjectStub<Restaurant> {
+  const ns = env.RESTAURANT as unknown as DurableObjectNamespace<Restaurant>;
+  return ns.get(ns.idFromName(`property:${propertyId}`));
+}
