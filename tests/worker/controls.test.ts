@@ -89,7 +89,7 @@ describe("emails and calendar entries of text stored before the rule", () => {
     before: undefined,
     offer: undefined,
   } as MessageSnapshot;
-  const restaurant = { name: "Osteria\rRoma", email: "o@example.com", phone: null, website: null, address: "Via Roma 1\r00100 Roma", timezone: "Europe/Rome", cancelNotice: 0 };
+  const restaurant = { name: "Osteria\rRoma", email: "o@example.com", phone: null, website: null, address: "Via Roma 1\r00100 Roma", timezone: "Europe/Rome", cancelNotice: 0, map: null, accent: null, logo: null, offerMinutes: 30 };
   const input = (recipient: "guest" | "restaurant") => ({
     template: (recipient === "guest" ? "confirmation" : "restaurant_booking") as never,
     recipient,

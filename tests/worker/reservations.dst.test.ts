@@ -79,7 +79,7 @@ describe("the calendar entry of a stay over a clock change", () => {
         sequence: 0,
         writtenAt: Date.parse("2027-01-10T12:00:00Z"),
         reservationId: 7,
-        restaurant: { name: "Notte", email: null, phone: null, website: null, address: null, timezone: "Europe/Rome", cancelNotice: 60 },
+        restaurant: { name: "Notte", email: null, phone: null, website: null, address: null, timezone: "Europe/Rome", cancelNotice: 60, map: null, accent: null, logo: null, offerMinutes: 30 },
         service: "Late night",
         links: {},
         domain: "book.example",
