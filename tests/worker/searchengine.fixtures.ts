@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { call, type CallOptions, dateInDays, newClient, type TestClient } from "./helpers";
+import { call, type CallOptions, dateInDays, newClient, shardOf, type TestClient } from "./helpers";
 
 export const basic = (user: string, password: string) => `Basic ${btoa(`${user}:${password}`)}`;
 export const PARTNER_AUTH = basic(env.SEARCHENGINE_USER!, env.SEARCHENGINE_PASSWORD!);
@@ -57,9 +57,23 @@ export interface MerchantOptions {
   enabled?: boolean;
 }
 
-/** A restaurant in Rome, with a stay of 30 minutes (the samples' 1800 s), Dinner 19:00-21:00, and its switch on. */
+/**
+ * A client acting on a production property of its own (POST /properties) instead of its sandbox
+ * one: only production properties reach the search engine.
+ */
+export async function productionClient(name: string): Promise<TestClient> {
+  const owner = await newClient(name);
+  // the operator's enable-production, as docs/operations.md has it
+  await env.DB.prepare("UPDATE api_clients SET production_enabled = 1 WHERE id = ?").bind(owner.id).run();
+  const created = await owner.call("/api/v2/properties", { body: { name }, property: undefined });
+  expect(created.status, created.text).toBe(201);
+  const propertyId: number = created.json.data[0].id;
+  return { ...owner, propertyId, d1: await shardOf(propertyId), call: (path, o = {}) => call(path, { token: owner.token, property: propertyId, ...o }) };
+}
+
+/** A restaurant in Rome (a production property), with a stay of 30 minutes (the samples' 1800 s), Dinner 19:00-21:00, and its switch on. */
 export async function merchant(o: MerchantOptions = {}): Promise<Merchant> {
-  const client = await newClient("Osteria del Motore");
+  const client = await productionClient("Osteria del Motore");
   const settings = { timezone: ZONE, average_stay: 30, ...o.settings };
   const put = await client.call(`/api/v2/properties/${client.propertyId}`, { method: "PUT", body: { settings, phone: "+39 06 1234567", website: "https://osteria.example" }, property: undefined });
   expect(put.status, put.text).toBe(200);
