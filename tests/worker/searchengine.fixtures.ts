@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { call, type CallOptions, dateInDays, newClient, shardOf, type TestClient } from "./helpers";
+import { call, type CallOptions, dateInDays, newClient, type TestClient } from "./helpers";
 
 export const basic = (user: string, password: string) => `Basic ${btoa(`${user}:${password}`)}`;
 export const PARTNER_AUTH = basic(env.SEARCHENGINE_USER!, env.SEARCHENGINE_PASSWORD!);
@@ -57,18 +57,16 @@ export interface MerchantOptions {
   enabled?: boolean;
 }
 
-/**
- * A client acting on a production property of its own (POST /properties) instead of its sandbox
- * one: only production properties reach the search engine.
- */
+/** A client whose property is a production one (only those reach the search engine), as the operator would arrange. */
 export async function productionClient(name: string): Promise<TestClient> {
-  const owner = await newClient(name);
-  // the operator's enable-production, as docs/operations.md has it
-  await env.DB.prepare("UPDATE api_clients SET production_enabled = 1 WHERE id = ?").bind(owner.id).run();
-  const created = await owner.call("/api/v2/properties", { body: { name }, property: undefined });
-  expect(created.status, created.text).toBe(201);
-  const propertyId: number = created.json.data[0].id;
-  return { ...owner, propertyId, d1: await shardOf(propertyId), call: (path, o = {}) => call(path, { token: owner.token, property: propertyId, ...o }) };
+  const client = await newClient(name);
+  await makeProduction(client);
+  return client;
+}
+
+/** The client's property made a production one by hand (tests only: the operator's work). */
+export async function makeProduction(client: TestClient): Promise<void> {
+  await client.d1.prepare("UPDATE properties SET sandbox = 0, sandbox_expires_at = NULL WHERE id = ?").bind(client.propertyId).run();
 }
 
 /** A restaurant in Rome (a production property), with a stay of 30 minutes (the samples' 1800 s), Dinner 19:00-21:00, and its switch on. */
