@@ -12,7 +12,9 @@
 //                       webhooks (delivery to a local receiver), storage (bytes per reservation),
 //                       drop (500 parallel bookings of one time), shards (two shards against one),
 //                       searchengine (BatchAvailabilityLookup of 200 slots on the busy restaurant;
-//                       SE_BENCH_REQUESTS, SE_BENCH_CONCURRENCY), delivery (webhooks and
+//                       SE_BENCH_REQUESTS, SE_BENCH_CONCURRENCY), feeds (the Worker's peak memory
+//                       while it streams the availability feed of 1 and FEED_BENCH_MERCHANTS=50
+//                       merchants), delivery (webhooks and
 //                       guest messages, commit to receiver at 50 writes/s: scripts/bench-delivery.mjs),
 //                       widget (bundle size, time to first times, Lighthouse), upload (the
 //                       Worker's upload gzipped and its startup CPU: wrangler check startup),
@@ -37,6 +39,7 @@ const { storagePart } = await import("./bench/storage.mjs");
 const { dropPart } = await import("./bench/drop.mjs");
 const { shardsPart } = await import("./bench/shards.mjs");
 const { searchenginePart } = await import("./bench/searchengine.mjs");
+const { feedsPart } = await import("./bench/feeds.mjs");
 const { deliveryPart } = await import("./bench/delivery.mjs");
 const { uploadPart } = await import("./bench/upload.mjs");
 const { consoleUiPart } = await import("./bench/console-ui.mjs");
@@ -52,7 +55,7 @@ async function widgetPart() {
   return w;
 }
 
-const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, delivery: deliveryPart, widget: widgetPart, upload: uploadPart, "console-ui": () => consoleUiPart({ say }) };
+const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, feeds: feedsPart, delivery: deliveryPart, widget: widgetPart, upload: uploadPart, "console-ui": () => consoleUiPart({ say }) };
 const ONLY = new Set((process.env.BENCH_ONLY ?? Object.keys(PARTS).join(",")).split(",").map((s) => s.trim()));
 for (const part of ONLY) if (!PARTS[part]) throw new Error(`BENCH_ONLY: unknown part "${part}" (parts: ${Object.keys(PARTS).join(", ")})`);
 

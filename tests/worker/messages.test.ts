@@ -2,6 +2,7 @@
  * Messages to guests and restaurants: what each change sends, in the guest's
  * language, with both parts, links on PUBLIC_ORIGIN and a calendar entry that calendars read.
  */
+import { makeProduction } from "./searchengine.fixtures";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
@@ -158,6 +159,7 @@ describe("who is emailed", () => {
     const quiet = await staffBooking(r.client, { start_date: dateInDays(12), service_id: r.service.id, notify: false, customer: { first_name: "Q", email: guestEmail() } });
     expect(quiet.status, quiet.text).toBe(201);
     expect(await messagesOf(r.client, quiet.json.data[0].id)).toEqual([]);
+    await makeProduction(r.client);
     expect((await r.client.call("/api/v2/reservations/searchengine", { body: { enable_searchengine: true } })).status).toBe(201);
     const google = await staffBooking(r.client, { start_date: dateInDays(12), start_hour: "21:00:00", service_id: r.service.id, channel: "SEARCHENGINE", customer: { first_name: "G", email: guestEmail() } });
     expect(google.status, google.text).toBe(201);

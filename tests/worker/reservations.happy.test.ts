@@ -1,4 +1,5 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { makeProduction } from "./searchengine.fixtures";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { shardDb } from "../../worker/shards/shards";
@@ -339,6 +340,7 @@ describe("GET /reservations", () => {
 describe("POST /reservations/searchengine", () => {
   it("switches the feature on (201 ACCEPTED) and SEARCHENGINE bookings are taken", async () => {
     const c = await newClient();
+    await makeProduction(c);
     const s = await seedRestaurant(c);
     const before = await book(c, { start_date: s.date, service_id: s.service.id, channel: "SEARCHENGINE" });
     expect(before.status).toBe(400);

@@ -57,9 +57,21 @@ export interface MerchantOptions {
   enabled?: boolean;
 }
 
-/** A restaurant in Rome, with a stay of 30 minutes (the samples' 1800 s), Dinner 19:00-21:00, and its switch on. */
+/** A client whose property is a production one (only those reach the search engine), as the operator would arrange. */
+export async function productionClient(name: string): Promise<TestClient> {
+  const client = await newClient(name);
+  await makeProduction(client);
+  return client;
+}
+
+/** The client's property made a production one by hand (tests only: the operator's work). */
+export async function makeProduction(client: TestClient): Promise<void> {
+  await client.d1.prepare("UPDATE properties SET sandbox = 0, sandbox_expires_at = NULL WHERE id = ?").bind(client.propertyId).run();
+}
+
+/** A restaurant in Rome (a production property), with a stay of 30 minutes (the samples' 1800 s), Dinner 19:00-21:00, and its switch on. */
 export async function merchant(o: MerchantOptions = {}): Promise<Merchant> {
-  const client = await newClient("Osteria del Motore");
+  const client = await productionClient("Osteria del Motore");
   const settings = { timezone: ZONE, average_stay: 30, ...o.settings };
   const put = await client.call(`/api/v2/properties/${client.propertyId}`, { method: "PUT", body: { settings, phone: "+39 06 1234567", website: "https://osteria.example" }, property: undefined });
   expect(put.status, put.text).toBe(200);
