@@ -60,9 +60,7 @@ const emails = [];
 const worker = realWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
-/** username -> the fixture restaurant's property and token, for the console's sign-in */
-const accounts = new Map();
-const relayConsole = consoleRelay(() => worker.env.api, accounts);
+const relayConsole = consoleRelay(() => worker.env.api);
 /** addresses handed to other guests' look-ups (10.0.0.0/8) */
 let lookups = 1;
 
@@ -116,7 +114,6 @@ async function fixtures(ctx, next) {
     const catalog = { ...TEST_CATALOG, settings: { ...TEST_CATALOG.settings, ...options.settings } };
     const r = await createRestaurant(worker.env.api, { catalog, name: options.name ?? TEST_CATALOG.name });
     tokens.set(r.property_id, r.token);
-    accounts.set(r.username, { propertyId: r.property_id, token: r.token, origin: worker.env.api });
     ctx.type = "application/json";
     ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name, username: r.username });
     return;
