@@ -280,9 +280,7 @@ export class BookingEngine extends LitElement {
     if (to.token) this.token = to.token;
     await definePage(this.page);
     await this.updateComplete;
-    const page = this.renderRoot.querySelector<LitElement>("[data-page]");
-    await page?.updateComplete;
-    const heading = page?.shadowRoot?.querySelector<HTMLElement>("h2");
+    const heading = await headingOf(this.renderRoot.querySelector<LitElement>("[data-page]"));
     heading?.focus();
     heading?.scrollIntoView?.({ block: "nearest" });
   }
@@ -369,4 +367,15 @@ function header(profile: PublicProfile) {
     ${profile.logo_url ? html`<img part="logo" src=${profile.logo_url} alt="" />` : nothing}
     <p part="title">${profile.name}</p>
   </header>`;
+}
+
+/** A page's heading once it is drawn: a page draws it only when its own data is in, a few frames after it is defined. */
+async function headingOf(page: LitElement | null): Promise<HTMLElement | null> {
+  for (let frame = 0; page && frame < 120; frame++) {
+    await page.updateComplete;
+    const heading = page.shadowRoot?.querySelector<HTMLElement>("h2");
+    if (heading) return heading;
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  return null;
 }
