@@ -526,6 +526,9 @@ describe("closures past midnight and to the end of the day", () => {
     expect(decide("23:30")).toMatchObject({ ok: false, why: "closed" });
     expect(decide("00:45", "2030-06-13")).toMatchObject({ ok: false, why: "closed" });
     expect(decide("01:00", "2030-06-13")).toMatchObject({ ok: true });
+    const slots = e.daySlots(DAY, 2, [late], true).available_services[0]!.slots;
+    const reasons = Object.fromEntries(slots.map((x) => [x.hour, x.reason ?? "open"]));
+    expect([reasons["21:45:00"], reasons["22:15:00"], reasons["00:45:00"], reasons["01:00:00"]]).toEqual(["open", "closed", "closed", "open"]);
   });
 
   it("a closure past midnight over several dates closes each night, not the days between", () => {
