@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createIn, expectInvalid, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
+import { book, createIn, dateInDays, expectInvalid, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
 
 const post = (client: TestClient, body: Record<string, unknown>) => createIn(client, "closures", body);
 
@@ -48,6 +48,58 @@ describe("POST /api/v2/closures", () => {
       service_ids: [service.id],
       reason: null,
     });
+  });
+});
+
+describe("POST /api/v2/closures: past midnight and to the end of the day", () => {
+  const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+  it("closes 23:00 to 01:00 over two dates, and refuses a party at 00:30 and one at 22:30 whose stay reaches it", async () => {
+    const client = await newClient();
+    const { room } = await seedCatalog(client);
+    await createIn(client, "tables", { name: "Bar", room_id: room.id, guests_max: 2 });
+    const night = await createIn(client, "services", { name: "Night", start_hour: "22:00", end_hour: "02:00", average_stay: 60 });
+    const date = dateInDays(20);
+    const c = await post(client, { start_date: date, end_date: nextDay(date), start_hour: "23:00", end_hour: "01:00", service_ids: [night.id] });
+    expect(c).toMatchObject({ start_date: date, end_date: nextDay(date), start_hour: "23:00:00", end_hour: "01:00:00" });
+    for (const [start_date, start_hour] of [[nextDay(date), "00:30"], [date, "22:30"]]) {
+      const refused = await book(client, { start_date, start_hour, service_id: night.id });
+      expectProblem(refused, 403, "booking slot not available");
+      expect(refused.json.detail).toBe("a closure covers this stay");
+    }
+    expect((await book(client, { start_date: nextDay(date), start_hour: "01:00", service_id: night.id })).status).toBe(201);
+  });
+
+  it("takes end_hour 24:00 as the end of the day: a 5-minute stay at 23:59 is refused", async () => {
+    const client = await newClient();
+    await seedCatalog(client);
+    const late = await createIn(client, "services", { name: "Late", start_hour: "23:00", end_hour: "23:59", average_stay: 5 });
+    const date = dateInDays(20);
+    const c = await post(client, { start_date: date, start_hour: "23:58", end_hour: "24:00" });
+    expect(c).toMatchObject({ start_hour: "23:58:00", end_hour: "24:00:00" });
+    const refused = await book(client, { start_date: date, start_hour: "23:59", service_id: late.id });
+    expectProblem(refused, 403, "booking slot not available");
+    expect(refused.json.detail).toBe("a closure covers this stay");
+    expect((await book(client, { start_date: date, start_hour: "23:53", service_id: late.id })).status).toBe(201);
+  });
+
+  it("refuses 24:00 as a start_hour and any hour past it, naming the field", async () => {
+    const client = await newClient();
+    expectInvalid(await client.call("/api/v2/closures", { body: { start_date: "2030-12-24", start_hour: "24:00", end_hour: "24:00" } }), "start_hour");
+    for (const end_hour of ["24:01", "24:00:01", "25:00"]) {
+      expectInvalid(await client.call("/api/v2/closures", { body: { start_date: "2030-12-24", start_hour: "23:00", end_hour } }), "end_hour");
+    }
+  });
+
+  it("refuses a closure past midnight that ends on its start_date, and lets an update move its end_date on", async () => {
+    const client = await newClient();
+    const res = await client.call("/api/v2/closures", { body: { start_date: "2030-12-31", start_hour: "23:00", end_hour: "01:00" } });
+    expectInvalid(res, "end_hour");
+    expect(res.json.errors[0].message).toMatch(/end_date after start_date/);
+    const c = await post(client, { start_date: "2030-12-31", start_hour: "22:00", end_hour: "23:00" });
+    expectInvalid(await client.call(`/api/v2/closures/${c.id}`, { method: "PUT", body: { end_hour: "01:00" } }), "end_hour");
+    const moved = await client.call(`/api/v2/closures/${c.id}`, { method: "PUT", body: { end_date: "2031-01-01", end_hour: "01:00" } });
+    expect(moved.json.data[0]).toMatchObject({ start_date: "2030-12-31", end_date: "2031-01-01", start_hour: "22:00:00", end_hour: "01:00:00" });
   });
 });
 

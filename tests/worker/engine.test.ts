@@ -512,6 +512,51 @@ describe("closures over the whole stay", () => {
   });
 });
 
+describe("closures past midnight and to the end of the day", () => {
+  const whole = { roomIds: null, tableIds: null, serviceIds: null };
+  const engineWith = (svc: EngineService, c: Omit<EngineClosure, "roomIds" | "tableIds" | "serviceIds">, stay = 60) =>
+    new Availability(catalog({ settings: { ...settings, average_stay: stay }, services: [svc], closures: [{ ...c, ...whole }] }), [], NOW);
+
+  it("a closure from 23:00 to 01:00 of the next date closes the night, stays reaching into it included", () => {
+    const late = service({ startHour: "21:00:00", endHour: "02:00:00" });
+    const e = engineWith(late, { startDate: DAY, endDate: "2030-06-13", startHour: "23:00:00", endHour: "01:00:00" });
+    const decide = (hour: string, date = DAY) => e.decide({ service: late, date: DAY, start: at(hour, date), pax: 2, mode: "online" });
+    expect(decide("21:45")).toMatchObject({ ok: true });
+    expect(decide("22:15")).toMatchObject({ ok: false, why: "closed" });
+    expect(decide("23:30")).toMatchObject({ ok: false, why: "closed" });
+    expect(decide("00:45", "2030-06-13")).toMatchObject({ ok: false, why: "closed" });
+    expect(decide("01:00", "2030-06-13")).toMatchObject({ ok: true });
+    const slots = e.daySlots(DAY, 2, [late], true).available_services[0]!.slots;
+    const reasons = Object.fromEntries(slots.map((x) => [x.hour, x.reason ?? "open"]));
+    expect([reasons["21:45:00"], reasons["22:15:00"], reasons["00:45:00"], reasons["01:00:00"]]).toEqual(["open", "closed", "closed", "open"]);
+  });
+
+  it("a closure past midnight over several dates closes each night, not the days between", () => {
+    const svc = service({ startHour: "00:00:00", endHour: "23:45:00" });
+    const e = engineWith(svc, { startDate: DAY, endDate: "2030-06-14", startHour: "23:00:00", endHour: "01:00:00" }, 15);
+    const closed = (date: string, hour: string) => !e.decide({ service: svc, date, start: at(hour, date), pax: 2, mode: "online" }).ok;
+    expect([closed(DAY, "00:30"), closed(DAY, "22:45"), closed(DAY, "23:00")]).toEqual([false, false, true]);
+    expect([closed("2030-06-13", "00:45"), closed("2030-06-13", "12:00"), closed("2030-06-13", "23:15")]).toEqual([true, false, true]);
+    expect([closed("2030-06-14", "00:30"), closed("2030-06-14", "01:00"), closed("2030-06-14", "23:00")]).toEqual([true, false, false]);
+  });
+
+  it("a closure to 24:00 refuses a 5-minute stay at 23:59; one to 23:59 lets it in (the end is exclusive)", () => {
+    const night = service({ startHour: "22:00:00", endHour: "23:59:00" });
+    const at2359 = (endHour: string) =>
+      engineWith(night, { startDate: DAY, endDate: DAY, startHour: "23:58:00", endHour }, 5).decide({ service: night, date: DAY, start: at("23:59"), pax: 2, mode: "staff" });
+    expect(at2359("24:00:00")).toMatchObject({ ok: false, why: "closed" });
+    expect(at2359("23:59:00")).toMatchObject({ ok: true });
+  });
+
+  it("a closure to 24:00 leaves the next date open", () => {
+    const svc = service({ startHour: "00:00:00", endHour: "23:59:00" });
+    const e = engineWith(svc, { startDate: DAY, endDate: DAY, startHour: "22:00:00", endHour: "24:00:00" }, 5);
+    expect(e.decide({ service: svc, date: "2030-06-13", start: at("00:00", "2030-06-13"), pax: 2, mode: "staff" })).toMatchObject({ ok: true });
+    expect(e.decide({ service: svc, date: DAY, start: at("21:55"), pax: 2, mode: "staff" })).toMatchObject({ ok: true });
+    expect(e.decide({ service: svc, date: DAY, start: at("21:56"), pax: 2, mode: "staff" })).toMatchObject({ ok: false, why: "closed" });
+  });
+});
+
 describe("a service past midnight", () => {
   // Saturdays only, 19:00 to 01:30: Sunday 00:30 belongs to Saturday's service.
   const night = service({ name: "Late", startHour: "19:00:00", endHour: "01:30:00", weekdays: [6] });

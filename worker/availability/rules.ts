@@ -206,8 +206,10 @@ export function serviceGrid(service: EngineService, date: string, settings: Pick
  * Does the closure close this table, for this service, to a party of `stay` minutes starting
  * at `start` on `serviceDay`? Whole days close those service days (a late service's hours past
  * midnight included, the previous night's party finishing into them not); hours close
- * [start_hour, end_hour) of each calendar date in the range, and refuse a party whose stay
- * overlaps them, not only one that starts inside.
+ * [start_hour, end_hour) of each calendar date in the range (end_hour 24:00: to the end of the
+ * day, its last minute included), or, when end_hour is not after start_hour, each night from
+ * start_hour to end_hour of the next date, end_date being the last night's morning. They refuse
+ * a party whose stay overlaps them, not only one that starts inside.
  */
 export function closureCovers(c: EngineClosure, serviceDay: string, start: number, stay: number, table: EngineTable, serviceId: number | undefined): boolean {
   if (c.roomIds && !c.roomIds.includes(table.roomId)) return false;
@@ -217,20 +219,31 @@ export function closureCovers(c: EngineClosure, serviceDay: string, start: numbe
   if (!c.startHour || !c.endHour) return serviceDay >= c.startDate && serviceDay <= c.endDate;
   const b = bounds(c);
   const end = start + Math.max(stay, 1);
-  // A stay is at most a day: it touches the calendar days of its start and of its last minute only.
-  for (let day = Math.max(Math.floor(start / 1440), b.firstDay); day <= Math.min(Math.floor((end - 1) / 1440), b.lastDay); day++) {
+  // A stay is at most a day and a window at most a day: only the windows opening on the day
+  // before the stay's start up to the day of its last minute can meet it.
+  const first = Math.max(Math.floor(start / 1440) - 1, b.firstDay);
+  const last = Math.min(Math.floor((end - 1) / 1440), b.lastOpening);
+  for (let day = first; day <= last; day++) {
     if (start < day * 1440 + b.to && end > day * 1440 + b.from) return true;
   }
   return false;
 }
 
-/** A closure's dates as day numbers and its hours as minutes of the day, worked out once per closure (the listing's hot path). */
-const closureBounds = new WeakMap<EngineClosure, { firstDay: number; lastDay: number; from: number; to: number }>();
+/**
+ * A closure's hours as minutes from the midnight of the date a window opens (`to` past 1440
+ * for a window past midnight) and the day numbers of its first and last opening, worked out
+ * once per closure (the listing's hot path).
+ */
+const closureBounds = new WeakMap<EngineClosure, { firstDay: number; lastOpening: number; from: number; to: number }>();
 function bounds(c: EngineClosure) {
   let b = closureBounds.get(c);
   if (!b) {
     const minutesOf = (hour: string | null) => localMinutes("1970-01-01", hour ?? "00:00");
-    b = { firstDay: localMinutes(c.startDate) / 1440, lastDay: localMinutes(c.endDate) / 1440, from: minutesOf(c.startHour), to: minutesOf(c.endHour) };
+    const from = minutesOf(c.startHour);
+    const to = minutesOf(c.endHour);
+    const overnight = c.endHour! <= c.startHour!;
+    const lastDay = localMinutes(c.endDate) / 1440;
+    b = { firstDay: localMinutes(c.startDate) / 1440, lastOpening: overnight ? lastDay - 1 : lastDay, from, to: overnight ? to + 1440 : to };
     closureBounds.set(c, b);
   }
   return b;

@@ -136,7 +136,10 @@ export function checkService(s: { paxMin: number; paxMax: number | null; validFr
 export async function checkClosure(db: Db, propertyId: number, c: ClosureFields) {
   if (c.endDate < c.startDate) throw invalid("end_date", "end_date must not be before start_date");
   if ((c.startHour == null) !== (c.endHour == null)) throw invalid("end_hour", "give both start_hour and end_hour, or neither for whole days");
-  if (c.startHour && c.endHour && c.endHour <= c.startHour) throw invalid("end_hour", "end_hour must be after start_hour");
+  // An end_hour not after start_hour runs past midnight: it ends on a later date.
+  if (c.startHour && c.endHour && c.endHour <= c.startHour && c.endDate <= c.startDate) {
+    throw invalid("end_hour", "end_hour must be after start_hour, or, past midnight, end on an end_date after start_date");
+  }
   const checks = [
     ["room_ids", "room", c.roomIds, repo.getRoomsByIds],
     ["table_ids", "table", c.tableIds, repo.getTablesByIds],
