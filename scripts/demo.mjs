@@ -6,7 +6,7 @@ import { createClient, DEMO_CATALOG, request, seedCatalog, token } from "./resta
 
 export { token };
 
-/** Ensures the demo client and its restaurant exist; returns what a newcomer needs. */
+/** Ensures the demo client and its restaurant exist; returns what a newcomer needs (the restaurant's username among it). */
 export async function ensureDemo(url, persistTo) {
   const file = join(persistTo, "demo-client.json");
   let saved = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
@@ -21,6 +21,12 @@ export async function ensureDemo(url, persistTo) {
     saved = { client_id, client_secret, property_id, public_key, username };
     writeFileSync(file, JSON.stringify(saved, null, 2));
     access = created.token;
+  }
+  if (!saved.username) {
+    // A credentials file from before the restaurant's sign-in was kept: read it from the property.
+    const property = await request(url, `/api/v2/properties/${saved.property_id}`, { token: access });
+    saved = { ...saved, username: property.json?.data?.[0]?.username ?? undefined };
+    if (saved.username) writeFileSync(file, JSON.stringify(saved, null, 2));
   }
   const rooms = await request(url, "/api/v2/rooms", { token: access, property: saved.property_id });
   if (rooms.status === 200 && rooms.json.data.length === 0) await seedCatalog(url, { token: access, property_id: saved.property_id }, DEMO_CATALOG);

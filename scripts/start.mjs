@@ -60,7 +60,11 @@ Ready in ${seconds} s on ${u}
   Demo API client     client_id     ${demo.client_id}
                       client_secret ${demo.client_secret}
   Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo", sandbox)
-${demo.username ? `                      sign-in       ${demo.username} / ${RESTAURANT_PASSWORD}  (connecting apps: ${u}/auth/api/v2/api-account/oauth2/connected-apps)
+
+  Restaurant console  ${u}/console
+${demo.username ? `                      username      ${demo.username}
+                      password      ${RESTAURANT_PASSWORD}
+                      OAuth apps    ${u}/auth/api/v2/api-account/oauth2/connected-apps (the same sign-in)
 ` : ""}
   Devtools            inspector on 127.0.0.1:${server.inspectorPort} (chrome://inspect, Configure, add it)
   Emails              kept as .eml files by wrangler's local send_email; each one's path is printed as "[email] <time> <path>"

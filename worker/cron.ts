@@ -1,10 +1,12 @@
 /**
- * The cron (every minute): housekeeping of the control database, and in every shard the PREPAY
+ * The cron (every minute): housekeeping of the control database (the console's expired sessions and
+ * links among it), and in every shard the PREPAY
  * expiry, the no-shows, the webhook sweeper and retention. Shards run side by side, a few at a time, each
  * within a time budget of its own: a slow shard stops its own work, never another's.
  */
 import { drizzle } from "drizzle-orm/d1";
 import { purgeTokens } from "./auth/clients.repo";
+import { dropExpiredConsoleRows } from "./console/sessions.repo";
 import * as controlSchema from "./db/control.schema";
 import type { Bindings } from "./env";
 import { now } from "./lib/clock";
@@ -42,11 +44,14 @@ export async function scheduledWork(env: Bindings): Promise<void> {
   await Promise.all([housekeeping(env).catch(logged("housekeeping")), inParallel(shards, PARALLEL_SHARDS, (k) => shardWork(env, k, now() + SHARD_BUDGET_MS))]);
 }
 
-/** Idempotency keys past their 24 h; tokens, codes and sign-in sessions expired for a day. */
+/**
+ * Idempotency keys past their 24 h; tokens, codes and sign-in sessions expired for a day; the
+ * console's sessions and single-use links as soon as they expire (nothing reads them after).
+ */
 export async function housekeeping(env: Bindings): Promise<void> {
   const dayAgo = iso(now() - DAY);
   const control = drizzle(env.DB, { schema: controlSchema });
-  await Promise.all([purgeKeys(env.DB, dayAgo), purgeTokens(control, dayAgo), purgeOAuth(control, dayAgo)]);
+  await Promise.all([purgeKeys(env.DB, dayAgo), purgeTokens(control, dayAgo), purgeOAuth(control, dayAgo), dropExpiredConsoleRows(control, iso(now()))]);
 }
 
 /**

@@ -69,6 +69,16 @@ describe("npm start and the README quick start", () => {
     assert.equal(rooms.data.flatMap((r) => r.tables).length, 9);
   });
 
+  it("prints the console's address and the demo restaurant's sign-in, which opens a console session", async () => {
+    assert.match(server.out, new RegExp(`Restaurant console\\s+${BASE}/console\\n`));
+    const username = field(server.out, "username");
+    const password = field(server.out, "password");
+    assert.ok(username && password, server.out);
+    const res = await fetch(`${BASE}/console/session`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password }) });
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.equal((await res.json()).data[0].property.id, Number(field(server.out, "property id")));
+  });
+
   it("the demo restaurant is bookable at once from its hosted booking page", async () => {
     const bookingPage = field(server.out, "Booking page");
     const page = await fetch(bookingPage);

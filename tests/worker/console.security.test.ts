@@ -1,5 +1,7 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { housekeeping } from "../../worker/cron";
+import { now } from "../../worker/lib/clock";
 import { freshIp, ORIGIN } from "./helpers";
 import { restaurant } from "./oauth.fixtures";
 
@@ -47,6 +49,28 @@ describe("the console's session", () => {
     expect((await consoleCall(s.cookie, "/console/session", { method: "DELETE" })).status).toBe(403);
     expect((await consoleCall(s.cookie, "/console/session", { method: "DELETE", headers: { "X-CSRF-Token": s.csrf } })).status).toBe(204);
     expect((await consoleCall(s.cookie, "/console/session")).status).toBe(401);
+  });
+});
+
+describe("the cron's housekeeping of the console", () => {
+  it("drops expired sessions and links, and keeps live ones", async () => {
+    const r = await restaurant("Console Housekeeping");
+    const live = await signIn(r.username, r.password);
+    const past = new Date(now() - 60_000).toISOString();
+    const later = new Date(now() + 60_000).toISOString();
+    const tag = `hk-${r.propertyId}`;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO console_sessions (token_hash, property_id, locale, password_stamp, expires_at) VALUES (?, ?, 'en', '', ?)").bind(`${tag}-gone`, r.propertyId, past),
+      env.DB.prepare("INSERT INTO console_links (token_hash, kind, property_id, expires_at) VALUES (?, 'sign_in', ?, ?)").bind(`${tag}-link-gone`, r.propertyId, past),
+      env.DB.prepare("INSERT INTO console_links (token_hash, kind, property_id, expires_at) VALUES (?, 'reset', ?, ?)").bind(`${tag}-link-kept`, r.propertyId, later),
+    ]);
+    await housekeeping(env);
+    const sessions = await env.DB.prepare("SELECT token_hash FROM console_sessions WHERE property_id = ?").bind(r.propertyId).all<{ token_hash: string }>();
+    expect(sessions.results.map((s) => s.token_hash)).not.toContain(`${tag}-gone`);
+    expect(sessions.results).toHaveLength(1);
+    const links = await env.DB.prepare("SELECT token_hash FROM console_links WHERE property_id = ?").bind(r.propertyId).all<{ token_hash: string }>();
+    expect(links.results.map((l) => l.token_hash)).toEqual([`${tag}-link-kept`]);
+    expect((await consoleCall(live.cookie, "/console/session")).status).toBe(200);
   });
 });
 

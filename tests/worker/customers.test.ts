@@ -28,7 +28,7 @@ describe("matching a booking's customer", () => {
     expect(bea.customer.id).not.toBe(ada.customer.id);
     // the phone alone, under another name: Ada's customer, untouched, and the guest as typed
     const cleo = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Cleo", phone: "+39 055 1" } })).json.data[0];
-    expect(cleo.customer).toEqual({ id: ada.customer.id, first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 1" });
+    expect(cleo.customer).toEqual({ id: ada.customer.id, first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 1", visits: 0 });
     expect(cleo.guest).toEqual({ first_name: "Cleo", last_name: null, email: null, phone: "+39 055 1" });
     expect((await reservation(c, ada.id)).customer).toMatchObject({ first_name: "Ada", email: "ada@example.com" });
   });
@@ -38,10 +38,10 @@ describe("matching a booking's customer", () => {
     const s = await seedRestaurant(c);
     const grace = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } })).json.data[0];
     const other = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Mallory", last_name: "Hopper", email: "GRACE@example.com", phone: "+1 555 0199" } })).json.data[0];
-    expect(other.customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
+    expect(other.customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null, visits: 0 });
     expect(other.guest).toEqual({ first_name: "Mallory", last_name: "Hopper", email: "grace@example.com", phone: "+1 555 0199" });
     const same = (await book(c, { start_date: dateInDays(12), service_id: s.service.id, customer: { first_name: " grace ", email: "grace@example.com", phone: "+1 555 0100" } })).json.data[0];
-    expect(same.customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: "+1 555 0100" });
+    expect(same.customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: "+1 555 0100", visits: 0 });
     // filled, never replaced: a later phone does not overwrite the one she has
     const later = (await book(c, { start_date: dateInDays(13), service_id: s.service.id, customer: { first_name: "Grace", email: "grace@example.com", phone: "+1 555 0101" } })).json.data[0];
     expect(later.customer.phone).toBe("+1 555 0100");
@@ -53,7 +53,7 @@ describe("matching a booking's customer", () => {
     const s = await seedRestaurant(c);
     const first = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Alan", email: "alan@example.com" } })).json.data[0];
     const again = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { id: first.customer.id, first_name: "Alan M.", phone: "+44 20 1" } })).json.data[0];
-    expect(again.customer).toEqual({ id: first.customer.id, first_name: "Alan M.", last_name: null, email: "alan@example.com", phone: "+44 20 1" });
+    expect(again.customer).toEqual({ id: first.customer.id, first_name: "Alan M.", last_name: null, email: "alan@example.com", phone: "+44 20 1", visits: 0 });
     expect(again.guest).toEqual({ first_name: "Alan M.", last_name: null, email: "alan@example.com", phone: "+44 20 1" });
     expectProblem(await book(c, { start_date: s.date, start_hour: "21:00", service_id: s.service.id, customer: { id: 999_999_999 } }), 404, "user not found");
   });
@@ -79,7 +79,7 @@ describe("matching a booking's customer", () => {
     // the usual case: the guest as typed is the customer's record, which the row leans on
     expect(await stored(grace.id)).toEqual({ guest: null, customer_snapshot: null });
     expect((await reservation(c, grace.id)).guest).toEqual({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
-    expect((await reservation(c, grace.id)).customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });
+    expect((await reservation(c, grace.id)).customer).toEqual({ id: grace.customer.id, first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null, visits: 0 });
     // another name with her email: both kept, each shown where it belongs
     const other = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Mallory", email: "grace@example.com" } })).json.data[0];
     expect(JSON.parse((await stored(other.id))!.customer_snapshot!)).toEqual({ first_name: "Grace", last_name: "Hopper", email: "grace@example.com", phone: null });

@@ -1,5 +1,5 @@
 /**
- * GET /reservations?text_search=: the customer's name or phone contains the text, up to the
+ * GET /reservations?text_search=: the customer's name, email or phone contains the text, up to the
  * documented 100 characters whatever their bytes (D1 refuses LIKE patterns over 50 bytes),
  * with `%` and `_` taken literally.
  */
@@ -68,6 +68,13 @@ describe("GET /reservations?text_search=", () => {
     expect(await search("_")).toEqual([ids.underscore]);
     expect(await search("a_m")).toEqual([ids.underscore]);
     expect(await search("%%%")).toEqual([]);
+  });
+
+  it("matches the customer's email, ASCII letters in any case", async () => {
+    expect(await search("bruno@example")).toEqual([ids.plain]);
+    expect(await search("ELEONORE@")).toEqual([ids.accented]);
+    expect(await search("@example.com")).toEqual([ids.long, ids.accented, ids.percent, ids.underscore, ids.plain]);
+    expect(await search("nobody@example.com")).toEqual([]);
   });
 
   it("still matches names case-insensitively and phones", async () => {

@@ -133,10 +133,9 @@ export class ConsoleApi {
     return this.list<Message>(`/reservations/${id}/messages`, { signal });
   }
 
-  /** A guest's reservations; filtered here too, so an API that ignores customer_id shows no one else's. */
-  async guestReservations(customerId: number, signal?: AbortSignal): Promise<Reservation[]> {
-    const list = await this.list<Reservation>(`/reservations?customer_id=${customerId}&limit=100`, { signal });
-    return list.filter((r) => r.customer?.id === customerId);
+  /** A guest's reservations, on any day (the API filters by customer_id). */
+  guestReservations(customerId: number, signal?: AbortSignal): Promise<Reservation[]> {
+    return this.list<Reservation>(`/reservations?customer_id=${customerId}&limit=100`, { signal });
   }
 
   create(input: ReservationCreate): Promise<Reservation> {

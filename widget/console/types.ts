@@ -32,7 +32,7 @@ export interface Reservation {
   id: number;
   pax: number;
   status: ReservationStatus;
-  customer: (Person & { id: number; visits?: number }) | null;
+  customer: (Person & { id: number; visits: number }) | null;
   guest: Person | null;
   service: { id: number; name: string } | null;
   channel: Channel;

@@ -12,6 +12,7 @@ import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
 import { GUEST_WRITTEN_OUT } from "../reservations/guest.repo";
 import { nextSeq } from "../reservations/history.repo";
+import { VISIT } from "../reservations/reservations.repo";
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, "id" | "propertyId" | "createdAt" | "erasedAt">>;
@@ -53,8 +54,6 @@ export async function customerByEmail(db: Db, propertyId: number, email: string)
   return (await db.select().from(customers).where(and(eq(customers.propertyId, propertyId), eq(customers.email, email))).limit(1))[0];
 }
 
-// A visit is a party that came (checked in) and was not cancelled or refused afterwards.
-const visit = sql`${reservations.checkinDate} IS NOT NULL AND ${reservations.status} NOT IN ('CANCELLED', 'REJECTED')`;
 
 /** Visits, no-shows, cancellations, covers and last visit of each customer, from their reservations. */
 export async function customerCounts(db: Db, ids: number[]): Promise<Map<number, CustomerCounts>> {
@@ -62,11 +61,11 @@ export async function customerCounts(db: Db, ids: number[]): Promise<Map<number,
     db
       .select({
         id: sql<number>`${reservations.customerId}`,
-        visits: sql<number>`sum(CASE WHEN ${visit} THEN 1 ELSE 0 END)`,
+        visits: sql<number>`sum(CASE WHEN ${VISIT} THEN 1 ELSE 0 END)`,
         no_shows: sql<number>`sum(CASE WHEN ${reservations.status} = 'EXPIRED' AND ${reservations.statusReason} = 'no_show' THEN 1 ELSE 0 END)`,
         cancellations: sql<number>`sum(CASE WHEN ${reservations.status} = 'CANCELLED' THEN 1 ELSE 0 END)`,
-        covers: sql<number>`sum(CASE WHEN ${visit} THEN ${reservations.pax} ELSE 0 END)`,
-        last_visit: sql<string | null>`max(CASE WHEN ${visit} THEN ${reservations.startDate} END)`,
+        covers: sql<number>`sum(CASE WHEN ${VISIT} THEN ${reservations.pax} ELSE 0 END)`,
+        last_visit: sql<string | null>`max(CASE WHEN ${VISIT} THEN ${reservations.startDate} END)`,
       })
       .from(reservations)
       .where(inArray(reservations.customerId, chunk))

@@ -31,13 +31,14 @@ export function bookingContext(c: Context<AppEnv>): BookingContext {
 /** The list's query as the repository filters it: days as local minutes, `incoming` from now on. */
 function listFilters(q: z.output<typeof ListQuery>, here: { date: string; minutes: number }): repo.ListFilters {
   return {
-    fromMin: localMinutes(q.start_date ?? here.date),
+    fromMin: q.start_date ? localMinutes(q.start_date) : q.customer_id === undefined ? localMinutes(here.date) : undefined,
     toMin: q.end_date ? localMinutes(q.end_date) + 1440 : undefined,
     startHour: q.start_hour,
     statuses: [...new Set([...(q["status[]"] ?? []), ...(q.status ?? [])])],
     serviceIds: q["service_ids[]"],
     roomIds: q["room_ids[]"],
     textSearch: q.text_search,
+    customerId: q.customer_id,
     incomingFrom: q.incoming ? here.minutes : undefined,
     arrived: q.arrived,
     departed: q.departed,

@@ -225,13 +225,15 @@ export async function dueNoShows(db: Db, windows: NoShowWindow[], limit: number)
 // ---------- reads ----------
 
 export interface ListFilters {
-  fromMin: number;
+  /** absent: any day (a guest's reservations) */
+  fromMin?: number | undefined;
   toMin?: number | undefined;
   startHour?: string | undefined;
   statuses?: ReservationStatus[] | undefined;
   serviceIds?: number[] | undefined;
   roomIds?: number[] | undefined;
   textSearch?: string | undefined;
+  customerId?: number | undefined;
   incomingFrom?: number | undefined;
   arrived?: boolean | undefined;
   departed?: boolean | undefined;
@@ -242,12 +244,14 @@ const HOLDING_SQL = sql`('PREPAY', 'ACCEPTED', 'CONFIRMED', 'OUTOFORDER')`;
 
 export async function listReservations(db: Db, propertyId: number, f: ListFilters, limit: number): Promise<ReservationRow[]> {
   const r = reservations;
-  const where: (SQL | undefined)[] = [eq(r.propertyId, propertyId), gte(r.startMin, f.fromMin)];
+  const where: (SQL | undefined)[] = [eq(r.propertyId, propertyId)];
+  if (f.fromMin !== undefined) where.push(gte(r.startMin, f.fromMin));
   if (f.toMin !== undefined) where.push(lt(r.startMin, f.toMin));
   if (f.startHour) where.push(gte(r.startHour, f.startHour));
   if (f.statuses?.length) where.push(inArray(r.status, f.statuses));
   if (f.serviceIds?.length) where.push(inArray(r.serviceId, f.serviceIds));
   if (f.roomIds?.length) where.push(inArray(r.roomId, f.roomIds));
+  if (f.customerId !== undefined) where.push(eq(r.customerId, f.customerId));
   if (f.textSearch) where.push(sql`${r.customerId} IN (SELECT id FROM customers c WHERE c.property_id = ${propertyId} AND ${customerMatches(f.textSearch)})`);
   if (f.incomingFrom !== undefined) where.push(sql`${r.status} IN ${HOLDING_SQL}`, isNull(r.checkinDate), gte(r.startMin, f.incomingFrom));
   if (f.arrived) where.push(isNotNull(r.checkinDate), isNull(r.checkoutDate));
@@ -266,8 +270,8 @@ const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
 
 /**
- * text_search: the name ("first last") or the phone contains the text, ASCII letters in any
- * case. instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes (the text may be 100
+ * text_search: the name ("first last"), the email or the phone contains the text, ASCII letters
+ * in any case. instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes (the text may be 100
  * characters, up to 400 bytes), and `%` or `_` are plain characters to instr. SQLite cannot fold
  * letters beyond ASCII (no ICU), so the text is also tried in lower case, capitals and Title Case:
  * "élodie" finds Élodie and ÉLODIE, four instr() per customer of the property, no index needed.
@@ -275,7 +279,20 @@ const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, 
 function customerMatches(text: string): SQL {
   const name = sql`lower(coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, ''))`;
   const needles = [...new Set([text, text.toLowerCase(), text.toUpperCase(), titleCase(text)].map(asciiLower))];
-  return sql`(${sql.join([...needles.map((n) => sql`instr(${name}, ${n}) > 0`), sql`instr(coalesce(c.phone, ''), ${text}) > 0`], sql` OR `)})`;
+  const email = sql`instr(lower(coalesce(c.email, '')), ${asciiLower(text)}) > 0`;
+  return sql`(${sql.join([...needles.map((n) => sql`instr(${name}, ${n}) > 0`), email, sql`instr(coalesce(c.phone, ''), ${text}) > 0`], sql` OR `)})`;
+}
+
+/** A visit: a party that came (checked in) and was not cancelled or refused afterwards. */
+export const VISIT = sql`${reservations.checkinDate} IS NOT NULL AND ${reservations.status} NOT IN ('CANCELLED', 'REJECTED')`;
+
+/** Each customer's visits (those with none are absent), on the index by customer. */
+function visitsOf(db: Db, customerIds: number[]) {
+  return db
+    .select({ id: sql<number>`${reservations.customerId}`, visits: sql<number>`sum(CASE WHEN ${VISIT} THEN 1 ELSE 0 END)` })
+    .from(reservations)
+    .where(inArray(reservations.customerId, customerIds))
+    .groupBy(reservations.customerId);
 }
 
 /** What the response of a page of reservations names: customers, services, rooms and tables (deleted ones too). */
@@ -284,15 +301,18 @@ export async function loadRelated(db: Db, propertyId: number, rows: ReservationR
   // The first 90 customers come in the same round trip (D1 binds at most 100 parameters);
   // only a page with more needs another.
   const [first, rest] = [customerIds.slice(0, 90), customerIds.slice(90)];
-  const [serviceRows, roomRows, tableRows, firstCustomers] = await db.batch([
+  const [serviceRows, roomRows, tableRows, firstCustomers, firstVisits] = await db.batch([
     db.select({ id: services.id, name: services.name }).from(services).where(eq(services.propertyId, propertyId)),
     db.select({ id: rooms.id, name: rooms.name }).from(rooms).where(eq(rooms.propertyId, propertyId)),
     db.select().from(diningTables).where(eq(diningTables.propertyId, propertyId)),
     db.select().from(customers).where(and(eq(customers.propertyId, propertyId), inArray(customers.id, first.length ? first : [0]))),
+    visitsOf(db, first.length ? first : [0]),
   ]);
   const customerRows = [...firstCustomers, ...(await inChunks(rest, (chunk) => db.select().from(customers).where(inArray(customers.id, chunk))))];
+  const visitRows = [...firstVisits, ...(await inChunks(rest, (chunk) => visitsOf(db, chunk)))];
   return {
     customers: new Map(customerRows.map((c) => [c.id, c])),
+    visits: new Map(visitRows.map((v) => [v.id, v.visits])),
     services: new Map(serviceRows.map((s) => [s.id, s])),
     rooms: new Map(roomRows.map((r) => [r.id, r])),
     tables: new Map(tableRows.map((t) => [t.id, t])),

@@ -21,6 +21,7 @@ const listRoute = createRoute({
   summary: "List reservations",
   description:
     "From start_date (default: today in the property's zone) to end_date inclusive, ordered by start then id. " +
+    "customer_id gives one guest's reservations, on any day unless start_date or end_date narrows them. " +
     "status[], service_ids[] and room_ids[] take repeated keys.",
   request: { headers: propertyHeader, query: ListQuery },
   responses: { 200: json(listEnvelope(ReservationListItem), "a page of reservations"), ...errorResponses(...scoped) },

@@ -110,12 +110,13 @@ const idList = queryList(queryId, 30);
 
 export const ListQuery = z.object({
   ...paginationQuery,
-  start_date: dateField.optional().openapi({ param: { name: "start_date", in: "query" }, type: "string", description: "first day (default: today)" }),
+  start_date: dateField.optional().openapi({ param: { name: "start_date", in: "query" }, type: "string", description: "first day (default: today; with customer_id: no first day)" }),
   end_date: dateField.optional().openapi({ param: { name: "end_date", in: "query" }, type: "string", description: "last day, inclusive" }),
   start_hour: hourField.optional().openapi({ param: { name: "start_hour", in: "query" }, type: "string", description: "only reservations starting at or after this hour, on every day of the range" }),
   "status[]": statusList.optional().openapi({ param: { name: "status[]", in: "query" }, type: "array", items: { type: "string", enum: [...RESERVATION_STATUSES] } }),
   status: statusList.optional().openapi({ param: { name: "status", in: "query" }, type: "array", items: { type: "string" }, description: "same as status[]" }),
-  text_search: z.string().trim().min(1).max(100).optional().openapi({ param: { name: "text_search", in: "query" }, description: "up to 100 characters that the customer's name (first, last, or \"first last\") or phone contains; letters in any case (beyond ASCII: as typed, lower case, capitals or Title Case); `%` and `_` are plain characters" }),
+  customer_id: queryId.optional().openapi({ param: { name: "customer_id", in: "query" }, type: "integer", description: "only this customer's reservations; without start_date and end_date, on any day (past ones too)" }),
+  text_search: z.string().trim().min(1).max(100).optional().openapi({ param: { name: "text_search", in: "query" }, description: "up to 100 characters that the customer's name (first, last, or \"first last\"), email or phone contains; letters in any case (beyond ASCII: as typed, lower case, capitals or Title Case); `%` and `_` are plain characters" }),
   "service_ids[]": idList.optional().openapi({ param: { name: "service_ids[]", in: "query" }, type: "array", items: { type: "integer" }, description: "up to 30" }),
   "room_ids[]": idList.optional().openapi({ param: { name: "room_ids[]", in: "query" }, type: "array", items: { type: "integer" }, description: "up to 30" }),
   incoming: queryBoolean.optional().openapi({ param: { name: "incoming", in: "query" }, description: "true: only holding reservations not checked in, starting now or later (false: no filter)" }),
@@ -141,7 +142,14 @@ const reservationFields = {
   pax: z.number().int(),
   status: z.enum(RESERVATION_STATUSES),
   customer: z
-    .object({ id: z.number().int(), first_name: z.string().nullable(), last_name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() })
+    .object({
+      id: z.number().int(),
+      first_name: z.string().nullable(),
+      last_name: z.string().nullable(),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      visits: z.number().int().openapi({ description: "the customer's visits: reservations checked in (not cancelled or refused after), so a list can mark returning guests" }),
+    })
     .nullable()
     .openapi({ description: "the customer record the reservation belongs to, as it stands" }),
   guest: z
@@ -198,7 +206,7 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
     pax: r.pax,
     status: r.status as ReservationStatus,
     customer: customer
-      ? { id: customer.id, first_name: customer.firstName, last_name: customer.lastName, email: customer.email, phone: customer.phone }
+      ? { id: customer.id, first_name: customer.firstName, last_name: customer.lastName, email: customer.email, phone: customer.phone, visits: rel.visits.get(customer.id) ?? 0 }
       : null,
     guest: r.guest ?? null,
     service: service ? { id: service.id, name: service.name } : null,

@@ -34,7 +34,7 @@ export class GuestView extends ConsoleView {
 
   private data = new Task(this, {
     task: async ([id], { signal }) => {
-      const [customer, reservations] = await Promise.all([this.api.customer(id, signal), this.api.guestReservations(id, signal).catch(() => [] as Reservation[])]);
+      const [customer, reservations] = await Promise.all([this.api.customer(id, signal), this.api.guestReservations(id, signal)]);
       return { customer, reservations };
     },
     args: () => [this.recordId, this.version] as const,
