@@ -139,12 +139,19 @@ export class NewView extends ConsoleView {
     this.kind = kind;
   }
 
+  /** A time typed outside the chosen service's hours chooses the service of that day whose hours hold it. */
+  private setHour(services: Service[], hour: string) {
+    this.hour = hour;
+    const at = serviceAt(services, this.date, `${hour}:00`);
+    if (at && at.id !== this.serviceId) this.serviceId = at.id;
+  }
+
   private when(services: Service[]) {
     const err = this.error;
     return html`
       <label>${msg("Date", { id: "console.field.date" })}<input name="start_date" type="date" required .value=${this.date} @change=${(e: Event) => (this.date = (e.target as HTMLInputElement).value)} aria-invalid=${invalid(err, "start_date")} aria-describedby="e-date" /></label>
       ${fieldError(err, "start_date", "e-date")}
-      <label>${msg("Time", { id: "console.col.time" })}<input name="start_hour" type="time" required .value=${this.hour} @change=${(e: Event) => (this.hour = (e.target as HTMLInputElement).value)} aria-invalid=${invalid(err, "start_hour")} aria-describedby="e-hour" /></label>
+      <label>${msg("Time", { id: "console.col.time" })}<input name="start_hour" type="time" required .value=${this.hour} @change=${(e: Event) => this.setHour(services, (e.target as HTMLInputElement).value)} aria-invalid=${invalid(err, "start_hour")} aria-describedby="e-hour" /></label>
       ${fieldError(err, "start_hour", "e-hour")}
       <label>${msg("Service", { id: "console.field.service" })}
         <select name="service_id" @change=${(e: Event) => (this.serviceId = Number((e.target as HTMLSelectElement).value))} aria-invalid=${invalid(err, "service_id")} aria-describedby="e-service">
@@ -242,3 +249,4 @@ export class NewView extends ConsoleView {
     }
   }
 }
+
