@@ -197,7 +197,7 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 180_000,
   browserStartTimeout: 60_000,
-  testFramework: { config: { timeout: 20_000 } },
+  testFramework: { config: { timeout: 60_000 } },
   middleware: [fixtures],
   plugins: [esbuildPlugin({ ts: true, tsconfig: "tsconfig.widget.json", target: "es2022" }), worker.plugin],
   browsers: [

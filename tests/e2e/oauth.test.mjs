@@ -4,7 +4,8 @@
 // every page of the flow in two languages, and the sign-in page's screenshot for the README.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { run } from "../support/run.mjs";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -336,7 +337,7 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     const own = await oauth.processClientCredentialsResponse(as, app.client, await oauth.clientCredentialsGrantRequest(as, app.client, app.auth, new URLSearchParams(), local));
 
     const port = new URL(server.url).port;
-    const ops = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "revoke-grant", app.client.client_id, String(restaurant.property_id)], {
+    const ops = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "revoke-grant", app.client.client_id, String(restaurant.property_id)], {
       env: { ...process.env, PORT: port, OPS_TOKEN },
       encoding: "utf8",
     });
@@ -346,7 +347,7 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     assert.equal((await api(tokens.access_token, "/rooms")).status, 401);
     assert.equal((await api(own.access_token, "/rooms")).status, 403);
     assert.equal((await api(own.access_token, `/webhooks/subscription/${subscription.id}`)).status, 404);
-    const again = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "revoke-grant", app.client.client_id, String(restaurant.property_id)], {
+    const again = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "revoke-grant", app.client.client_id, String(restaurant.property_id)], {
       env: { ...process.env, PORT: port, OPS_TOKEN },
       encoding: "utf8",
     });

@@ -3,7 +3,7 @@
 // `npm run ops -- searchengine-feeds DIR` writes the three feeds as files.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { run } from "../support/run.mjs";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,7 +52,7 @@ describe("Reserve with Google against npm start", () => {
     assert.ok(block, "README has the search-engine session");
     const script = block.replace(/^```sh\n/m, "").replace(/```\s*$/m, "");
     const cwd = mkdtempSync(join(tmpdir(), "be-se-session-"));
-    const r = spawnSync("bash", ["-euo", "pipefail", "-c", `${JSON_HELPER}\n${script}`], {
+    const r = await run("bash", ["-euo", "pipefail", "-c", `${JSON_HELPER}\n${script}`], {
       cwd,
       env: { ...process.env, BASE, TOKEN: demo.token, PROPERTY: demo.property, SE_USER: partner.user, SE_PASSWORD: partner.password },
       encoding: "utf8",
@@ -77,7 +77,7 @@ describe("Reserve with Google against npm start", () => {
 
   it("writes the three feeds as files with npm run ops -- searchengine-feeds DIR", async () => {
     const dir = mkdtempSync(join(tmpdir(), "be-se-feeds-"));
-    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "searchengine-feeds", dir], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
+    const r = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "searchengine-feeds", dir], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
     for (const name of ["merchants", "services", "availability"]) assert.ok(existsSync(join(dir, `${name}.json`)), name);
     const merchants = JSON.parse(readFileSync(join(dir, "merchants.json"), "utf8"));

@@ -3,7 +3,8 @@
 // and a second `npm start` that finds the demo already there.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { run } from "../support/run.mjs";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -101,13 +102,13 @@ describe("npm start and the README quick start", () => {
     assert.equal((await fetch(manageUrl)).status, 200);
   });
 
-  it("runs the README quick start line by line", () => {
+  it("runs the README quick start line by line", async () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const block = readme.split("<!-- quickstart:begin -->")[1]?.split("<!-- quickstart:end -->")[0];
     assert.ok(block, "README has a quick start block");
     const script = block.replace(/^```sh\n/m, "").replace(/```\s*$/m, "");
     const cwd = mkdtempSync(join(tmpdir(), "be-quickstart-"));
-    const r = spawnSync("bash", ["-xeuo", "pipefail", "-c", script], { cwd, env: { ...process.env, BASE }, encoding: "utf8" });
+    const r = await run("bash", ["-xeuo", "pipefail", "-c", script], { cwd, env: { ...process.env, BASE }, encoding: "utf8" });
     assert.equal(r.status, 0, `quick start failed:\n${r.stdout}\n${r.stderr}`);
     const lines = r.stdout.trim().split("\n");
     const properties = JSON.parse(lines[0]);
@@ -162,7 +163,7 @@ describe("npm start and the README quick start", () => {
 
   it("enables production with the operator command", async () => {
     const clientId = field(server.out, "client_id");
-    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", clientId, "--persist-to", STATE], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
+    const r = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", clientId, "--persist-to", STATE], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /production enabled/);
     const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
@@ -176,7 +177,7 @@ describe("npm start and the README quick start", () => {
       body: JSON.stringify({ name: "Real Restaurant" }),
     }).then((res) => res.json());
     assert.equal(created.data[0].sandbox, false);
-    const bad = spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", "nope"], { encoding: "utf8" });
+    const bad = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", "nope"], { encoding: "utf8" });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /not a client_id/);
   });
@@ -210,8 +211,8 @@ describe("npm start and the README quick start", () => {
   });
 
   it("shows the shards and moves the demo restaurant to another shard with the ops commands, losing nothing", async () => {
-    const ops = (...args) => spawnSync(process.execPath, [join(ROOT, "scripts", "ops.mjs"), ...args], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
-    const shards = ops("shards");
+    const ops = (...args) => run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), ...args], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
+    const shards = await ops("shards");
     assert.equal(shards.status, 0, shards.stderr);
     assert.match(shards.stdout, /ids from/);
     const property = field(server.out, "property id");
@@ -224,15 +225,15 @@ describe("npm start and the README quick start", () => {
       body: JSON.stringify({ date: day.date, hour: day.services.find((x) => x.times.length).times.at(-1), pax: 2, guest: { first_name: "Moved", last_name: "Guest", email: "moved@example.com" } }),
     }).then((r) => r.json());
     // Whichever shard the demo is on, the other one.
-    let moved = ops("move-property", property, "1");
-    if (/already/.test(moved.stderr)) moved = ops("move-property", property, "0");
+    let moved = await ops("move-property", property, "1");
+    if (/already/.test(moved.stderr)) moved = await ops("move-property", property, "0");
     assert.equal(moved.status, 0, moved.stderr);
     assert.match(moved.stdout, /switched: property \d+ lives on shard \d/);
     assert.match(moved.stdout, /copied +\d+ rows of reservations/);
     // The guest's manage link and a new booking work on the new shard.
     const manage = await fetch(`${api}/manage/${booked.data[0].manage_token}`).then((r) => r.json());
     assert.equal(manage.data[0].guest.first_name, "Moved");
-    const bad = ops("move-property", property, "7");
+    const bad = await ops("move-property", property, "7");
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /there is no shard 7/);
   });
@@ -253,7 +254,7 @@ describe("npm start and the README quick start", () => {
     // The README's subscription lines, as a reader would run them after the quick start.
     const port = await freePort();
     const json = `json() { node -e "const d = JSON.parse(require('fs').readFileSync(0)); console.log(String($1))"; }`;
-    const sub = spawnSync("bash", ["-euo", "pipefail", "-c", `${json}\n${subscribeSh}`], {
+    const sub = await run("bash", ["-euo", "pipefail", "-c", `${json}\n${subscribeSh}`], {
       env: { ...process.env, BASE, TOKEN: auth.access_token, PROPERTY: property, HOOK: `http://localhost:${port}/` },
       encoding: "utf8",
     });

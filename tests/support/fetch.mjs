@@ -7,7 +7,7 @@ globalThis.fetch = async function fetchOnLiveConnection(input, init) {
   try {
     return await original(input, init);
   } catch (err) {
-    if (err?.cause?.code !== "UND_ERR_SOCKET") throw err;
+    if (!["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(err?.cause?.code)) throw err;
     return original(input, init);
   }
 };

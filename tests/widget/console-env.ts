@@ -53,8 +53,15 @@ export async function viewOf(el: BookingConsole, tag: string, timeout = 15_000):
 }
 
 /** The first element in `view`'s shadow root matching `selector` whose text matches `text`. */
-export const byText = <T extends HTMLElement = HTMLElement>(view: Element, selector: string, text: RegExp) =>
-  until(() => [...(view.shadowRoot?.querySelectorAll<T>(selector) ?? [])].find((e) => text.test(e.textContent ?? "")));
+export async function byText<T extends HTMLElement = HTMLElement>(view: Element, selector: string, text: RegExp, timeout = 20_000): Promise<T> {
+  try {
+    return await until(() => [...(view.shadowRoot?.querySelectorAll<T>(selector) ?? [])].find((e) => text.test(e.textContent ?? "")), timeout);
+  } catch {
+    // say what the view showed instead, so a failure far away (CI) can be read
+    const shown = (view.shadowRoot?.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 400);
+    throw new Error(`no ${selector} matching ${text} within ${timeout} ms; the view showed: ${shown}`);
+  }
+}
 
 /** The instant of a wall-clock time in Europe/Rome (the test restaurant's zone). */
 export function romeInstant(date: string, hour: string): number {
