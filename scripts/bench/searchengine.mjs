@@ -8,7 +8,7 @@
 //   SE_BENCH_CONCURRENCY=8  lookups in flight in the second round (default 8)
 import { call } from "./api.mjs";
 import { percentile } from "./load.mjs";
-import { addRestaurant, seedDays, startPhase } from "./phase.mjs";
+import { addRestaurant, seedDays, shardQuery, startPhase } from "./phase.mjs";
 import { fmt, say } from "./report.mjs";
 import * as seed from "./seed.mjs";
 
@@ -92,6 +92,8 @@ export async function searchenginePart() {
   const phase = await startPhase("searchengine", { vars: { SEARCHENGINE_USER: PARTNER.user, SEARCHENGINE_PASSWORD: PARTNER.password } });
   const r = await addRestaurant(phase, "bench-searchengine");
   const as = { token: r.owner.token, property: r.owner.propertyId };
+  // only production properties reach the search engine: the busy restaurant is made one by hand
+  await shardQuery(phase, r, `UPDATE properties SET sandbox = 0, sandbox_expires_at = NULL WHERE id = ${r.owner.propertyId}`);
   await call(phase.url, "/api/v2/reservations/searchengine", { ...as, body: { enable_searchengine: true } });
   const merchantId = (await call(phase.url, `/api/v2/properties/${r.owner.propertyId}`, { token: r.owner.token })).json.data[0].public_key;
   const days = Array.from({ length: DAYS }, (_, i) => [seed.addDays(seed.today(), i), PER_DAY]);

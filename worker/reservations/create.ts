@@ -95,8 +95,8 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
 function checkCreate(ctx: BookingContext, b: CreateInput, channel: Channel): Mode {
   const mode: Mode = channel === "PLATFORM_ADMIN" ? "staff" : "online";
   const block = isBlock(b);
-  if (channel === "SEARCHENGINE" && !ctx.property.searchengineEnabled) {
-    throw invalidField("channel", "the search-engine feature is off for this property: POST /reservations/searchengine turns it on");
+  if (channel === "SEARCHENGINE" && (!ctx.property.searchengineEnabled || ctx.property.sandbox)) {
+    throw invalidField("channel", "the search-engine feature is off for this property (a sandbox property never has it): POST /reservations/searchengine turns it on");
   }
   if (b.duration !== undefined && mode !== "staff") throw invalidField("duration", "only staff (PLATFORM_ADMIN) reservations set a duration");
   if (block && mode !== "staff") throw invalidField("status", "only staff (PLATFORM_ADMIN) can block tables with OUTOFORDER");

@@ -15,11 +15,11 @@ import { allMerchants, availabilityFeedText, merchantFeed, serviceFeed, textStre
 import { listUserBookings, locateBooking } from "./locate";
 import type * as s from "./searchengine.schemas";
 
-/** The merchant behind a merchant_id, bound to its shard's primary; undefined when unknown, off or not visible. */
+/** The merchant behind a merchant_id, bound to its shard's primary; undefined when unknown, off, a sandbox or not visible. */
 async function merchantOf(c: Context<AppEnv>, merchantId: string, write: boolean): Promise<Merchant | undefined> {
   const entry = await findByPublicKey(c.get("control"), merchantId);
   const property = entry && (await bindProperty(c, entry, { write, primary: true }));
-  return property && property.searchengineEnabled && guestVisible(property) ? { db: c.get("db"), property, linkSecret: config(c.env).linkSecret } : undefined;
+  return property && property.searchengineEnabled && !property.sandbox && guestVisible(property) ? { db: c.get("db"), property, linkSecret: config(c.env).linkSecret } : undefined;
 }
 
 /**

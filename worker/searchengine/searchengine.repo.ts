@@ -108,12 +108,12 @@ export async function expiredUnpaid(db: Db, ids: number[]): Promise<Set<number>>
   return new Set(rows.map((r) => r.id));
 }
 
-/** Properties of this shard with the switch on (all, or the one of public key `only`), not deleted, not a move's incoming copy. */
+/** Properties of this shard with the switch on (all, or the one of public key `only`), not sandboxes, not deleted, not a move's incoming copy. */
 export async function merchantRows(db: Db, only?: string): Promise<PropertyRow[]> {
   const p = properties;
   return db
     .select()
     .from(p)
-    .where(and(eq(p.searchengineEnabled, true), isNull(p.deletedAt), ne(p.shardState, "arriving"), only === undefined ? undefined : eq(p.publicKey, only)))
+    .where(and(eq(p.searchengineEnabled, true), eq(p.sandbox, false), isNull(p.deletedAt), ne(p.shardState, "arriving"), only === undefined ? undefined : eq(p.publicKey, only)))
     .orderBy(asc(p.id));
 }

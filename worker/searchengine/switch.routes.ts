@@ -18,7 +18,8 @@ const searchengineRoute = createRoute({
   description:
     "On: the property is a merchant of the search engine's booking server and feeds (/searchengine; docs/searchengine.md in the repository), " +
     "and changes of its search-engine bookings made here are reported to the search engine. Off: it leaves the feeds and the " +
-    "booking server's availability at once; bookings already made can still be cancelled, and their changes are still reported.",
+    "booking server's availability at once; bookings already made can still be cancelled, and their changes are still reported. " +
+    "A sandbox property cannot turn it on (400 naming enable_searchengine): only production properties reach the search engine.",
   request: { headers: propertyHeader, body: { content: { "application/json": { schema: SearchengineBody } }, required: true } },
   responses: {
     201: json(z.object({ status: z.literal("ACCEPTED") }), "the switch is applied"),
