@@ -1,34 +1,54 @@
 // The demo API client and restaurant of `npm start`, made through the public API itself.
 // Idempotent: the credentials are kept beside the local D1 and reused while they work.
+// The demo restaurant is a production property (the operator door enables the client, as the
+// vendor would), so everything works on it, the search engine included; the sandbox property
+// that comes with every client stays beside it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createClient, DEMO_CATALOG, request, seedCatalog, token } from "./restaurant.mjs";
+import { door } from "./ops-door.mjs";
+import { createClient, DEMO_CATALOG, request, RESTAURANT_PASSWORD, seedCatalog, token } from "./restaurant.mjs";
 
 export { token };
 
-/** Ensures the demo client and its restaurant exist; returns what a newcomer needs (the restaurant's username among it). */
-export async function ensureDemo(url, persistTo) {
+const NAME = "Trattoria Demo";
+const unique = (name) => `${name}-${Date.now().toString(36)}`;
+
+/** Ensures the demo client, its sandbox and its production restaurant; returns what a newcomer needs. */
+export async function ensureDemo(url, persistTo, opsToken) {
   const file = join(persistTo, "demo-client.json");
   let saved = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
   let access = saved && (await token(url, saved.client_id, saved.client_secret));
-  if (!access) {
-    const demo = (username) => createClient(url, { name: "Trattoria Demo", username, description: "The demo restaurant of npm start" });
-    let created = await demo("demo");
-    // "demo" exists but its credentials file is gone: make another demo client.
-    if (created.status === 409) created = await demo(`demo-${Date.now().toString(36)}`);
-    if (created.status !== 200) throw new Error(`demo client creation failed: ${created.status} ${JSON.stringify(created.problem)}`);
-    const { client_id, client_secret, property_id, public_key, username } = created;
-    saved = { client_id, client_secret, property_id, public_key, username };
-    writeFileSync(file, JSON.stringify(saved, null, 2));
-    access = created.token;
-  }
-  if (!saved.username) {
-    // A credentials file from before the restaurant's sign-in was kept: read it from the property.
-    const property = await request(url, `/api/v2/properties/${saved.property_id}`, { token: access });
-    saved = { ...saved, username: property.json?.data?.[0]?.username ?? undefined };
-    if (saved.username) writeFileSync(file, JSON.stringify(saved, null, 2));
-  }
+  if (!access) ({ saved, access } = await newClient(url));
+  if (!saved.production && opsToken) saved = await productionRestaurant(url, access, saved, opsToken);
+  writeFileSync(file, JSON.stringify(saved, null, 2));
   const rooms = await request(url, "/api/v2/rooms", { token: access, property: saved.property_id });
   if (rooms.status === 200 && rooms.json.data.length === 0) await seedCatalog(url, { token: access, property_id: saved.property_id }, DEMO_CATALOG);
   return { ...saved, token: access };
+}
+
+/** A new demo client; its sandbox property is the demo restaurant until the production one exists. */
+async function newClient(url) {
+  const demo = (username) => createClient(url, { name: `${NAME} (sandbox)`, username, description: "The sandbox property of npm start's demo client" });
+  let created = await demo("demo-sandbox");
+  // the name is taken (a credentials file lost): another one
+  if (created.status === 409) created = await demo(unique("demo-sandbox"));
+  if (created.status !== 200) throw new Error(`demo client creation failed: ${created.status} ${JSON.stringify(created.problem)}`);
+  const { client_id, client_secret, property_id, public_key, username } = created;
+  const saved = { client_id, client_secret, property_id, public_key, username, sandbox_property_id: property_id };
+  return { saved, access: created.token };
+}
+
+/** Enables production for the demo client through the operator door and makes "Trattoria Demo" there. */
+async function productionRestaurant(url, access, saved, opsToken) {
+  await door(url, opsToken)("POST", "/production", { client_id: saved.client_id, enabled: true });
+  const make = (username) =>
+    request(url, "/api/v2/properties", {
+      token: access,
+      body: { name: NAME, username, password: RESTAURANT_PASSWORD, email: "demo@trattoria.example", description: "The demo restaurant of npm start", website: "https://trattoria.example", phone: "+39 02 1234567" },
+    });
+  let made = await make("demo");
+  if (made.status === 409) made = await make(unique("demo"));
+  if (made.status !== 201 && made.status !== 200) throw new Error(`demo restaurant creation failed: ${made.status} ${JSON.stringify(made.json)}`);
+  const p = made.json.data[0];
+  return { ...saved, sandbox_property_id: saved.sandbox_property_id ?? saved.property_id, property_id: p.id, public_key: p.public_key, username: p.username, production: true };
 }

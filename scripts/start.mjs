@@ -44,7 +44,7 @@ const log = (line) => {
 const server = await startDev({ port, persistTo, log, logLevel: "info", inspector: true });
 // Properties made before the directory kept their sign-in get it now (a no-op afterwards).
 await door(server.url, devVar("OPS_TOKEN"))("POST", "/sync-usernames");
-const demo = await ensureDemo(server.url, persistTo);
+const demo = await ensureDemo(server.url, persistTo, devVar("OPS_TOKEN"));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const u = server.url;
 
@@ -59,8 +59,9 @@ Ready in ${seconds} s on ${u}
 
   Demo API client     client_id     ${demo.client_id}
                       client_secret ${demo.client_secret}
-  Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo", sandbox)
-
+  Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo"${demo.production ? "" : ", sandbox"})
+${demo.production ? `  Sandbox property    property id   ${demo.sandbox_property_id} ("Trattoria Demo (sandbox)")
+` : ""}
   Restaurant console  ${u}/console
 ${demo.username ? `                      username      ${demo.username}
                       password      ${RESTAURANT_PASSWORD}

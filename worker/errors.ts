@@ -57,6 +57,8 @@ export const ERRORS = {
   idempotency_key_in_use: [409, "idempotency key in use"],
   time_no_longer_available: [409, "time no longer available"],
   offer_not_available: [409, "offer not available"],
+  checkin_too_early: [409, "check-in too early"],
+  checkin_too_late: [409, "check-in too late"],
   link_expired: [410, "link expired"],
   payload_too_large: [413, "payload too large"],
   unsupported_media_type: [415, "unsupported media type"],

@@ -7,6 +7,7 @@ import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
 import { ApiError } from "../errors";
 import { now } from "../lib/time";
 import type { BookingContext } from "./context";
+import { assertCheckinOpen } from "./arrival";
 import { diff } from "./history";
 import { type Action, FINAL, next } from "./machine";
 import type { HoldSpan, ReservationRow } from "./reservations.repo";
@@ -48,6 +49,8 @@ async function planAct(ctx: BookingContext, id: number, action: Action, o: { noT
   const outcome = next(machineState(current), action);
   if (!outcome.ok) throw new ApiError("reservation_not_available", outcome.reason);
   const at = new Date(now());
+  const tz = resolveSettings(ctx.property.settings).timezone;
+  if (action.type === "checkin") assertCheckinOpen(tz, current, at.getTime());
   const set = moveFields(current, action, outcome.state.status, at);
   let holds: HoldSpan[] | undefined = outcome.releasesTables ? [] : undefined;
   if (outcome.takesTables) {
@@ -56,7 +59,6 @@ async function planAct(ctx: BookingContext, id: number, action: Action, o: { noT
     Object.assign(set, taken.set);
   }
   const { change, follow } = await withReactions(ctx, current, set, { action: ACTION_NAMES[action.type], releasesTables: outcome.releasesTables });
-  const tz = resolveSettings(ctx.property.settings).timezone;
   const history = { actor: ctx.actor, action: ACTION_NAMES[action.type], fromStatus: current.status as ReservationStatus, toStatus: outcome.state.status, changes: diff(current, set, tz), at: at.toISOString() };
   return { current, set, holds, history, follow, change };
 }

@@ -113,16 +113,23 @@ const undoQuery = z.object({
   undo: queryBoolean.optional().openapi({ param: { name: "undo", in: "query" }, description: "true: reverse a step made by mistake" }),
 });
 
-const stepRoute = (path: "/{reservation_id}/checkin" | "/{reservation_id}/checkout", summary: string) =>
+const CHECKIN = {
+  description:
+    "A party is checked in on its day: from three hours before its start (the restaurant's clock) until the end of the local day it starts on, or of its stay if later. Earlier: 409 `checkin_too_early`; later: 409 `checkin_too_late`; both carry `checkin_opens_at` and `checkin_closes_at`. The undo is always possible.",
+  codes: ["checkin_too_early", "checkin_too_late"] as ErrorCode[],
+};
+
+const stepRoute = (path: "/{reservation_id}/checkin" | "/{reservation_id}/checkout", summary: string, more: { description?: string; codes?: ErrorCode[] } = {}) =>
   createRoute({
     ...base,
     method: "patch",
     path,
     summary,
+    description: more.description,
     request: { headers: propertyHeader, params: ReservationIdParam, query: undoQuery },
     responses: {
       200: one("the reservation"),
-      ...errorResponses(...scoped, "reservation_not_available", "table_not_available", "reservation_not_found", ...idempotent),
+      ...errorResponses(...scoped, "reservation_not_available", "table_not_available", "reservation_not_found", ...(more.codes ?? []), ...idempotent),
     },
   });
 
@@ -147,7 +154,7 @@ export const reservationsRouter = createRouter()
   .openapi(updateRoute, (c) => h.update(c, c.req.valid("param").reservation_id, c.req.valid("json")))
   .openapi(statusRoute("/{reservation_id}", "Change the status of a reservation"), changeStatus)
   .openapi(statusRoute("/{reservation_id}/status", "Change the status of a reservation (its /status path)"), changeStatus)
-  .openapi(stepRoute("/{reservation_id}/checkin", "Check a reservation in (undo=true reverses it)"), (c) =>
+  .openapi(stepRoute("/{reservation_id}/checkin", "Check a reservation in (undo=true reverses it)", CHECKIN), (c) =>
     h.step(c, c.req.valid("param").reservation_id, c.req.valid("query").undo ? "undo_checkin" : "checkin"),
   )
   .openapi(stepRoute("/{reservation_id}/checkout", "Check a reservation out (undo=true reverses it)"), (c) =>
