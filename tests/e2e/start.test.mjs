@@ -118,11 +118,16 @@ describe("npm start and the README quick start", () => {
     assert.equal(table.data[0].name, "T1");
     assert.equal(table.data[0].guests_max, 4);
     assert.match(lines[2], /^\d{4}-\d{2}-\d{2} Dinner: 19:00:00 19:15:00 .* 22:00:00$/);
-    const checkedIn = JSON.parse(lines[3]).data[0];
-    assert.equal(checkedIn.status, "ACCEPTED");
-    assert.equal(checkedIn.start_hour, "20:00:00");
-    assert.deepEqual(checkedIn.tables.map((t) => t.name), ["T1"]);
-    assert.match(checkedIn.checkin_date, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+    const confirmed = JSON.parse(lines[3]).data[0];
+    assert.equal(confirmed.status, "CONFIRMED");
+    assert.equal(confirmed.start_hour, "20:00:00");
+    assert.deepEqual(confirmed.tables.map((t) => t.name), ["T1"]);
+    // a week ahead, check-in is not open yet, as the README says
+    const client = JSON.parse(readFileSync(join(cwd, "client.json"), "utf8")).data[0];
+    const quick = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, { method: "POST", body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret }) }).then((res) => res.json());
+    const early = await fetch(`${BASE}/api/v2/reservations/${confirmed.id}/checkin`, { method: "PATCH", headers: { Authorization: `Bearer ${quick.access_token}`, Property: String(properties.data[0].id) } });
+    assert.equal(early.status, 409);
+    assert.equal((await early.json()).code, "checkin_too_early");
     rmSync(cwd, { recursive: true, force: true });
   });
 
@@ -243,7 +248,8 @@ describe("npm start and the README quick start", () => {
     const block = (name) => readme.split(`<!-- ${name}:begin -->`)[1]?.split(`<!-- ${name}:end -->`)[0]?.replace(/^```\w*\n/m, "").replace(/```\s*$/m, "");
     const [subscribeSh, receiverJs] = [block("webhooks"), block("receiver")];
     assert.ok(subscribeSh && receiverJs, "README has the webhook blocks");
-    const property = field(server.out, "property id");
+    // webhooks to http://localhost are for sandboxes: the demo client's sandbox property
+    const property = server.out.match(/Sandbox property\s+property id\s+(\d+)/)[1];
     const auth = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
       method: "POST",
       body: new URLSearchParams({ grant_type: "client_credentials", client_id: field(server.out, "client_id"), client_secret: field(server.out, "client_secret") }),

@@ -8,12 +8,14 @@
  *   POST /__ops/grant           a client may act on a property
  *   POST /__ops/production      a client's production flag on or off
  *   GET  /__ops/clients         every client, its production flag and properties
+ *   POST /__ops/clock           local development only: pins the Worker's clock (the browser tests)
  * Every command that writes goes through here, so that `npm run ops` beside a running `npm start`
  * never writes the local database from a second process.
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { operatorOnly } from "./guard";
+import { pinClock } from "./clock.handlers";
 import { clientsReport, grantClient, moveStep, revokeClientGrant, setClientProduction, shardsReport, syncDirectoryUsernames } from "./ops.handlers";
 
 export const opsRouter = new Hono<AppEnv>()
@@ -24,4 +26,5 @@ export const opsRouter = new Hono<AppEnv>()
   .post("/sync-usernames", async (c) => c.json({ data: [await syncDirectoryUsernames(c)] }))
   .post("/grant", async (c) => c.json({ data: [await grantClient(c)] }))
   .post("/production", async (c) => c.json({ data: [await setClientProduction(c)] }))
-  .get("/clients", async (c) => c.json({ data: await clientsReport(c) }));
+  .get("/clients", async (c) => c.json({ data: await clientsReport(c) }))
+  .post("/clock", async (c) => c.json({ data: [await pinClock(c)] }));
