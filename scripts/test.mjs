@@ -18,7 +18,7 @@ ensureChromium();
 const bin = (name) => join(ROOT, "node_modules", ".bin", name);
 // The end-to-end files in two lanes side by side (each file starts its own wrangler dev): those
 // that run `npm start`, with the OAuth flow, and the rest.
-const E2E_FIRST_LANE = ["start.test.mjs", "searchengine.test.mjs", "oauth.test.mjs"];
+const E2E_FIRST_LANE = ["start.test.mjs", "searchengine.test.mjs", "oauth.test.mjs", "typed-client.test.mjs"];
 const e2eFiles = readdirSync(join(ROOT, "tests", "e2e")).filter((f) => f.endsWith(".test.mjs"));
 const e2eLane = (what, files) => ({ what, cmd: process.execPath, args: ["--test", "--test-concurrency=1", ...files.map((f) => join("tests", "e2e", f))], retry: true });
 const wtr = (env = {}, files = []) => ({ what: "widget component tests", cmd: bin("wtr"), args: ["--config", "web-test-runner.config.mjs", ...files.flatMap((f) => ["--files", f])], env, retry: true });
