@@ -5,18 +5,21 @@
 // DEV_CLOCK (an ISO instant) runs the Worker and the browser at that instant; BROWSER_ZONE puts
 // the browser in another time zone than the restaurant's (Europe/Rome). `npm test` runs the
 // suite once on the real clock and then at the fixed instants of scripts/instants.mjs.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
 import { freePort, migrate, ROOT, startDevOnFreePort } from "./scripts/dev-server.mjs";
-import { createRestaurant, request } from "./scripts/restaurant.mjs";
+import { createRestaurant, request, token } from "./scripts/restaurant.mjs";
 import { TEST_CATALOG } from "./tests/support/catalog.mjs";
 import { consoleRelay } from "./tests/support/console-relay.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "./scripts/setup.mjs";
 
 const CLOCK = process.env.DEV_CLOCK || undefined;
+/** The operator's token of this run's Worker: /fixture/clock pins its clock through the operator door. */
+const OPS_TOKEN = randomBytes(24).toString("base64url");
 const BROWSER_ZONE = process.env.BROWSER_ZONE || "Pacific/Kiritimati";
 
 /** wrangler dev for the run: started before the first test file, stopped after the last. */
@@ -39,7 +42,7 @@ function realWorker() {
             if (eml) emails.push(eml[1]);
             else if (!/\[wrangler:info\]/.test(l)) lines.push(l);
           };
-          server = await startDevOnFreePort({ persistTo: dir, clock: CLOCK, log, logLevel: "info" });
+          server = await startDevOnFreePort({ persistTo: dir, clock: CLOCK, log, logLevel: "info", vars: { OPS_TOKEN } });
         } catch (err) {
           console.error(lines.join("\n"));
           throw err;
@@ -60,6 +63,8 @@ const emails = [];
 const worker = realWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
+/** property id -> its client's id and secret: a new token when the Worker's clock, pinned by a test, outran the old one */
+const credentials = new Map();
 const relayConsole = consoleRelay(() => worker.env.api);
 /** addresses handed to other guests' look-ups (10.0.0.0/8) */
 let lookups = 1;
@@ -102,6 +107,7 @@ function messageIds(app = "widget") {
  * - /staff/<property_id>/<path>: the integrator API as that restaurant's staff (the integrator
  *   API answers no browser, and staff bookings do not spend the guests' public write budget);
  * - GET /fixture/msg-ids: the message ids the widget's code uses;
+ * - POST /fixture/clock {at}: pins the Worker's clock at an instant (null: back to the run's clock);
  * - /as-guest/<n>/api/v2/public/...: the public API from an address of its own, for a widget mounted with that `api`;
  * - GET /fixture/mail?to=<address>: the raw emails sent to that address so far, oldest first;
  * - POST /guest/<public_key>/<path>: the public API as a guest of an address of its own, so the
@@ -114,6 +120,7 @@ async function fixtures(ctx, next) {
     const catalog = { ...TEST_CATALOG, settings: { ...TEST_CATALOG.settings, ...options.settings } };
     const r = await createRestaurant(worker.env.api, { catalog, name: options.name ?? TEST_CATALOG.name });
     tokens.set(r.property_id, r.token);
+    credentials.set(r.property_id, [r.client_id, r.client_secret]);
     ctx.type = "application/json";
     ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name, username: r.username });
     return;
@@ -125,6 +132,13 @@ async function fixtures(ctx, next) {
     const raw = emails.map((file) => readFileSync(file, "utf8")).filter((text) => new RegExp(`^To:.*<${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>`, "mi").test(text));
     ctx.type = "application/json";
     ctx.body = JSON.stringify(raw);
+    return;
+  }
+  if (ctx.path === "/fixture/clock" && ctx.method === "POST") {
+    const res = await fetch(`${worker.env.api}/__ops/clock`, { method: "POST", headers: { Authorization: `Bearer ${OPS_TOKEN}`, "Content-Type": "application/json" }, body: await readBody(ctx.req) });
+    ctx.status = res.status;
+    ctx.type = "application/json";
+    ctx.body = await res.text();
     return;
   }
   if (ctx.path === "/fixture/msg-ids") {
@@ -165,12 +179,18 @@ async function fixtures(ctx, next) {
   if (!staff) return next();
   const property = Number(staff[1]);
   const body = await readBody(ctx.req);
-  const res = await request(worker.env.api, `/api/v2/${staff[2]}${ctx.querystring ? `?${ctx.querystring}` : ""}`, {
-    method: ctx.method,
-    token: tokens.get(property),
-    property,
-    body: body === undefined ? undefined : JSON.parse(body),
-  });
+  const send = () =>
+    request(worker.env.api, `/api/v2/${staff[2]}${ctx.querystring ? `?${ctx.querystring}` : ""}`, {
+      method: ctx.method,
+      token: tokens.get(property),
+      property,
+      body: body === undefined ? undefined : JSON.parse(body),
+    });
+  let res = await send();
+  if (res.status === 401 && credentials.has(property)) {
+    tokens.set(property, await token(worker.env.api, ...credentials.get(property)));
+    res = await send();
+  }
   ctx.status = res.status;
   ctx.type = "application/json";
   ctx.body = JSON.stringify(res.json ?? null);

@@ -21,8 +21,11 @@ export async function ensureDemo(url, persistTo, opsToken) {
   if (!access) ({ saved, access } = await newClient(url));
   if (!saved.production && opsToken) saved = await productionRestaurant(url, access, saved, opsToken);
   writeFileSync(file, JSON.stringify(saved, null, 2));
-  const rooms = await request(url, "/api/v2/rooms", { token: access, property: saved.property_id });
-  if (rooms.status === 200 && rooms.json.data.length === 0) await seedCatalog(url, { token: access, property_id: saved.property_id }, DEMO_CATALOG);
+  // both get the demo's rooms, tables and services: the sandbox is where local webhooks go (http)
+  for (const property_id of new Set([saved.property_id, saved.sandbox_property_id])) {
+    const rooms = await request(url, "/api/v2/rooms", { token: access, property: property_id });
+    if (rooms.status === 200 && rooms.json.data.length === 0) await seedCatalog(url, { token: access, property_id }, DEMO_CATALOG);
+  }
   return { ...saved, token: access };
 }
 

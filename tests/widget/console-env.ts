@@ -7,7 +7,9 @@ import { fixture, html } from "@open-wc/testing";
 import "../../widget/console/index.js";
 import type { BookingConsole } from "../../widget/console/booking-console.js";
 import { setClock } from "../../widget/clock.js";
-import { until, useRestaurant, type Restaurant } from "./env.js";
+import { pinWorkerClock, until, useRestaurant, type Restaurant } from "./env.js";
+
+export { romeInstant } from "./env.js";
 
 export const PASSWORD = "demo-password";
 
@@ -34,9 +36,10 @@ export async function signOut() {
 }
 
 const start = location.pathname + location.search;
-afterEach(() => {
+afterEach(async () => {
   history.replaceState(null, "", start);
   setClock();
+  await pinWorkerClock(null);
 });
 
 /** <booking-console> opened at `path` (an address under /console), without the live feed. */
@@ -61,15 +64,6 @@ export async function byText<T extends HTMLElement = HTMLElement>(view: Element,
     const shown = (view.shadowRoot?.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 400);
     throw new Error(`no ${selector} matching ${text} within ${timeout} ms; the view showed: ${shown}`);
   }
-}
-
-/** The instant of a wall-clock time in Europe/Rome (the test restaurant's zone). */
-export function romeInstant(date: string, hour: string): number {
-  const guess = Date.parse(`${date}T${hour.slice(0, 5)}:00Z`);
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(guess);
-  const get = (t: string) => parts.find((p) => p.type === t)!.value;
-  const shown = Date.parse(`${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:00Z`);
-  return guess - (shown - guess);
 }
 
 /** Sets the field's value as typing would (input and change events). */

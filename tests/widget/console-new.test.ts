@@ -2,7 +2,7 @@ import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
 import type { Reservation } from "../../widget/console/types.js";
-import { freeTime, staff, until } from "./env.js";
+import { freeTime, pinWorkerClock, staff, until } from "./env.js";
 import { byText, openConsole, romeInstant, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
 
 before(() => useConsoleRestaurant());
@@ -58,6 +58,7 @@ describe("<booking-console>: a new booking", () => {
   it("seats a walk-in in two keys: w, then Enter", async () => {
     const slot = await freeTime(2, 6);
     setClock(() => romeInstant(slot.date, slot.hour));
+    await pinWorkerClock(new Date(romeInstant(slot.date, slot.hour)).toISOString());
     const el = await openConsole(`/console/day/${slot.date}`);
     await viewOf(el, "bc-day-view");
     await sendKeys({ press: "w" });

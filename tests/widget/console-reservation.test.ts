@@ -1,7 +1,7 @@
 import { expect } from "@open-wc/testing";
 import { actionsOf } from "../../widget/console/views/reservation-view.js";
 import type { Reservation } from "../../widget/console/types.js";
-import { freeTime, restaurant, staff, until } from "./env.js";
+import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
 import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
@@ -29,6 +29,8 @@ describe("<booking-console>: a reservation", () => {
 
   it("is accessible, seats the party, undoes it, and shows the history", async () => {
     const r = await book("Seat");
+    // half an hour before the party's time: seating is open
+    await pinWorkerClock(new Date(romeInstant(slot.date, slot.hour) - 30 * 60_000).toISOString());
     const el = await openConsole(`/console/reservations/${r.id}`);
     const view = await viewOf(el, "bc-reservation-view");
     await byText(view, "dd", /Booked/);
@@ -39,6 +41,21 @@ describe("<booking-console>: a reservation", () => {
     await byText(view, "li", /checkin/);
     await click(view, /Undo seating/);
     await byText(view, "dd", /Booked/);
+    await expect(el).to.be.accessible();
+  });
+
+  it("says in words when it is too early to seat the party, and seats nobody", async () => {
+    const r = await book("Early");
+    // the day before: seating opens three hours before the party's time
+    await pinWorkerClock(new Date(romeInstant(slot.date, slot.hour) - 24 * 3600_000).toISOString());
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    await click(view, /^Seat$/);
+    const alert = await byText(view, '[role="alert"]', /Too early to seat this party/);
+    const [h, m] = slot.hour.split(":").map(Number);
+    expect(alert.textContent).to.include(new Intl.DateTimeFormat("en", { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(Date.UTC(2000, 0, 1, (h! + 21) % 24, m!)));
+    await byText(view, "dd", /Booked/);
+    expect((await staff(`reservations/${r.id}`)).body.data[0].checkin_date ?? null).to.equal(null);
     await expect(el).to.be.accessible();
   });
 

@@ -126,3 +126,28 @@ export async function until<T>(check: () => T | undefined | null | false, timeou
     await new Promise((r) => setTimeout(r, every));
   }
 }
+
+/** The instant of a wall-clock time in Europe/Rome (the test restaurant's zone). */
+export function romeInstant(date: string, hour: string): number {
+  const guess = Date.parse(`${date}T${hour.slice(0, 5)}:00Z`);
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(guess);
+  const get = (t: string) => parts.find((p) => p.type === t)!.value;
+  const shown = Date.parse(`${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:00Z`);
+  return guess - (shown - guess);
+}
+
+/** Pins the Worker's clock at `at` (ISO), or gives back the run's own clock (null): web-test-runner.config.mjs relays it. */
+export async function pinWorkerClock(at: string | null): Promise<void> {
+  const res = await fetch("/fixture/clock", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at }) });
+  if (!res.ok) throw new Error(`clock: ${res.status} ${await res.text()}`);
+}
+
+/** Runs `fn` with the Worker's clock at the instant `at` (ms), then gives the run's clock back. */
+export async function atWorkerTime<T>(at: number, fn: () => Promise<T>): Promise<T> {
+  await pinWorkerClock(new Date(at).toISOString());
+  try {
+    return await fn();
+  } finally {
+    await pinWorkerClock(null);
+  }
+}

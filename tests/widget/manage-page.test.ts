@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCancelledDetail } from "../../widget/events.js";
-import { bookAsGuest, env, freeTime, publicBase, restaurant, staff, until, useRestaurant } from "./env.js";
+import { atWorkerTime, bookAsGuest, env, freeTime, publicBase, restaurant, romeInstant, staff, until, useRestaurant } from "./env.js";
 import { inShadow } from "./helpers.js";
 
 async function newReservation() {
@@ -56,7 +56,9 @@ describe("<booking-engine page=manage>", () => {
     if (r.status !== 201) throw new Error(`booking failed: ${r.status} ${JSON.stringify(r.body)}`);
     const listed = await staff(`reservations?start_date=${slot.date}&end_date=${slot.date}`);
     const id = (listed.body.data as { id: number; customer: { email: string | null } | null }[]).find((x) => x.customer?.email === "arrived@guest.example")!.id;
-    expect((await staff(`reservations/${id}/checkin`, { method: "PATCH" })).status).to.equal(200);
+    // the staff seat the party half an hour before its time, when check-in is open
+    const seated = await atWorkerTime(romeInstant(slot.date, slot.hour) - 30 * 60_000, () => staff(`reservations/${id}/checkin`, { method: "PATCH" }));
+    expect(seated.status).to.equal(200);
     const el = await mount(r.body.data![0]!.manage_token);
     const page = await inShadow(el, "be-manage-page");
     await until(() => page.shadowRoot!.textContent!.includes("checked in at the restaurant"));

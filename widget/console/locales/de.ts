@@ -25,6 +25,8 @@
 'console.channel.online': `Online`,
 'console.channel.search': `Suchmaschine`,
 'console.channel.staff': `Personal`,
+'console.checkin.early': str`Zu früh, um diese Gruppe zu platzieren: das geht ab drei Stunden vor ihrer Zeit, um ${0}.`,
+'console.checkin.late': `Zu spät, um diese Gruppe zu platzieren: ihr Tag ist vorbei.`,
 'console.col.actions': `Aktionen`,
 'console.col.channel': `Kanal`,
 'console.col.name': `Name`,

@@ -25,6 +25,8 @@
 'console.channel.online': `En línea`,
 'console.channel.search': `Buscador`,
 'console.channel.staff': `Personal`,
+'console.checkin.early': str`Demasiado pronto para sentar a este grupo: se puede desde tres horas antes de su hora, a las ${0}.`,
+'console.checkin.late': `Demasiado tarde para sentar a este grupo: su día ha terminado.`,
 'console.col.actions': `Acciones`,
 'console.col.channel': `Canal`,
 'console.col.name': `Nombre`,

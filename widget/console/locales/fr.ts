@@ -25,6 +25,8 @@
 'console.channel.online': `En ligne`,
 'console.channel.search': `Moteur de recherche`,
 'console.channel.staff': `Équipe`,
+'console.checkin.early': str`Trop tôt pour installer ce groupe : c'est possible trois heures avant son heure, à ${0}.`,
+'console.checkin.late': `Trop tard pour installer ce groupe : sa journée est finie.`,
 'console.col.actions': `Actions`,
 'console.col.channel': `Canal`,
 'console.col.name': `Nom`,

@@ -25,6 +25,8 @@
 'console.channel.online': `Online`,
 'console.channel.search': `Motore di ricerca`,
 'console.channel.staff': `Staff`,
+'console.checkin.early': str`Troppo presto per far accomodare questo gruppo: si può dalle tre ore prima dell'orario, alle ${0}.`,
+'console.checkin.late': `Troppo tardi per far accomodare questo gruppo: la sua giornata è finita.`,
 'console.col.actions': `Azioni`,
 'console.col.channel': `Canale`,
 'console.col.name': `Nome`,

@@ -7,7 +7,7 @@ import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
-import type { ReservationChange } from "../api.js";
+import { ApiError, type ReservationChange } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
 import { channelText, guestName, occasionText, statusText } from "../parts/words.js";
@@ -162,8 +162,17 @@ export class ReservationView extends ConsoleView {
       this.done = msg(str`Done: ${this.label(a)}.`, { id: "console.action.done" });
       this.data.run();
     } catch (err) {
-      this.actionError = err;
+      this.actionError = err instanceof ApiError ? (this.arrivalText(r, err) ?? err) : err;
     }
+  }
+
+  /** A check-in refused for its hour, in words: when it opens (three hours before), or that the day is over. */
+  private arrivalText(r: Reservation, err: ApiError): string | undefined {
+    if (err.code === "checkin_too_late") return msg("Too late to seat this party: its day is over.", { id: "console.checkin.late" });
+    if (err.code !== "checkin_too_early") return undefined;
+    const [h = 0, m = 0] = r.start_hour.split(":").map(Number);
+    const opens = formatTime(`${(h + 21) % 24}:${String(m).padStart(2, "0")}`, this.locale);
+    return msg(str`Too early to seat this party: seating opens three hours before its time, at ${opens}.`, { id: "console.checkin.early" });
   }
 
   private edit(r: Reservation, tables: Table[]) {
