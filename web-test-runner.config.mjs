@@ -109,6 +109,7 @@ function messageIds(app = "widget") {
  * - GET /fixture/msg-ids: the message ids the widget's code uses;
  * - POST /fixture/clock {at}: pins the Worker's clock at an instant (null: back to the run's clock);
  * - /as-guest/<n>/api/v2/public/...: the public API from an address of its own, for a widget mounted with that `api`;
+ * - /slow/<ms>/api/v2/public/...: the same, each answer of the day's times held <ms> (a slow network);
  * - GET /fixture/mail?to=<address>: the raw emails sent to that address so far, oldest first;
  * - POST /guest/<public_key>/<path>: the public API as a guest of an address of its own, so the
  *   bookings a test makes to set the scene do not spend the public write budget (10 a minute per
@@ -163,15 +164,12 @@ async function fixtures(ctx, next) {
   // its calls reach the Worker from 203.0.113.<n> (TEST-NET-3), so the tests of one file do not share
   // the browser's budgets (10 writes a minute) with every other file's.
   const as = ctx.path.match(/^\/as-guest\/(\d{1,3})(\/api\/v2\/public\/.*)$/);
-  if (as) {
-    const body = await readBody(ctx.req);
-    const headers = { "CF-Connecting-IP": `203.0.113.${as[1]}` };
-    for (const h of ["content-type", "idempotency-key", "accept"]) if (ctx.get(h)) headers[h] = ctx.get(h);
-    const res = await fetch(`${worker.env.api}${as[2]}${ctx.querystring ? `?${ctx.querystring}` : ""}`, { method: ctx.method, headers, body });
-    ctx.status = res.status;
-    ctx.type = res.headers.get("content-type") ?? "application/json";
-    ctx.body = await res.text();
-    return;
+  if (as) return relayPublic(ctx, as[2], `203.0.113.${as[1]}`);
+  // A slow network for the day's times: /slow/<ms>/api/v2/public/... holds each /slots answer <ms> (at most 10 s).
+  const slow = ctx.path.match(/^\/slow\/(\d{1,5})(\/api\/v2\/public\/.*)$/);
+  if (slow) {
+    if (/\/slots$/.test(slow[2])) await new Promise((r) => setTimeout(r, Math.min(Number(slow[1]), 10_000)));
+    return relayPublic(ctx, slow[2], "203.0.113.251");
   }
   const guest = ctx.path.match(/^\/guest\/([^/]+)\/(.*)$/);
   if (guest && ctx.method === "POST") return asGuest(ctx, guest[1], guest[2]);
@@ -194,6 +192,17 @@ async function fixtures(ctx, next) {
   ctx.status = res.status;
   ctx.type = "application/json";
   ctx.body = JSON.stringify(res.json ?? null);
+}
+
+/** The public API at `path` from the address `ip`, as the widget under test asked it. */
+async function relayPublic(ctx, path, ip) {
+  const body = await readBody(ctx.req);
+  const headers = { "CF-Connecting-IP": ip };
+  for (const h of ["content-type", "idempotency-key", "accept"]) if (ctx.get(h)) headers[h] = ctx.get(h);
+  const res = await fetch(`${worker.env.api}${path}${ctx.querystring ? `?${ctx.querystring}` : ""}`, { method: ctx.method, headers, body });
+  ctx.status = res.status;
+  ctx.type = res.headers.get("content-type") ?? "application/json";
+  ctx.body = await res.text();
 }
 
 let guests = 0;

@@ -2,8 +2,8 @@
  * Where diners tripped on the guest's path, second pass: a party over the online maximum, the
  * restaurant's own city on the times, the action bar (shown once a time is chosen, never over the
  * focus or the service chips), "next available" for the chosen service, the services page's own
- * address, long words and addresses at 320 px, the country by name, the phone in the accent, and
- * `heading="none"`. axe on each new state.
+ * address, long words and addresses at 320 px, the country by name, the phone in the accent,
+ * `heading="none"`, and the shape of the times while a slow network brings them. axe on each new state.
  */
 import { expect, fixture, html } from "@open-wc/testing";
 import { setViewport } from "@web/test-runner-commands";
@@ -264,5 +264,23 @@ describe("for the web designer who embeds it", () => {
     const plain = await mount();
     await bookPageWithTimes(plain);
     expect(plain.shadowRoot!.querySelector('[part="header"]')).to.not.equal(null);
+  });
+});
+
+describe("on a slow network", () => {
+  it("shows the shape of the times while they load, hidden from screen readers, which hear the words", async () => {
+    const host = document.createElement("div");
+    // every answer of the day's times held 1.5 s (web-test-runner.config.mjs relays /slow/<ms>)
+    host.innerHTML = `<booking-engine api="${location.origin}/slow/1500" property="${restaurant().publicKey}" page="book" locale="en"></booking-engine>`;
+    const el = (await fixture<HTMLDivElement>(html`${host}`)).querySelector("booking-engine") as BookingEngine;
+    const page = await inShadow(el, "be-book-page");
+    const skeleton = await inShadow(page, '[part="skeleton"]');
+    expect(skeleton.getAttribute("aria-hidden")).to.equal("true");
+    expect(skeleton.querySelectorAll(".chip").length).to.equal(6);
+    expect(skeleton.textContent!.trim()).to.equal("");
+    expect(page.shadowRoot!.querySelector('[role="status"]')!.textContent).to.include("Looking for free tables…");
+    await expect(el).to.be.accessible();
+    await settled(page);
+    expect(page.shadowRoot!.querySelector('[part="skeleton"]')).to.equal(null);
   });
 });

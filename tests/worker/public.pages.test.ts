@@ -6,6 +6,9 @@ import { GUEST, smallRestaurant } from "./public.fixtures";
 const page = (path: string, headers: Record<string, string> = {}) => call(path, { headers: { "CF-Connecting-IP": freshIp(), ...headers } });
 const LOADING_EN = '<p slot="loading" role="status" class="be-loading">Loading…</p>';
 const LOADING_IT = '<p slot="loading" role="status" class="be-loading">Caricamento…</p>';
+/** The booking page's placeholder: its shape (a party bar, 14 days, 6 times) and the word for a screen reader. */
+const skeleton = (word: string) =>
+  `<div slot="loading" role="status" class="be-loading"><span class="sr-only">${word}</span><div class="be-skel" aria-hidden="true"><i class="be-skel-bar"></i><div class="be-skel-days">${"<i></i>".repeat(14)}</div><div class="be-skel-times">${"<i></i>".repeat(6)}</div></div></div>`;
 
 describe("hosted pages", () => {
   it("serve each page of the widget with lang, title, viewport, description and the module script", async () => {
@@ -26,7 +29,7 @@ describe("hosted pages", () => {
       expect(res.text).toContain(`<meta name="description" content="${description}">`);
       expect(res.text).toContain('<script type="module" src="/widget/booking-engine.js"></script>');
       // The widget's headings are h2 (it lives inside other people's pages): the page owns the h1.
-      expect(res.text).toContain(`<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it" hosted>${LOADING_IT}</booking-engine>`);
+      expect(res.text).toContain(`<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it" hosted>${name === "book" ? skeleton("Caricamento…") : LOADING_IT}</booking-engine>`);
       // Small, and nothing render-blocking: no stylesheet links, no classic scripts.
       expect(res.text.length).toBeLessThan(4096);
       expect(res.text).not.toMatch(/<link rel="stylesheet"|<script(?! type="module")/);
@@ -87,11 +90,12 @@ describe("hosted pages", () => {
     ]);
   });
 
-  it("shows the placeholder until the widget has its data in the page's language, not \"Loading...\"", async () => {
+  it("shows the booking page's shape until the widget has its data, with the word in the page's language, not \"Loading...\"", async () => {
     const r = await smallRestaurant({ locale: "en" });
     const cases = [["it", "Caricamento…"], ["fr", "Chargement…"], ["de", "Wird geladen…"], ["es", "Cargando…"], ["en", "Loading…"]] as const;
     for (const [locale, text] of cases) {
-      expect((await page(`/p/${r.publicKey}/book?locale=${locale}`)).text).toContain(`<p slot="loading" role="status" class="be-loading">${text}</p></booking-engine>`);
+      expect((await page(`/p/${r.publicKey}/book?locale=${locale}`)).text).toContain(`${skeleton(text)}</booking-engine>`);
+      expect((await page(`/p/${r.publicKey}/services?locale=${locale}`)).text).toContain(`<p slot="loading" role="status" class="be-loading">${text}</p></booking-engine>`);
     }
   });
 
@@ -110,9 +114,9 @@ describe("hosted pages", () => {
   it("keeps the party size (?pax=) and the embedding site's accent (?accent=), strictly checked", async () => {
     const r = await smallRestaurant();
     const ok = await page(`/p/${r.publicKey}/book?pax=4&accent=%23225522`);
-    expect(ok.text).toContain(`page="book" locale="en" hosted pax="4" style="--be-accent: #225522">${LOADING_EN}</booking-engine>`);
+    expect(ok.text).toContain(`page="book" locale="en" hosted pax="4" style="--be-accent: #225522">${skeleton("Loading…")}</booking-engine>`);
     const odd = await page(`/p/${r.publicKey}/book?pax=4%22%20onload%3D1&accent=red;background:url(x)`);
-    expect(odd.text).toContain(`page="book" locale="en" hosted>${LOADING_EN}</booking-engine>`);
+    expect(odd.text).toContain(`page="book" locale="en" hosted>${skeleton("Loading…")}</booking-engine>`);
   });
 
   it("describes the welcome page with the welcome message in the page's language (settings.translations)", async () => {

@@ -12,7 +12,7 @@ import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
 import { addDays } from "../format.js";
 import { placeOf } from "../parts/place.js";
-import { choiceStyles } from "../parts/choice.js";
+import { choiceStyles, timesSkeleton } from "../parts/choice.js";
 import { contactStyles } from "../parts/contact.js";
 import { hexOf } from "../parts/contrast.js";
 import type { FieldErrors, GuestForm } from "../parts/guest-fields.js";
@@ -275,7 +275,7 @@ export class BookPage extends LitElement {
       setPax: (n) => this.setPax(n),
       setDate: (d) => this.setDate(d),
       status: this.slots.render({
-        pending: () => html`<p class="muted">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
+        pending: () => timesSkeleton(),
         error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
         complete: () => dayStatus(free, open.length),
       }),

@@ -12,7 +12,7 @@ import { property, state } from "lit/decorators.js";
 import type { PublicApi, PublicApiError, PublicChangeInput, PublicProfile, PublicReservation, PublicSlotDay } from "../api.js";
 import { fire } from "../events.js";
 import { addDays, formatTime } from "../format.js";
-import { choiceGroup, choiceStyles } from "../parts/choice.js";
+import { choiceGroup, choiceStyles, timesSkeleton } from "../parts/choice.js";
 import { placeOf } from "../parts/place.js";
 import { base } from "../parts/styles.js";
 
@@ -190,7 +190,7 @@ export class ManageChange extends LitElement {
       <div role="alert">${this.failure ? this.failureMessage(this.alternatives.length > 0) : nothing}</div>
       ${this.alternatives.length ? this.alternativesGroup(d) : nothing}
       ${this.times.render({
-        pending: () => html`<p class="muted" role="status">${msg("Looking for free tables…", { id: "book.loading" })}</p>`,
+        pending: () => html`<div role="status">${timesSkeleton()}</div>`,
         error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
         complete: (list) => this.timeGroups(p, d, list),
       })}

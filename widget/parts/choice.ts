@@ -2,6 +2,7 @@
  * A group of native radio buttons drawn as chips: arrow keys move and choose, Tab leaves the
  * group, a screen reader hears "radio button, 3 of 12". Used for services, times and alternatives.
  */
+import { msg } from "@lit/localize";
 import { css, html, nothing } from "lit";
 
 export interface ChoiceOption {
@@ -40,6 +41,15 @@ export function choiceGroup({ name, legend, options, value, onChange, describedB
   `;
 }
 
+/**
+ * While the day's times load: their shape (quiet chips, hidden from assistive technology) and the
+ * words for a screen reader, so a slow network shows where the times will be, not a sentence.
+ */
+export function timesSkeleton() {
+  return html`<p class="sr-only">${msg("Looking for free tables…", { id: "book.loading" })}</p>
+    <div class="chips skeleton" aria-hidden="true" part="skeleton">${[0, 1, 2, 3, 4, 5].map(() => html`<span class="chip"><span></span></span>`)}</div>`;
+}
+
 export const choiceStyles = css`
   .chips {
     display: flex;
@@ -72,6 +82,21 @@ export const choiceStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     background: var(--_bg);
+  }
+  .skeleton .chip span {
+    border-color: transparent;
+    background: var(--_border);
+    opacity: 0.45;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .skeleton .chip span {
+      animation: pulse 1.2s ease-in-out infinite alternate;
+    }
+  }
+  @keyframes pulse {
+    to {
+      opacity: 0.2;
+    }
   }
   .chip input:checked + span {
     background: var(--_accent);

@@ -103,6 +103,14 @@ const ELEMENT_STYLE = `
 .sr-only{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 booking-engine{display:block;min-height:24rem}
 .be-loading{margin:1rem 0;color:#5f5850}
+.be-skel i{display:block;border-radius:.5rem;background:#e4ded6}
+.be-skel-bar{height:2.75rem;max-width:16rem;margin-bottom:1.5rem}
+.be-skel-days{display:grid;grid-template-columns:repeat(7,1fr);gap:.375rem;margin-bottom:1.5rem}
+.be-skel-days i{height:2.75rem}
+.be-skel-times{display:flex;flex-wrap:wrap;gap:.5rem}
+.be-skel-times i{width:4.5rem;height:2.75rem}
+@media (prefers-reduced-motion:no-preference){.be-skel i{animation:be-pulse 1.2s ease-in-out infinite alternate}}
+@keyframes be-pulse{to{opacity:.45}}
 .lang{display:flex;justify-content:flex-end;margin:0 0 .5rem}
 .lang ul{display:flex;flex-wrap:wrap;gap:.25rem .75rem;margin:0;padding:0;list-style:none;font-size:.875rem}
 .lang a{display:inline-block;padding:.375rem .125rem;color:#1f1c19}
@@ -151,13 +159,22 @@ function heading(v: Shell) {
   return { title, description, accent: settings.accent_color, icon: settings.logo_url ?? "/favicon.svg" };
 }
 
+/**
+ * The booking page's shape before its script and data arrive (a slow phone's first paint): the
+ * party, a fortnight of days and a row of times drawn quiet, the word for a screen reader.
+ */
+function bookSkeleton(loading: string) {
+  const cells = (n: number) => raw("<i></i>".repeat(n));
+  return html`<div slot="loading" role="status" class="be-loading"><span class="sr-only">${loading}</span><div class="be-skel" aria-hidden="true"><i class="be-skel-bar"></i><div class="be-skel-days">${cells(14)}</div><div class="be-skel-times">${cells(6)}</div></div></div>`;
+}
+
 /** The element, with the attributes the page and its address give it. */
 function element(v: Shell) {
   const token = v.token === undefined ? "" : html` token="${v.token}"`;
   const pax = v.pax ? html` pax="${v.pax}"` : "";
   const accent = v.accent ? html` style="--be-accent: ${v.accent}"` : "";
   // What shows until the widget has its data, in the page's language (the widget's slot "loading").
-  const loading = html`<p slot="loading" role="status" class="be-loading">${TEXT[v.locale].loading}</p>`;
+  const loading = v.page === "book" ? bookSkeleton(TEXT[v.locale].loading) : html`<p slot="loading" role="status" class="be-loading">${TEXT[v.locale].loading}</p>`;
   return html`<booking-engine property="${v.property.publicKey}" page="${v.page}" locale="${v.locale}" hosted${token}${pax}${accent}>${loading}</booking-engine>`;
 }
 
