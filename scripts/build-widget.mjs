@@ -46,6 +46,7 @@ export async function buildWidget() {
   // Vite leaves whitespace in ES library builds (to keep pure annotations for the user's bundler);
   // this file is loaded as is by browsers, so it gets esbuild's full minification.
   for (const file of [WIDGET_FILE, ...localeChunks(), ...pageChunks()]) await minifyFile(file);
+  writePreloadMap();
   await buildConsole(build);
   // A module script from another origin needs CORS: the widget is embedded on restaurants' sites.
   // Workers Static Assets read these headers from _headers at the root of the assets folder.
@@ -150,6 +151,22 @@ function staticClosure(file, seen = new Set(), entry = WIDGET_FILE) {
     if (target !== entry) staticClosure(target, seen, entry);
   }
   return seen;
+}
+
+/**
+ * widget/preload.json: each page's chunks (its own and those it imports) and each locale's chunk,
+ * by their hashed addresses, so the hosted pages can ask for them beside the module
+ * (modulepreload) instead of one after another.
+ */
+function writePreloadMap() {
+  const url = (file) => `/widget/${file.slice(WIDGET_OUT.length + 1)}`;
+  const pages = {};
+  for (const file of pageChunks()) {
+    const name = file.match(/\/(welcome|book|services|manage|offer)-page-/)?.[1];
+    if (name) pages[name] = [...staticClosure(file)].map(url);
+  }
+  const locales = Object.fromEntries(localeChunks().map((f) => [f.match(/\/(it|fr|de|es)-/)[1], url(f)]));
+  writeFileSync(join(WIDGET_OUT, "preload.json"), JSON.stringify({ pages, locales }));
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The hosted pages: small, accessible HTML shells around <booking-engine>, every value escaped. */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, freshIp } from "./helpers";
 import { GUEST, smallRestaurant } from "./public.fixtures";
@@ -96,6 +97,25 @@ describe("hosted pages", () => {
     for (const [locale, text] of cases) {
       expect((await page(`/p/${r.publicKey}/book?locale=${locale}`)).text).toContain(`${skeleton(text)}</booking-engine>`);
       expect((await page(`/p/${r.publicKey}/services?locale=${locale}`)).text).toContain(`<p slot="loading" role="status" class="be-loading">${text}</p></booking-engine>`);
+    }
+  });
+
+  it("asks for the page's own code and its language's table beside the widget's module, not after it", async () => {
+    const r = await smallRestaurant({ locale: "en" });
+    const preloaded = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+    const book = preloaded((await page(`/p/${r.publicKey}/book?locale=it`)).text);
+    expect(book).toHaveLength(2);
+    expect(book[0]).toMatch(/^\/widget\/pages\/book-page-[\w-]+\.js$/);
+    expect(book[1]).toMatch(/^\/widget\/locales\/it-[\w-]+\.js$/);
+    // English is the widget's own: no table to load
+    expect(preloaded((await page(`/p/${r.publicKey}/book?locale=en`)).text)).toEqual([book[0]]);
+    const services = preloaded((await page(`/p/${r.publicKey}/services?locale=en`)).text);
+    expect(services[0]).toMatch(/^\/widget\/pages\/services-page-[\w-]+\.js$/);
+    // each is a module the assets serve (in front of the Worker on Cloudflare)
+    for (const href of [...book, ...services]) {
+      const res = await env.ASSETS.fetch(`https://assets.test${href}`);
+      expect(res.status, href).toBe(200);
+      expect(res.headers.get("Content-Type")).toMatch(/javascript/);
     }
   });
 

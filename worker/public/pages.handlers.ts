@@ -5,6 +5,7 @@ import { LOCALES, resolveSettings } from "../../shared/schemas";
 import type { AppEnv, PropertyRow } from "../env";
 import { bindByPublicKey } from "../properties/binding";
 import type { Locale } from "./guest";
+import { pageModules } from "./modules";
 import { CSP, notFoundPage, type Page, shellPage } from "./pages.shell";
 import { guestVisible } from "./public.repo";
 
@@ -60,6 +61,8 @@ export const page = (name: Page) => async (c: Context<AppEnv>) => {
   const property = await bindByPublicKey(c, c.req.param("public_key") ?? "");
   if (!property || !guestVisible(property)) return notFound(c);
   const token = name === "manage" || name === "offer" ? c.req.param("token") : undefined;
-  const shell = shellPage({ property, page: name, locale: pickLocale(c, property), path: new URL(c.req.url).pathname, token, ...fromQuery(c) });
+  const locale = pickLocale(c, property);
+  const modules = await pageModules(c.env.ASSETS, name, locale);
+  const shell = shellPage({ property, page: name, locale, path: new URL(c.req.url).pathname, token, modules, ...fromQuery(c) });
   return c.html(shell, 200, headersFor(name));
 };

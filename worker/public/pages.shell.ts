@@ -130,6 +130,8 @@ export interface Shell {
   /** `?pax=` and `?accent=` of the address, already checked */
   pax: string | undefined;
   accent: string | undefined;
+  /** the widget's chunks this page loads first (modulepreload: fetched beside the module, not after it) */
+  modules?: string[];
 }
 
 /**
@@ -208,7 +210,8 @@ export function shellPage(v: Shell) {
 ${v.page === "manage" || v.page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
 ${accent ? html`<meta name="theme-color" content="${accent}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
-${preloads(v)}<script type="module" src="/widget/booking-engine.js"></script>
+${preloads(v)}${(v.modules ?? []).map((href) => html`<link rel="modulepreload" href="${href}">
+`)}<script type="module" src="/widget/booking-engine.js"></script>
 </head>
 <body>
 <main>
