@@ -6,7 +6,7 @@ import { bundleWorker, kib, WORKER_BUDGET_KIB, zodAliasGaps } from "./bundle.mjs
 export async function checkWorkerBudget(say, { config } = {}) {
   const gaps = await zodAliasGaps();
   if (gaps.length) {
-    console.error(`bundle/zod.js does not name zod's ${gaps.join(", ")}: add them to its z (or to LEFT_OUT if the Worker never needs them)`);
+    console.error(`bundle/zod.js does not name zod's ${gaps.join(", ")}: add them to its z (the Worker's bundle would have them undefined)`);
     return false;
   }
   const b = bundleWorker(config ? { config } : {});
