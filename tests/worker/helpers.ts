@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { localMinutes } from "../../worker/lib/localtime";
-import { now } from "../../worker/lib/clock";
+import { localMinutes, localToUtc } from "../../worker/lib/localtime";
+import { now, setClock } from "../../worker/lib/clock";
 import { shardD1 } from "../../worker/shards/shards";
 
 export const ORIGIN = "https://api.test";
@@ -43,6 +43,7 @@ export interface TestClient {
   id: number;
   clientId: string;
   clientSecret: string;
+  /** the bearer token `call` sends (atArrival swaps in one valid at its instant) */
   token: string;
   propertyId: number;
   /** the shard that holds the sandbox property (the directory placed it) */
@@ -65,15 +66,16 @@ export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
   const c = created.json.data[0];
   const token = await getToken(c.client_id, c.client_secret);
   const propertyId = c.properties[0].id;
-  return {
+  const client: TestClient = {
     id: c.id,
     clientId: c.client_id,
     clientSecret: c.client_secret,
     token,
     propertyId,
     d1: await shardOf(propertyId),
-    call: (path, o = {}) => call(path, { token, property: propertyId, ...o }),
+    call: (path, o = {}) => call(path, { token: client.token, property: propertyId, ...o }),
   };
+  return client;
 }
 
 /** The shard that holds a property, as the directory in the control database says. */
@@ -130,6 +132,27 @@ export async function createIn(client: TestClient, collection: string, body: Rec
 
 /** The UTC date `days` from now by the Worker's clock (worker/lib/clock.ts), which the tests share. */
 export const dateInDays = (days: number) => new Date(now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A reservation's start as the API shows it: `start_date` in lists and creation answers, `start_day` in single records. */
+type Arrival = { start_hour: string } & ({ start_date: string } | { start_day: string });
+
+/**
+ * Runs `fn` with the Worker's clock pinned at the party's arrival, half an hour before its local
+ * start (check-in opens three hours before), then unpins it. `timeZone`: the property's zone.
+ * The client's token would have expired by then: it calls with one issued at that instant.
+ */
+export async function atArrival<T>(client: TestClient, r: Arrival, fn: () => Promise<T>, timeZone = "UTC"): Promise<T> {
+  const token = client.token;
+  const date = "start_date" in r ? r.start_date : r.start_day;
+  setClock(new Date(localToUtc(timeZone, localMinutes(date, r.start_hour) - 30)).toISOString());
+  try {
+    client.token = await getToken(client.clientId, client.clientSecret);
+    return await fn();
+  } finally {
+    setClock(undefined);
+    client.token = token;
+  }
+}
 
 /** A reservation row written straight to D1, at 20:00 for an hour (default: a year ahead, ACCEPTED). */
 export async function insertReservation(

@@ -1,6 +1,6 @@
 /** The public widget API refuses what it must, with the one problem shape and never a 5xx. */
 import { describe, expect, it } from "vitest";
-import { book, dateInDays, expectInvalid, expectProblem } from "./helpers";
+import { atArrival, book, dateInDays, expectInvalid, expectProblem } from "./helpers";
 import { GUEST, guestOf, smallRestaurant } from "./public.fixtures";
 
 describe("unknown, deleted and disabled restaurants", () => {
@@ -158,7 +158,8 @@ describe("manage/{token}", () => {
     const made = (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST })).json.data[0];
     expect(made.cancellable_until).not.toBeNull();
     const id = (await r.client.call(`/api/v2/reservations?start_date=${r.date}&end_date=${r.date}`)).json.data[0].id;
-    expect((await r.client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" })).status).toBe(200);
+    const checkin = () => r.client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" });
+    expect((await atArrival(r.client, { start_date: r.date, start_hour: "19:00" }, checkin)).status).toBe(200);
     expect((await r.guest.call(`/manage/${made.manage_token}`)).json.data[0]).toMatchObject({ status: "ACCEPTED", arrived: true, cancellable_until: null });
     const res = await r.guest.call(`/manage/${made.manage_token}`, { method: "DELETE" });
     expectProblem(res, 403, "party has arrived");

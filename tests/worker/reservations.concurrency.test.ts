@@ -3,7 +3,7 @@
  * and the database's own guard when the engine is bypassed.
  */
 import { describe, expect, it } from "vitest";
-import { book, createIn, dateInDays, newClient, shardOf, type TestClient } from "./helpers";
+import { atArrival, book, createIn, dateInDays, newClient, shardOf, type TestClient } from "./helpers";
 import { now } from "../../worker/lib/clock";
 
 async function restaurant(tables: number) {
@@ -70,8 +70,10 @@ describe("parallel moves onto one table", () => {
 
   it("checking in 10 walk-ins in parallel for the last table seats exactly one", async () => {
     const { client, service } = await restaurant(1);
-    const ids = await waiting(client, service.id, dateInDays(10), 10);
-    const results = await Promise.all(ids.map((id) => client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" })));
+    const date = dateInDays(10);
+    const ids = await waiting(client, service.id, date, 10);
+    const checkins = () => Promise.all(ids.map((id) => client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" })));
+    const results = await atArrival(client, { start_date: date, start_hour: "19:00" }, checkins);
     expect(statuses(results)).toEqual([200, ...Array(9).fill(403)]);
     expect(await doubleBookings(client.propertyId)).toEqual([]);
   });
@@ -88,13 +90,17 @@ describe("parallel moves onto one table", () => {
 
   it("the same reservation changed by parallel requests keeps a consistent state", async () => {
     const { client, tables, service } = await restaurant(2);
-    const id = (await book(client, { start_date: dateInDays(12), service_id: service.id, table_ids: [tables[0]] })).json.data[0].id;
-    const results = await Promise.all([
-      client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { start_hour: "20:00" } }),
-      client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { table_ids: [tables[1]] } }),
-      client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" }),
-      client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { pax: 3 } }),
-    ]);
+    const made = (await book(client, { start_date: dateInDays(12), service_id: service.id, table_ids: [tables[0]] })).json.data[0];
+    const id = made.id;
+    // At the party's arrival, so the check-in is open whichever of 19:00 and 20:00 it meets.
+    const results = await atArrival(client, made, () =>
+      Promise.all([
+        client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { start_hour: "20:00" } }),
+        client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { table_ids: [tables[1]] } }),
+        client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" }),
+        client.call(`/api/v2/reservations/${id}`, { method: "PUT", body: { pax: 3 } }),
+      ]),
+    );
     for (const r of results) expect([200, 403, 503]).toContain(r.status);
     const final = (await client.call(`/api/v2/reservations/${id}`)).json.data[0];
     const { results: holds } = await client.d1.prepare("SELECT table_id FROM reservation_tables WHERE reservation_id = ?").bind(id).all<{ table_id: number }>();

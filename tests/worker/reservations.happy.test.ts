@@ -3,7 +3,7 @@ import { makeProduction } from "./searchengine.fixtures";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { shardDb } from "../../worker/shards/shards";
-import { book, createIn, dateInDays, GUEST, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { atArrival, book, createIn, dateInDays, GUEST, newClient, seedRestaurant, type TestClient } from "./helpers";
 
 let client: TestClient;
 let r: Awaited<ReturnType<typeof seedRestaurant>>;
@@ -201,7 +201,7 @@ describe("status, check-in and check-out", () => {
 
   it("check-in sets checkin_date (milliseconds) and expiration_date; undo restores the reservation exactly", async () => {
     const w = (await book(client, { start_date: dateInDays(42), service_id: r.service.id, waiting_list: true })).json.data[0];
-    const inRes = await client.call(`/api/v2/reservations/${w.id}/checkin`, { method: "PATCH" });
+    const inRes = await atArrival(client, w, () => client.call(`/api/v2/reservations/${w.id}/checkin`, { method: "PATCH" }));
     expect(inRes.status, inRes.text).toBe(200);
     const checkedIn = inRes.json.data[0];
     expect(checkedIn.status).toBe("ACCEPTED");
@@ -220,7 +220,7 @@ describe("status, check-in and check-out", () => {
     const early = await client.call(`/api/v2/reservations/${a.id}/checkout`, { method: "PATCH" });
     expect(early.status).toBe(403);
     expect(early.json.title).toBe("reservation not available");
-    const checkedIn = (await client.call(`/api/v2/reservations/${a.id}/checkin`, { method: "PATCH" })).json.data[0];
+    const checkedIn = (await atArrival(client, a, () => client.call(`/api/v2/reservations/${a.id}/checkin`, { method: "PATCH" }))).json.data[0];
     const out = await client.call(`/api/v2/reservations/${a.id}/checkout?undo=false`, { method: "PATCH" });
     expect(out.status, out.text).toBe(200);
     expect(out.json.data[0].status).toBe("CONFIRMED");
@@ -258,7 +258,7 @@ describe("GET /reservations/{id}/history", () => {
     const w = (await book(client, { start_date: dateInDays(51), service_id: r.service.id, waiting_list: true })).json.data[0];
     await client.call(`/api/v2/reservations/${w.id}`, { method: "PUT", body: { pax: 3 } });
     await client.call(`/api/v2/reservations/${w.id}?status=accepted`, { method: "PATCH" });
-    const checkedIn = (await client.call(`/api/v2/reservations/${w.id}/checkin`, { method: "PATCH" })).json.data[0];
+    const checkedIn = (await atArrival(client, w, () => client.call(`/api/v2/reservations/${w.id}/checkin`, { method: "PATCH" }))).json.data[0];
     await client.call(`/api/v2/reservations/${w.id}`, { method: "DELETE" });
     const res = await client.call(`/api/v2/reservations/${w.id}/history`);
     expect(res.status).toBe(200);
@@ -293,7 +293,7 @@ describe("GET /reservations", () => {
       late: await mk({ start_hour: "21:30", customer: { first_name: "Alan", last_name: "Turing", email: "alan@example.com" } }),
       waiting: await mk({ start_hour: "20:00", waiting_list: true, customer: { first_name: "Edsger", email: "ed@example.com" } }),
     };
-    await client.call(`/api/v2/reservations/${ids.late}/checkin`, { method: "PATCH" });
+    await atArrival(client, { start_date: day, start_hour: "21:30" }, () => client.call(`/api/v2/reservations/${ids.late}/checkin`, { method: "PATCH" }));
   });
   const list = async (query: string) => {
     const res = await client.call(`/api/v2/reservations?start_date=${day}&end_date=${day}&${query}`);

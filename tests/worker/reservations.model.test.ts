@@ -11,7 +11,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addDays, localMinutes } from "../../worker/lib/localtime";
-import { book, createIn, dateInDays, newClient, type TestClient } from "./helpers";
+import { atArrival, book, createIn, dateInDays, newClient, type TestClient } from "./helpers";
 
 type Status = "WAITING" | "ACCEPTED" | "CONFIRMED" | "CANCELLED" | "REJECTED" | "EXPIRED" | "PREPAY" | "OUTOFORDER";
 const MOVES: Record<Status, Status[]> = {
@@ -149,7 +149,10 @@ class Step implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.reservations.length > 0;
   async run(m: Model, r: Real) {
     const t = pick(m, this.which);
-    const res = await r.client.call(`/api/v2/reservations/${t.id}/${this.step}${this.undo ? "?undo=true" : ""}`, { method: "PATCH" });
+    const move = () => r.client.call(`/api/v2/reservations/${t.id}/${this.step}${this.undo ? "?undo=true" : ""}`, { method: "PATCH" });
+    // A party is checked in when it arrives (the restaurant's zone is UTC); the other steps run on the test's clock.
+    const arrival = this.step === "checkin" && !this.undo ? (await r.client.call(`/api/v2/reservations/${t.id}`)).json.data[0] : undefined;
+    const res = arrival ? await atArrival(r.client, arrival, move) : await move();
     const refused = () => expectOneOf(res, [[403, "reservation not available"]], this.toString());
     const final = FINAL.includes(t.status);
     if (this.step === "checkin" && !this.undo) {

@@ -1,7 +1,7 @@
 /** The finer rules: table lists, group edits, list filters, prepayment, history and customers. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { shardDb } from "../../worker/shards/shards";
-import { book, createIn, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { atArrival, book, createIn, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
 
 let client: TestClient;
 let r: Awaited<ReturnType<typeof seedRestaurant>>;
@@ -87,7 +87,7 @@ describe("prepayment and check-in", () => {
     const { expireUnpaid } = await import("../../worker/reservations/expiry");
     const prepaid = await createIn(client, "services", { name: "Tasting menu", start_hour: "19:00", end_hour: "21:00", prepayment_window: 30 });
     const p = (await book(client, { start_date: dateInDays(13), service_id: prepaid.id })).json.data[0];
-    const checkedIn = (await client.call(`/api/v2/reservations/${p.id}/checkin`, { method: "PATCH" })).json.data[0];
+    const checkedIn = (await atArrival(client, p, () => client.call(`/api/v2/reservations/${p.id}/checkin`, { method: "PATCH" }))).json.data[0];
     expect(checkedIn.status).toBe("PREPAY");
     expect(checkedIn.payment_due_date).toBe(p.payment_due_date);
     await client.d1.prepare("UPDATE reservations SET payment_due_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(p.id).run();
@@ -113,7 +113,7 @@ describe("history", () => {
     const same = await client.call(`/api/v2/reservations/${a.id}`, { method: "PUT", body: {} });
     expect(same.status).toBe(200);
     await client.call(`/api/v2/reservations/${a.id}`, { method: "PUT", body: { start_hour: "20:00" } });
-    await client.call(`/api/v2/reservations/${a.id}/checkin`, { method: "PATCH" });
+    await atArrival(client, { start_date: a.start_date, start_hour: "20:00" }, () => client.call(`/api/v2/reservations/${a.id}/checkin`, { method: "PATCH" }));
     const history = (await client.call(`/api/v2/reservations/${a.id}/history`)).json.data;
     expect(history.map((h: { action: string }) => h.action)).toEqual(["created", "updated", "checkin"]);
     expect(history[1].changes.end_date).toEqual([`${dateInDays(15)}T20:00:00`, `${dateInDays(15)}T21:00:00`]);
@@ -193,7 +193,7 @@ describe("second review", () => {
   it("undoing the check-out of a PREPAY guest gives back a PREPAY with its payment window", async () => {
     const prepaid = await createIn(client, "services", { name: "Omakase", start_hour: "19:00", end_hour: "21:00", prepayment_window: 30 });
     const p = (await book(client, { start_date: dateInDays(16), service_id: prepaid.id })).json.data[0];
-    await client.call(`/api/v2/reservations/${p.id}/checkin`, { method: "PATCH" });
+    await atArrival(client, p, () => client.call(`/api/v2/reservations/${p.id}/checkin`, { method: "PATCH" }));
     await client.call(`/api/v2/reservations/${p.id}/checkout`, { method: "PATCH" });
     const undone = (await client.call(`/api/v2/reservations/${p.id}/checkout?undo=true`, { method: "PATCH" })).json.data[0];
     expect(undone).toMatchObject({ status: "PREPAY", payment_due_date: p.payment_due_date });

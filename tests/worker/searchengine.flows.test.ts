@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { now } from "../../worker/lib/clock";
-import { dateInDays, GUEST } from "./helpers";
+import { atArrival, dateInDays, GUEST } from "./helpers";
 import { guestOf } from "./public.fixtures";
 import { BookingServerTestClient, type FeedSlot } from "./searchengine.client";
-import { merchant, newToken, partner, romeSec, SAMPLES, v3 } from "./searchengine.fixtures";
+import { merchant, newToken, partner, romeSec, SAMPLES, v3, ZONE } from "./searchengine.fixtures";
 
 /** The merchant's slots of the feed from tomorrow on (a time of today could pass between the feed and a lookup). */
 async function feedSlots(merchantId: string): Promise<FeedSlot[]> {
@@ -54,7 +54,8 @@ describe("Google's booking-server test client, replayed", () => {
     const lookup = await v3("BatchAvailabilityLookup", { merchant_id: m.merchantId, slot_time: [{ service_id: slot.service_id, start_sec: slot.start_sec, resource_ids: slot.resources }] });
     expect(lookup.slot_time_availability[0].available).toBe(false);
     const id = client.bookings[0].booking_id;
-    await m.client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" });
+    const booked = (await m.client.call(`/api/v2/reservations/${id}`)).json.data[0];
+    await atArrival(m.client, booked, () => m.client.call(`/api/v2/reservations/${id}/checkin`, { method: "PATCH" }), ZONE);
     expect((await v3("UpdateBooking", { booking: { booking_id: id, status: "CANCELED" } })).booking_failure.cause).toBe("BOOKING_NOT_CANCELLABLE");
     await m.client.call(`/api/v2/reservations/${id}/checkin?undo=true`, { method: "PATCH" });
     await client.cancelAll();

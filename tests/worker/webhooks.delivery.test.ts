@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { attemptMany } from "../../worker/webhooks/delivery";
-import { book, dateInDays, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { atArrival, book, dateInDays, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
 import { GUEST as PUBLIC_GUEST, smallRestaurant } from "./public.fixtures";
 import { deliveries, eventsOf, receiverHook, settled, subscribe, verified, waitFor } from "./webhooks.helpers";
 
@@ -70,7 +70,7 @@ describe("webhook events", () => {
     expect((await client.call(base, { method: "PUT", body: { pax: 3, table_ids: [t2.id] } })).status).toBe(200);
     // Each change waits for its message, so they arrive in this order.
     await received(hook, 1);
-    expect((await client.call(`${base}/checkin?undo=false`, { method: "PATCH" })).status).toBe(200);
+    expect((await atArrival(client, created, () => client.call(`${base}/checkin?undo=false`, { method: "PATCH" }))).status).toBe(200);
     await received(hook, 2);
     expect((await client.call(`${base}/checkin?undo=true`, { method: "PATCH" })).status).toBe(200);
     await received(hook, 3);
