@@ -10,6 +10,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
 import { CONSOLE_API, consoleAuth } from "./console/api";
 import { consoleRouter } from "./console/console.routes";
+import { consoleLinksRouter } from "./console/links.routes";
 import { clientsRouter } from "./auth/clients.routes";
 import { tokenRouter } from "./oauth/token.routes";
 import { authBodyTooLarge } from "./oauth/errors";
@@ -152,6 +153,9 @@ function mountIntegratorApi(app: App) {
   const guards: Guards = { before: integratorGuards(), idempotent: integratorIdempotency() };
   mountApiRouters(app, API_BASE, guards);
   mountWebhooks(app, [...guards.before, guards.idempotent]);
+  // A platform's sign-in link into a restaurant's console: not in mountApiRouters, so the console's own API has no such route.
+  app.use(`${API_BASE}/console/*`, ...guards.before, requireProperty(), guards.idempotent);
+  app.route(`${API_BASE}/console`, consoleLinksRouter);
 }
 
 /** The integrator API's routers under `base`, behind the integrator's guards or the console's. */
