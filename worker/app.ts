@@ -40,6 +40,7 @@ import { customersRouter } from "./customers/customers.routes";
 import { registerWebhookEvents, webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { appsRouter } from "./oauth/apps.routes";
+import { grantsRouter } from "./oauth/grants.routes";
 import { authorizeRouter } from "./oauth/authorize.routes";
 import { metadataRouter } from "./oauth/metadata.routes";
 import { shardBookmark } from "./properties/binding";
@@ -170,6 +171,8 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   app.use(`${base}/customers/*`, dispatchAfterWrite());
   app.use(`${base}/properties/*`, ...guards);
   app.route(`${base}/properties`, propertiesRouter);
+  // The apps a restaurant connected: the console's restaurant view, or a client about itself.
+  app.route(`${base}/properties`, grantsRouter);
   for (const [path, router] of PROPERTY_SCOPED) {
     app.use(`${base}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
     app.route(`${base}/${path}`, router);
