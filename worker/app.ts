@@ -10,6 +10,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth, requireProperty } from "./auth/middleware";
 import { CONSOLE_API, consoleAuth } from "./console/api";
 import { consoleRouter } from "./console/console.routes";
+import { consoleLinksRouter } from "./console/links.routes";
 import { clientsRouter } from "./auth/clients.routes";
 import { tokenRouter } from "./oauth/token.routes";
 import { authBodyTooLarge } from "./oauth/errors";
@@ -39,6 +40,7 @@ import { customersRouter } from "./customers/customers.routes";
 import { registerWebhookEvents, webhooksRouter } from "./webhooks/webhooks.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { appsRouter } from "./oauth/apps.routes";
+import { grantsRouter } from "./oauth/grants.routes";
 import { authorizeRouter } from "./oauth/authorize.routes";
 import { metadataRouter } from "./oauth/metadata.routes";
 import { shardBookmark } from "./properties/binding";
@@ -152,6 +154,9 @@ function mountIntegratorApi(app: App) {
   const guards: Guards = { before: integratorGuards(), idempotent: integratorIdempotency() };
   mountApiRouters(app, API_BASE, guards);
   mountWebhooks(app, [...guards.before, guards.idempotent]);
+  // A platform's sign-in link into a restaurant's console: not in mountApiRouters, so the console's own API has no such route.
+  app.use(`${API_BASE}/console/*`, ...guards.before, requireProperty(), guards.idempotent);
+  app.route(`${API_BASE}/console`, consoleLinksRouter);
 }
 
 /** The integrator API's routers under `base`, behind the integrator's guards or the console's. */
@@ -166,6 +171,8 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   app.use(`${base}/customers/*`, dispatchAfterWrite());
   app.use(`${base}/properties/*`, ...guards);
   app.route(`${base}/properties`, propertiesRouter);
+  // The apps a restaurant connected: the console's restaurant view, or a client about itself.
+  app.route(`${base}/properties`, grantsRouter);
   for (const [path, router] of PROPERTY_SCOPED) {
     app.use(`${base}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
     app.route(`${base}/${path}`, router);

@@ -67,6 +67,8 @@ const pathId = (name: string) =>
 export const IdParam = z.object({ id: pathId("id") });
 /** The reservation routes name their path parameter {reservation_id}. */
 export const ReservationIdParam = z.object({ reservation_id: pathId("reservation_id") });
+/** A property's sub-resources name it {property_id}. */
+export const PropertyIdParam = z.object({ property_id: pathId("property_id") });
 
 /** An optional line (a phone, a city) and an optional text of several lines (a description). */
 export const optionalLine = (max: number) => lineField(max).optional();
