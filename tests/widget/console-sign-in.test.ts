@@ -52,8 +52,8 @@ describe("<booking-console>: sign-in", () => {
     const el = await openConsole("/console/sign-in");
     const view = await viewOf(el, "bc-sign-in");
     [...view.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /forgot/i.test(b.textContent!))!.click();
-    const field = await until(() => view.shadowRoot!.querySelector<HTMLInputElement>('input[name="username"]'));
-    type(field, username);
+    await until(() => /forgotten password/i.test(view.shadowRoot!.querySelector("h1")?.textContent ?? ""));
+    type(view.shadowRoot!.querySelector<HTMLInputElement>('input[name="username"]')!, username);
     view.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
     const status = await until(() => view.shadowRoot!.querySelector('[role="status"]'));
     expect(status.textContent).to.match(/30 minutes/);
