@@ -47,4 +47,34 @@ describe("<booking-console>: sign-in", () => {
     expect(view.shadowRoot!.activeElement?.tagName).to.equal("H1");
     await expect(el).to.be.accessible();
   });
+
+  it("asks the Worker for a link and says it is on its way, whatever the username", async () => {
+    const el = await openConsole("/console/sign-in");
+    const view = await viewOf(el, "bc-sign-in");
+    [...view.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /forgot/i.test(b.textContent!))!.click();
+    await until(() => /forgotten password/i.test(view.shadowRoot!.querySelector("h1")?.textContent ?? ""));
+    type(view.shadowRoot!.querySelector<HTMLInputElement>('input[name="username"]')!, username);
+    view.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    const status = await until(() => view.shadowRoot!.querySelector('[role="status"]'));
+    expect(status.textContent).to.match(/30 minutes/);
+    expect(view.shadowRoot!.querySelector("h1")!.textContent).to.match(/check your email/i);
+    await expect(el).to.be.accessible();
+  });
+
+  it("on a reset link, refuses a short password at its field and a spent link in words", async () => {
+    const el = await openConsole("/console/reset/not-a-real-token");
+    const view = await viewOf(el, "bc-sign-in");
+    expect(view.shadowRoot!.querySelector("h1")!.textContent).to.match(/choose a new password/i);
+    const field = view.shadowRoot!.querySelector<HTMLInputElement>('input[name="password"]')!;
+    type(field, "short");
+    view.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    await until(() => field.getAttribute("aria-invalid") === "true");
+    expect(view.shadowRoot!.querySelector("#password-error")!.textContent!.trim()).not.to.equal("");
+    type(field, "a-long-enough-password");
+    view.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    const alert = await until(() => view.shadowRoot!.querySelector('[role="alert"]'));
+    expect(alert.textContent).to.match(/expired or was used already/i);
+    expect([...view.shadowRoot!.querySelectorAll("button")].some((b) => /ask for a new link/i.test(b.textContent!))).to.equal(true);
+    await expect(el).to.be.accessible();
+  });
 });

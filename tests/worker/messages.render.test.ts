@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { calendar, type CalendarEvent, transitions } from "../../worker/messages/ical";
 import { buildMime } from "../../worker/messages/mime";
 import { render, type RenderInput, type Restaurant } from "../../worker/messages/render";
-import { type Locale, MESSAGE_TEMPLATES, type MessageSnapshot } from "../../worker/messages/types";
+import { renderReset } from "../../worker/messages/reset.render";
+import { type Locale, type MessageSnapshot, RESERVATION_TEMPLATES } from "../../worker/messages/types";
 import { calendarOf, parseCalendar } from "./messages.helpers";
 
 const LOCALES: Locale[] = ["en", "it", "fr", "de", "es"];
@@ -48,7 +49,7 @@ describe("every message in every language", () => {
   for (const locale of LOCALES) {
     it(`${locale}: subject, text and HTML parts, escaped values, links, and a calendar entry where one belongs`, async () => {
       const subjects = new Set<string>();
-      for (const template of MESSAGE_TEMPLATES) {
+      for (const template of RESERVATION_TEMPLATES) {
         const recipient = template.startsWith("restaurant_") ? "restaurant" : "guest";
         const s = snapshot(template);
         const r = render({
@@ -94,7 +95,7 @@ describe("every message in every language", () => {
         }
       }
       // Eight templates, eight different subjects.
-      expect(subjects.size).toBe(MESSAGE_TEMPLATES.length);
+      expect(subjects.size).toBe(RESERVATION_TEMPLATES.length);
     });
   }
 });
@@ -146,7 +147,7 @@ describe("a guest's email", () => {
 
   it("offers Add to Google Calendar and Outlook beside the .ics, at the table's instant, for every message that carries the entry", () => {
     for (const locale of LOCALES) {
-      for (const template of MESSAGE_TEMPLATES) {
+      for (const template of RESERVATION_TEMPLATES) {
         const r = render(input(template, locale));
         const google = hrefs(r.html).find((h) => h.startsWith("https://calendar.google.com/"));
         const outlook = hrefs(r.html).find((h) => h.startsWith("https://outlook.live.com/"));
@@ -204,7 +205,7 @@ describe("the restaurant's notice", () => {
     for (const locale of LOCALES) {
       const waiting = render(input("restaurant_booking", locale, { request, snapshot: { ...snapshot("restaurant_booking"), status: "WAITING" } }));
       expect(waiting.text, locale).not.toMatch(/WAITING|ACCEPTED/);
-      for (const template of MESSAGE_TEMPLATES) expect(render(input(template, locale, { request })).text, `${locale} ${template}`).not.toMatch(/\n\s*\n\s*\n/);
+      for (const template of RESERVATION_TEMPLATES) expect(render(input(template, locale, { request })).text, `${locale} ${template}`).not.toMatch(/\n\s*\n\s*\n/);
     }
   });
 });
@@ -279,5 +280,25 @@ describe("email header lines (RFC 5322 2.1.1, RFC 2047)", () => {
     expect(mail.to?.[0]).toMatchObject({ name: `${emoji} Zoë`, address: "zoe@example.com" });
     expect(mail.from).toMatchObject({ name: emoji, address: "bookings@book.example" });
     expect(mail.replyTo?.[0]).toMatchObject({ name: emoji, address: "osteria@example.com" });
+  });
+});
+
+describe("the console's password reset message", () => {
+  const link = "https://book.example/console/reset/tok_abc";
+  it("says it in each of the five languages, with the link in both parts and the restaurant's name escaped", async () => {
+    const subjects = new Set<string>();
+    for (const locale of LOCALES) {
+      const r = renderReset({ locale, brand: { name: RESTAURANT.name, accent: RESTAURANT.accent, logo: null }, link, minutes: 30 });
+      subjects.add(r.subject);
+      expect(r.text, locale).toContain(link);
+      expect(r.text, locale).toContain("30");
+      expect(r.text, locale).not.toMatch(/\n\s*\n\s*\n/);
+      expect(r.html, locale).toContain(`href="${link}"`);
+      expect(r.html, locale).not.toContain("<Ponte>");
+      const mail = await PostalMime.parse(buildMime({ from: { addr: "no-reply@book.example" }, to: { addr: "osteria@example.com" }, subject: r.subject, messageId: "<m@book.example>", date: 0, locale, text: r.text, html: r.html }));
+      expect(mail.subject).toBe(r.subject);
+      expect(mail.attachments).toEqual([]);
+    }
+    expect(subjects.size).toBe(LOCALES.length);
   });
 });

@@ -6,6 +6,8 @@
  *   GET    /console/session      the session (401 when signed out)
  *   DELETE /console/session      sign out (X-CSRF-Token)
  *   POST   /console/password     {old_password, new_password} (X-CSRF-Token)
+ *   POST   /console/password/forgot  {username}: a reset link to the property's email (202)
+ *   POST   /console/password/reset   {token, password}: the link's new password (no session)
  *   GET    /console/link/:token  a platform's single-use link
  *   GET    /console/live         the live feed (WebSocket)
  */
@@ -13,6 +15,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { openLiveFeed } from "./live";
 import { showShell, SHELL_PATHS } from "./pages";
+import { forgotPassword, resetPassword } from "./reset";
 import { requireConsoleSession } from "./session";
 import { changePassword, followLink, showSession, signIn, signOut } from "./session.handlers";
 
@@ -21,6 +24,8 @@ export const consoleRouter = new Hono<AppEnv>()
   .get("/session", requireConsoleSession(), showSession)
   .delete("/session", requireConsoleSession(), signOut)
   .post("/password", requireConsoleSession(), changePassword)
+  .post("/password/forgot", forgotPassword)
+  .post("/password/reset", resetPassword)
   .get("/link/:token", followLink)
   .get("/live", requireConsoleSession(), openLiveFeed);
 

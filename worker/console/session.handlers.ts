@@ -1,4 +1,4 @@
-/** The console's own routes: sign-in, the session, sign-out, the password change, a platform's link. */
+/** The console's own routes: sign-in, the session, sign-out, the password change, a platform's link (the forgotten password: reset.ts). */
 import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
@@ -17,7 +17,7 @@ type Ctx = Context<AppEnv>;
 const SignIn = z.object({ username: z.string().min(1).max(400), password: z.string().min(1).max(200) });
 const PasswordChange = z.object({ old_password: z.string().min(1).max(200), new_password: passwordField });
 
-async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.output<T>> {
+export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.output<T>> {
   const raw = await c.req.json().catch(() => undefined);
   const parsed = schema.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);

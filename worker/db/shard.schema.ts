@@ -594,7 +594,8 @@ export const messages = sqliteTable(
     /** the Message-ID's local part: random, the same on every attempt */
     uid: text("uid").notNull(),
     propertyId: integer("property_id").notNull().references(() => properties.id),
-    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    /** null: a message about the restaurant's account (a console password reset), not a reservation */
+    reservationId: integer("reservation_id").references(() => reservations.id),
     template: text("template", { enum: MESSAGE_TEMPLATES }).notNull(),
     recipient: text("recipient", { enum: ["guest", "restaurant"] }).notNull(),
     toAddress: text("to_address").notNull(),
@@ -623,6 +624,7 @@ export const messages = sqliteTable(
     check("messages_recipient_ck", sql`${t.recipient} IN ('guest', 'restaurant')`),
     check("messages_state_ck", sql`${t.state} IN ${oneOf(MESSAGE_STATES)}`),
     check("messages_sent_ck", sql`${t.state} <> 'sent' OR ${t.sentAt} IS NOT NULL`),
+    check("messages_reservation_ck", sql`${t.reservationId} IS NOT NULL OR ${t.template} = 'password_reset'`),
   ],
 );
 

@@ -16,6 +16,7 @@ import { storedToken } from "./links";
 import * as repo from "./messages.repo";
 import { buildMime } from "./mime";
 import { render, type Restaurant } from "./render";
+import { composeReset } from "./reset";
 import { sendMail } from "./transport";
 import type { Locale, MessageSnapshot, Recipient, Template } from "./types";
 import { mapUrl } from "./web-calendar";
@@ -86,6 +87,7 @@ const sendable = (s: SendContext): s is Sendable => !!s.message && !!s.property 
 /** The message's MIME, written once; or why it is no longer to be sent. */
 async function prepare(env: Bindings, d1: D1Database, id: number): Promise<Ready> {
   const ctx = await repo.sendContext(d1, id);
+  if (ctx.message?.template === "password_reset") return prepareReset(env, d1, id, ctx);
   if (!sendable(ctx)) return { skip: "the reservation is gone" };
   const to = String(ctx.message.to_address);
   if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw };
@@ -93,6 +95,16 @@ async function prepare(env: Bindings, d1: D1Database, id: number): Promise<Ready
   const skip = noLongerDue(ctx, snapshot);
   if (skip) return { skip };
   return { to, raw: await repo.fixRaw(d1, id, await compose(config(env), ctx, snapshot)) };
+}
+
+/** A console password reset: about the restaurant's account, no reservation. */
+async function prepareReset(env: Bindings, d1: D1Database, id: number, ctx: SendContext): Promise<Ready> {
+  if (!ctx.message || !ctx.property || ctx.property.deleted_at) return { skip: "the restaurant is gone" };
+  const to = String(ctx.message.to_address);
+  if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw };
+  const composed = await composeReset(config(env), ctx.message, ctx.property);
+  if ("skip" in composed) return composed;
+  return { to, raw: await repo.fixRaw(d1, id, composed.raw) };
 }
 
 /** A reminder of a reservation moved or ended since, an offer closed since: not sent. */

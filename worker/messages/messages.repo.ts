@@ -6,7 +6,7 @@ import { and, asc, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-o
 import { messages } from "../db/shard.schema";
 import type { Db } from "../env";
 import { randomToken } from "../lib/crypto";
-import type { PlannedMessage } from "./types";
+import type { Locale, PlannedMessage, ResetSnapshot } from "./types";
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -31,6 +31,21 @@ export function insertMessages(db: Db, propertyId: number, reservationId: number
       nextAttemptAt: iso(m.dueAt),
     }),
   );
+}
+
+/** A message about the restaurant's account (a console password reset): no reservation, to the restaurant. */
+export async function insertAccountMessage(db: Db, m: { propertyId: number; template: "password_reset"; to: string; locale: Locale; snapshot: ResetSnapshot; dueAt: number }): Promise<void> {
+  await db.insert(messages).values({
+    uid: `msg_${randomToken("", 18)}`,
+    propertyId: m.propertyId,
+    reservationId: null,
+    template: m.template,
+    recipient: "restaurant",
+    toAddress: m.to,
+    locale: m.locale,
+    snapshot: JSON.stringify(m.snapshot),
+    nextAttemptAt: iso(m.dueAt),
+  });
 }
 
 /**

@@ -6,7 +6,18 @@ export { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES };
 
 export type { Locale };
 
-export type Template = (typeof MESSAGE_TEMPLATES)[number];
+/** What a message about a reservation tells. */
+export type Template = Exclude<(typeof MESSAGE_TEMPLATES)[number], "password_reset">;
+
+export const RESERVATION_TEMPLATES = MESSAGE_TEMPLATES.filter((t): t is Template => t !== "password_reset");
+
+/**
+ * A console password reset: to the property's email, about its account, with no reservation
+ * (its row's reservation_id is null).
+ */
+export interface ResetSnapshot {
+  reset: { nonce: string; token_hash: string; expires_at: string };
+}
 
 export type MessageState = (typeof MESSAGE_STATES)[number];
 

@@ -1,0 +1,87 @@
+/**
+ * The forgotten password: an emailed single-use link (30 minutes) to choose a new one.
+ *   POST /console/password/forgot {username}: the same 202 whoever asks (no account is told from
+ *     another); a live property with an email gets the link, through the messages outbox, in the
+ *     restaurant's language. Limited like the sign-in, per username and per address.
+ *   POST /console/password/reset {token, password}: the link works once and only in time (410
+ *     link_expired otherwise); the password is set as the change sets it, every session of the
+ *     property ends, and nobody is signed in: the owner signs in with the new password.
+ * The token is kept hashed (console_links, kind reset); the outbox keeps its nonce, from which the
+ * LINK_SECRET makes it again when the message is written out (messages/reset.ts).
+ */
+import type { Context } from "hono";
+import { z } from "zod";
+import { resolveSettings } from "../../shared/schemas";
+import { config } from "../config";
+import type { AppEnv, Bindings, ControlDb } from "../env";
+import { ApiError } from "../errors";
+import { sha256Hex } from "../lib/crypto";
+import { callerKey } from "../lib/middleware";
+import { passwordField } from "../lib/openapi";
+import { addSeconds, nowIso } from "../lib/time";
+import { normaliseUsername, usernameKey } from "../lib/username";
+import { newLink } from "../messages/links";
+import { RESET_MINUTES, writeResetMessage } from "../messages/reset";
+import { sendNow } from "../outbox/dispatch";
+import { credentialChanges } from "../properties/credentials";
+import { getPropertyRow } from "../properties/properties.repo";
+import { findByUsername, getEntry, setCredentials } from "../shards/directory.repo";
+import { openShard, shardDb } from "../shards/shards";
+import { asLocale } from "./session";
+import { bodyOf } from "./session.handlers";
+import { dropResetLinks, endPropertySessions, insertConsoleLink, spendConsoleLink } from "./sessions.repo";
+
+type Ctx = Context<AppEnv>;
+
+const Forgot = z.object({ username: z.string().min(1).max(400) });
+const Reset = z.object({ token: z.string().min(1).max(100), password: passwordField });
+
+const logged = (err: unknown) => console.error(JSON.stringify({ level: "error", where: "console password reset", message: String((err as Error)?.stack ?? err) }));
+
+/** Whether this username or this address asked too often (the sign-in's limiter, buckets of their own). */
+async function limited(c: Ctx, username: string): Promise<boolean> {
+  const key = usernameKey(normaliseUsername(username)) ?? "";
+  for (const bucket of [`reset-user:${key}`, `reset-ip:${callerKey(c)}`]) {
+    if (!(await c.env.SIGNIN_RATE_LIMITER.limit({ key: bucket })).success) return true;
+  }
+  return false;
+}
+
+export async function forgotPassword(c: Ctx) {
+  const body = await bodyOf(c, Forgot);
+  if (await limited(c, body.username)) throw new ApiError("too_many_requests", "too many requests for a reset link; retry after 60 seconds", { headers: { "Retry-After": "60" } });
+  // Whether the username is known is settled after the answer: it takes as long either way.
+  c.executionCtx.waitUntil(sendResetLink(c.env, c.get("control"), body.username).catch(logged));
+  return c.body(null, 202);
+}
+
+/** A live property with an email: a fresh link kept hashed, and its message in the outbox, sent now. */
+export async function sendResetLink(env: Bindings, control: ControlDb, username: string): Promise<void> {
+  const key = usernameKey(normaliseUsername(username));
+  const entry = key ? await findByUsername(control, key) : undefined;
+  if (!entry) return;
+  const secret = config(env).linkSecret;
+  if (!secret) throw new Error("LINK_SECRET is not set: no reset link can be emailed");
+  const db = shardDb(openShard(env, entry.shard, { write: true }));
+  const property = await getPropertyRow(db, entry.id);
+  if (!property?.email || property.shardState !== "live") return;
+  const link = await newLink(secret, "reset");
+  const at = nowIso();
+  const expiresAt = addSeconds(at, RESET_MINUTES * 60);
+  await insertConsoleLink(control, { tokenHash: link.hash, kind: "reset", propertyId: entry.id, expiresAt, createdAt: at });
+  const locale = asLocale(resolveSettings(property.settings ?? {}).locale);
+  await writeResetMessage(db, { propertyId: entry.id, to: property.email, locale, link: { nonce: link.nonce!, hash: link.hash, expiresAt } });
+  await sendNow(env, entry.shard, entry.id);
+}
+
+export async function resetPassword(c: Ctx) {
+  const body = await bodyOf(c, Reset);
+  const control = c.get("control");
+  const link = await spendConsoleLink(control, await sha256Hex(body.token), "reset", nowIso());
+  const entry = link && (await getEntry(control, link.propertyId));
+  if (!entry || entry.deletedAt) throw new ApiError("link_expired", "this reset link has expired or was used already; ask for a new one");
+  await setCredentials(control, entry.id, await credentialChanges({ password: body.password }));
+  await endPropertySessions(control, entry.id);
+  await dropResetLinks(control, entry.id);
+  return c.json({ data: [{ username: entry.username }] }, 200);
+}
