@@ -19,7 +19,9 @@
 //                       widget (bundle size, time to first times, Lighthouse), upload (the
 //                       Worker's upload gzipped and its startup CPU: wrangler check startup),
 //                       console-ui (the console's day view and timeline of 300 reservations
-//                       rendered, in Chromium)
+//                       rendered, in Chromium), console-live (the console's live feed: 20 bookings
+//                       heard through the WebSocket and through the 10 s poll, an idle console's
+//                       requests and D1 reads; LIVE_IDLE_SECONDS)
 // Each part ends with its goals (figure, target, OK or BELOW: scripts/bench/goals.mjs) and the
 // run with all of them.
 import { writeFileSync } from "node:fs";
@@ -43,6 +45,7 @@ const { feedsPart } = await import("./bench/feeds.mjs");
 const { deliveryPart } = await import("./bench/delivery.mjs");
 const { uploadPart } = await import("./bench/upload.mjs");
 const { consoleUiPart } = await import("./bench/console-ui.mjs");
+const { consoleLivePart } = await import("./bench/console-live.mjs");
 
 const DURATION = Math.max(1, Number(process.env.BENCH_DURATION) || 10);
 const options = { duration: DURATION, connections: 10, warmup: 2 };
@@ -55,7 +58,7 @@ async function widgetPart() {
   return w;
 }
 
-const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, feeds: feedsPart, delivery: deliveryPart, widget: widgetPart, upload: uploadPart, "console-ui": () => consoleUiPart({ say }) };
+const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, feeds: feedsPart, delivery: deliveryPart, widget: widgetPart, upload: uploadPart, "console-ui": () => consoleUiPart({ say }), "console-live": () => consoleLivePart() };
 const ONLY = new Set((process.env.BENCH_ONLY ?? Object.keys(PARTS).join(",")).split(",").map((s) => s.trim()));
 for (const part of ONLY) if (!PARTS[part]) throw new Error(`BENCH_ONLY: unknown part "${part}" (parts: ${Object.keys(PARTS).join(", ")})`);
 

@@ -13,6 +13,9 @@ const GOALS = [
   ["drop", "drop: the last answer after (s)", (r) => ({ value: r.drop.seconds, text: fmt(r.drop.seconds, 2) }), "<= 2", (v) => v <= 2],
   ["webhooks", "backlog of 2,000 events: events/s", (r) => ({ value: r.webhooks.backlog.perSecond, text: fmt(r.webhooks.backlog.perSecond) }), ">= 500", (v) => v >= 500],
   ["webhooks", "backlog of 2,000 events: p99 (s)", (r) => seconds(r.webhooks.backlog.p99), "< 5", (v) => v < 5],
+  ["console-live", "a booking heard by an open console (WebSocket, from its POST): p99 (s)", (r) => seconds(r["console-live"].wsFromSent.p99), "< 3", (v) => v < 3],
+  ["console-live", "bookings the WebSocket missed (of 20)", (r) => count(r["console-live"].ws.missed), "0", (v) => v === 0],
+  ["console-live", "an idle open console: requests per minute", (r) => ({ value: r["console-live"].idle.wsSentPerMinute, text: fmt(r["console-live"].idle.wsSentPerMinute, 1) }), "<= 6", (v) => v <= 6],
   ["widget", "Lighthouse performance, hosted booking page (median of 3)", (r) => count(r.widget.lighthouse.performance), "100", (v) => v === 100],
 ];
 
@@ -22,6 +25,7 @@ const WATCHED = [
   ["api", "slots latency 100k/1k (no-cache)", (r) => ratio(r.api.ratios.slotsLatency100kPer1k.value)],
   ["delivery", "webhooks p99 at 50 writes/s (s)", (r) => ({ value: r.delivery.webhooks.p99, text: fmt(r.delivery.webhooks.p99, 2) })],
   ["delivery", "messages p99 at 50 writes/s (s)", (r) => ({ value: r.delivery.messages.p99, text: fmt(r.delivery.messages.p99, 2) })],
+  ["console-live", "polling fallback: delay p99 (s)", (r) => seconds(r["console-live"].poll.p99)],
 ];
 
 const ratio = (v) => ({ value: v, text: fmt(v, 2) });

@@ -282,6 +282,13 @@ export async function query(persistTo, binding, sql) {
   return JSON.parse(r.stdout)[0]?.results ?? [];
 }
 
+/** Runs `sql` (statements separated by ";") on `binding`: every statement's {results, meta}, meta.rows_read among them. */
+export async function queryAll(persistTo, binding, sql) {
+  const r = await wranglerAsync(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
+  if (r.status !== 0) throw new Error(`query on ${binding} failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+  return JSON.parse(r.stdout);
+}
+
 /** Writes `sql` to `name` in persistTo and runs it on `binding`. */
 export async function writeAndRun(persistTo, binding, name, sql) {
   const file = join(persistTo, name);
