@@ -91,6 +91,7 @@ describe("the restaurant's console in Chromium", () => {
     await migrate(STATE);
     server = await startDevOnFreePort({ persistTo: STATE, clock: `+${start - Date.now()}` });
     restaurant = await createRestaurant(server.url, { name: "Trattoria Console" });
+    await bookTheDay();
     other = await createClient(server.url, { name: "Another Restaurant", username: `other-${unique.toLowerCase()}` });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     // axe is injected as an inline script, which the console's CSP forbids: this context ignores CSP.
@@ -105,6 +106,19 @@ describe("the restaurant's console in Chromium", () => {
     await server?.stop();
     rmSync(STATE, { recursive: true, force: true });
   });
+
+  /** A few of the day's bookings by the staff, away from S1 and S2 (the walk-in's and the move's). */
+  async function bookTheDay() {
+    const [lunch, dinner] = restaurant.services;
+    const book = async (hour, service, table, pax, first, last, extra = {}) => {
+      const body = { start_date: today, start_hour: hour, pax, service_id: service.id, table_ids: [restaurant.tables[table].id], customer: { first_name: first, last_name: last, phone: "+39 333 5550101" }, ...extra };
+      const r = await api("/reservations", { body });
+      assert.equal(r.status, 201, JSON.stringify(r.json));
+    };
+    await book("13:30:00", lunch, "S3", 3, "Giulia", "Bianchi", { notes: "Window table if possible" });
+    await book("19:30:00", dinner, "T2", 4, "Marco", "Rossi", { occasion: "birthday" });
+    await book("20:30:00", dinner, "S4", 2, "Léa", "Martin", { allergies: "peanuts" });
+  }
 
   async function newContext(options = {}) {
     const ctx = await browser.newContext({ timezoneId: ZONE, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, ...options });
@@ -207,6 +221,19 @@ describe("the restaurant's console in Chromium", () => {
   it("is axe clean on the timeline", async () => {
     assert.deepEqual(await axeViolations(page), []);
     await screenshots("timeline");
+  });
+
+  it("keeps the timeline's hour labels apart on a 768 px tablet", async () => {
+    await page.setViewportSize({ width: 768, height: 900 });
+    try {
+      const boxes = await page.locator("bc-timeline-view .axis span").evaluateAll((spans) => spans.map((s) => s.getBoundingClientRect()).map((b) => [b.left, b.right, b.height]));
+      assert.ok(boxes.length > 1);
+      for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i - 1][1] <= boxes[i][0], `hour labels ${i} and ${i + 1} overlap: ${JSON.stringify(boxes)}`);
+      const oneLine = Math.min(...boxes.map((b) => b[2]));
+      assert.ok(boxes.every((b) => b[2] === oneLine), `an hour label wraps: ${JSON.stringify(boxes)}`);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it("changes a service's hours in the restaurant view; the API reads them", async () => {
