@@ -66,6 +66,7 @@ export class TimelineView extends ConsoleView {
       .axis span {
         position: absolute;
         transform: translateX(-50%);
+        white-space: nowrap;
       }
       .hold {
         position: absolute;
@@ -164,8 +165,9 @@ export class TimelineView extends ConsoleView {
     const hours = (span.to - span.from) / 60;
     const groups = rowsByRoom(d.tables, d.rooms);
     const order = groups.flatMap((g) => g.tables);
+    // An hour is never narrower than its label ("10:00 PM"): a narrow screen scrolls sideways instead.
     return html`<div class="scroll">
-      <div class="rows" style="--_hour: ${100 / hours}%">
+      <div class="rows" style="--_hour: ${100 / hours}%; min-width: max(40rem, calc(var(--_label) + ${hours} * 4.5rem))">
         <div class="row" aria-hidden="true">
           <span></span>
           <div class="axis">${Array.from({ length: hours }, (_, i) => html`<span style="left: ${(i / hours) * 100}%">${formatTime(hourOf(span.from + i * 60), this.locale)}</span>`)}</div>
