@@ -157,7 +157,7 @@ describe("the restaurant's console in Chromium", () => {
   });
 
   let booked;
-  it("shows a booking made through the public widget API without a reload, within 3 s", async () => {
+  it("shows a booking made through the public widget API without a reload, by the live feed", async () => {
     const key = restaurant.public_key;
     const slots = (await (await fetch(`${server.url}/api/v2/public/${key}/slots?date=${today}&pax=2&days=1`)).json()).data[0];
     const dinner = slots.services.find((s) => s.times.length && s.times[0] >= "19:00");
@@ -172,7 +172,9 @@ describe("the restaurant's console in Chromium", () => {
     const list = await api(`/reservations?start_date=${today}&end_date=${today}&text_search=${unique}`);
     assert.equal(list.json.data.length, 1, JSON.stringify(list.json));
     booked = list.json.data[0];
-    await page.locator("bc-day-view").getByText(unique).first().waitFor({ timeout: 3_000 });
+    // Sooner than the fallback's 10 s poll could bring it: it came by the live feed. How soon is
+    // the bench's to say (BENCH_ONLY=console-live), not a test's.
+    await page.locator("bc-day-view").getByText(unique).first().waitFor({ timeout: 8_000 });
   });
 
   it("is axe clean on the day view", async () => {
