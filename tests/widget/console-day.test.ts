@@ -2,7 +2,7 @@ import { expect } from "@open-wc/testing";
 import { addDays } from "../../widget/format.js";
 import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
 import type { Reservation } from "../../widget/console/types.js";
-import { freeTime, restaurant, staff, until } from "./env.js";
+import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
 import { openConsole, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
 
 let date = "";
@@ -73,6 +73,8 @@ describe("<booking-console>: the day", () => {
   });
 
   it("seats a party from the list", async () => {
+    // half an hour before Linus's 13:00, when seating is open
+    await pinWorkerClock(new Date(romeInstant(date, "12:30")).toISOString());
     const el = await openConsole(`/console/day/${date}`);
     const view = await viewOf(el, "bc-day-view");
     await rowCount(view, 3);
