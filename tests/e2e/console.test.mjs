@@ -7,8 +7,8 @@
 // SCREENSHOTS=1 refreshes docs/console-*.png (a test run leaves the checkout clean).
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { axeViolations } from "../support/axe.mjs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -18,7 +18,6 @@ import { createClient, createRestaurant, RESTAURANT_PASSWORD, request } from "..
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 
 const STATE = mkdtempSync(join(tmpdir(), "be-console-e2e-"));
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const SCREENSHOTS = !process.env.DEV_CLOCK && process.env.SCREENSHOTS;
 const ZONE = "Europe/Rome";
 
@@ -39,12 +38,6 @@ function lunchtime() {
   return { date, at: romeInstant(date, "12:40") };
 }
 
-/** axe-core's WCAG 2.x A/AA violations on the page as it is now (shadow roots included). */
-async function axeViolations(page) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
-  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }));
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" > ")).join(" | ")}`);
-}
 
 /** The focused element through the shadow roots. */
 const focused = (page) =>

@@ -4,10 +4,10 @@
 // every page of the flow in two languages, and the sign-in page's screenshot for the README.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
+import { axeViolations } from "../support/axe.mjs";
 import { run } from "../support/run.mjs";
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { join } from "node:path";
@@ -22,15 +22,8 @@ const STATE = mkdtempSync(join(tmpdir(), "be-oauth-e2e-"));
 const ARTIFACTS = join(ROOT, "tests", "e2e", ".tmp");
 const SCREENSHOT = join(ROOT, "docs", "oauth-sign-in.png");
 const OPS_TOKEN = `ops-e2e-${Math.random().toString(36).slice(2)}`;
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 mkdirSync(ARTIFACTS, { recursive: true });
 
-/** axe-core's WCAG 2.x A/AA and best-practice violations on the page as it is now. */
-async function axeViolations(page) {
-  await page.addScriptTag({ content: AXE });
-  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }));
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" > ")).join(" | ")}`);
-}
 
 /** What the focused element is, as a keyboard user's screen reader would name it. */
 const focused = (page) =>

@@ -6,8 +6,8 @@
 // browser's time zone (npm test runs this file at the instants of scripts/instants.mjs).
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { axeViolations } from "../support/axe.mjs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,14 +25,7 @@ const ANY_TIME = { skip: CLOCK ? "independent of the clock: runs on the real clo
 const STATE = mkdtempSync(join(tmpdir(), "be-widget-e2e-"));
 const SCREENSHOT = join(ROOT, "docs", "booking-page.png");
 const CHANGE_SCREENSHOT = join(ROOT, "docs", "change-form.png");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-/** axe-core's WCAG 2.x A/AA violations on the page as it is now (shadow roots included). */
-async function axeViolations(page) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
-  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }));
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" > ")).join(" | ")}`);
-}
 
 /** The focused element, through the shadow roots, as a keyboard user's screen reader would name it. */
 const focused = (page) =>

@@ -7,7 +7,7 @@ import { PublicApiError } from "../../widget/api.js";
 import { setClock } from "../../widget/clock.js";
 import { bookingError } from "../../widget/pages/book-steps.js";
 import { bookAsStaff, env, itAnyTime, profile, restaurant, slots, until, useRestaurant } from "./env.js";
-import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
+import { allInShadow, bookPageWithTimes, chooseDate, deepText, inShadow, settled } from "./helpers.js";
 
 const mount = (page = "book", locale = "en") =>
   fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey} page=${page} locale=${locale}></booking-engine>`);
@@ -25,18 +25,10 @@ async function fill(page: HTMLElement, guest: Record<string, string>) {
   }
 }
 
-type Page = HTMLElement & { updateComplete: Promise<boolean> };
-
 const button = (page: HTMLElement, name: RegExp) => [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => name.test(b.textContent!))!;
 const times = (page: HTMLElement, name = "time") => allInShadow<HTMLInputElement>(page, `input[name="${name}"]`);
 const selectedDate = async (page: HTMLElement) => (await inShadow(await inShadow(page, "be-date-grid"), 'td[aria-selected="true"]')).dataset.date!;
 
-/** Once the day's times are loaded (no "Looking for free tables…"). */
-async function settled(page: HTMLElement) {
-  await (page as Page).updateComplete;
-  await until(() => !page.shadowRoot!.textContent!.includes("Looking for free tables"));
-  await (page as Page).updateComplete;
-}
 
 /**
  * The selected day, or the next one, with a free time for the party: late in the day, today's
@@ -72,12 +64,6 @@ async function choosePax(page: HTMLElement, pax: number) {
 }
 
 /** Picks a date as the date grid does (its change event), whatever month it shows. */
-async function chooseDate(page: HTMLElement, date: string) {
-  const grid = await inShadow<HTMLInputElement>(page, "be-date-grid");
-  grid.value = date;
-  grid.dispatchEvent(new Event("change", { bubbles: true }));
-  await settled(page);
-}
 
 before(() => useRestaurant());
 

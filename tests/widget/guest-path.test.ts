@@ -12,7 +12,7 @@ import type { BookingCreatedDetail } from "../../widget/events.js";
 import { addDays, formatDate, formatTime, minusMinutes } from "../../widget/format.js";
 import type { DateGrid } from "../../widget/parts/date-grid.js";
 import { bookAsGuest, bookAsStaff, freeTime, itAnyTime, ownAddress, profile, restaurant, slots, staff, until, useRestaurant } from "./env.js";
-import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
+import { allInShadow, bookPageWithTimes, chooseDate, deepText, inShadow, settled } from "./helpers.js";
 
 type Tables = Record<string, { id: number }>;
 let tables: Tables;
@@ -34,18 +34,7 @@ const times = (page: HTMLElement, name = "time") => allInShadow<HTMLInputElement
 const buttonNamed = (root: HTMLElement, name: RegExp) => allInShadow<HTMLButtonElement>(root, "button").find((b) => name.test(b.textContent!));
 const heading = (page: HTMLElement) => page.shadowRoot!.querySelector("h2")?.textContent?.trim();
 
-async function settled(page: HTMLElement) {
-  await (page as unknown as { updateComplete: Promise<boolean> }).updateComplete;
-  await until(() => !deepText(page).includes("Looking for free tables") && !deepText(page).includes("Cerco tavoli liberi"));
-  await (page as unknown as { updateComplete: Promise<boolean> }).updateComplete;
-}
 
-async function chooseDate(page: HTMLElement, date: string) {
-  const grid = await inShadow<HTMLInputElement>(page, "be-date-grid");
-  grid.value = date;
-  grid.dispatchEvent(new Event("change", { bubbles: true }));
-  await settled(page);
-}
 
 async function choosePax(page: HTMLElement, pax: number) {
   const select = await inShadow<HTMLSelectElement>(page, "#pax");

@@ -11,7 +11,7 @@ import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import { addDays } from "../../widget/format.js";
 import { bookAsStaff, itAnyTime, ownAddress, profile, restaurant, staff, until, useRestaurant } from "./env.js";
-import { allInShadow, bookPageWithTimes, deepText, inShadow } from "./helpers.js";
+import { allInShadow, bookPageWithTimes, chooseDate, inShadow, settled } from "./helpers.js";
 
 before(() => useRestaurant());
 afterEach(() => setViewport({ width: 800, height: 600 }));
@@ -27,18 +27,7 @@ const buttonNamed = (root: HTMLElement, name: RegExp) => allInShadow<HTMLButtonE
 const service = (name: string) => restaurant().services.find((s) => s.name === name)!;
 const rectsMeet = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-async function settled(page: HTMLElement) {
-  await (page as unknown as { updateComplete: Promise<boolean> }).updateComplete;
-  await until(() => !deepText(page).includes("Looking for free tables"));
-  await (page as unknown as { updateComplete: Promise<boolean> }).updateComplete;
-}
 
-async function chooseDate(page: HTMLElement, date: string) {
-  const grid = await inShadow<HTMLInputElement>(page, "be-date-grid");
-  grid.value = date;
-  grid.dispatchEvent(new Event("change", { bubbles: true }));
-  await settled(page);
-}
 
 async function pick(input: HTMLInputElement) {
   input.click();

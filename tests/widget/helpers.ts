@@ -26,3 +26,19 @@ export function deepText(node: Node): string {
   walk(node);
   return out.replace(/\s+/g, " ");
 }
+
+/** Once the page's day has its times (no "Looking for free tables…", in English or Italian). */
+export async function settled(page: HTMLElement) {
+  const updated = () => (page as unknown as { updateComplete: Promise<boolean> }).updateComplete;
+  await updated();
+  await until(() => !deepText(page).includes("Looking for free tables") && !deepText(page).includes("Cerco tavoli liberi"));
+  await updated();
+}
+
+/** Chooses `date` in the page's date grid and waits for its times. */
+export async function chooseDate(page: HTMLElement, date: string) {
+  const grid = await inShadow<HTMLInputElement>(page, "be-date-grid");
+  grid.value = date;
+  grid.dispatchEvent(new Event("change", { bubbles: true }));
+  await settled(page);
+}
