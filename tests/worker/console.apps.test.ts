@@ -64,6 +64,20 @@ describe("the restaurant's console: connected apps", () => {
     expect((await r.owner.call("/api/v2/rooms", { property: r.propertyId })).status).toBe(200);
   });
 
+  it("disconnects an app: a console sign-in link it made and nobody followed yet no longer signs in", async () => {
+    const r = await restaurant("Apps Link");
+    const { app, accessToken } = await connect(r, "Floor Planner");
+    const made = await call("/api/v2/console/links", { method: "POST", token: accessToken, property: r.propertyId });
+    expect(made.status, made.text).toBe(201);
+    const consoleApi = await consoleOf(r);
+    expect((await consoleApi(`/properties/${r.propertyId}/apps/${app.clientId}`, "DELETE")).status).toBe(200);
+
+    const followed = await page(new URL(made.json.data[0].url).pathname);
+    expect(followed.status).toBe(303);
+    expect(followed.headers.get("Location")).toBe("/console/sign-in?link=expired");
+    expect(followed.headers.get("Set-Cookie")).toBeNull();
+  });
+
   it("refuses to disconnect the client that created the restaurant (403) and an app not connected (404)", async () => {
     const r = await restaurant("Apps Three");
     const stranger = await newClient("Not connected");

@@ -102,7 +102,8 @@ export async function revokeFamily(control: ControlDb, familyId: string, at: str
 /**
  * A grant revoked: the grant goes, and with it every token of the client that
  * reaches only that property, its refresh families and its unredeemed codes. Tokens of the
- * client that reach all its properties lose this one with the grant. Answers whether a grant was there.
+ * client that reach all its properties lose this one with the grant, and so do the console sign-in
+ * links it made for the property and nobody followed yet. Answers whether a grant was there.
  */
 export async function revokeGrantRows(control: ControlDb, clientId: number, propertyId: number, at: string) {
   const d1 = control.$client;
@@ -111,6 +112,8 @@ export async function revokeGrantRows(control: ControlDb, clientId: number, prop
     d1.prepare("UPDATE access_tokens SET revoked_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND revoked_at IS NULL AND expires_at > ?3").bind(clientId, propertyId, at),
     d1.prepare("UPDATE refresh_tokens SET revoked_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND revoked_at IS NULL AND used_at IS NULL").bind(clientId, propertyId, at),
     d1.prepare("DELETE FROM oauth_codes WHERE client_id = ?1 AND property_id = ?2 AND used_at IS NULL").bind(clientId, propertyId),
+    // a console sign-in link the client made and nobody followed yet would outlive its access
+    d1.prepare("DELETE FROM console_links WHERE client_id = ?1 AND property_id = ?2 AND used_at IS NULL").bind(clientId, propertyId),
   ]);
   return { granted: grant!.meta.changes > 0, accessTokens: access!.meta.changes, refreshTokens: refresh!.meta.changes };
 }
