@@ -98,6 +98,7 @@ function vars(i: RenderInput, t: Texts): Vars {
     service: i.service ?? "",
     before: before && s.before ? `${before.date}, ${before.time}, ${t.party(s.before.pax)}` : "",
     until: until ? `${until} (${zoneCity(i.restaurant.timezone)})` : "",
+    latest: s.wait_until ? formatWhen(i.locale, s.date, s.wait_until).time : "",
     waiting: s.status === "WAITING",
     offerMinutes: i.restaurant.offerMinutes,
   };
