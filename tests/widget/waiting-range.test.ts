@@ -7,6 +7,8 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
+import type { PublicApi, PublicOffer } from "../../widget/api.js";
+import { OfferPage } from "../../widget/pages/offer-page.js";
 import { bookAsStaff, env, profile, restaurant, slots, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, chooseDate, deepText, inShadow, settled } from "./helpers.js";
 
@@ -88,5 +90,27 @@ describe("<booking-engine page=book>, the waiting list's range", () => {
     expect(text).to.contain(`If one frees up at any time from ${fmt(hour)} to ${fmt(last)}, we email you an offer for the earliest time that fits, valid for ${p.offer_minutes} minutes`);
     expect(text).to.contain(`${fmt(hour)}–${fmt(last)}`);
     await expect(el).to.be.accessible();
+  });
+});
+
+describe("<be-offer-page>, an offer within a range", () => {
+  it("names the time offered, not the earliest of the range, and until when it holds", async () => {
+    if (!customElements.get("be-offer-page")) customElements.define("be-offer-page", OfferPage);
+    const offer: PublicOffer = {
+      state: "open",
+      expires_at: "2030-05-04T18:15:00.000Z",
+      hour: "20:15:00",
+      reservation: {
+        status: "WAITING", date: "2030-05-04", hour: "19:30:00", waiting_until: "21:00:00", pax: 2, service: { id: 1, name: "Dinner" },
+        guest: { first_name: "Rangy", last_name: "Guest", email: "rangy@example.com", phone: null },
+        notes: null, special_request: null, occasion: null, allergies: null, restaurant: { name: "Trattoria", timezone: "UTC" }, cancellable_until: null, arrived: false,
+      },
+    };
+    const api = { offer: async () => offer } as unknown as PublicApi;
+    const el = await fixture<OfferPage>(html`<be-offer-page .api=${api} token="t" locale="en"></be-offer-page>`);
+    const summary = await inShadow(el, '[part="summary"]');
+    expect(summary.textContent).to.match(/8:15\sPM/);
+    expect(summary.textContent).not.to.match(/7:30\sPM/);
+    expect(deepText(el)).to.match(/The table waits for you until .*6:15\sPM/);
   });
 });
