@@ -185,6 +185,8 @@ describe("waiting-list offers", () => {
     expect(mail!.subject).toMatch(/^Waiting list at .*, 7:00\sPM–7:45\sPM$/);
     expect(mail!.text).toMatch(/You are on the waiting list for 2 people at .* any time 7:00\sPM–7:45\sPM \(UTC time\)\./);
     expect(mail!.text).toMatch(/If a table for your party frees up at any time 7:00\sPM–7:45\sPM, we email you an offer for the earliest time that fits .*valid for 15 minutes/);
+    // and the summary's time is the range
+    expect(mail!.text).toMatch(/Time: 7:00\sPM–7:45\sPM \(UTC\)/);
   });
 
   it("refuses a bad range (400) naming waiting_until", async () => {

@@ -116,7 +116,7 @@ function cancelDeadline(i: RenderInput): string | undefined {
 function when(t: Texts, v: Vars): Row[] {
   return [
     { label: t.date, value: v.date },
-    { label: t.time, value: `${v.time} (${v.city})` },
+    { label: t.time, value: `${v.time}${v.latest ? `–${v.latest}` : ""} (${v.city})` },
     { label: t.partyLabel, value: v.party },
     { label: t.service, value: v.service },
   ];
