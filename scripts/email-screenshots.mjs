@@ -43,7 +43,8 @@ const common = {
 const shots = [
   ["email-confirmation.png", { template: "confirmation", recipient: "guest", locale: "en", snapshot: snapshot("ACCEPTED", "REQUEST") }],
   ["email-cancellation.png", { template: "cancellation", recipient: "guest", locale: "it", snapshot: snapshot("CANCELLED", "CANCEL") }],
-  ["email-waiting.png", { template: "waiting", recipient: "guest", locale: "en", snapshot: snapshot("WAITING", null) }],
+  // a party waiting for any time from 20:00 to 21:30
+  ["email-waiting.png", { template: "waiting", recipient: "guest", locale: "en", snapshot: { ...snapshot("WAITING", null), wait_until: "21:30:00" } }],
   [
     "email-restaurant.png",
     { template: "restaurant_booking", recipient: "restaurant", locale: "en", snapshot: snapshot("ACCEPTED", null), request: { specialRequest: "A table by the window, please", occasion: "anniversary", allergies: "Tree nuts", tables: "T4" } },

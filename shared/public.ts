@@ -120,6 +120,12 @@ export const PublicBookingInput = z.object({
   allergies: textField(500).optional(),
   /** true: put the party on the waiting list (status WAITING) when the time is full */
   waiting_list: z.boolean().default(false),
+  /**
+   * with `waiting_list: true` only: the latest start the party takes, a later time of the same
+   * service and day; a table freed at any time from `hour` to it is offered (earliest first).
+   * Without it, only `hour`.
+   */
+  waiting_until: hourString.refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)").optional(),
   locale: z.enum(LOCALES).optional(),
 });
 export type PublicBookingInput = z.input<typeof PublicBookingInput>;
@@ -156,6 +162,8 @@ export const PublicReservation = z.object({
   cancellable_until: z.string().nullable(),
   /** the staff checked the party in: it is at the restaurant (and cannot cancel online) */
   arrived: z.boolean(),
+  /** WAITING: the latest start the party takes (any time from `hour` to it); null: only `hour` */
+  waiting_until: z.string().nullable(),
 });
 export type PublicReservation = z.infer<typeof PublicReservation>;
 
@@ -177,6 +185,8 @@ export const PublicOffer = z.object({
   state: z.enum(["open", "claimed", "declined", "expired"]),
   /** ISO instant until which the table waits for this guest */
   expires_at: z.string(),
+  /** HH:MM:SS, the time offered (within the party's range; claiming books it); on the reservation's date */
+  hour: z.string(),
   reservation: PublicReservation,
 });
 export type PublicOffer = z.infer<typeof PublicOffer>;

@@ -209,6 +209,7 @@ describe("POST /public/{public_key}/reservations", () => {
       restaurant: { name: "Small Trattoria", timezone: "UTC" },
       cancellable_until: `${r.date}T18:30:00.000Z`,
       arrived: false,
+      waiting_until: null,
       manage_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       // The guest's language follows them to the manage page.
       manage_url: `https://api.test/p/${r.publicKey}/manage/${b.manage_token}?locale=en`,

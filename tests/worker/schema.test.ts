@@ -26,10 +26,11 @@ async function triggerSql(name: string): Promise<string> {
 describe("the outbox triggers", () => {
   // Bookkeeping, not news: the API shows none of these as a change of the reservation.
   // The search engine's user id and idempotency token are its booking server's, never shown by the API;
-  // the guest's language, whether to email them and the manage link's nonce are for messages, not news either.
+  // the guest's language, whether to email them and the manage link's nonce are for messages, not news either;
+  // a waiting party's range is the waiting list's (its offers, the guest's pages), not shown by the integrator API.
   const BOOKKEEPING = [
     "id", "property_id", "version", "catalog_version", "manage_token_hash", "checkin_prev_status", "checkout_prev_status",
-    "searchengine_user_id", "searchengine_token", "guest_locale", "notify_guest", "manage_nonce",
+    "searchengine_user_id", "searchengine_token", "guest_locale", "notify_guest", "manage_nonce", "wait_until_min",
   ];
 
   it("copy every column of a reservation the API shows, and watch each for changes", async () => {

@@ -46,6 +46,32 @@ async function fullTime(waiting: number) {
   return { r, holder, parties };
 }
 
+/**
+ * One table of two, stays of 30 minutes, held at 19:00 and 19:30; Bea waits for any time
+ * 19:00-19:45, then Carl for 19:30 alone.
+ */
+async function rangeDay() {
+  const r = await smallRestaurant({ timezone: "UTC", offer_minutes: 15 });
+  expect((await r.client.call(`/api/v2/services/${r.service.id}`, { method: "PUT", body: { average_stay: 30 } })).status).toBe(200);
+  const book = (first: string, hour: string, extra: Record<string, unknown> = {}) => {
+    const email = `${unique(first.toLowerCase())}@example.com`;
+    const guest = guestOf(r.publicKey, freshIp());
+    return guest.book({ date: r.date, hour, pax: 2, guest: { first_name: first, last_name: "Test", email }, locale: "en", ...extra }).then((res) => ({ res, email, guest }));
+  };
+  const holders = [];
+  for (const hour of ["19:00", "19:30"]) {
+    const h = await book("Holder", hour);
+    expect(h.res.json.data[0]?.status, h.res.text).toBe("ACCEPTED");
+    holders.push(h);
+  }
+  const bea = await book("Bea", "19:00", { waiting_list: true, waiting_until: "19:45" });
+  expect(bea.res.status, bea.res.text).toBe(201);
+  expect(bea.res.json.data[0]).toMatchObject({ status: "WAITING", hour: "19:00:00", waiting_until: "19:45:00" });
+  const carl = await book("Carl", "19:30", { waiting_list: true });
+  expect(carl.res.json.data[0]).toMatchObject({ status: "WAITING", waiting_until: null });
+  return { r, holders, bea, carl };
+}
+
 /** The offer link of the last offer email to `to`, and its token. */
 async function offerLink(to: string, n = 1) {
   const mails = await mailsTo(capture!, to, n);
@@ -117,6 +143,69 @@ describe("waiting-list offers", () => {
     const read = await guestOf(m.merchantId, freshIp()).call(`/offers/${token}`);
     expect(read.status, read.text).toBe(200);
     expect(read.json.data[0]).toMatchObject({ state: "open", reservation: { status: "WAITING" } });
+  });
+
+  it("offers a waiting party with a range the earliest time of it that frees, before a later party, and its claim moves the booking there", async () => {
+    capture = captureMail();
+    const { r, holders, bea, carl } = await rangeDay();
+    // The table frees at 19:30 only: Bea (19:00-19:45, asked first) is offered 19:30, Carl (19:30 alone, later) not.
+    expect((await holders[1]!.guest.call(`/manage/${holders[1]!.res.json.data[0].manage_token}`, { method: "DELETE" })).status).toBe(200);
+    const { token } = await offerLink(bea.email, 2);
+    const [, offerMail] = await mailsTo(capture, bea.email, 2);
+    expect(offerMail!.subject).toMatch(/A table is free at .*, 7:30\sPM$/);
+    expect(capture.to(carl.email)).toHaveLength(1);
+    const read = await bea.guest.call(`/offers/${token}`);
+    expect(read.json.data[0]).toMatchObject({ state: "open", hour: "19:30:00", reservation: { status: "WAITING", hour: "19:00:00", waiting_until: "19:45:00" } });
+    const claimed = await bea.guest.call(`/offers/${token}/claim`, { method: "POST" });
+    expect(claimed.status, claimed.text).toBe(200);
+    // one write: accepted at the time offered, the range gone
+    expect(claimed.json.data[0].reservation).toMatchObject({ status: "ACCEPTED", date: r.date, hour: "19:30:00", waiting_until: null });
+    const list = (await r.client.call(`/api/v2/reservations?start_date=${r.date}&end_date=${r.date}`)).json.data;
+    const beas = list.find((x: { customer?: { email?: string } }) => x.customer?.email === bea.email);
+    expect(beas).toMatchObject({ status: "ACCEPTED", start_hour: "19:30:00", end_date: `${r.date}T20:00:00`, tables: [expect.objectContaining({ id: r.table.id })] });
+  });
+
+  it("refuses a claim when the offered time was taken meanwhile, the party still waiting for its range", async () => {
+    capture = captureMail();
+    const { r, holders, bea } = await rangeDay();
+    expect((await holders[1]!.guest.call(`/manage/${holders[1]!.res.json.data[0].manage_token}`, { method: "DELETE" })).status).toBe(200);
+    const { token } = await offerLink(bea.email, 2);
+    const staff = await r.client.call("/api/v2/reservations", { body: { start_date: r.date, start_hour: "19:30", pax: 2, service_id: r.service.id, customer: { first_name: "Walk", last_name: "In", email: `${unique("walkin")}@example.com` } } });
+    expect(staff.status, staff.text).toBe(201);
+    const claimed = await bea.guest.call(`/offers/${token}/claim`, { method: "POST" });
+    expect(claimed.status).toBe(409);
+    expect(claimed.json.code).toBe("offer_not_available");
+    expect((await bea.guest.call(`/manage/${bea.res.json.data[0].manage_token}`)).json.data[0]).toMatchObject({ status: "WAITING", hour: "19:00:00", waiting_until: "19:45:00" });
+  });
+
+  it("tells a waiting party its range and how long an offer holds", async () => {
+    capture = captureMail();
+    const { bea } = await rangeDay();
+    const [mail] = await mailsTo(capture, bea.email, 1);
+    expect(mail!.subject).toMatch(/^Waiting list at .*, 7:00\sPM–7:45\sPM$/);
+    expect(mail!.text).toMatch(/You are on the waiting list for 2 people at .* any time 7:00\sPM–7:45\sPM \(UTC time\)\./);
+    expect(mail!.text).toMatch(/If a table for your party frees up at any time 7:00\sPM–7:45\sPM, we email you an offer for the earliest time that fits .*valid for 15 minutes/);
+    // and the summary's time is the range
+    expect(mail!.text).toMatch(/Time: 7:00\sPM–7:45\sPM \(UTC\)/);
+  });
+
+  it("refuses a bad range (400) naming waiting_until", async () => {
+    const { r } = await rangeDay();
+    const g = guestOf(r.publicKey, freshIp());
+    const body = { date: r.date, hour: "19:30", pax: 2, guest: { first_name: "Eve", last_name: "Test", email: `${unique("eve")}@example.com` }, waiting_list: true, locale: "en" };
+    for (const bad of [
+      { waiting_until: "19:15" }, // before hour
+      { waiting_until: "19:30" }, // not after it
+      { waiting_until: "20:30" }, // after the service's last start
+      { waiting_until: "19:40" }, // off the grid
+      { waiting_until: "19:45", waiting_list: false }, // only for the waiting list
+    ]) {
+      const res = await g.book({ ...body, ...bad });
+      expect(res.status, `${JSON.stringify(bad)}: ${res.text}`).toBe(400);
+      expect(res.json.errors.map((e: { path: string }) => e.path)).toContain("waiting_until");
+    }
+    const malformed = await g.book({ ...body, waiting_until: "7pm" });
+    expect(malformed.status).toBe(400);
   });
 
   it("an unknown offer link is a 404", async () => {

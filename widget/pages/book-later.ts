@@ -25,6 +25,11 @@ export interface DetailsView {
   alternatives: string[] | undefined;
   hour: string | undefined;
   waiting: boolean;
+  /** waiting: the latest start the party takes; undefined: the chosen time alone */
+  until: string | undefined;
+  /** waiting: the service's times after the chosen one, for `until` */
+  laterTimes: string[];
+  setUntil: (hour: string | undefined) => void;
   summary: SummaryOf;
   profile: PublicProfile;
   locale: string;
@@ -43,6 +48,7 @@ export function detailsStep(v: DetailsView) {
       ${v.waiting
         ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
         : nothing}
+      ${v.waiting && v.hour && v.laterTimes.length && !taken ? untilField(v, v.hour) : nothing}
       ${v.hour
         ? html`<p class="muted" id="policy">
             ${policyBefore({ date: v.summary.date, hour: v.hour, cancelNotice: v.profile.cancel_notice, city: placeOf(v.profile), locale: v.locale })}
@@ -61,6 +67,30 @@ export function detailsStep(v: DetailsView) {
       </form>
     </section>
   `;
+}
+
+/**
+ * The waiting party's range: the chosen time alone, or any time from it until a later one of the
+ * service (a freed table is offered at the earliest time of the range that fits).
+ */
+function untilField(v: DetailsView, hour: string) {
+  return html`<div class="field">
+    <label for="until">${msg("Any time until", { id: "details.until" })}</label>
+    <select id="until" part="input" aria-describedby="until-hint" @change=${(e: Event) => v.setUntil((e.target as HTMLSelectElement).value || undefined)}>
+      <option value="" ?selected=${!v.until}>${msg(str`${formatTime(hour, v.locale)} only`, { id: "details.until-only" })}</option>
+      ${v.laterTimes.map((h) => html`<option value=${h} ?selected=${v.until === h}>${formatTime(h, v.locale)}</option>`)}
+    </select>
+    <p class="muted small" id="until-hint">
+      ${msg(str`If a table frees up at any time of your range, we email you an offer for the earliest time that fits, valid for ${v.profile.offer_minutes} minutes.`, { id: "details.until-hint" })}
+    </p>
+  </div>`;
+}
+
+/** The service's times after `hour`, in the service's order (its times past midnight last). */
+export function laterTimes(service: PublicSlotDay["services"][number] | undefined, hour: string | undefined): string[] {
+  if (!service || !hour) return [];
+  const key = (h: string) => (h < service.start_hour ? `1${h}` : `0${h}`);
+  return [...new Set([...service.times, ...service.full_times])].filter((h) => key(h) > key(hour)).sort((a, b) => key(a).localeCompare(key(b)));
 }
 
 /** The chosen time went to another party meanwhile: the day's free times follow, or there are none. */
@@ -109,6 +139,8 @@ export function bookingInput(o: {
   pax: number;
   service: PublicSlotDay["services"][number] | undefined;
   waiting: boolean;
+  /** waiting: the latest start of the range */
+  until?: string | undefined;
   locale: string;
 }): PublicBookingInput {
   const { occasion, allergies, special_request, ...guest } = o.guest;
@@ -125,6 +157,7 @@ export function bookingInput(o: {
     occasion,
     allergies,
     waiting_list: o.waiting,
+    waiting_until: o.waiting && o.until ? o.until : undefined,
     locale: (o.locale as PublicBookingInput["locale"]) ?? undefined,
   };
 }

@@ -51,6 +51,8 @@ export class BookPage extends LitElement {
   @state() private declare guest: GuestForm;
   /** the chosen time is a full one: the booking joins the waiting list */
   @state() private declare waiting: boolean;
+  /** waiting: the latest start the party takes; undefined: the chosen time alone */
+  @state() private declare waitUntil: string | undefined;
   /** why the last booking failed; cleared when the guest goes back or picks another time */
   @state() private declare failure: unknown;
   @state() private declare alternatives: string[] | undefined;
@@ -115,6 +117,7 @@ export class BookPage extends LitElement {
       this.serviceId = d.serviceId ?? this.serviceId;
       this.hour = d.hour;
       this.waiting = !!d.waiting;
+      this.waitUntil = d.waiting ? d.until : undefined;
     }
     this.step = d.step === "details" && this.hour ? "details" : "choose";
     if (this.step === "details") void this.loadLater();
@@ -123,7 +126,7 @@ export class BookPage extends LitElement {
 
   private draft(): Draft {
     if (this.step === "done") return { step: "choose", pax: this.pax };
-    return { step: this.step, pax: this.pax, date: this.date, hour: this.hour, waiting: this.waiting, serviceId: this.serviceId, guest: this.guest };
+    return { step: this.step, pax: this.pax, date: this.date, hour: this.hour, waiting: this.waiting, until: this.waitUntil, serviceId: this.serviceId, guest: this.guest };
   }
 
   private slots = new Task(this, {
@@ -246,6 +249,7 @@ export class BookPage extends LitElement {
     void this.loadLater();
     this.hour = hour;
     this.waiting = waiting;
+    this.waitUntil = undefined;
     this.failure = undefined;
   }
 
@@ -357,7 +361,10 @@ export class BookPage extends LitElement {
       alternatives: this.alternatives,
       hour: this.hour,
       waiting: this.waiting,
-      summary: { date: this.startDate(), hour: this.hour, pax: this.pax, service: this.service(this.slots.value) },
+      until: this.waitUntil,
+      laterTimes: this.waiting ? later.laterTimes(this.service(this.slots.value), this.hour) : [],
+      setUntil: (h) => (this.waitUntil = h),
+      summary: { date: this.startDate(), hour: this.hour, waiting_until: this.waiting ? this.waitUntil : undefined, pax: this.pax, service: this.service(this.slots.value) },
       profile: this.profile!,
       locale: this.locale,
       submit: (e) => this.submit(e),
@@ -404,7 +411,7 @@ export class BookPage extends LitElement {
     this.remember(e);
     this.failure = undefined;
     const { guest, pax, hour, waiting, locale } = this;
-    void this.create.run([this.later!.bookingInput({ guest, date: this.startDate(), hour, pax, service: this.service(this.slots.value), waiting, locale })]);
+    void this.create.run([this.later!.bookingInput({ guest, date: this.startDate(), hour, pax, service: this.service(this.slots.value), waiting, until: this.waitUntil, locale })]);
   }
 
   private reset() {

@@ -14,6 +14,8 @@ export interface Draft {
   date?: string | undefined;
   hour?: string | undefined;
   waiting?: boolean;
+  /** waiting: the latest start of the range */
+  until?: string | undefined;
   serviceId?: number | undefined;
   guest?: GuestForm;
 }

@@ -5,6 +5,7 @@
 import { msg, str } from "@lit/localize";
 import { html, nothing } from "lit";
 import { PublicApiError, type PublicBooking, type PublicProfile } from "../api.js";
+import { formatTime } from "../format.js";
 import { contact } from "../parts/contact.js";
 import { policyAfter } from "../parts/policy.js";
 import { placeOf } from "../parts/place.js";
@@ -70,7 +71,9 @@ export function confirmation(b: PublicBooking, locale: string, again: () => void
         ${booked
           ? msg(str`Thank you, ${b.guest.first_name}. We look forward to seeing you.`, { id: "done.thanks" })
           : waiting
-            ? msg(str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet. If one frees up at this time, we email you an offer, valid for ${profile.offer_minutes} minutes: claim it and the table is yours if it is still free.`, { id: "done.waiting-offer" })
+            ? b.waiting_until
+              ? msg(str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet. If one frees up at any time from ${formatTime(b.hour, locale)} to ${formatTime(b.waiting_until, locale)}, we email you an offer for the earliest time that fits, valid for ${profile.offer_minutes} minutes: claim it and the table is yours if it is still free.`, { id: "done.waiting-offer-range" })
+              : msg(str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet. If one frees up at this time, we email you an offer, valid for ${profile.offer_minutes} minutes: claim it and the table is yours if it is still free.`, { id: "done.waiting-offer" })
             : msg(str`Thank you, ${b.guest.first_name}. The restaurant has not confirmed your table yet.`, { id: "done.thanks-received" })}
       </p>
       ${summary({ ...b, state: { text: statusText(b.status), value: b.status } }, locale)}

@@ -80,7 +80,7 @@ export class OfferPage extends LitElement {
     const until = new Intl.DateTimeFormat(this.locale, { dateStyle: "full", timeStyle: "short", timeZone: r.restaurant.timezone }).format(new Date(o.expires_at));
     const open = o.state === "open" && this.answer.status !== TaskStatus.ERROR;
     return html`
-      ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
+      ${summary({ ...r, hour: o.hour, waiting_until: null, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       <div role="status">
         ${o.state === "claimed"
           ? html`<p id="result" tabindex="-1" class="message success" part="claimed">${msg("The table is yours. We sent you a confirmation by email.", { id: "offer.claimed" })}</p>`

@@ -7,6 +7,8 @@ import { formatDate, formatTime } from "../format.js";
 export interface SummaryOf {
   date: string;
   hour?: string | undefined;
+  /** a waiting party's latest start: the time shows as the range hour–waiting_until */
+  waiting_until?: string | null | undefined;
   pax: number;
   service?: { name: string } | null | undefined;
   restaurant?: PublicReservation["restaurant"];
@@ -51,7 +53,7 @@ export function summary(r: SummaryOf, locale: string) {
     ${r.state ? row(msg("Status", { id: "manage.status" }), r.state.text, `status-${r.state.value}`) : nothing}
     ${r.restaurant ? row(msg("Restaurant", { id: "done.restaurant" }), r.restaurant.name) : nothing}
     ${row(msg("Date", { id: "book.date" }), formatDate(r.date, locale))}
-    ${row(msg("Time", { id: "book.time-short" }), r.hour ? formatTime(r.hour, locale) : "–")}
+    ${row(msg("Time", { id: "book.time-short" }), r.hour ? formatTime(r.hour, locale) + (r.waiting_until ? `–${formatTime(r.waiting_until, locale)}` : "") : "–")}
     ${row(msg("Guests", { id: "book.pax" }), r.pax)}
     ${r.service ? row(msg("Service", { id: "book.service" }), r.service.name) : nothing}
     ${r.guest ? row(msg("Name", { id: "manage.name" }), `${r.guest.first_name} ${r.guest.last_name}`) : nothing}

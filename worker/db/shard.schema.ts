@@ -240,6 +240,11 @@ export const reservations = sqliteTable(
     /** local wall-clock minutes since 1970-01-01 00:00, for overlap arithmetic */
     startMin: integer("start_min").notNull(),
     endMin: integer("end_min").notNull(),
+    /**
+     * WAITING: the latest start the party takes (minutes like start_min, the earliest); null: only
+     * start_min. A freed table is offered at the earliest start of this range that fits.
+     */
+    waitUntilMin: integer("wait_until_min"),
     pax: integer("pax").notNull(),
     status: text("status").notNull(),
     channel: text("channel").notNull(),
@@ -320,6 +325,8 @@ export const reservations = sqliteTable(
     // a stay is 5 minutes to a day (the engine's hold arithmetic and the overlap trigger rely on it)
     check("reservations_stay_ck", sql`${t.endMin} - ${t.startMin} BETWEEN 5 AND 1440`),
     check("reservations_pax_ck", sql`${t.pax} >= 1`),
+    // wait_until_min null or >= start_min: trigger reservations_wait_until_check (0029), for the
+    // reason given at services
   ],
 );
 
@@ -658,6 +665,8 @@ export const waitlistOffers = sqliteTable(
     state: text("state", { enum: OFFER_STATES }).notNull().default("open"),
     expiresAt: text("expires_at").notNull(),
     closedAt: text("closed_at"),
+    /** the start offered (minutes like reservations.start_min): within the party's range; null on offers made before ranges */
+    startMin: integer("start_min"),
     createdAt: createdAt(),
   },
   (t) => [

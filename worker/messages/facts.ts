@@ -29,6 +29,7 @@ export function factsOf(row: ReservationRow): ReservationFacts {
     guest: guestOf(row),
     notifyGuest: row.notifyGuest,
     locale: asLocale(row.guestLocale),
+    waitUntilMin: row.waitUntilMin,
   };
 }
 

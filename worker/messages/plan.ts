@@ -10,7 +10,7 @@
  * restaurant hears of each online booking and each cancellation by a guest (`notify_restaurant`).
  */
 import type { Channel, ReservationStatus, Settings } from "../../shared/schemas";
-import { localToUtc, stayEndDate } from "../lib/localtime";
+import { fromLocalMinutes, localToUtc, stayEndDate } from "../lib/localtime";
 import type { Guest, Locale, MessagePlan, MessageSnapshot, PlannedMessage, Template } from "./types";
 
 /** What the planner needs of a reservation, before or after the change. */
@@ -27,6 +27,8 @@ export interface ReservationFacts {
   guest: Guest | null;
   notifyGuest: boolean;
   locale: Locale | null;
+  /** WAITING: the latest start of the party's range (local minutes); null or absent: only startMin */
+  waitUntilMin?: number | null | undefined;
 }
 
 export interface Change {
@@ -51,7 +53,8 @@ const HOUR = 3_600_000;
 
 export function snapshotOf(f: ReservationFacts, timeZone: string, ics: MessageSnapshot["ics"], extra: Partial<MessageSnapshot> = {}): MessageSnapshot {
   const guest = f.guest ?? { first_name: null, last_name: null, email: null, phone: null };
-  return { date: f.startDate, hour: f.startHour, end: stayEndDate(timeZone, f.startMin, f.endMin), pax: f.pax, status: f.status, channel: f.channel, service_id: f.serviceId, guest, notes: f.notes, ics, ...extra };
+  const range = f.status === "WAITING" && f.waitUntilMin != null ? { wait_until: fromLocalMinutes(f.waitUntilMin).hour } : {};
+  return { date: f.startDate, hour: f.startHour, end: stayEndDate(timeZone, f.startMin, f.endMin), pax: f.pax, status: f.status, channel: f.channel, service_id: f.serviceId, guest, notes: f.notes, ics, ...range, ...extra };
 }
 
 /** Whether the guest of this reservation gets emails at all. */

@@ -98,6 +98,7 @@ function vars(i: RenderInput, t: Texts): Vars {
     service: i.service ?? "",
     before: before && s.before ? `${before.date}, ${before.time}, ${t.party(s.before.pax)}` : "",
     until: until ? `${until} (${zoneCity(i.restaurant.timezone)})` : "",
+    latest: s.wait_until ? formatWhen(i.locale, s.date, s.wait_until).time : "",
     waiting: s.status === "WAITING",
     offerMinutes: i.restaurant.offerMinutes,
   };
@@ -115,7 +116,7 @@ function cancelDeadline(i: RenderInput): string | undefined {
 function when(t: Texts, v: Vars): Row[] {
   return [
     { label: t.date, value: v.date },
-    { label: t.time, value: `${v.time} (${v.city})` },
+    { label: t.time, value: `${v.time}${v.latest ? `–${v.latest}` : ""} (${v.city})` },
     { label: t.partyLabel, value: v.party },
     { label: t.service, value: v.service },
   ];

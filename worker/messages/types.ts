@@ -51,6 +51,8 @@ export interface MessageSnapshot {
   ics: "REQUEST" | "CANCEL" | null;
   /** change: what it was before */
   before?: { date: string; hour: string; pax: number } | undefined;
+  /** a WAITING party's range: its latest start (HH:MM:SS, from `hour`; past midnight when earlier) */
+  wait_until?: string | undefined;
   /** offer: which offer (its nonce) and until when it holds (ISO instant) */
   offer?: { nonce: string; expires_at: string } | undefined;
 }

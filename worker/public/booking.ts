@@ -8,7 +8,7 @@ import { resolveSettings, type Settings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability, type EngineService, serviceDayOf } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, invalidField } from "../errors";
 import { now } from "../lib/clock";
 import { localMinutes } from "../lib/localtime";
 import { newLink } from "../messages/links";
@@ -38,6 +38,8 @@ interface BookingPlan {
   /** every table that seats the party is held, or the kitchen's pacing is reached: what the waiting list is for */
   full: boolean;
   day: LoadedDay;
+  /** the latest start of a waiting range (local minutes); undefined: only the time asked for */
+  waitUntilMin: number | undefined;
 }
 
 /**
@@ -56,17 +58,33 @@ export async function bookOnline(db: Db, property: PropertyRow, b: Booking, link
 async function planBooking(ctx: BookingContext, b: Booking): Promise<BookingPlan> {
   const settings = resolveSettings(ctx.property.settings);
   checkOnlinePax(settings, b.pax);
+  if (b.waiting_until !== undefined && !b.waiting_list) throw invalidField("waiting_until", "waiting_until is only for the waiting list: send waiting_list true with it");
   const start = localMinutes(b.date, b.hour);
   const day = await loadDay(ctx, b.date, false);
   const engine = engineOf(day);
   const service = pickService(engine, day.catalog.services.filter(isOnline), b, start);
   const refused = engine.checkTime(service, b.date, start, b.pax, "online");
   if (refused) throw new ApiError(refused, timeRefusalDetail(refused, settings));
+  const waitUntilMin = waitingRange(engine, service, b, start);
 
   const decision = engine.decide({ service, date: b.date, start, pax: b.pax, mode: "online" });
   const full = !decision.ok && (decision.why === "full" || decision.why === "pacing");
   if (!decision.ok && !(b.waiting_list && full)) throw await timeTaken(ctx.db, ctx.property, service, b);
-  return { service, full, day };
+  return { service, full, day, waitUntilMin };
+}
+
+/**
+ * The latest start of the party's waiting range: a later time on the service's grid of the same
+ * service day (past midnight for a late service), bookable online for the party.
+ */
+function waitingRange(engine: Availability, service: EngineService, b: Booking, start: number): number | undefined {
+  if (b.waiting_until === undefined) return undefined;
+  const until = localMinutes(b.date, b.waiting_until) + (b.waiting_until < b.hour ? 1440 : 0);
+  const sameDay = serviceDayOf(service, until) === serviceDayOf(service, start);
+  if (until <= start || !sameDay || engine.checkTime(service, b.date, until, b.pax, "online")) {
+    throw invalidField("waiting_until", `waiting_until must be a later time than ${b.hour.slice(0, 5)} of the same service and day, on its grid`);
+  }
+  return until;
 }
 
 /** The service named, else (the guest named a time) the first with a free table then, else the first whose times include it. */
@@ -86,7 +104,7 @@ async function commitBooking(ctx: BookingContext, b: Booking, plan: BookingPlan)
   const guest: TypedGuest = { first_name: b.guest.first_name, last_name: b.guest.last_name, email: b.guest.email, phone: b.guest.phone ?? null };
   // With the LINK_SECRET, later emails (reminder, change, offer) can carry this manage link again.
   const link = await newLink(ctx.linkSecret, "manage");
-  const extras: CreateExtras = { manageTokenHash: link.hash, manageNonce: link.nonce, history: { customer: [null, guest] } };
+  const extras: CreateExtras = { manageTokenHash: link.hash, manageNonce: link.nonce, history: { customer: [null, guest] }, waitUntilMin: plan.waitUntilMin };
   const create = (waiting: boolean, day?: LoadedDay) => createReservation(ctx, reservationInput(b, plan.service.id, waiting), "PLATFORM_BOOK", extras, day);
   try {
     let row: ReservationRow;

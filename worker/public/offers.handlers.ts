@@ -36,7 +36,7 @@ export async function claim(c: Context<AppEnv>, { public_key, token }: OfferPara
   const property = await guestProperty(c, public_key);
   const hit = await findOffer(c.get("db"), property.id, token);
   checkOpen(hit.offer);
-  await claimOffer(offerContext(c, property), hit.reservation.id);
+  await claimOffer(offerContext(c, property), hit.offer);
   return answer(c, property, token);
 }
 

@@ -3,7 +3,7 @@ import type { PublicProfile, PublicReservation } from "../../shared/public";
 import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
 import { now } from "../lib/clock";
-import { addDays, zonedParts } from "../lib/localtime";
+import { addDays, fromLocalMinutes, zonedParts } from "../lib/localtime";
 import { guestOf } from "../messages/facts";
 import type { ReservationRow } from "../reservations/reservations.repo";
 import { type FoundOffer, shownState } from "../waitlist/offers";
@@ -67,6 +67,7 @@ export function toPublicReservation(property: PropertyRow, row: ReservationRow, 
     restaurant: { name: property.name, timezone: s.timezone },
     cancellable_until: cancellableUntil(row, s),
     arrived: row.checkinDate !== null,
+    waiting_until: row.status === "WAITING" && row.waitUntilMin !== null ? fromLocalMinutes(row.waitUntilMin).hour : null,
   };
 }
 
@@ -89,5 +90,7 @@ export function toManagedReservation(property: PropertyRow, found: ManagedReserv
 export function toPublicOffer(property: PropertyRow, hit: FoundOffer, service: string | null) {
   const g = guestOf(hit.reservation);
   const guest = { first_name: g?.first_name ?? "", last_name: g?.last_name ?? "", email: g?.email ?? "", phone: g?.phone ?? null };
-  return { state: shownState(hit.offer), expires_at: hit.offer.expiresAt, reservation: toPublicReservation(property, hit.reservation, guest, service) };
+  // an offer made before ranges offered the reservation's own time
+  const hour = hit.offer.startMin !== null ? fromLocalMinutes(hit.offer.startMin).hour : hit.reservation.startHour;
+  return { state: shownState(hit.offer), expires_at: hit.offer.expiresAt, hour, reservation: toPublicReservation(property, hit.reservation, guest, service) };
 }

@@ -49,6 +49,7 @@ const reservationExample = {
   restaurant: { name: "Trattoria Demo", timezone: "Europe/Rome" },
   cancellable_until: "2026-12-05T16:30:00.000Z",
   arrived: false,
+  waiting_until: null,
 };
 export const ReservationSchema = z.object(PublicReservation.shape).openapi("PublicReservation", { example: reservationExample });
 export const BookingSchema = z.object(PublicBooking.shape).openapi("PublicBooking", {

@@ -5,6 +5,7 @@
  */
 import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
 import { ApiError } from "../errors";
+import { fromLocalMinutes } from "../lib/localtime";
 import { now } from "../lib/time";
 import type { BookingContext } from "./context";
 import { assertCheckinOpen } from "./arrival";
@@ -28,11 +29,15 @@ const ACTION_NAMES: Record<Action["type"], string> = {
   update: "updated",
 };
 
-/** Applies one move of the state machine; none of the party's tables free -> `noTable` (403). */
-export async function act(ctx: BookingContext, id: number, action: Action, noTable: NoTable = "table_not_available"): Promise<ReservationRow> {
+/**
+ * Applies one move of the state machine; none of the party's tables free -> `noTable` (403).
+ * `moveTo`: a move that takes tables takes them at this start of the same day instead (a waiting
+ * party claiming an offer of a later time of its range), in the same write.
+ */
+export async function act(ctx: BookingContext, id: number, action: Action, noTable: NoTable = "table_not_available", moveTo?: number): Promise<ReservationRow> {
   const tries = newTries();
   for (let attempt = 1; ; attempt++) {
-    const plan = await planAct(ctx, id, action, { noTable, fresh: attempt > 1 });
+    const plan = await planAct(ctx, id, action, { noTable, fresh: attempt > 1, moveTo });
     if ("unchanged" in plan) return plan.unchanged;
     try {
       return await commitChange(ctx, plan);
@@ -42,7 +47,7 @@ export async function act(ctx: BookingContext, id: number, action: Action, noTab
   }
 }
 
-async function planAct(ctx: BookingContext, id: number, action: Action, o: { noTable: NoTable; fresh: boolean }): Promise<ChangePlan | { unchanged: ReservationRow }> {
+async function planAct(ctx: BookingContext, id: number, action: Action, o: { noTable: NoTable; fresh: boolean; moveTo?: number | undefined }): Promise<ChangePlan | { unchanged: ReservationRow }> {
   const current = await requireReservation(ctx, id);
   // Cancelling what is already over is a no-op: DELETE is safe to repeat.
   if (action.type === "cancel" && FINAL.has(current.status as ReservationStatus)) return { unchanged: current };
@@ -54,9 +59,10 @@ async function planAct(ctx: BookingContext, id: number, action: Action, o: { noT
   const set = moveFields(current, action, outcome.state.status, at);
   let holds: HoldSpan[] | undefined = outcome.releasesTables ? [] : undefined;
   if (outcome.takesTables) {
-    const taken = await takeTables(ctx, current, o);
+    const moved = o.moveTo === undefined ? undefined : startAt(current, o.moveTo);
+    const taken = await takeTables(ctx, { ...current, ...moved }, o);
     holds = taken.holds;
-    Object.assign(set, taken.set);
+    Object.assign(set, moved, taken.set);
   }
   const { change, follow } = await withReactions(ctx, current, set, { action: ACTION_NAMES[action.type], releasesTables: outcome.releasesTables });
   const history = { actor: ctx.actor, action: ACTION_NAMES[action.type], fromStatus: current.status as ReservationStatus, toStatus: outcome.state.status, changes: diff(current, set, tz), at: at.toISOString() };
@@ -77,6 +83,12 @@ function moveFields(current: ReservationRow, action: Action, to: ReservationStat
   if (action.type === "checkout") Object.assign(set, { checkoutDate: at.toISOString(), checkoutPrevStatus: current.status });
   if (action.type === "undo_checkout") Object.assign(set, { checkoutDate: null, checkoutPrevStatus: null });
   return set;
+}
+
+/** The fields of a start moved to `start` (the same stay); the party no longer waits for a range. */
+function startAt(current: ReservationRow, start: number): Partial<ReservationRow> {
+  const at = fromLocalMinutes(start);
+  return { startDate: at.date, startHour: at.hour, startMin: start, endMin: start + current.endMin - current.startMin, waitUntilMin: null };
 }
 
 /** Why a reservation becomes EXPIRED: unpaid, or a party that never came (the cron, or staff saying so). */

@@ -48,6 +48,8 @@ export interface CreateExtras {
   manageNonce?: string | null | undefined;
   /** more {field: [before, after]} for the "created" history entry */
   history?: Record<string, [unknown, unknown]> | undefined;
+  /** a guest's waiting-list range: the latest start taken (local minutes); kept only if the party waits */
+  waitUntilMin?: number | undefined;
 }
 
 type NewRow = Parameters<typeof repo.insertReservation>[1];
@@ -174,6 +176,7 @@ function newRow(ctx: BookingContext, p: PlanInput, service: EngineService, d: De
     startHour: b.start_hour,
     startMin: start,
     endMin: start + d.stay,
+    waitUntilMin: d.status === "WAITING" ? (extras.waitUntilMin ?? null) : null,
     pax: b.pax,
     status: d.status,
     channel: p.channel,

@@ -165,6 +165,8 @@ async function planMove(ctx: BookingContext, current: ReservationRow, b: UpdateI
     startHour: t.hour,
     startMin: start,
     endMin: start + stay,
+    // a waiting range still after the new start and on the same day stays; otherwise only the new time
+    waitUntilMin: current.waitUntilMin !== null && t.date === current.startDate && current.waitUntilMin > start ? current.waitUntilMin : null,
     pax: t.pax,
     serviceId: t.serviceId,
     roomId: tables[0]?.roomId ?? b.room_id ?? current.roomId,

@@ -15,6 +15,8 @@ export interface NewOffer {
   nonce: string;
   tokenHash: string;
   expiresAt: string;
+  /** the start offered (local minutes) */
+  startMin: number;
 }
 
 export function insertOffer(db: Db, propertyId: number, o: NewOffer) {
@@ -81,8 +83,8 @@ export async function closeAndPass(d1: D1Database, offerId: number, state: "decl
   const pass = next
     ? [
         d1
-          .prepare("INSERT INTO waitlist_offers (property_id, reservation_id, nonce, token_hash, expires_at, created_at) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE changes() = 1")
-          .bind(propertyId, next.offer.reservationId, next.offer.nonce, next.offer.tokenHash, next.offer.expiresAt, at),
+          .prepare("INSERT INTO waitlist_offers (property_id, reservation_id, nonce, token_hash, expires_at, start_min, created_at) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE changes() = 1")
+          .bind(propertyId, next.offer.reservationId, next.offer.nonce, next.offer.tokenHash, next.offer.expiresAt, next.offer.startMin, at),
         insertMessageIfChanged(d1, propertyId, next.message),
       ]
     : [];

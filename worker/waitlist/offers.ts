@@ -11,6 +11,7 @@ import { Availability } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { now, nowIso } from "../lib/clock";
+import { fromLocalMinutes } from "../lib/localtime";
 import { sha256Hex } from "../lib/crypto";
 import { getPropertyRows } from "../properties/properties.repo";
 import { newLink } from "../messages/links";
@@ -47,21 +48,23 @@ export async function planOffer(ctx: OfferContext, date: string, ignoring?: numb
   const at = now();
   const engine = new Availability(catalog, holds, at);
   const byId = new Map(waiting.map((w) => [w.id, w]));
-  const party = nextParty(
+  const picked = nextParty(
     engine,
     waiting.map((w) => ({ ...w, channel: factsOf(w).channel, reachable: reachable(w, ctx.property) })),
     ignoring,
   );
-  return party && offerTo(ctx, byId.get(party.id)!, at);
+  return picked && offerTo(ctx, byId.get(picked.party.id)!, picked.start, at);
 }
 
-async function offerTo(ctx: OfferContext, party: ReservationRow, at: number): Promise<PlannedOffer> {
+/** The offer of `start` to the party: its row, and its email telling that time. */
+async function offerTo(ctx: OfferContext, party: ReservationRow, start: number, at: number): Promise<PlannedOffer> {
   const settings = resolveSettings(ctx.property.settings);
   const link = await newLink(ctx.linkSecret, "offer");
   const expiresAt = new Date(at + settings.offer_minutes * 60_000).toISOString();
-  const facts = factsOf(party);
+  const offered = fromLocalMinutes(start);
+  const facts = { ...factsOf(party), startDate: offered.date, startHour: offered.hour, startMin: start, endMin: start + party.endMin - party.startMin };
   return {
-    offer: { reservationId: party.id, nonce: link.nonce!, tokenHash: link.hash, expiresAt },
+    offer: { reservationId: party.id, nonce: link.nonce!, tokenHash: link.hash, expiresAt, startMin: start },
     message: {
       template: "offer",
       recipient: "guest",
@@ -124,13 +127,15 @@ export function checkOpen(offer: repo.OfferRow): void {
 }
 
 /**
- * The party takes the offered table: its reservation becomes ACCEPTED if a table is still free
+ * The party takes the offered table: its reservation becomes ACCEPTED at the offered time if a table is still free
  * (the write closes the offer as claimed in its own batch, through the reaction); taken
  * meanwhile, the party stays on the waiting list.
  */
-export async function claimOffer(ctx: OfferContext, reservationId: number): Promise<void> {
+export async function claimOffer(ctx: OfferContext, offer: repo.OfferRow): Promise<void> {
   try {
-    await act({ db: ctx.db, property: ctx.property, actor: "guest", linkSecret: ctx.linkSecret }, reservationId, { type: "status", to: "ACCEPTED" }, "resource_not_available");
+    // at the time offered (a later one of the party's range), in the same write
+    const moveTo = offer.startMin ?? undefined;
+    await act({ db: ctx.db, property: ctx.property, actor: "guest", linkSecret: ctx.linkSecret }, offer.reservationId, { type: "status", to: "ACCEPTED" }, "resource_not_available", moveTo);
   } catch (err) {
     if (err instanceof ApiError && (err.code === "resource_not_available" || err.code === "reservation_not_available")) {
       throw new ApiError("offer_not_available", "the table has been taken meanwhile; you are still on the waiting list");
