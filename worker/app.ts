@@ -34,6 +34,7 @@ import { bookingsRouter } from "./availability/availability.routes";
 import { slotsPreload } from "./availability/listing";
 import { reservationMessagesRouter } from "./messages/messages.routes";
 import { searchengineSwitchRouter } from "./searchengine/switch.routes";
+import { bookingPreload } from "./reservations/preload";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
 import { customersRouter } from "./customers/customers.routes";
@@ -162,9 +163,8 @@ function mountIntegratorApi(app: App) {
 /** The integrator API's routers under `base`, behind the integrator's guards or the console's. */
 function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }: Guards) {
   const guards = [...before, idempotent];
-  const scoped = [...before, requireProperty(), idempotent];
-  // The slot listing reads its days in the round trip of the property row.
-  const bookings = [...before, requireProperty({ preload: slotsPreload }), idempotent];
+  // The slot listing reads its days, and a booking its day and customer, in the round trip of the property row.
+  const preloads: Partial<Record<string, Parameters<typeof requireProperty>[0]>> = { bookings: { preload: slotsPreload }, reservations: { preload: bookingPreload } };
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${base}/reservations/*`, dispatchAfterWrite());
   // Merging and erasing customers change their reservations too.
@@ -174,7 +174,7 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   // The apps a restaurant connected: the console's restaurant view, or a client about itself.
   app.route(`${base}/properties`, grantsRouter);
   for (const [path, router] of PROPERTY_SCOPED) {
-    app.use(`${base}/${path}/*`, ...(path === "bookings" ? bookings : scoped));
+    app.use(`${base}/${path}/*`, ...before, requireProperty(preloads[path]), idempotent);
     app.route(`${base}/${path}`, router);
   }
   // A reservation's emails and the search-engine switch, behind the same middleware as the reservations.

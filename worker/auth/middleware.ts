@@ -48,7 +48,7 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
  * The `Property: <id>` header of property-scoped calls. `preload`: what the
  * request's route reads in the round trip of the property row, if anything (binding.ts).
  */
-export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Preload | undefined } = {}): MiddlewareHandler<AppEnv> {
+export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Preload | undefined | Promise<Preload | undefined> } = {}): MiddlewareHandler<AppEnv> {
   return async function requirePropertyMiddleware(c, next) {
     const client = c.get("client");
     // The console acts on its own property: the header may be left out.
@@ -61,7 +61,7 @@ export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Pre
         errors: [{ path: "Property", message: "expected a positive integer" }],
       });
     }
-    await authoriseProperty(c, Number(raw), { preload: options.preload?.(c) });
+    await authoriseProperty(c, Number(raw), { preload: await options.preload?.(c) });
     await next();
   };
 }

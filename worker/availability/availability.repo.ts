@@ -280,3 +280,34 @@ export async function availabilityFrom(db: Db, property: PropertyRow, read: List
   const arrivals = read.arrivals ? (rest.shift() as DayRows[2]) : catalog.services.some(paced) ? await arrivalsQuery(db, property.id, from, to) : [];
   return assemble(property, catalog, closureRows, holdsAt(property.id, read.firstDate, read.lastDate, property.holdsVersion, holdRows, read.cached), arrivals);
 }
+
+/**
+ * A write's day (holds with their reservation ids) read ahead, in the round trip of the property
+ * row: with the catalog when the isolate has none of the property yet. `dayFrom` takes the results.
+ */
+export interface DayRead {
+  date: string;
+  catalog: boolean;
+}
+
+export function dayRead(propertyId: number, date: string): DayRead {
+  return { date, catalog: !catalogs.has(propertyId) };
+}
+
+/** The statements of a DayRead: the catalog's when asked for, then the day's as loadAvailability reads them. */
+export function dayReadQueries(db: Db, propertyId: number, read: DayRead) {
+  return [...(read.catalog ? catalogQueries(db, propertyId) : []), ...dayQueries(db, propertyId, read.date, read.date)];
+}
+
+/**
+ * The day from the results of dayReadQueries, as loadAvailability answers it. The catalog: read
+ * with the day, else the isolate's at the version of the property row read with them, else read now
+ * (it changed since this isolate kept it).
+ */
+export async function dayFrom(db: Db, property: PropertyRow, read: DayRead, results: readonly unknown[]) {
+  const rest = [...results];
+  const readNow = read.catalog ? keepCatalog(property.id, rest.splice(0, 5) as unknown as CatalogRows) : undefined;
+  const catalog = readNow ?? cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
+  const [closureRows, holdRows, arrivals] = rest as unknown as DayRows;
+  return assemble(property, catalog, closureRows, unpackHolds(holdRows, read.date, false), arrivals);
+}

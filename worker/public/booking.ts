@@ -105,7 +105,7 @@ async function commitBooking(ctx: BookingContext, b: Booking, plan: BookingPlan)
   // With the LINK_SECRET, later emails (reminder, change, offer) can carry this manage link again.
   const link = await newLink(ctx.linkSecret, "manage");
   const extras: CreateExtras = { manageTokenHash: link.hash, manageNonce: link.nonce, history: { customer: [null, guest] }, waitUntilMin: plan.waitUntilMin };
-  const create = (waiting: boolean, day?: LoadedDay) => createReservation(ctx, reservationInput(b, plan.service.id, waiting), "PLATFORM_BOOK", extras, day);
+  const create = (waiting: boolean, day?: LoadedDay) => createReservation(ctx, reservationInput(b, plan.service.id, waiting), "PLATFORM_BOOK", extras, { day });
   try {
     let row: ReservationRow;
     try {

@@ -9,7 +9,7 @@ import { invalidField } from "../errors";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
 import type { BookingContext } from "./context";
-import { checkCustomerInput, resolveCustomer } from "./customers";
+import { checkCustomerInput, type CustomerRead, resolveCustomer } from "./customers";
 import { HOLDING } from "./machine";
 import { afterCommit, amendments, type ReservationChange, reactionStatements, type Statement } from "./reactions";
 import * as repo from "./reservations.repo";
@@ -73,20 +73,42 @@ interface Decided {
 }
 
 /**
- * `day`: the day already read by the caller (a guest's booking read it to pick the service);
- * used for the first attempt only.
+ * What a booking's first decision may take from reads the request made already: the day (a
+ * guest's booking read it to pick the service; the API reads it with the property row) and the
+ * customer's lookup. A retry reads both again.
  */
-export async function createReservation(ctx: BookingContext, b: CreateInput, channel: Channel, extras: CreateExtras = {}, day?: LoadedDay): Promise<ReservationRow> {
+export interface FirstRead {
+  day?: LoadedDay | undefined;
+  customer?: CustomerRead | undefined;
+}
+
+/** A new reservation, and what its answer names when the commit was asked to read it. */
+export interface Created {
+  row: ReservationRow;
+  related: repo.Related | undefined;
+}
+
+export async function createReservation(ctx: BookingContext, b: CreateInput, channel: Channel, extras: CreateExtras = {}, first: FirstRead = {}): Promise<ReservationRow> {
+  return (await create(ctx, b, channel, { extras, first, related: false })).row;
+}
+
+/** createReservation, with the service, room, tables and customer its answer names read in the commit's own batch. */
+export function createReservationWithRelated(ctx: BookingContext, b: CreateInput, channel: Channel, first: FirstRead = {}): Promise<Created> {
+  return create(ctx, b, channel, { extras: {}, first, related: true });
+}
+
+async function create(ctx: BookingContext, b: CreateInput, channel: Channel, o: { extras: CreateExtras; first: FirstRead; related: boolean }): Promise<Created> {
   const mode = checkCreate(ctx, b, channel);
   const tries = newTries();
   for (let attempt = 1; ; attempt++) {
+    const early: FirstRead = attempt === 1 ? o.first : {};
     // The customer and the day side by side: one round trip for both, and the holds are no older
     // than the customer's row when the engine decides.
-    const [customer, loaded] = await Promise.all([resolveCustomer(ctx, b.customer), attempt === 1 && day ? day : loadDay(ctx, b.start_date, attempt > 1)]);
+    const [customer, loaded] = await Promise.all([resolveCustomer(ctx, b.customer, early.customer), early.day ?? loadDay(ctx, b.start_date, attempt > 1)]);
     // Only a retry after losing a table spreads: an uncontended booking takes the best table.
-    const plan = await planCreate(ctx, { b, channel, extras, mode, customer, day: loaded, spread: tries.table > 0 ? Math.random() : undefined });
+    const plan = await planCreate(ctx, { b, channel, extras: o.extras, mode, customer, day: loaded, spread: tries.table > 0 ? Math.random() : undefined });
     try {
-      return await commitCreate(ctx, plan);
+      return await commitCreate(ctx, plan, o.related);
     } catch (err) {
       settle(err, tries, { tablesNamed: b.table_ids !== undefined });
     }
@@ -138,10 +160,10 @@ async function planCreate(ctx: BookingContext, p: PlanInput): Promise<CreatePlan
   return { row, customer, spans, history, follow: await reactionStatements(change), limit, change };
 }
 
-async function commitCreate(ctx: BookingContext, plan: CreatePlan): Promise<ReservationRow> {
-  const row = await repo.insertReservation(ctx.db, plan.row, plan.customer, plan.spans, plan.history, plan.follow, plan.limit);
-  afterCommit(plan.change, row);
-  return row;
+async function commitCreate(ctx: BookingContext, plan: CreatePlan, related: boolean): Promise<Created> {
+  const created = await repo.insertReservation(ctx.db, plan.row, plan.customer, plan.spans, plan.history, plan.follow, { limit: plan.limit, related });
+  afterCommit(plan.change, created.row);
+  return created;
 }
 
 /** The engine's decision: a waiting party takes no table; anyone else the best free one (or those named). */

@@ -17,34 +17,42 @@ export interface CustomerInput {
   locale?: string | undefined;
 }
 
-export async function getCustomer(db: Db, propertyId: number, id: number) {
-  return (await db.select().from(customers).where(and(eq(customers.id, id), eq(customers.propertyId, propertyId))).limit(1))[0];
+const byId = (db: Db, propertyId: number, id: number) => db.select().from(customers).where(and(eq(customers.id, id), eq(customers.propertyId, propertyId))).limit(1);
+
+const byField = (db: Db, propertyId: number, field: typeof customers.email | typeof customers.phone, value: string) =>
+  db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.propertyId, propertyId), eq(field, value)))
+    .orderBy(asc(customers.id))
+    .limit(1);
+
+/** What a booking's customer input is looked up by: an id, and an email (whose owner must be that id); else an email, else a phone. */
+export type CustomerLookup = { id: number; email?: string | undefined } | { id?: undefined; email?: string | undefined; phone?: string | undefined };
+
+/** The keys of `input` a lookup reads by, lower-cased as stored: two inputs with the same lookup read the same rows. */
+export function customerLookup(input: CustomerInput & { id?: number | undefined }): CustomerLookup {
+  const email = input.email?.toLowerCase();
+  if (input.id !== undefined) return { id: input.id, email };
+  return email ? { email } : { phone: input.phone };
 }
 
 /**
- * The property's customer with this email; with this phone only when no email is given (people
- * share phones, so an email that matches no one is a new person, whatever the phone).
+ * The statements of a lookup, independent of each other (one round trip): the customer by id and
+ * the owner of the email given with it; else the property's customer with this email; with this
+ * phone only when no email is given (people share phones, so an email that matches no one is a
+ * new person, whatever the phone).
  */
-export async function findCustomer(db: Db, propertyId: number, input: CustomerInput): Promise<CustomerRow | undefined> {
-  if (input.email) {
-    const byEmail = await db
-      .select()
-      .from(customers)
-      .where(and(eq(customers.propertyId, propertyId), eq(customers.email, input.email.toLowerCase())))
-      .orderBy(asc(customers.id))
-      .limit(1);
-    return byEmail[0];
-  }
-  if (input.phone) {
-    const byPhone = await db
-      .select()
-      .from(customers)
-      .where(and(eq(customers.propertyId, propertyId), eq(customers.phone, input.phone)))
-      .orderBy(asc(customers.id))
-      .limit(1);
-    if (byPhone[0]) return byPhone[0];
-  }
-  return undefined;
+export function customerQueries(db: Db, propertyId: number, l: CustomerLookup) {
+  if (l.id !== undefined) return [byId(db, propertyId, l.id), ...(l.email ? [byField(db, propertyId, customers.email, l.email)] : [])];
+  if (l.email) return [byField(db, propertyId, customers.email, l.email)];
+  return "phone" in l && l.phone ? [byField(db, propertyId, customers.phone, l.phone)] : [];
+}
+
+/** What the statements of a lookup found: the customer, and for a lookup by id the owner of the email given with it. */
+export function customerFound(l: CustomerLookup, results: readonly unknown[]): { existing: CustomerRow | undefined; emailOwner: CustomerRow | undefined } {
+  const [first, second] = results as CustomerRow[][];
+  return { existing: first?.[0], emailOwner: l.id !== undefined ? second?.[0] : undefined };
 }
 
 /** The customer a write names: an existing row (with the details it gets), or a new one, and the guest as the reservation shows them. */

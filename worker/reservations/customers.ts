@@ -1,33 +1,50 @@
 /** The customer of a booking: found by id, email or phone, planned, never written here. */
+import type { Db } from "../env";
 import { ApiError, invalidField } from "../errors";
+import type { Statement } from "../lib/d1";
 import type { BookingContext } from "./context";
 import * as repo from "./reservations.repo";
 import type { CustomerInput } from "./reservations.repo";
 
+/** A booking's customer as the request gives it: by id (staff), or the details typed. */
+export type CustomerGiven = CustomerInput & { id?: number | undefined };
+
+/** What a lookup found, read ahead with the property row (the lookup says which input it answers). */
+export interface CustomerRead {
+  lookup: repo.CustomerLookup;
+  results: readonly unknown[];
+}
+
 /** The input rules of a customer given without an id: a name, and an email or a phone. */
-export function checkCustomerInput(input: (CustomerInput & { id?: number | undefined }) | undefined) {
+export function checkCustomerInput(input: CustomerGiven | undefined) {
   if (!input || input.id !== undefined) return;
   if (!input.first_name && !input.last_name) throw invalidField("customer.first_name", "give the customer's first or last name");
   if (!input.email && !input.phone) throw invalidField("customer.email", "give the customer's email or phone");
 }
 
+/** Independent reads in one round trip (none, one, or a batch). */
+export async function readAll(db: Db, statements: Statement[]): Promise<readonly unknown[]> {
+  if (statements.length === 0) return [];
+  if (statements.length === 1) return [await (statements[0] as unknown as Promise<unknown>)];
+  return db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
+}
+
 /**
  * The customer of a booking: by id, else matched by email, else (only when no email is given)
- * by phone, else new. Banned: 403. Reads only: what to write joins the
- * reservation's batch, so a refused booking writes nothing.
+ * by phone, else new. Banned: 403. Reads only (one round trip, none when `read` answers the same
+ * lookup): what to write joins the reservation's batch, so a refused booking writes nothing.
  */
-export async function resolveCustomer(ctx: BookingContext, input: (CustomerInput & { id?: number | undefined }) | undefined) {
+export async function resolveCustomer(ctx: BookingContext, input: CustomerGiven | undefined, read?: CustomerRead) {
   if (!input) return undefined;
-  const { db, property } = ctx;
-  let existing: repo.CustomerRow | undefined;
+  const lookup = repo.customerLookup(input);
+  const results = read && sameLookup(read.lookup, lookup) ? read.results : await readAll(ctx.db, repo.customerQueries(ctx.db, ctx.property.id, lookup));
+  const { existing, emailOwner } = repo.customerFound(lookup, results);
   if (input.id !== undefined) {
-    existing = await repo.getCustomer(db, property.id, input.id);
     if (!existing) throw new ApiError("user_not_found", `customer ${input.id} does not exist in this property`);
-    const owner = input.email ? await repo.findCustomer(db, property.id, { email: input.email }) : undefined;
-    if (owner && owner.id !== existing.id) throw invalidField("customer.email", `this email belongs to customer ${owner.id} of the property`);
-  } else {
-    existing = await repo.findCustomer(db, property.id, input);
+    if (emailOwner && emailOwner.id !== existing.id) throw invalidField("customer.email", `this email belongs to customer ${emailOwner.id} of the property`);
   }
   if (existing?.banned) throw new ApiError("customer_is_banned", "this customer may not book at this property");
   return repo.planCustomer(input, existing, input.id !== undefined);
 }
+
+const sameLookup = (a: repo.CustomerLookup, b: repo.CustomerLookup) => JSON.stringify(a) === JSON.stringify(b);

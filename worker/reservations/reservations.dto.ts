@@ -3,16 +3,17 @@ import type { Context } from "hono";
 import { resolveSettings } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { toLocalDateTime } from "../lib/localtime";
-import { type HistoryRow, loadRelated, type ReservationRow } from "./reservations.repo";
+import { type HistoryRow, loadRelated, type Related, type ReservationRow } from "./reservations.repo";
 import { toReservationDto } from "./reservations.schemas";
 
 /**
  * Reservations with their customer, service, room and tables, read in one go: lists and
- * creation answer `start_date`, single records `start_day` (the API has both names).
+ * creation answer `start_date`, single records `start_day` (the API has both names). `known`: read
+ * already (a creation reads them in its commit's batch).
  */
-export async function present<K extends "start_date" | "start_day">(c: Context<AppEnv>, rows: ReservationRow[], key: K) {
+export async function present<K extends "start_date" | "start_day">(c: Context<AppEnv>, rows: ReservationRow[], key: K, known?: Related) {
   const property = c.get("property");
-  const related = await loadRelated(c.get("db"), property.id, rows);
+  const related = known ?? (await loadRelated(c.get("db"), property.id, rows));
   const tz = resolveSettings(property.settings).timezone;
   return rows.map((r) => toReservationDto(r, related, tz, key));
 }

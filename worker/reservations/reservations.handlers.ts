@@ -7,8 +7,9 @@ import type { AppEnv } from "../env";
 import { now } from "../lib/clock";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { decodeCursor, page } from "../lib/pagination";
-import { act, type BookingContext, createReservation, requireReservation, updateReservation } from "./booking";
+import { act, type BookingContext, createReservationWithRelated, requireReservation, updateReservation } from "./booking";
 import { locator } from "./locate";
+import { firstRead } from "./preload";
 import type { Action } from "./machine";
 import * as repo from "./reservations.repo";
 import { present, toHistoryDto } from "./reservations.dto";
@@ -54,9 +55,10 @@ export async function list(c: Context<AppEnv>, q: z.output<typeof ListQuery>) {
   return c.json({ data: await present(c, result.data, "start_date"), next_cursor: result.next_cursor }, 200);
 }
 
+/** The day and the customer come read with the property row, and what the answer names with the commit. */
 export async function create(c: Context<AppEnv>, body: z.output<typeof ReservationCreate>) {
-  const row = await createReservation(bookingContext(c), body, body.channel ?? "PLATFORM_ADMIN");
-  return c.json({ data: await present(c, [row], "start_date") }, 201);
+  const { row, related } = await createReservationWithRelated(bookingContext(c), body, body.channel ?? "PLATFORM_ADMIN", await firstRead(c, body.start_date));
+  return c.json({ data: await present(c, [row], "start_date", related) }, 201);
 }
 
 export async function get(c: Context<AppEnv>, id: number) {

@@ -118,10 +118,12 @@ export async function insertReservation(
   holds: HoldSpan[],
   history: HistoryEntry,
   follow: Statement[],
-  limit?: GuestLimit,
-): Promise<ReservationRow> {
+  o: { limit?: GuestLimit | undefined; related?: boolean } = {},
+): Promise<{ row: ReservationRow; related: Related | undefined }> {
   const c = customerStatements(db, row.propertyId, customer);
-  const guard = guestLimitStatements(db, row.propertyId, limit);
+  const guard = guestLimitStatements(db, row.propertyId, o.limit);
+  // What the answer names (service, room, tables, customer), read last in the same batch: it sees the rows just written.
+  const reads = o.related ? relatedQueries(db, row.propertyId, c.customerId === undefined ? [] : [c.customerId]) : [];
   const results = await db.batch([
     ...guard,
     ...c.statements,
@@ -132,9 +134,11 @@ export async function insertReservation(
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     insertHistory(db, justInserted, history),
     ...follow,
+    ...reads,
   ] as unknown as Parameters<Db["batch"]>[0]);
   const inserted = (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
-  return { ...inserted, guest: row.guest ?? null };
+  const related = o.related ? relatedOf(results.slice(results.length - reads.length) as unknown as RelatedRows) : undefined;
+  return { row: { ...inserted, guest: row.guest ?? null }, related };
 }
 
 /**
@@ -295,21 +299,25 @@ function visitsOf(db: Db, customerIds: number[]) {
     .groupBy(reservations.customerId);
 }
 
-/** What the response of a page of reservations names: customers, services, rooms and tables (deleted ones too). */
-export async function loadRelated(db: Db, propertyId: number, rows: ReservationRow[]) {
-  const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id): id is number => id !== null))];
-  // The first 90 customers come in the same round trip (D1 binds at most 100 parameters);
-  // only a page with more needs another.
-  const [first, rest] = [customerIds.slice(0, 90), customerIds.slice(90)];
-  const [serviceRows, roomRows, tableRows, firstCustomers, firstVisits] = await db.batch([
+/**
+ * The statements of what a page of reservations names: services, rooms and tables (deleted ones
+ * too), and the customers given (ids, or the SQL of one inserted in the same batch) with their visits.
+ */
+function relatedQueries(db: Db, propertyId: number, customerIds: number[]) {
+  const ids = customerIds.length ? customerIds : [0];
+  return [
     db.select({ id: services.id, name: services.name }).from(services).where(eq(services.propertyId, propertyId)),
     db.select({ id: rooms.id, name: rooms.name }).from(rooms).where(eq(rooms.propertyId, propertyId)),
     db.select().from(diningTables).where(eq(diningTables.propertyId, propertyId)),
-    db.select().from(customers).where(and(eq(customers.propertyId, propertyId), inArray(customers.id, first.length ? first : [0]))),
-    visitsOf(db, first.length ? first : [0]),
-  ]);
-  const customerRows = [...firstCustomers, ...(await inChunks(rest, (chunk) => db.select().from(customers).where(inArray(customers.id, chunk))))];
-  const visitRows = [...firstVisits, ...(await inChunks(rest, (chunk) => visitsOf(db, chunk)))];
+    db.select().from(customers).where(and(eq(customers.propertyId, propertyId), inArray(customers.id, ids))),
+    visitsOf(db, ids),
+  ] as const;
+}
+
+type RelatedQueries = ReturnType<typeof relatedQueries>;
+type RelatedRows = [Awaited<RelatedQueries[0]>, Awaited<RelatedQueries[1]>, Awaited<RelatedQueries[2]>, Awaited<RelatedQueries[3]>, Awaited<RelatedQueries[4]>];
+
+function relatedOf([serviceRows, roomRows, tableRows, customerRows, visitRows]: RelatedRows) {
   return {
     customers: new Map(customerRows.map((c) => [c.id, c])),
     visits: new Map(visitRows.map((v) => [v.id, v.visits])),
@@ -318,4 +326,16 @@ export async function loadRelated(db: Db, propertyId: number, rows: ReservationR
     tables: new Map(tableRows.map((t) => [t.id, t])),
   };
 }
-export type Related = Awaited<ReturnType<typeof loadRelated>>;
+
+/** What the response of a page of reservations names: customers, services, rooms and tables (deleted ones too). */
+export async function loadRelated(db: Db, propertyId: number, rows: ReservationRow[]) {
+  const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id): id is number => id !== null))];
+  // The first 90 customers come in the same round trip (D1 binds at most 100 parameters);
+  // only a page with more needs another.
+  const [first, rest] = [customerIds.slice(0, 90), customerIds.slice(90)];
+  const [serviceRows, roomRows, tableRows, firstCustomers, firstVisits] = await db.batch(relatedQueries(db, propertyId, first));
+  const customerRows = [...firstCustomers, ...(await inChunks(rest, (chunk) => db.select().from(customers).where(inArray(customers.id, chunk))))];
+  const visitRows = [...firstVisits, ...(await inChunks(rest, (chunk) => visitsOf(db, chunk)))];
+  return relatedOf([serviceRows, roomRows, tableRows, customerRows, visitRows]);
+}
+export type Related = ReturnType<typeof relatedOf>;
