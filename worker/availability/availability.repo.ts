@@ -19,6 +19,7 @@ import { resolveSettings } from "../../shared/schemas";
 import { closures, diningTables, properties, reservations, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import { addDays, localMinutes } from "../lib/localtime";
+import { getPropertyRowWith } from "../properties/properties.repo";
 import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold, paced } from "./rules";
 
 /** The longest stay a hold can have; bounds how far back a hold can still reach a day. */
@@ -279,4 +280,28 @@ export async function availabilityFrom(db: Db, property: PropertyRow, read: List
   const { from, to } = windowOf(read.firstDate, read.lastDate);
   const arrivals = read.arrivals ? (rest.shift() as DayRows[2]) : catalog.services.some(paced) ? await arrivalsQuery(db, property.id, from, to) : [];
   return assemble(property, catalog, closureRows, holdsAt(property.id, read.firstDate, read.lastDate, property.holdsVersion, holdRows, read.cached), arrivals);
+}
+
+/** A day's holds as the restaurant's object keeps them, at the holds_version they were read at. */
+export interface KeptHolds {
+  version: number;
+  holds: Hold[];
+}
+
+/**
+ * The booking desk's read of one day (worker/reservations/desk.ts), in one round trip: the
+ * property row (its settings, catalog_version and holds_version), the day's closures and arrivals,
+ * and the day's holds only when holds_version moved from `kept`'s (the statement's constant
+ * condition reads the version in the same batch, so holds and version always agree). The catalog
+ * comes from the isolate's cache when the row's catalog_version is its own. Undefined: no such
+ * live property.
+ */
+export async function loadDeskDay(db: Db, propertyId: number, date: string, kept: KeptHolds | undefined) {
+  const [closureQuery, holdsQuery, arrivals] = dayQueries(db, propertyId, date, date, { cached: kept });
+  const [property, rows] = await getPropertyRowWith(db, propertyId, [closureQuery, holdsQuery, arrivals]);
+  if (!property) return undefined;
+  const [closureRows, holdRows, arrivalRows] = rows as [DayRows[0], DayRows[1], DayRows[2]];
+  const catalog = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
+  const holds = kept && kept.version === property.holdsVersion ? kept.holds : unpackHolds(holdRows, date, false);
+  return { property, day: assemble(property, catalog, closureRows, holds, arrivalRows), kept: { version: property.holdsVersion, holds } };
 }

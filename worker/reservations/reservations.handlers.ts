@@ -7,7 +7,8 @@ import type { AppEnv } from "../env";
 import { now } from "../lib/clock";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { decodeCursor, page } from "../lib/pagination";
-import { act, type BookingContext, createReservation, requireReservation, updateReservation } from "./booking";
+import { act, type BookingContext, requireReservation, updateReservation } from "./booking";
+import { bookAtDesk } from "./desk";
 import { locator } from "./locate";
 import type { Action } from "./machine";
 import * as repo from "./reservations.repo";
@@ -54,8 +55,9 @@ export async function list(c: Context<AppEnv>, q: z.output<typeof ListQuery>) {
   return c.json({ data: await present(c, result.data, "start_date"), next_cursor: result.next_cursor }, 200);
 }
 
+/** Through the restaurant's booking desk (./desk.ts): one at a time, a party that cannot fit refused without a write. */
 export async function create(c: Context<AppEnv>, body: z.output<typeof ReservationCreate>) {
-  const row = await createReservation(bookingContext(c), body, body.channel ?? "PLATFORM_ADMIN");
+  const row = await bookAtDesk(c.env, c.get("shard"), bookingContext(c), body, body.channel ?? "PLATFORM_ADMIN");
   return c.json({ data: await present(c, [row], "start_date") }, 201);
 }
 
