@@ -9,7 +9,9 @@ import { attemptMessage } from "./messages/delivery";
 import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.repo";
 import { messagesReaction } from "./messages/reaction";
 import { registerSender } from "./outbox/senders";
+import { bookingDesk } from "./reservations/desk";
 import { registerReaction } from "./reservations/reactions";
+import { registerDesk } from "./restaurant/desk";
 import { sendNotification } from "./searchengine/notify";
 import { SEARCHENGINE_EVENT } from "./searchengine/searchengine.repo";
 import { waitlistReaction } from "./waitlist/reaction";
@@ -26,6 +28,8 @@ export function wire(): void {
   registerReaction(waitlistReaction);
   // After commit: the open consoles of the restaurant hear of the change.
   registerReaction(liveReaction);
+  // The restaurant's object decides its bookings one at a time (POST /reservations).
+  registerDesk(bookingDesk);
   registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook, attemptMany: attemptWebhooks });
   registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);

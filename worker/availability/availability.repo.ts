@@ -19,6 +19,7 @@ import { resolveSettings } from "../../shared/schemas";
 import { closures, diningTables, properties, reservations, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import { addDays, localMinutes } from "../lib/localtime";
+import { getPropertyRowWith } from "../properties/properties.repo";
 import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold, paced } from "./rules";
 
 /** The longest stay a hold can have; bounds how far back a hold can still reach a day. */
@@ -281,33 +282,26 @@ export async function availabilityFrom(db: Db, property: PropertyRow, read: List
   return assemble(property, catalog, closureRows, holdsAt(property.id, read.firstDate, read.lastDate, property.holdsVersion, holdRows, read.cached), arrivals);
 }
 
-/**
- * A write's day (holds with their reservation ids) read ahead, in the round trip of the property
- * row: with the catalog when the isolate has none of the property yet. `dayFrom` takes the results.
- */
-export interface DayRead {
-  date: string;
-  catalog: boolean;
-}
-
-export function dayRead(propertyId: number, date: string): DayRead {
-  return { date, catalog: !catalogs.has(propertyId) };
-}
-
-/** The statements of a DayRead: the catalog's when asked for, then the day's as loadAvailability reads them. */
-export function dayReadQueries(db: Db, propertyId: number, read: DayRead) {
-  return [...(read.catalog ? catalogQueries(db, propertyId) : []), ...dayQueries(db, propertyId, read.date, read.date)];
+/** A day's holds as the restaurant's object keeps them, at the holds_version they were read at. */
+export interface KeptHolds {
+  version: number;
+  holds: Hold[];
 }
 
 /**
- * The day from the results of dayReadQueries, as loadAvailability answers it. The catalog: read
- * with the day, else the isolate's at the version of the property row read with them, else read now
- * (it changed since this isolate kept it).
+ * The booking desk's read of one day (worker/reservations/desk.ts), in one round trip: the
+ * property row (its settings, catalog_version and holds_version), the day's closures and arrivals,
+ * and the day's holds only when holds_version moved from `kept`'s (the statement's constant
+ * condition reads the version in the same batch, so holds and version always agree). The catalog
+ * comes from the isolate's cache when the row's catalog_version is its own. Undefined: no such
+ * live property.
  */
-export async function dayFrom(db: Db, property: PropertyRow, read: DayRead, results: readonly unknown[]) {
-  const rest = [...results];
-  const readNow = read.catalog ? keepCatalog(property.id, rest.splice(0, 5) as unknown as CatalogRows) : undefined;
-  const catalog = readNow ?? cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
-  const [closureRows, holdRows, arrivals] = rest as unknown as DayRows;
-  return assemble(property, catalog, closureRows, unpackHolds(holdRows, read.date, false), arrivals);
+export async function loadDeskDay(db: Db, propertyId: number, date: string, kept: KeptHolds | undefined) {
+  const [closureQuery, holdsQuery, arrivals] = dayQueries(db, propertyId, date, date, { cached: kept });
+  const [property, rows] = await getPropertyRowWith(db, propertyId, [closureQuery, holdsQuery, arrivals]);
+  if (!property) return undefined;
+  const [closureRows, holdRows, arrivalRows] = rows as [DayRows[0], DayRows[1], DayRows[2]];
+  const catalog = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
+  const holds = kept && kept.version === property.holdsVersion ? kept.holds : unpackHolds(holdRows, date, false);
+  return { property, day: assemble(property, catalog, closureRows, holds, arrivalRows), kept: { version: property.holdsVersion, holds } };
 }

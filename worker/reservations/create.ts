@@ -4,7 +4,7 @@
  * concurrent booking took the table first). A refused batch is planned again on fresh data.
  */
 import { resolveSettings, type Channel, type Locale, type Occasion, type ReservationStatus, type Settings } from "../../shared/schemas";
-import { type Availability, type EngineService, type EngineTable, type Mode, stayMinutes } from "../availability/engine";
+import { type Availability, type EngineService, type EngineSettings, type EngineTable, type Mode, stayMinutes } from "../availability/engine";
 import { invalidField } from "../errors";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
@@ -115,6 +115,22 @@ async function create(ctx: BookingContext, b: CreateInput, channel: Channel, o: 
   }
 }
 
+/**
+ * What the engine answers this booking on `day`, without writing anything: throws the refusal
+ * createReservation would answer (a full time, a closed one, an unknown service or table), so the
+ * restaurant's desk answers a party that cannot fit from the day it keeps (worker/reservations/desk.ts).
+ * Answers the holds the booking would take on `day` (none for a waiting party). `engine`: the
+ * engine over `day` when the caller decides many bookings on it.
+ */
+export function precheckCreate(ctx: BookingContext, b: CreateInput, channel: Channel, day: LoadedDay, engine = engineOf(day)): HoldSpan[] {
+  const mode = checkCreate(ctx, b, channel);
+  const service = findService(day.catalog.services, b.service_id);
+  checkPlace(engine, b.room_id, b.table_ids);
+  // the engine's settings are the day's, resolved once when it was read
+  const decided = decide(engine, service, b, { mode, settings: engine.catalog.settings, spread: undefined });
+  return HOLDING.has(decided.status) ? holdSpans(engine, decided.tables, localMinutes(b.start_date, b.start_hour), decided.stay) : [];
+}
+
 /** The input rules that need no data: who may block, wait, override or set a duration. */
 function checkCreate(ctx: BookingContext, b: CreateInput, channel: Channel): Mode {
   const mode: Mode = channel === "PLATFORM_ADMIN" ? "staff" : "online";
@@ -167,7 +183,7 @@ async function commitCreate(ctx: BookingContext, plan: CreatePlan, related: bool
 }
 
 /** The engine's decision: a waiting party takes no table; anyone else the best free one (or those named). */
-function decide(engine: Availability, service: EngineService, b: CreateInput, o: { mode: Mode; settings: Settings; spread: number | undefined }): Decided {
+function decide(engine: Availability, service: EngineService, b: CreateInput, o: { mode: Mode; settings: EngineSettings; spread: number | undefined }): Decided {
   const { mode, spread } = o;
   const start = localMinutes(b.start_date, b.start_hour);
   const stay = b.duration ?? stayMinutes(b.pax, o.settings, service);

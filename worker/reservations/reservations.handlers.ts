@@ -7,7 +7,8 @@ import type { AppEnv } from "../env";
 import { now } from "../lib/clock";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { decodeCursor, page } from "../lib/pagination";
-import { act, type BookingContext, createReservationWithRelated, requireReservation, updateReservation } from "./booking";
+import { act, type BookingContext, requireReservation, updateReservation } from "./booking";
+import { bookAtDesk } from "./desk";
 import { locator } from "./locate";
 import { firstRead } from "./preload";
 import type { Action } from "./machine";
@@ -55,9 +56,12 @@ export async function list(c: Context<AppEnv>, q: z.output<typeof ListQuery>) {
   return c.json({ data: await present(c, result.data, "start_date"), next_cursor: result.next_cursor }, 200);
 }
 
-/** The day and the customer come read with the property row, and what the answer names with the commit. */
+/**
+ * Through the restaurant's booking desk (./desk.ts): a party that cannot fit is refused without a
+ * write; the customer's lookup comes read with the property row, what the answer names with the commit.
+ */
 export async function create(c: Context<AppEnv>, body: z.output<typeof ReservationCreate>) {
-  const { row, related } = await createReservationWithRelated(bookingContext(c), body, body.channel ?? "PLATFORM_ADMIN", await firstRead(c, body.start_date));
+  const { row, related } = await bookAtDesk(c.env, c.get("shard"), bookingContext(c), body, body.channel ?? "PLATFORM_ADMIN", firstRead(c));
   return c.json({ data: await present(c, [row], "start_date", related) }, 201);
 }
 

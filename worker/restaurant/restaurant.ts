@@ -2,12 +2,15 @@
  * The restaurant's own Durable Object: one per property (named by its id), the single place
  * where whatever concerns the restaurant as a whole, right now, can meet. Its first job: the open
  * consoles' WebSockets, kept with the Hibernation API (the object sleeps between messages, the
- * sockets stay open), and `announce`, the fan-out a change after commit calls. Another job adds
- * a method of its own beside it.
+ * sockets stay open), and `announce`, the fan-out a change after commit calls. Its second job:
+ * the restaurant's booking desk (`book`, ./desk.ts), which decides the restaurant's bookings one
+ * at a time and answers a party that cannot fit from what it keeps, without writing.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
-import { nowIso } from "../lib/clock";
+import { withBackground } from "../lib/background";
+import { clockFromEnv, nowIso } from "../lib/clock";
+import { deskHandler, type DeskMessage, type DeskRoom } from "./desk";
 
 /** What an open console hears. */
 export type LiveMessage = { type: "hello"; at: string } | { type: "reservation"; id: number; date: string; version: number };
@@ -16,6 +19,20 @@ export type LiveMessage = { type: "hello"; at: string } | { type: "reservation";
 const CONSOLES = "console";
 
 export class Restaurant extends DurableObject<Bindings> {
+  private readonly room: DeskRoom = { env: this.env, kept: new Map() };
+
+  /** A booking for the desk: decided in turn with the others of the restaurant (worker/reservations/desk.ts). */
+  async book(job: DeskMessage): Promise<DeskMessage> {
+    // a door of its own: the clock as the Worker's, and what follows a commit reaches the consoles
+    clockFromEnv(this.env);
+    return withBackground({ env: this.env, waitUntil: (work) => this.ctx.waitUntil(work) }, () => deskHandler().book(this.room, job));
+  }
+
+  /** What the desk has done since the object started (tests and the bench). */
+  async deskFigures(): Promise<DeskMessage> {
+    return deskHandler().figures(this.room);
+  }
+
   /** A console's WebSocket upgrade (already authorised by the Worker): accepted, greeted, kept. */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket upgrade", { status: 426 });

@@ -1,0 +1,201 @@
+/**
+ * The restaurant's booking desk: the bookings of POST /reservations decided one at a time inside
+ * the restaurant's Durable Object (worker/restaurant/restaurant.ts hosts it). The desk keeps, per
+ * day it was asked about, the day's holds with the holds_version they were read at. Bookings that
+ * wait together share one read (the property row, the day's closures and arrivals, and the holds
+ * only if the version moved: loadDeskDay); each is decided by the engine on it in turn, the
+ * tables of those that fit held for those after them. The ones that fit go through the normal
+ * plan and commit, side by side; a party that cannot fit is then answered the refusal
+ * createReservation gives, with no write.
+ *
+ * D1 stays the truth and its triggers the guard: whatever changes the day outside the desk (staff
+ * edits, cancellations, other channels, the catalog) moves a version or is read afresh, so a
+ * "full" is never answered from holds older than the read made after the booking arrived.
+ */
+import type { Channel } from "../../shared/schemas";
+import { type KeptHolds, loadDeskDay } from "../availability/availability.repo";
+import { config } from "../config";
+import type { Bindings, PropertyRow } from "../env";
+import { ApiError, type ErrorCode } from "../errors";
+import type { DeskHandler, DeskMessage, DeskRoom } from "../restaurant/desk";
+import { restaurantObject } from "../restaurant/restaurant";
+import { shardD1, shardDb } from "../shards/shards";
+import type { BookingContext } from "./context";
+import { type Created, type CreateInput, createReservationWithRelated, precheckCreate } from "./create";
+import type { CustomerRead } from "./customers";
+import { engineOf, type LoadedDay } from "./write";
+
+/** One booking as the Worker hands it to the desk. */
+interface DeskJob {
+  shard: number;
+  propertyId: number;
+  actor: string;
+  input: CreateInput;
+  channel: Channel;
+  /** the customer's lookup, read by the Worker with the property row */
+  customer?: CustomerRead | undefined;
+}
+
+/** The desk's answer: the row created, or the problem to answer. */
+type DeskAnswer = Created | { problem: { code: ErrorCode; detail: string | undefined; options: ApiError["options"] } };
+
+/** What the desk has done since its object started. */
+export interface DeskFigures {
+  /** reads of a day (one per round of waiting bookings) */
+  reads: number;
+  /** bookings refused on the day read, without a write */
+  refused: number;
+  /** bookings sent to plan and commit */
+  committed: number;
+}
+
+interface Waiting {
+  job: DeskJob;
+  answer(a: DeskAnswer): void;
+  fail(err: unknown): void;
+}
+
+interface Desk {
+  queue: Waiting[];
+  busy: boolean;
+  /** by "shard:date": a property moved to another shard starts afresh */
+  days: Map<string, KeptHolds>;
+  figures: DeskFigures;
+}
+
+/** The days a desk keeps (a restaurant's drop is one day; a few dozen cover a busy booking window). */
+const DAYS_KEPT = 60;
+
+/** The Worker's side: the booking goes to the restaurant's object, its answer comes back as the route's. */
+export async function bookAtDesk(env: Bindings, shard: number, ctx: BookingContext, input: CreateInput, channel: Channel, first: { customer?: CustomerRead | undefined } = {}): Promise<Created> {
+  if (!env.RESTAURANT) return createReservationWithRelated(ctx, input, channel, first);
+  const job: DeskJob = { shard, propertyId: ctx.property.id, actor: ctx.actor, input, channel, customer: first.customer };
+  const answer = (await restaurantObject(env, ctx.property.id).book(job as unknown as DeskMessage)) as unknown as DeskAnswer;
+  if ("problem" in answer) throw new ApiError(answer.problem.code, answer.problem.detail, answer.problem.options);
+  return answer;
+}
+
+/** The object's side, registered by worker/wiring.ts. */
+export const bookingDesk: DeskHandler = {
+  book: (room, job) => enqueue(deskOf(room), room.env, job as unknown as DeskJob) as unknown as Promise<DeskMessage>,
+  figures: (room) => ({ ...deskOf(room).figures }),
+};
+
+function deskOf(room: DeskRoom): Desk {
+  let desk = room.kept.get("desk") as Desk | undefined;
+  if (!desk) {
+    desk = { queue: [], busy: false, days: new Map(), figures: { reads: 0, refused: 0, committed: 0 } };
+    room.kept.set("desk", desk);
+  }
+  return desk;
+}
+
+function enqueue(desk: Desk, env: Bindings, job: DeskJob): Promise<DeskAnswer> {
+  return new Promise((answer, fail) => {
+    desk.queue.push({ job, answer, fail });
+    if (!desk.busy) void drain(desk, env);
+  });
+}
+
+async function drain(desk: Desk, env: Bindings): Promise<void> {
+  desk.busy = true;
+  try {
+    while (desk.queue.length) await serveRound(desk, env);
+  } finally {
+    desk.busy = false;
+  }
+}
+
+/** A booking the round's read lets through, with the day it was decided on (earlier winners' tables held). */
+interface Winner {
+  w: Waiting;
+  ctx: BookingContext;
+  day: LoadedDay;
+}
+
+/**
+ * One read of the first waiting booking's day, then every waiting booking of that day decided in
+ * turn on it, each one that fits holding its tables for those after it. The ones that fit are
+ * committed side by side (each the normal plan and commit, on the tables it was decided on); once
+ * every one of them has committed, those that could not fit are refused. Should any commit fail,
+ * they wait for the next round's read instead: a "full" is never answered on a table nobody took.
+ */
+async function serveRound(desk: Desk, env: Bindings): Promise<void> {
+  const first = desk.queue[0]!.job;
+  const key = `${first.shard}:${first.input.start_date}`;
+  const round = desk.queue.filter((w) => w.job.shard === first.shard && w.job.input.start_date === first.input.start_date);
+  let read: Awaited<ReturnType<typeof readDay>>;
+  try {
+    read = await readDay(desk, env, first, key);
+  } catch (err) {
+    for (const w of take(desk, round)) w.fail(err);
+    return;
+  }
+  const { winners, refused } = decideRound(env, round, read);
+  take(desk, winners.map((x) => x.w));
+  desk.figures.committed += winners.length;
+  const committed = await Promise.all(winners.map((x) => commit(x)));
+  if (!committed.every(Boolean)) return;
+  desk.figures.refused += refused.length;
+  for (const { w, err } of refused) answerError(take(desk, [w])[0]!, err);
+}
+
+/** The round's decisions on its read: who fits (in the order they came), who cannot and why. */
+function decideRound(env: Bindings, round: Waiting[], read: { property: PropertyRow; day: LoadedDay }) {
+  const winners: Winner[] = [];
+  const refused: { w: Waiting; err: unknown }[] = [];
+  let day = read.day;
+  // one engine per state of the day: building it is what costs, deciding on it is cheap
+  let engine = engineOf(day);
+  for (const w of round) {
+    const ctx = contextOf(env, w.job, read.property);
+    try {
+      const spans = precheckCreate(ctx, w.job.input, w.job.channel, day, engine);
+      winners.push({ w, ctx, day });
+      if (!spans.length) continue;
+      day = { ...day, holds: [...day.holds, ...spans] };
+      engine = engineOf(day);
+    } catch (err) {
+      refused.push({ w, err });
+    }
+  }
+  return { winners, refused };
+}
+
+/** The normal plan and commit; true when the booking was created. */
+async function commit({ w, ctx, day }: Winner): Promise<boolean> {
+  try {
+    w.answer(await createReservationWithRelated(ctx, w.job.input, w.job.channel, { day, customer: w.job.customer }));
+    return true;
+  } catch (err) {
+    answerError(w, err);
+    return false;
+  }
+}
+
+/** The day of `job` as D1 has it now, the holds from memory while their version stands. */
+async function readDay(desk: Desk, env: Bindings, job: DeskJob, key: string): Promise<{ property: PropertyRow; day: LoadedDay }> {
+  desk.figures.reads++;
+  const db = shardDb(shardD1(env, job.shard));
+  const read = await loadDeskDay(db, job.propertyId, job.input.start_date, desk.days.get(key));
+  if (!read) throw new ApiError("property_not_found", `property ${job.propertyId} does not exist`);
+  desk.days.delete(key);
+  desk.days.set(key, read.kept);
+  if (desk.days.size > DAYS_KEPT) desk.days.delete(desk.days.keys().next().value!);
+  return read;
+}
+
+function take(desk: Desk, waiting: Waiting[]): Waiting[] {
+  desk.queue = desk.queue.filter((w) => !waiting.includes(w));
+  return waiting;
+}
+
+function contextOf(env: Bindings, job: DeskJob, property: PropertyRow): BookingContext {
+  return { db: shardDb(shardD1(env, job.shard)), property, actor: job.actor, linkSecret: config(env).linkSecret };
+}
+
+/** An ApiError crosses back as data (its class would not survive the trip); anything else fails the call as before. */
+function answerError(w: Waiting, err: unknown): void {
+  if (err instanceof ApiError) w.answer({ problem: { code: err.code, detail: err.detail, options: err.options } });
+  else w.fail(err);
+}
