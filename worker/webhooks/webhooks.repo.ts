@@ -325,6 +325,48 @@ export function finishStatements(d1: D1Database, id: number, o: Finish, at: stri
   ];
 }
 
+/** A delivery's attempt that the receiver accepted (2xx), for deliveredStatements. */
+export interface Delivered {
+  id: number;
+  status: number;
+  latencyMs: number;
+  excerpt: string | null;
+}
+
+/**
+ * Closes deliveries whose attempt was accepted, in three statements however many (each with one
+ * JSON parameter): their attempt records, their new state, and the bodies of events that have no
+ * undelivered delivery left. The same rows as finishStatements writes for each alone.
+ */
+export function deliveredStatements(d1: D1Database, rows: Delivered[], attemptedAt: string, at: string): D1PreparedStatement[] {
+  if (!rows.length) return [];
+  const list = JSON.stringify(rows.map((r) => ({ id: r.id, s: r.status, l: r.latencyMs, x: r.excerpt })));
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  return [
+    d1
+      .prepare(
+        `INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, error, response_excerpt)
+         SELECT value ->> '$.id', ?2, value ->> '$.s', value ->> '$.l', NULL, value ->> '$.x' FROM json_each(?1) ORDER BY key`,
+      )
+      .bind(list, attemptedAt),
+    d1
+      .prepare(
+        `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, cycle_attempts = cycle_attempts + 1,
+           last_status = (SELECT value ->> '$.s' FROM json_each(?1) WHERE value ->> '$.id' = webhook_deliveries.id),
+           last_error = NULL, lease_until = NULL, delivered_at = ?2, queued_at = NULL
+         WHERE id IN (SELECT value ->> '$.id' FROM json_each(?1))`,
+      )
+      .bind(list, at),
+    d1
+      .prepare(
+        `DELETE FROM webhook_event_bodies
+         WHERE event_id IN (SELECT event_id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?1)))
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.event_id = webhook_event_bodies.event_id AND x.state <> 'delivered')`,
+      )
+      .bind(ids),
+  ];
+}
+
 function dropDeliveredBodies(d1: D1Database, deliveryId: number): D1PreparedStatement {
   return d1
     .prepare(
