@@ -20,7 +20,7 @@ import { config } from "./config";
 import { purgeMessages } from "./messages/messages.repo";
 import { expireOffers } from "./waitlist/offers";
 import { purgeOffers } from "./waitlist/offers.repo";
-import { sweep } from "./outbox/dispatch";
+import { dispatchDue } from "./outbox/dispatch";
 import { purgeDeliveries } from "./webhooks/webhooks.repo";
 import { wire } from "./wiring";
 
@@ -67,7 +67,7 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   await expireUnpaid(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("expiry"));
   await expireNoShows(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("no-shows"));
   await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));
-  await sweep(env, shard, until).catch(where("sweeper"));
+  await dispatchDue(env, shard, { until }).catch(where("sweeper"));
   if (now() > until) return;
   await purgeDeliveries(d1, iso(now() - c.webhookRetentionDays * DAY), 1000).catch(where("webhook retention"));
   await purgeMessages(d1, iso(now() - c.messageRetentionDays * DAY), 1000).catch(where("message retention"));

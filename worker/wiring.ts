@@ -13,7 +13,7 @@ import { registerReaction } from "./reservations/reactions";
 import { sendNotification } from "./searchengine/notify";
 import { SEARCHENGINE_EVENT } from "./searchengine/searchengine.repo";
 import { waitlistReaction } from "./waitlist/reaction";
-import { attempt as attemptWebhook, attemptMany as attemptWebhooks, attemptNewestDue as attemptDueWebhooks, registerTransport } from "./webhooks/delivery";
+import { attempt as attemptWebhook, attemptMany as attemptWebhooks, registerTransport } from "./webhooks/delivery";
 import { takeDue as takeDueWebhooks } from "./webhooks/webhooks.repo";
 
 let wired = false;
@@ -26,7 +26,7 @@ export function wire(): void {
   registerReaction(waitlistReaction);
   // After commit: the open consoles of the restaurant hear of the change.
   registerReaction(liveReaction);
-  registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook, attemptMany: attemptWebhooks, attemptDue: attemptDueWebhooks });
+  registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook, attemptMany: attemptWebhooks });
   registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);
   registerErasure(eraseMessages);

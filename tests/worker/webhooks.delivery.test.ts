@@ -2,7 +2,6 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
-import { sweep } from "../../worker/outbox/dispatch";
 import { attemptMany } from "../../worker/webhooks/delivery";
 import { atArrival, book, dateInDays, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
 import { GUEST as PUBLIC_GUEST, smallRestaurant } from "./public.fixtures";
@@ -485,25 +484,4 @@ describe("webhook deliveries attempted together (a queue batch)", () => {
       .first<{ n: number }>();
     expect(bodies!.n).toBe(0);
   }, 30_000);
-
-  it("the cron's sweeper attempts a backlog itself from the newest end while the queue takes the oldest, each delivery sent once", async () => {
-    const { client, date } = await restaurant();
-    const hook = await receiverHook();
-    const sub = await subscribe(client, hook.url, "RESERVATION_CREATED");
-    // A backlog committed by a Worker that then stopped: nothing sent, nothing queued.
-    const ids: number[] = [];
-    for (let i = 0; i < 150; i++) ids.push(await insertReservation(client.propertyId, { date }));
-    const { shard } = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(client.propertyId).first<{ shard: number }>())!;
-    await sweep(env, shard, Date.now() + 15_000);
-    // The newest delivery, last in the queue's order, was sent by the sweeper before it returned.
-    const newest = await client.d1
-      .prepare("SELECT d.state, d.attempts FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.reservation_id = ?")
-      .bind(ids.at(-1))
-      .first<{ state: string; attempts: number }>();
-    expect(newest).toEqual({ state: "delivered", attempts: 1 });
-    const got = await received(hook, 150, 30_000);
-    for (const d of await settled(client, sub.id)) expect(d).toMatchObject({ state: "delivered", attempts: [expect.objectContaining({ status: 200 })] });
-    expect(new Set(got.map((m) => m.headers["webhook-id"])).size).toBe(150);
-    expect(await hook.received()).toHaveLength(150);
-  }, 60_000);
 });

@@ -6,9 +6,8 @@
  *   due rows (a few), once it has answered. The commit-to-receiver path is then one attempt,
  *   not a hop through the queue, whose local simulation runs one batch at a time.
  * - the queue: whatever sendNow leaves, every retry (sent with its delay), and the sweeper's finds.
- * - the sweeper: sweep() from the cron queues what nobody took (a Worker stopped between the
- *   commit and the send), so nothing is lost, then attempts a share of it itself while the queue
- *   drains the rest.
+ * - the sweeper: dispatchDue() from the cron queues what nobody took (a Worker stopped between the
+ *   commit and the send), so nothing is lost.
  * A lease on the row (in each sender) keeps two attempts apart, so the paths never send twice.
  */
 import { drizzle } from "drizzle-orm/d1";
@@ -46,28 +45,6 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
     }
   }
   return total;
-}
-
-/** How many rows a round of the sweeper's own attempts takes (a queue batch's worth), and at most how many rounds a run. */
-const SWEEP_SHARE = 100;
-const SWEEP_ROUNDS = 50;
-
-/**
- * The cron's sweeper in shard `shard`: queues every due row no message is on its way for
- * (dispatchDue), then, until `until`, attempts due rows itself, the newest first, while the queue
- * takes them from the oldest: a backlog drains from both ends. It stops at a round that finds
- * less than a full share (the queue keeps up). A lease keeps the two from sending a row twice.
- */
-export async function sweep(env: Bindings, shard: number, until: number): Promise<number> {
-  const queued = await dispatchDue(env, shard, { until });
-  for (const kind of kinds()) {
-    const sender = senderOf(kind);
-    if (!sender.attemptDue) continue;
-    for (let round = 0; round < SWEEP_ROUNDS && clockNow() < until; round++) {
-      if ((await sender.attemptDue(env, shard, SWEEP_SHARE)) < SWEEP_SHARE) break;
-    }
-  }
-  return queued;
 }
 
 /** Attempts the property's due rows of every kind at once (a few of each); queues the rest of the shard's. */

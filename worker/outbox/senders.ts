@@ -15,11 +15,6 @@ export interface Sender {
    * answers the ids whose attempt failed on our side. Without it, attemptAll tries each alone.
    */
   attemptMany?(env: Bindings, shard: number, ids: number[]): Promise<Map<number, unknown>>;
-  /**
-   * attempts up to `limit` due rows of the shard that nobody holds, whether queued or not, and
-   * answers how many it took: the sweeper's own share of a backlog, beside the queue.
-   */
-  attemptDue?(env: Bindings, shard: number, limit: number): Promise<number>;
 }
 
 const senders = new Map<OutboxKind, Sender>();

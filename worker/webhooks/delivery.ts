@@ -61,26 +61,11 @@ export async function attemptMany(env: Bindings, shard: number, ids: number[]): 
   const held = new Set(leased.map((c) => c.id));
   const failed = new Map<number, unknown>();
   const keep = (ids: number[]) => (err: unknown) => ids.forEach((id) => failed.set(id, err));
-  // Those done or held elsewhere (the sweeper's own attempts, a write's) are read in one round trip and left.
-  const rest = ids.filter((id) => !held.has(id));
-  const waiting = rest.length ? await repo.unheld(d1, rest, iso(now)).catch(() => rest) : [];
-  await Promise.all([attemptClaimed(env, d1, leased).catch(keep([...held])), ...waiting.map((id) => attempt(env, shard, id).catch(keep([id])))]);
+  await Promise.all([
+    attemptClaimed(env, d1, leased).catch(keep([...held])),
+    ...ids.filter((id) => !held.has(id)).map((id) => attempt(env, shard, id).catch(keep([id]))),
+  ]);
   return failed;
-}
-
-/**
- * Attempts up to `limit` of shard `shard`'s deliveries that may go now and nobody holds, the newest
- * first (the sweeper's own share of a backlog while the queue takes it from the oldest); answers
- * how many it leased.
- */
-export async function attemptNewestDue(env: Bindings, shard: number, limit: number): Promise<number> {
-  const d1 = shardD1(env, shard);
-  await ensureIdRange(env, shard);
-  const { webhookTimeoutMs: timeoutMs } = config(env);
-  const now = clockNow();
-  const leased = await repo.leaseNewestDue(d1, limit, iso(now), iso(now + timeoutMs + 15_000));
-  await attemptClaimed(env, d1, leased);
-  return leased.length;
 }
 
 /** Sends the claimed deliveries and closes their attempts: delivered, disabled, retried or failed. */

@@ -166,33 +166,10 @@ export async function takeDue(d1: D1Database, o: { now: string; graceBefore: str
  * the leased ones, in one statement however many.
  */
 export async function leaseDeliveries(d1: D1Database, ids: number[], now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
-  return lease(d1, "SELECT value FROM json_each(?1)", JSON.stringify(ids), now, leaseUntil);
-}
-
-/**
- * Leases up to `limit` of the shard's deliveries that may go now (as leaseDeliveries), the newest
- * first: the queue's messages name the oldest first, so the two meet late.
- */
-export async function leaseNewestDue(d1: D1Database, limit: number, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
-  const candidates = `SELECT id FROM webhook_deliveries WHERE state = 'pending' AND (next_attempt_at <= ?3 OR cycle_attempts = 0)
-    AND (lease_until IS NULL OR lease_until < ?3) ORDER BY id DESC LIMIT ?1`;
-  return lease(d1, candidates, limit, now, leaseUntil);
-}
-
-/** Of deliveries `ids`, those still pending that no live lease holds (the others are done, or being tried elsewhere). */
-export async function unheld(d1: D1Database, ids: number[], now: string): Promise<number[]> {
-  const { results } = await d1
-    .prepare("SELECT id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'pending' AND (lease_until IS NULL OR lease_until < ?2)")
-    .bind(JSON.stringify(ids), now)
-    .all<{ id: number }>();
-  return results.map((r) => r.id);
-}
-
-async function lease(d1: D1Database, candidates: string, first: unknown, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
   const { results } = await d1
     .prepare(
       `UPDATE webhook_deliveries AS d SET lease_until = ?2
-       WHERE d.id IN (${candidates}) AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ?3)
+       WHERE d.id IN (SELECT value FROM json_each(?1)) AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ?3)
          AND (d.next_attempt_at <= ?3 OR d.cycle_attempts = 0)
          AND NOT EXISTS (
            SELECT 1 FROM webhook_deliveries p
@@ -203,7 +180,7 @@ async function lease(d1: D1Database, candidates: string, first: unknown, now: st
              AND p.state = 'pending' AND p.cycle_attempts = 0)
        RETURNING id, event_id, subscription_id, property_id, attempts, cycle_attempts`,
     )
-    .bind(first, leaseUntil, now)
+    .bind(JSON.stringify(ids), leaseUntil, now)
     .all<ClaimedDelivery>();
   return results.sort((a, b) => a.id - b.id);
 }
