@@ -61,10 +61,10 @@ export async function attemptMany(env: Bindings, shard: number, ids: number[]): 
   const held = new Set(leased.map((c) => c.id));
   const failed = new Map<number, unknown>();
   const keep = (ids: number[]) => (err: unknown) => ids.forEach((id) => failed.set(id, err));
-  await Promise.all([
-    attemptClaimed(env, d1, leased).catch(keep([...held])),
-    ...ids.filter((id) => !held.has(id)).map((id) => attempt(env, shard, id).catch(keep([id]))),
-  ]);
+  // Those done or held elsewhere (a duplicate message, a write's own attempt) are read in one round trip and left.
+  const rest = ids.filter((id) => !held.has(id));
+  const waiting = rest.length ? await repo.unheld(d1, rest, iso(now)).catch(() => rest) : [];
+  await Promise.all([attemptClaimed(env, d1, leased).catch(keep([...held])), ...waiting.map((id) => attempt(env, shard, id).catch(keep([id])))]);
   return failed;
 }
 

@@ -185,6 +185,15 @@ export async function leaseDeliveries(d1: D1Database, ids: number[], now: string
   return results.sort((a, b) => a.id - b.id);
 }
 
+/** Of deliveries `ids`, those still pending that no live lease holds (the others are done, or being tried elsewhere). */
+export async function unheld(d1: D1Database, ids: number[], now: string): Promise<number[]> {
+  const { results } = await d1
+    .prepare("SELECT id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'pending' AND (lease_until IS NULL OR lease_until < ?2)")
+    .bind(JSON.stringify(ids), now)
+    .all<{ id: number }>();
+  return results.map((r) => r.id);
+}
+
 export async function deliveryState(d1: D1Database, id: number) {
   return d1
     .prepare("SELECT state, next_attempt_at, lease_until, cycle_attempts, property_id FROM webhook_deliveries WHERE id = ?")
