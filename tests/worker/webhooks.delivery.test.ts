@@ -441,6 +441,12 @@ describe("webhook deliveries attempted together (a queue batch)", () => {
     for (const sub of [created, updated]) {
       for (const d of await settled(client, sub.id)) expect(d).toMatchObject({ state: "delivered", attempts: [expect.objectContaining({ status: 200 })] });
     }
+    // The same batch again (a duplicate message, the sweeper's re-send): nothing is sent twice.
+    expect([...(await attemptMany(env, shard, pending.map((d) => d.id))).keys()]).toEqual([]);
+    expect(await hook.received()).toHaveLength(6);
+    for (const sub of [created, updated]) {
+      for (const d of await settled(client, sub.id)) expect(d.attempts).toHaveLength(1);
+    }
   });
 
   it("delivers the rest of a batch when one endpoint fails, and retries only that endpoint's deliveries", async () => {
