@@ -100,7 +100,7 @@ function closingsOf(d1: D1Database, claimed: repo.ClaimedDelivery[], outcomes: S
   const closings: Closing[] = [];
   claimed.forEach((c, i) => {
     const o = outcomes[i]!;
-    if (accepted(o)) delivered.push({ id: c.id, status: o.status!, latencyMs: o.latencyMs, excerpt: o.excerpt });
+    if (accepted(o)) delivered.push({ id: c.id, status: o.status!, latencyMs: o.latencyMs, error: o.error, excerpt: o.excerpt });
     else closings.push(closing(d1, c, o, scale, at));
   });
   // After the others: a subscription disabled in this batch leaves its accepted deliveries delivered.

@@ -339,6 +339,7 @@ export interface Delivered {
   id: number;
   status: number;
   latencyMs: number;
+  error: string | null;
   excerpt: string | null;
 }
 
@@ -349,13 +350,13 @@ export interface Delivered {
  */
 export function deliveredStatements(d1: D1Database, rows: Delivered[], attemptedAt: string, at: string): D1PreparedStatement[] {
   if (!rows.length) return [];
-  const list = JSON.stringify(rows.map((r) => ({ id: r.id, s: r.status, l: r.latencyMs, x: r.excerpt })));
+  const list = JSON.stringify(rows.map((r) => ({ id: r.id, s: r.status, l: r.latencyMs, e: r.error, x: r.excerpt })));
   const ids = JSON.stringify(rows.map((r) => r.id));
   return [
     d1
       .prepare(
         `INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, error, response_excerpt)
-         SELECT value ->> '$.id', ?2, value ->> '$.s', value ->> '$.l', NULL, value ->> '$.x' FROM json_each(?1) ORDER BY key`,
+         SELECT value ->> '$.id', ?2, value ->> '$.s', value ->> '$.l', value ->> '$.e', value ->> '$.x' FROM json_each(?1) ORDER BY key`,
       )
       .bind(list, attemptedAt),
     d1
