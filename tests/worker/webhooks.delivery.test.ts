@@ -441,5 +441,53 @@ describe("webhook deliveries attempted together (a queue batch)", () => {
     for (const sub of [created, updated]) {
       for (const d of await settled(client, sub.id)) expect(d).toMatchObject({ state: "delivered", attempts: [expect.objectContaining({ status: 200 })] });
     }
+    // The same batch again (a duplicate message, the sweeper's re-send): nothing is sent twice.
+    expect([...(await attemptMany(env, shard, pending.map((d) => d.id))).keys()]).toEqual([]);
+    expect(await hook.received()).toHaveLength(6);
+    for (const sub of [created, updated]) {
+      for (const d of await settled(client, sub.id)) expect(d.attempts).toHaveLength(1);
+    }
   });
+
+  it("delivers the rest of a batch when one endpoint fails, and retries only that endpoint's deliveries", async () => {
+    const { client, date } = await restaurant();
+    const healthy = await receiverHook();
+    const failing = await receiverHook([{ status: 500 }, { status: 503 }, { status: 500 }]);
+    const ok = await subscribe(client, healthy.url, "RESERVATION_CREATED");
+    const down = await subscribe(client, failing.url, "RESERVATION_CREATED");
+    // Committed by a Worker that then stopped: three events, each with a delivery to both endpoints.
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await insertReservation(client.propertyId, { date }));
+    const { results: pending } = await client.d1
+      .prepare("SELECT id, subscription_id FROM webhook_deliveries WHERE property_id = ? AND state = 'pending' ORDER BY id")
+      .bind(client.propertyId)
+      .all<{ id: number; subscription_id: number }>();
+    expect(pending).toHaveLength(6);
+    const { shard } = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(client.propertyId).first<{ shard: number }>())!;
+    expect([...(await attemptMany(env, shard, pending.map((d) => d.id))).keys()]).toEqual([]);
+    // Right after the batch: the healthy endpoint's three are delivered, the failing one's wait for their retry.
+    const states = await client.d1
+      .prepare(`SELECT subscription_id AS sub, state, attempts, last_status FROM webhook_deliveries WHERE id IN (${pending.map((d) => d.id).join(",")}) ORDER BY id`)
+      .all<{ sub: number; state: string; attempts: number; last_status: number }>();
+    expect(states.results.filter((d) => d.sub === ok.id)).toEqual(ids.map(() => ({ sub: ok.id, state: "delivered", attempts: 1, last_status: 200 })));
+    expect(states.results.filter((d) => d.sub === down.id).map((d) => [d.state, d.attempts])).toEqual(ids.map(() => ["pending", 1]));
+    const first = await healthy.received();
+    expect(new Set(first.map((m) => m.headers["webhook-id"])).size).toBe(3);
+    for (const m of first) expect(verified(ok.secret, m).data.reservation.id).toBeOneOf(ids);
+    // The retries reach the failing endpoint only, with the same webhook-ids; the healthy one hears nothing more.
+    const retried = await received(failing, 6);
+    const idsAt = (list: { headers: Record<string, string> }[]) => list.map((m) => m.headers["webhook-id"]).sort();
+    expect(idsAt(retried.slice(3))).toEqual(idsAt(retried.slice(0, 3)));
+    expect(idsAt(retried.slice(0, 3))).toEqual(idsAt(first));
+    const downLog = (await settled(client, down.id)).map((d) => d.attempts.map((a: { status: number }) => a.status));
+    expect(downLog.map((statuses) => statuses[1])).toEqual([200, 200, 200]);
+    expect(downLog.map((statuses) => statuses[0]).sort()).toEqual([500, 500, 503]);
+    for (const d of await settled(client, ok.id)) expect(d.attempts.map((a: { status: number }) => a.status)).toEqual([200]);
+    expect(await healthy.received()).toHaveLength(3);
+    // Every delivery of the events done: their bodies are gone.
+    const bodies = await client.d1
+      .prepare(`SELECT count(*) AS n FROM webhook_event_bodies WHERE event_id IN (SELECT id FROM webhook_events WHERE reservation_id IN (${ids.join(",")}))`)
+      .first<{ n: number }>();
+    expect(bodies!.n).toBe(0);
+  }, 30_000);
 });

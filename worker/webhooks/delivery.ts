@@ -61,10 +61,10 @@ export async function attemptMany(env: Bindings, shard: number, ids: number[]): 
   const held = new Set(leased.map((c) => c.id));
   const failed = new Map<number, unknown>();
   const keep = (ids: number[]) => (err: unknown) => ids.forEach((id) => failed.set(id, err));
-  await Promise.all([
-    attemptClaimed(env, d1, leased).catch(keep([...held])),
-    ...ids.filter((id) => !held.has(id)).map((id) => attempt(env, shard, id).catch(keep([id]))),
-  ]);
+  // Those done or held elsewhere (a duplicate message, a write's own attempt) are read in one round trip and left.
+  const rest = ids.filter((id) => !held.has(id));
+  const waiting = rest.length ? await repo.unheld(d1, rest, iso(now)).catch(() => rest) : [];
+  await Promise.all([attemptClaimed(env, d1, leased).catch(keep([...held])), ...waiting.map((id) => attempt(env, shard, id).catch(keep([id])))]);
   return failed;
 }
 
@@ -75,9 +75,37 @@ async function attemptClaimed(env: Bindings, d1: D1Database, claimed: repo.Claim
   const at = iso(clockNow());
   const prepared = await prepareSends(d1, claimed);
   const outcomes = await Promise.all(claimed.map((c) => outcomeOf(env, d1, c, prepared, timeoutMs)));
-  const closings = claimed.map((c, i) => closing(d1, c, outcomes[i]!, scale, at));
+  const closings = closingsOf(d1, claimed, outcomes, scale, at);
   await runClosings(d1, closings);
-  await Promise.all(closings.map((k) => (k.retryIn === undefined ? undefined : enqueue(env, "webhook", [{ property_id: k.claimed.property_id, id: k.claimed.id }], k.retryIn))));
+  await queueRetries(env, closings);
+}
+
+/** The retries, queued in bulk: one sendBatch per delay (a receiver that is down fails a whole batch alike). */
+async function queueRetries(env: Bindings, closings: Closing[]): Promise<void> {
+  const byDelay = new Map<number, { id: number; property_id: number }[]>();
+  for (const { retry, retryIn } of closings) {
+    if (retry && retryIn !== undefined) byDelay.set(retryIn, [...(byDelay.get(retryIn) ?? []), { id: retry.id, property_id: retry.property_id }]);
+  }
+  await Promise.all([...byDelay].map(([delay, rows]) => enqueue(env, "webhook", rows, delay)));
+}
+
+const accepted = (o: Sent): o is Outcome => !("gone" in o) && o.status !== null && o.status >= 200 && o.status < 300;
+
+/**
+ * How the attempts close: those the receivers accepted all together (the common case, three
+ * statements however many), every other one with statements of its own.
+ */
+function closingsOf(d1: D1Database, claimed: repo.ClaimedDelivery[], outcomes: Sent[], scale: number, at: string): Closing[] {
+  const delivered: repo.Delivered[] = [];
+  const closings: Closing[] = [];
+  claimed.forEach((c, i) => {
+    const o = outcomes[i]!;
+    if (accepted(o)) delivered.push({ id: c.id, status: o.status!, latencyMs: o.latencyMs, error: o.error, excerpt: o.excerpt });
+    else closings.push(closing(d1, c, o, scale, at));
+  });
+  // After the others: a subscription disabled in this batch leaves its accepted deliveries delivered.
+  if (delivered.length) closings.push({ statements: repo.deliveredStatements(d1, delivered, at, nowIso()) });
+  return closings;
 }
 
 /** What the claimed deliveries need to be sent: their targets and their events' bodies, in two round trips. */
@@ -109,15 +137,15 @@ async function outcomeOf(env: Bindings, d1: D1Database, claimed: repo.ClaimedDel
 }
 
 interface Closing {
-  claimed: repo.ClaimedDelivery;
   statements: D1PreparedStatement[];
-  /** seconds until the retry, when there is one */
+  /** the delivery to queue again, and in how many seconds, when there is a retry */
+  retry?: repo.ClaimedDelivery;
   retryIn?: number | undefined;
 }
 
 /** The statements that close an attempt: delivered, disabled, retried or failed (gone: failed without an attempt). */
 function closing(d1: D1Database, claimed: repo.ClaimedDelivery, outcome: Sent, scale: number, at: string): Closing {
-  const finish = (o: repo.Finish, also: D1PreparedStatement[]) => ({ claimed, statements: repo.finishStatements(d1, claimed.id, o, nowIso(), also) });
+  const finish = (o: repo.Finish, also: D1PreparedStatement[]) => ({ statements: repo.finishStatements(d1, claimed.id, o, nowIso(), also) });
   if ("gone" in outcome) return finish({ state: "failed", error: outcome.gone }, []);
   const record = repo.recordAttempt(d1, claimed.id, { at, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, excerpt: outcome.excerpt });
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return finish({ state: "delivered", status: outcome.status }, [record]);
@@ -131,7 +159,7 @@ function closing(d1: D1Database, claimed: repo.ClaimedDelivery, outcome: Sent, s
   const delay = retryDelay(claimed.cycle_attempts + 1, scale, outcome.retryAfter);
   const error = outcome.error ?? `the endpoint answered ${outcome.status}`;
   if (delay === undefined) return finish({ state: "failed", status: outcome.status, error: `${error}; retries exhausted` }, [record]);
-  return { ...finish({ state: "pending", status: outcome.status, error, nextAttemptAt: iso(clockNow() + delay * 1000) }, [record]), retryIn: delay };
+  return { ...finish({ state: "pending", status: outcome.status, error, nextAttemptAt: iso(clockNow() + delay * 1000) }, [record]), retry: claimed, retryIn: delay };
 }
 
 /** All closings in one batch; should it fail, each in a batch of its own, so one bad row holds back only itself. */

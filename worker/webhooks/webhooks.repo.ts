@@ -185,6 +185,15 @@ export async function leaseDeliveries(d1: D1Database, ids: number[], now: string
   return results.sort((a, b) => a.id - b.id);
 }
 
+/** Of deliveries `ids`, those still pending that no live lease holds (the others are done, or being tried elsewhere). */
+export async function unheld(d1: D1Database, ids: number[], now: string): Promise<number[]> {
+  const { results } = await d1
+    .prepare("SELECT id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'pending' AND (lease_until IS NULL OR lease_until < ?2)")
+    .bind(JSON.stringify(ids), now)
+    .all<{ id: number }>();
+  return results.map((r) => r.id);
+}
+
 export async function deliveryState(d1: D1Database, id: number) {
   return d1
     .prepare("SELECT state, next_attempt_at, lease_until, cycle_attempts, property_id FROM webhook_deliveries WHERE id = ?")
@@ -322,6 +331,49 @@ export function finishStatements(d1: D1Database, id: number, o: Finish, at: stri
       )
       .bind(id, o.state, tried ? 1 : 0, o.status ?? null, o.error ?? null, at, o.nextAttemptAt ?? null),
     ...(o.state === "delivered" ? [dropDeliveredBodies(d1, id)] : []),
+  ];
+}
+
+/** A delivery's attempt that the receiver accepted (2xx), for deliveredStatements. */
+export interface Delivered {
+  id: number;
+  status: number;
+  latencyMs: number;
+  error: string | null;
+  excerpt: string | null;
+}
+
+/**
+ * Closes deliveries whose attempt was accepted, in three statements however many (each with one
+ * JSON parameter): their attempt records, their new state, and the bodies of events that have no
+ * undelivered delivery left. The same rows as finishStatements writes for each alone.
+ */
+export function deliveredStatements(d1: D1Database, rows: Delivered[], attemptedAt: string, at: string): D1PreparedStatement[] {
+  if (!rows.length) return [];
+  const list = JSON.stringify(rows.map((r) => ({ id: r.id, s: r.status, l: r.latencyMs, e: r.error, x: r.excerpt })));
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  return [
+    d1
+      .prepare(
+        `INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, error, response_excerpt)
+         SELECT value ->> '$.id', ?2, value ->> '$.s', value ->> '$.l', value ->> '$.e', value ->> '$.x' FROM json_each(?1) ORDER BY key`,
+      )
+      .bind(list, attemptedAt),
+    d1
+      .prepare(
+        `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, cycle_attempts = cycle_attempts + 1,
+           last_status = (SELECT value ->> '$.s' FROM json_each(?1) WHERE value ->> '$.id' = webhook_deliveries.id),
+           last_error = NULL, lease_until = NULL, delivered_at = ?2, queued_at = NULL
+         WHERE id IN (SELECT value ->> '$.id' FROM json_each(?1))`,
+      )
+      .bind(list, at),
+    d1
+      .prepare(
+        `DELETE FROM webhook_event_bodies
+         WHERE event_id IN (SELECT event_id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?1)))
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.event_id = webhook_event_bodies.event_id AND x.state <> 'delivered')`,
+      )
+      .bind(ids),
   ];
 }
 
