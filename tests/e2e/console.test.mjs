@@ -8,6 +8,7 @@
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
 import { axeViolations } from "../support/axe.mjs";
+import { focused, tabTo } from "../support/keyboard.mjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,14 +40,6 @@ function lunchtime() {
 }
 
 
-/** The focused element through the shadow roots. */
-const focused = (page) =>
-  page.evaluate(() => {
-    let a = document.activeElement;
-    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-    return a ? { tag: a.tagName.toLowerCase(), name: a.getAttribute("name"), text: (a.textContent ?? "").trim() } : null;
-  });
-
 /** Waits for `locator`; when it never comes, the error says what the page showed instead. */
 const shows = (page, locator, timeout = 15_000) =>
   locator.waitFor({ timeout }).catch(async (err) => {
@@ -56,15 +49,6 @@ const shows = (page, locator, timeout = 15_000) =>
     });
     throw new Error(`${locator} never appeared on ${page.url()}; the page shows: ${text.slice(0, 1500)}`, { cause: err });
   });
-
-async function tabTo(page, match, what, max = 30) {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press("Tab");
-    const f = await focused(page);
-    if (f && match(f)) return f;
-  }
-  throw new Error(`Tab never reached ${what}; focus is on ${JSON.stringify(await focused(page))}`);
-}
 
 describe("the restaurant's console in Chromium", () => {
   const { date: today, at: start } = lunchtime();
@@ -137,7 +121,7 @@ describe("the restaurant's console in Chromium", () => {
     });
     await page.goto(`${server.url}/console`);
     await page.locator("bc-sign-in h1").waitFor();
-    await tabTo(page, (f) => f.name === "username", "the username");
+    await tabTo(page, (f) => f.name === "username", "the username", 30);
     await page.keyboard.type(restaurant.username);
     await page.keyboard.press("Tab");
     assert.equal((await focused(page)).name, "password");
