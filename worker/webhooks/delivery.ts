@@ -143,12 +143,14 @@ interface Closing {
   retryIn?: number | undefined;
 }
 
-/** The statements that close an attempt: delivered, disabled, retried or failed (gone: failed without an attempt). */
+/**
+ * The statements that close an attempt the receiver did not accept (accepted ones close together,
+ * closingsOf): disabled, retried or failed (gone: failed without an attempt).
+ */
 function closing(d1: D1Database, claimed: repo.ClaimedDelivery, outcome: Sent, scale: number, at: string): Closing {
   const finish = (o: repo.Finish, also: D1PreparedStatement[]) => ({ statements: repo.finishStatements(d1, claimed.id, o, nowIso(), also) });
   if ("gone" in outcome) return finish({ state: "failed", error: outcome.gone }, []);
   const record = repo.recordAttempt(d1, claimed.id, { at, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, excerpt: outcome.excerpt });
-  if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return finish({ state: "delivered", status: outcome.status }, [record]);
   // Gone (the receiver asks us to stop) or an endpoint no longer allowed: the subscription is
   // disabled with everything it had pending; a PUT enables it again.
   const disable = outcome.status === 410 ? "the endpoint answered 410 Gone" : outcome.final ? outcome.error! : undefined;
