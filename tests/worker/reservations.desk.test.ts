@@ -54,6 +54,24 @@ describe("POST /reservations through the restaurant's desk", () => {
     expect(desk.refused).toBe(40 - N);
   });
 
+  it("serves the bookings of different days waiting together side by side, each day deciding its own", async () => {
+    const N = 2;
+    const { client, service } = await restaurant(N);
+    const dates = [dateInDays(40), dateInDays(41), dateInDays(42)];
+    const asked = dates.flatMap((date) => Array.from({ length: 4 }, () => date));
+    const results = await Promise.all(asked.map((date) => book(client, { start_date: date, service_id: service.id })));
+    for (const date of dates) {
+      const ofDay = results.filter((r, i) => asked[i] === date);
+      expect(ofDay.filter((r) => r.status === 201)).toHaveLength(N);
+      expect(ofDay.filter((r) => r.status === 403 && r.json.code === "table_not_available")).toHaveLength(4 - N);
+      expect(await held(client.propertyId, date)).toEqual({ holds: N, tables: N });
+    }
+    const desk = await figures(client.propertyId);
+    expect(desk.refused).toBe(dates.length * (4 - N));
+    // the bookings that waited behind the first read were served in one round, not one day after another
+    expect(desk.widestRound).toBeGreaterThan(1);
+  });
+
   it("books a table freed by a cancellation at once", async () => {
     const { client, service } = await restaurant(2);
     const date = dateInDays(31);

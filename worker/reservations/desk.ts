@@ -41,12 +41,14 @@ type DeskAnswer = Created | { problem: { code: ErrorCode; detail: string | undef
 
 /** What the desk has done since its object started. */
 export interface DeskFigures {
-  /** reads of a day (one per round of waiting bookings) */
+  /** reads of a day (one per day of a round of waiting bookings) */
   reads: number;
   /** bookings refused on the day read, without a write */
   refused: number;
   /** bookings sent to plan and commit */
   committed: number;
+  /** the most days served side by side in one round */
+  widestRound: number;
 }
 
 interface Waiting {
@@ -84,7 +86,7 @@ export const bookingDesk: DeskHandler = {
 function deskOf(room: DeskRoom): Desk {
   let desk = room.kept.get("desk") as Desk | undefined;
   if (!desk) {
-    desk = { queue: [], busy: false, days: new Map(), figures: { reads: 0, refused: 0, committed: 0 } };
+    desk = { queue: [], busy: false, days: new Map(), figures: { reads: 0, refused: 0, committed: 0, widestRound: 0 } };
     room.kept.set("desk", desk);
   }
   return desk;
@@ -114,19 +116,32 @@ interface Winner {
 }
 
 /**
- * One read of the first waiting booking's day, then every waiting booking of that day decided in
- * turn on it, each one that fits holding its tables for those after it. The ones that fit are
- * committed side by side (each the normal plan and commit, on the tables it was decided on); once
- * every one of them has committed, those that could not fit are refused. Should any commit fail,
- * they wait for the next round's read instead: a "full" is never answered on a table nobody took.
+ * One round: every day someone is waiting for, each served on a read of its own, side by side
+ * (the bookings of one day decide against each other; different days only meet in D1's guard,
+ * which refuses a commit that would overlap a table across midnight). Bookings arriving meanwhile
+ * wait for the next round.
  */
 async function serveRound(desk: Desk, env: Bindings): Promise<void> {
-  const first = desk.queue[0]!.job;
-  const key = `${first.shard}:${first.input.start_date}`;
-  const round = desk.queue.filter((w) => w.job.shard === first.shard && w.job.input.start_date === first.input.start_date);
+  const days = new Map<string, Waiting[]>();
+  for (const w of desk.queue) {
+    const key = `${w.job.shard}:${w.job.input.start_date}`;
+    days.set(key, [...(days.get(key) ?? []), w]);
+  }
+  desk.figures.widestRound = Math.max(desk.figures.widestRound, days.size);
+  await Promise.all([...days].map(([key, waiting]) => serveDay(desk, env, key, waiting)));
+}
+
+/**
+ * One read of the day, then its waiting bookings decided in turn on it, each one that fits
+ * holding its tables for those after it. The ones that fit are committed side by side (each the
+ * normal plan and commit, on the tables it was decided on); once every one of them has committed,
+ * those that could not fit are refused. Should any commit fail, they wait for the next round's
+ * read instead: a "full" is never answered on a table nobody took.
+ */
+async function serveDay(desk: Desk, env: Bindings, key: string, round: Waiting[]): Promise<void> {
   let read: Awaited<ReturnType<typeof readDay>>;
   try {
-    read = await readDay(desk, env, first, key);
+    read = await readDay(desk, env, round[0]!.job, key);
   } catch (err) {
     for (const w of take(desk, round)) w.fail(err);
     return;
