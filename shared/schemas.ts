@@ -45,13 +45,18 @@ export const hourString = z
   .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "expected a time HH:MM:SS")
   .transform((v) => (v.length === 5 ? `${v}:00` : v));
 
+/** Zones found valid so far: building a formatter to ask is what costs, and there are a few hundred zones. */
+const knownZones = new Set<string>();
+
 export function isTimeZone(value: string): boolean {
+  if (knownZones.has(value)) return true;
   try {
     new Intl.DateTimeFormat("en", { timeZone: value });
-    return true;
   } catch {
     return false;
   }
+  knownZones.add(value);
+  return true;
 }
 
 /**
@@ -179,8 +184,18 @@ export const settingsPatchSchema = z.object({
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
-/** Reads stored settings, filling defaults (and dropping anything no longer valid). */
+/** Settings resolved per stored object: a request asks for its property's settings many times. */
+const resolved = new WeakMap<object, Settings>();
+
+/** Reads stored settings, filling defaults (and dropping anything no longer valid). Callers share the answer: never change it. */
 export function resolveSettings(stored: unknown): Settings {
+  if (!stored || typeof stored !== "object") return resolveAfresh(stored);
+  let settings = resolved.get(stored);
+  if (!settings) resolved.set(stored, (settings = resolveAfresh(stored)));
+  return settings;
+}
+
+function resolveAfresh(stored: unknown): Settings {
   const parsed = settingsSchema.safeParse(stored ?? {});
   if (parsed.success) return parsed.data;
   const obj = (stored && typeof stored === "object" ? stored : {}) as Record<string, unknown>;
