@@ -4,10 +4,9 @@
  * expiry, the no-shows, the webhook sweeper and retention. Shards run side by side, a few at a time, each
  * within a time budget of its own: a slow shard stops its own work, never another's.
  */
-import { drizzle } from "drizzle-orm/d1";
 import { purgeTokens } from "./auth/clients.repo";
 import { dropExpiredConsoleRows } from "./console/sessions.repo";
-import * as controlSchema from "./db/control.schema";
+import { controlDb } from "./db/handles";
 import type { Bindings } from "./env";
 import { now } from "./lib/clock";
 import { purgeOAuth } from "./oauth/tokens.repo";
@@ -50,7 +49,7 @@ export async function scheduledWork(env: Bindings): Promise<void> {
  */
 export async function housekeeping(env: Bindings): Promise<void> {
   const dayAgo = iso(now() - DAY);
-  const control = drizzle(env.DB, { schema: controlSchema });
+  const control = controlDb(env.DB);
   await Promise.all([purgeKeys(env.DB, dayAgo), purgeTokens(control, dayAgo), purgeOAuth(control, dayAgo), dropExpiredConsoleRows(control, iso(now()))]);
 }
 

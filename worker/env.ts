@@ -1,12 +1,11 @@
 /** The one AppEnv: the Worker's bindings and the request's variables. Imports no feature module. */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type * as control from "./db/control.schema";
 import type * as shard from "./db/shard.schema";
 
-/** A property's shard, through drizzle (the request's D1 session). */
-export type Db = DrizzleD1Database<typeof shard>;
+/** A property's shard, through drizzle (the request's D1 session); its query builder only (worker/db/handles.ts). */
+export type Db = DrizzleD1Database;
 /** The control database: clients, tokens, grants, the property directory, idempotency keys (`$client`: the raw D1 binding). */
-export type ControlDb = DrizzleD1Database<typeof control> & { $client: D1Database };
+export type ControlDb = DrizzleD1Database & { $client: D1Database };
 
 /** The kinds of outbox row the queue carries (worker/outbox/): each has its own table and sender. */
 export type OutboxKind = "webhook" | "message";

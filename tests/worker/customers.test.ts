@@ -4,8 +4,9 @@
  * merge, erase) and each customer's visits, no-shows, cancellations, covers and last visit, with
  * no-shows expired by the cron.
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { customers } from "../../worker/db/shard.schema";
 import { setClock } from "../../worker/lib/clock";
 import { mergeCustomers } from "../../worker/customers/customers.repo";
 import { storedGuest } from "../../worker/reservations/guest.repo";
@@ -174,7 +175,8 @@ describe("a guest stored once: decided by the database, as the write happens", (
     const kate = (await book(c, { start_date: s.date, service_id: s.service.id, customer: { first_name: "Kate", email: "kate@example.com" } })).json.data[0];
     const grace = (await book(c, { start_date: dateInDays(11), service_id: s.service.id, customer: { first_name: "Grace", email: "grace@example.com" } })).json.data[0];
     const db = shardDb(c.d1);
-    const [source, into] = [await db.query.customers.findFirst({ where: (t, { eq }) => eq(t.id, kate.customer.id) }), await db.query.customers.findFirst({ where: (t, { eq }) => eq(t.id, grace.customer.id) })];
+    const byId = async (id: number) => (await db.select().from(customers).where(eq(customers.id, id)))[0];
+    const [source, into] = [await byId(kate.customer.id), await byId(grace.customer.id)];
     // the merge read both, then the source is erased before it writes
     expect((await c.call(`/api/v2/customers/${kate.customer.id}`, { method: "DELETE" })).status).toBe(200);
     expect(await mergeCustomers(db, source!, into!, { tags: ["vip"] }, "client:test")).toBeUndefined();

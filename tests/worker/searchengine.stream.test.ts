@@ -4,9 +4,8 @@
  * merchant). Its peak memory for 1 and 50 merchants is measured by `npm run bench` (part feeds).
  */
 import { env, exports } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import * as controlSchema from "../../worker/db/control.schema";
+import { controlDb } from "../../worker/db/handles";
 import { allMerchants, availabilityFeedText } from "../../worker/searchengine/feeds";
 import { ORIGIN } from "./helpers";
 import { merchant, PARTNER_AUTH } from "./searchengine.fixtures";
@@ -31,7 +30,7 @@ async function chunksOf(path: string) {
 describe("GET /searchengine/feeds/availability.json", () => {
   it("is worked out a day at a time: many pieces, none near the whole, together the JSON the route answers", async () => {
     const m = await merchant({ tables: [2, 4], settings: { max_days_ahead: 20 } });
-    const merchants = await allMerchants(env, drizzle(env.DB, { schema: controlSchema }), m.merchantId);
+    const merchants = await allMerchants(env, controlDb(env.DB), m.merchantId);
     const pieces: string[] = [];
     for await (const piece of availabilityFeedText(merchants, false)) pieces.push(piece);
     const total = pieces.reduce((n, p) => n + p.length, 0);

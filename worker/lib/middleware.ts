@@ -1,6 +1,5 @@
-import { drizzle } from "drizzle-orm/d1";
 import type { Context, MiddlewareHandler } from "hono";
-import * as control from "../db/control.schema";
+import { controlDb } from "../db/handles";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 
@@ -9,7 +8,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** One drizzle handle per request on the control database; a property's shard is bound later (properties/binding.ts). */
 export function database(): MiddlewareHandler<AppEnv> {
   return async function databaseMiddleware(c, next) {
-    c.set("control", drizzle(c.env.DB, { schema: control }));
+    c.set("control", controlDb(c.env.DB));
     await next();
   };
 }

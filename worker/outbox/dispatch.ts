@@ -10,9 +10,8 @@
  *   commit and the send), so nothing is lost.
  * A lease on the row (in each sender) keeps two attempts apart, so the paths never send twice.
  */
-import { drizzle } from "drizzle-orm/d1";
 import type { MiddlewareHandler } from "hono";
-import * as controlSchema from "../db/control.schema";
+import { controlDb } from "../db/handles";
 import type { AppEnv, Bindings, DeliveryMessage, OutboxKind } from "../env";
 import { now as clockNow } from "../lib/clock";
 import { abortReason } from "../lib/d1";
@@ -82,7 +81,7 @@ export function dispatchAfterWrite(): MiddlewareHandler<AppEnv> {
  * A property being moved waits; a crash leaves the message to the queue's retry.
  */
 export async function consume(batch: MessageBatch<DeliveryMessage>, env: Bindings): Promise<void> {
-  const control = drizzle(env.DB, { schema: controlSchema });
+  const control = controlDb(env.DB);
   const entries = await shardsOf(control, [...new Set(batch.messages.map((m) => m.body.property_id).filter(Number.isInteger))]);
   const groups = new Map<string, { kind: OutboxKind; shard: number; messages: Message<DeliveryMessage>[] }>();
   for (const message of batch.messages) {

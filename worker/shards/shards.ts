@@ -4,8 +4,7 @@
  * each shard hands them out from a range of its own (shard k: k * ID_STRIDE + 1 onwards), and a
  * move copies rows with their ids, so they survive it.
  */
-import { drizzle } from "drizzle-orm/d1";
-import * as schema from "../db/shard.schema";
+import { shardHandle } from "../db/handles";
 import type { Bindings, Db } from "../env";
 import { seedIdRange } from "./shards.repo";
 
@@ -25,7 +24,7 @@ export function shardD1(env: Bindings, index: number): D1Database {
   return d1;
 }
 
-export const shardDb = (d1: D1Database | D1DatabaseSession): Db => drizzle(d1 as D1Database, { schema });
+export const shardDb = (d1: D1Database | D1DatabaseSession): Db => shardHandle(d1);
 
 // Per isolate: a shard's sequences are seeded once, before the first write this isolate makes.
 const ready = new Map<number, Promise<void>>();
