@@ -97,6 +97,33 @@ async function drop(phase, r, ctx, date) {
   }
 }
 
+/**
+ * What any ATTEMPTS requests at once cost this machine before a booking's own work: as many
+ * one-record reads (GET /properties/{id}: the token, the directory and the property row a booking
+ * also reads before it reaches the desk), sent at once the same way. Answers the last one's seconds.
+ */
+async function readsAtOnce(phase, ctx) {
+  const agent = new Agent({ keepAlive: false, maxSockets: ATTEMPTS });
+  const started = performance.now();
+  const read = () =>
+    new Promise((resolve, reject) => {
+      const req = request(`${phase.url}${API}/properties/${ctx.propertyId}`, { agent, headers: { Authorization: `Bearer ${ctx.rotor()}` } });
+      req.on("response", (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  try {
+    const statuses = await Promise.all(Array.from({ length: ATTEMPTS }, read));
+    if (statuses.some((s) => s !== 200)) throw new Error(`drop: a one-record read answered ${statuses.find((s) => s !== 200)}`);
+    return (performance.now() - started) / 1000;
+  } finally {
+    agent.destroy();
+  }
+}
+
 /** One booking at a time, each on a day of its own; the first one warms the isolate and is not counted. */
 async function uncontended(phase, ctx, today) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -125,6 +152,7 @@ export async function dropPart() {
   const aloneP50 = median(alone);
   say(`drop: one booking alone takes ${fmt(aloneP50)} ms (median of ${ALONE}); now ${ATTEMPTS} at once`);
   const d = await drop(phase, r, ctx, seed.addDays(today, 60));
+  const reads = await readsAtOnce(phase, ctx);
   await phase.stop();
   const ratio = d.p99 / aloneP50;
   console.log(
@@ -136,9 +164,10 @@ export async function dropPart() {
       `  the shard holds ${d.stored.reservations} reservations with ${d.stored.holds} holds on ${d.stored.tables} distinct tables  ${d.ok ? "OK" : "WRONG"}`,
       `  drop latency min ${fmt(d.min)} ms, p50 ${fmt(d.p50)} ms, p99 ${fmt(d.p99)} ms; the ${d.created} bookings answered between ${fmt(d.createdBetween[0])} and ${fmt(d.createdBetween[1])} ms`,
       `  one booking alone: p50 ${fmt(aloneP50)} ms (${ALONE} in a row, each on its own day)`,
+      `  ${ATTEMPTS} one-record reads at once (GET /properties/{id}, after the drop): the last after ${fmt(reads, 1)} s; the drop's last answer is ${fmt(d.seconds / reads, 2)} times that`,
       `ratio drop-p99 / uncontended-p50 = ${fmt(ratio, 1)}`,
     ].join("\n"),
   );
   if (!d.ok) throw new Error(`drop: expected exactly ${TABLES} bookings on ${TABLES} tables and clean refusals, got ${JSON.stringify(d.byStatus)}, stored ${JSON.stringify(d.stored)}`);
-  return { shard: r.shard, tables: TABLES, attempts: ATTEMPTS, ...d, alone: { p50: aloneP50, samples: alone }, ratio };
+  return { shard: r.shard, tables: TABLES, attempts: ATTEMPTS, ...d, alone: { p50: aloneP50, samples: alone }, ratio, readsAtOnce: { seconds: reads, ratio: d.seconds / reads } };
 }

@@ -23,6 +23,7 @@ const GOALS = [
 const WATCHED = [
   ["storage", "bytes kept per reservation", (r) => count(r.storage.keptForGood)],
   ["api", "slots latency 100k/1k (no-cache)", (r) => ratio(r.api.ratios.slotsLatency100kPer1k.value)],
+  ["drop", "drop's last answer / 500 one-record reads at once", (r) => ratio(r.drop.readsAtOnce.ratio)],
   ["delivery", "webhooks p99 at 50 writes/s (s)", (r) => ({ value: r.delivery.webhooks.p99, text: fmt(r.delivery.webhooks.p99, 2) })],
   ["delivery", "messages p99 at 50 writes/s (s)", (r) => ({ value: r.delivery.messages.p99, text: fmt(r.delivery.messages.p99, 2) })],
   ["console-live", "polling fallback: delay p99 (s)", (r) => seconds(r["console-live"].poll.p99)],
