@@ -148,7 +148,7 @@ interface Closing {
  * closingsOf): disabled, retried or failed (gone: failed without an attempt).
  */
 function closing(d1: D1Database, claimed: repo.ClaimedDelivery, outcome: Sent, scale: number, at: string): Closing {
-  const finish = (o: repo.Finish, also: D1PreparedStatement[]) => ({ statements: repo.finishStatements(d1, claimed.id, o, nowIso(), also) });
+  const finish = (o: repo.Finish, also: D1PreparedStatement[]) => ({ statements: repo.finishStatements(d1, claimed.id, o, also) });
   if ("gone" in outcome) return finish({ state: "failed", error: outcome.gone }, []);
   const record = repo.recordAttempt(d1, claimed.id, { at, status: outcome.status, latencyMs: outcome.latencyMs, error: outcome.error, excerpt: outcome.excerpt });
   // Gone (the receiver asks us to stop) or an endpoint no longer allowed: the subscription is

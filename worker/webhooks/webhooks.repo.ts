@@ -298,25 +298,20 @@ export function disableSubscription(d1: D1Database, subscriptionId: number, exce
   ];
 }
 
+/** How an attempt the receiver did not accept ends: retried later, or failed. */
 export interface Finish {
-  state: "pending" | "delivered" | "failed";
+  state: "pending" | "failed";
   status?: number | null;
   error?: string;
   nextAttemptAt?: string;
 }
 
 /**
- * Closes an attempt: the delivery's new state, with `also` (its attempt record) in the same batch.
- * A delivered delivery forgets when it was queued, and once none of its event's deliveries is left
- * undelivered the event's body goes (snapshot, previous, payload: about 2.3 KB): nothing sends it
- * again, since only failed deliveries are replayed. The event's record stays for the log.
+ * The statements that close an attempt the receiver did not accept: the delivery's new state,
+ * after `also` (its attempt record, a disabled subscription) in the same batch. Accepted attempts
+ * close together in deliveredStatements.
  */
-export async function finishDelivery(d1: D1Database, id: number, o: Finish, at: string, also: D1PreparedStatement[] = []): Promise<void> {
-  await d1.batch(finishStatements(d1, id, o, at, also));
-}
-
-/** finishDelivery's statements, for a batch that closes several attempts at once. */
-export function finishStatements(d1: D1Database, id: number, o: Finish, at: string, also: D1PreparedStatement[] = []): D1PreparedStatement[] {
+export function finishStatements(d1: D1Database, id: number, o: Finish, also: D1PreparedStatement[] = []): D1PreparedStatement[] {
   const tried = also.length > 0;
   return [
     ...also,
@@ -324,13 +319,10 @@ export function finishStatements(d1: D1Database, id: number, o: Finish, at: stri
       .prepare(
         `UPDATE webhook_deliveries SET state = ?2, attempts = attempts + ?3, cycle_attempts = cycle_attempts + ?3,
            last_status = coalesce(?4, last_status), last_error = ?5, lease_until = NULL,
-           delivered_at = CASE WHEN ?2 = 'delivered' THEN ?6 ELSE delivered_at END,
-           next_attempt_at = coalesce(?7, next_attempt_at),
-           queued_at = CASE WHEN ?2 = 'delivered' THEN NULL ELSE coalesce(?7, queued_at) END
+           next_attempt_at = coalesce(?6, next_attempt_at), queued_at = coalesce(?6, queued_at)
          WHERE id = ?1`,
       )
-      .bind(id, o.state, tried ? 1 : 0, o.status ?? null, o.error ?? null, at, o.nextAttemptAt ?? null),
-    ...(o.state === "delivered" ? [dropDeliveredBodies(d1, id)] : []),
+      .bind(id, o.state, tried ? 1 : 0, o.status ?? null, o.error ?? null, o.nextAttemptAt ?? null),
   ];
 }
 
@@ -345,8 +337,9 @@ export interface Delivered {
 
 /**
  * Closes deliveries whose attempt was accepted, in three statements however many (each with one
- * JSON parameter): their attempt records, their new state, and the bodies of events that have no
- * undelivered delivery left. The same rows as finishStatements writes for each alone.
+ * JSON parameter): their attempt records, their new state (no longer queued), and the bodies of
+ * events that have no undelivered delivery left (snapshot, previous, payload: about 2.3 KB; only
+ * failed deliveries are replayed, so nothing sends them again). The events' records stay for the log.
  */
 export function deliveredStatements(d1: D1Database, rows: Delivered[], attemptedAt: string, at: string): D1PreparedStatement[] {
   if (!rows.length) return [];
@@ -375,16 +368,6 @@ export function deliveredStatements(d1: D1Database, rows: Delivered[], attempted
       )
       .bind(ids),
   ];
-}
-
-function dropDeliveredBodies(d1: D1Database, deliveryId: number): D1PreparedStatement {
-  return d1
-    .prepare(
-      `DELETE FROM webhook_event_bodies
-       WHERE event_id = (SELECT event_id FROM webhook_deliveries WHERE id = ?1)
-         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.event_id = webhook_event_bodies.event_id AND x.state <> 'delivered')`,
-    )
-    .bind(deliveryId);
 }
 
 // ---------- retention ----------
