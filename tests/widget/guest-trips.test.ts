@@ -267,6 +267,8 @@ describe("on a slow network", () => {
     expect(skeleton.getAttribute("aria-hidden")).to.equal("true");
     expect(skeleton.querySelectorAll(".chip").length).to.equal(6);
     expect(skeleton.textContent!.trim()).to.equal("");
+    // still: an endless pulse would keep the compositor drawing frames while the page loads
+    expect(skeleton.getAnimations({ subtree: true })).to.have.length(0);
     expect(page.shadowRoot!.querySelector('[role="status"]')!.textContent).to.include("Looking for free tables…");
     await expect(el).to.be.accessible();
     await settled(page);

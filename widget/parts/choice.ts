@@ -83,20 +83,11 @@ export const choiceStyles = css`
     border-radius: var(--_radius);
     background: var(--_bg);
   }
+  /* Still, not pulsing: an endless animation keeps the compositor drawing frames while the page loads, CPU a slow phone's main thread needs then. */
   .skeleton .chip span {
     border-color: transparent;
     background: var(--_border);
     opacity: 0.45;
-  }
-  @media (prefers-reduced-motion: no-preference) {
-    .skeleton .chip span {
-      animation: pulse 1.2s ease-in-out infinite alternate;
-    }
-  }
-  @keyframes pulse {
-    to {
-      opacity: 0.2;
-    }
   }
   .chip input:checked + span {
     background: var(--_accent);

@@ -109,8 +109,6 @@ booking-engine{display:block;min-height:24rem}
 .be-skel-days i{height:2.75rem}
 .be-skel-times{display:flex;flex-wrap:wrap;gap:.5rem}
 .be-skel-times i{width:4.5rem;height:2.75rem}
-@media (prefers-reduced-motion:no-preference){.be-skel i{animation:be-pulse 1.2s ease-in-out infinite alternate}}
-@keyframes be-pulse{to{opacity:.45}}
 .lang{display:flex;justify-content:flex-end;margin:0 0 .5rem}
 .lang ul{display:flex;flex-wrap:wrap;gap:.25rem .75rem;margin:0;padding:0;list-style:none;font-size:.875rem}
 .lang a{display:inline-block;padding:.375rem .125rem;color:#1f1c19}
@@ -163,7 +161,9 @@ function heading(v: Shell) {
 
 /**
  * The booking page's shape before its script and data arrive (a slow phone's first paint): the
- * party, a fortnight of days and a row of times drawn quiet, the word for a screen reader.
+ * party, a fortnight of days and a row of times drawn quiet, the word for a screen reader. It
+ * stands still: a pulse would have the compositor draw every frame while the script loads and
+ * runs, taking CPU from the main thread just when it is busiest.
  */
 function bookSkeleton(loading: string) {
   const cells = (n: number) => raw("<i></i>".repeat(n));
