@@ -270,21 +270,34 @@ function wranglerAsync(args) {
 // tokens, grants, the property directory) or SHARD_<k> (everything a property owns).
 
 /** Runs a .sql file on a local D1 under persistTo (the running wrangler dev sees the rows). */
+/**
+ * `wrangler d1 execute` from outside while the running Worker still writes (its emails and
+ * deliveries after a burst of bookings): SQLite may answer "database is locked" (SQLITE_BUSY);
+ * such a run is tried again after a pause, up to five times.
+ */
+async function d1Execute(args) {
+  for (let attempt = 1; ; attempt++) {
+    const r = await wranglerAsync(["d1", "execute", ...args]);
+    if (r.status === 0 || attempt === 5 || !/SQLITE_BUSY|database is locked/.test(`${r.stdout}${r.stderr}`)) return r;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+  }
+}
+
 export async function execSqlFile(persistTo, binding, file) {
-  const r = await wranglerAsync(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--file", file, "--yes"]);
+  const r = await d1Execute([binding, "--local", "--persist-to", persistTo, "--file", file, "--yes"]);
   if (r.status !== 0) throw new Error(`wrangler d1 execute ${binding} --file ${file} failed:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
 }
 
 /** Runs one query on a local D1 and returns its rows. */
 export async function query(persistTo, binding, sql) {
-  const r = await wranglerAsync(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
+  const r = await d1Execute([binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
   if (r.status !== 0) throw new Error(`query on ${binding} failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout)[0]?.results ?? [];
 }
 
 /** Runs `sql` (statements separated by ";") on `binding`: every statement's {results, meta}, meta.rows_read among them. */
 export async function queryAll(persistTo, binding, sql) {
-  const r = await wranglerAsync(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
+  const r = await d1Execute([binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
   if (r.status !== 0) throw new Error(`query on ${binding} failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout);
 }
