@@ -79,6 +79,8 @@ interface Decided {
  */
 export interface FirstRead {
   day?: LoadedDay | undefined;
+  /** the engine over `day`, when the caller built one to decide on it already */
+  engine?: Availability | undefined;
   customer?: CustomerRead | undefined;
 }
 
@@ -106,7 +108,8 @@ async function create(ctx: BookingContext, b: CreateInput, channel: Channel, o: 
     // than the customer's row when the engine decides.
     const [customer, loaded] = await Promise.all([resolveCustomer(ctx, b.customer, early.customer), early.day ?? loadDay(ctx, b.start_date, attempt > 1)]);
     // Only a retry after losing a table spreads: an uncontended booking takes the best table.
-    const plan = await planCreate(ctx, { b, channel, extras: o.extras, mode, customer, day: loaded, spread: tries.table > 0 ? Math.random() : undefined });
+    const engine = early.day ? early.engine : undefined;
+    const plan = await planCreate(ctx, { b, channel, extras: o.extras, mode, customer, day: loaded, engine, spread: tries.table > 0 ? Math.random() : undefined });
     try {
       return await commitCreate(ctx, plan, o.related);
     } catch (err) {
@@ -156,12 +159,13 @@ interface PlanInput {
   mode: Mode;
   customer: CustomerPlan | undefined;
   day: LoadedDay;
+  engine?: Availability | undefined;
   spread: number | undefined;
 }
 
 async function planCreate(ctx: BookingContext, p: PlanInput): Promise<CreatePlan> {
   const { b, mode, customer } = p;
-  const engine = engineOf(p.day);
+  const engine = p.engine ?? engineOf(p.day);
   const service = findService(p.day.catalog.services, b.service_id);
   checkPlace(engine, b.room_id, b.table_ids);
   const settings = resolveSettings(ctx.property.settings);

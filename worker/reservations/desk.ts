@@ -14,6 +14,7 @@
  */
 import type { Channel } from "../../shared/schemas";
 import { type KeptHolds, loadDeskDay } from "../availability/availability.repo";
+import type { Availability } from "../availability/engine";
 import { config } from "../config";
 import type { Bindings, PropertyRow } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
@@ -113,6 +114,8 @@ interface Winner {
   w: Waiting;
   ctx: BookingContext;
   day: LoadedDay;
+  /** the engine over `day` it was decided on, which its plan reuses */
+  engine: Availability;
 }
 
 /**
@@ -166,7 +169,7 @@ function decideRound(env: Bindings, round: Waiting[], read: { property: Property
     const ctx = contextOf(env, w.job, read.property);
     try {
       const spans = precheckCreate(ctx, w.job.input, w.job.channel, day, engine);
-      winners.push({ w, ctx, day });
+      winners.push({ w, ctx, day, engine });
       if (!spans.length) continue;
       day = { ...day, holds: [...day.holds, ...spans] };
       engine = engineOf(day);
@@ -178,9 +181,9 @@ function decideRound(env: Bindings, round: Waiting[], read: { property: Property
 }
 
 /** The normal plan and commit; true when the booking was created. */
-async function commit({ w, ctx, day }: Winner): Promise<boolean> {
+async function commit({ w, ctx, day, engine }: Winner): Promise<boolean> {
   try {
-    w.answer(await createReservationWithRelated(ctx, w.job.input, w.job.channel, { day, customer: w.job.customer }));
+    w.answer(await createReservationWithRelated(ctx, w.job.input, w.job.channel, { day, engine, customer: w.job.customer }));
     return true;
   } catch (err) {
     answerError(w, err);
