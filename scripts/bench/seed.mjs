@@ -269,7 +269,6 @@ function wranglerAsync(args) {
 // `binding` names the database as wrangler.toml binds it: DB (the control database: clients,
 // tokens, grants, the property directory) or SHARD_<k> (everything a property owns).
 
-/** Runs a .sql file on a local D1 under persistTo (the running wrangler dev sees the rows). */
 /**
  * `wrangler d1 execute` from outside while the running Worker still writes (its emails and
  * deliveries after a burst of bookings): SQLite may answer "database is locked" (SQLITE_BUSY);
@@ -283,6 +282,7 @@ async function d1Execute(args) {
   }
 }
 
+/** Runs a .sql file on a local D1 under persistTo (the running wrangler dev sees the rows). */
 export async function execSqlFile(persistTo, binding, file) {
   const r = await d1Execute([binding, "--local", "--persist-to", persistTo, "--file", file, "--yes"]);
   if (r.status !== 0) throw new Error(`wrangler d1 execute ${binding} --file ${file} failed:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
