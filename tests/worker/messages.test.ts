@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
 import { attemptMessage } from "../../worker/messages/delivery";
+import { dispatchFigures, sendNow } from "../../worker/outbox/dispatch";
 import { createReservation } from "../../worker/reservations/booking";
 import { getPropertyRows } from "../../worker/properties/properties.repo";
 import { shardD1, shardDb } from "../../worker/shards/shards";
@@ -312,6 +313,24 @@ describe("delivery under faults", () => {
     const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
     await Promise.all([attemptMessage(env, shard, message.id), attemptMessage(env, shard, message.id), attemptMessage(env, shard, message.id)]);
     expect(capture.to(to)).toHaveLength(1);
+  });
+
+  it("writes landing together share one dispatch: a second one joins the first, whose next pass looks again; each message sent once", async () => {
+    capture = captureMail();
+    const r = await restaurant();
+    const [to1, to2] = [guestEmail(), guestEmail()];
+    const ctx = { db: shardDb(r.client.d1), property: (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
+    // Two writes by Workers that have not sent anything yet.
+    for (const [to, hour] of [[to1, "19:00:00"], [to2, "21:00:00"]] as const) {
+      await createReservation(ctx, { start_date: dateInDays(22), start_hour: hour, pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    }
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    const before = { ...dispatchFigures };
+    await Promise.all([sendNow(env, shard, r.client.propertyId), sendNow(env, shard, r.client.propertyId)]);
+    expect(dispatchFigures.joined - before.joined).toBe(1);
+    expect(dispatchFigures.passes - before.passes).toBe(2);
+    expect(capture.to(to1)).toHaveLength(1);
+    expect(capture.to(to2)).toHaveLength(1);
   });
 
   it("a Worker stopped between the commit and the send: the sweeper sends it", async () => {

@@ -46,8 +46,44 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
   return total;
 }
 
-/** Attempts the property's due rows of every kind at once (a few of each); queues the rest of the shard's. */
+/**
+ * The property's dispatch in flight in this isolate, and whether a write came since it looked:
+ * writes that land together share one pass (one read of what is due, one lease per row) instead
+ * of each reading the same rows and racing for their leases.
+ */
+const inFlight = new Map<string, { again: boolean }>();
+
+/** Passes one dispatch makes for writes that keep coming; what is left then goes to the queue. */
+const MAX_PASSES = 10;
+
+/** What sendNow has done in this isolate (tests): passes made, and writes that joined a pass in flight. */
+export const dispatchFigures = { passes: 0, joined: 0 };
+
+/** Attempts the property's due rows of every kind (a few of each), joining a dispatch already under way. */
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
+  const key = `${shard}:${propertyId ?? ""}`;
+  const running = inFlight.get(key);
+  if (running) {
+    running.again = true;
+    dispatchFigures.joined++;
+    return;
+  }
+  const state = { again: false };
+  inFlight.set(key, state);
+  try {
+    for (let pass = 0; pass === 0 || state.again; pass++) {
+      if (pass === MAX_PASSES) return void (await dispatchDue(env, shard));
+      state.again = false;
+      dispatchFigures.passes++;
+      await sendPass(env, shard, propertyId);
+    }
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+/** One pass: the property's due rows of every kind at once (a few of each); the rest of the shard's are queued. */
+async function sendPass(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
   const d1 = shardD1(env, shard);
   await Promise.all(
     kinds().map(async (kind) => {
