@@ -56,8 +56,23 @@ const inFlight = new Map<string, { again: boolean }>();
 /** Passes one dispatch makes for writes that keep coming; what is left then goes to the queue. */
 const MAX_PASSES = 10;
 
-/** What sendNow has done in this isolate (tests): passes made, and writes that joined a pass in flight. */
-export const dispatchFigures = { passes: 0, joined: 0 };
+/** What sendNow has done in this isolate per restaurant (tests): passes made, and writes that joined a dispatch in flight. */
+const figures = new Map<string, { passes: number; joined: number }>();
+/** The restaurants whose figures are kept (the oldest go first). */
+const FIGURES_KEPT = 1000;
+
+export function dispatchFigures(shard: number, propertyId: number | undefined): { passes: number; joined: number } {
+  return { ...(figures.get(`${shard}:${propertyId ?? ""}`) ?? { passes: 0, joined: 0 }) };
+}
+
+function figuresOf(key: string): { passes: number; joined: number } {
+  let f = figures.get(key);
+  if (!f) {
+    figures.set(key, (f = { passes: 0, joined: 0 }));
+    if (figures.size > FIGURES_KEPT) figures.delete(figures.keys().next().value!);
+  }
+  return f;
+}
 
 /** Attempts the property's due rows of every kind (a few of each), joining a dispatch already under way. */
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
@@ -65,7 +80,7 @@ export async function sendNow(env: Bindings, shard: number, propertyId: number |
   const running = inFlight.get(key);
   if (running) {
     running.again = true;
-    dispatchFigures.joined++;
+    figuresOf(key).joined++;
     return;
   }
   const state = { again: false };
@@ -74,7 +89,7 @@ export async function sendNow(env: Bindings, shard: number, propertyId: number |
     for (let pass = 0; pass === 0 || state.again; pass++) {
       if (pass === MAX_PASSES) return void (await dispatchDue(env, shard));
       state.again = false;
-      dispatchFigures.passes++;
+      figuresOf(key).passes++;
       await sendPass(env, shard, propertyId);
     }
   } finally {
