@@ -5,7 +5,7 @@
 import { makeProduction } from "./searchengine.fixtures";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
 import { attemptMessage } from "../../worker/messages/delivery";
@@ -330,6 +330,25 @@ describe("delivery under faults", () => {
     expect(dispatchFigures(shard, r.client.propertyId)).toEqual({ passes: 2, joined: 1 });
     expect(capture.to(to1)).toHaveLength(1);
     expect(capture.to(to2)).toHaveLength(1);
+  });
+
+  it("a dispatch whose pass started over 30 s ago is not joined (its request may have been cut off): the write starts its own", async () => {
+    capture = captureMail();
+    const r = await restaurant();
+    const to = guestEmail();
+    const ctx = { db: shardDb(r.client.d1), property: (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
+    await createReservation(ctx, { start_date: dateInDays(23), start_hour: "20:00:00", pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    const first = sendNow(env, shard, r.client.propertyId);
+    const started = Date.now();
+    const later = vi.spyOn(Date, "now").mockReturnValue(started + 31_000);
+    try {
+      await Promise.all([first, sendNow(env, shard, r.client.propertyId)]);
+    } finally {
+      later.mockRestore();
+    }
+    expect(dispatchFigures(shard, r.client.propertyId)).toEqual({ passes: 2, joined: 0 });
+    expect(capture.to(to)).toHaveLength(1);
   });
 
   it("a Worker stopped between the commit and the send: the sweeper sends it", async () => {

@@ -51,7 +51,13 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
  * writes that land together share one pass (one read of what is due, one lease per row) instead
  * of each reading the same rows and racing for their leases.
  */
-const inFlight = new Map<string, { again: boolean }>();
+const inFlight = new Map<string, { again: boolean; passStarted: number }>();
+
+/**
+ * A dispatch whose pass started longer ago than this is not joined: its request may have been
+ * cut off (the runtime ends a request's background work after a while) and would never look again.
+ */
+const STALE_MS = 30_000;
 
 /** Passes one dispatch makes for writes that keep coming; what is left then goes to the queue. */
 const MAX_PASSES = 10;
@@ -78,22 +84,24 @@ function figuresOf(key: string): { passes: number; joined: number } {
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
   const key = `${shard}:${propertyId ?? ""}`;
   const running = inFlight.get(key);
-  if (running) {
+  if (running && Date.now() - running.passStarted < STALE_MS) {
     running.again = true;
     figuresOf(key).joined++;
     return;
   }
-  const state = { again: false };
+  const state = { again: false, passStarted: Date.now() };
   inFlight.set(key, state);
   try {
     for (let pass = 0; pass === 0 || state.again; pass++) {
       if (pass === MAX_PASSES) return void (await dispatchDue(env, shard));
       state.again = false;
+      state.passStarted = Date.now();
       figuresOf(key).passes++;
       await sendPass(env, shard, propertyId);
     }
   } finally {
-    inFlight.delete(key);
+    // a stale dispatch that ends after all leaves its successor in place
+    if (inFlight.get(key) === state) inFlight.delete(key);
   }
 }
 
