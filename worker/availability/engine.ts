@@ -358,7 +358,10 @@ export class Availability {
         reason = !open.length ? "closed" : !free ? "full" : this.pacingAllows(service, start, d.pax) ? undefined : "pacing";
       }
       const hour = hourOf(start);
-      entry.slots.push({ hour, disabled, free_tables: free, ...(reason && { reason }) });
+      // built field by field, in the answer's order (a spread costs more, 850 times a week)
+      const slotEntry: DayServiceSlots["slots"][number] = { hour, disabled, free_tables: free };
+      if (reason) slotEntry.reason = reason;
+      entry.slots.push(slotEntry);
       if (!reason) entry.available_slots.push(hour);
     }
     return entry;
