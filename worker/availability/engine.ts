@@ -359,7 +359,6 @@ export class Availability {
       let free = 0;
       if (!reason) {
         const open = d.closures.length ? d.fitting.filter((t) => !closedAt(t, start)) : d.fitting;
-        // without closures every time counts the same tables: counted once for the whole grid
         if (open === d.fitting) free = holds.free(open)[k] ?? 0;
         else for (const t of open) if (!holds.held(t)[k]) free++;
         reason = !open.length ? "closed" : !free ? "full" : this.pacingAllows(service, start, d.pax) ? undefined : "pacing";
@@ -376,7 +375,8 @@ export class Availability {
 
   /**
    * A service day's grid and the tables' holds on it, worked out when first needed: `held`, one
-   * table's held starts (kept per table); `free`, how many of the tables are free at each start.
+   * table's held starts (kept per table); `free`, how many of the tables are free at each start
+   * (without closures every time counts the same tables: they are counted once for the grid).
    */
   private gridHolds(grid: number[], step: number, stay: number) {
     const plain = this.gridIsPlain(grid, stay);
