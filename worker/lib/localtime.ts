@@ -11,7 +11,7 @@ export { localTimeExists, localToUtc, zonedParts } from "./zone";
 /** Local minutes of a date YYYY-MM-DD and hour HH:MM[:SS]. */
 export function localMinutes(date: string, hour = "00:00:00"): number {
   // the slot listing's hot path: "YYYY-MM-DD" and "HH:MM[:SS]" read without splitting (the same answer)
-  if (plainDate(date) && plainHour(hour)) {
+  if (/^\d{4}-\d\d-\d\d$/.test(date) && /^\d\d:\d\d(:..)?$/.test(hour)) {
     const days = Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) / 86_400_000;
     return days * 1440 + +hour.slice(0, 2) * 60 + +hour.slice(3, 5);
   }
@@ -19,10 +19,6 @@ export function localMinutes(date: string, hour = "00:00:00"): number {
   const [hh, mm] = hour.split(":").map(Number) as [number, number];
   return Date.UTC(y, m - 1, d, hh, mm) / 60000;
 }
-
-const digits = (s: string, ...at: number[]) => at.every((i) => s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57);
-const plainDate = (d: string) => d.length === 10 && d[4] === "-" && d[7] === "-" && digits(d, 0, 1, 2, 3, 5, 6, 8, 9);
-const plainHour = (h: string) => (h.length === 5 || (h.length === 8 && h[5] === ":")) && h[2] === ":" && digits(h, 0, 1, 3, 4);
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
