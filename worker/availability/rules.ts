@@ -266,10 +266,11 @@ export function firstFrom(list: readonly { startMin: number }[], from: number): 
  * party of `stay` minutes: 1 where held. The same rule as Availability.isFree (a hold [s, e)
  * blocks the starts in [s - stay, e)), applied hold by hold instead of time by time: a listing
  * then costs the table's holds of the day plus the grid, not a search per time.
- * `holds`: sorted by start, none longer than `longest` minutes.
+ * `holds`: sorted by start, none longer than `longest` minutes. `into`: a buffer of `count` to
+ * write into (cleared first) instead of a new one.
  */
-export function heldOnGrid(holds: readonly Hold[], longest: number, first: number, step: number, count: number, stay: number): Uint8Array {
-  const held = new Uint8Array(count);
+export function heldOnGrid(holds: readonly Hold[], longest: number, first: number, step: number, count: number, stay: number, into?: Uint8Array): Uint8Array {
+  const held = into ? into.fill(0) : new Uint8Array(count);
   const last = first + (count - 1) * step;
   for (let i = firstFrom(holds, first - longest + 1); i < holds.length && holds[i]!.startMin <= last + stay; i++) {
     const h = holds[i]!;

@@ -10,6 +10,11 @@ export { localTimeExists, localToUtc, zonedParts } from "./zone";
 
 /** Local minutes of a date YYYY-MM-DD and hour HH:MM[:SS]. */
 export function localMinutes(date: string, hour = "00:00:00"): number {
+  // the slot listing's hot path: "YYYY-MM-DD" and "HH:MM[:SS]" read without splitting (the same answer)
+  if (/^\d{4}-\d\d-\d\d$/.test(date) && /^\d\d:\d\d(:..)?$/.test(hour)) {
+    const days = Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) / 86_400_000;
+    return days * 1440 + +hour.slice(0, 2) * 60 + +hour.slice(3, 5);
+  }
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
   const [hh, mm] = hour.split(":").map(Number) as [number, number];
   return Date.UTC(y, m - 1, d, hh, mm) / 60000;
@@ -32,8 +37,9 @@ export function addDays(date: string, days: number): string {
 
 /** ISO weekday of a date: 1 = Monday .. 7 = Sunday. */
 export function isoWeekday(date: string): number {
-  const day = new Date(localMinutes(date) * 60000).getUTCDay();
-  return day === 0 ? 7 : day;
+  // 1970-01-01 was a Thursday (4)
+  const days = Math.floor(localMinutes(date) / 1440);
+  return ((((days + 3) % 7) + 7) % 7) + 1;
 }
 
 /**
