@@ -191,9 +191,17 @@ export class BookingEngine extends LitElement {
     window.removeEventListener("popstate", this.onPop);
   }
 
+  /** how many entries this element has pushed */
+  private pushed = 0;
+
   override firstUpdated() {
-    // The entry the widget opened on says which page it is, for Back to come to it.
-    history.replaceState({ ...(history.state as object | null), bookingEnginePage: this.page }, "");
+    // The entry the widget opened on says which page it is, for Back to come to it: written a task
+    // later (a same-document navigation costs the first task time), unless a page was pushed meanwhile.
+    const page = this.page;
+    const pushed = this.pushed;
+    setTimeout(() => {
+      if (this.pushed === pushed) history.replaceState({ ...(history.state as object | null), bookingEnginePage: page }, "");
+    });
   }
 
   /** Back or Forward to an entry of another page of this element: show that page. */
@@ -278,6 +286,7 @@ export class BookingEngine extends LitElement {
     e.stopPropagation();
     const state = { ...(history.state as object | null), bookingEngineStep: undefined, bookingEnginePage: e.detail };
     history.pushState(state, "", this.hosted ? hostedUrl(this.property, e.detail) : undefined);
+    this.pushed++;
     void this.show(e.detail);
   }
 

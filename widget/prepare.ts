@@ -7,18 +7,18 @@
  */
 import { firstDayOfWeek, formatDate, formatMonth, formatTime, weekdayName } from "./format.js";
 
+/** A task of its own: what follows runs after the browser has had the main thread back. */
+export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+
 /** Runs `step` in a task of its own. */
-const inTask = (step: () => unknown) =>
-  new Promise<void>((resolve) =>
-    setTimeout(() => {
-      try {
-        step();
-      } catch {
-        // storage off (private modes, sandboxed frames): the page copes when it reads
-      }
-      resolve();
-    }),
-  );
+async function inTask(step: () => unknown) {
+  await nextTask();
+  try {
+    step();
+  } catch {
+    // storage off (private modes, sandboxed frames): the page copes when it reads
+  }
+}
 
 /** What the booking page's first screen reads and formats: its draft, the month, weekdays, days and times. */
 export async function prepareBookPage(locale: string): Promise<void> {
