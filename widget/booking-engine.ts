@@ -11,7 +11,7 @@ import type { NavigateDetail } from "./events.js";
 import { pickLocale, setLocale, supported } from "./localization.js";
 import { definePage } from "./pages/lazy.js";
 import { parseColor, textOnAccent } from "./parts/contrast.js";
-import { prepareBookPage } from "./prepare.js";
+import { nextTask, prepareBookPage } from "./prepare.js";
 import { base, theme } from "./parts/styles.js";
 
 export type Page = NavigateDetail["page"];
@@ -237,8 +237,10 @@ export class BookingEngine extends LitElement {
       if (!client) throw new PublicApiError(404, "property_not_found", "no property attribute");
       // The restaurant's own texts in the guest's language, when the page says which one.
       client.locale = supported(this.locale) ?? supported(document.documentElement.lang);
-      // While the restaurant loads, the booking page's first screen is prepared in small tasks of their own.
-      const [profile] = await Promise.all([client.profile(signal), this.page === "book" ? prepareBookPage(client.locale ?? "en") : undefined]);
+      // The request leaves the task that defines the element; while the restaurant loads, the booking
+      // page's first screen is prepared in small tasks of their own.
+      const asked = nextTask().then(() => client.profile(signal));
+      const [profile] = await Promise.all([asked, this.page === "book" ? prepareBookPage(client.locale ?? "en") : undefined]);
       client.locale = this.localeFor(profile);
       await setLocale(client.locale);
       return profile;
