@@ -28,7 +28,7 @@ describe("hosted pages", () => {
       expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
       expect(res.text).toContain(`<title>${title}</title>`);
       expect(res.text).toContain(`<meta name="description" content="${description}">`);
-      expect(res.text).toContain('<script type="module" src="/widget/booking-engine.js" fetchpriority="low"></script>');
+      expect(res.text).toContain('<script type="module" src="/widget/booking-engine.js"></script>');
       // The widget's headings are h2 (it lives inside other people's pages): the page owns the h1.
       expect(res.text).toContain(`<h1 class="sr-only">${title}</h1>\n<booking-engine property="${r.publicKey}" page="${name}" locale="it" hosted>${name === "book" ? skeleton("Caricamento…") : LOADING_IT}</booking-engine>`);
       // Small, and nothing render-blocking: no stylesheet links, no classic scripts.
@@ -103,13 +103,10 @@ describe("hosted pages", () => {
     }
   });
 
-  it("asks for the page's own code and its language's table beside the widget's module, not after it, all at low priority", async () => {
+  it("asks for the page's own code and its language's table beside the widget's module, not after it", async () => {
     const r = await smallRestaurant({ locale: "en" });
-    const preloaded = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map((m) => m[1]!);
-    const bookHtml = (await page(`/p/${r.publicKey}/book?locale=it`)).text;
-    // the first paint is the page's own shape: the widget's code never competes with it
-    expect(bookHtml).toContain(`<script type="module" src="/widget/booking-engine.js" fetchpriority="low"></script>`);
-    const book = preloaded(bookHtml);
+    const preloaded = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+    const book = preloaded((await page(`/p/${r.publicKey}/book?locale=it`)).text);
     expect(book).toHaveLength(2);
     expect(book[0]).toMatch(/^\/widget\/pages\/book-page-[\w-]+\.js$/);
     expect(book[1]).toMatch(/^\/widget\/locales\/it-[\w-]+\.js$/);

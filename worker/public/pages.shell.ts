@@ -128,11 +128,7 @@ export interface Shell {
   /** `?pax=` and `?accent=` of the address, already checked */
   pax: string | undefined;
   accent: string | undefined;
-  /**
-   * the widget's chunks this page loads first (modulepreload: fetched beside the module, not after
-   * it). They and the module are asked at low priority: the first paint is the page's own shape and
-   * never waits for them (see docs/decisions.md).
-   */
+  /** the widget's chunks this page loads first (modulepreload: fetched beside the module, not after it) */
   modules?: string[];
 }
 
@@ -214,8 +210,8 @@ export function shellPage(v: Shell) {
 ${v.page === "manage" || v.page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
 ${accent ? html`<meta name="theme-color" content="${accent}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
-${preloads(v)}${(v.modules ?? []).map((href) => html`<link rel="modulepreload" href="${href}" fetchpriority="low">
-`)}<script type="module" src="/widget/booking-engine.js" fetchpriority="low"></script>
+${preloads(v)}${(v.modules ?? []).map((href) => html`<link rel="modulepreload" href="${href}">
+`)}<script type="module" src="/widget/booking-engine.js"></script>
 </head>
 <body>
 <main>
