@@ -10,7 +10,8 @@ import { PublicApi, PublicApiError, type PublicProfile } from "./api.js";
 import type { NavigateDetail } from "./events.js";
 import { pickLocale, setLocale, supported } from "./localization.js";
 import { definePage } from "./pages/lazy.js";
-import { contrast, luminance, parseColor } from "./parts/contrast.js";
+import { parseColor, textOnAccent } from "./parts/contrast.js";
+import { nextTask, prepareBookPage } from "./prepare.js";
 import { base, theme } from "./parts/styles.js";
 
 export type Page = NavigateDetail["page"];
@@ -190,9 +191,17 @@ export class BookingEngine extends LitElement {
     window.removeEventListener("popstate", this.onPop);
   }
 
+  /** how many entries this element has pushed */
+  private pushed = 0;
+
   override firstUpdated() {
-    // The entry the widget opened on says which page it is, for Back to come to it.
-    history.replaceState({ ...(history.state as object | null), bookingEnginePage: this.page }, "");
+    // The entry the widget opened on says which page it is, for Back to come to it: written a task
+    // later (a same-document navigation costs the first task time), unless a page was pushed meanwhile.
+    const page = this.page;
+    const pushed = this.pushed;
+    setTimeout(() => {
+      if (this.pushed === pushed) history.replaceState({ ...(history.state as object | null), bookingEnginePage: page }, "");
+    });
   }
 
   /** Back or Forward to an entry of another page of this element: show that page. */
@@ -228,15 +237,29 @@ export class BookingEngine extends LitElement {
       if (!client) throw new PublicApiError(404, "property_not_found", "no property attribute");
       // The restaurant's own texts in the guest's language, when the page says which one.
       client.locale = supported(this.locale) ?? supported(document.documentElement.lang);
-      const profile = await client.profile(signal);
+      // The request leaves the task that defines the element; while the restaurant loads, the booking
+      // page's first screen is prepared in small tasks of their own.
+      const asked = nextTask().then(() => client.profile(signal));
+      const [profile] = await Promise.all([asked, this.page === "book" ? prepareBookPage(client.locale ?? "en") : undefined]);
       client.locale = this.localeFor(profile);
       await setLocale(client.locale);
       return profile;
     },
   });
 
+  private probeQueued = false;
+
   override updated() {
-    this.contrastAccent();
+    // Read once the frame is drawn: then the styles are already worked out and reading them costs
+    // nothing, where reading them now would have the browser work them out at once.
+    if (this.probeQueued) return;
+    this.probeQueued = true;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.probeQueued = false;
+        this.contrastAccent();
+      }),
+    );
   }
 
   /**
@@ -245,14 +268,10 @@ export class BookingEngine extends LitElement {
    */
   private contrastAccent() {
     const probe = this.renderRoot.querySelector<HTMLElement>(".probe");
-    if (!probe) return;
-    const rgb = parseColor(getComputedStyle(probe).color);
+    const rgb = probe && parseColor(getComputedStyle(probe).color);
     if (!rgb) return;
-    const l = luminance(rgb);
-    const on = contrast(l, 0) > contrast(l, 1) ? "#000" : "#fff";
+    const { on, light } = textOnAccent(rgb);
     if (on !== this.onAccent) this.onAccent = on;
-    // WCAG AA for text: 4.5:1 on a white background.
-    const light = contrast(l, 1) < 4.5;
     if (light !== this.lightAccent) this.lightAccent = light;
   }
 
@@ -269,6 +288,7 @@ export class BookingEngine extends LitElement {
     e.stopPropagation();
     const state = { ...(history.state as object | null), bookingEngineStep: undefined, bookingEnginePage: e.detail };
     history.pushState(state, "", this.hosted ? hostedUrl(this.property, e.detail) : undefined);
+    this.pushed++;
     void this.show(e.detail);
   }
 
@@ -312,11 +332,16 @@ export class BookingEngine extends LitElement {
     </div>`;
   }
 
-  /** The restaurant's accent (unless the host sets --be-accent) and the text that reads on it. */
+  /**
+   * The restaurant's accent (unless the host sets --be-accent) and the text that reads on it: until
+   * the probe has read the accent as the browser resolved it, the text that reads on the restaurant's own.
+   */
   private themeStyle(profile: PublicProfile) {
-    const accent = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? `--_accent: var(--be-accent, ${profile.accent_color});` : "";
-    const onAccent = (this.onAccent ? `--_on-accent: var(--be-on-accent, ${this.onAccent});` : "") + (this.lightAccent ? "--_accent-text: var(--_text);" : "");
-    return accent + onAccent;
+    const own = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? profile.accent_color : undefined;
+    const accent = own ? `--_accent: var(--be-accent, ${own});` : "";
+    const guess = this.onAccent === undefined && own ? parseColor(own) : undefined;
+    const { on, light } = guess ? textOnAccent(guess) : { on: this.onAccent, light: this.lightAccent };
+    return accent + (on ? `--_on-accent: var(--be-on-accent, ${on});` : "") + (light ? "--_accent-text: var(--_text);" : "");
   }
 
   private pageElement(page: Page, profile: PublicProfile, locale: string) {

@@ -218,6 +218,19 @@ describe("history and reload", () => {
     }
   });
 
+  it("the entry the page opened on says its page and step, the host's own state kept", async () => {
+    const start = location.href;
+    try {
+      history.replaceState({ host: "kept" }, "");
+      const el = await mount();
+      await bookPageWithTimes(el);
+      await until(() => (history.state as { bookingEngineStep?: string } | null)?.bookingEngineStep === "choose");
+      expect(history.state).to.deep.equal({ host: "kept", bookingEnginePage: "book", bookingEngineStep: "choose" });
+    } finally {
+      history.replaceState(null, "", start);
+    }
+  });
+
   it("a reload keeps what was typed, and never the manage token", async () => {
     let el = await mount({ locale: "it" });
     let page = await bookPageWithTimes(el);

@@ -3,6 +3,7 @@ import { sendKeys } from "@web/test-runner-commands";
 import { definePage } from "../../widget/index.js";
 import type { DateGrid } from "../../widget/parts/date-grid.js";
 import type { PhotoCarousel } from "../../widget/parts/carousel.js";
+import { textOnAccent } from "../../widget/parts/contrast.js";
 import { inShadow } from "./helpers.js";
 
 // The parts are defined with their pages, which load on demand.
@@ -100,6 +101,11 @@ describe("<be-carousel>", () => {
 });
 
 describe("theming and motion", () => {
+  it("writes black on a light accent and white on a dark one, and keeps a light accent from being text on white", () => {
+    expect(textOnAccent([245, 194, 17])).to.deep.equal({ on: "#000", light: true });
+    expect(textOnAccent([29, 92, 138])).to.deep.equal({ on: "#fff", light: false });
+  });
+
   it("lets the host page style the parts and the accent through --be-accent", async () => {
     const { env, useRestaurant } = await import("./env.js");
     const { publicKey } = await useRestaurant();

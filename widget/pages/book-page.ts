@@ -12,6 +12,7 @@ import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
 import { addDays } from "../format.js";
 import { placeOf } from "../parts/place.js";
+import { nextTask } from "../prepare.js";
 import { choiceStyles, timesSkeleton } from "../parts/choice.js";
 import { contactStyles } from "../parts/contact.js";
 import { hexOf } from "../parts/contrast.js";
@@ -110,7 +111,7 @@ export class BookPage extends LitElement {
     else if (d?.pax) this.pax = d.pax;
     this.largeParty = this.pax > profile.max_online_pax;
     this.pax = Math.min(this.pax, profile.max_online_pax);
-    if (!d || this.initialPax) return recordStep("choose", this.hosted, true);
+    if (!d || this.initialPax) return this.recordFirstStep("choose");
     if (d.guest) this.guest = d.guest;
     if (d.date && d.date >= profile.first_date && d.date <= profile.last_date) {
       this.date = d.date;
@@ -121,7 +122,21 @@ export class BookPage extends LitElement {
     }
     this.step = d.step === "details" && this.hour ? "details" : "choose";
     if (this.step === "details") void this.loadLater();
-    recordStep(this.step, this.hosted, true);
+    this.recordFirstStep(this.step);
+  }
+
+  /** how many steps this element has recorded */
+  private recorded = 0;
+
+  /**
+   * The step the page opened on, in the entry it opened on: a task later (a same-document
+   * navigation costs the task that draws the page time), unless a step was recorded meanwhile.
+   */
+  private recordFirstStep(step: Step) {
+    const recorded = this.recorded;
+    setTimeout(() => {
+      if (this.recorded === recorded) recordStep(step, this.hosted, true);
+    });
   }
 
   private draft(): Draft {
@@ -134,6 +149,8 @@ export class BookPage extends LitElement {
     task: async ([api, profile, pax, date], { signal }) => {
       if (!api || !profile) return undefined;
       if (!date) {
+        // The request in a task of its own, out of the one that draws the page.
+        await nextTask();
         const days = await api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
         this.days.remember(pax, days);
         const first = firstOpenDay(days, this.serviceId);
@@ -226,6 +243,7 @@ export class BookPage extends LitElement {
     this.errors = {};
     this.focusSelector = "h2";
     recordStep(step, this.hosted, replace);
+    this.recorded++;
   }
 
   /** Services with a free or a full time (the waiting list) that day. */

@@ -25,6 +25,12 @@ export function luminance([r, g, b]: [number, number, number]): number {
 
 export const contrast = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 
+/** Black or white text on an accent, whichever contrasts more; `light`: the accent fails WCAG AA (4.5:1) as text on white. */
+export function textOnAccent(rgb: [number, number, number]): { on: "#000" | "#fff"; light: boolean } {
+  const l = luminance(rgb);
+  return { on: contrast(l, 0) > contrast(l, 1) ? "#000" : "#fff", light: contrast(l, 1) < 4.5 };
+}
+
 export const toHex = (rgb: [number, number, number]) => `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
 
 /** Any colour the browser resolved, as #rrggbb (undefined when it cannot be read). */
