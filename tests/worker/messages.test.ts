@@ -5,11 +5,10 @@
 import { makeProduction } from "./searchengine.fixtures";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
 import { attemptMessage } from "../../worker/messages/delivery";
-import { dispatchFigures, sendNow } from "../../worker/outbox/dispatch";
 import { createReservation } from "../../worker/reservations/booking";
 import { getPropertyRows } from "../../worker/properties/properties.repo";
 import { shardD1, shardDb } from "../../worker/shards/shards";
@@ -312,42 +311,6 @@ describe("delivery under faults", () => {
     const [message] = await messagesOf(r.client, row.id);
     const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
     await Promise.all([attemptMessage(env, shard, message.id), attemptMessage(env, shard, message.id), attemptMessage(env, shard, message.id)]);
-    expect(capture.to(to)).toHaveLength(1);
-  });
-
-  it("writes landing together share one dispatch: a second one joins the first, whose next pass looks again; each message sent once", async () => {
-    capture = captureMail();
-    const r = await restaurant();
-    const [to1, to2] = [guestEmail(), guestEmail()];
-    const ctx = { db: shardDb(r.client.d1), property: (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
-    // Two writes by Workers that have not sent anything yet.
-    for (const [to, hour] of [[to1, "19:00:00"], [to2, "21:00:00"]] as const) {
-      await createReservation(ctx, { start_date: dateInDays(22), start_hour: hour, pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
-    }
-    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
-    await Promise.all([sendNow(env, shard, r.client.propertyId), sendNow(env, shard, r.client.propertyId)]);
-    // this restaurant's own figures: other tests' dispatches still running do not count here
-    expect(dispatchFigures(shard, r.client.propertyId)).toEqual({ passes: 2, joined: 1 });
-    expect(capture.to(to1)).toHaveLength(1);
-    expect(capture.to(to2)).toHaveLength(1);
-  });
-
-  it("a dispatch whose pass started over 30 s ago is not joined (its request may have been cut off): the write starts its own", async () => {
-    capture = captureMail();
-    const r = await restaurant();
-    const to = guestEmail();
-    const ctx = { db: shardDb(r.client.d1), property: (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
-    await createReservation(ctx, { start_date: dateInDays(23), start_hour: "20:00:00", pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
-    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
-    const first = sendNow(env, shard, r.client.propertyId);
-    const started = Date.now();
-    const later = vi.spyOn(Date, "now").mockReturnValue(started + 31_000);
-    try {
-      await Promise.all([first, sendNow(env, shard, r.client.propertyId)]);
-    } finally {
-      later.mockRestore();
-    }
-    expect(dispatchFigures(shard, r.client.propertyId)).toEqual({ passes: 2, joined: 0 });
     expect(capture.to(to)).toHaveLength(1);
   });
 

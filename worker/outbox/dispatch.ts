@@ -46,67 +46,8 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
   return total;
 }
 
-/**
- * The property's dispatch in flight in this isolate, and whether a write came since it looked:
- * writes that land together share one pass (one read of what is due, one lease per row) instead
- * of each reading the same rows and racing for their leases.
- */
-const inFlight = new Map<string, { again: boolean; passStarted: number }>();
-
-/**
- * A dispatch whose pass started longer ago than this is not joined: its request may have been
- * cut off (the runtime ends a request's background work after a while) and would never look again.
- */
-const STALE_MS = 30_000;
-
-/** Passes one dispatch makes for writes that keep coming; what is left then goes to the queue. */
-const MAX_PASSES = 10;
-
-/** What sendNow has done in this isolate per restaurant (tests): passes made, and writes that joined a dispatch in flight. */
-const figures = new Map<string, { passes: number; joined: number }>();
-/** The restaurants whose figures are kept (the oldest go first). */
-const FIGURES_KEPT = 1000;
-
-export function dispatchFigures(shard: number, propertyId: number | undefined): { passes: number; joined: number } {
-  return { ...(figures.get(`${shard}:${propertyId ?? ""}`) ?? { passes: 0, joined: 0 }) };
-}
-
-function figuresOf(key: string): { passes: number; joined: number } {
-  let f = figures.get(key);
-  if (!f) {
-    figures.set(key, (f = { passes: 0, joined: 0 }));
-    if (figures.size > FIGURES_KEPT) figures.delete(figures.keys().next().value!);
-  }
-  return f;
-}
-
-/** Attempts the property's due rows of every kind (a few of each), joining a dispatch already under way. */
+/** Attempts the property's due rows of every kind at once (a few of each); queues the rest of the shard's. */
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
-  const key = `${shard}:${propertyId ?? ""}`;
-  const running = inFlight.get(key);
-  if (running && Date.now() - running.passStarted < STALE_MS) {
-    running.again = true;
-    figuresOf(key).joined++;
-    return;
-  }
-  const state = { again: false, passStarted: Date.now() };
-  inFlight.set(key, state);
-  try {
-    for (let pass = 0; pass === 0 || state.again; pass++) {
-      if (pass === MAX_PASSES) return void (await dispatchDue(env, shard));
-      state.again = false;
-      state.passStarted = Date.now();
-      figuresOf(key).passes++;
-      await sendPass(env, shard, propertyId);
-    }
-  } finally {
-    // a stale dispatch that ends after all leaves its successor in place
-    if (inFlight.get(key) === state) inFlight.delete(key);
-  }
-}
-
-/** One pass: the property's due rows of every kind at once (a few of each); the rest of the shard's are queued. */
-async function sendPass(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
   const d1 = shardD1(env, shard);
   await Promise.all(
     kinds().map(async (kind) => {
