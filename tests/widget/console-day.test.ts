@@ -3,7 +3,7 @@ import { addDays } from "../../widget/format.js";
 import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
-import { openConsole, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
+import { openConsole, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let date = "";
 let lunch = 0;
@@ -37,7 +37,7 @@ describe("<booking-console>: the day", () => {
     const el = await openConsole(`/console/day/${date}`);
     const view = await viewOf(el, "bc-day-view");
     await rowCount(view, 3);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     const text = view.shadowRoot!.textContent!;
     expect(text).to.include("Pranzo");
     expect(text).to.match(/3 reservations, 9 covers/);

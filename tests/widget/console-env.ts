@@ -48,6 +48,24 @@ export async function openConsole(path: string, live = "off"): Promise<BookingCo
   return fixture<BookingConsole>(html`<booking-console live=${live}></booking-console>`);
 }
 
+/**
+ * `el` once the transitions running in its shadow trees have ended: a button re-rendered by a
+ * click fades between colours for a moment, and an accessibility check then would measure the
+ * contrast of a colour half way.
+ */
+export async function settled<T extends Element>(el: T): Promise<T> {
+  const roots: ShadowRoot[] = [];
+  const walk = (node: Element) => {
+    if (node.shadowRoot) {
+      roots.push(node.shadowRoot);
+      node.shadowRoot.querySelectorAll("*").forEach(walk);
+    }
+  };
+  walk(el);
+  await Promise.all(roots.flatMap((r) => r.getAnimations()).map((a) => a.finished.catch(() => undefined)));
+  return el;
+}
+
 /** The view element (`tag`) inside the console once it has rendered its heading. */
 export async function viewOf(el: BookingConsole, tag: string, timeout = 15_000): Promise<HTMLElement> {
   const view = await until(() => el.shadowRoot?.querySelector<HTMLElement>(`main > ${tag}`), timeout);

@@ -1,7 +1,7 @@
 import { expect } from "@open-wc/testing";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, staff, until } from "./env.js";
-import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
+import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 
@@ -28,7 +28,7 @@ describe("<booking-console>: a guest", () => {
     const view = await viewOf(el, "bc-guest-view");
     await byText(view, "h1", /Marta Profile/);
     await until(() => view.shadowRoot!.querySelector(`a[href="/console/reservations/${r.id}"]`));
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     const form = view.shadowRoot!.querySelector<HTMLFormElement>('form[part="profile"]')!;
     type(form.querySelector<HTMLInputElement>('[name="tags"]')!, "vip, regular");
     type(form.querySelector<HTMLTextAreaElement>('[name="allergies"]')!, "peanuts");

@@ -3,7 +3,7 @@ import * as de from "../../widget/console/locales/de.js";
 import * as es from "../../widget/console/locales/es.js";
 import * as fr from "../../widget/console/locales/fr.js";
 import * as it_ from "../../widget/console/locales/it.js";
-import { openConsole, useConsoleRestaurant, viewOf } from "./console-env.js";
+import { openConsole, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 describe("the console's locale tables (lit-localize build from widget/console/xliff)", () => {
   it("translate exactly the messages the console's code asks for, in Italian, French, German and Spanish", async () => {
@@ -28,7 +28,7 @@ describe("<booking-console locale>", () => {
     const h1 = () => view.shadowRoot!.querySelector("h1")!.textContent;
     for (let i = 0; i < 100 && h1() !== "Accedi al tuo ristorante"; i++) await new Promise((r) => setTimeout(r, 50));
     expect(h1()).to.equal("Accedi al tuo ristorante");
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     el.setAttribute("locale", "en");
   });
 });

@@ -3,7 +3,7 @@ import { sendKeys } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, pinWorkerClock, staff, until } from "./env.js";
-import { byText, openConsole, romeInstant, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
+import { byText, openConsole, romeInstant, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 before(() => useConsoleRestaurant());
 
@@ -22,7 +22,7 @@ describe("<booking-console>: a new booking", () => {
     const view = await viewOf(el, "bc-new-view");
     const form = await fill(view, { start_date: slot.date, start_hour: slot.hour.slice(0, 5), first_name: "Phone", last_name: "Booker", phone: "+39 333 1112222" });
     await byText(view, "option", /The engine's choice: /);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     form.requestSubmit();
     await viewOf(el, "bc-reservation-view");
     const id = Number(location.pathname.split("/").pop());
@@ -38,7 +38,7 @@ describe("<booking-console>: a new booking", () => {
     const error = await until(() => view.shadowRoot!.querySelector("#e-first"));
     expect(error.textContent).to.match(/name/);
     expect(form.querySelector('[name="first_name"]')!.getAttribute("aria-invalid")).to.equal("true");
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 
   it("finds a known guest as the name is typed and books for them", async () => {

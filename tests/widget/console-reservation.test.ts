@@ -2,7 +2,7 @@ import { expect } from "@open-wc/testing";
 import { actionsOf } from "../../widget/console/views/reservation-view.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
-import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
+import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 
@@ -35,14 +35,14 @@ describe("<booking-console>: a reservation", () => {
     const el = await openConsole(`/console/reservations/${r.id}`);
     const view = await viewOf(el, "bc-reservation-view");
     await byText(view, "dd", /Booked/);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     await click(view, /^Seat$/);
     await byText(view, "dd", /Seated/);
     expect((await staff(`reservations/${r.id}`)).body.data[0].checkin_date).to.be.a("string");
     await byText(view, "li", /checkin/);
     await click(view, /Undo seating/);
     await byText(view, "dd", /Booked/);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 
   it("says in words when it is too early to seat the party, and seats nobody", async () => {
@@ -58,7 +58,7 @@ describe("<booking-console>: a reservation", () => {
     expect(alert.textContent).to.include(new Intl.DateTimeFormat("en", { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(Date.UTC(2000, 0, 1, (h! + 21) % 24, m!)));
     await byText(view, "dd", /Booked/);
     expect((await staff(`reservations/${r.id}`)).body.data[0].checkin_date ?? null).to.equal(null);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 
   it("cancels only after asking once more", async () => {
@@ -94,7 +94,7 @@ describe("<booking-console>: a reservation", () => {
     const error = await until(() => view.shadowRoot!.querySelector("#e-notes"));
     expect(error.textContent).to.match(/2000/);
     expect(form.querySelector('textarea[name="notes"]')!.getAttribute("aria-invalid")).to.equal("true");
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     type(form.querySelector<HTMLTextAreaElement>('textarea[name="notes"]')!, "by the window");
     type(form.querySelector<HTMLInputElement>('input[name="pax"]')!, "3");
     form.requestSubmit();

@@ -1,6 +1,6 @@
 import { expect } from "@open-wc/testing";
 import { restaurant, staff, until } from "./env.js";
-import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
+import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 before(() => useConsoleRestaurant());
 
@@ -11,7 +11,7 @@ describe("<booking-console>: the restaurant", () => {
     const el = await openConsole("/console/restaurant");
     const view = await viewOf(el, "bc-restaurant-view");
     const title = await byText(view, "h3", /Pranzo/);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     const form = title.closest("form")!;
     type(form.querySelector<HTMLInputElement>('[name="start_hour"]')!, "11:30");
     form.requestSubmit();
@@ -29,7 +29,7 @@ describe("<booking-console>: the restaurant", () => {
     const field = form.querySelector('[name="max_covers_per_interval"]')!;
     await until(() => field.getAttribute("aria-invalid") === "true");
     expect(view.shadowRoot!.getElementById(field.getAttribute("aria-describedby")!)!.textContent).to.match(/\w/);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 
   it("gives the embed snippet with the restaurant's public key", async () => {

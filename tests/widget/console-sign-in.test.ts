@@ -1,6 +1,6 @@
 import { expect } from "@open-wc/testing";
 import { until } from "./env.js";
-import { openConsole, PASSWORD, signOut, type, useConsoleRestaurant, viewOf } from "./console-env.js";
+import { openConsole, PASSWORD, signOut, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let username = "";
 before(async () => (username = (await useConsoleRestaurant()).username));
@@ -10,7 +10,7 @@ describe("<booking-console>: sign-in", () => {
   it("is accessible, refuses a wrong password in words at the fields, and opens the day once signed in", async () => {
     const el = await openConsole("/console/day/2031-03-04");
     const view = await viewOf(el, "bc-sign-in");
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     const [user, password] = [...view.shadowRoot!.querySelectorAll<HTMLInputElement>("input")];
     type(user!, username);
     type(password!, "not-the-password");
@@ -18,14 +18,14 @@ describe("<booking-console>: sign-in", () => {
     const alert = await until(() => view.shadowRoot!.querySelector('[role="alert"]'));
     expect(alert.textContent).to.match(/wrong username or password/i);
     expect(user!.getAttribute("aria-invalid")).to.equal("true");
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     type(password!, PASSWORD);
     view.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
     // The address asked for is kept: after sign-in the day it named opens.
     const day = await viewOf(el, "bc-day-view");
     expect(day.shadowRoot!.querySelector("h1")!.textContent).to.match(/2031/);
     expect(location.pathname).to.equal("/console/day/2031-03-04");
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 
   it("signs out and shows the sign-in again", async () => {
@@ -45,7 +45,7 @@ describe("<booking-console>: sign-in", () => {
     [...view.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /forgot/i.test(b.textContent!))!.click();
     await until(() => /forgotten password/i.test(view.shadowRoot!.querySelector("h1")?.textContent ?? ""));
     expect(view.shadowRoot!.activeElement?.tagName).to.equal("H1");
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 
   it("asks the Worker for a link and says it is on its way, whatever the username", async () => {
@@ -58,7 +58,7 @@ describe("<booking-console>: sign-in", () => {
     const status = await until(() => view.shadowRoot!.querySelector('[role="status"]'));
     expect(status.textContent).to.match(/30 minutes/);
     expect(view.shadowRoot!.querySelector("h1")!.textContent).to.match(/check your email/i);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 
   it("on a reset link, refuses a short password at its field and a spent link in words", async () => {
@@ -75,6 +75,6 @@ describe("<booking-console>: sign-in", () => {
     const alert = await until(() => view.shadowRoot!.querySelector('[role="alert"]'));
     expect(alert.textContent).to.match(/expired or was used already/i);
     expect([...view.shadowRoot!.querySelectorAll("button")].some((b) => /ask for a new link/i.test(b.textContent!))).to.equal(true);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 });

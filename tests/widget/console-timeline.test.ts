@@ -4,7 +4,7 @@ import { addDays } from "../../widget/format.js";
 import { holdsOf, spanOf } from "../../widget/console/parts/timeline-model.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, restaurant, staff, until } from "./env.js";
-import { openConsole, signIn, useConsoleRestaurant, viewOf } from "./console-env.js";
+import { openConsole, signIn, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 const table = (name: string) => (restaurant() as unknown as { tables: Record<string, { id: number }> }).tables[name]!.id;
@@ -34,7 +34,7 @@ describe("<booking-console>: the timeline", () => {
     const view = await viewOf(el, "bc-timeline-view");
     const bar = await until(() => view.shadowRoot!.querySelector<HTMLButtonElement>(`.hold[data-id="${r.id}"]`));
     expect(bar.closest<HTMLElement>(".track")!.dataset.table).to.equal(String(table("T1")));
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
     bar.focus();
     await sendKeys({ press: "ArrowDown" });
     await until(() => /Move to T2/.test(view.shadowRoot!.querySelector('[role="status"]')!.textContent!));
@@ -70,7 +70,7 @@ describe("<booking-console>: the timeline", () => {
     const alert = await until(() => view.shadowRoot!.querySelector('[role="alert"]'));
     expect(alert.textContent).to.match(/not available|taken|held/i);
     expect((await saved(a.id)).tables.map((t) => t.name)).to.deep.equal(["S4"]);
-    await expect(el).to.be.accessible();
+    await expect(await settled(el)).to.be.accessible();
   });
 });
 
