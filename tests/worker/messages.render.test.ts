@@ -3,9 +3,10 @@
  * read back with postal-mime and ical.js: both parts, escaped HTML, the links, a calendar entry
  * where one belongs. Pure: no database.
  */
+import fc from "fast-check";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
-import { calendar, type CalendarEvent, transitions } from "../../worker/messages/ical";
+import { calendar, type CalendarEvent, fold, transitions } from "../../worker/messages/ical";
 import { buildMime } from "../../worker/messages/mime";
 import { render, type RenderInput, type Restaurant } from "../../worker/messages/render";
 import { renderReset } from "../../worker/messages/reset.render";
@@ -252,6 +253,29 @@ describe("a calendar entry's VTIMEZONE (built once per zone and year, then reuse
     expect(vtimezone(ny)).toContain("TZID:America/New_York");
     expect(starts(ny)).toEqual(["20251231", "20260308", "20261101", "20270314", "20271107", "20280312", "20281105"]);
     expect(parseCalendar(ny).event.startDate.toJSDate().toISOString()).toBe("2027-03-29T00:00:00.000Z");
+  });
+});
+
+describe("calendar content lines (RFC 5545 3.1)", () => {
+  const octets = (line: string) => new TextEncoder().encode(line).length;
+  it("fold at 75 octets, never inside a character, and unfold to the line given", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", " ", ";", "é", "€", "😀", "\ud800", "ß", "語"), maxLength: 200 });
+    fc.assert(
+      fc.property(text, (line) => {
+        const lines = fold(line).split("\r\n ");
+        expect(lines.join("")).toBe(line);
+        expect(octets(lines[0] ?? "")).toBeLessThanOrEqual(75);
+        for (const rest of lines.slice(1)) expect(octets(` ${rest}`)).toBeLessThanOrEqual(75);
+        // A fold never splits a surrogate pair: no line ends with a high surrogate and the next starts with a low one.
+        for (const [i, l] of lines.slice(0, -1).entries()) expect(/[\ud800-\udbff]$/.test(l) && /^[\udc00-\udfff]/.test(lines[i + 1] ?? "")).toBe(false);
+        // Only as many lines as needed: each but the last would overflow with the next character.
+        for (const [i, l] of lines.slice(0, -1).entries()) {
+          const next = [...(lines[i + 1] ?? "")][0] ?? "";
+          expect(octets(`${i ? " " : ""}${l}${next}`)).toBeGreaterThan(75);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
 import { attemptMessage } from "../../worker/messages/delivery";
+import { interceptMail } from "../../worker/messages/transport";
 import { createReservation } from "../../worker/reservations/booking";
 import { getPropertyRows } from "../../worker/properties/properties.repo";
 import { shardD1, shardDb } from "../../worker/shards/shards";
@@ -299,6 +300,38 @@ describe("delivery under faults", () => {
     expect(row).toEqual({ raw: null, uid: expect.stringMatching(/^msg_/), state: "sent" });
     await attemptMessage(env, shard, listed.id);
     expect(capture.to(to)).toHaveLength(1);
+  });
+
+  it("a message sent at its first attempt never stores its MIME; one that fails keeps it for the retry", async () => {
+    const r = await restaurant();
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    const kept = (to: string) =>
+      shardD1(env, shard)
+        .prepare("SELECT count(*) AS n FROM message_bodies b JOIN messages m ON m.id = b.message_id WHERE m.to_address = ?")
+        .bind(to)
+        .first<{ n: number }>()
+        .then((row) => row!.n);
+    const first = guestEmail();
+    const second = guestEmail();
+    const seen: [string, number][] = [];
+    // Looks into the database while the binding has the message: what a crash at that moment would leave.
+    interceptMail(async (mail, send) => {
+      seen.push([mail.to, await kept(mail.to)]);
+      if (mail.to === second && seen.filter(([to]) => to === second).length === 1) throw new Error("simulated send_email failure");
+      await send(mail);
+    });
+    try {
+      for (const to of [first, second]) {
+        const res = await staffBooking(r.client, { start_date: dateInDays(20), service_id: r.service.id, customer: { first_name: "Ada", email: to } });
+        expect(res.status, res.text).toBe(201);
+      }
+      await waitFor("both confirmations sent", async () => seen.filter(([to]) => to === second).length === 2 && seen.some(([to]) => to === first));
+      // The first went at once and never wrote its MIME; the second's failed attempt kept it for its retry.
+      expect(seen).toEqual(expect.arrayContaining([[first, 0], [second, 0], [second, 1]]));
+      await waitFor("the retry closed", async () => (await kept(second)) === 0);
+    } finally {
+      interceptMail(undefined);
+    }
   });
 
   it("two attempts of one message at once send it once (the lease)", async () => {

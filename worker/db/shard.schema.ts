@@ -592,7 +592,7 @@ export const webhookAttempts = sqliteTable(
  * The messages outbox: one row per email, written in the same batch as the change it tells of
  * (reservations/booking.ts plans them, the repository writes them with the change), sent at least
  * once and never twice: `uid` is its Message-ID on every attempt, a lease keeps two senders apart,
- * and its MIME in message_bodies (fixed by the first attempt) makes every retry the same bytes.
+ * and its MIME in message_bodies (kept by the first attempt that fails) makes every retry the same bytes.
  */
 export const messages = sqliteTable(
   "messages",
@@ -636,8 +636,9 @@ export const messages = sqliteTable(
 );
 
 /**
- * A message's MIME (about 5 KB), fixed by its first attempt, while a retry may need the very same
- * bytes: a trigger deletes it once the message is no longer pending (migrations/shard/0016), so
+ * A message's MIME (about 5 KB), kept by the first attempt that fails, while a retry may need the
+ * very same bytes (a message sent at its first attempt never writes one): a trigger deletes it
+ * once the message is no longer pending (migrations/shard/0016), so
  * its pages go back to SQLite's free list instead of staying half empty under a shrunk row.
  */
 export const messageBodies = sqliteTable("message_bodies", {

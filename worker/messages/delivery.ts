@@ -1,9 +1,11 @@
 /**
  * Messages, one kind of the outbox (worker/outbox/dispatch.ts decides when an attempt runs). An
- * attempt leases the row (two copies of a queue message never send at once), writes the MIME
- * once (the first attempt fixes it, so a retry sends the very same bytes with the same
- * Message-ID), hands it to the send_email binding, and closes it: sent, retried on the outbox's
- * schedule (webhook deliveries share it), or failed once that is exhausted. SQL is in messages.repo.ts, the wire in transport.ts.
+ * attempt leases the row (two copies of a queue message never send at once) and reads what it
+ * needs in the same round trip, writes the MIME (an attempt that fails keeps it, so every retry
+ * sends the very same bytes; the Message-ID and Date come from the row, so even a message written
+ * again after a crash keeps them), hands it to the send_email binding, and closes it: sent,
+ * retried on the outbox's schedule (webhook deliveries share it), or failed once that is
+ * exhausted. SQL is in messages.repo.ts, the wire in transport.ts.
  */
 import { resolveSettings, type Settings } from "../../shared/schemas";
 import { type Config, config } from "../config";
@@ -31,11 +33,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function attemptMessage(env: Bindings, shard: number, id: number): Promise<void> {
   const d1 = shardD1(env, shard);
-  const claimed = await claim(env, d1, id);
-  if (!claimed) return;
+  const lease = await claim(env, d1, id);
+  if (!lease) return;
   let error: string | undefined;
+  let ready: Ready | undefined;
   try {
-    const ready = await prepare(env, d1, id);
+    ready = await prepare(env, lease.context);
     if ("skip" in ready) return repo.finishMessage(d1, id, { state: "cancelled", error: ready.skip, tried: false }, nowIso());
     await sendMail(env, { from: config(env).emailFrom, to: ready.to, raw: ready.raw });
   } catch (err) {
@@ -43,22 +46,23 @@ export async function attemptMessage(env: Bindings, shard: number, id: number): 
     console.error(JSON.stringify({ level: "error", where: "message attempt", message_id: id, message: error }));
   }
   if (error === undefined) return repo.finishMessage(d1, id, { state: "sent", tried: true }, nowIso());
-  const delay = retryDelay(claimed.attempts + 1, config(env).retryScale);
+  const delay = retryDelay(lease.claimed.attempts + 1, config(env).retryScale);
   if (delay === undefined) return repo.finishMessage(d1, id, { state: "failed", error: `${error}; retries exhausted`, tried: true }, nowIso());
-  await repo.finishMessage(d1, id, { state: "pending", error, nextAttemptAt: iso(clockNow() + delay * 1000), tried: true }, nowIso());
-  await enqueue(env, "message", [{ property_id: claimed.property_id, id }], delay);
+  const raw = ready && "raw" in ready && !ready.kept ? ready.raw : undefined;
+  await repo.finishMessage(d1, id, { state: "pending", error, nextAttemptAt: iso(clockNow() + delay * 1000), tried: true, raw }, nowIso());
+  await enqueue(env, "message", [{ property_id: lease.claimed.property_id, id }], delay);
 }
 
 /**
  * Leases message `id` if it is due and nobody else holds it. Answers undefined when there is
  * nothing to do now; a message not due yet, or waiting too long for an earlier one, is queued again.
  */
-async function claim(env: Bindings, d1: D1Database, id: number): Promise<repo.ClaimedMessage | undefined> {
+async function claim(env: Bindings, d1: D1Database, id: number): Promise<{ claimed: repo.ClaimedMessage; context: repo.SendContext } | undefined> {
   const started = Date.now();
   for (;;) {
     const now = clockNow();
-    const claimed = await repo.leaseMessage(d1, id, iso(now), iso(now + LEASE_MS));
-    if (claimed) return claimed;
+    const lease = await repo.leaseMessage(d1, id, iso(now), iso(now + LEASE_MS));
+    if (lease) return lease;
     const row = await repo.messageState(d1, id);
     if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
     const dueIn = Date.parse(row.next_attempt_at) - now;
@@ -72,9 +76,10 @@ async function claim(env: Bindings, d1: D1Database, id: number): Promise<repo.Cl
   }
 }
 
-type Ready = { to: string; raw: string } | { skip: string };
+/** kept: the MIME an earlier attempt kept */
+type Ready = { to: string; raw: string; kept?: true } | { skip: string };
 
-type SendContext = Awaited<ReturnType<typeof repo.sendContext>>;
+type SendContext = repo.SendContext;
 /** A message whose property and reservation are still there. */
 type Sendable = SendContext & {
   message: Record<string, unknown>;
@@ -84,27 +89,30 @@ type Sendable = SendContext & {
 
 const sendable = (s: SendContext): s is Sendable => !!s.message && !!s.property && !!s.reservation;
 
-/** The message's MIME, written once; or why it is no longer to be sent. */
-async function prepare(env: Bindings, d1: D1Database, id: number): Promise<Ready> {
-  const ctx = await repo.sendContext(d1, id);
-  if (ctx.message?.template === "password_reset") return prepareReset(env, d1, id, ctx);
+/**
+ * The message's MIME: the one a failed attempt kept, or written now; or why it is no longer to be
+ * sent. It is kept only when an attempt fails (the retries send the same bytes): most messages go
+ * at their first attempt, and writing 5 KB to delete it a moment later cost more than the rest of
+ * the attempt's writes.
+ */
+async function prepare(env: Bindings, ctx: SendContext): Promise<Ready> {
+  if (ctx.message?.template === "password_reset") return prepareReset(env, ctx);
   if (!sendable(ctx)) return { skip: "the reservation is gone" };
   const to = String(ctx.message.to_address);
-  if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw };
+  if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw, kept: true };
   const snapshot = JSON.parse(String(ctx.message.snapshot)) as MessageSnapshot;
   const skip = noLongerDue(ctx, snapshot);
   if (skip) return { skip };
-  return { to, raw: await repo.fixRaw(d1, id, await compose(config(env), ctx, snapshot)) };
+  return { to, raw: await compose(config(env), ctx, snapshot) };
 }
 
 /** A console password reset: about the restaurant's account, no reservation. */
-async function prepareReset(env: Bindings, d1: D1Database, id: number, ctx: SendContext): Promise<Ready> {
+async function prepareReset(env: Bindings, ctx: SendContext): Promise<Ready> {
   if (!ctx.message || !ctx.property || ctx.property.deleted_at) return { skip: "the restaurant is gone" };
   const to = String(ctx.message.to_address);
-  if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw };
+  if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw, kept: true };
   const composed = await composeReset(config(env), ctx.message, ctx.property);
-  if ("skip" in composed) return composed;
-  return { to, raw: await repo.fixRaw(d1, id, composed.raw) };
+  return "skip" in composed ? composed : { to, raw: composed.raw };
 }
 
 /** A reminder of a reservation moved or ended since, an offer closed since: not sent. */

@@ -122,13 +122,8 @@ export interface ClaimedMessage {
   attempts: number;
 }
 
-/**
- * Leases message `id` until `leaseUntil` if it is due and nobody holds it, and no earlier message
- * of the same reservation to the same recipient is due and untried (a guest reads the
- * confirmation before the cancellation).
- */
-export async function leaseMessage(d1: D1Database, id: number, now: string, leaseUntil: string): Promise<ClaimedMessage | null> {
-  return d1
+const leaseStatement = (d1: D1Database, id: number, now: string, leaseUntil: string) =>
+  d1
     .prepare(
       `UPDATE messages AS m SET lease_until = ?2
        WHERE m.id = ?1 AND m.state = 'pending' AND (m.lease_until IS NULL OR m.lease_until < ?3) AND m.next_attempt_at <= ?3
@@ -138,8 +133,18 @@ export async function leaseMessage(d1: D1Database, id: number, now: string, leas
              AND p.state = 'pending' AND p.attempts = 0 AND p.next_attempt_at <= ?3)
        RETURNING id, property_id, attempts`,
     )
-    .bind(id, leaseUntil, now)
-    .first<ClaimedMessage>();
+    .bind(id, leaseUntil, now);
+
+/**
+ * Leases message `id` until `leaseUntil` if it is due and nobody holds it, and no earlier message
+ * of the same reservation to the same recipient is due and untried (a guest reads the
+ * confirmation before the cancellation). Taken, it comes with what writing it needs, read in the
+ * same round trip.
+ */
+export async function leaseMessage(d1: D1Database, id: number, now: string, leaseUntil: string): Promise<{ claimed: ClaimedMessage; context: SendContext } | null> {
+  const [lease, ...context] = await d1.batch([leaseStatement(d1, id, now, leaseUntil), ...contextStatements(d1, id)]);
+  const claimed = lease!.results[0] as ClaimedMessage | undefined;
+  return claimed ? { claimed, context: readContext(context) } : null;
 }
 
 export async function messageState(d1: D1Database, id: number) {
@@ -153,7 +158,6 @@ export async function markQueued(d1: D1Database, id: number, at: string): Promis
   await d1.prepare("UPDATE messages SET queued_at = ?2 WHERE id = ?1").bind(id, at).run();
 }
 
-/** What writing message `id` needs, in one round trip. */
 interface SentReservation {
   id: number;
   status: string;
@@ -163,8 +167,11 @@ interface SentReservation {
   manage_token_hash: string | null;
 }
 
-export async function sendContext(d1: D1Database, id: number) {
-  const [message, property, reservation, service, offer] = await d1.batch([
+export type SendContext = ReturnType<typeof readContext>;
+
+/** The statements that read what writing message `id` needs, sent with its lease (readContext reads their results). */
+function contextStatements(d1: D1Database, id: number): D1PreparedStatement[] {
+  return [
     d1.prepare("SELECT m.*, b.raw FROM messages m LEFT JOIN message_bodies b ON b.message_id = m.id WHERE m.id = ?").bind(id),
     d1.prepare("SELECT p.* FROM properties p JOIN messages m ON m.property_id = p.id WHERE m.id = ?").bind(id),
     d1
@@ -178,7 +185,10 @@ export async function sendContext(d1: D1Database, id: number) {
     d1
       .prepare("SELECT o.nonce, o.token_hash, o.state FROM waitlist_offers o JOIN messages m ON m.reservation_id = o.reservation_id WHERE m.id = ? AND o.nonce = json_extract(m.snapshot, '$.offer.nonce')")
       .bind(id),
-  ]);
+  ];
+}
+
+function readContext([message, property, reservation, service, offer]: D1Result[]) {
   const r = reservation!.results[0] as (SentReservation & { special_request: string | null; occasion: string | null; allergies: string | null; tables: string | null }) | undefined;
   return {
     message: message!.results[0] as Record<string, unknown> | undefined,
@@ -191,27 +201,17 @@ export async function sendContext(d1: D1Database, id: number) {
   };
 }
 
-/**
- * The MIME fixed by the first attempt: whichever attempt wrote it first wins. Kept only while the
- * message is pending (a trigger deletes it after): one that ended meanwhile keeps none.
- */
-export async function fixRaw(d1: D1Database, id: number, raw: string): Promise<string> {
-  const row = await d1
-    .prepare(
-      `INSERT INTO message_bodies (message_id, raw) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND state = 'pending')
-       ON CONFLICT (message_id) DO UPDATE SET raw = raw RETURNING raw`,
-    )
-    .bind(id, raw)
-    .first<{ raw: string }>();
-  return row?.raw ?? raw;
-}
-
 export interface MessageFinish {
   state: "pending" | "sent" | "failed" | "cancelled";
   error?: string | null | undefined;
   /** pending: when to try again */
   nextAttemptAt?: string | undefined;
   tried: boolean;
+  /**
+   * pending: the MIME this attempt sent, kept for the retries (the first one kept wins). A message
+   * sent at its first attempt never writes it.
+   */
+  raw?: string | undefined;
 }
 
 /**
@@ -219,15 +219,25 @@ export interface MessageFinish {
  * once sent, failed or cancelled the trigger messages_body_done deletes it (about 5 KB).
  */
 export async function finishMessage(d1: D1Database, id: number, o: MessageFinish, at: string): Promise<void> {
-  await d1
+  const close = d1
     .prepare(
       `UPDATE messages SET state = ?2, attempts = attempts + ?3, last_error = ?4, lease_until = NULL,
          sent_at = CASE WHEN ?2 = 'sent' THEN ?5 ELSE sent_at END,
          next_attempt_at = coalesce(?6, next_attempt_at), queued_at = coalesce(?6, queued_at)
        WHERE id = ?1`,
     )
-    .bind(id, o.state, o.tried ? 1 : 0, o.error ?? null, at, o.nextAttemptAt ?? null)
-    .run();
+    .bind(id, o.state, o.tried ? 1 : 0, o.error ?? null, at, o.nextAttemptAt ?? null);
+  if (o.raw === undefined || o.state !== "pending") {
+    await close.run();
+    return;
+  }
+  const keep = d1
+    .prepare(
+      `INSERT INTO message_bodies (message_id, raw) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND state = 'pending')
+       ON CONFLICT (message_id) DO NOTHING`,
+    )
+    .bind(id, o.raw);
+  await d1.batch([close, keep]);
 }
 
 /** Drops sent, failed and cancelled messages written before `before`, at most `limit` a call. */

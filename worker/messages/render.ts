@@ -72,13 +72,28 @@ export function zoneCity(timeZone: string): string {
   return (timeZone.split("/").pop() ?? timeZone).replace(/_/g, " ");
 }
 
+const STYLES = {
+  date: { weekday: "long", day: "numeric", month: "long", year: "numeric" },
+  time: { hour: "numeric", minute: "2-digit" },
+  full: { dateStyle: "full", timeStyle: "short" },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A formatter of one style, language and zone, built once per isolate: building one costs far
+ * more than formatting with it, and a message formats several. Languages and zones are few.
+ */
+function formatter(locale: Locale, style: keyof typeof STYLES, timeZone: string): Intl.DateTimeFormat {
+  const key = `${style} ${locale} ${timeZone}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone })));
+  return f;
+}
+
 /** A wall-clock date and hour, in the message's language (formatted in UTC, so no zone shifts them). */
 export function formatWhen(locale: Locale, date: string, hour: string) {
   const at = localMinutes(date, hour) * 60000;
-  return {
-    date: new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(at),
-    time: new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(at),
-  };
+  return { date: formatter(locale, "date", "UTC").format(at), time: formatter(locale, "time", "UTC").format(at) };
 }
 
 const fullName = (g: MessageSnapshot["guest"]) => [g.first_name, g.last_name].filter(Boolean).join(" ");
@@ -87,7 +102,7 @@ function vars(i: RenderInput, t: Texts): Vars {
   const s = i.snapshot;
   const when = formatWhen(i.locale, s.date, s.hour);
   const before = s.before ? formatWhen(i.locale, s.before.date, s.before.hour) : undefined;
-  const until = s.offer ? new Intl.DateTimeFormat(i.locale, { dateStyle: "full", timeStyle: "short", timeZone: i.restaurant.timezone }).format(Date.parse(s.offer.expires_at)) : "";
+  const until = s.offer ? formatter(i.locale, "full", i.restaurant.timezone).format(Date.parse(s.offer.expires_at)) : "";
   return {
     restaurant: i.restaurant.name,
     date: when.date,
@@ -109,7 +124,7 @@ function cancelDeadline(i: RenderInput): string | undefined {
   const start = localToUtc(i.restaurant.timezone, localMinutes(i.snapshot.date, i.snapshot.hour));
   const until = start - i.restaurant.cancelNotice * 60_000;
   if (until <= i.writtenAt) return undefined;
-  return new Intl.DateTimeFormat(i.locale, { dateStyle: "full", timeStyle: "short", timeZone: i.restaurant.timezone }).format(until);
+  return formatter(i.locale, "full", i.restaurant.timezone).format(until);
 }
 
 /** Date, time, party and service: the first rows of every summary. */
