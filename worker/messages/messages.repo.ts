@@ -98,11 +98,11 @@ export async function listMessages(db: Db, reservationId: number): Promise<Messa
 // ---------- delivery ----------
 
 /**
- * Marks up to `limit` due messages as queued now and answers them, oldest first; those a queue
- * message is on its way for are skipped. `propertyId`: only that property's.
+ * The statement that marks up to `limit` due messages as queued now and answers them; those a
+ * queue message is on its way for are skipped. `propertyId`: only that property's.
  */
-export async function takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }) {
-  const { results } = await d1
+export function takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): D1PreparedStatement {
+  return d1
     .prepare(
       `UPDATE messages SET queued_at = ?1 WHERE id IN (
          SELECT id FROM messages
@@ -111,9 +111,7 @@ export async function takeDue(d1: D1Database, o: { now: string; graceBefore: str
          ORDER BY id LIMIT ?3)
        RETURNING id, property_id`,
     )
-    .bind(o.now, o.graceBefore, o.limit, o.propertyId ?? null)
-    .all<{ id: number; property_id: number }>();
-  return results.sort((a, b) => a.id - b.id);
+    .bind(o.now, o.graceBefore, o.limit, o.propertyId ?? null);
 }
 
 export interface ClaimedMessage {

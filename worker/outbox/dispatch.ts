@@ -18,7 +18,7 @@ import { abortReason } from "../lib/d1";
 import { shardsOf } from "../shards/directory.repo";
 import { shardD1 } from "../shards/shards";
 import { enqueue, kindOf, QUEUE_GRACE_MS } from "./queue";
-import { attemptAll, kinds, senderOf } from "./senders";
+import { attemptAll, dueRows, kinds, senderOf } from "./senders";
 
 /** How many rows of each kind a write's request attempts itself; more are left to the queue. */
 const INLINE = 10;
@@ -37,7 +37,7 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
   for (const kind of o.kinds ?? kinds()) {
     for (let round = 0; round < 20; round++) {
       const now = clockNow();
-      const due = await senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: batch });
+      const due = dueRows(await senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: batch }).all());
       if (due.length) await enqueue(env, kind, due);
       total += due.length;
       if (due.length < batch || (o.until !== undefined && clockNow() > o.until)) break;
@@ -46,13 +46,19 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
   return total;
 }
 
-/** Attempts the property's due rows of every kind at once (a few of each); queues the rest of the shard's. */
+/**
+ * Attempts the property's due rows of every kind at once (a few of each, found in one round trip);
+ * queues the rest of the shard's.
+ */
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
   const d1 = shardD1(env, shard);
+  const now = clockNow();
+  const all = kinds();
+  const found = await d1.batch(all.map((kind) => senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: INLINE, propertyId })));
   await Promise.all(
-    kinds().map(async (kind) => {
-      const now = clockNow();
-      const due = await senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: INLINE, propertyId });
+    all.map(async (kind, i) => {
+      const due = dueRows(found[i]!);
+      if (!due.length) return;
       const failed = await attemptAll(env, kind, shard, due.map((r) => r.id));
       for (const err of failed.values()) logged(`${kind} attempt`)(err);
       if (due.length === INLINE) await dispatchDue(env, shard, { kinds: [kind] });

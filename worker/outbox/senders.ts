@@ -5,9 +5,15 @@
 import type { Bindings, OutboxKind } from "../env";
 import type { Due } from "./queue";
 
+/** The rows a takeDue statement answered, oldest first. */
+export const dueRows = (result: D1Result): Due[] => (result.results as Due[]).sort((a, b) => a.id - b.id);
+
 export interface Sender {
-  /** marks due rows as queued now and answers them; `propertyId`: that property's only */
-  takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): Promise<Due[]>;
+  /**
+   * the statement that marks due rows as queued now and answers them (id, property_id);
+   * `propertyId`: that property's only. A statement, so a write's dispatch asks every kind in one round trip.
+   */
+  takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): D1PreparedStatement;
   /** one attempt of row `id`, if it is due and nobody else holds it */
   attempt(env: Bindings, shard: number, id: number): Promise<void>;
   /**

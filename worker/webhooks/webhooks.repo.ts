@@ -140,12 +140,12 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Marks up to `limit` due deliveries as queued now and answers them (with their property, which
- * the queue's message carries); `propertyId`: only that property's. Due: a first attempt at once (the schedule starts at 0),
+ * The statement that marks up to `limit` due deliveries as queued now and answers them (with their
+ * property, which the queue's message carries); `propertyId`: only that property's. Due: a first attempt at once (the schedule starts at 0),
  * whatever clock stamped it; a retry once its time came. Skips those a message is on its way for.
  */
-export async function takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): Promise<{ id: number; property_id: number }[]> {
-  const { results } = await d1
+export function takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): D1PreparedStatement {
+  return d1
     .prepare(
       `UPDATE webhook_deliveries SET queued_at = ?1 WHERE id IN (
          SELECT id FROM webhook_deliveries
@@ -154,9 +154,7 @@ export async function takeDue(d1: D1Database, o: { now: string; graceBefore: str
          ORDER BY id LIMIT ?3)
        RETURNING id, property_id`,
     )
-    .bind(o.now, o.graceBefore, o.limit, o.propertyId ?? null)
-    .all<{ id: number; property_id: number }>();
-  return results.sort((a, b) => a.id - b.id);
+    .bind(o.now, o.graceBefore, o.limit, o.propertyId ?? null);
 }
 
 /**
