@@ -1,6 +1,7 @@
 /** API clients and access tokens, in the control database. */
 import { eq, lt, or, sql } from "drizzle-orm";
 import { accessTokens, apiClients, propertyDirectory } from "../db/control.schema";
+import { preparedOnce } from "../db/handles";
 import type { ControlDb } from "../env";
 import { hashPassword, randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
@@ -97,8 +98,8 @@ export async function revokeToken(control: ControlDb, clientRowId: number, token
 }
 
 /** The client behind a bearer token's hash, with the token's expiry and revocation. */
-export async function findTokenClient(control: ControlDb, tokenHash: string) {
-  const rows = await control
+const tokenClient = preparedOnce((control) =>
+  control
     .select({
       id: apiClients.id,
       clientId: apiClients.clientId,
@@ -109,9 +110,13 @@ export async function findTokenClient(control: ControlDb, tokenHash: string) {
     })
     .from(accessTokens)
     .innerJoin(apiClients, eq(apiClients.id, accessTokens.clientId))
-    .where(eq(accessTokens.tokenHash, tokenHash))
-    .limit(1);
-  return rows[0];
+    .where(eq(accessTokens.tokenHash, sql.placeholder("hash")))
+    .limit(1)
+    .prepare(),
+);
+
+export async function findTokenClient(control: ControlDb, tokenHash: string) {
+  return tokenClient(control).get({ hash: tokenHash });
 }
 
 /** Tokens expired before `before` (housekeeping; the index on expires_at serves it). */

@@ -10,3 +10,17 @@ export const controlDb = (d1: D1Database): ControlDb => drizzle(d1);
 
 /** A handle on a shard (its binding, or a session on it). */
 export const shardHandle = (d1: D1Database | D1DatabaseSession): Db => drizzle(d1 as D1Database);
+
+/**
+ * A query of `build`, its SQL made once per database binding (and isolate), run with
+ * placeholders. Building a query's SQL costs drizzle more than D1 takes to answer a small one,
+ * and the queries every request sends (its token, its directory entry) are always the same.
+ */
+export function preparedOnce<Q>(build: (db: ControlDb) => Q): (db: ControlDb) => Q {
+  const made = new WeakMap<D1Database, Q>();
+  return (db) => {
+    let q = made.get(db.$client);
+    if (!q) made.set(db.$client, (q = build(db)));
+    return q;
+  };
+}

@@ -4,6 +4,7 @@
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { apiClients, propertyDirectory as d, propertyGrants as g } from "../db/control.schema";
+import { preparedOnce } from "../db/handles";
 import type { ControlDb } from "../env";
 import { nowIso } from "../lib/clock";
 
@@ -20,13 +21,17 @@ export interface Credentials {
  * The live entry of `id`, with whether `clientId` is granted it. `only`: the one property the
  * caller's token reaches (a token from a restaurant's approval); null for every granted one.
  */
-export async function findEntry(control: ControlDb, id: number, clientId: number, only: number | null = null) {
-  const rows = await control
-    .select({ entry: d, granted: sql<number | null>`(SELECT 1 FROM ${g} WHERE ${g.clientId} = ${clientId} AND ${g.propertyId} = ${d.id})` })
+const entry = preparedOnce((control) =>
+  control
+    .select({ entry: d, granted: sql<number | null>`(SELECT 1 FROM ${g} WHERE ${g.clientId} = ${sql.placeholder("client")} AND ${g.propertyId} = ${d.id})` })
     .from(d)
-    .where(and(eq(d.id, id), isNull(d.deletedAt)))
-    .limit(1);
-  const row = rows[0];
+    .where(and(eq(d.id, sql.placeholder("id")), isNull(d.deletedAt)))
+    .limit(1)
+    .prepare(),
+);
+
+export async function findEntry(control: ControlDb, id: number, clientId: number, only: number | null = null) {
+  const row = await entry(control).get({ id, client: clientId });
   return row ? { entry: row.entry, granted: row.granted === 1 && (only === null || only === id) } : undefined;
 }
 
