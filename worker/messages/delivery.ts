@@ -92,8 +92,8 @@ const sendable = (s: SendContext): s is Sendable => !!s.message && !!s.property 
 /**
  * The message's MIME: the one a failed attempt kept, or written now; or why it is no longer to be
  * sent. It is kept only when an attempt fails (the retries send the same bytes): most messages go
- * at their first attempt, and writing 5 KB to delete it a moment later cost more than the rest of
- * the attempt's writes.
+ * at their first attempt, and writing 5 KB only to delete it a moment later was one of its three
+ * commits.
  */
 async function prepare(env: Bindings, ctx: SendContext): Promise<Ready> {
   if (ctx.message?.template === "password_reset") return prepareReset(env, ctx);
