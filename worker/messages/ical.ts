@@ -32,8 +32,6 @@ export interface CalendarEvent {
 }
 
 const CRLF = "\r\n";
-/** A line of this many characters or fewer, all ASCII, is never folded. */
-const SHORT_ASCII = /^[\x00-\x7f]{0,75}$/;
 
 /** The control characters a calendar value may not hold (RFC 5545 3.3.11: CONTROL), line breaks apart. */
 const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
@@ -51,7 +49,6 @@ const param = (value: string) => `"${value.replace(CONTROLS, "").replace(/["\r\n
 
 /** Folds a content line at 75 octets, never inside a UTF-8 sequence (RFC 5545 3.1). */
 export function fold(line: string): string {
-  if (SHORT_ASCII.test(line)) return line;
   const out: string[] = [];
   let current = "";
   let octets = 0;
@@ -75,11 +72,7 @@ const utf8Octets = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x1000
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, "0");
 const basicLocal = (date: string, hour: string) => `${date.replace(/-/g, "")}T${hour.replace(/:/g, "").slice(0, 6)}`;
-/** 2026-11-27T02:31:02.123Z -> 20261127T023102Z */
-const basicUtc = (ms: number) => {
-  const t = new Date(ms).toISOString();
-  return `${t.slice(0, 4)}${t.slice(5, 7)}${t.slice(8, 13)}${t.slice(14, 16)}${t.slice(17, 19)}Z`;
-};
+const basicUtc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
 
 function offsetText(minutes: number): string {
   return `${minutes < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(minutes) / 60))}${pad(Math.abs(minutes) % 60)}`;
