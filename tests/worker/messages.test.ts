@@ -334,6 +334,43 @@ describe("delivery under faults", () => {
     }
   });
 
+  it("a send that fails after the guest's data was erased keeps no MIME of it, and the message stays cancelled", async () => {
+    const r = await restaurant();
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    const to = guestEmail();
+    let customerId: (id: number) => void = () => {};
+    const booked = new Promise<number>((resolve) => (customerId = resolve));
+    const erased: number[] = [];
+    // The guest's data is erased while the binding holds the confirmation, and the send then fails.
+    interceptMail(async (mail, send) => {
+      if (mail.to !== to) return send(mail);
+      const id = await booked;
+      const res = await r.client.call(`/api/v2/customers/${id}`, { method: "DELETE" });
+      erased.push(res.status);
+      throw new Error("simulated send_email failure");
+    });
+    try {
+      const res = await staffBooking(r.client, { start_date: dateInDays(20), service_id: r.service.id, customer: { first_name: "Eve", email: to } });
+      expect(res.status, res.text).toBe(201);
+      customerId(res.json.data[0].customer.id);
+      await waitFor("the erasure during the send", async () => erased.length === 1);
+      expect(erased).toEqual([200]);
+      const reservationId = res.json.data[0].id;
+      // Cancelled by the erasure, it stays so: the failed attempt neither brings it back nor keeps its MIME.
+      // (the close is a statement away from the failed send: a second leaves it ample time)
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const listed = await messagesOf(r.client, reservationId);
+      expect(listed.find((m) => m.template === "confirmation")).toMatchObject({ state: "cancelled" });
+      const kept = await shardD1(env, shard)
+        .prepare("SELECT count(*) AS n FROM message_bodies b JOIN messages m ON m.id = b.message_id WHERE m.reservation_id = ?")
+        .bind(reservationId)
+        .first<{ n: number }>();
+      expect(kept!.n).toBe(0);
+    } finally {
+      interceptMail(undefined);
+    }
+  });
+
   it("two attempts of one message at once send it once (the lease)", async () => {
     capture = captureMail();
     const r = await restaurant();

@@ -214,7 +214,9 @@ export interface MessageFinish {
 
 /**
  * Closes an attempt. The MIME stays only while a retry may need the very same bytes (pending):
- * once sent, failed or cancelled the trigger messages_body_done deletes it (about 5 KB).
+ * once sent, failed or cancelled the trigger messages_body_done deletes it (about 5 KB). A
+ * message cancelled while its attempt ran (its guest's data erased, its reminder no longer due)
+ * stays cancelled, unless the attempt did send it.
  */
 export async function finishMessage(d1: D1Database, id: number, o: MessageFinish, at: string): Promise<void> {
   const close = d1
@@ -222,20 +224,21 @@ export async function finishMessage(d1: D1Database, id: number, o: MessageFinish
       `UPDATE messages SET state = ?2, attempts = attempts + ?3, last_error = ?4, lease_until = NULL,
          sent_at = CASE WHEN ?2 = 'sent' THEN ?5 ELSE sent_at END,
          next_attempt_at = coalesce(?6, next_attempt_at), queued_at = coalesce(?6, queued_at)
-       WHERE id = ?1`,
+       WHERE id = ?1 AND (state = 'pending' OR ?2 = 'sent')`,
     )
     .bind(id, o.state, o.tried ? 1 : 0, o.error ?? null, at, o.nextAttemptAt ?? null);
   if (o.raw === undefined || o.state !== "pending") {
     await close.run();
     return;
   }
+  // Kept before the close: a message cancelled meanwhile (an erasure of the guest's data) keeps none.
   const keep = d1
     .prepare(
       `INSERT INTO message_bodies (message_id, raw) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND state = 'pending')
        ON CONFLICT (message_id) DO NOTHING`,
     )
     .bind(id, o.raw);
-  await d1.batch([close, keep]);
+  await d1.batch([keep, close]);
 }
 
 /** Drops sent, failed and cancelled messages written before `before`, at most `limit` a call. */
