@@ -97,7 +97,6 @@ export async function revokeToken(control: ControlDb, clientRowId: number, token
   );
 }
 
-/** The client behind a bearer token's hash, with the token's expiry and revocation. */
 const tokenClient = preparedOnce((control) =>
   control
     .select({
@@ -115,6 +114,7 @@ const tokenClient = preparedOnce((control) =>
     .prepare(),
 );
 
+/** The client behind a bearer token's hash, with the token's expiry and revocation. */
 export async function findTokenClient(control: ControlDb, tokenHash: string) {
   return tokenClient(control).get({ hash: tokenHash });
 }

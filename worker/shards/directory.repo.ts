@@ -17,10 +17,6 @@ export interface Credentials {
   passwordHash: string | null;
 }
 
-/**
- * The live entry of `id`, with whether `clientId` is granted it. `only`: the one property the
- * caller's token reaches (a token from a restaurant's approval); null for every granted one.
- */
 const entry = preparedOnce((control) =>
   control
     .select({ entry: d, granted: sql<number | null>`(SELECT 1 FROM ${g} WHERE ${g.clientId} = ${sql.placeholder("client")} AND ${g.propertyId} = ${d.id})` })
@@ -30,6 +26,10 @@ const entry = preparedOnce((control) =>
     .prepare(),
 );
 
+/**
+ * The live entry of `id`, with whether `clientId` is granted it. `only`: the one property the
+ * caller's token reaches (a token from a restaurant's approval); null for every granted one.
+ */
 export async function findEntry(control: ControlDb, id: number, clientId: number, only: number | null = null) {
   const row = await entry(control).get({ id, client: clientId });
   return row ? { entry: row.entry, granted: row.granted === 1 && (only === null || only === id) } : undefined;
