@@ -35,6 +35,9 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars: e
   // ENVIRONMENT=development is what lets the Worker honour DEV_CLOCK; a deployed Worker lacks it.
   // PUBLIC_ORIGIN: the links the Worker writes (booking pages, manage links in emails) point here.
   const vars = { ENVIRONMENT: "development", PUBLIC_ORIGIN: url, ...(clock ? { DEV_CLOCK: clock } : {}), ...extraVars };
+  // Neither wrangler's API nor, when another workerd holds the port (both listening with
+  // SO_REUSEPORT), its CLI fails on a taken port: it is tried here first.
+  if (!(await canListen(port))) throw new PortTakenError(port, "");
   const { args, inspectorPort } = await devCommand({ port, persistTo, logLevel, vars, inspector });
   // A process group of its own: wrangler's bin starts the CLI, which starts workerd and esbuild;
   // stopping the group stops them all (killing only the first would orphan the rest).
@@ -85,12 +88,18 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars: e
     });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    // wrangler's CLI says so, then exits: told apart from other exits, so another port can be tried.
+    if (/Address already in use/.test(output)) {
+      await stop();
+      throw new PortTakenError(port, output);
+    }
     if (child.exitCode !== null) {
       await stop(); // what the CLI started goes with it, and the handlers above
       throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
     }
     try {
-      const res = await fetch(`${url}/healthz`);
+      // A bounded wait: whatever holds the port may never answer.
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
       if (res.ok) return { url, child, stop, inspectorPort };
     } catch {
       // not listening yet
@@ -99,6 +108,14 @@ export async function startDev({ port = 8787, persistTo, log = () => {}, vars: e
   }
   await stop();
   throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
+}
+
+/** wrangler dev could not listen on its port: something else does. */
+export class PortTakenError extends Error {
+  constructor(port, output) {
+    super(`port ${port} is already in use (Address already in use)${output ? `:\n${output}` : ""}`);
+    this.port = port;
+  }
 }
 
 /**
@@ -124,10 +141,19 @@ export async function startDevOnFreePort(options = {}) {
     try {
       return await startDev({ ...options, port: await freePort() });
     } catch (err) {
-      if (attempt >= 3 || !/Address already in use/.test(String(err?.message))) throw err;
+      if (attempt >= 3 || !(err instanceof PortTakenError)) throw err;
       options.log?.(`wrangler dev: its port was taken meanwhile, trying another (attempt ${attempt + 1})`);
     }
   }
+}
+
+/** Whether this process could listen on 127.0.0.1:`port` (it does, then closes). */
+function canListen(port) {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
 }
 
 /** A port nothing listens on, as the system hands it out (listen on 0, read it, close). */

@@ -6,23 +6,12 @@
 // and binding call raises several Network events) to Node as a debug log line, and wrangler
 // appends each to a debug log file: under load that relay took more CPU than the Worker itself
 // (measured: 80,000 events and a 67 MB log for 800 bookings). The bench runs without it.
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { ROOT } from "./paths.mjs";
 
 const { port, persistTo, vars, logLevel } = JSON.parse(process.argv[2]);
 
-// startWorker does not fail when its port is taken (the CLI exits "Address already in use", which
-// startDevOnFreePort answers with another port): the port is tried here first, to the same effect.
-await new Promise((resolve) => {
-  const probe = createServer();
-  probe.once("error", (err) => {
-    console.error(err.code === "EADDRINUSE" ? `Address already in use: 127.0.0.1:${port}` : String(err));
-    process.exit(1);
-  });
-  probe.listen(port, "127.0.0.1", () => probe.close(resolve));
-});
 const worker = await unstable_startWorker({
   config: join(ROOT, "wrangler.toml"),
   bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text", value: String(value) }])),

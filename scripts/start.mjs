@@ -1,6 +1,6 @@
 // npm start: build, migrate the local D1, serve with wrangler dev, ensure the demo, print the URLs.
 import { mkdirSync, renameSync } from "node:fs";
-import { build, defaultPersistDir, migrate, startDev } from "./dev-server.mjs";
+import { build, defaultPersistDir, migrate, PortTakenError, startDev } from "./dev-server.mjs";
 import { ensureDemo } from "./demo.mjs";
 import { RESTAURANT_PASSWORD } from "./restaurant.mjs";
 import { isSingleDatabaseState } from "./migrate.mjs";
@@ -41,7 +41,11 @@ const log = (line) => {
   else if (!/\[wrangler:info\]|send_email binding called/.test(line)) console.log(`[wrangler] ${line}`);
 };
 // with the devtools inspector, as `wrangler dev` has it (tests and the bench run without)
-const server = await startDev({ port, persistTo, log, logLevel: "info", inspector: true });
+const server = await startDev({ port, persistTo, log, logLevel: "info", inspector: true }).catch((err) => {
+  if (!(err instanceof PortTakenError)) throw err;
+  console.error(`npm start: port ${port} is already in use. Stop what listens on it, or start on another: PORT=8788 npm start`);
+  process.exit(1);
+});
 // Properties made before the directory kept their sign-in get it now (a no-op afterwards).
 await door(server.url, devVar("OPS_TOKEN"))("POST", "/sync-usernames");
 const demo = await ensureDemo(server.url, persistTo, devVar("OPS_TOKEN"));

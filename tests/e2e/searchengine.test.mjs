@@ -8,11 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { freePort, ROOT } from "../../scripts/dev-server.mjs";
-import { bannerField, npmStart, stopNpmStart } from "../support/npm-start.mjs";
+import { ROOT } from "../../scripts/dev-server.mjs";
+import { bannerField, npmStartOnFreePort, stopNpmStart } from "../support/npm-start.mjs";
 
-const PORT = await freePort();
-const BASE = `http://127.0.0.1:${PORT}`;
+// Set once npm start is up, on a port of its own.
+let PORT;
+let BASE;
 const STATE = mkdtempSync(join(tmpdir(), "be-e2e-se-"));
 const JSON_HELPER = `json() { node -e "const d = JSON.parse(require('fs').readFileSync(0)); console.log(String($1))"; }`;
 
@@ -21,7 +22,9 @@ describe("Reserve with Google against npm start", () => {
   let partner;
   let demo;
   before(async () => {
-    server = await npmStart({ port: PORT, state: STATE });
+    server = await npmStartOnFreePort({ state: STATE });
+    PORT = server.port;
+    BASE = `http://127.0.0.1:${PORT}`;
     partner = { user: bannerField(server.out, "partner user"), password: bannerField(server.out, "partner password") };
     const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
       method: "POST",

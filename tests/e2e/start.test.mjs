@@ -12,16 +12,22 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
 import { freePort, ROOT } from "../../scripts/dev-server.mjs";
-import { npmStart as startNpm, stopNpmStart } from "../support/npm-start.mjs";
+import { npmStart as npmStartOn, npmStartOnFreePort, stopNpmStart } from "../support/npm-start.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 
-const PORT = await freePort();
-const BASE = `http://127.0.0.1:${PORT}`;
+// Both change if npm start finds its port taken and starts on another.
+let PORT = await freePort();
+let BASE = `http://127.0.0.1:${PORT}`;
 const STATE = mkdtempSync(join(tmpdir(), "be-e2e-"));
 const ARTIFACTS = join(ROOT, "tests", "e2e", ".tmp");
 mkdirSync(ARTIFACTS, { recursive: true });
 
-const npmStart = () => startNpm({ port: PORT, state: STATE });
+async function npmStart() {
+  const started = await npmStartOnFreePort({ port: PORT, state: STATE });
+  PORT = started.port;
+  BASE = `http://127.0.0.1:${PORT}`;
+  return started;
+}
 
 /** Resolves once something listens on the port (the README's receiver has started). */
 async function waitForPort(port, timeoutMs = 10_000) {
@@ -320,6 +326,20 @@ describe("npm start and the README quick start", () => {
       receiver.kill();
       rmSync(file, { force: true });
     }
+  });
+
+  it("says so and exits when its port is taken (here by the first npm start)", async () => {
+    const state = mkdtempSync(join(tmpdir(), "be-e2e-taken-"));
+    try {
+      await assert.rejects(npmStartOn({ port: PORT, state }), (err) => {
+        assert.match(err.message, /^npm start exited 1:/);
+        assert.match(err.message, new RegExp(`npm start: port ${PORT} is already in use\\. .*PORT=8788 npm start`));
+        return true;
+      });
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+    assert.equal((await fetch(`${BASE}/healthz`)).status, 200, "the first npm start still serves");
   });
 
   it("finds the demo already there on a second start", async () => {

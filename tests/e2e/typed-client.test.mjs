@@ -8,15 +8,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { freePort, ROOT } from "../../scripts/dev-server.mjs";
-import { bannerField, npmStart, stopNpmStart } from "../support/npm-start.mjs";
+import { ROOT } from "../../scripts/dev-server.mjs";
+import { bannerField, npmStartOnFreePort, stopNpmStart } from "../support/npm-start.mjs";
 import { run } from "../support/run.mjs";
 
-const PORT = await freePort();
-const BASE = `http://127.0.0.1:${PORT}`;
+// Set once npm start is up, on a port of its own.
+let PORT;
+let BASE;
 const STATE = mkdtempSync(join(tmpdir(), "be-e2e-client-"));
 // Inside the project, so that the script finds openapi-fetch and @types/node in its node_modules.
-const WORK = join(ROOT, "tests", "e2e", ".tmp", `typed-client-${PORT}`);
+const WORK = join(ROOT, "tests", "e2e", ".tmp", `typed-client-${process.pid}`);
 const bin = (name) => join(ROOT, "node_modules", ".bin", name);
 
 const API_MD = readFileSync(join(ROOT, "docs", "api.md"), "utf8");
@@ -38,7 +39,9 @@ describe("a typed client generated from the OpenAPI document (openapi-typescript
   before(async () => {
     assert.ok(SCRIPT && README_LINES && DOCUMENT_PATH && TSC_FLAGS, "docs/api.md and README.md have the typed client's blocks and commands");
     mkdirSync(WORK, { recursive: true });
-    server = await npmStart({ port: PORT, state: STATE });
+    server = await npmStartOnFreePort({ state: STATE });
+    PORT = server.port;
+    BASE = `http://127.0.0.1:${PORT}`;
   });
   after(async () => {
     if (server) await stopNpmStart(server.child);

@@ -2,7 +2,7 @@
 // test's own, resolved with its banner once it says Ready; and stopped again.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { ROOT } from "../../scripts/dev-server.mjs";
+import { freePort, ROOT } from "../../scripts/dev-server.mjs";
 
 export function npmStart({ port, state, timeoutMs = 90_000 }) {
   const started = Date.now();
@@ -13,7 +13,10 @@ export function npmStart({ port, state, timeoutMs = 90_000 }) {
   });
   let out = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start not ready in ${timeoutMs / 1000} s:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      stopNpmStart(child); // not left running behind the failed test
+      reject(new Error(`npm start not ready in ${timeoutMs / 1000} s:\n${out}`));
+    }, timeoutMs);
     const onData = (chunk) => {
       out += chunk;
       if (out.includes("Press Ctrl+C to stop.")) {
@@ -28,6 +31,23 @@ export function npmStart({ port, state, timeoutMs = 90_000 }) {
       reject(new Error(`npm start exited ${code}:\n${out}`));
     });
   });
+}
+
+/**
+ * npmStart on `port`, or on one the system hands out. Between freePort closing its socket and
+ * wrangler binding the port, another process (the other lane's workerd) can take it: then npm
+ * start says so and exits, and another free port is tried. Answers the port used.
+ */
+export async function npmStartOnFreePort({ port, ...options }) {
+  for (let attempt = 1; ; attempt++) {
+    const tried = port ?? (await freePort());
+    try {
+      return { ...(await npmStart({ ...options, port: tried })), port: tried };
+    } catch (err) {
+      if (attempt >= 3 || !/npm start: port \d+ is already in use/.test(String(err?.message))) throw err;
+      port = undefined;
+    }
+  }
 }
 
 export function stopNpmStart(child) {
