@@ -1,5 +1,6 @@
 /** The one AppEnv: the Worker's bindings and the request's variables. Imports no feature module. */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { propertyDirectory } from "./db/control.schema";
 import type * as shard from "./db/shard.schema";
 
 /** A property's shard, through drizzle (the request's D1 session); its query builder only (worker/db/handles.ts). */
@@ -99,6 +100,8 @@ export interface Variables {
   d1: D1Database;
   shard: number;
   client: AuthClient;
+  /** the Property header's directory entry, read with the bearer token (auth/middleware.ts) */
+  entryAhead: { id: number; found: { entry: typeof propertyDirectory.$inferSelect; granted: boolean } | undefined };
   property: PropertyRow;
 }
 

@@ -82,6 +82,20 @@ describe("GET /api/v2/properties/{id}", () => {
     expect(res.text).not.toContain(owner.clientId);
   });
 
+  // The Property header's entry is read with the token; it serves the property it names, no other.
+  it("answers for the property of its path whatever property the Property header names", async () => {
+    const owner = await newClient();
+    const stranger = await newClient();
+    const asked = (client: TestClient, path: number, header: number) => client.call(`/api/v2/properties/${path}`, { property: header });
+    expectProblem(await asked(stranger, owner.propertyId, stranger.propertyId), 403, "property forbidden");
+    expect((await asked(stranger, stranger.propertyId, owner.propertyId)).json.data[0].id).toBe(stranger.propertyId);
+    expectProblem(await asked(stranger, 999999999, stranger.propertyId), 404, "property not found");
+    expect((await asked(owner, owner.propertyId, 999999999)).status).toBe(200);
+    expectProblem(await stranger.call("/api/v2/rooms", { property: 999999999 }), 404, "property not found");
+    expectProblem(await stranger.call("/api/v2/rooms", { property: owner.propertyId }), 403, "property forbidden");
+    expect((await stranger.call("/api/v2/rooms", { property: stranger.propertyId })).status).toBe(200);
+  });
+
   it("refuses an id that is not a positive integer", async () => {
     const client = await newClient();
     expectInvalid(await props(client, "/abc"), "id");

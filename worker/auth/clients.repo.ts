@@ -1,6 +1,6 @@
 /** API clients and access tokens, in the control database. */
-import { eq, lt, or, sql } from "drizzle-orm";
-import { accessTokens, apiClients, propertyDirectory } from "../db/control.schema";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { accessTokens, apiClients, propertyDirectory, propertyGrants } from "../db/control.schema";
 import { preparedOnce } from "../db/handles";
 import type { ControlDb } from "../env";
 import { hashPassword, randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
@@ -106,17 +106,26 @@ const tokenClient = preparedOnce((control) =>
       propertyId: accessTokens.propertyId,
       expiresAt: accessTokens.expiresAt,
       revokedAt: accessTokens.revokedAt,
+      entry: propertyDirectory,
+      granted: propertyGrants.propertyId,
     })
     .from(accessTokens)
     .innerJoin(apiClients, eq(apiClients.id, accessTokens.clientId))
+    .leftJoin(propertyDirectory, and(eq(propertyDirectory.id, sql.placeholder("property")), isNull(propertyDirectory.deletedAt)))
+    .leftJoin(propertyGrants, and(eq(propertyGrants.clientId, apiClients.id), eq(propertyGrants.propertyId, propertyDirectory.id)))
     .where(eq(accessTokens.tokenHash, sql.placeholder("hash")))
     .limit(1)
     .prepare(),
 );
 
-/** The client behind a bearer token's hash, with the token's expiry and revocation. */
-export async function findTokenClient(control: ControlDb, tokenHash: string) {
-  return tokenClient(control).get({ hash: tokenHash });
+/**
+ * The client behind a bearer token's hash, with the token's expiry and revocation, and, in the
+ * same statement, the live directory entry of `propertyId` with whether that client is granted it
+ * (null and null for 0, or a property that is not there): a property-scoped request's two control
+ * reads in one round trip.
+ */
+export async function findTokenClient(control: ControlDb, tokenHash: string, propertyId = 0) {
+  return tokenClient(control).get({ hash: tokenHash, property: propertyId });
 }
 
 /** Tokens expired before `before` (housekeeping; the index on expires_at serves it). */

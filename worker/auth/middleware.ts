@@ -6,9 +6,14 @@ import { callerKey } from "../lib/middleware";
 import { nowIso } from "../lib/time";
 import { authoriseProperty } from "../properties/authorise";
 import type { Preload } from "../properties/binding";
+import { foundEntry } from "../shards/directory.repo";
 import { findTokenClient } from "./clients.repo";
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const PROPERTY_ID = /^\s*[1-9]\d{0,15}\s*$/;
+
+/** The property id a Property header names, if it is one. */
+const propertyHeaderId = (raw: string | undefined) => (raw !== undefined && PROPERTY_ID.test(raw) ? Number(raw) : undefined);
 
 function challenge(error?: string, description?: string): Record<string, string> {
   const parts = ['Bearer realm="api"'];
@@ -31,7 +36,9 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
         headers: challenge("invalid_request", "malformed Authorization header"),
       });
     }
-    const row = await findTokenClient(c.get("control"), await sha256Hex(match[1]!));
+    // A property-scoped request's directory entry comes in the token's round trip.
+    const ahead = propertyHeaderId(c.req.header("Property")) ?? 0;
+    const row = await findTokenClient(c.get("control"), await sha256Hex(match[1]!), ahead);
     if (!row || row.revokedAt || row.expiresAt <= nowIso()) {
       // Guessing tokens costs a D1 read each: failed attempts are limited per address (IPv6 per /64).
       const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `bad-token:${callerKey(c)}` });
@@ -40,6 +47,7 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
       throw new ApiError("invalid_token", why, { headers: challenge("invalid_token", why) });
     }
     c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled, propertyId: row.propertyId, actor: `client:${row.id}`, console: false });
+    if (ahead) c.set("entryAhead", { id: ahead, found: foundEntry(row.entry, row.granted !== null, ahead, row.propertyId) });
     await next();
   };
 }
@@ -56,12 +64,13 @@ export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Pre
     if (raw === undefined || raw.trim() === "") {
       throw new ApiError("property_header_required", "send the header Property: <property_id>");
     }
-    if (!/^\s*[1-9]\d{0,15}\s*$/.test(raw)) {
+    const id = propertyHeaderId(raw);
+    if (id === undefined) {
       throw new ApiError("invalid_input_data", "the Property header must be a property id (a positive integer)", {
         errors: [{ path: "Property", message: "expected a positive integer" }],
       });
     }
-    await authoriseProperty(c, Number(raw), { preload: await options.preload?.(c) });
+    await authoriseProperty(c, id, { preload: await options.preload?.(c) });
     await next();
   };
 }

@@ -16,7 +16,8 @@ export async function authoriseProperty(
   options: { allowExpired?: boolean; preload?: Preload | undefined } = {},
 ): Promise<PropertyRow> {
   const client = c.get("client");
-  const found = await findEntry(c.get("control"), propertyId, client.id, client.propertyId);
+  const ahead = c.get("entryAhead");
+  const found = ahead?.id === propertyId ? ahead.found : await findEntry(c.get("control"), propertyId, client.id, client.propertyId);
   if (!found) throw new ApiError("property_not_found", `property ${propertyId} does not exist`);
   // The console reaches the property it signed in to, and no other.
   const granted = client.console ? propertyId === client.propertyId : found.granted;

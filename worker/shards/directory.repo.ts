@@ -32,7 +32,12 @@ const entry = preparedOnce((control) =>
  */
 export async function findEntry(control: ControlDb, id: number, clientId: number, only: number | null = null) {
   const row = await entry(control).get({ id, client: clientId });
-  return row ? { entry: row.entry, granted: row.granted === 1 && (only === null || only === id) } : undefined;
+  return foundEntry(row?.entry, row?.granted != null, id, only);
+}
+
+/** What findEntry answers, from an entry and its grant read elsewhere (with the token: auth/clients.repo.ts). */
+export function foundEntry(row: DirectoryRow | null | undefined, granted: boolean, id: number, only: number | null) {
+  return row ? { entry: row, granted: granted && (only === null || only === id) } : undefined;
 }
 
 /** The live entry whose username has this key (the hosted sign-in). */
