@@ -7,7 +7,7 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import { bearerAuth, requireProperty } from "./auth/middleware";
+import { bearerAuth, propertyHeaderId, requireProperty } from "./auth/middleware";
 import { CONSOLE_API, consoleAuth } from "./console/api";
 import { consoleRouter } from "./console/console.routes";
 import { consoleLinksRouter } from "./console/links.routes";
@@ -119,8 +119,9 @@ function integratorIdempotency(): Middleware {
     scope: (c) => `client:${c.get("client").id}`,
     beforeReplay: async (c) => {
       if (c.get("property")) return;
-      const named = /\/properties\/(\d{1,15})(?:\/|$)/.exec(c.req.path)?.[1] ?? /^\s*([1-9]\d{0,15})\s*$/.exec(c.req.header("Property") ?? "")?.[1];
-      if (named !== undefined) await authoriseProperty(c, Number(named), { allowExpired: true });
+      const inPath = /\/properties\/(\d{1,15})(?:\/|$)/.exec(c.req.path)?.[1];
+      const named = inPath !== undefined ? Number(inPath) : propertyHeaderId(c.req.header("Property"));
+      if (named !== undefined) await authoriseProperty(c, named, { allowExpired: true });
     },
   });
 }

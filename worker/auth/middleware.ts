@@ -13,7 +13,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const PROPERTY_ID = /^\s*[1-9]\d{0,15}\s*$/;
 
 /** The property id a Property header names, if it is one. */
-const propertyHeaderId = (raw: string | undefined) => (raw !== undefined && PROPERTY_ID.test(raw) ? Number(raw) : undefined);
+export const propertyHeaderId = (raw: string | undefined) => (raw !== undefined && PROPERTY_ID.test(raw) ? Number(raw) : undefined);
 
 function challenge(error?: string, description?: string): Record<string, string> {
   const parts = ['Bearer realm="api"'];
