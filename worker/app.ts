@@ -34,7 +34,7 @@ import { bookingsRouter } from "./availability/availability.routes";
 import { slotsPreload } from "./availability/listing";
 import { reservationMessagesRouter } from "./messages/messages.routes";
 import { searchengineSwitchRouter } from "./searchengine/switch.routes";
-import { bookingPreload } from "./reservations/preload";
+import { bookedAtDesk } from "./reservations/desk";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
 import { customersRouter } from "./customers/customers.routes";
@@ -118,7 +118,7 @@ function integratorIdempotency(): Middleware {
   return idempotency({
     scope: (c) => `client:${c.get("client").id}`,
     beforeReplay: async (c) => {
-      if (c.get("property")) return;
+      if (c.get("property") || (await checkPendingProperty(c))) return;
       const inPath = /\/properties\/(\d{1,15})(?:\/|$)/.exec(c.req.path)?.[1];
       const named = inPath !== undefined ? Number(inPath) : propertyHeaderId(c.req.header("Property"));
       if (named !== undefined) await authoriseProperty(c, named, { allowExpired: true });
@@ -126,12 +126,23 @@ function integratorIdempotency(): Middleware {
   });
 }
 
+/**
+ * A booking leaves its property's row to the restaurant's desk (authorisePropertyLater), which a
+ * replay skips: the row is read and checked here instead. Answers whether there was one.
+ */
+async function checkPendingProperty(c: Context<AppEnv>): Promise<boolean> {
+  const pending = c.get("pendingProperty");
+  if (pending === undefined || c.get("property")) return false;
+  await authoriseProperty(c, pending);
+  return true;
+}
+
 /** The console's guards: the same, with its session (and CSRF token on writes) for the bearer token, limited per property. */
 function consoleGuards(): Guards {
   return {
     before: [noStore(), limitBody(), ...consoleAuth(), rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `console:${c.get("client").propertyId}` }), jsonBodyOnly()],
-    // A session reaches its own property only, and an ended session stops at consoleAuth: nothing more to check before a replay.
-    idempotent: idempotency({ scope: (c) => `console:${c.get("client").propertyId}` }),
+    // A session reaches its own property only, and an ended session stops at consoleAuth: only a booking's row is left to check before a replay.
+    idempotent: idempotency({ scope: (c) => `console:${c.get("client").propertyId}`, beforeReplay: async (c) => void (await checkPendingProperty(c)) }),
   };
 }
 
@@ -164,8 +175,8 @@ function mountIntegratorApi(app: App) {
 /** The integrator API's routers under `base`, behind the integrator's guards or the console's. */
 function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }: Guards) {
   const guards = [...before, idempotent];
-  // The slot listing reads its days, and a booking its day and customer, in the round trip of the property row.
-  const preloads: Partial<Record<string, Parameters<typeof requireProperty>[0]>> = { bookings: { preload: slotsPreload }, reservations: { preload: bookingPreload } };
+  // The slot listing reads its days in the round trip of the property row; a booking leaves that row to the restaurant's desk.
+  const preloads: Partial<Record<string, Parameters<typeof requireProperty>[0]>> = { bookings: { preload: slotsPreload }, reservations: { later: bookedAtDesk } };
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${base}/reservations/*`, dispatchAfterWrite());
   // Merging and erasing customers change their reservations too.

@@ -103,6 +103,8 @@ export interface Variables {
   /** the Property header's directory entry, read with the bearer token (auth/middleware.ts) */
   entryAhead: { id: number; found: { entry: typeof propertyDirectory.$inferSelect; granted: boolean } | undefined };
   property: PropertyRow;
+  /** a property authorised from its directory entry whose row this request has not read yet (authorisePropertyLater) */
+  pendingProperty: number;
 }
 
 export interface AppEnv {

@@ -4,7 +4,7 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { callerKey } from "../lib/middleware";
 import { nowIso } from "../lib/time";
-import { authoriseProperty } from "../properties/authorise";
+import { authoriseProperty, authorisePropertyLater } from "../properties/authorise";
 import type { Preload } from "../properties/binding";
 import { foundEntry } from "../shards/directory.repo";
 import { findTokenClient } from "./clients.repo";
@@ -55,8 +55,12 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
 /**
  * The `Property: <id>` header of property-scoped calls. `preload`: what the
  * request's route reads in the round trip of the property row, if anything (binding.ts).
+ * `later`: the requests whose property row is read, and checked, by what they call next (a
+ * booking: the restaurant's desk), so that they do not read it here too.
  */
-export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Preload | undefined | Promise<Preload | undefined> } = {}): MiddlewareHandler<AppEnv> {
+export function requireProperty(
+  options: { preload?: (c: Context<AppEnv>) => Preload | undefined | Promise<Preload | undefined>; later?: (c: Context<AppEnv>) => boolean } = {},
+): MiddlewareHandler<AppEnv> {
   return async function requirePropertyMiddleware(c, next) {
     const client = c.get("client");
     // The console acts on its own property: the header may be left out.
@@ -70,7 +74,8 @@ export function requireProperty(options: { preload?: (c: Context<AppEnv>) => Pre
         errors: [{ path: "Property", message: "expected a positive integer" }],
       });
     }
-    await authoriseProperty(c, id, { preload: await options.preload?.(c) });
+    if (options.later?.(c)) await authorisePropertyLater(c, id);
+    else await authoriseProperty(c, id, { preload: await options.preload?.(c) });
     await next();
   };
 }

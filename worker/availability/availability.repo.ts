@@ -15,6 +15,7 @@
  * reservation_tables (migrations/shard/0011).
  */
 import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { resolveSettings } from "../../shared/schemas";
 import { closures, diningTables, properties, reservations, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
@@ -309,15 +310,16 @@ export interface KeptHolds {
  * property row (its settings, catalog_version and holds_version), the day's closures and arrivals,
  * and the day's holds only when holds_version moved from `kept`'s (the statement's constant
  * condition reads the version in the same batch, so holds and version always agree). The catalog
- * comes from the isolate's cache when the row's catalog_version is its own. Undefined: no such
- * live property.
+ * comes from the isolate's cache when the row's catalog_version is its own. `alongside`: more
+ * reads for the same round trip (the bookings' customers), their results in `alongside` of the
+ * answer. Undefined: no such live property.
  */
-export async function loadDeskDay(db: Db, propertyId: number, date: string, kept: KeptHolds | undefined) {
+export async function loadDeskDay(db: Db, propertyId: number, date: string, kept: KeptHolds | undefined, alongside: BatchItem<"sqlite">[] = []) {
   const [closureQuery, holdsQuery, arrivals] = dayQueries(db, propertyId, date, date, { cached: kept });
-  const [property, rows] = await getPropertyRowWith(db, propertyId, [closureQuery, holdsQuery, arrivals]);
+  const [property, rows] = await getPropertyRowWith(db, propertyId, [closureQuery, holdsQuery, arrivals, ...alongside]);
   if (!property) return undefined;
-  const [closureRows, holdRows, arrivalRows] = rows as [DayRows[0], DayRows[1], DayRows[2]];
+  const [closureRows, holdRows, arrivalRows, ...more] = rows as [DayRows[0], DayRows[1], DayRows[2], ...unknown[]];
   const catalog = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
   const holds = kept && kept.version === property.holdsVersion ? kept.holds : unpackHolds(holdRows, date, false);
-  return { property, day: assemble(property, catalog, closureRows, holds, arrivalRows), kept: { version: property.holdsVersion, holds } };
+  return { property, day: assemble(property, catalog, closureRows, holds, arrivalRows), kept: { version: property.holdsVersion, holds }, alongside: more };
 }

@@ -44,8 +44,17 @@ export async function bindProperty(
   entry: DirectoryRow,
   o: { write?: boolean; primary?: boolean; preload?: Preload | undefined } = {},
 ): Promise<PropertyRow | undefined> {
-  const write = o.write ?? !READS.has(c.req.method);
   const { preload } = o;
+  const db = await bindShard(c, entry, o);
+  const [row, results] = preload ? await getPropertyRowWith(db, entry.id, preload.statements(db, entry.id)) : [await getPropertyRow(db, entry.id), []];
+  preload?.keep(results);
+  if (row) c.set("property", row);
+  return row;
+}
+
+/** Opens the property's shard for this request (as bindProperty), without reading the property's row. */
+export async function bindShard(c: Context<AppEnv>, entry: DirectoryRow, o: { write?: boolean; primary?: boolean } = {}): Promise<Db> {
+  const write = o.write ?? !READS.has(c.req.method);
   if (write && entry.movingSince) throw movingError();
   if (write) await ensureIdRange(c.env, entry.shard);
   const asked = c.req.header("X-D1-Bookmark");
@@ -54,11 +63,7 @@ export async function bindProperty(
   c.set("shard", entry.shard);
   c.set("d1", session as unknown as D1Database);
   c.set("db", shardDb(session));
-  const db = c.get("db");
-  const [row, results] = preload ? await getPropertyRowWith(db, entry.id, preload.statements(db, entry.id)) : [await getPropertyRow(db, entry.id), []];
-  preload?.keep(results);
-  if (row) c.set("property", row);
-  return row;
+  return c.get("db");
 }
 
 /** The property behind a public key, bound; undefined when the key is unknown or deleted. */

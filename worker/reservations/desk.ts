@@ -8,37 +8,48 @@
  * plan and commit, side by side; a party that cannot fit is then answered the refusal
  * createReservation gives, with no write.
  *
+ * The desk's read is also the booking's read of its property row: the Worker only checked the
+ * directory (authorisePropertyLater), so the desk checks the row (gone, or a sandbox expired) and
+ * answers it with the booking. The first few waiting bookings' customers come in the same read.
+ *
  * D1 stays the truth and its triggers the guard: whatever changes the day outside the desk (staff
  * edits, cancellations, other channels, the catalog) moves a version or is read afresh, so a
  * "full" is never answered from holds older than the read made after the booking arrived.
  */
 import type { Channel } from "../../shared/schemas";
+import type { Context } from "hono";
 import { type KeptHolds, loadDeskDay } from "../availability/availability.repo";
 import type { Availability } from "../availability/engine";
 import { config } from "../config";
-import type { Bindings, PropertyRow } from "../env";
+import type { AppEnv, Bindings, PropertyRow } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
+import { checkPropertyRow } from "../properties/authorise";
 import type { DeskHandler, DeskMessage, DeskRoom } from "../restaurant/desk";
 import { restaurantObject } from "../restaurant/restaurant";
-import { shardD1, shardDb } from "../shards/shards";
+import { openShard, shardD1, shardDb } from "../shards/shards";
 import type { BookingContext } from "./context";
 import { type Created, type CreateInput, createReservationWithRelated, precheckCreate } from "./create";
 import type { CustomerRead } from "./customers";
+import { customerLookup, customerQueries } from "./reservations.repo";
 import { engineOf, type LoadedDay } from "./write";
 
 /** One booking as the Worker hands it to the desk. */
-interface DeskJob {
+export interface DeskJob {
   shard: number;
   propertyId: number;
   actor: string;
   input: CreateInput;
   channel: Channel;
-  /** the customer's lookup, read by the Worker with the property row */
-  customer?: CustomerRead | undefined;
 }
 
-/** The desk's answer: the row created, or the problem to answer. */
-type DeskAnswer = Created | { problem: { code: ErrorCode; detail: string | undefined; options: ApiError["options"] } };
+/**
+ * A booking created, with the property row it was decided on (the Worker has not read it) and the
+ * D1 bookmark of its commit (the caller's next read, given it, sees the booking).
+ */
+export type Booked = Created & { property: PropertyRow; bookmark: string | null };
+
+/** The desk's answer: the booking, or the problem to answer. */
+type DeskAnswer = Booked | { problem: { code: ErrorCode; detail: string | undefined; options: ApiError["options"] } };
 
 /** What the desk has done since its object started. */
 export interface DeskFigures {
@@ -69,11 +80,21 @@ interface Desk {
 /** The days a desk keeps (a restaurant's drop is one day; a few dozen cover a busy booking window). */
 const DAYS_KEPT = 60;
 
+/**
+ * The bookings of a round whose customers are read with the day: those first in line, who get a
+ * table if anyone does. The others that fit read theirs when they commit; a drop's hundreds of
+ * refused parties read none.
+ */
+const CUSTOMERS_WITH_DAY = 4;
+
+const CREATE_PATH = /\/reservations\/?$/;
+
+/** The requests whose property row the desk reads (requireProperty's `later`): POST /reservations. */
+export const bookedAtDesk = (c: Context<AppEnv>) => c.req.method === "POST" && CREATE_PATH.test(c.req.path);
+
 /** The Worker's side: the booking goes to the restaurant's object, its answer comes back as the route's. */
-export async function bookAtDesk(env: Bindings, shard: number, ctx: BookingContext, input: CreateInput, channel: Channel, first: { customer?: CustomerRead | undefined } = {}): Promise<Created> {
-  if (!env.RESTAURANT) return createReservationWithRelated(ctx, input, channel, first);
-  const job: DeskJob = { shard, propertyId: ctx.property.id, actor: ctx.actor, input, channel, customer: first.customer };
-  const answer = (await restaurantObject(env, ctx.property.id).book(job as unknown as DeskMessage)) as unknown as DeskAnswer;
+export async function bookAtDesk(env: Bindings, job: DeskJob): Promise<Booked> {
+  const answer = (await restaurantObject(env, job.propertyId).book(job as unknown as DeskMessage)) as unknown as DeskAnswer;
   if ("problem" in answer) throw new ApiError(answer.problem.code, answer.problem.detail, answer.problem.options);
   return answer;
 }
@@ -116,6 +137,8 @@ interface Winner {
   day: LoadedDay;
   /** the engine over `day` it was decided on, which its plan reuses */
   engine: Availability;
+  /** its customer's lookup, when it came with the day */
+  customer: CustomerRead | undefined;
 }
 
 /**
@@ -144,32 +167,32 @@ async function serveRound(desk: Desk, env: Bindings): Promise<void> {
 async function serveDay(desk: Desk, env: Bindings, key: string, round: Waiting[]): Promise<void> {
   let read: Awaited<ReturnType<typeof readDay>>;
   try {
-    read = await readDay(desk, env, round[0]!.job, key);
+    read = await readDay(desk, env, round, key);
   } catch (err) {
-    for (const w of take(desk, round)) w.fail(err);
+    for (const w of take(desk, round)) answerError(w, err);
     return;
   }
   const { winners, refused } = decideRound(env, round, read);
   take(desk, winners.map((x) => x.w));
   desk.figures.committed += winners.length;
-  const committed = await Promise.all(winners.map((x) => commit(x)));
+  const committed = await Promise.all(winners.map((x) => commit(x, env)));
   if (!committed.every(Boolean)) return;
   desk.figures.refused += refused.length;
   for (const { w, err } of refused) answerError(take(desk, [w])[0]!, err);
 }
 
 /** The round's decisions on its read: who fits (in the order they came), who cannot and why. */
-function decideRound(env: Bindings, round: Waiting[], read: { property: PropertyRow; day: LoadedDay }) {
+function decideRound(env: Bindings, round: Waiting[], read: DayRead) {
   const winners: Winner[] = [];
   const refused: { w: Waiting; err: unknown }[] = [];
   let day = read.day;
   // one engine per state of the day: building it is what costs, deciding on it is cheap
   let engine = engineOf(day);
-  for (const w of round) {
+  for (const [i, w] of round.entries()) {
     const ctx = contextOf(env, w.job, read.property);
     try {
       const spans = precheckCreate(ctx, w.job.input, w.job.channel, day, engine);
-      winners.push({ w, ctx, day, engine });
+      winners.push({ w, ctx, day, engine, customer: read.customers[i] });
       if (!spans.length) continue;
       day = { ...day, holds: [...day.holds, ...spans] };
       engine = engineOf(day);
@@ -180,10 +203,12 @@ function decideRound(env: Bindings, round: Waiting[], read: { property: Property
   return { winners, refused };
 }
 
-/** The normal plan and commit; true when the booking was created. */
-async function commit({ w, ctx, day, engine }: Winner): Promise<boolean> {
+/** The normal plan and commit, in a session on the primary; true when the booking was created. */
+async function commit({ w, ctx, day, engine, customer }: Winner, env: Bindings): Promise<boolean> {
   try {
-    w.answer(await createReservationWithRelated(ctx, w.job.input, w.job.channel, { day, engine, customer: w.job.customer }));
+    const session = openShard(env, w.job.shard, { write: true });
+    const created = await createReservationWithRelated({ ...ctx, db: shardDb(session) }, w.job.input, w.job.channel, { day, engine, customer });
+    w.answer({ ...created, property: ctx.property, bookmark: session.getBookmark() });
     return true;
   } catch (err) {
     answerError(w, err);
@@ -191,16 +216,37 @@ async function commit({ w, ctx, day, engine }: Winner): Promise<boolean> {
   }
 }
 
-/** The day of `job` as D1 has it now, the holds from memory while their version stands. */
-async function readDay(desk: Desk, env: Bindings, job: DeskJob, key: string): Promise<{ property: PropertyRow; day: LoadedDay }> {
+/** A round's read: the property row (checked), the day, and the lookups of the customers first in line (by their place in the round). */
+interface DayRead {
+  property: PropertyRow;
+  day: LoadedDay;
+  customers: (CustomerRead | undefined)[];
+}
+
+/** The day of the round as D1 has it now, the holds from memory while their version stands. */
+async function readDay(desk: Desk, env: Bindings, round: Waiting[], key: string): Promise<DayRead> {
   desk.figures.reads++;
+  const job = round[0]!.job;
   const db = shardDb(shardD1(env, job.shard));
-  const read = await loadDeskDay(db, job.propertyId, job.input.start_date, desk.days.get(key));
-  if (!read) throw new ApiError("property_not_found", `property ${job.propertyId} does not exist`);
+  const lookups = round.slice(0, CUSTOMERS_WITH_DAY).map((w) => (w.job.input.customer ? customerLookup(w.job.input.customer) : undefined));
+  const statements = lookups.map((l) => (l ? customerQueries(db, job.propertyId, l) : []));
+  const read = await loadDeskDay(db, job.propertyId, job.input.start_date, desk.days.get(key), statements.flat());
+  // 404 when the row is gone, 403 when its sandbox expired: the checks the Worker left to this read
+  const property = checkPropertyRow(job.propertyId, read?.property);
   desk.days.delete(key);
-  desk.days.set(key, read.kept);
+  desk.days.set(key, read!.kept);
   if (desk.days.size > DAYS_KEPT) desk.days.delete(desk.days.keys().next().value!);
-  return read;
+  return { property, day: read!.day, customers: customersOf(lookups, statements, read!.alongside) };
+}
+
+/** Each lookup's results, cut from the read's by how many statements each sent. */
+function customersOf(lookups: (CustomerRead["lookup"] | undefined)[], statements: unknown[][], results: readonly unknown[]): (CustomerRead | undefined)[] {
+  let at = 0;
+  return lookups.map((lookup, i) => {
+    const n = statements[i]!.length;
+    at += n;
+    return lookup && { lookup, results: results.slice(at - n, at) };
+  });
 }
 
 function take(desk: Desk, waiting: Waiting[]): Waiting[] {

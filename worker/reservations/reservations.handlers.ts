@@ -10,7 +10,6 @@ import { decodeCursor, page } from "../lib/pagination";
 import { act, type BookingContext, requireReservation, updateReservation } from "./booking";
 import { bookAtDesk } from "./desk";
 import { locator } from "./locate";
-import { firstRead } from "./preload";
 import type { Action } from "./machine";
 import * as repo from "./reservations.repo";
 import { present, toHistoryDto } from "./reservations.dto";
@@ -58,10 +57,14 @@ export async function list(c: Context<AppEnv>, q: z.output<typeof ListQuery>) {
 
 /**
  * Through the restaurant's booking desk (./desk.ts): a party that cannot fit is refused without a
- * write; the customer's lookup comes read with the property row, what the answer names with the commit.
+ * write. The request has not read its property's row (bookedAtDesk): the desk reads and checks it
+ * with the day, and answers it with the booking and what the answer names.
  */
 export async function create(c: Context<AppEnv>, body: z.output<typeof ReservationCreate>) {
-  const { row, related } = await bookAtDesk(c.env, c.get("shard"), bookingContext(c), body, body.channel ?? "PLATFORM_ADMIN", firstRead(c));
+  const job = { shard: c.get("shard"), propertyId: c.get("pendingProperty"), actor: c.get("client").actor, input: body, channel: body.channel ?? "PLATFORM_ADMIN" };
+  const { row, related, property, bookmark } = await bookAtDesk(c.env, job);
+  c.set("property", property);
+  if (bookmark) c.header("X-D1-Bookmark", bookmark);
   return c.json({ data: await present(c, [row], "start_date", related) }, 201);
 }
 
