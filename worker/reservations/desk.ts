@@ -16,8 +16,8 @@
  * edits, cancellations, other channels, the catalog) moves a version or is read afresh, so a
  * "full" is never answered from holds older than the read made after the booking arrived.
  */
-import type { Channel } from "../../shared/schemas";
 import type { Context } from "hono";
+import type { Channel } from "../../shared/schemas";
 import { type KeptHolds, loadDeskDay } from "../availability/availability.repo";
 import type { Availability } from "../availability/engine";
 import { config } from "../config";
