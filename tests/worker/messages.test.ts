@@ -10,7 +10,7 @@ import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
 import { attemptMessage } from "../../worker/messages/delivery";
 import { interceptMail } from "../../worker/messages/transport";
-import { createReservation } from "../../worker/reservations/booking";
+import { act, createReservation } from "../../worker/reservations/booking";
 import { getPropertyRows } from "../../worker/properties/properties.repo";
 import { shardD1, shardDb } from "../../worker/shards/shards";
 import { call, dateInDays, freshIp, newClient, ORIGIN, type TestClient, unique } from "./helpers";
@@ -382,6 +382,31 @@ describe("delivery under faults", () => {
     const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
     await Promise.all([attemptMessage(env, shard, message.id), attemptMessage(env, shard, message.id), attemptMessage(env, shard, message.id)]);
     expect(capture.to(to)).toHaveLength(1);
+  });
+
+  it("a cancellation held back by its confirmation is sent by the confirmation's attempt, right after it", async () => {
+    capture = captureMail();
+    const r = await restaurant();
+    const to = guestEmail();
+    const property = (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!;
+    // Booked and cancelled by a Worker that stopped before sending anything: both messages pending.
+    const ctx = { db: shardDb(r.client.d1), property, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
+    const row = await createReservation(ctx, { start_date: dateInDays(22), start_hour: "20:00:00", pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    await act(ctx, row.id, { type: "cancel" });
+    const sent = (await messagesOf(r.client, row.id)).filter((m) => m.template !== "reminder");
+    expect(sent.map((m) => [m.template, m.state])).toEqual([
+      ["confirmation", "pending"],
+      ["cancellation", "pending"],
+    ]);
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    // The cancellation's own attempt may not go first, and does not wait: it leaves itself to the confirmation's.
+    await attemptMessage(env, shard, sent[1]!.id);
+    expect(capture.to(to)).toHaveLength(0);
+    await attemptMessage(env, shard, sent[0]!.id);
+    // both taken by the binding within that one call, the confirmation first
+    expect(capture.to(to)).toHaveLength(2);
+    expect((await mailsTo(capture, to, 2)).map((m) => calendarOf(m).method)).toEqual(["REQUEST", "CANCEL"]);
+    expect((await messagesOf(r.client, row.id)).filter((m) => m.template !== "reminder").map((m) => m.state)).toEqual(["sent", "sent"]);
   });
 
   it("a Worker stopped between the commit and the send: the sweeper sends it", async () => {

@@ -25,16 +25,24 @@ import { mapUrl } from "./web-calendar";
 
 /** How long an attempt holds its message. */
 const LEASE_MS = 60_000;
-/** How long an attempt waits for an earlier message of the same reservation to go first. */
-const ORDER_WAIT_MS = 3000;
 const HOLDING = new Set(["PREPAY", "ACCEPTED", "CONFIRMED"]);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * One attempt of message `id`, then of the one that waited for it (a guest's cancellation made
+ * while the confirmation was still being sent), and so on: a message held back by an earlier
+ * one is sent by that one's attempt, right after it, instead of waiting on its own.
+ */
 export async function attemptMessage(env: Bindings, shard: number, id: number): Promise<void> {
+  for (let next: number | undefined = id; next !== undefined; ) next = await attemptOnce(env, shard, next);
+}
+
+/** One attempt; answers the message that waited for this one, if any. */
+async function attemptOnce(env: Bindings, shard: number, id: number): Promise<number | undefined> {
   const d1 = shardD1(env, shard);
   const lease = await claim(env, d1, id);
-  if (!lease) return;
+  if (!lease) return undefined;
   let error: string | undefined;
   let ready: Ready | undefined;
   try {
@@ -49,31 +57,29 @@ export async function attemptMessage(env: Bindings, shard: number, id: number): 
   const delay = retryDelay(lease.claimed.attempts + 1, config(env).retryScale);
   if (delay === undefined) return repo.finishMessage(d1, id, { state: "failed", error: `${error}; retries exhausted`, tried: true }, nowIso());
   const raw = ready && "raw" in ready && !ready.kept ? ready.raw : undefined;
-  await repo.finishMessage(d1, id, { state: "pending", error, nextAttemptAt: iso(clockNow() + delay * 1000), tried: true, raw }, nowIso());
+  const next = await repo.finishMessage(d1, id, { state: "pending", error, nextAttemptAt: iso(clockNow() + delay * 1000), tried: true, raw }, nowIso());
   await enqueue(env, "message", [{ property_id: lease.claimed.property_id, id }], delay);
+  return next;
 }
 
 /**
  * Leases message `id` if it is due and nobody else holds it. Answers undefined when there is
- * nothing to do now; a message not due yet, or waiting too long for an earlier one, is queued again.
+ * nothing to do now. A message not due yet is queued again for its time; one held back by an
+ * earlier message of its reservation is left to that one's attempt (attemptMessage), and should
+ * that attempt never end, the cron's sweeper finds both.
  */
 async function claim(env: Bindings, d1: D1Database, id: number): Promise<{ claimed: repo.ClaimedMessage; context: repo.SendContext } | undefined> {
-  const started = Date.now();
-  for (;;) {
-    const now = clockNow();
-    const lease = await repo.leaseMessage(d1, id, iso(now), iso(now + LEASE_MS));
-    if (lease) return lease;
-    const row = await repo.messageState(d1, id);
-    if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
-    const dueIn = Date.parse(row.next_attempt_at) - now;
-    if (dueIn > 1000 || Date.now() - started > ORDER_WAIT_MS) {
-      const wait = Math.max(1, dueIn / 1000);
-      await repo.markQueued(d1, id, iso(now + wait * 1000));
-      await enqueue(env, "message", [{ property_id: row.property_id, id }], wait);
-      return undefined;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const now = clockNow();
+  const lease = await repo.leaseMessage(d1, id, iso(now), iso(now + LEASE_MS));
+  if (lease) return lease;
+  const row = await repo.messageState(d1, id);
+  if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
+  const dueIn = Date.parse(row.next_attempt_at) - now;
+  if (dueIn <= 0) return undefined;
+  const wait = Math.max(1, dueIn / 1000);
+  await repo.markQueued(d1, id, iso(now + wait * 1000));
+  await enqueue(env, "message", [{ property_id: row.property_id, id }], wait);
+  return undefined;
 }
 
 /** kept: the MIME an earlier attempt kept */

@@ -216,9 +216,10 @@ export interface MessageFinish {
  * Closes an attempt. The MIME stays only while a retry may need the very same bytes (pending):
  * once sent, failed or cancelled the trigger messages_body_done deletes it (about 5 KB). A
  * message cancelled while its attempt ran (its guest's data erased, its reminder no longer due)
- * stays cancelled, unless the attempt did send it.
+ * stays cancelled, unless the attempt did send it. Answers, in the same round trip, the message
+ * that waited for this one, if any (nextInLine).
  */
-export async function finishMessage(d1: D1Database, id: number, o: MessageFinish, at: string): Promise<void> {
+export async function finishMessage(d1: D1Database, id: number, o: MessageFinish, at: string): Promise<number | undefined> {
   const close = d1
     .prepare(
       `UPDATE messages SET state = ?2, attempts = attempts + ?3, last_error = ?4, lease_until = NULL,
@@ -227,19 +228,34 @@ export async function finishMessage(d1: D1Database, id: number, o: MessageFinish
        WHERE id = ?1 AND (state = 'pending' OR ?2 = 'sent')`,
     )
     .bind(id, o.state, o.tried ? 1 : 0, o.error ?? null, at, o.nextAttemptAt ?? null);
-  if (o.raw === undefined || o.state !== "pending") {
-    await close.run();
-    return;
-  }
   // Kept before the close: a message cancelled meanwhile (an erasure of the guest's data) keeps none.
-  const keep = d1
-    .prepare(
-      `INSERT INTO message_bodies (message_id, raw) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND state = 'pending')
-       ON CONFLICT (message_id) DO NOTHING`,
-    )
-    .bind(id, o.raw);
-  await d1.batch([keep, close]);
+  const keep =
+    o.raw !== undefined && o.state === "pending"
+      ? [
+          d1
+            .prepare(
+              `INSERT INTO message_bodies (message_id, raw) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND state = 'pending')
+               ON CONFLICT (message_id) DO NOTHING`,
+            )
+            .bind(id, o.raw),
+        ]
+      : [];
+  const results = await d1.batch([...keep, close, nextInLine(d1, id, at)]);
+  return (results.at(-1)!.results[0] as { id: number } | undefined)?.id;
 }
+
+/**
+ * The message that waited for this one: the next of the same reservation to the same recipient,
+ * due, untried and free (leaseStatement holds it back while this one is untried).
+ */
+const nextInLine = (d1: D1Database, id: number, now: string) =>
+  d1
+    .prepare(
+      `SELECT n.id FROM messages m JOIN messages n ON n.reservation_id = m.reservation_id AND n.recipient = m.recipient AND n.id > m.id
+       WHERE m.id = ?1 AND n.state = 'pending' AND n.attempts = 0 AND n.next_attempt_at <= ?2 AND (n.lease_until IS NULL OR n.lease_until < ?2)
+       ORDER BY n.id LIMIT 1`,
+    )
+    .bind(id, now);
 
 /** Drops sent, failed and cancelled messages written before `before`, at most `limit` a call. */
 export async function purgeMessages(d1: D1Database, before: string, limit: number): Promise<number> {
