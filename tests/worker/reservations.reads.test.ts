@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expireSandbox } from "./auth.fixtures";
-import { book, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, type TestClient } from "./helpers";
+import { book, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, shardOf, type TestClient } from "./helpers";
 
 // A booking's property row is read by the restaurant's desk, not by the Worker before it: with the
 // day and the first waiting customers, and what its answer names in the commit's own batch. These
@@ -110,6 +110,9 @@ describe("POST /reservations on a property whose row forbids it", () => {
     expect(res.json.code).toBe("sandbox_expired");
     const day = await c.call(`/api/v2/reservations?start_date=${dateInDays(20)}&end_date=${dateInDays(20)}`);
     expect(day.status).toBe(403);
+    // the listing is refused too, so the shard itself says nothing was written
+    const stored = await (await shardOf(c.propertyId)).prepare("SELECT count(*) AS n FROM reservations WHERE property_id = ?").bind(c.propertyId).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
   });
 
   it("replays no stored booking once the sandbox expired: the replay checks the row itself", async () => {
