@@ -21,7 +21,7 @@ const GOALS = [
 
 /** Figures that must not get worse beyond the run's noise: no target of their own here. */
 const WATCHED = [
-  ["storage", "bytes kept per reservation", (r) => count(r.storage.keptForGood)],
+  ["storage", "bytes kept per reservation", (r) => ({ value: r.storage.keptForGood, text: fmt(r.storage.keptForGood, 0) })],
   ["api", "slots latency 100k/1k (no-cache)", (r) => ratio(r.api.ratios.slotsLatency100kPer1k.value)],
   ["drop", "drop's last answer / 500 one-record reads at once", (r) => ratio(r.drop.readsAtOnce.ratio)],
   ["delivery", "webhooks p99 at 50 writes/s (s)", (r) => ({ value: r.delivery.webhooks.p99, text: fmt(r.delivery.webhooks.p99, 2) })],

@@ -43,10 +43,19 @@ export async function startPhase(name, { vars = {} } = {}) {
     if (/Scheduled Workers|trigger a scheduled event|curl ".*scheduled"|cron-triggers/.test(line)) return;
     workerLog.push(`[${name}] ${line}`);
   };
-  const server = await startDevOnFreePort({ persistTo: dir, log, vars: { OPS_TOKEN, ...vars } });
-  servers.add(server);
-  say(`${name}: wrangler dev on ${server.url}, databases in ${dir}`);
-  return { name, dir, server, url: server.url, stop: () => stopPhase(server) };
+  const start = (more) => startDevOnFreePort({ persistTo: dir, log, vars: { OPS_TOKEN, ...more } });
+  const phase = { name, dir, server: await start(vars), stop: () => stopPhase(phase.server) };
+  servers.add(phase.server);
+  phase.url = phase.server.url;
+  /** A new wrangler dev on the same databases with these vars (DEV_CLOCK, say): the URL changes. */
+  phase.restart = async (more = {}) => {
+    await stopPhase(phase.server);
+    phase.server = await start({ ...vars, ...more });
+    servers.add(phase.server);
+    phase.url = phase.server.url;
+  };
+  say(`${name}: wrangler dev on ${phase.url}, databases in ${dir}`);
+  return phase;
 }
 
 async function stopPhase(server) {

@@ -33,7 +33,8 @@ export function summariseErrors(lines) {
   const groups = new Map();
   for (const raw of lines) {
     const line = raw.replace(ANSI, "");
-    if (!/error|exception|uncaught/i.test(line)) continue;
+    // wrangler's notice about node:async_hooks is not an error: nodejs_compat is on, the runtime has it
+    if (!/error|exception|uncaught/i.test(line) || /may throw errors at runtime unless you enable/.test(line)) continue;
     let text = line;
     const json = line.match(/\{"level".*\}/);
     if (json) {

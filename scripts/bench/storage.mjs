@@ -18,6 +18,10 @@ const CONCURRENCY = 10;
 /** D1's limit per database (decimal gigabytes, as Cloudflare states it). */
 const SHARD_BYTES = 10e9;
 const PER_DAY = 150;
+/** A sample's parties fill this many days (about 150 a day, as a busy restaurant's). */
+const DAYS_PER_SAMPLE = 2;
+/** The instant of a day's check-ins: 22:00 or 23:00 in Rome, after the last service's start, before midnight. */
+const EVENING_UTC = "T21:00:00Z";
 export const BYTES_GOAL = 1_000;
 /**
  * The shard measured: every shard but the first hands out ids from shard x 10^12 on, six bytes in
@@ -44,7 +48,7 @@ async function pool(n, width, work) {
  */
 async function must(ctx, method, path, body) {
   for (let attempt = 0; ; attempt++) {
-    const res = await fetchRetry(`${ctx.url}${API}${path}`, {
+    const res = await fetchRetry(`${ctx.phase.url}${API}${path}`, {
       method,
       headers: { Authorization: `Bearer ${ctx.rotor()}`, Property: String(ctx.propertyId), ...(body && { "Content-Type": "application/json" }) },
       body: body && JSON.stringify(body),
@@ -56,28 +60,38 @@ async function must(ctx, method, path, body) {
   }
 }
 
-/** Creates `n` reservations, each for a new guest; a time that is full is tried again elsewhere. */
+/** Creates `n` reservations, each for a new guest (a time that is full is tried again elsewhere); answers [{id, date}]. */
 async function createMany(ctx, n, tag) {
-  const ids = [];
+  const booked = [];
   await pool(n, CONCURRENCY, async (i) => {
     for (let attempt = 0; ; attempt++) {
       const body = { ...ctx.booking(), ...(ctx.notify === false ? { notify: false } : {}), customer: { first_name: "Giulia", last_name: `Rossi ${tag}${i}`, email: `giulia.rossi.${tag}${i}@storage.example`, phone: `+39 06 ${5550000 + i}` } };
       const r = await must(ctx, "POST", "/reservations", body);
-      if (r.status === 201) return void ids.push(r.json.data[0].id);
+      if (r.status === 201) return void booked.push({ id: r.json.data[0].id, date: body.start_date });
       if (r.status !== 403 || attempt >= 5) throw new Error(`storage: a create answered ${r.status}: ${r.text.slice(0, 300)}`);
     }
   });
-  return ids;
+  return booked;
 }
 
-/** Checks every reservation in, then out (each a change with its history row and event). */
-async function liveMany(ctx, ids) {
-  await pool(ids.length, CONCURRENCY, async (i) => {
-    for (const step of ["checkin", "checkout"]) {
-      const r = await must(ctx, "PATCH", `/reservations/${ids[i]}/${step}`);
-      if (r.status !== 200 && !(r.retried && r.status < 500)) throw new Error(`storage: ${step} answered ${r.status}: ${r.text.slice(0, 300)}`);
-    }
-  });
+/**
+ * Checks every reservation in, then out (each a change with its history row and event). A party
+ * is checked in on its own day only, so each day's are checked in by a Worker restarted with its
+ * clock set to that evening (DEV_CLOCK); the clock stays on the last day for what follows.
+ */
+async function liveMany(ctx, booked) {
+  const days = new Map();
+  for (const b of booked) days.set(b.date, [...(days.get(b.date) ?? []), b]);
+  for (const [date, parties] of [...days].sort(([a], [b]) => a.localeCompare(b))) {
+    await ctx.phase.restart({ DEV_CLOCK: `${date}${EVENING_UTC}` });
+    ctx.phase.clockSet = true;
+    await pool(parties.length, CONCURRENCY, async (i) => {
+      for (const step of ["checkin", "checkout"]) {
+        const r = await must(ctx, "PATCH", `/reservations/${parties[i].id}/${step}`);
+        if (r.status !== 200 && !(r.retried && r.status < 500)) throw new Error(`storage: ${step} on ${date} answered ${r.status}: ${r.text.slice(0, 300)}`);
+      }
+    });
+  }
 }
 
 /**
@@ -114,12 +128,24 @@ function growth(before, after) {
   return { bytes: (after.bytes - before.bytes) / n, rows };
 }
 
-/** One sample: SAMPLE creates, then their check-ins and check-outs; the size after each step (`settle`: before the last). */
-async function sample(phase, r, ctx, tag, settle = async () => {}) {
+/** The Worker back on the real clock, if liveMany set it. */
+async function realClock(phase) {
+  if (phase.clockSet) await phase.restart();
+  phase.clockSet = false;
+}
+
+/**
+ * One sample (the `index`th): SAMPLE creates on days of their own, made on the real clock, then
+ * their check-ins and check-outs; the size after each step (`settle`: before the last).
+ */
+async function sample(phase, r, ctx, { index, tag, settle = async () => {} }) {
+  await realClock(phase);
+  const fromDay = 1 + index * DAYS_PER_SAMPLE;
+  const booking = seed.bookingMaker(r.catalog, seed.today(), { fromDay, toDay: fromDay + DAYS_PER_SAMPLE });
   const start = await sizeOf(phase, r);
-  const ids = await createMany(ctx, SAMPLE, tag);
+  const booked = await createMany({ ...ctx, booking }, SAMPLE, tag);
   const created = await sizeOf(phase, r);
-  await liveMany(ctx, ids);
+  await liveMany(ctx, booked);
   const settled = await settle();
   const lived = await sizeOf(phase, r);
   return { create: growth(start, created), lifecycle: growth(start, lived), settled };
@@ -136,15 +162,16 @@ export async function storagePart() {
   const phase = await newPhase("storage", { shard: MEASURED_SHARD });
   const r = phase; // the phase is its restaurant too
   const { rotor } = await addLoadClients(phase, [r]);
-  const ctx = { url: phase.url, rotor, propertyId: r.catalog.propertyId, booking: seed.bookingMaker(r.catalog, seed.today(), { fromDay: 1, toDay: 366 }) };
+  const ctx = { phase, rotor, propertyId: r.catalog.propertyId };
   say(`storage: ${SAMPLE} reservations through the API emailing nobody, ${SAMPLE} emailing the guest, then ${SAMPLE} with a receiver subscribed too`);
-  const bare = await sample(phase, r, { ...ctx, notify: false }, "a");
-  const mailed = await sample(phase, r, ctx, "m");
+  const bare = await sample(phase, r, { ...ctx, notify: false }, { index: 0, tag: "a" });
+  const mailed = await sample(phase, r, ctx, { index: 1, tag: "m" });
   const receiver = await startReceiver();
   let hooked;
   try {
+    await realClock(phase); // the owner's token is valid on the real clock only
     await subscribe(phase, r, receiver, "storage");
-    hooked = await sample(phase, r, ctx, "b", () => drained(phase, r));
+    hooked = await sample(phase, r, ctx, { index: 2, tag: "b", settle: () => drained(phase, r) });
   } finally {
     await receiver.close();
   }
