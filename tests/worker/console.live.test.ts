@@ -6,7 +6,7 @@ import { restaurant } from "./oauth.fixtures";
 const worker = () => (exports as unknown as { default: Fetcher }).default;
 
 describe("GET /console/live", () => {
-  it("greets an open console and tells it of a booking made through the integrator API", async () => {
+  it("greets an open console and tells it of a booking and its cancellation made through the integrator API", async () => {
     const r = await restaurant("Console Live");
     const signed = await worker().fetch(new Request(`${ORIGIN}/console/session`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() }, body: JSON.stringify({ username: r.username, password: r.password }) }));
     const cookie = (signed.headers.get("Set-Cookie") ?? "").split(";")[0]!;
@@ -25,6 +25,12 @@ describe("GET /console/live", () => {
     for (let i = 0; i < 50 && !heard.some((m) => m.type === "reservation"); i++) await new Promise((ok) => setTimeout(ok, 50));
     expect(heard[0].type).toBe("hello");
     expect(heard).toContainEqual(expect.objectContaining({ type: "reservation", id }));
+    // the booking was told from inside the restaurant's object; a cancellation comes from the Worker
+    const cancelled = await call(`/api/v2/reservations/${id}`, { method: "DELETE" });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const told = () => heard.filter((m) => m.type === "reservation" && m.id === id);
+    for (let i = 0; i < 50 && told().length < 2; i++) await new Promise((ok) => setTimeout(ok, 50));
+    expect(told().map((m) => m.version)).toEqual([told()[0].version, told()[0].version + 1]);
     ws.close();
   });
 

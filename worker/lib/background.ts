@@ -11,6 +11,8 @@ import type { AppEnv, Bindings } from "../env";
 export interface Background {
   env: Bindings;
   waitUntil(work: Promise<unknown>): void;
+  /** the restaurant object this work runs in (its booking desk): its consoles are told directly, not through a stub */
+  restaurant?: { propertyId: number; announce(message: object): unknown };
 }
 
 const store = new AsyncLocalStorage<Background>();

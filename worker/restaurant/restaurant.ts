@@ -25,7 +25,8 @@ export class Restaurant extends DurableObject<Bindings> {
   async book(job: DeskMessage): Promise<DeskMessage> {
     // a door of its own: the clock as the Worker's, and what follows a commit reaches the consoles
     clockFromEnv(this.env);
-    return withBackground({ env: this.env, waitUntil: (work) => this.ctx.waitUntil(work) }, () => deskHandler().book(this.room, job));
+    const restaurant = { propertyId: Number(job.propertyId), announce: (message: LiveMessage) => this.announce(message) };
+    return withBackground({ env: this.env, waitUntil: (work) => this.ctx.waitUntil(work), restaurant }, () => deskHandler().book(this.room, job));
   }
 
   /** What the desk has done since the object started (tests and the bench). */
