@@ -105,6 +105,8 @@ export interface Variables {
   property: PropertyRow;
   /** a property authorised from its directory entry whose row this request has not read yet (authorisePropertyLater) */
   pendingProperty: number;
+  /** the due outbox rows the request's writes took in their own batches, for its dispatch to attempt (outbox/dispatch.ts) */
+  outboxTaken: (readonly unknown[])[];
 }
 
 export interface AppEnv {

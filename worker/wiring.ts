@@ -10,6 +10,7 @@ import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.r
 import { messagesReaction } from "./messages/reaction";
 import { registerSender } from "./outbox/senders";
 import { bookingDesk } from "./reservations/desk";
+import { outboxReaction } from "./reservations/dispatch";
 import { registerReaction } from "./reservations/reactions";
 import { registerDesk } from "./restaurant/desk";
 import { sendNotification } from "./searchengine/notify";
@@ -28,6 +29,8 @@ export function wire(): void {
   registerReaction(waitlistReaction);
   // After commit: the open consoles of the restaurant hear of the change.
   registerReaction(liveReaction);
+  // Last: the change's batch takes the outbox rows all of the above wrote, to attempt them once committed.
+  registerReaction(outboxReaction);
   // The restaurant's object decides its bookings one at a time (POST /reservations).
   registerDesk(bookingDesk);
   registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook, attemptMany: attemptWebhooks });

@@ -424,4 +424,25 @@ describe("delivery under faults", () => {
     const [mail] = await mailsTo(capture, to, 1);
     expect(mail!.messageId).toBe(pending.message_id);
   });
+
+  it("a change given an outbox takes the rows its own batch writes, queued, for the request to attempt; without one it takes none", async () => {
+    const r = await restaurant();
+    const to = guestEmail();
+    const property = (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!;
+    const plain = { db: shardDb(r.client.d1), property, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
+    const row = await createReservation(plain, { start_date: dateInDays(23), start_hour: "20:00:00", pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    const [confirmation] = await messagesOf(r.client, row.id);
+    const queuedAt = async (id: number) => (await r.client.d1.prepare("SELECT queued_at FROM messages WHERE id = ?").bind(id).first<{ queued_at: string | null }>())!.queued_at;
+    expect(await queuedAt(confirmation.id)).toBeNull();
+    const took: unknown[][] = [];
+    await act({ ...plain, outbox: { took: (answered) => took.push([...answered]) } }, row.id, { type: "cancel" });
+    // one take per kind (webhook deliveries first: none here, no subscription), the property's due messages in the second
+    expect(took).toHaveLength(1);
+    const [deliveries, messages] = took[0] as { id: number; property_id: number }[][];
+    expect(deliveries).toEqual([]);
+    const cancellation = (await messagesOf(r.client, row.id)).find((m) => m.template === "cancellation")!;
+    expect(messages!.map((m) => m.id).sort()).toEqual([confirmation.id, cancellation.id].sort());
+    expect(messages!.every((m) => m.property_id === r.client.propertyId)).toBe(true);
+    expect(await queuedAt(cancellation.id)).not.toBeNull();
+  });
 });

@@ -4,7 +4,10 @@
  * shard is the source of truth. Three ways a due row gets attempted:
  * - sendNow(): right after the write that made it, the request itself attempts its property's
  *   due rows (a few), once it has answered. The commit-to-receiver path is then one attempt,
- *   not a hop through the queue, whose local simulation runs one batch at a time.
+ *   not a hop through the queue, whose local simulation runs one batch at a time. A write may
+ *   take those rows in its own batch instead (takeDueWithWrite), one round trip less, and hand
+ *   them to the request; its dispatch then attempts what the writes took (sendTaken) and takes
+ *   nothing more: whatever else the request wrote is the sweeper's.
  * - the queue: whatever sendNow leaves, every retry (sent with its delay), and the sweeper's finds.
  * - the sweeper: dispatchDue() from the cron queues what nobody took (a Worker stopped between the
  *   commit and the send), so nothing is lost.
@@ -12,13 +15,13 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { controlDb } from "../db/handles";
-import type { AppEnv, Bindings, DeliveryMessage, OutboxKind } from "../env";
+import type { AppEnv, Bindings, Db, DeliveryMessage, OutboxKind } from "../env";
 import { now as clockNow } from "../lib/clock";
-import { abortReason } from "../lib/d1";
+import { abortReason, type Statement } from "../lib/d1";
 import { shardsOf } from "../shards/directory.repo";
-import { shardD1 } from "../shards/shards";
+import { shardD1, shardDb } from "../shards/shards";
 import { enqueue, kindOf, QUEUE_GRACE_MS } from "./queue";
-import { attemptAll, dueRows, kinds, senderOf } from "./senders";
+import { attemptAll, dueRows, kinds, senderOf, type TakeDue } from "./senders";
 
 /** How many rows of each kind a write's request attempts itself; more are left to the queue. */
 const INLINE = 10;
@@ -32,12 +35,12 @@ const logged = (where: string) => (err: unknown) => console.error(JSON.stringify
  */
 export async function dispatchDue(env: Bindings, shard: number, o: { batch?: number; until?: number; kinds?: OutboxKind[] } = {}): Promise<number> {
   const batch = o.batch ?? 500;
-  const d1 = shardD1(env, shard);
+  const db = shardDb(shardD1(env, shard));
   let total = 0;
   for (const kind of o.kinds ?? kinds()) {
     for (let round = 0; round < 20; round++) {
-      const now = clockNow();
-      const due = dueRows(await senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: batch }).all());
+      const [answered] = await db.batch([senderOf(kind).takeDue(db, taking(batch))]);
+      const due = dueRows(answered);
       if (due.length) await enqueue(env, kind, due);
       total += due.length;
       if (due.length < batch || (o.until !== undefined && clockNow() > o.until)) break;
@@ -46,18 +49,36 @@ export async function dispatchDue(env: Bindings, shard: number, o: { batch?: num
   return total;
 }
 
+/** The options of a takeDue now. */
+function taking(limit: number, propertyId?: number): TakeDue {
+  const now = clockNow();
+  return { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit, propertyId };
+}
+
+/**
+ * The statements that take the property's due rows of every kind, a few of each, to join a
+ * write's own batch (after the statements that write them); sendTaken() attempts what they answered.
+ */
+export function takeDueWithWrite(db: Db, propertyId: number): Statement[] {
+  return kinds().map((kind) => senderOf(kind).takeDue(db, taking(INLINE, propertyId)));
+}
+
 /**
  * Attempts the property's due rows of every kind at once (a few of each, found in one round trip);
  * queues the rest of the shard's.
  */
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
-  const d1 = shardD1(env, shard);
-  const now = clockNow();
+  const db = shardDb(shardD1(env, shard));
+  const found = await db.batch(kinds().map((kind) => senderOf(kind).takeDue(db, taking(INLINE, propertyId))) as unknown as Parameters<Db["batch"]>[0]);
+  await sendTaken(env, shard, found);
+}
+
+/** Attempts the rows takeDueWithWrite's statements (or sendNow's) answered, in their order; queues the rest of the shard's when they were a full take. */
+export async function sendTaken(env: Bindings, shard: number, answered: readonly unknown[]): Promise<void> {
   const all = kinds();
-  const found = await d1.batch(all.map((kind) => senderOf(kind).takeDue(d1, { now: iso(now), graceBefore: iso(now - QUEUE_GRACE_MS), limit: INLINE, propertyId })));
   await Promise.all(
     all.map(async (kind, i) => {
-      const due = dueRows(found[i]!);
+      const due = dueRows(answered[i] ?? []);
       if (!due.length) return;
       const failed = await attemptAll(env, kind, shard, due.map((r) => r.id));
       for (const err of failed.values()) logged(`${kind} attempt`)(err);
@@ -74,9 +95,11 @@ export function dispatchAfterWrite(): MiddlewareHandler<AppEnv> {
   return async function dispatchAfterWriteMiddleware(c, next) {
     await next();
     const shard = c.get("shard");
-    if (c.req.method !== "GET" && c.res.status < 400 && shard !== undefined) {
-      c.executionCtx.waitUntil(sendNow(c.env, shard, c.get("property")?.id).catch(logged("outbox dispatch")));
-    }
+    if (c.req.method === "GET" || c.res.status >= 400 || shard === undefined) return;
+    // what the request's writes took in their own batches (takeDueWithWrite), or else a take now
+    const taken = c.get("outboxTaken");
+    const sending = taken?.length ? Promise.all(taken.map((answered) => sendTaken(c.env, shard, answered))) : sendNow(c.env, shard, c.get("property")?.id);
+    c.executionCtx.waitUntil(sending.catch(logged("outbox dispatch")));
   };
 }
 

@@ -2,18 +2,28 @@
  * The outbox's senders, one per kind of row: each feature that writes outbox rows registers its
  * own (worker/wiring.ts, at start), so the dispatcher names none of them.
  */
-import type { Bindings, OutboxKind } from "../env";
+import type { Bindings, Db, OutboxKind } from "../env";
+import type { Statement } from "../lib/d1";
 import type { Due } from "./queue";
 
-/** The rows a takeDue statement answered, oldest first. */
-export const dueRows = (result: D1Result): Due[] => (result.results as Due[]).sort((a, b) => a.id - b.id);
+/** What a takeDue statement takes: rows due by `now`, not queued since `graceBefore`, at most `limit`. */
+export interface TakeDue {
+  now: string;
+  graceBefore: string;
+  limit: number;
+  /** that property's only */
+  propertyId?: number | undefined;
+}
+
+/** The rows a takeDue statement answered in a batch, oldest first. */
+export const dueRows = (answered: unknown): Due[] => [...(answered as Due[])].sort((a, b) => a.id - b.id);
 
 export interface Sender {
   /**
-   * the statement that marks due rows as queued now and answers them (id, property_id);
-   * `propertyId`: that property's only. A statement, so a write's dispatch asks every kind in one round trip.
+   * the statement that marks due rows as queued now and answers them (id, property_id). A
+   * statement, so every kind is asked in one round trip, or in a write's own batch.
    */
-  takeDue(d1: D1Database, o: { now: string; graceBefore: string; limit: number; propertyId?: number | undefined }): D1PreparedStatement;
+  takeDue(db: Db, o: TakeDue): Statement;
   /** one attempt of row `id`, if it is due and nobody else holds it */
   attempt(env: Bindings, shard: number, id: number): Promise<void>;
   /**

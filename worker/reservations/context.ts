@@ -14,4 +14,10 @@ export interface BookingContext {
   locateElsewhere?: (id: number) => Promise<number | undefined>;
   /** keys the manage and offer links of emails (worker/messages/links.ts); none: emails carry no links, no offers are made */
   linkSecret?: string | undefined;
+  /**
+   * Given, a change takes its due outbox rows in its own batch (./dispatch.ts) and hands what it
+   * took to `took`, for the request to attempt once it has answered. Without it, the request's
+   * dispatch takes them itself, one round trip later.
+   */
+  outbox?: { took(answered: readonly unknown[]): void } | undefined;
 }

@@ -11,7 +11,7 @@ import { addSeconds, now, nowIso } from "../lib/time";
 import type { BookingContext } from "./context";
 import { checkCustomerInput, type CustomerRead, resolveCustomer } from "./customers";
 import { HOLDING } from "./machine";
-import { afterCommit, amendments, type ReservationChange, reactionStatements, type Statement } from "./reactions";
+import { afterCommit, amendments, type Follow, type ReservationChange, reactionStatements } from "./reactions";
 import * as repo from "./reservations.repo";
 import type { CustomerInput, CustomerPlan, HoldSpan, ReservationRow } from "./reservations.repo";
 import { checkPlace, engineOf, findService, holdSpans, type LoadedDay, loadDay, newTries, refusal, settle } from "./write";
@@ -60,7 +60,7 @@ interface CreatePlan {
   customer: CustomerPlan | undefined;
   spans: HoldSpan[];
   history: repo.HistoryEntry;
-  follow: Statement[];
+  follow: Follow;
   limit: repo.GuestLimit | undefined;
   change: ReservationChange;
 }
@@ -181,9 +181,9 @@ async function planCreate(ctx: BookingContext, p: PlanInput): Promise<CreatePlan
 }
 
 async function commitCreate(ctx: BookingContext, plan: CreatePlan, related: boolean): Promise<Created> {
-  const created = await repo.insertReservation(ctx.db, plan.row, plan.customer, plan.spans, plan.history, plan.follow, { limit: plan.limit, related });
-  afterCommit(plan.change, created.row);
-  return created;
+  const { row, related: read, followed } = await repo.insertReservation(ctx.db, plan.row, plan.customer, plan.spans, plan.history, plan.follow.statements, { limit: plan.limit, related });
+  afterCommit(plan.change, row, plan.follow, followed);
+  return { row, related: read };
 }
 
 /** The engine's decision: a waiting party takes no table; anyone else the best free one (or those named). */

@@ -37,8 +37,19 @@ export interface ReservationReaction {
   amend?(change: ReservationChange): Promise<Partial<ReservationRow>>;
   /** statements for the change's own batch, after the reservation's */
   plan?(change: ReservationChange): Promise<Statement[]>;
-  /** once the batch has committed; never fails the change (errors are the reaction's to log) */
-  committed?(change: ReservationChange, row: ReservationRow): void;
+  /** plans only once every other reaction has (its statements read what theirs write, due when they said) */
+  planLast?: boolean;
+  /**
+   * once the batch has committed, with what its own statements answered in it; never fails the
+   * change (errors are the reaction's to log)
+   */
+  committed?(change: ReservationChange, row: ReservationRow, answered: readonly unknown[]): void;
+}
+
+/** What follows a change in its batch: every reaction's statements, and how many are whose. */
+export interface Follow {
+  statements: Statement[];
+  counts: number[];
 }
 
 const registry: ReservationReaction[] = [];
@@ -56,11 +67,18 @@ export async function amendments(change: ReservationChange): Promise<Partial<Res
 }
 
 /** Every reaction's statements for the change's batch, in registration order. */
-export async function reactionStatements(change: ReservationChange): Promise<Statement[]> {
-  const lists = await Promise.all(registry.map((r) => r.plan?.(change) ?? []));
-  return lists.flat();
+export async function reactionStatements(change: ReservationChange): Promise<Follow> {
+  const early = await Promise.all(registry.map((r) => (r.planLast ? null : (r.plan?.(change) ?? []))));
+  const lists = await Promise.all(registry.map((r, i) => early[i] ?? r.plan?.(change) ?? []));
+  return { statements: lists.flat(), counts: lists.map((l) => l.length) };
 }
 
-export function afterCommit(change: ReservationChange, row: ReservationRow): void {
-  for (const r of registry) r.committed?.(change, row);
+/** Tells every reaction the change committed, each with the answers of its own statements (`answered`: all of `follow`'s). */
+export function afterCommit(change: ReservationChange, row: ReservationRow, follow: Follow, answered: readonly unknown[]): void {
+  let at = 0;
+  registry.forEach((r, i) => {
+    const n = follow.counts[i] ?? 0;
+    r.committed?.(change, row, answered.slice(at, at + n));
+    at += n;
+  });
 }

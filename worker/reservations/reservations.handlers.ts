@@ -17,6 +17,9 @@ import type { ListQuery, ReservationCreate, ReservationUpdate } from "./reservat
 
 type Step = Extract<Action["type"], "checkin" | "undo_checkin" | "checkout" | "undo_checkout">;
 
+/** Where a change's batch hands the outbox rows it took: to this request, whose dispatch attempts them after the answer. */
+const outboxOf = (c: Context<AppEnv>) => ({ took: (answered: readonly unknown[]) => c.set("outboxTaken", [...(c.get("outboxTaken") ?? []), answered]) });
+
 /** The caller as the booking rules know it: the client acting on its property, and where else its reservations live. */
 export function bookingContext(c: Context<AppEnv>): BookingContext {
   const client = c.get("client");
@@ -26,6 +29,7 @@ export function bookingContext(c: Context<AppEnv>): BookingContext {
     actor: client.actor,
     locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId),
     linkSecret: config(c.env).linkSecret,
+    outbox: outboxOf(c),
   };
 }
 

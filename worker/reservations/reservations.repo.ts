@@ -110,6 +110,7 @@ function guestLimitStatements(db: Db, propertyId: number, limit: GuestLimit | un
 /**
  * Inserts a reservation, its customer, its holds, its history and what follows it (the
  * reactions' statements) in one batch, behind the guest's limit for an online booking.
+ * `followed`: what the statements of `follow` answered.
  */
 export async function insertReservation(
   db: Db,
@@ -119,7 +120,7 @@ export async function insertReservation(
   history: HistoryEntry,
   follow: Statement[],
   o: { limit?: GuestLimit | undefined; related?: boolean } = {},
-): Promise<{ row: ReservationRow; related: Related | undefined }> {
+): Promise<{ row: ReservationRow; related: Related | undefined; followed: unknown[] }> {
   const c = customerStatements(db, row.propertyId, customer);
   const guard = guestLimitStatements(db, row.propertyId, o.limit);
   // What the answer names (service, room, tables, customer), read last in the same batch: it sees the rows just written.
@@ -138,13 +139,14 @@ export async function insertReservation(
   ] as unknown as Parameters<Db["batch"]>[0]);
   const inserted = (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
   const related = o.related ? relatedOf(results.slice(results.length - reads.length) as unknown as RelatedRows) : undefined;
-  return { row: { ...inserted, guest: row.guest ?? null }, related };
+  const followed = results.slice(results.length - reads.length - follow.length, results.length - reads.length);
+  return { row: { ...inserted, guest: row.guest ?? null }, related, followed };
 }
 
 /**
  * Updates a reservation read at `version`, and its customer when given, replacing its holds
  * when `holds` is given (an empty list releases them), with a history entry and what follows
- * it, in one batch.
+ * it, in one batch; `followed`: what the statements of `follow` answered.
  */
 export async function changeReservation(
   db: Db,
@@ -154,7 +156,7 @@ export async function changeReservation(
   holds: HoldSpan[] | undefined,
   history: HistoryEntry,
   follow: Statement[],
-): Promise<ReservationRow> {
+): Promise<{ row: ReservationRow; followed: unknown[] }> {
   const c = customerStatements(db, current.propertyId, customer);
   const results = await db.batch([
     ...c.statements,
@@ -175,7 +177,8 @@ export async function changeReservation(
     ...follow,
   ] as unknown as Parameters<Db["batch"]>[0]);
   const changed = (results[c.statements.length] as ReservationRow[])[0]!;
-  return { ...changed, guest: "guest" in set ? (set.guest ?? null) : current.guest };
+  const followed = results.slice(results.length - follow.length);
+  return { row: { ...changed, guest: "guest" in set ? (set.guest ?? null) : current.guest }, followed };
 }
 
 /**

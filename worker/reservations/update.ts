@@ -11,7 +11,7 @@ import type { BookingContext } from "./context";
 import { checkCustomerInput, resolveCustomer } from "./customers";
 import { diff } from "./history";
 import { HOLDING, next } from "./machine";
-import { afterCommit, amendments, type ReservationChange, reactionStatements, type Statement } from "./reactions";
+import { afterCommit, amendments, type Follow, type ReservationChange, reactionStatements } from "./reactions";
 import * as repo from "./reservations.repo";
 import type { CustomerInput, CustomerPlan, HoldSpan, ReservationRow } from "./reservations.repo";
 import { checkPlace, engineOf, findService, holdSpans, loadDay, machineState, newTries, refusal, requireReservation, settle } from "./write";
@@ -44,7 +44,7 @@ export interface ChangePlan {
   /** the tables it holds from now on; undefined: as they are; []: none */
   holds: HoldSpan[] | undefined;
   history: repo.HistoryEntry;
-  follow: Statement[];
+  follow: Follow;
   change: ReservationChange;
 }
 
@@ -77,8 +77,8 @@ export async function updateReservation(ctx: BookingContext, id: number, b: Upda
 
 /** Writes a planned change in one batch, then tells the reactions it happened. */
 export async function commitChange(ctx: BookingContext, plan: ChangePlan): Promise<ReservationRow> {
-  const row = await repo.changeReservation(ctx.db, plan.current, plan.set, plan.customer, plan.holds, plan.history, plan.follow);
-  afterCommit(plan.change, row);
+  const { row, followed } = await repo.changeReservation(ctx.db, plan.current, plan.set, plan.customer, plan.holds, plan.history, plan.follow.statements);
+  afterCommit(plan.change, row, plan.follow, followed);
   return row;
 }
 
