@@ -95,11 +95,11 @@ export function dispatchAfterWrite(): MiddlewareHandler<AppEnv> {
   return async function dispatchAfterWriteMiddleware(c, next) {
     await next();
     const shard = c.get("shard");
-    if (c.req.method === "GET" || c.res.status >= 400 || shard === undefined) return;
-    // what the request's writes took in their own batches (takeDueWithWrite), or else a take now
-    const taken = c.get("outboxTaken");
-    const sending = taken?.length ? Promise.all(taken.map((answered) => sendTaken(c.env, shard, answered))) : sendNow(c.env, shard, c.get("property")?.id);
-    c.executionCtx.waitUntil(sending.catch(logged("outbox dispatch")));
+    if (c.req.method === "GET" || shard === undefined) return;
+    // what the request's writes took in their own batches (takeDueWithWrite), whatever it answered; or else a take now
+    const taken = c.get("outboxTaken") ?? [];
+    if (taken.length) c.executionCtx.waitUntil(Promise.all(taken.map((answered) => sendTaken(c.env, shard, answered))).catch(logged("outbox dispatch")));
+    else if (c.res.status < 400) c.executionCtx.waitUntil(sendNow(c.env, shard, c.get("property")?.id).catch(logged("outbox dispatch")));
   };
 }
 
