@@ -5,7 +5,7 @@
 // DEV_CLOCK (an ISO instant) runs the Worker and the browser at that instant; BROWSER_ZONE puts
 // the browser in another time zone than the restaurant's (Europe/Rome). `npm test` runs the
 // suite once on the real clock and then at the fixed instants of scripts/instants.mjs.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -161,10 +161,11 @@ async function fixtures(ctx, next) {
     return;
   }
   // A widget under test that is a guest of its own address: mounted with api="<this origin>/as-guest/<n>",
-  // its calls reach the Worker from 203.0.113.<n> (TEST-NET-3), so the tests of one file do not share
-  // the browser's budgets (10 writes a minute) with every other file's.
-  const as = ctx.path.match(/^\/as-guest\/(\d{1,3})(\/api\/v2\/public\/.*)$/);
-  if (as) return relayPublic(ctx, as[2], `203.0.113.${as[1]}`);
+  // its calls reach the Worker from an address of that n and the file's restaurant, so no two mounts,
+  // of one file or of two, share a budget (10 writes a minute). The local limiter counts by the
+  // clock's minute, so a shared budget fails a run or not by where the minute falls.
+  const as = ctx.path.match(/^\/as-guest\/(\d{1,3})(\/api\/v2\/public\/([^/?]+).*)$/);
+  if (as) return relayPublic(ctx, as[2], guestAddress(as[1], as[3]));
   // A slow network for the day's times: /slow/<ms>/api/v2/public/... holds each /slots answer <ms> (at most 10 s).
   const slow = ctx.path.match(/^\/slow\/(\d{1,5})(\/api\/v2\/public\/.*)$/);
   if (slow) {
@@ -192,6 +193,12 @@ async function fixtures(ctx, next) {
   ctx.status = res.status;
   ctx.type = "application/json";
   ctx.body = JSON.stringify(res.json ?? null);
+}
+
+/** An address of the shared range (100.64.0.0/10) for the n-th widget mounted for a restaurant. */
+function guestAddress(n, publicKey) {
+  const h = createHash("sha256").update(`${n}/${publicKey}`).digest();
+  return `100.${64 + (h[0] & 63)}.${h[1]}.${h[2]}`;
 }
 
 /** The public API at `path` from the address `ip`, as the widget under test asked it. */

@@ -6,11 +6,12 @@ import type { BookingCreatedDetail } from "../../widget/events.js";
 import { PublicApiError } from "../../widget/api.js";
 import { setClock } from "../../widget/clock.js";
 import { bookingError } from "../../widget/pages/book-steps.js";
-import { bookAsStaff, env, itAnyTime, profile, restaurant, slots, until, useRestaurant } from "./env.js";
+import { bookAsStaff, env, itAnyTime, ownAddress, profile, restaurant, slots, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, chooseDate, deepText, inShadow, settled } from "./helpers.js";
 
+// each mount a guest of its own address: its bookings spend a write budget of their own
 const mount = (page = "book", locale = "en") =>
-  fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey} page=${page} locale=${locale}></booking-engine>`);
+  fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page=${page} locale=${locale}></booking-engine>`);
 
 const check = async (input: HTMLInputElement) => {
   input.click();

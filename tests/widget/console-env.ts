@@ -84,6 +84,9 @@ export async function byText<T extends HTMLElement = HTMLElement>(view: Element,
   }
 }
 
+/** The first element in `view`'s shadow root matching `selector`, once rendered (on a timeout, what the view showed instead). */
+export const shown = <T extends HTMLElement = HTMLElement>(view: Element, selector: string, timeout = 20_000) => byText<T>(view, selector, /^/, timeout);
+
 /** Sets the field's value as typing would (input and change events). */
 export function type(field: HTMLInputElement | HTMLTextAreaElement, value: string) {
   field.value = value;

@@ -3,12 +3,12 @@ import { sendKeys } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, pinWorkerClock, staff, until } from "./env.js";
-import { byText, openConsole, romeInstant, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import { byText, openConsole, shown, romeInstant, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 before(() => useConsoleRestaurant());
 
 async function fill(view: HTMLElement, fields: Record<string, string>) {
-  const form = await until(() => view.shadowRoot!.querySelector<HTMLFormElement>('form[part="form"]'));
+  const form = await shown<HTMLFormElement>(view, 'form[part="form"]');
   for (const [name, value] of Object.entries(fields)) type(form.querySelector<HTMLInputElement>(`[name="${name}"]`)!, value);
   return form;
 }

@@ -2,7 +2,7 @@ import { expect } from "@open-wc/testing";
 import { actionsOf } from "../../widget/console/views/reservation-view.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
-import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import { byText, openConsole, shown, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 
@@ -88,7 +88,7 @@ describe("<booking-console>: a reservation", () => {
     const r = await book("Edit");
     const el = await openConsole(`/console/reservations/${r.id}`);
     const view = await viewOf(el, "bc-reservation-view");
-    const form = await until(() => view.shadowRoot!.querySelector<HTMLFormElement>('form[part="edit"]'));
+    const form = await shown<HTMLFormElement>(view, 'form[part="edit"]');
     type(form.querySelector<HTMLTextAreaElement>('textarea[name="notes"]')!, "x".repeat(2001));
     form.requestSubmit();
     const error = await until(() => view.shadowRoot!.querySelector("#e-notes"));

@@ -3,7 +3,7 @@ import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
 import { addDays } from "../../widget/format.js";
-import { env, restaurant, staff, until, useRestaurant } from "./env.js";
+import { ownAddress, restaurant, staff, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, inShadow } from "./helpers.js";
 
 /** A service of this file's restaurant past midnight: 23:00 to 01:30 every day. */
@@ -18,7 +18,7 @@ before(async () => {
 
 describe("<booking-engine> and a service past midnight", () => {
   it("lists its late times under the evening they belong to, and books them on the next calendar date", async () => {
-    const el = await fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey} page="book" service=${late.id}></booking-engine>`);
+    const el = await fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="book" service=${late.id}></booking-engine>`);
     const page = await bookPageWithTimes(el);
     const afterMidnight = await until(() => allInShadow<HTMLInputElement>(page, 'input[name="time"]').find((i) => i.value < "12:00"));
     const evening = (await inShadow(await inShadow(page, "be-date-grid"), 'td[aria-selected="true"]')).dataset.date!;

@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCancelledDetail } from "../../widget/events.js";
-import { atWorkerTime, bookAsGuest, env, freeTime, publicBase, restaurant, romeInstant, staff, until, useRestaurant } from "./env.js";
+import { atWorkerTime, bookAsGuest, freeTime, ownAddress, publicBase, restaurant, romeInstant, staff, until, useRestaurant } from "./env.js";
 import { inShadow } from "./helpers.js";
 
 async function newReservation() {
@@ -13,7 +13,7 @@ async function newReservation() {
 }
 
 const mount = (token: string) =>
-  fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey} page="manage" token=${token}></booking-engine>`);
+  fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="manage" token=${token}></booking-engine>`);
 
 before(() => useRestaurant());
 

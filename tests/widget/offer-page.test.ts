@@ -4,7 +4,7 @@ import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import { confirmation } from "../../widget/pages/book-steps.js";
 import type { PublicBooking } from "../../shared/public.js";
-import { env, freeTime, publicBase, restaurant, staff, useRestaurant } from "./env.js";
+import { env, freeTime, ownAddress, publicBase, restaurant, staff, useRestaurant } from "./env.js";
 import { inShadow } from "./helpers.js";
 
 before(() => useRestaurant({ offer_minutes: 30 }));
@@ -83,7 +83,7 @@ describe("<booking-engine page=offer>", () => {
       if (!offerMail) await new Promise((r) => setTimeout(r, 200));
     }
     const token = /\/offer\/([\w-]+)\?locale=en/.exec(offerMail!)![1]!;
-    const el = await fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey} page="offer" token=${token}></booking-engine>`);
+    const el = await fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="offer" token=${token}></booking-engine>`);
     const page = await inShadow(el, "be-offer-page");
     const claim = await inShadow<HTMLButtonElement>(page, '[part~="claim"]');
     await expect(el).to.be.accessible();

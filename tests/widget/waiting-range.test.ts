@@ -9,7 +9,7 @@ import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
 import type { PublicApi, PublicOffer } from "../../widget/api.js";
 import { OfferPage } from "../../widget/pages/offer-page.js";
-import { bookAsStaff, env, profile, restaurant, slots, until, useRestaurant } from "./env.js";
+import { bookAsStaff, ownAddress, profile, restaurant, slots, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, chooseDate, deepText, inShadow, settled } from "./helpers.js";
 
 before(() => useRestaurant());
@@ -39,7 +39,7 @@ describe("<booking-engine page=book>, the waiting list's range", () => {
     const later = [...service.times, ...service.full_times].filter((h) => h > hour).sort();
     const last = later.at(-1)!;
 
-    const el = await fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey} page="book" locale="en"></booking-engine>`);
+    const el = await fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="book" locale="en"></booking-engine>`);
     const page = await bookPageWithTimes(el);
     const paxSelect = await inShadow<HTMLSelectElement>(page, "#pax");
     paxSelect.value = String(pax);
