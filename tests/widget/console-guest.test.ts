@@ -1,7 +1,7 @@
 import { expect } from "@open-wc/testing";
 import type { Reservation } from "../../widget/console/types.js";
-import { freeTime, staff, until } from "./env.js";
-import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import { freeTime, staff } from "./env.js";
+import { byText, openConsole, shown, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 
@@ -27,7 +27,7 @@ describe("<booking-console>: a guest", () => {
     const el = await openConsole(`/console/guests/${r.customer!.id}`);
     const view = await viewOf(el, "bc-guest-view");
     await byText(view, "h1", /Marta Profile/);
-    await until(() => view.shadowRoot!.querySelector(`a[href="/console/reservations/${r.id}"]`));
+    await shown(view, `a[href="/console/reservations/${r.id}"]`);
     await expect(await settled(el)).to.be.accessible();
     const form = view.shadowRoot!.querySelector<HTMLFormElement>('form[part="profile"]')!;
     type(form.querySelector<HTMLInputElement>('[name="tags"]')!, "vip, regular");
@@ -43,7 +43,7 @@ describe("<booking-console>: a guest", () => {
     const dup = await book("Nina", "nina.other@profile.example");
     const el = await openConsole(`/console/guests/${keep.customer!.id}`);
     const view = await viewOf(el, "bc-guest-view");
-    type(await until(() => view.shadowRoot!.querySelector<HTMLInputElement>('[part="merge"] input')), "nina.other");
+    type(await shown<HTMLInputElement>(view, '[part="merge"] input'), "nina.other");
     (await byText<HTMLButtonElement>(view, "#merge-found button", /Nina Profile/)).click();
     (await byText<HTMLButtonElement>(view, "button", /^Merge$/)).click();
     await byText(view, '[role="status"]', /Merged/);

@@ -1,6 +1,6 @@
 import { expect } from "@open-wc/testing";
 import { restaurant, staff, until } from "./env.js";
-import { byText, openConsole, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import { byText, openConsole, shown, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 before(() => useConsoleRestaurant());
 
@@ -35,7 +35,7 @@ describe("<booking-console>: the restaurant", () => {
   it("gives the embed snippet with the restaurant's public key", async () => {
     const el = await openConsole("/console/restaurant");
     const view = await viewOf(el, "bc-restaurant-view");
-    const snippet = await until(() => view.shadowRoot!.querySelector<HTMLTextAreaElement>("textarea[readonly]"));
+    const snippet = await shown<HTMLTextAreaElement>(view, "textarea[readonly]");
     expect(snippet.value).to.include(`property="${restaurant().publicKey}"`);
   });
 });

@@ -4,7 +4,7 @@ import { addDays } from "../../widget/format.js";
 import { holdsOf, spanOf } from "../../widget/console/parts/timeline-model.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, restaurant, staff, until } from "./env.js";
-import { openConsole, signIn, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import { openConsole, shown, signIn, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 const table = (name: string) => (restaurant() as unknown as { tables: Record<string, { id: number }> }).tables[name]!.id;
@@ -32,7 +32,7 @@ describe("<booking-console>: the timeline", () => {
     const r = await book("Mover", "T1");
     const el = await openConsole(`/console/timeline/${slot.date}`);
     const view = await viewOf(el, "bc-timeline-view");
-    const bar = await until(() => view.shadowRoot!.querySelector<HTMLButtonElement>(`.hold[data-id="${r.id}"]`));
+    const bar = await shown<HTMLButtonElement>(view, `.hold[data-id="${r.id}"]`);
     expect(bar.closest<HTMLElement>(".track")!.dataset.table).to.equal(String(table("T1")));
     await expect(await settled(el)).to.be.accessible();
     bar.focus();
@@ -41,7 +41,7 @@ describe("<booking-console>: the timeline", () => {
     await sendKeys({ press: "Enter" });
     await until(() => /moved/.test(view.shadowRoot!.querySelector('[role="status"]')!.textContent!));
     expect((await saved(r.id)).tables.map((t) => t.name)).to.deep.equal(["T2"]);
-    const moved = await until(() => view.shadowRoot!.querySelector<HTMLElement>(`.hold[data-id="${r.id}"]`));
+    const moved = await shown<HTMLElement>(view, `.hold[data-id="${r.id}"]`);
     expect(moved.closest<HTMLElement>(".track")!.dataset.table).to.equal(String(table("T2")));
     expect(view.shadowRoot!.activeElement).to.equal(moved);
   });
@@ -52,7 +52,7 @@ describe("<booking-console>: the timeline", () => {
     const r = await book("Later", "S1", dinner);
     const el = await openConsole(`/console/timeline/${dinner.date}`);
     const view = await viewOf(el, "bc-timeline-view");
-    (await until(() => view.shadowRoot!.querySelector<HTMLButtonElement>(`.hold[data-id="${r.id}"]`))).focus();
+    (await shown<HTMLButtonElement>(view, `.hold[data-id="${r.id}"]`)).focus();
     await sendKeys({ press: "ArrowRight" });
     await sendKeys({ press: "Enter" });
     await until(() => /moved/.test(view.shadowRoot!.querySelector('[role="status"]')!.textContent!));
@@ -64,10 +64,10 @@ describe("<booking-console>: the timeline", () => {
     await book("Holder", "S5");
     const el = await openConsole(`/console/timeline/${slot.date}`);
     const view = await viewOf(el, "bc-timeline-view");
-    (await until(() => view.shadowRoot!.querySelector<HTMLButtonElement>(`.hold[data-id="${a.id}"]`))).focus();
+    (await shown<HTMLButtonElement>(view, `.hold[data-id="${a.id}"]`)).focus();
     await sendKeys({ press: "ArrowDown" });
     await sendKeys({ press: "Enter" });
-    const alert = await until(() => view.shadowRoot!.querySelector('[role="alert"]'));
+    const alert = await shown(view, '[role="alert"]');
     expect(alert.textContent).to.match(/not available|taken|held/i);
     expect((await saved(a.id)).tables.map((t) => t.name)).to.deep.equal(["S4"]);
     await expect(await settled(el)).to.be.accessible();
