@@ -66,6 +66,8 @@ const tokens = new Map();
 /** property id -> its client's id and secret: a new token when the Worker's clock, pinned by a test, outran the old one */
 const credentials = new Map();
 const relayConsole = consoleRelay(() => worker.env.api);
+/** stalled connections' key -> the requests seen (/console/stall/...) */
+const stalls = new Map();
 /** addresses handed to other guests' look-ups (10.0.0.0/8) */
 let lookups = 1;
 
@@ -124,6 +126,24 @@ async function fixtures(ctx, next) {
     credentials.set(r.property_id, [r.client_id, r.client_secret]);
     ctx.type = "application/json";
     ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name, username: r.username });
+    return;
+  }
+  // A stalled connection for the console's client: /console/stall/<n>/<key>/<rest> leaves the
+  // first n requests of <key> unanswered until the page gives up on them, then relays
+  // /console/<rest>; GET /fixture/stall/<key> answers how many requests it saw.
+  const stall = ctx.path.match(/^\/console\/stall\/(\d)\/([\w-]{1,64})\/(.*)$/);
+  if (stall) {
+    const seen = (stalls.get(stall[2]) ?? 0) + 1;
+    stalls.set(stall[2], seen);
+    if (seen > Number(stall[1])) return relayConsole(Object.assign(ctx, { path: `/console/${stall[3]}` }), await readBody(ctx.req));
+    await new Promise((r) => (ctx.req.once("close", r), setTimeout(r, 30_000)));
+    ctx.status = 504;
+    return;
+  }
+  const stallCount = ctx.path.match(/^\/fixture\/stall\/([\w-]{1,64})$/);
+  if (stallCount) {
+    ctx.type = "application/json";
+    ctx.body = JSON.stringify({ seen: stalls.get(stallCount[1]) ?? 0 });
     return;
   }
   // The console's routes, on the test page's origin (tests/support/console-relay.mjs).

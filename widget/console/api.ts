@@ -59,13 +59,30 @@ export type ReservationChange = Partial<Pick<Reservation, "pax" | "notes" | "all
 export type StatusMove = "accepted" | "declined" | "cancelled" | "expired";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** How long a read waits for its answer before it is asked once more (a stalled connection, not a slow query). */
+const READ_PATIENCE_MS = 15_000;
+
+/** A signal aborted when either is (AbortSignal.any where the browser has it: Safari since 17.4). */
+function either(caller: AbortSignal | undefined, timer: AbortSignal): AbortSignal {
+  if (!caller) return timer;
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([caller, timer]);
+  const both = new AbortController();
+  for (const s of [caller, timer]) s.addEventListener("abort", () => both.abort(s.reason), { once: true });
+  return both.signal;
+}
 
 export class ConsoleApi {
   /** the session once signed in: its CSRF token goes with every write */
   session: Session | undefined;
 
-  /** `base`: where the console's routes answer (`/console`; the API is `<base>/api/v2`). */
-  constructor(readonly base = "/console") {}
+  /**
+   * `base`: where the console's routes answer (`/console`; the API is `<base>/api/v2`).
+   * `patience`: how long a read waits before it is asked once more (ms).
+   */
+  constructor(
+    readonly base = "/console",
+    private readonly patience = READ_PATIENCE_MS,
+  ) {}
 
   get propertyId(): number {
     if (!this.session) throw new ApiError(401, "unauthorized", "not signed in");
@@ -257,8 +274,25 @@ export class ConsoleApi {
     return ((await this.send(this.api(path), init))?.data as T[] | undefined) ?? [];
   }
 
+  /**
+   * A read left unanswered for `patience` is asked once more, then given up as the server's
+   * (status 0); a write is never sent twice.
+   */
+  private async send(url: string, init: Init): Promise<Answer | undefined> {
+    if (WRITES.has(init.method ?? "GET")) return this.exchange(url, init);
+    for (let attempt = 1; ; attempt++) {
+      const timer = AbortSignal.timeout(this.patience);
+      try {
+        return await this.exchange(url, { ...init, signal: either(init.signal, timer) });
+      } catch (err) {
+        if (!timer.aborted || init.signal?.aborted) throw err;
+        if (attempt === 2) throw new ApiError(0, "timeout", "the server did not answer");
+      }
+    }
+  }
+
   /** One request: JSON in and out, the CSRF header on writes, problem+json into ApiError. */
-  private async send(url: string, { method = "GET", body, signal }: Init): Promise<Answer | undefined> {
+  private async exchange(url: string, { method = "GET", body, signal }: Init): Promise<Answer | undefined> {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (WRITES.has(method) && this.session) headers["X-CSRF-Token"] = this.session.csrf_token;

@@ -1,0 +1,54 @@
+/**
+ * The console's API client against a connection that stalls (web-test-runner.config.mjs leaves
+ * the first requests of a key unanswered, then relays them to the Worker): a read is asked once
+ * more, and a second silence is the server's.
+ */
+import { expect } from "@open-wc/testing";
+import { ApiError, ConsoleApi } from "../../widget/console/api.js";
+import { problemText } from "../../widget/console/parts/errors.js";
+import { signIn, useConsoleRestaurant } from "./console-env.js";
+
+before(() => useConsoleRestaurant());
+
+/** A client whose first `n` requests stall; `seen()`: how many requests the relay saw. */
+function stalling(n: number) {
+  const key = crypto.randomUUID();
+  const seen = async () => ((await (await fetch(`/fixture/stall/${key}`)).json()) as { seen: number }).seen;
+  return { api: new ConsoleApi(`/console/stall/${n}/${key}`, 400), seen };
+}
+
+describe("the console's API client", () => {
+  beforeEach(async () => void (await signIn()));
+
+  it("asks a read once more when its first request gets no answer, and gives what the second got", async () => {
+    const { api, seen } = stalling(1);
+    const services = await api.services();
+    expect(services.map((s) => s.enabled)).to.include(true);
+    expect(await seen()).to.equal(2);
+  });
+
+  it("says the server could not answer when a read gets no answer twice", async () => {
+    const { api, seen } = stalling(2);
+    const err = await api.services().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).to.be.instanceOf(ApiError);
+    expect((err as ApiError).status).to.equal(0);
+    expect(problemText(err)).to.equal("The server could not answer. Try again.");
+    expect(await seen()).to.equal(2);
+  });
+
+  it("stops at once, without asking again, when its caller aborts", async () => {
+    const { api, seen } = stalling(2);
+    const caller = new AbortController();
+    const asked = api.services(caller.signal);
+    setTimeout(() => caller.abort(), 100);
+    const err = await asked.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((err as Error).name).to.equal("AbortError");
+    expect(await seen()).to.equal(1);
+  });
+});
