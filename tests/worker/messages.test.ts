@@ -8,7 +8,7 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
-import { attemptMessage } from "../../worker/messages/delivery";
+import { attemptMessage, attemptMessages } from "../../worker/messages/delivery";
 import { interceptMail } from "../../worker/messages/transport";
 import { act, createReservation } from "../../worker/reservations/booking";
 import { getPropertyRows } from "../../worker/properties/properties.repo";
@@ -407,6 +407,32 @@ describe("delivery under faults", () => {
     expect(capture.to(to)).toHaveLength(2);
     expect((await mailsTo(capture, to, 2)).map((m) => calendarOf(m).method)).toEqual(["REQUEST", "CANCEL"]);
     expect((await messagesOf(r.client, row.id)).filter((m) => m.template !== "reminder").map((m) => m.state)).toEqual(["sent", "sent"]);
+  });
+
+  it("messages attempted together share their round trips: one for the leases, one for the closes, then the one held back", async () => {
+    capture = captureMail();
+    const r = await restaurant();
+    const [toA, toB] = [guestEmail(), guestEmail()];
+    const property = (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!;
+    // Written by a Worker that stopped before sending anything: two confirmations and a cancellation.
+    const ctx = { db: shardDb(r.client.d1), property, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
+    const book = (to: string, hour: string) => createReservation(ctx, { start_date: dateInDays(23), start_hour: hour, pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    const [a, b] = [await book(toA, "19:00:00"), await book(toB, "21:00:00")];
+    await act(ctx, a.id, { type: "cancel" });
+    const pending = async (id: number) => (await messagesOf(r.client, id)).filter((m) => m.template !== "reminder");
+    const [confirmA, cancelA] = await pending(a.id);
+    const [confirmB] = await pending(b.id);
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    // The shard's binding, counting round trips (every attempt's statements go in batches).
+    const d1 = shardD1(env, shard);
+    let trips = 0;
+    const counted = { prepare: (q: string) => d1.prepare(q), batch: (s: D1PreparedStatement[]) => (trips++, d1.batch(s)) } as unknown as D1Database;
+    const failed = await attemptMessages({ ...env, [`SHARD_${shard}`]: counted }, shard, [cancelA!.id, confirmA!.id, confirmB!.id]);
+    expect([...failed.keys()]).toEqual([]);
+    expect(trips).toBe(4);
+    expect((await mailsTo(capture, toA, 2)).map((m) => calendarOf(m).method)).toEqual(["REQUEST", "CANCEL"]);
+    expect(capture.to(toB)).toHaveLength(1);
+    expect([...(await pending(a.id)), ...(await pending(b.id))].map((m) => m.state)).toEqual(["sent", "sent", "sent"]);
   });
 
   it("a Worker stopped between the commit and the send: the sweeper sends it", async () => {

@@ -11,7 +11,7 @@ import { resolveSettings, type Settings } from "../../shared/schemas";
 import { type Config, config } from "../config";
 import type { Bindings } from "../env";
 import { now as clockNow, nowIso } from "../lib/clock";
-import { enqueue } from "../outbox/queue";
+import { type Due, enqueue } from "../outbox/queue";
 import { shardD1 } from "../shards/shards";
 import { retryDelay } from "../outbox/retry";
 import { storedToken } from "./links";
@@ -29,50 +29,84 @@ const HOLDING = new Set(["PREPAY", "ACCEPTED", "CONFIRMED"]);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/**
- * One attempt of message `id`, then of the one that waited for it (a guest's cancellation made
- * while the confirmation was still being sent), and so on: a message held back by an earlier
- * one is sent by that one's attempt, right after it, instead of waiting on its own.
- */
-export async function attemptMessage(env: Bindings, shard: number, id: number): Promise<void> {
-  for (let next: number | undefined = id; next !== undefined; ) next = await attemptOnce(env, shard, next);
+/** How many messages share a round trip of leases (six statements each) and one of closes. */
+const ROUND = 10;
+
+/** An attempt made, as its close will write it; `retry`: queued again after `delay` seconds once closed. */
+interface Attempted {
+  id: number;
+  finish: repo.MessageFinish;
+  retry?: { row: Due; delay: number };
 }
 
-/** One attempt; answers the message that waited for this one, if any. */
-async function attemptOnce(env: Bindings, shard: number, id: number): Promise<number | undefined> {
+/**
+ * One attempt of each of messages `ids` (of shard `shard`), then of the ones that waited for them
+ * (a guest's cancellation made while the confirmation was still being sent), and so on: a message
+ * held back by an earlier one is sent right after it, instead of waiting on its own. A round's
+ * messages are leased in one round trip, sent side by side and closed in one. Answers the ids
+ * whose attempt failed on our side (the queue tries those again).
+ */
+export async function attemptMessages(env: Bindings, shard: number, ids: number[]): Promise<Map<number, unknown>> {
   const d1 = shardD1(env, shard);
-  const lease = await claim(env, d1, id);
-  if (!lease) return undefined;
+  const failed = new Map<number, unknown>();
+  const firsts: number[][] = [];
+  for (let i = 0; i < ids.length; i += ROUND) firsts.push(ids.slice(i, i + ROUND));
+  const follow = async (round: number[]): Promise<void> => {
+    const next = await attemptRound(env, d1, round).catch((err: unknown) => {
+      for (const id of round) failed.set(id, err);
+      return [];
+    });
+    if (next.length) await follow(next);
+  };
+  await Promise.all(firsts.map(follow));
+  return failed;
+}
+
+/** One attempt of message `id` and of those that waited for it; throws what failed on our side. */
+export async function attemptMessage(env: Bindings, shard: number, id: number): Promise<void> {
+  const failed = await attemptMessages(env, shard, [id]);
+  if (failed.size) throw [...failed.values()][0];
+}
+
+/** One round: leases, the sends side by side, the closes; answers the messages that waited for these. */
+async function attemptRound(env: Bindings, d1: D1Database, ids: number[]): Promise<number[]> {
+  const now = clockNow();
+  const leases = await repo.leaseMessages(d1, ids, iso(now), iso(now + LEASE_MS));
+  const attempts = await Promise.all(leases.map((lease) => (lease.claimed ? attemptLeased(env, lease) : notLeased(env, d1, lease.id, lease.state, now))));
+  const made = attempts.filter((a): a is Attempted => a !== undefined);
+  if (!made.length) return [];
+  const next = await repo.finishMessages(d1, made, nowIso());
+  await Promise.all(made.map((a) => a.retry && enqueue(env, "message", [a.retry.row], a.retry.delay)));
+  return next;
+}
+
+/** Writes and sends a leased message; answers how to close the attempt. */
+async function attemptLeased(env: Bindings, { id, claimed, context }: repo.Lease & { claimed: repo.ClaimedMessage }): Promise<Attempted> {
   let error: string | undefined;
   let ready: Ready | undefined;
   try {
-    ready = await prepare(env, lease.context);
-    if ("skip" in ready) return repo.finishMessage(d1, id, { state: "cancelled", error: ready.skip, tried: false }, nowIso());
+    ready = await prepare(env, context);
+    if ("skip" in ready) return { id, finish: { state: "cancelled", error: ready.skip, tried: false } };
     await sendMail(env, { from: config(env).emailFrom, to: ready.to, raw: ready.raw });
   } catch (err) {
     error = String((err as Error)?.message ?? err).slice(0, 500);
     console.error(JSON.stringify({ level: "error", where: "message attempt", message_id: id, message: error }));
   }
-  if (error === undefined) return repo.finishMessage(d1, id, { state: "sent", tried: true }, nowIso());
-  const delay = retryDelay(lease.claimed.attempts + 1, config(env).retryScale);
-  if (delay === undefined) return repo.finishMessage(d1, id, { state: "failed", error: `${error}; retries exhausted`, tried: true }, nowIso());
+  if (error === undefined) return { id, finish: { state: "sent", tried: true } };
+  const delay = retryDelay(claimed.attempts + 1, config(env).retryScale);
+  if (delay === undefined) return { id, finish: { state: "failed", error: `${error}; retries exhausted`, tried: true } };
   const raw = ready && "raw" in ready && !ready.kept ? ready.raw : undefined;
-  const next = await repo.finishMessage(d1, id, { state: "pending", error, nextAttemptAt: iso(clockNow() + delay * 1000), tried: true, raw }, nowIso());
-  await enqueue(env, "message", [{ property_id: lease.claimed.property_id, id }], delay);
-  return next;
+  const finish = { state: "pending" as const, error, nextAttemptAt: iso(clockNow() + delay * 1000), tried: true, raw };
+  return { id, finish, retry: { row: { property_id: claimed.property_id, id }, delay } };
 }
 
 /**
- * Leases message `id` if it is due and nobody else holds it. Answers undefined when there is
- * nothing to do now. A message not due yet is queued again for its time; one held back by an
- * earlier message of its reservation is left to that one's attempt (attemptMessage), and should
- * that attempt never end, the cron's sweeper finds both.
+ * A message its round did not lease: nothing to do now, unless it is not due yet, when it is
+ * queued again for its time. One held back by an earlier message of its reservation is left to
+ * that one's attempt (attemptMessages), and should that attempt never end, the cron's sweeper
+ * finds both.
  */
-async function claim(env: Bindings, d1: D1Database, id: number): Promise<{ claimed: repo.ClaimedMessage; context: repo.SendContext } | undefined> {
-  const now = clockNow();
-  const lease = await repo.leaseMessage(d1, id, iso(now), iso(now + LEASE_MS));
-  if (lease) return lease;
-  const row = await repo.messageState(d1, id);
+async function notLeased(env: Bindings, d1: D1Database, id: number, row: repo.MessageState | undefined, now: number): Promise<undefined> {
   if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
   const dueIn = Date.parse(row.next_attempt_at) - now;
   if (dueIn <= 0) return undefined;

@@ -138,23 +138,33 @@ const leaseStatement = (d1: D1Database, id: number, now: string, leaseUntil: str
     )
     .bind(id, leaseUntil, now);
 
-/**
- * Leases message `id` until `leaseUntil` if it is due and nobody holds it, and no earlier message
- * of the same reservation to the same recipient is due and untried (a guest reads the
- * confirmation before the cancellation). Taken, it comes with what writing it needs, read in the
- * same round trip.
- */
-export async function leaseMessage(d1: D1Database, id: number, now: string, leaseUntil: string): Promise<{ claimed: ClaimedMessage; context: SendContext } | null> {
-  const [lease, ...context] = await d1.batch([leaseStatement(d1, id, now, leaseUntil), ...contextStatements(d1, id)]);
-  const claimed = lease!.results[0] as ClaimedMessage | undefined;
-  return claimed ? { claimed, context: readContext(context) } : null;
+/** A message's row as its attempt finds it, whether it got the lease or not. */
+export interface MessageState {
+  state: string;
+  next_attempt_at: string;
+  lease_until: string | null;
+  property_id: number;
 }
 
-export async function messageState(d1: D1Database, id: number) {
-  return d1
-    .prepare("SELECT state, next_attempt_at, lease_until, attempts, property_id FROM messages WHERE id = ?")
-    .bind(id)
-    .first<{ state: string; next_attempt_at: string; lease_until: string | null; attempts: number; property_id: number }>();
+/** One message's lease: taken (with what writing it needs), or not, with the row as it is. */
+export type Lease = { id: number; claimed: ClaimedMessage; context: SendContext } | { id: number; claimed: undefined; state: MessageState | undefined };
+
+/**
+ * Leases messages `ids` until `leaseUntil`, each if it is due and nobody holds it, and no earlier
+ * message of the same reservation to the same recipient is due and untried (a guest reads the
+ * confirmation before the cancellation). One round trip for all: each lease comes with what
+ * writing its message needs, and one not taken with the row, which says why.
+ */
+export async function leaseMessages(d1: D1Database, ids: number[], now: string, leaseUntil: string): Promise<Lease[]> {
+  const groups = ids.map((id) => [leaseStatement(d1, id, now, leaseUntil), ...contextStatements(d1, id)]);
+  const answered = await d1.batch(groups.flat());
+  let from = 0;
+  return ids.map((id, i) => {
+    const [lease, ...context] = answered.slice(from, (from += groups[i]!.length));
+    const claimed = lease!.results[0] as ClaimedMessage | undefined;
+    if (claimed) return { id, claimed, context: readContext(context) };
+    return { id, claimed: undefined, state: context[0]!.results[0] as MessageState | undefined };
+  });
 }
 
 export async function markQueued(d1: D1Database, id: number, at: string): Promise<void> {
@@ -218,13 +228,27 @@ export interface MessageFinish {
 }
 
 /**
- * Closes an attempt. The MIME stays only while a retry may need the very same bytes (pending):
- * once sent, failed or cancelled the trigger messages_body_done deletes it (about 5 KB). A
- * message cancelled while its attempt ran (its guest's data erased, its reminder no longer due)
- * stays cancelled, unless the attempt did send it. Answers, in the same round trip, the message
- * that waited for this one, if any (nextInLine).
+ * Closes attempts, all in one round trip. The MIME stays only while a retry may need the very
+ * same bytes (pending): once sent, failed or cancelled the trigger messages_body_done deletes it
+ * (about 5 KB). A message cancelled while its attempt ran (its guest's data erased, its reminder
+ * no longer due) stays cancelled, unless the attempt did send it. Answers, from the same round
+ * trip, the messages that waited for these (nextInLine).
  */
-export async function finishMessage(d1: D1Database, id: number, o: MessageFinish, at: string): Promise<number | undefined> {
+export async function finishMessages(d1: D1Database, finished: { id: number; finish: MessageFinish }[], at: string): Promise<number[]> {
+  const groups = finished.map(({ id, finish }) => [...closing(d1, id, finish, at), nextInLine(d1, id, at)]);
+  const answered = await d1.batch(groups.flat());
+  const next = new Set<number>();
+  let end = 0;
+  for (const group of groups) {
+    end += group.length;
+    const waiting = answered[end - 1]!.results[0] as { id: number } | undefined;
+    if (waiting) next.add(waiting.id);
+  }
+  return [...next];
+}
+
+/** The statements that close one attempt: the MIME kept (a retry to come), then the row. */
+function closing(d1: D1Database, id: number, o: MessageFinish, at: string): D1PreparedStatement[] {
   const close = d1
     .prepare(
       `UPDATE messages SET state = ?2, attempts = attempts + ?3, last_error = ?4, lease_until = NULL,
@@ -233,20 +257,15 @@ export async function finishMessage(d1: D1Database, id: number, o: MessageFinish
        WHERE id = ?1 AND (state = 'pending' OR ?2 = 'sent')`,
     )
     .bind(id, o.state, o.tried ? 1 : 0, o.error ?? null, at, o.nextAttemptAt ?? null);
+  if (o.raw === undefined || o.state !== "pending") return [close];
   // Kept before the close: a message cancelled meanwhile (an erasure of the guest's data) keeps none.
-  const keep =
-    o.raw !== undefined && o.state === "pending"
-      ? [
-          d1
-            .prepare(
-              `INSERT INTO message_bodies (message_id, raw) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND state = 'pending')
-               ON CONFLICT (message_id) DO NOTHING`,
-            )
-            .bind(id, o.raw),
-        ]
-      : [];
-  const results = await d1.batch([...keep, close, nextInLine(d1, id, at)]);
-  return (results.at(-1)!.results[0] as { id: number } | undefined)?.id;
+  const keep = d1
+    .prepare(
+      `INSERT INTO message_bodies (message_id, raw) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND state = 'pending')
+       ON CONFLICT (message_id) DO NOTHING`,
+    )
+    .bind(id, o.raw);
+  return [keep, close];
 }
 
 /**
