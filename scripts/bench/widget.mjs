@@ -72,12 +72,23 @@ export async function timeToFirstTimes(url, runs = 10, network = undefined, { wi
   return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), samples, requests };
 }
 
-/** Lighthouse 12 on `url`, `runs` times: the run of median performance, and every run's scores. */
+/**
+ * Lighthouse 12 on `url` until `runs` runs have scored the performance (at most two tries more): the
+ * run of median performance, every scored run's figures, and why the others scored nothing (a run
+ * that cannot measure a metric gives no score; counted as 0 it would pull the median down).
+ */
 export async function lighthouseScores(url, runs = 3) {
   const all = [];
-  for (let i = 0; i < runs; i++) all.push(await lighthouseOnce(url));
+  const unscored = [];
+  for (let tries = 0; all.length < runs && tries < runs + 2; tries++) {
+    const r = await lighthouseOnce(url);
+    if (r.performance === null) unscored.push(r.why);
+    else all.push(r);
+  }
+  if (!all.length) throw new Error(`Lighthouse scored no run of ${url}: ${unscored.join(" | ")}`);
   const sorted = [...all].sort((a, b) => a.performance - b.performance);
-  return { ...sorted[Math.floor(runs / 2)], runs: all.map((r) => ({ performance: r.performance, accessibility: r.accessibility, tbt: r.tbt, lcp: r.lcp })) };
+  const runsOf = all.map((r) => ({ performance: r.performance, accessibility: r.accessibility, tbt: r.tbt, lcp: r.lcp }));
+  return { ...sorted[Math.floor(all.length / 2)], runs: runsOf, unscored };
 }
 
 /** One Lighthouse 12 run (its default mobile emulation and simulated throttling). */
@@ -88,7 +99,7 @@ async function lighthouseOnce(url) {
   try {
     const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
     const lhr = result.lhr;
-    const score = (c) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
+    const score = (c) => (typeof lhr.categories[c]?.score === "number" ? Math.round(lhr.categories[c].score * 100) : null);
     const failing = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
       .map((a) => `${a.id} (${a.score})`);
@@ -101,6 +112,7 @@ async function lighthouseOnce(url) {
       cls: lhr.audits["cumulative-layout-shift"]?.numericValue,
       failing,
       runtimeError: lhr.runtimeError?.message,
+      why: lhr.runtimeError?.message ?? (Object.values(lhr.audits).filter((a) => a.errorMessage).map((a) => `${a.id}: ${a.errorMessage}`).slice(0, 3).join("; ") || "no reason given"),
     };
   } finally {
     await chrome.kill();
@@ -146,6 +158,7 @@ export function widgetLines(w) {
     `Lighthouse 12 on ${lh.url} (median of ${lh.runs.length} runs): performance ${lh.performance}, accessibility ${lh.accessibility} (target 100/100)  ${lh.performance === 100 && lh.accessibility === 100 ? "OK" : "BELOW TARGET"}` +
       `; runs ${lh.runs.map((r) => `${r.performance}/${r.accessibility}`).join(", ")}; FCP ${lh.fcp?.toFixed(0)} ms, LCP ${lh.lcp?.toFixed(0)} ms, TBT ${lh.tbt?.toFixed(0)} ms, CLS ${lh.cls?.toFixed(3)}` +
       (lh.failing.length ? `; audits below 1: ${lh.failing.join(", ")}` : "") +
-      (lh.runtimeError ? `; runtime error: ${lh.runtimeError}` : ""),
+      (lh.runtimeError ? `; runtime error: ${lh.runtimeError}` : "") +
+      (lh.unscored?.length ? `; ${lh.unscored.length} run(s) scored no performance and were run again: ${lh.unscored.join(" | ")}` : ""),
   ];
 }
