@@ -435,6 +435,29 @@ describe("delivery under faults", () => {
     expect([...(await pending(a.id)), ...(await pending(b.id))].map((m) => m.state)).toEqual(["sent", "sent", "sent"]);
   });
 
+  it("a round's close lost to a passing D1 error is tried once more: its messages end sent, each sent once", async () => {
+    capture = captureMail();
+    const r = await restaurant();
+    const [toA, toB] = [guestEmail(), guestEmail()];
+    const property = (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!;
+    const ctx = { db: shardDb(r.client.d1), property, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
+    const book = (to: string, hour: string) => createReservation(ctx, { start_date: dateInDays(24), start_hour: hour, pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    const rows = [await book(toA, "19:00:00"), await book(toB, "21:00:00")];
+    const confirmations = await Promise.all(rows.map(async (row) => (await messagesOf(r.client, row.id)).find((m) => m.template === "confirmation")!));
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    // The second round trip (the round's close) fails once, as a busy database might make it.
+    const d1 = shardD1(env, shard);
+    let trips = 0;
+    const flaky = { prepare: (q: string) => d1.prepare(q), batch: (s: D1PreparedStatement[]) => (++trips === 2 ? Promise.reject(new Error("D1_ERROR: database is locked: SQLITE_BUSY")) : d1.batch(s)) } as unknown as D1Database;
+    const failed = await attemptMessages({ ...env, [`SHARD_${shard}`]: flaky }, shard, confirmations.map((m) => m.id));
+    expect([...failed.keys()]).toEqual([]);
+    expect(trips).toBe(3);
+    expect(capture.to(toA)).toHaveLength(1);
+    expect(capture.to(toB)).toHaveLength(1);
+    const states = await Promise.all(rows.map(async (row) => (await messagesOf(r.client, row.id)).find((m) => m.template === "confirmation")!.state));
+    expect(states).toEqual(["sent", "sent"]);
+  });
+
   it("a Worker stopped between the commit and the send: the sweeper sends it", async () => {
     capture = captureMail();
     const r = await restaurant();

@@ -52,7 +52,7 @@ export async function attemptMessages(env: Bindings, shard: number, ids: number[
   const firsts: number[][] = [];
   for (let i = 0; i < ids.length; i += ROUND) firsts.push(ids.slice(i, i + ROUND));
   const follow = async (round: number[]): Promise<void> => {
-    const next = await attemptRound(env, d1, round).catch((err: unknown) => {
+    const next = await attemptRound(env, d1, round, failed).catch((err: unknown) => {
       for (const id of round) failed.set(id, err);
       return [];
     });
@@ -68,14 +68,22 @@ export async function attemptMessage(env: Bindings, shard: number, id: number): 
   if (failed.size) throw [...failed.values()][0];
 }
 
-/** One round: leases, the sends side by side, the closes; answers the messages that waited for these. */
-async function attemptRound(env: Bindings, d1: D1Database, ids: number[]): Promise<number[]> {
+/**
+ * One round: leases, the sends side by side, the closes; answers the messages that waited for
+ * these. A message not leased that fails to be queued again fails alone (`failed`).
+ */
+async function attemptRound(env: Bindings, d1: D1Database, ids: number[], failed: Map<number, unknown>): Promise<number[]> {
   const now = clockNow();
   const leases = await repo.leaseMessages(d1, ids, iso(now), iso(now + LEASE_MS));
-  const attempts = await Promise.all(leases.map((lease) => (lease.claimed ? attemptLeased(env, lease) : notLeased(env, d1, lease.id, lease.state, now))));
+  const attempts = await Promise.all(
+    leases.map((lease) => (lease.claimed ? attemptLeased(env, lease) : notLeased(env, d1, lease.id, lease.state, now).catch((err: unknown) => void failed.set(lease.id, err)))),
+  );
   const made = attempts.filter((a): a is Attempted => a !== undefined);
   if (!made.length) return [];
-  const next = await repo.finishMessages(d1, made, nowIso());
+  // The round's messages are sent already: left unclosed, each would be sent again once its lease
+  // runs out, so a close lost to a passing D1 error is tried once more.
+  const close = () => repo.finishMessages(d1, made, nowIso());
+  const next = await close().catch(close);
   await Promise.all(made.map((a) => a.retry && enqueue(env, "message", [a.retry.row], a.retry.delay)));
   return next;
 }
