@@ -84,32 +84,6 @@ describe("POST /reservations through the restaurant's desk", () => {
     expect(figures.widestRound).toBeGreaterThan(1);
   });
 
-  it("serves each day apart: a booking of another day does not wait for the round of a day in progress", async () => {
-    const { client, service } = await restaurant(10);
-    const row = await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(client.propertyId).first<{ shard: number }>();
-    const job = (date: string, i: number) => ({
-      shard: row!.shard,
-      propertyId: client.propertyId,
-      actor: "client:test",
-      channel: "PLATFORM_ADMIN",
-      input: ReservationCreate.parse({ start_date: date, start_hour: "20:00", pax: 2, service_id: service.id, customer: { first_name: "Apart", email: `apart.${i}@example.com` } }),
-    });
-    const desk = restaurantObject(env, client.propertyId);
-    const [dayA, dayB] = [dateInDays(43), dateInDays(44)];
-    const answered: string[] = [];
-    const ask = (date: string, i: number) => (desk.book(job(date, i)) as unknown as Promise<object>).then((a) => answered.push(`${date === dayA ? "A" : "B"}${"row" in a ? "" : "?"}`));
-    // Day A's first booking is served alone; its nine others, sent with it, wait for day A's second
-    // round, and the booking of day B comes once the first is answered, while that round is on.
-    let first: () => void;
-    const firstAnswered = new Promise<void>((resolve) => (first = resolve));
-    const dayAsked = Array.from({ length: 10 }, (_, i) => ask(dayA, i).then(() => first()));
-    await firstAnswered;
-    await Promise.all([...dayAsked, ask(dayB, 10)]);
-    expect(answered.filter((a) => a.endsWith("?"))).toEqual([]);
-    // B does not wait for day A's round to end: with one round for every day it was answered last
-    expect(answered.indexOf("B")).toBeLessThan(answered.length - 1);
-  });
-
   it("books a table freed by a cancellation at once", async () => {
     const { client, service } = await restaurant(2);
     const date = dateInDays(31);

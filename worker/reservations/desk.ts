@@ -1,7 +1,6 @@
 /**
- * The restaurant's booking desk: the bookings of POST /reservations decided one day at a time
- * inside the restaurant's Durable Object (worker/restaurant/restaurant.ts hosts it), each day
- * apart from the others. The desk keeps, per
+ * The restaurant's booking desk: the bookings of POST /reservations decided one at a time inside
+ * the restaurant's Durable Object (worker/restaurant/restaurant.ts hosts it). The desk keeps, per
  * day it was asked about, the day's holds with the holds_version they were read at. Bookings that
  * wait together share one read (the property row, the day's closures and arrivals, and the holds
  * only if the version moved: loadDeskDay); each is decided by the engine on it in turn, the
@@ -54,13 +53,13 @@ type DeskAnswer = Booked | { problem: { code: ErrorCode; detail: string | undefi
 
 /** What the desk has done since its object started. */
 export interface DeskFigures {
-  /** reads of a day (one per round of a day's waiting bookings) */
+  /** reads of a day (one per day of a round of waiting bookings) */
   reads: number;
   /** bookings refused on the day read, without a write */
   refused: number;
   /** bookings sent to plan and commit */
   committed: number;
-  /** the most days served side by side */
+  /** the most days served side by side in one round */
   widestRound: number;
 }
 
@@ -72,8 +71,7 @@ interface Waiting {
 
 interface Desk {
   queue: Waiting[];
-  /** the days being served, by "shard:date": each day on its own, one read at a time */
-  serving: Set<string>;
+  busy: boolean;
   /** by "shard:date": a property moved to another shard starts afresh */
   days: Map<string, KeptHolds>;
   figures: DeskFigures;
@@ -110,39 +108,27 @@ export const bookingDesk: DeskHandler = {
 function deskOf(room: DeskRoom): Desk {
   let desk = room.kept.get("desk") as Desk | undefined;
   if (!desk) {
-    desk = { queue: [], serving: new Set(), days: new Map(), figures: { reads: 0, refused: 0, committed: 0, widestRound: 0 } };
+    desk = { queue: [], busy: false, days: new Map(), figures: { reads: 0, refused: 0, committed: 0, widestRound: 0 } };
     room.kept.set("desk", desk);
   }
   return desk;
 }
 
-const dayKey = (job: DeskJob) => `${job.shard}:${job.input.start_date}`;
-
 function enqueue(desk: Desk, env: Bindings, job: DeskJob): Promise<DeskAnswer> {
   return new Promise((answer, fail) => {
     desk.queue.push({ job, answer, fail });
-    const key = dayKey(job);
-    if (!desk.serving.has(key)) void serveDayUntilDone(desk, env, key);
+    if (!desk.busy) void drain(desk, env);
   });
 }
 
-/**
- * Serves day `key` in rounds until nobody waits for it: each round one read, and the bookings
- * that waited together decided on it. Other days are served meanwhile on their own: a booking
- * waits only for the round of its own day in progress, never for another day's (two days can only
- * meet over a stay that crosses midnight, where D1's overlap trigger refuses the second commit).
- */
-async function serveDayUntilDone(desk: Desk, env: Bindings, key: string): Promise<void> {
-  desk.serving.add(key);
-  desk.figures.widestRound = Math.max(desk.figures.widestRound, desk.serving.size);
+async function drain(desk: Desk, env: Bindings): Promise<void> {
+  desk.busy = true;
   try {
-    for (let round = waitingFor(desk, key); round.length; round = waitingFor(desk, key)) await serveDay(desk, env, key, round);
+    while (desk.queue.length) await serveRound(desk, env);
   } finally {
-    desk.serving.delete(key);
+    desk.busy = false;
   }
 }
-
-const waitingFor = (desk: Desk, key: string) => desk.queue.filter((w) => dayKey(w.job) === key);
 
 /** A booking the round's read lets through, with the day it was decided on (earlier winners' tables held). */
 interface Winner {
@@ -153,6 +139,22 @@ interface Winner {
   engine: Availability;
   /** its customer's lookup, when it came with the day */
   customer: CustomerRead | undefined;
+}
+
+/**
+ * One round: every day someone is waiting for, each served on a read of its own, side by side
+ * (the bookings of one day decide against each other; different days only meet in D1's guard,
+ * which refuses a commit that would overlap a table across midnight). Bookings arriving meanwhile
+ * wait for the next round.
+ */
+async function serveRound(desk: Desk, env: Bindings): Promise<void> {
+  const days = new Map<string, Waiting[]>();
+  for (const w of desk.queue) {
+    const key = `${w.job.shard}:${w.job.input.start_date}`;
+    days.set(key, [...(days.get(key) ?? []), w]);
+  }
+  desk.figures.widestRound = Math.max(desk.figures.widestRound, days.size);
+  await Promise.all([...days].map(([key, waiting]) => serveDay(desk, env, key, waiting)));
 }
 
 /**
