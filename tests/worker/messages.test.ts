@@ -409,27 +409,39 @@ describe("delivery under faults", () => {
     expect((await messagesOf(r.client, row.id)).filter((m) => m.template !== "reminder").map((m) => m.state)).toEqual(["sent", "sent"]);
   });
 
+  /** Bookings written as by a Worker that stopped before sending anything: their messages all pending. */
+  async function unsentBookings(r: Awaited<ReturnType<typeof restaurant>>, days: number) {
+    const property = (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!;
+    const ctx = { db: shardDb(r.client.d1), property, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
+    const book = (to: string, hour: string) => createReservation(ctx, { start_date: dateInDays(days), start_hour: hour, pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    return { ctx, book };
+  }
+
+  /** The property's shard, and an env whose binding of it counts round trips (batches); the `failOn`th fails once. */
+  async function countedShard(propertyId: number, failOn?: number) {
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(propertyId).first<{ shard: number }>())!.shard;
+    const d1 = shardD1(env, shard);
+    let trips = 0;
+    const batch = (s: D1PreparedStatement[]) => (++trips === failOn ? Promise.reject(new Error("D1_ERROR: database is locked: SQLITE_BUSY")) : d1.batch(s));
+    const counted = { prepare: (q: string) => d1.prepare(q), batch } as unknown as D1Database;
+    return { shard, env: { ...env, [`SHARD_${shard}`]: counted }, trips: () => trips };
+  }
+
   it("messages attempted together share their round trips: one for the leases, one for the closes, then the one held back", async () => {
     capture = captureMail();
     const r = await restaurant();
     const [toA, toB] = [guestEmail(), guestEmail()];
-    const property = (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!;
-    // Written by a Worker that stopped before sending anything: two confirmations and a cancellation.
-    const ctx = { db: shardDb(r.client.d1), property, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
-    const book = (to: string, hour: string) => createReservation(ctx, { start_date: dateInDays(23), start_hour: hour, pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    // two confirmations and a cancellation, none sent yet
+    const { ctx, book } = await unsentBookings(r, 23);
     const [a, b] = [await book(toA, "19:00:00"), await book(toB, "21:00:00")];
     await act(ctx, a.id, { type: "cancel" });
     const pending = async (id: number) => (await messagesOf(r.client, id)).filter((m) => m.template !== "reminder");
     const [confirmA, cancelA] = await pending(a.id);
     const [confirmB] = await pending(b.id);
-    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
-    // The shard's binding, counting round trips (every attempt's statements go in batches).
-    const d1 = shardD1(env, shard);
-    let trips = 0;
-    const counted = { prepare: (q: string) => d1.prepare(q), batch: (s: D1PreparedStatement[]) => (trips++, d1.batch(s)) } as unknown as D1Database;
-    const failed = await attemptMessages({ ...env, [`SHARD_${shard}`]: counted }, shard, [cancelA!.id, confirmA!.id, confirmB!.id]);
+    const counted = await countedShard(r.client.propertyId);
+    const failed = await attemptMessages(counted.env, counted.shard, [cancelA!.id, confirmA!.id, confirmB!.id]);
     expect([...failed.keys()]).toEqual([]);
-    expect(trips).toBe(4);
+    expect(counted.trips()).toBe(4);
     expect((await mailsTo(capture, toA, 2)).map((m) => calendarOf(m).method)).toEqual(["REQUEST", "CANCEL"]);
     expect(capture.to(toB)).toHaveLength(1);
     expect([...(await pending(a.id)), ...(await pending(b.id))].map((m) => m.state)).toEqual(["sent", "sent", "sent"]);
@@ -439,19 +451,14 @@ describe("delivery under faults", () => {
     capture = captureMail();
     const r = await restaurant();
     const [toA, toB] = [guestEmail(), guestEmail()];
-    const property = (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!;
-    const ctx = { db: shardDb(r.client.d1), property, actor: "client:0", linkSecret: "test-link-secret-0123456789" };
-    const book = (to: string, hour: string) => createReservation(ctx, { start_date: dateInDays(24), start_hour: hour, pax: 2, service_id: r.service.id, customer: { first_name: "Ada", email: to } }, "PLATFORM_ADMIN");
+    const { book } = await unsentBookings(r, 24);
     const rows = [await book(toA, "19:00:00"), await book(toB, "21:00:00")];
     const confirmations = await Promise.all(rows.map(async (row) => (await messagesOf(r.client, row.id)).find((m) => m.template === "confirmation")!));
-    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
     // The second round trip (the round's close) fails once, as a busy database might make it.
-    const d1 = shardD1(env, shard);
-    let trips = 0;
-    const flaky = { prepare: (q: string) => d1.prepare(q), batch: (s: D1PreparedStatement[]) => (++trips === 2 ? Promise.reject(new Error("D1_ERROR: database is locked: SQLITE_BUSY")) : d1.batch(s)) } as unknown as D1Database;
-    const failed = await attemptMessages({ ...env, [`SHARD_${shard}`]: flaky }, shard, confirmations.map((m) => m.id));
+    const counted = await countedShard(r.client.propertyId, 2);
+    const failed = await attemptMessages(counted.env, counted.shard, confirmations.map((m) => m.id));
     expect([...failed.keys()]).toEqual([]);
-    expect(trips).toBe(3);
+    expect(counted.trips()).toBe(3);
     expect(capture.to(toA)).toHaveLength(1);
     expect(capture.to(toB)).toHaveLength(1);
     const states = await Promise.all(rows.map(async (row) => (await messagesOf(r.client, row.id)).find((m) => m.template === "confirmation")!.state));
