@@ -35,6 +35,7 @@ import { slotsPreload } from "./availability/listing";
 import { reservationMessagesRouter } from "./messages/messages.routes";
 import { searchengineSwitchRouter } from "./searchengine/switch.routes";
 import { bookedAtDesk } from "./reservations/desk";
+import { reservationPreload } from "./reservations/preload";
 import { reservationsRouter } from "./reservations/reservations.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
 import { customersRouter } from "./customers/customers.routes";
@@ -175,8 +176,12 @@ function mountIntegratorApi(app: App) {
 /** The integrator API's routers under `base`, behind the integrator's guards or the console's. */
 function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }: Guards) {
   const guards = [...before, idempotent];
-  // The slot listing reads its days in the round trip of the property row; a booking leaves that row to the restaurant's desk.
-  const preloads: Partial<Record<string, Parameters<typeof requireProperty>[0]>> = { bookings: { preload: slotsPreload }, reservations: { later: bookedAtDesk } };
+  // The slot listing reads its days in the round trip of the property row, a request about one
+  // reservation that reservation; a booking leaves the row to the restaurant's desk.
+  const preloads: Partial<Record<string, Parameters<typeof requireProperty>[0]>> = {
+    bookings: { preload: slotsPreload },
+    reservations: { later: bookedAtDesk, preload: reservationPreload },
+  };
   // A write that changed reservations queues its webhook deliveries once it has answered.
   app.use(`${base}/reservations/*`, dispatchAfterWrite());
   // Merging and erasing customers change their reservations too.

@@ -1,5 +1,6 @@
 /** Who is booking where: what every reservation rule needs to know about the caller. */
 import type { Db, PropertyRow } from "../env";
+import type { ReservationRow } from "./reservations.repo";
 
 export interface BookingContext {
   /** the property's shard */
@@ -20,4 +21,9 @@ export interface BookingContext {
    * dispatch takes them itself, one round trip later.
    */
   outbox?: { took(answered: readonly unknown[]): void } | undefined;
+  /**
+   * Reservation `id` as the request read it with its property row (./preload.ts), once; undefined
+   * when it did not, and requireReservation reads it then.
+   */
+  preloaded?: ((id: number) => { row: ReservationRow | undefined } | undefined) | undefined;
 }

@@ -10,6 +10,7 @@ import { decodeCursor, page } from "../lib/pagination";
 import { act, type BookingContext, requireReservation, updateReservation } from "./booking";
 import { bookAtDesk } from "./desk";
 import { locator } from "./locate";
+import { takePreloaded } from "./preload";
 import type { Action } from "./machine";
 import * as repo from "./reservations.repo";
 import { present, toHistoryDto } from "./reservations.dto";
@@ -30,6 +31,7 @@ export function bookingContext(c: Context<AppEnv>): BookingContext {
     locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId),
     linkSecret: config(c.env).linkSecret,
     outbox: outboxOf(c),
+    preloaded: takePreloaded(c),
   };
 }
 

@@ -53,7 +53,12 @@ export function writeConflict(err: unknown): WriteConflict | undefined {
 }
 
 export async function getReservation(db: Db, id: number): Promise<ReservationRow | undefined> {
-  return (await db.select(reservationFields).from(reservations).where(eq(reservations.id, id)).limit(1))[0];
+  return (await reservationQuery(db, id))[0];
+}
+
+/** The statement of getReservation, for a batch: its result is an array of at most one row. */
+export function reservationQuery(db: Db, id: number) {
+  return db.select(reservationFields).from(reservations).where(eq(reservations.id, id)).limit(1);
 }
 
 /** The property a reservation id belongs to in this shard, if any. */

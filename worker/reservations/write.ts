@@ -122,7 +122,8 @@ function tableGone(id: number): never {
 
 /** 404 when the id is unknown or belongs to a stranger; 403 when it belongs to another of the client's properties. */
 export async function requireReservation(ctx: BookingContext, id: number): Promise<ReservationRow> {
-  const row = await repo.getReservation(ctx.db, id);
+  const preloaded = ctx.preloaded?.(id);
+  const row = preloaded ? preloaded.row : await repo.getReservation(ctx.db, id);
   if (row && row.propertyId === ctx.property.id) return row;
   const other = await ctx.locateElsewhere?.(id);
   if (other !== undefined) throw new ApiError("reservation_not_available", `reservation ${id} belongs to property ${other}, not to property ${ctx.property.id}`);

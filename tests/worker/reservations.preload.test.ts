@@ -1,0 +1,96 @@
+/**
+ * A request about one reservation reads its row in the round trip of the property's row, and
+ * not again; a change retried after a conflict reads it afresh. The D1 calls are watched through
+ * the runtime's own prototypes while one request runs in this isolate (direct).
+ */
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { direct } from "./direct";
+import { book, dateInDays, newClient, seedRestaurant, shardOf, type TestClient } from "./helpers";
+
+/** The statement of a reservation read by its id. */
+const BY_ID = /from "reservations" where "reservations"\."id" = \?/;
+
+/** Each D1 call (a batch, or one statement's first/all/run/raw) with the SQL it sends. */
+type Call = { kind: string; sql: string[] };
+let restore: (() => void) | undefined;
+
+/** Watches every D1 call until the returned stop; `beforeBatch` runs before a batch reaches D1. */
+function watchCalls(beforeBatch: (sql: string[]) => Promise<void> = async () => {}) {
+  const calls: Call[] = [];
+  const d1 = (env as unknown as { SHARD_0: D1Database }).SHARD_0;
+  const session = Object.getPrototypeOf(d1.withSession("first-primary")) as Record<string, unknown>;
+  const statement = Object.getPrototypeOf(d1.prepare("SELECT 1")) as Record<string, unknown>;
+  const saved: [Record<string, unknown>, string, unknown][] = [];
+  const wrap = (proto: Record<string, unknown>, name: string, sqlOf: (self: any, args: any[]) => string[]) => {
+    const original = proto[name] as (...args: unknown[]) => Promise<unknown>;
+    saved.push([proto, name, original]);
+    proto[name] = async function (this: unknown, ...args: unknown[]) {
+      const sql = sqlOf(this, args);
+      calls.push({ kind: name, sql });
+      if (name === "batch") await beforeBatch(sql);
+      return original.apply(this, args);
+    };
+  };
+  wrap(session, "batch", (_self, [statements]) => statements.map((s: { statement: string }) => s.statement));
+  for (const name of ["first", "all", "run", "raw"]) wrap(statement, name, (self) => [self.statement]);
+  restore = () => saved.forEach(([proto, name, original]) => (proto[name] = original));
+  return calls;
+}
+
+afterEach(() => {
+  restore?.();
+  restore = undefined;
+});
+
+let client: TestClient;
+let r: Awaited<ReturnType<typeof seedRestaurant>>;
+
+beforeAll(async () => {
+  client = await newClient();
+  r = await seedRestaurant(client);
+});
+
+const as = (path: string, method = "GET") => direct(path, { method, token: client.token, property: client.propertyId });
+const reads = (calls: Call[]) => calls.filter((c) => c.sql.some((s) => BY_ID.test(s)));
+
+describe("a request about one reservation", () => {
+  it("reads the reservation in the property row's round trip, and not again (GET, and a path under it)", async () => {
+    const made = (await book(client, { start_date: dateInDays(30), service_id: r.service.id })).json.data[0];
+    for (const path of [`/api/v2/reservations/${made.id}`, `/api/v2/reservations/${made.id}/history`]) {
+      const calls = watchCalls();
+      const res = await as(path);
+      restore!();
+      expect(res.status, res.text).toBe(200);
+      const [read, ...more] = reads(calls);
+      expect(more, path).toEqual([]);
+      expect(read!.kind).toBe("batch");
+      expect(read!.sql[0]).toMatch(/from "properties" where/);
+    }
+  });
+
+  it("answers 404 for an id the property does not have, from the same read", async () => {
+    const res = await as("/api/v2/reservations/999999999");
+    expect(res.status).toBe(404);
+    expect(res.json.code).toBe("reservation_not_found");
+  });
+
+  it("cancels after a conflict by reading the row afresh: the preloaded row serves the first try only", async () => {
+    const made = (await book(client, { start_date: dateInDays(31), service_id: r.service.id })).json.data[0];
+    const shard = await shardOf(client.propertyId);
+    let changed = false;
+    // Someone else changes the reservation between the request's read and its commit, once.
+    const calls = watchCalls(async (sql) => {
+      if (changed || !sql.some((s) => /^update "reservations" set "status"/.test(s))) return;
+      changed = true;
+      await shard.prepare("UPDATE reservations SET notes = 'changed meanwhile', version = version + 1 WHERE id = ?").bind(made.id).run();
+    });
+    const res = await as(`/api/v2/reservations/${made.id}`, "DELETE");
+    restore!();
+    expect(res.status, res.text).toBe(200);
+    expect(changed).toBe(true);
+    expect(reads(calls).map((c) => c.kind)).toEqual(["batch", "raw"]);
+    const row = await shard.prepare("SELECT status, notes FROM reservations WHERE id = ?").bind(made.id).first();
+    expect(row).toEqual({ status: "CANCELLED", notes: "changed meanwhile" });
+  });
+});
