@@ -55,9 +55,9 @@ const as = (path: string, method = "GET") => direct(path, { method, token: clien
 const reads = (calls: Call[]) => calls.filter((c) => c.sql.some((s) => BY_ID.test(s)));
 
 describe("a request about one reservation", () => {
-  it("reads the reservation in the property row's round trip, and not again (GET, and a path under it)", async () => {
+  it("reads the reservation in the property row's round trip, and not again (GET, and the paths under it)", async () => {
     const made = (await book(client, { start_date: dateInDays(30), service_id: r.service.id })).json.data[0];
-    for (const path of [`/api/v2/reservations/${made.id}`, `/api/v2/reservations/${made.id}/history`]) {
+    for (const path of ["", "/history", "/messages"].map((under) => `/api/v2/reservations/${made.id}${under}`)) {
       const calls = watchCalls();
       const res = await as(path);
       restore!();
