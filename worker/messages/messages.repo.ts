@@ -2,10 +2,11 @@
  * The messages outbox in a property's shard: rows written with the change they tell of (as
  * statements for the change's own batch), then due, leased, sent and closed by the delivery.
  */
-import { and, asc, eq, inArray, isNull, lt, lte, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { messages } from "../db/shard.schema";
 import type { Db } from "../env";
 import { randomToken } from "../lib/crypto";
+import { takeDueFrom } from "../outbox/outbox.repo";
 import type { TakeDue } from "../outbox/senders";
 import type { Locale, PlannedMessage, ResetSnapshot } from "./types";
 
@@ -102,22 +103,7 @@ export async function listMessages(db: Db, reservationId: number): Promise<Messa
  * The statement that marks up to `limit` due messages as queued now and answers them; those a
  * queue message is on its way for are skipped. `propertyId`: only that property's.
  */
-export function takeDue(db: Db, o: TakeDue) {
-  const due = db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.state, "pending"),
-        lte(messages.nextAttemptAt, o.now),
-        or(isNull(messages.queuedAt), lt(messages.queuedAt, o.graceBefore)),
-        o.propertyId === undefined ? undefined : eq(messages.propertyId, o.propertyId),
-      ),
-    )
-    .orderBy(asc(messages.id))
-    .limit(o.limit);
-  return db.update(messages).set({ queuedAt: o.now }).where(inArray(messages.id, due)).returning({ id: messages.id, property_id: messages.propertyId });
-}
+export const takeDue = (db: Db, o: TakeDue) => takeDueFrom(db, messages, o, o.now);
 
 export interface ClaimedMessage {
   id: number;

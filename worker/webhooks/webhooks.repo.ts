@@ -3,10 +3,11 @@
  * writes only its own subscriptions, on properties the directory still grants it (passed in as
  * `propertyIds`: grants live in the control database).
  */
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import { properties, webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/shard.schema";
 import type { Db } from "../env";
 import { nowIso } from "../lib/time";
+import { takeDueFrom } from "../outbox/outbox.repo";
 import type { TakeDue } from "../outbox/senders";
 import { inChunks } from "../properties/catalog.repo";
 
@@ -145,23 +146,7 @@ export interface ClaimedDelivery {
  * property, which the queue's message carries); `propertyId`: only that property's. Due: a first attempt at once (the schedule starts at 0),
  * whatever clock stamped it; a retry once its time came. Skips those a message is on its way for.
  */
-export function takeDue(db: Db, o: TakeDue) {
-  const d = webhookDeliveries;
-  const due = db
-    .select({ id: d.id })
-    .from(d)
-    .where(
-      and(
-        eq(d.state, "pending"),
-        lte(d.nextAttemptAt, sql`max(${o.now}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
-        or(isNull(d.queuedAt), lt(d.queuedAt, o.graceBefore)),
-        o.propertyId === undefined ? undefined : eq(d.propertyId, o.propertyId),
-      ),
-    )
-    .orderBy(asc(d.id))
-    .limit(o.limit);
-  return db.update(d).set({ queuedAt: o.now }).where(inArray(d.id, due)).returning({ id: d.id, property_id: d.propertyId });
-}
+export const takeDue = (db: Db, o: TakeDue) => takeDueFrom(db, webhookDeliveries, o, sql`max(${o.now}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
 /**
  * Leases those of deliveries `ids` that are due, that nobody else holds, and that have no earlier
