@@ -3,20 +3,12 @@ import type { Context } from "hono";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { requireReservation } from "../reservations/booking";
-import { locator } from "../reservations/locate";
-import { takePreloaded } from "../reservations/preload";
+import { bookingContext } from "../reservations/reservations.handlers";
 import { listMessages } from "./messages.repo";
 import { toMessageDto } from "./messages.schemas";
 
 export async function listReservationMessages(c: Context<AppEnv>, reservationId: number) {
-  const client = c.get("client");
-  const ctx = {
-    db: c.get("db"),
-    property: c.get("property"),
-    actor: client.actor,
-    locateElsewhere: locator(c.env, c.get("control"), client.id, client.propertyId),
-    preloaded: takePreloaded(c),
-  };
+  const ctx = bookingContext(c);
   const row = await requireReservation(ctx, reservationId);
   const domain = config(c.env).emailFrom.split("@")[1]!;
   return c.json({ data: (await listMessages(c.get("db"), row.id)).map((m) => toMessageDto(m, domain)) }, 200, { "Cache-Control": "no-store" });
