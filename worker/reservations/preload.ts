@@ -1,12 +1,14 @@
 /**
  * A request about one reservation (/reservations/{id} and the paths under it) reads that row in
  * the round trip of its property's row, so the request's first requireReservation answers
- * without a round trip of its own. The row is taken once: a change retried after a conflict
- * reads it afresh.
+ * without a round trip of its own; a request that may change it reads, in the same trip, what the
+ * change's reactions would read (the day's waiting parties, for a freed table's offer). The row is
+ * taken once: a change retried after a conflict reads it, and the rest, afresh.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import type { Preload } from "../properties/binding";
+import { type Follow, keepPreloads, reactionPreloads } from "./reactions";
 import { type ReservationRow, reservationQuery } from "./reservations.repo";
 
 /** The id, and one word after it (/history, /checkin, /messages...); anything else reads as before. */
@@ -24,9 +26,19 @@ const kept = new WeakMap<Context<AppEnv>, Kept>();
 export function reservationPreload(c: Context<AppEnv>): Preload | undefined {
   const id = Number(ONE_RESERVATION.exec(c.req.path)?.[1]);
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
+  // a request that may change the reservation also reads what its reactions would read then
+  const changes = c.req.method !== "GET" && c.req.method !== "HEAD";
+  let follow: Follow | undefined;
   return {
-    statements: (db) => [reservationQuery(db, id)],
-    keep: ([rows]) => kept.set(c, { id, row: (rows as ReservationRow[] | undefined)?.[0] }),
+    statements: (db, propertyId) => {
+      follow = changes ? reactionPreloads(db, propertyId, id) : undefined;
+      return [reservationQuery(db, id), ...(follow?.statements ?? [])];
+    },
+    keep: ([rows, ...more]) => {
+      const row = (rows as ReservationRow[] | undefined)?.[0];
+      if (row && follow) keepPreloads(row, follow, more);
+      kept.set(c, { id, row });
+    },
   };
 }
 

@@ -8,6 +8,7 @@
  * same batch from the rows themselves, whichever code wrote them.
  */
 import type { SQL } from "drizzle-orm";
+import type { Db } from "../env";
 import type { Statement } from "../lib/d1";
 import type { BookingContext } from "./context";
 import type { ReservationRow } from "./reservations.repo";
@@ -35,8 +36,16 @@ export interface ReservationReaction {
   readonly name: string;
   /** fields the reaction adds to the row before it is written (a manage link, say) */
   amend?(change: ReservationChange): Promise<Partial<ReservationRow>>;
-  /** statements for the change's own batch, after the reservation's */
-  plan?(change: ReservationChange): Promise<Statement[]>;
+  /**
+   * statements read with reservation `reservationId` and its property's row, in the first round
+   * trip of a request that may change it; what they answer reaches `plan` as `preloaded`
+   */
+  preload?(db: Db, propertyId: number, reservationId: number): Statement[];
+  /**
+   * statements for the change's own batch, after the reservation's; `preloaded`: what `preload`'s
+   * statements answered, on a change of the row read with them (a retry reads afresh: none)
+   */
+  plan?(change: ReservationChange, preloaded?: readonly unknown[]): Promise<Statement[]>;
   /** plans only once every other reaction has (its statements read what theirs write, due when they said) */
   planLast?: boolean;
   /**
@@ -66,19 +75,38 @@ export async function amendments(change: ReservationChange): Promise<Partial<Res
   return out;
 }
 
+/** What every reaction reads with reservation `reservationId`, for a request that may change it. */
+export function reactionPreloads(db: Db, propertyId: number, reservationId: number): Follow {
+  const lists = registry.map((r) => r.preload?.(db, propertyId, reservationId) ?? []);
+  return { statements: lists.flat(), counts: lists.map((l) => l.length) };
+}
+
+/** Each reaction's preload answers, by the row read with them: a change of that very row gets them, once. */
+const preloads = new WeakMap<ReservationRow, (readonly unknown[])[]>();
+
+/** Keeps what `preload`'s statements answered (`answered`: all of `follow`'s) for the changes of `row`. */
+export function keepPreloads(row: ReservationRow, follow: Follow, answered: readonly unknown[]): void {
+  preloads.set(row, byReaction(follow, answered));
+}
+
 /** Every reaction's statements for the change's batch, in registration order. */
 export async function reactionStatements(change: ReservationChange): Promise<Follow> {
-  const early = await Promise.all(registry.map((r) => (r.planLast ? null : (r.plan?.(change) ?? []))));
-  const lists = await Promise.all(registry.map((r, i) => early[i] ?? r.plan?.(change) ?? []));
+  const pre = change.before ? preloads.get(change.before) : undefined;
+  if (change.before) preloads.delete(change.before);
+  const plan = (r: ReservationReaction, i: number) => r.plan?.(change, pre?.[i]) ?? [];
+  const early = await Promise.all(registry.map((r, i) => (r.planLast ? null : plan(r, i))));
+  const lists = await Promise.all(registry.map((r, i) => early[i] ?? plan(r, i)));
   return { statements: lists.flat(), counts: lists.map((l) => l.length) };
 }
 
 /** Tells every reaction the change committed, each with the answers of its own statements (`answered`: all of `follow`'s). */
 export function afterCommit(change: ReservationChange, row: ReservationRow, follow: Follow, answered: readonly unknown[]): void {
+  const own = byReaction(follow, answered);
+  registry.forEach((r, i) => r.committed?.(change, row, own[i] ?? []));
+}
+
+/** `answered` cut into each reaction's own answers, by `follow`'s counts. */
+function byReaction(follow: Follow, answered: readonly unknown[]): (readonly unknown[])[] {
   let at = 0;
-  registry.forEach((r, i) => {
-    const n = follow.counts[i] ?? 0;
-    r.committed?.(change, row, answered.slice(at, at + n));
-    at += n;
-  });
+  return registry.map((_, i) => answered.slice(at, (at += follow.counts[i] ?? 0)));
 }

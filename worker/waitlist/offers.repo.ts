@@ -1,5 +1,5 @@
 /** Waiting-list offers in a property's shard: written with the change that frees a table. */
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { reservations, waitlistOffers } from "../db/shard.schema";
 import type { Db } from "../env";
 import { localMinutes } from "../lib/localtime";
@@ -36,7 +36,20 @@ export function closeOpenOffer(db: Db, reservationId: number, state: "claimed" |
  * table (an offer is made once: a party that let one pass stays on the list for the restaurant).
  */
 export async function waitingNeverOffered(db: Db, propertyId: number, date: string, limit = 50): Promise<ReservationRow[]> {
-  const day = localMinutes(date);
+  return waitingFrom(db, propertyId, localMinutes(date), limit);
+}
+
+/**
+ * The same parties on the day of reservation `reservationId`, found by its id: a statement for
+ * the request's first round trip, before the reservation itself has been read.
+ */
+export function waitingOnDayOf(db: Db, propertyId: number, reservationId: number, limit = 50) {
+  // local minutes are whole days of 1,440 since the epoch plus the time of day (lib/localtime)
+  const day = sql<number>`(SELECT (r.start_min / 1440) * 1440 FROM reservations r WHERE r.id = ${reservationId})`;
+  return waitingFrom(db, propertyId, day, limit);
+}
+
+function waitingFrom(db: Db, propertyId: number, day: number | SQL<number>, limit: number) {
   return db
     .select(reservationFields)
     .from(reservations)
@@ -45,7 +58,7 @@ export async function waitingNeverOffered(db: Db, propertyId: number, date: stri
         eq(reservations.propertyId, propertyId),
         // the property's start index: that day's reservations
         gte(reservations.startMin, day),
-        lt(reservations.startMin, day + 1440),
+        lt(reservations.startMin, typeof day === "number" ? day + 1440 : sql`${day} + 1440`),
         eq(reservations.status, "WAITING"),
         sql`NOT EXISTS (SELECT 1 FROM ${waitlistOffers} o WHERE o.reservation_id = ${reservations.id})`,
       ),

@@ -38,11 +38,12 @@ export interface OfferContext {
 
 /**
  * The offer a freed table on `date` makes, if a waiting party fits now: the offer row and its
- * email, for the caller's batch. `ignoring`: the reservation whose tables are being released.
+ * email, for the caller's batch. `ignoring`: the reservation whose tables are being released;
+ * `read`: that day's waiting parties, when the request read them already (waitingOnDayOf).
  */
-export async function planOffer(ctx: OfferContext, date: string, ignoring?: number): Promise<PlannedOffer | undefined> {
+export async function planOffer(ctx: OfferContext, date: string, ignoring?: number, read?: ReservationRow[]): Promise<PlannedOffer | undefined> {
   if (!ctx.linkSecret) return undefined;
-  const waiting = (await repo.waitingNeverOffered(ctx.db, ctx.property.id, date)).filter((w) => w.id !== ignoring);
+  const waiting = (read ?? (await repo.waitingNeverOffered(ctx.db, ctx.property.id, date))).filter((w) => w.id !== ignoring);
   if (!waiting.length) return undefined;
   const { catalog, holds } = await loadAvailability(ctx.db, ctx.property, date, date);
   const at = now();

@@ -9,18 +9,21 @@ import type { Statement } from "../lib/d1";
 import { insertMessages } from "../messages/messages.repo";
 import { HOLDING } from "../reservations/machine";
 import type { ReservationChange, ReservationReaction } from "../reservations/reactions";
+import type { ReservationRow } from "../reservations/reservations.repo";
 import { planOffer } from "./offers";
-import { closeOpenOffer, insertOffer } from "./offers.repo";
+import { closeOpenOffer, insertOffer, waitingOnDayOf } from "./offers.repo";
 
 export const waitlistReaction: ReservationReaction = {
   name: "waiting-list offers",
-  async plan({ ctx, before, after, releasesTables }: ReservationChange) {
+  // the day's waiting parties, read with the reservation by a request that may free its tables
+  preload: (db, propertyId, reservationId) => [waitingOnDayOf(db, propertyId, reservationId)],
+  async plan({ ctx, before, after, releasesTables }: ReservationChange, preloaded?: readonly unknown[]) {
     if (!before) return [];
     const out: Statement[] = [];
     if (before.status === "WAITING" && after.status !== "WAITING") {
       out.push(closeOpenOffer(ctx.db, before.id, HOLDING.has(after.status as ReservationStatus) ? "claimed" : "expired", nowIso()));
     }
-    const offer = releasesTables ? await planOffer(ctx, before.startDate, before.id) : undefined;
+    const offer = releasesTables ? await planOffer(ctx, before.startDate, before.id, preloaded?.[0] as ReservationRow[] | undefined) : undefined;
     if (offer) out.push(insertOffer(ctx.db, ctx.property.id, offer.offer), ...insertMessages(ctx.db, ctx.property.id, before.id, [offer.message]));
     return out;
   },
