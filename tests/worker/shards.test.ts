@@ -196,6 +196,24 @@ describe("moving a property to another shard", () => {
     expect(await shardOf(c.propertyId)).toBe(shardD1(env, to));
   });
 
+  it("keeps a waiting party's offer and the offer's email (copied before the offer it goes with)", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const made = (await book(c, { start_date: s.date, service_id: s.service.id })).json.data[0];
+    const waiting = (await book(c, { start_date: s.date, service_id: s.service.id, waiting_list: true })).json.data[0];
+    expect((await c.call(`/api/v2/reservations/${made.id}`, { method: "DELETE" })).status).toBe(200);
+    const held = (d1: D1Database) =>
+      d1
+        .prepare("SELECT (SELECT count(*) FROM waitlist_offers WHERE reservation_id = ?1) AS offers, (SELECT count(*) FROM messages WHERE reservation_id = ?1 AND template = 'offer') AS emails")
+        .bind(waiting.id)
+        .first();
+    const from = await shardIndexOf(c.propertyId);
+    expect(await held(shardD1(env, from))).toEqual({ offers: 1, emails: 1 });
+    const to = (from + 1) % shardCount(env);
+    await moveProperty(c.propertyId, to);
+    expect(await held(shardD1(env, to))).toEqual({ offers: 1, emails: 1 });
+  });
+
   it("refuses a second move while one is under way, and gives one up cleanly with abort", async () => {
     const c = await newClient();
     await seedRestaurant(c);

@@ -19,6 +19,7 @@ export interface NewOffer {
   startMin: number;
 }
 
+/** The offer; a party offered already is not offered again (the trigger waitlist_offers_once skips the row). */
 export function insertOffer(db: Db, propertyId: number, o: NewOffer) {
   return db.insert(waitlistOffers).values({ propertyId, ...o });
 }
@@ -89,7 +90,8 @@ export async function lapsedOffers(db: Db, now: string, limit: number): Promise<
 
 /**
  * Closes an open offer and, only if this call closed it, makes the next one with its email: one
- * batch, so two closings of one offer (the cron and a decline at once) pass it on once.
+ * batch, so two closings of one offer (the cron and a decline at once) pass it on once. A party
+ * offered meanwhile by a change that freed a table is not offered again (waitlist_offers_once).
  */
 export async function closeAndPass(d1: D1Database, offerId: number, state: "declined" | "expired", at: string, propertyId: number, next?: { offer: NewOffer; message: PlannedMessage }): Promise<boolean> {
   const close = d1.prepare("UPDATE waitlist_offers SET state = ?2, closed_at = ?3 WHERE id = ?1 AND state = 'open'").bind(offerId, state, at);
