@@ -4,8 +4,8 @@
  * a change retried after a conflict reads both afresh. The D1 calls are watched through
  * the runtime's own prototypes while one request runs in this isolate (direct).
  */
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Call, stopWatching, watchCalls } from "./d1-watch";
 import { direct } from "./direct";
 import { book, dateInDays, newClient, seedRestaurant, shardOf, type TestClient } from "./helpers";
 
@@ -15,37 +15,7 @@ const BY_ID = /from "reservations" where "reservations"\."id" = \?/;
 /** The statement of the day's waiting parties never offered a table (a freed table's offer). */
 const WAITING = /NOT EXISTS \(SELECT 1 FROM "waitlist_offers" o WHERE o\.reservation_id = "reservations"\."id"\)/;
 
-/** Each D1 call (a batch, or one statement's first/all/run/raw) with the SQL it sends. */
-type Call = { kind: string; sql: string[] };
-let restore: (() => void) | undefined;
-
-/** Watches every D1 call until the returned stop; `beforeBatch` runs before a batch reaches D1. */
-function watchCalls(beforeBatch: (sql: string[]) => Promise<void> = async () => {}) {
-  const calls: Call[] = [];
-  const d1 = (env as unknown as { SHARD_0: D1Database }).SHARD_0;
-  const session = Object.getPrototypeOf(d1.withSession("first-primary")) as Record<string, unknown>;
-  const statement = Object.getPrototypeOf(d1.prepare("SELECT 1")) as Record<string, unknown>;
-  const saved: [Record<string, unknown>, string, unknown][] = [];
-  const wrap = (proto: Record<string, unknown>, name: string, sqlOf: (self: any, args: any[]) => string[]) => {
-    const original = proto[name] as (...args: unknown[]) => Promise<unknown>;
-    saved.push([proto, name, original]);
-    proto[name] = async function (this: unknown, ...args: unknown[]) {
-      const sql = sqlOf(this, args);
-      calls.push({ kind: name, sql });
-      if (name === "batch") await beforeBatch(sql);
-      return original.apply(this, args);
-    };
-  };
-  wrap(session, "batch", (_self, [statements]) => statements.map((s: { statement: string }) => s.statement));
-  for (const name of ["first", "all", "run", "raw"]) wrap(statement, name, (self) => [self.statement]);
-  restore = () => saved.forEach(([proto, name, original]) => (proto[name] = original));
-  return calls;
-}
-
-afterEach(() => {
-  restore?.();
-  restore = undefined;
-});
+afterEach(stopWatching);
 
 let client: TestClient;
 let r: Awaited<ReturnType<typeof seedRestaurant>>;
@@ -64,7 +34,7 @@ describe("a request about one reservation", () => {
     for (const path of ["", "/history", "/messages"].map((under) => `/api/v2/reservations/${made.id}${under}`)) {
       const calls = watchCalls();
       const res = await as(path);
-      restore!();
+      stopWatching();
       expect(res.status, res.text).toBe(200);
       const [read, ...more] = reads(calls);
       expect(more, path).toEqual([]);
@@ -81,7 +51,7 @@ describe("a request about one reservation", () => {
     expect(waiting.status).toBe("WAITING");
     const calls = watchCalls();
     const res = await as(`/api/v2/reservations/${made.id}`, "DELETE");
-    restore!();
+    stopWatching();
     expect(res.status, res.text).toBe(200);
     const [read, ...more] = reads(calls, WAITING);
     expect(more).toEqual([]);
@@ -109,7 +79,7 @@ describe("a request about one reservation", () => {
       await shard.prepare("UPDATE reservations SET notes = 'changed meanwhile', version = version + 1 WHERE id = ?").bind(made.id).run();
     });
     const res = await as(`/api/v2/reservations/${made.id}`, "DELETE");
-    restore!();
+    stopWatching();
     expect(res.status, res.text).toBe(200);
     expect(changed).toBe(true);
     expect(reads(calls).map((c) => c.kind)).toEqual(["batch", "raw"]);

@@ -4,34 +4,23 @@
  * offered already when its batch runs. Its change still commits; it makes no second offer and
  * sends no second email. The same holds when an offer that lapses or is declined passes on.
  */
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PlannedMessage } from "../../worker/messages/types";
 import { closeAndPass } from "../../worker/waitlist/offers.repo";
+import { stopWatching, watchCalls } from "./d1-watch";
 import { direct } from "./direct";
 import { book, dateInDays, GUEST, newClient, seedRestaurant, shardOf, type TestClient } from "./helpers";
 
-let restore: (() => void) | undefined;
-afterEach(() => {
-  restore?.();
-  restore = undefined;
-});
+afterEach(stopWatching);
 
-/** Runs `before` once, just before the first batch whose SQL matches `when` reaches D1. */
+/** Runs `before` once, just before the first batch whose SQL matches `when` reaches D1; answers whether it ran. */
 function beforeBatchOf(when: RegExp, before: () => Promise<void>) {
-  const d1 = (env as unknown as { SHARD_0: D1Database }).SHARD_0;
-  const proto = Object.getPrototypeOf(d1.withSession("first-primary")) as { batch: (...args: unknown[]) => Promise<unknown> };
-  const original = proto.batch;
   let done = false;
-  proto.batch = async function (this: unknown, ...args: unknown[]) {
-    const sql = (args[0] as { statement: string }[]).map((s) => s.statement);
-    if (!done && sql.some((s) => when.test(s))) {
-      done = true;
-      await before();
-    }
-    return original.apply(this, args);
-  };
-  restore = () => (proto.batch = original);
+  watchCalls(async (sql) => {
+    if (done || !sql.some((s) => when.test(s))) return;
+    done = true;
+    await before();
+  });
   return () => done;
 }
 
