@@ -5,11 +5,14 @@
  * (cancellations, staff edits, rows written by other code, the catalog) counts at once.
  */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { restaurantObject } from "../../worker/restaurant/restaurant";
 import type { DeskFigures } from "../../worker/reservations/desk";
 import { ReservationCreate } from "../../worker/reservations/reservations.schemas";
-import { book, createIn, dateInDays, insertReservation, newClient, shardOf } from "./helpers";
+import { stopWatching, watchCalls } from "./d1-watch";
+import { direct } from "./direct";
+import { book, createIn, dateInDays, GUEST, insertReservation, newClient, shardOf } from "./helpers";
+import { captureMail, mailsTo } from "./messages.helpers";
 
 async function restaurant(tables: number) {
   const client = await newClient("Desk Restaurant");
@@ -34,6 +37,11 @@ async function held(propertyId: number, date: string) {
     .first<{ holds: number; tables: number }>();
   return row!;
 }
+
+/** A take of the outbox: due rows marked queued and answered. */
+const TAKE = /^update "messages" set "queued_at"/;
+
+afterEach(stopWatching);
 
 describe("POST /reservations through the restaurant's desk", () => {
   it("creates exactly N of 40 simultaneous bookings for N tables and refuses the others, without a write", async () => {
@@ -127,5 +135,31 @@ describe("POST /reservations through the restaurant's desk", () => {
     expect(named.json.code).toBe("table_not_available");
     // a waiting party takes no table: the desk lets it through
     expect((await book(client, { start_date: date, service_id: service.id, waiting_list: true })).status).toBe(201);
+  });
+
+  it("takes the booking's confirmation from the outbox in its commit's own batch; the request sends it once answered", async () => {
+    const { client, service } = await restaurant(1);
+    const to = `desk-${crypto.randomUUID()}@example.com`;
+    const capture = captureMail();
+    try {
+      const calls = watchCalls();
+      const res = await direct("/api/v2/reservations", {
+        token: client.token,
+        property: client.propertyId,
+        body: { start_date: dateInDays(35), start_hour: "19:00:00", pax: 2, service_id: service.id, customer: { ...GUEST, email: to } },
+      });
+      stopWatching();
+      expect(res.status, res.text).toBe(201);
+      const commit = calls.find((c) => c.sql.some((s) => /^insert into "reservations"/.test(s)));
+      expect(commit?.kind).toBe("batch");
+      // after the message's insert, in the same batch
+      const inserted = commit!.sql.findIndex((s) => /^insert into "messages"/.test(s));
+      expect(inserted).toBeGreaterThan(-1);
+      expect(commit!.sql.findIndex((s) => TAKE.test(s))).toBeGreaterThan(inserted);
+      const [mail] = await mailsTo(capture, to, 1);
+      expect(mail!.subject).toBeTruthy();
+    } finally {
+      capture.stop();
+    }
   });
 });

@@ -43,10 +43,11 @@ export interface DeskJob {
 }
 
 /**
- * A booking created, with the property row it was decided on (the Worker has not read it) and the
- * D1 bookmark of its commit (the caller's next read, given it, sees the booking).
+ * A booking created, with the property row it was decided on (the Worker has not read it), the
+ * D1 bookmark of its commit (the caller's next read, given it, sees the booking) and the outbox
+ * rows its commit took (for the request to attempt once it has answered).
  */
-export type Booked = Created & { property: PropertyRow; bookmark: string | null };
+export type Booked = Created & { property: PropertyRow; bookmark: string | null; taken: (readonly unknown[])[] };
 
 /** The desk's answer: the booking, or the problem to answer. */
 type DeskAnswer = Booked | { problem: { code: ErrorCode; detail: string | undefined; options: ApiError["options"] } };
@@ -207,8 +208,10 @@ function decideRound(env: Bindings, round: Waiting[], read: DayRead) {
 async function commit({ w, ctx, day, engine, customer }: Winner, env: Bindings): Promise<boolean> {
   try {
     const session = openShard(env, w.job.shard, { write: true });
-    const created = await createReservationWithRelated({ ...ctx, db: shardDb(session) }, w.job.input, w.job.channel, { day, engine, customer });
-    w.answer({ ...created, property: ctx.property, bookmark: session.getBookmark() });
+    const taken: (readonly unknown[])[] = [];
+    const outbox = { took: (answered: readonly unknown[]) => void taken.push(answered) };
+    const created = await createReservationWithRelated({ ...ctx, db: shardDb(session), outbox }, w.job.input, w.job.channel, { day, engine, customer });
+    w.answer({ ...created, property: ctx.property, bookmark: session.getBookmark(), taken });
     return true;
   } catch (err) {
     answerError(w, err);

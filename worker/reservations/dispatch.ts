@@ -5,9 +5,8 @@
  * statements follow, and see, every row the others write. What it took goes to the context's
  * `outbox`, for the request to attempt once it has answered (dispatchAfterWrite).
  *
- * The API's changes give their context an outbox; the restaurant's booking desk does not: its
- * commits are the restaurant's one-at-a-time path, and a heavier batch there made every booking
- * wait longer (measured: POST p50 up by a fifth), so a booking's request takes its rows after it.
+ * The API's changes give their context an outbox, and so does the restaurant's booking desk for
+ * each booking it commits: what the commit took goes back to the booking's request with the answer.
  */
 import { takeDueWithWrite } from "../outbox/dispatch";
 import type { ReservationReaction } from "./reactions";

@@ -68,8 +68,9 @@ export async function list(c: Context<AppEnv>, q: z.output<typeof ListQuery>) {
  */
 export async function create(c: Context<AppEnv>, body: z.output<typeof ReservationCreate>) {
   const job = { shard: c.get("shard"), propertyId: c.get("pendingProperty"), actor: c.get("client").actor, input: body, channel: body.channel ?? "PLATFORM_ADMIN" };
-  const { row, related, property, bookmark } = await bookAtDesk(c.env, job);
+  const { row, related, property, bookmark, taken } = await bookAtDesk(c.env, job);
   c.set("property", property);
+  if (taken.length) c.set("outboxTaken", taken);
   if (bookmark) c.header("X-D1-Bookmark", bookmark);
   return c.json({ data: await present(c, [row], "start_date", related) }, 201);
 }
