@@ -184,15 +184,37 @@ export const settingsPatchSchema = z.object({
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
-/** Settings resolved per stored object: a request asks for its property's settings many times. */
+/**
+ * Settings resolved per stored object (a request asks for its property's settings many times), and
+ * per stored text: every request reads its property's row afresh, and validating the same
+ * settings again was a few percent of a booking's work. Frozen, since callers share them.
+ */
 const resolved = new WeakMap<object, Settings>();
+const resolvedTexts = new Map<string, Settings>();
+const TEXTS_KEPT = 200;
 
 /** Reads stored settings, filling defaults (and dropping anything no longer valid). Callers share the answer: never change it. */
 export function resolveSettings(stored: unknown): Settings {
   if (!stored || typeof stored !== "object") return resolveAfresh(stored);
   let settings = resolved.get(stored);
-  if (!settings) resolved.set(stored, (settings = resolveAfresh(stored)));
+  if (settings) return settings;
+  const text = JSON.stringify(stored);
+  settings = resolvedTexts.get(text);
+  if (!settings) {
+    settings = deepFreeze(resolveAfresh(stored));
+    resolvedTexts.set(text, settings);
+    if (resolvedTexts.size > TEXTS_KEPT) resolvedTexts.delete(resolvedTexts.keys().next().value!);
+  }
+  resolved.set(stored, settings);
   return settings;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 function resolveAfresh(stored: unknown): Settings {
