@@ -1,6 +1,7 @@
 /** /bookings/slots, /bookings/rooms and the booking links, with the API's error rows. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { now, setClock } from "../../worker/lib/clock";
+import { addDays, localMinutes } from "../../worker/lib/localtime";
 import { book, createIn, dateInDays, expectProblem, insertReservation, newClient, seedRestaurant, type TestClient } from "./helpers";
 import { guestOf, listed, publicKeyOf } from "./public.fixtures";
 
@@ -177,6 +178,27 @@ describe("the slot listing's caches (holds by holds_version, listings by the min
     expect(at(await listingOf(c, s.date), "20:00:00")?.free_tables).toBe(3);
     const fresh = await c.call(`/api/v2/bookings/slots?start_date=${s.date}&pax=2`, { headers: { "Cache-Control": "no-cache" } });
     expect(at(fresh.json.data, "20:00:00")?.free_tables).toBe(1);
+  });
+
+  it("reads the holds a longer stay reaches once the settings lengthen it, though the isolate learnt a shorter reach", async () => {
+    const c = await newClient();
+    const s = await seedRestaurant(c);
+    const last = addDays(s.date, 6);
+    const lastSlot = (days: Awaited<ReturnType<typeof listingOf>>) => days[6].available_services[0].slots.find((x: { hour: string }) => x.hour === "22:00:00");
+    // the first listing teaches the isolate how far a party listed on a day reaches: 22:00 plus an hour's stay (and a clock change)
+    expect(lastSlot(await listingOf(c, s.date))?.free_tables).toBe(3);
+    // every table held from 03:00 after the last day: past that reach, inside the one of a five-hour stay
+    const start = localMinutes(addDays(last, 1), "03:00");
+    const id = await insertReservation(c.propertyId, { date: addDays(last, 1), tableIds: [] });
+    for (const t of [s.t1.id, s.t2.id]) {
+      await c.d1.prepare("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)").bind(id, t, start, start + 60).run();
+    }
+    const put = await c.call(`/api/v2/properties/${c.propertyId}`, { method: "PUT", property: undefined, body: { settings: { average_stay: 300 } } });
+    expect(put.status, put.text).toBe(200);
+    // 22:00 to 03:00 meets the hold: full, on the fresh read as on the plain one
+    expect(lastSlot(await listingOf(c, s.date))).toEqual({ hour: "22:00:00", disabled: false, free_tables: 0, reason: "full" });
+    const fresh = await c.call(`/api/v2/bookings/slots?start_date=${s.date}&pax=2`, { headers: { "Cache-Control": "no-cache" } });
+    expect(lastSlot(fresh.json.data)).toEqual({ hour: "22:00:00", disabled: false, free_tables: 0, reason: "full" });
   });
 
   it("drops a time the minute it passes, with nothing written in between", async () => {

@@ -9,6 +9,7 @@ import {
   type EngineTable,
   type Hold,
   listedDays,
+  listingReach,
   pacingBucket,
   serviceDayOf,
   serviceGrid,
@@ -242,6 +243,13 @@ describe("stays and turn times", () => {
   it("falls back to the service's, then the property's average stay", () => {
     expect(stayMinutes(7, turn, { averageStay: 150 })).toBe(150);
     expect(stayMinutes(7, turn, { averageStay: null })).toBe(60);
+  });
+  it("a listing reaches its services' last start plus the longest stay any party can have, and a clock change", () => {
+    const dinner = { startHour: "19:00:00", endHour: "22:00:00", averageStay: null };
+    // 22:00 + 120 minutes (the longest turn time) + 120
+    expect(listingReach(turn, [dinner])).toBe(22 * 60 + 120 + 120);
+    // past midnight: 01:30 of the next date; a service's own stay when it is the longest
+    expect(listingReach(turn, [dinner, { startHour: "22:00:00", endHour: "01:30:00", averageStay: 200 }])).toBe(1440 + 90 + 200 + 120);
   });
   it("a longer stay blocks more of the evening", () => {
     const engine = new Availability(catalog({ settings: turn }), [hold(1, "13:00", 60)], NOW);

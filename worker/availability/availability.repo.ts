@@ -21,7 +21,7 @@ import { closures, diningTables, properties, reservations, reservationTables, ro
 import type { Db, PropertyRow } from "../env";
 import { addDays, localMinutes } from "../lib/localtime";
 import { getPropertyRowWith } from "../properties/properties.repo";
-import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold, paced } from "./rules";
+import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold, listingReach, paced } from "./rules";
 
 /** The longest stay a hold can have; bounds how far back a hold can still reach a day. */
 const MAX_STAY = 1440;
@@ -35,6 +35,12 @@ interface CachedCatalog {
   rooms: EngineRoom[];
   tables: EngineTable[];
   services: EngineService[];
+  /**
+   * how far past a service day's date its listed parties reach (listingReach), as the last
+   * listing worked it out with the settings it read: the next listing's holds are read that far
+   * only, and read again should the row read with them reach further
+   */
+  reach?: number;
 }
 
 const CACHE_SIZE = 500;
@@ -57,7 +63,7 @@ export type DayRows = readonly [closures: (typeof closures.$inferSelect)[], hold
  * Otherwise "reservation,start,end,...". Either is read back by JSON.parse (splitting strings
  * cost more than the query).
  */
-function holdsQuery(db: Db, propertyId: number, from: number, to: number, lean: boolean, cached: CachedHolds | undefined) {
+function holdsQuery(db: Db, propertyId: number, from: number, until: number, lean: boolean, cached: { version: number } | undefined) {
   const rt = reservationTables;
   const packed = lean
     ? sql<string>`group_concat((${rt.startMin} - ${from}) * ${LEAN_BASE} + (${rt.endMin} - ${rt.startMin}))`
@@ -73,11 +79,11 @@ function holdsQuery(db: Db, propertyId: number, from: number, to: number, lean: 
         // constant condition: SQLite tests it once, before touching an index)
         cached ? sql`(SELECT ${properties.holdsVersion} FROM ${properties} WHERE ${properties.id} = ${propertyId}) <> ${cached.version}` : undefined,
         // a hold that starts up to MAX_STAY before the window can still reach into it (the
-        // index range), if it ends inside it; one that starts up to MAX_STAY after it can
-        // still block a party inside it
+        // index range), if it ends inside it; one that starts before `until` can still block a
+        // party inside it (windowUntil)
         gt(rt.startMin, from - MAX_STAY - 1),
         gt(rt.endMin, from),
-        lt(rt.startMin, to + MAX_STAY + 1),
+        lt(rt.startMin, until),
       ),
     )
     // by the tables' index order, so SQLite groups without sorting
@@ -107,6 +113,12 @@ function arrivalsQuery(db: Db, propertyId: number, from: number, to: number) {
 /** The minutes the days' holds are read for: a service day's times past midnight fall on the next calendar day. */
 const windowOf = (firstDate: string, lastDate: string) => ({ from: localMinutes(firstDate), to: localMinutes(lastDate) + 2 * 1440 });
 
+/** Holds starting before this can block a party of the window, whatever its stay: one that starts up to MAX_STAY after the window's end. */
+const windowUntil = (lastDate: string) => windowOf(lastDate, lastDate).to + MAX_STAY + 1;
+
+/** Where a listing's holds read can stop: its reach past the last day, within the whole window. */
+const listingUntil = (lastDate: string, reach: number | undefined) => Math.min(windowUntil(lastDate), reach === undefined ? Infinity : localMinutes(lastDate) + reach + 1);
+
 /**
  * The isolate's holds of a window, at the holds_version they were read at: a slot listing that
  * finds them asks the database for its holds only if the version moved (a booking, a change, a
@@ -115,6 +127,8 @@ const windowOf = (firstDate: string, lastDate: string) => ({ from: localMinutes(
 interface CachedHolds {
   version: number;
   holds: Hold[];
+  /** the holds starting before this minute (a listing's reach, or windowUntil) */
+  until: number;
 }
 
 const holdsCache = new Map<string, CachedHolds>();
@@ -129,13 +143,19 @@ function forgetHolds(key: string) {
 
 const holdsKey = (propertyId: number, firstDate: string, lastDate: string) => `${propertyId}:${firstDate}:${lastDate}`;
 
-/** The holds a lean read uses: the cached ones when `version` (read in the same batch) is theirs, else those just read (then cached). */
-function holdsAt(propertyId: number, firstDate: string, lastDate: string, version: number, rows: DayRows[1], cached: CachedHolds | undefined): Hold[] {
+/** The isolate's holds of a window, when they reach `until` (those read for a listing's reach may stop short of it). */
+function cachedHolds(propertyId: number, firstDate: string, lastDate: string, until: number): CachedHolds | undefined {
+  const cached = holdsCache.get(holdsKey(propertyId, firstDate, lastDate));
+  return cached && cached.until >= until ? cached : undefined;
+}
+
+/** The holds a lean read uses: the cached ones when `version` (read in the same batch) is theirs, else those just read until `until` (then cached). */
+function holdsAt(propertyId: number, window: { firstDate: string; lastDate: string; until: number }, version: number, rows: DayRows[1], cached: CachedHolds | undefined): Hold[] {
   if (cached && cached.version === version) return cached.holds;
-  const key = holdsKey(propertyId, firstDate, lastDate);
-  const holds = unpackHolds(rows, firstDate, true);
+  const key = holdsKey(propertyId, window.firstDate, window.lastDate);
+  const holds = unpackHolds(rows, window.firstDate, true);
   forgetHolds(key);
-  holdsCache.set(key, { version, holds });
+  holdsCache.set(key, { version, holds, until: window.until });
   cachedHoldCount += holds.length;
   // the oldest first, never the one just kept
   while (holdsCache.size > 1 && (holdsCache.size > CACHE_SIZE || cachedHoldCount > CACHED_HOLDS_MAX)) forgetHolds(holdsCache.keys().next().value!);
@@ -153,11 +173,12 @@ function closureQuery(db: Db, propertyId: number, firstDate: string, lastDate: s
 /**
  * The statements of the days' closures, holds (one row per table: far fewer rows than one per
  * hold) and arrivals. `cached`: the isolate's holds of this window (lean only), which the holds
- * statement then reads only if the version moved.
+ * statement then reads only if the version moved; `until`: where the holds stop (a listing's reach).
  */
-export function dayQueries(db: Db, propertyId: number, firstDate: string, lastDate: string, o: { lean?: boolean; cached?: CachedHolds | undefined } = {}) {
+export function dayQueries(db: Db, propertyId: number, firstDate: string, lastDate: string, o: { lean?: boolean; cached?: { version: number } | undefined; until?: number } = {}) {
   const { from, to } = windowOf(firstDate, lastDate);
-  return [closureQuery(db, propertyId, firstDate, lastDate), holdsQuery(db, propertyId, from, to, o.lean ?? false, o.cached), arrivalsQuery(db, propertyId, from, to)] as const;
+  const holds = holdsQuery(db, propertyId, from, o.until ?? windowUntil(lastDate), o.lean ?? false, o.cached);
+  return [closureQuery(db, propertyId, firstDate, lastDate), holds, arrivalsQuery(db, propertyId, from, to)] as const;
 }
 
 function unpackHolds(rows: DayRows[1], firstDate: string, lean: boolean): Hold[] {
@@ -239,13 +260,15 @@ function assemble(property: PropertyRow, cached: CachedCatalog, closureRows: Day
  * trust the property row the request loaded. `catalogVersion` is the version the catalog
  * answered is, for writes to carry (a trigger refuses tables chosen on an older catalog).
  * `lean` (listings): holds without reservation ids, from the isolate's cache while the
- * holds_version read in the same batch is theirs, unless `noCache`.
+ * holds_version read in the same batch is theirs, unless `noCache`; and, when the isolate has the
+ * current catalog, only as far as a listed party reaches (listingReach).
  */
 export async function loadAvailability(db: Db, property: PropertyRow, firstDate: string, lastDate: string, o: { fresh?: boolean; lean?: boolean; noCache?: boolean } = {}) {
   const lean = o.lean ?? false;
-  const held = lean && !o.noCache ? holdsCache.get(holdsKey(property.id, firstDate, lastDate)) : undefined;
-  const days = [...dayQueries(db, property.id, firstDate, lastDate, { lean, cached: held }), db.select({ v: properties.holdsVersion }).from(properties).where(eq(properties.id, property.id))] as const;
   let cached = cachedCatalog(property, o.fresh ?? false);
+  const until = lean && cached ? listingUntil(lastDate, listingReach(resolveSettings(property.settings), cached.services)) : windowUntil(lastDate);
+  const held = lean && !o.noCache ? cachedHolds(property.id, firstDate, lastDate, until) : undefined;
+  const days = [...dayQueries(db, property.id, firstDate, lastDate, { lean, cached: held, until }), db.select({ v: properties.holdsVersion }).from(properties).where(eq(properties.id, property.id))] as const;
   let rows: BatchRows<typeof days>;
   if (cached) {
     rows = await db.batch(days);
@@ -255,7 +278,7 @@ export async function loadAvailability(db: Db, property: PropertyRow, firstDate:
     rows = day;
   }
   const [closureRows, holdRows, arrivals, [current]] = rows;
-  const holds = lean ? holdsAt(property.id, firstDate, lastDate, current?.v ?? -1, holdRows, held) : unpackHolds(holdRows, firstDate, false);
+  const holds = lean ? holdsAt(property.id, { firstDate, lastDate, until }, current?.v ?? -1, holdRows, held) : unpackHolds(holdRows, firstDate, false);
   return assemble(property, cached, closureRows, holds, arrivals);
 }
 
@@ -268,6 +291,8 @@ export async function loadAvailability(db: Db, property: PropertyRow, firstDate:
 export interface ListingRead {
   firstDate: string;
   lastDate: string;
+  /** the holds read start before this minute: the listing's reach when the isolate knows it */
+  until: number;
   cached: CachedHolds | undefined;
   closures: boolean;
   arrivals: boolean;
@@ -276,27 +301,34 @@ export interface ListingRead {
 /** `fresh`: the caller asked for no cache, so the holds are read whatever the isolate has. */
 export function listingRead(propertyId: number, firstDate: string, lastDate: string, o: { outOfOrder: boolean; fresh: boolean }): ListingRead {
   const catalog = catalogs.get(propertyId);
-  const cached = o.fresh ? undefined : holdsCache.get(holdsKey(propertyId, firstDate, lastDate));
-  return { firstDate, lastDate, cached, closures: o.outOfOrder, arrivals: !catalog || catalog.services.some(paced) };
+  const until = listingUntil(lastDate, catalog?.reach);
+  const cached = o.fresh ? undefined : cachedHolds(propertyId, firstDate, lastDate, until);
+  return { firstDate, lastDate, until, cached, closures: o.outOfOrder, arrivals: !catalog || catalog.services.some(paced) };
 }
 
 /** The statements of a ListingRead: holds, then closures and arrivals when asked for. */
 export function listingQueries(db: Db, propertyId: number, read: ListingRead) {
   // only the statements the listing reads are built (drizzle's builders cost more than the read)
   const { from, to } = windowOf(read.firstDate, read.lastDate);
-  const holds = holdsQuery(db, propertyId, from, to, true, read.cached);
+  const holds = holdsQuery(db, propertyId, from, read.until, true, read.cached);
   return [holds, ...(read.closures ? [closureQuery(db, propertyId, read.firstDate, read.lastDate)] : []), ...(read.arrivals ? [arrivalsQuery(db, propertyId, from, to)] : [])];
 }
 
-/** The slot listing's availability from the results of listingQueries; the catalog from the isolate's cache, or read now. */
+/**
+ * The slot listing's availability from the results of listingQueries; the catalog from the
+ * isolate's cache, or read now. Holds read short of the listing's reach (its services or
+ * settings changed since the isolate learnt it) are read again, to the whole window.
+ */
 export async function availabilityFrom(db: Db, property: PropertyRow, read: ListingRead, results: readonly unknown[]) {
   const rest = [...results];
   const holdRows = rest.shift() as DayRows[1];
   const closureRows = (read.closures ? rest.shift() : []) as DayRows[0];
   const catalog = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
+  const reach = (catalog.reach = listingReach(resolveSettings(property.settings), catalog.services));
+  if (read.until < listingUntil(read.lastDate, reach)) return loadAvailability(db, property, read.firstDate, read.lastDate, { lean: true, noCache: true });
   const { from, to } = windowOf(read.firstDate, read.lastDate);
   const arrivals = read.arrivals ? (rest.shift() as DayRows[2]) : catalog.services.some(paced) ? await arrivalsQuery(db, property.id, from, to) : [];
-  return assemble(property, catalog, closureRows, holdsAt(property.id, read.firstDate, read.lastDate, property.holdsVersion, holdRows, read.cached), arrivals);
+  return assemble(property, catalog, closureRows, holdsAt(property.id, read, property.holdsVersion, holdRows, read.cached), arrivals);
 }
 
 /** A day's holds as the restaurant's object keeps them, at the holds_version they were read at. */

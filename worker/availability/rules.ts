@@ -188,6 +188,20 @@ export function serviceRunsOn(service: EngineService, date: string): boolean {
   return service.weekdays.includes(isoWeekday(date));
 }
 
+/** Minutes a clock change can add to a stay's wall-clock span: two hours, the widest shift any zone makes. */
+const CLOCK_SHIFT = 120;
+
+/**
+ * How far past the start of a service day's date a party listed that day can hold a table: the
+ * latest last start of the services (past midnight too), plus the longest stay the settings or a
+ * service give, plus a clock change. A hold starting later blocks nothing a listing shows.
+ */
+export function listingReach(settings: Pick<EngineSettings, "turn_times" | "average_stay">, services: Pick<EngineService, "startHour" | "endHour" | "averageStay">[]): number {
+  const longest = Math.max(settings.average_stay, ...settings.turn_times.map((r) => r.minutes), ...services.map((s) => s.averageStay ?? 0));
+  const lastStart = Math.max(0, ...services.map((s) => serviceSpan(s, "1970-01-01")[1]));
+  return lastStart + longest + CLOCK_SHIFT;
+}
+
 /** The first and the last start of a service day, in local minutes. */
 export function serviceSpan(service: Pick<EngineService, "startHour" | "endHour">, date: string): [number, number] {
   return [localMinutes(date, service.startHour), localMinutes(date, service.endHour) + (pastMidnight(service) ? 1440 : 0)];
