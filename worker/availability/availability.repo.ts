@@ -317,7 +317,7 @@ export function listingQueries(db: Db, propertyId: number, read: ListingRead) {
 /**
  * The slot listing's availability from the results of listingQueries; the catalog from the
  * isolate's cache, or read now. Holds read short of the listing's reach (its services or
- * settings changed since the isolate learnt it) are read again, to the whole window.
+ * settings changed since the isolate learnt it) are read again, as far as it now reaches.
  */
 export async function availabilityFrom(db: Db, property: PropertyRow, read: ListingRead, results: readonly unknown[]) {
   const rest = [...results];
