@@ -5,7 +5,7 @@
 import { registerErasure, registerForget } from "./customers/erasure";
 import { forgetAnswersAbout } from "./lib/idempotency";
 import { liveReaction } from "./live/reaction";
-import { attemptMessage, attemptMessages } from "./messages/delivery";
+import { attemptHeldMessages, attemptMessage, attemptMessages, takeHeldMessages } from "./messages/delivery";
 import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.repo";
 import { messagesReaction } from "./messages/reaction";
 import { registerSender } from "./outbox/senders";
@@ -34,7 +34,7 @@ export function wire(): void {
   // The restaurant's object decides its bookings one at a time (POST /reservations).
   registerDesk(bookingDesk);
   registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook, attemptMany: attemptWebhooks });
-  registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage, attemptMany: attemptMessages });
+  registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage, attemptMany: attemptMessages, held: { take: takeHeldMessages, attempt: attemptHeldMessages } });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);
   registerErasure(eraseMessages);
   // A stored Idempotency-Key answer holding the person's data must not replay it after the erasure.

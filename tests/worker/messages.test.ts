@@ -8,7 +8,7 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
-import { attemptMessage, attemptMessages } from "../../worker/messages/delivery";
+import { attemptHeldMessages, attemptMessage, attemptMessages } from "../../worker/messages/delivery";
 import { interceptMail } from "../../worker/messages/transport";
 import { act, createReservation } from "../../worker/reservations/booking";
 import { getPropertyRows } from "../../worker/properties/properties.repo";
@@ -481,7 +481,7 @@ describe("delivery under faults", () => {
     expect(mail!.messageId).toBe(pending.message_id);
   });
 
-  it("a change given an outbox takes the rows its own batch writes, queued, for the request to attempt; without one it takes none", async () => {
+  it("a change given an outbox takes the rows its own batch writes, held for the request to attempt; one behind an untried one waits for it; without an outbox it takes none", async () => {
     const r = await restaurant();
     const to = guestEmail();
     const property = (await getPropertyRows(shardDb(r.client.d1), [r.client.propertyId]))[0]!;
@@ -497,8 +497,58 @@ describe("delivery under faults", () => {
     const [deliveries, messages] = took[0] as { id: number; property_id: number }[][];
     expect(deliveries).toEqual([]);
     const cancellation = (await messagesOf(r.client, row.id)).find((m) => m.template === "cancellation")!;
-    expect(messages!.map((m) => m.id).sort()).toEqual([confirmation.id, cancellation.id].sort());
+    // the confirmation, never tried, is held (leased) for this request; the cancellation waits for it, untaken
+    expect(messages!.map((m) => m.id)).toEqual([confirmation.id]);
     expect(messages!.every((m) => m.property_id === r.client.propertyId)).toBe(true);
-    expect(await queuedAt(cancellation.id)).not.toBeNull();
+    const held = async (id: number) => (await r.client.d1.prepare("SELECT queued_at, lease_until FROM messages WHERE id = ?").bind(id).first<{ queued_at: string | null; lease_until: string | null }>())!;
+    expect(await held(confirmation.id)).toMatchObject({ queued_at: expect.any(String), lease_until: expect.any(String) });
+    expect(await held(cancellation.id)).toEqual({ queued_at: null, lease_until: null });
+  });
+
+  it("what a write's batch took and held is sent without a round trip for its lease, once, then the message that waited for it", async () => {
+    capture = captureMail();
+    const r = await restaurant();
+    const to = guestEmail();
+    const { ctx, book } = await unsentBookings(r, 25);
+    const row = await book(to, "20:00:00");
+    const took: unknown[][] = [];
+    await act({ ...ctx, outbox: { took: (answered) => took.push([...answered]) } }, row.id, { type: "cancel" });
+    const [, held] = took[0]!;
+    const [confirmation, cancellation] = (await messagesOf(r.client, row.id)).filter((m) => m.template !== "reminder");
+    // held: an attempt through the queue meanwhile finds it leased and sends nothing
+    const counted = await countedShard(r.client.propertyId);
+    await attemptMessages(counted.env, counted.shard, [confirmation!.id]);
+    expect(capture.to(to)).toHaveLength(0);
+    const failed = await attemptHeldMessages(counted.env, counted.shard, held);
+    expect([...failed.keys()]).toEqual([]);
+    // the queue's lease (1); then the held one's close (1), the cancellation's lease (1) and close (1)
+    expect(counted.trips()).toBe(4);
+    expect((await mailsTo(capture, to, 2)).map((m) => calendarOf(m).method)).toEqual(["REQUEST", "CANCEL"]);
+    expect((await messagesOf(r.client, row.id)).filter((m) => m.template !== "reminder").map((m) => m.state)).toEqual(["sent", "sent"]);
+    expect(cancellation!.template).toBe("cancellation");
+  });
+
+  it("a held message's context is the one its lease reads: the same email either way", async () => {
+    capture = captureMail();
+    const r = await restaurant();
+    const [viaLease, viaHold] = [guestEmail(), guestEmail()];
+    const { ctx, book } = await unsentBookings(r, 26);
+    const leased = await book(viaLease, "19:00:00");
+    const shard = (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(r.client.propertyId).first<{ shard: number }>())!.shard;
+    await attemptMessages(env, shard, [(await messagesOf(r.client, leased.id)).find((m) => m.template === "confirmation")!.id]);
+    const took: unknown[][] = [];
+    await book(viaHold, "19:00:00");
+    const other = await book(guestEmail(), "21:00:00");
+    // a change of another reservation takes the property's due messages: the second booking's confirmation among them
+    await act({ ...ctx, outbox: { took: (answered) => took.push([...answered]) } }, other.id, { type: "cancel" });
+    await attemptHeldMessages(env, shard, took[0]![1]);
+    const [a] = await mailsTo(capture, viaLease, 1);
+    const [b] = await mailsTo(capture, viaHold, 1);
+    // each reservation has its own manage link: the rest is the same
+    const same = (m: typeof a) => {
+      const token = /manage\/([^?\s/]+)/.exec(m!.text ?? "")![1]!;
+      return { subject: m!.subject, text: m!.text?.replaceAll(token, "…"), html: m!.html?.replaceAll(token, "…"), from: m!.from, replyTo: m!.replyTo };
+    };
+    expect(same(b)).toEqual(same(a));
   });
 });

@@ -38,8 +38,8 @@ async function held(propertyId: number, date: string) {
   return row!;
 }
 
-/** A take of the outbox: due rows marked queued and answered. */
-const TAKE = /^update "messages" set "queued_at"/;
+/** A take of the outbox: due messages marked queued and held (leased) for the request, and answered. */
+const TAKE = /^update "messages" set "lease_until" = \?, "queued_at" = \?/;
 
 afterEach(stopWatching);
 
@@ -137,7 +137,7 @@ describe("POST /reservations through the restaurant's desk", () => {
     expect((await book(client, { start_date: date, service_id: service.id, waiting_list: true })).status).toBe(201);
   });
 
-  it("takes the booking's confirmation from the outbox in its commit's own batch; the request sends it once answered", async () => {
+  it("takes the booking's confirmation from the outbox, held for its attempt, in its commit's own batch; the request sends it once answered", async () => {
     const { client, service } = await restaurant(1);
     const to = `desk-${crypto.randomUUID()}@example.com`;
     const capture = captureMail();

@@ -9,11 +9,13 @@
  */
 import { resolveSettings, type Settings } from "../../shared/schemas";
 import { type Config, config } from "../config";
-import type { Bindings } from "../env";
+import type { Bindings, Db } from "../env";
 import { now as clockNow, nowIso } from "../lib/clock";
 import { type Due, enqueue } from "../outbox/queue";
 import { shardD1 } from "../shards/shards";
 import { retryDelay } from "../outbox/retry";
+import type { TakeDue } from "../outbox/senders";
+import { heldLeases, takeHeld } from "./held.repo";
 import { storedToken } from "./links";
 import * as repo from "./messages.repo";
 import { buildMime } from "./mime";
@@ -62,6 +64,25 @@ export async function attemptMessages(env: Bindings, shard: number, ids: number[
   return failed;
 }
 
+/** The statement a write's batch takes its property's due messages by, each held for its attempt (held.repo.ts). */
+export const takeHeldMessages = (db: Db, o: TakeDue) => takeHeld(db, o, iso(Date.parse(o.now) + LEASE_MS));
+
+/**
+ * One attempt of each message a write's batch took and held (takeHeldMessages), from what the
+ * batch answered with them, then of those that waited for them; answers the ids that failed.
+ */
+export async function attemptHeldMessages(env: Bindings, shard: number, answered: unknown): Promise<Map<number, unknown>> {
+  const failed = new Map<number, unknown>();
+  const leases = heldLeases(answered);
+  const next = await attemptLeases(env, shardD1(env, shard), leases, clockNow(), failed).catch((err: unknown) => {
+    for (const { id } of leases) failed.set(id, err);
+    return [];
+  });
+  if (!next.length) return failed;
+  const more = await attemptMessages(env, shard, next);
+  return new Map([...failed, ...more]);
+}
+
 /** One attempt of message `id` and of those that waited for it; throws what failed on our side. */
 export async function attemptMessage(env: Bindings, shard: number, id: number): Promise<void> {
   const failed = await attemptMessages(env, shard, [id]);
@@ -75,6 +96,11 @@ export async function attemptMessage(env: Bindings, shard: number, id: number): 
 async function attemptRound(env: Bindings, d1: D1Database, ids: number[], failed: Map<number, unknown>): Promise<number[]> {
   const now = clockNow();
   const leases = await repo.leaseMessages(d1, ids, iso(now), iso(now + LEASE_MS));
+  return attemptLeases(env, d1, leases, now, failed);
+}
+
+/** The sends of a round's leases side by side, then their closes; answers the messages that waited for these. */
+async function attemptLeases(env: Bindings, d1: D1Database, leases: repo.Lease[], now: number, failed: Map<number, unknown>): Promise<number[]> {
   const attempts = await Promise.all(
     leases.map((lease) => (lease.claimed ? attemptLeased(env, lease) : notLeased(env, d1, lease.id, lease.state, now).catch((err: unknown) => void failed.set(lease.id, err)))),
   );

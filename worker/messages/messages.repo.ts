@@ -166,7 +166,7 @@ interface SentReservation {
   manage_token_hash: string | null;
 }
 
-export type SendContext = ReturnType<typeof readContext>;
+export type SendContext = ReturnType<typeof contextOf>;
 
 /** The statements that read what writing message `id` needs, sent with its lease (readContext reads their results). */
 function contextStatements(d1: D1Database, id: number): D1PreparedStatement[] {
@@ -187,16 +187,33 @@ function contextStatements(d1: D1Database, id: number): D1PreparedStatement[] {
   ];
 }
 
-function readContext([message, property, reservation, service, offer]: D1Result[]) {
-  const r = reservation!.results[0] as (SentReservation & { special_request: string | null; occasion: string | null; allergies: string | null; tables: string | null }) | undefined;
-  return {
+const readContext = ([message, property, reservation, service, offer]: D1Result[]) =>
+  contextOf({
     message: message!.results[0] as Record<string, unknown> | undefined,
     property: property!.results[0] as Record<string, unknown> | undefined,
+    reservation: reservation!.results[0] as ContextParts["reservation"],
+    serviceName: (service!.results[0] as { name: string } | undefined)?.name ?? null,
+    offer: offer!.results[0] as ContextParts["offer"],
+  });
+
+/** What writing a message needs, as its lease reads it (or a write's batch that took it, held.repo.ts). */
+export interface ContextParts {
+  message: Record<string, unknown> | undefined;
+  property: Record<string, unknown> | undefined;
+  reservation: (SentReservation & { special_request: string | null; occasion: string | null; allergies: string | null; tables: string | null }) | undefined;
+  serviceName: string | null;
+  offer: { nonce: string; token_hash: string; state: string } | undefined;
+}
+
+export function contextOf({ message, property, reservation: r, serviceName, offer }: ContextParts) {
+  return {
+    message,
+    property,
     reservation: r,
     /** what the guest told the restaurant and the tables given, as they are now (the restaurant's notice goes at once) */
     request: r && { specialRequest: r.special_request, occasion: r.occasion, allergies: r.allergies, tables: r.tables },
-    serviceName: (service!.results[0] as { name: string } | undefined)?.name ?? null,
-    offer: offer!.results[0] as { nonce: string; token_hash: string; state: string } | undefined,
+    serviceName,
+    offer,
   };
 }
 

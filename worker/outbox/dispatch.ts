@@ -60,7 +60,10 @@ function taking(limit: number, propertyId?: number): TakeDue {
  * write's own batch (after the statements that write them); sendTaken() attempts what they answered.
  */
 export function takeDueWithWrite(db: Db, propertyId: number): Statement[] {
-  return kinds().map((kind) => senderOf(kind).takeDue(db, taking(INLINE, propertyId)));
+  return kinds().map((kind) => {
+    const sender = senderOf(kind);
+    return (sender.held?.take ?? sender.takeDue)(db, taking(INLINE, propertyId));
+  });
 }
 
 /**
@@ -70,17 +73,21 @@ export function takeDueWithWrite(db: Db, propertyId: number): Statement[] {
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
   const db = shardDb(shardD1(env, shard));
   const found = await db.batch(kinds().map((kind) => senderOf(kind).takeDue(db, taking(INLINE, propertyId))) as unknown as Parameters<Db["batch"]>[0]);
-  await sendTaken(env, shard, found);
+  await sendTaken(env, shard, found, { held: false });
 }
 
-/** Attempts the rows takeDueWithWrite's statements (or sendNow's) answered, in their order; queues the rest of the shard's when they were a full take. */
-export async function sendTaken(env: Bindings, shard: number, answered: readonly unknown[]): Promise<void> {
+/**
+ * Attempts the rows takeDueWithWrite's statements (or, `held: false`, sendNow's) answered, in
+ * their order; queues the rest of the shard's when they were a full take.
+ */
+export async function sendTaken(env: Bindings, shard: number, answered: readonly unknown[], o = { held: true }): Promise<void> {
   const all = kinds();
   await Promise.all(
     all.map(async (kind, i) => {
       const due = dueRows(answered[i] ?? []);
       if (!due.length) return;
-      const failed = await attemptAll(env, kind, shard, due.map((r) => r.id));
+      const held = o.held ? senderOf(kind).held : undefined;
+      const failed = await (held ? held.attempt(env, shard, answered[i]) : attemptAll(env, kind, shard, due.map((r) => r.id)));
       for (const err of failed.values()) logged(`${kind} attempt`)(err);
       if (due.length === INLINE) await dispatchDue(env, shard, { kinds: [kind] });
     }),

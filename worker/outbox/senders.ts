@@ -31,6 +31,15 @@ export interface Sender {
    * answers the ids whose attempt failed on our side. Without it, attemptAll tries each alone.
    */
   attemptMany?(env: Bindings, shard: number, ids: number[]): Promise<Map<number, unknown>>;
+  /**
+   * Both or neither: the statement a write's own batch takes due rows by, each held for its
+   * attempt already (takeDue's rows, leased, with what sending them needs), and the attempt of
+   * what it answered. The request that wrote them skips the round trip of taking its hold.
+   */
+  held?: {
+    take(db: Db, o: TakeDue): Statement;
+    attempt(env: Bindings, shard: number, answered: unknown): Promise<Map<number, unknown>>;
+  };
 }
 
 const senders = new Map<OutboxKind, Sender>();
