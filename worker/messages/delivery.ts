@@ -12,10 +12,10 @@ import { type Config, config } from "../config";
 import type { Bindings, Db } from "../env";
 import { now as clockNow, nowIso } from "../lib/clock";
 import { type Due, enqueue } from "../outbox/queue";
-import { shardD1 } from "../shards/shards";
+import { shardD1, shardDb } from "../shards/shards";
 import { retryDelay } from "../outbox/retry";
 import type { TakeDue } from "../outbox/senders";
-import { heldLeases, takeHeld } from "./held.repo";
+import { type ClaimedMessage, heldLeases, type Lease, leaseMessages, type MessageState, type SendContext, takeHeld } from "./lease.repo";
 import { storedToken } from "./links";
 import * as repo from "./messages.repo";
 import { buildMime } from "./mime";
@@ -64,7 +64,7 @@ export async function attemptMessages(env: Bindings, shard: number, ids: number[
   return failed;
 }
 
-/** The statement a write's batch takes its property's due messages by, each held for its attempt (held.repo.ts). */
+/** The statement a write's batch takes its property's due messages by, each held for its attempt (lease.repo.ts). */
 export const takeHeldMessages = (db: Db, o: TakeDue) => takeHeld(db, o, iso(Date.parse(o.now) + LEASE_MS));
 
 /**
@@ -95,12 +95,12 @@ export async function attemptMessage(env: Bindings, shard: number, id: number): 
  */
 async function attemptRound(env: Bindings, d1: D1Database, ids: number[], failed: Map<number, unknown>): Promise<number[]> {
   const now = clockNow();
-  const leases = await repo.leaseMessages(d1, ids, iso(now), iso(now + LEASE_MS));
+  const leases = await leaseMessages(shardDb(d1), ids, iso(now), iso(now + LEASE_MS));
   return attemptLeases(env, d1, leases, now, failed);
 }
 
 /** The sends of a round's leases side by side, then their closes; answers the messages that waited for these. */
-async function attemptLeases(env: Bindings, d1: D1Database, leases: repo.Lease[], now: number, failed: Map<number, unknown>): Promise<number[]> {
+async function attemptLeases(env: Bindings, d1: D1Database, leases: Lease[], now: number, failed: Map<number, unknown>): Promise<number[]> {
   const attempts = await Promise.all(
     leases.map((lease) => (lease.claimed ? attemptLeased(env, lease) : notLeased(env, d1, lease.id, lease.state, now).catch((err: unknown) => void failed.set(lease.id, err)))),
   );
@@ -115,7 +115,7 @@ async function attemptLeases(env: Bindings, d1: D1Database, leases: repo.Lease[]
 }
 
 /** Writes and sends a leased message; answers how to close the attempt. */
-async function attemptLeased(env: Bindings, { id, claimed, context }: repo.Lease & { claimed: repo.ClaimedMessage }): Promise<Attempted> {
+async function attemptLeased(env: Bindings, { id, claimed, context }: Lease & { claimed: ClaimedMessage }): Promise<Attempted> {
   let error: string | undefined;
   let ready: Ready | undefined;
   try {
@@ -140,7 +140,7 @@ async function attemptLeased(env: Bindings, { id, claimed, context }: repo.Lease
  * that one's attempt (attemptMessages), and should that attempt never end, the cron's sweeper
  * finds both.
  */
-async function notLeased(env: Bindings, d1: D1Database, id: number, row: repo.MessageState | undefined, now: number): Promise<undefined> {
+async function notLeased(env: Bindings, d1: D1Database, id: number, row: MessageState | undefined, now: number): Promise<undefined> {
   if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
   const dueIn = Date.parse(row.next_attempt_at) - now;
   if (dueIn <= 0) return undefined;
@@ -153,7 +153,6 @@ async function notLeased(env: Bindings, d1: D1Database, id: number, row: repo.Me
 /** kept: the MIME an earlier attempt kept */
 type Ready = { to: string; raw: string; kept?: true } | { skip: string };
 
-type SendContext = repo.SendContext;
 /** A message whose property and reservation are still there. */
 type Sendable = SendContext & {
   message: Record<string, unknown>;
