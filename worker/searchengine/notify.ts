@@ -2,14 +2,14 @@
  * The sender of the reserved subscription kind SEARCHENGINE_BOOKING (worker/webhooks/delivery.ts
  * picks a sender by the subscription's type): a change of a search-engine booking made outside
  * the booking server, as PATCH <notification URL>/v1alpha/notification/partners/{partner}/bookings/{id}
- * ?updateMask=..., authorised by an OAuth 2 access token that a service-account JWT (RS256, signed
- * with jose) buys at the key's token_uri. The webhook machinery around it stays as it is: the
+ * ?updateMask=..., authorised by an OAuth 2 access token that a service-account JWT (RS256,
+ * lib/jwt.ts) buys at the key's token_uri. The webhook machinery around it stays as it is: the
  * outbox row, the queue, the retry schedule and every attempt recorded.
  */
-import { importPKCS8, SignJWT } from "jose";
 import { z } from "zod";
 import { isTimeZone } from "../../shared/schemas";
 import type { Bindings } from "../env";
+import { signRs256 } from "../lib/jwt";
 import { type Outcome, send } from "../webhooks/transport";
 import { fixPayload, type EventRow } from "../webhooks/webhooks.repo";
 import { type ServiceAccountKey, searchengineConfig } from "./config";
@@ -32,13 +32,9 @@ const keyName = (key: ServiceAccountKey) => `${key.client_email} ${key.token_uri
 async function assertion(key: ServiceAccountKey): Promise<string> {
   // Real time, not the Worker's (maybe shifted) clock: the token endpoint checks it against its own.
   const iat = Math.floor(Date.now() / 1000);
-  return new SignJWT({ scope: MAPSBOOKING_SCOPE })
-    .setProtectedHeader({ alg: "RS256", typ: "JWT", ...(key.private_key_id && { kid: key.private_key_id }) })
-    .setIssuer(key.client_email)
-    .setAudience(key.token_uri)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + 3600)
-    .sign(await importPKCS8(key.private_key, "RS256"));
+  const header = { alg: "RS256", typ: "JWT", ...(key.private_key_id && { kid: key.private_key_id }) };
+  const claims = { scope: MAPSBOOKING_SCOPE, iss: key.client_email, aud: key.token_uri, iat, exp: iat + 3600 };
+  return signRs256(header, claims, key.private_key);
 }
 
 async function exchange(key: ServiceAccountKey, timeoutMs: number, fetcher: typeof fetch): Promise<{ value: string; until: number }> {
