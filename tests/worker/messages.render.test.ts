@@ -7,7 +7,7 @@ import fc from "fast-check";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
 import { calendar, type CalendarEvent, fold, transitions } from "../../worker/messages/ical";
-import { buildMime } from "../../worker/messages/mime";
+import { base64Lines, buildMime, foldedBase64 } from "../../worker/messages/mime";
 import { render, type RenderInput, type Restaurant } from "../../worker/messages/render";
 import { renderReset } from "../../worker/messages/reset.render";
 import { type Locale, type MessageSnapshot, RESERVATION_TEMPLATES } from "../../worker/messages/types";
@@ -324,5 +324,32 @@ describe("the console's password reset message", () => {
       expect(mail.attachments).toEqual([]);
     }
     expect(subjects.size).toBe(LOCALES.length);
+  });
+});
+
+describe("MIME's base64", () => {
+  const decoded = (b64: string) => new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+  const bytesOf = (b64: string) => atob(b64).length;
+
+  it("folds a header into encoded words of whole characters, at most 30 bytes each, that read back as the text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 120 }), (text) => {
+        const words = foldedBase64(text).split("?=\r\n =?utf-8?B?");
+        expect(words.every((w) => bytesOf(w) <= 30)).toBe(true);
+        // each word alone is valid UTF-8: no character is split between two
+        expect(words.map(decoded).join("")).toBe(text);
+      }),
+    );
+    expect(foldedBase64("")).toBe("");
+  });
+
+  it("writes a part in lines of at most 76 characters that read back as the text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 3000 }), (text) => {
+        const lines = base64Lines(text).split("\r\n");
+        expect(lines.every((l) => l.length <= 76)).toBe(true);
+        expect(decoded(lines.join(""))).toBe(text);
+      }),
+    );
   });
 });

@@ -31,7 +31,12 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes per encoded word: 40 base64 characters, so `=?utf-8?B?...?=` is 52 (RFC 2047: at most 75). */
 const WORD_BYTES = 30;
 
-const base64Of = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
+/** Bytes as base64; String.fromCharCode takes them a slice at a time (its arguments are bounded). */
+function base64Of(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
 
 /**
  * A header text as the base64 of RFC 2047 encoded words, each of whole characters and at most
@@ -41,17 +46,15 @@ const base64Of = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fro
  * then takes lines of under 80 octets instead of one over the 998 RFC 5322 allows.
  */
 export function foldedBase64(text: string): string {
+  const bytes = encoder.encode(text);
   const words: string[] = [];
-  let chunk: number[] = [];
-  for (const ch of text) {
-    const bytes = encoder.encode(ch);
-    if (chunk.length + bytes.length > WORD_BYTES && chunk.length) {
-      words.push(base64Of(Uint8Array.from(chunk)));
-      chunk = [];
-    }
-    chunk.push(...bytes);
+  for (let start = 0; start < bytes.length || !words.length; ) {
+    let end = Math.min(start + WORD_BYTES, bytes.length);
+    // a word ends before a UTF-8 continuation byte, never inside a character
+    while (end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
+    words.push(base64Of(bytes.subarray(start, end)));
+    start = end;
   }
-  words.push(base64Of(Uint8Array.from(chunk)));
   return words.join("?=\r\n =?utf-8?B?");
 }
 
@@ -65,9 +68,10 @@ const envctx: EnvironmentContext = {
 
 /** UTF-8 text as base64, in lines of 76 (RFC 2045). */
 export function base64Lines(value: string): string {
-  let binary = "";
-  for (const b of encoder.encode(value)) binary += String.fromCharCode(b);
-  return (btoa(binary).match(/.{1,76}/g) ?? []).join("\r\n");
+  const encoded = base64Of(encoder.encode(value));
+  const lines: string[] = [];
+  for (let i = 0; i < encoded.length; i += 76) lines.push(encoded.slice(i, i + 76));
+  return lines.join("\r\n");
 }
 
 /** RFC 5322's date-time: "Thu, 01 Jan 2026 12:00:00 +0000". */
