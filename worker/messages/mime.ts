@@ -5,6 +5,7 @@
  * language's characters and long lines travel as they are.
  */
 import { type EnvironmentContext, MIMEMessage, Mailbox } from "mimetext/browser";
+import { base64url } from "../lib/crypto";
 
 export interface Address {
   name?: string | undefined;
@@ -61,7 +62,7 @@ export function foldedBase64(text: string): string {
 /** mimetext's browser environment, but headers' encoded words folded (foldedBase64); parts come base64 already. */
 const envctx: EnvironmentContext = {
   toBase64: foldedBase64,
-  toBase64WebSafe: (data: string) => base64Of(encoder.encode(data)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
+  toBase64WebSafe: (data: string) => base64url(encoder.encode(data)),
   eol: "\r\n",
   validateContentType: (v: string) => (v.length > 0 ? v : false),
 };
