@@ -13,6 +13,7 @@ import { definePage } from "./pages/lazy.js";
 import { parseColor, textOnAccent } from "./parts/contrast.js";
 import { nextTask, prepareBookPage } from "./prepare.js";
 import { base, theme } from "./parts/styles.js";
+import { OwnEntries } from "./entries.js";
 
 export type Page = NavigateDetail["page"];
 const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"];
@@ -191,17 +192,12 @@ export class BookingEngine extends LitElement {
     window.removeEventListener("popstate", this.onPop);
   }
 
-  /** how many entries this element has pushed */
-  private pushed = 0;
+  private entries = new OwnEntries();
 
   override firstUpdated() {
-    // The entry the widget opened on says which page it is, for Back to come to it: written a task
-    // later (a same-document navigation costs the first task time), unless a page was pushed meanwhile.
+    // The entry the widget opened on says which page it is, for Back to come to it.
     const page = this.page;
-    const pushed = this.pushed;
-    setTimeout(() => {
-      if (this.pushed === pushed) history.replaceState({ ...(history.state as object | null), bookingEnginePage: page }, "");
-    });
+    this.entries.firstLater(() => history.replaceState({ ...(history.state as object | null), bookingEnginePage: page }, ""));
   }
 
   /** Back or Forward to an entry of another page of this element: show that page. */
@@ -288,7 +284,7 @@ export class BookingEngine extends LitElement {
     e.stopPropagation();
     const state = { ...(history.state as object | null), bookingEngineStep: undefined, bookingEnginePage: e.detail };
     history.pushState(state, "", this.hosted ? hostedUrl(this.property, e.detail) : undefined);
-    this.pushed++;
+    this.entries.wrote();
     void this.show(e.detail);
   }
 

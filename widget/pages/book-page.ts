@@ -23,6 +23,7 @@ import { chooseStep, dayStatus, serviceStep } from "./book-choose.js";
 import { firstOpenDay, SCAN_DAYS, SlotDays } from "./book-days.js";
 import { barStyles, bookStyles, nextStyles } from "./book-page.styles.js";
 import type { NextFound, NextTime } from "./next-available.js";
+import { OwnEntries } from "../entries.js";
 
 /**
  * @fires booking-created - the reservation was made; detail `{ reservation, manage_url }`
@@ -125,18 +126,11 @@ export class BookPage extends LitElement {
     this.recordFirstStep(this.step);
   }
 
-  /** how many steps this element has recorded */
-  private recorded = 0;
+  private entries = new OwnEntries();
 
-  /**
-   * The step the page opened on, in the entry it opened on: a task later (a same-document
-   * navigation costs the task that draws the page time), unless a step was recorded meanwhile.
-   */
+  /** The step the page opened on, in the entry it opened on. */
   private recordFirstStep(step: Step) {
-    const recorded = this.recorded;
-    setTimeout(() => {
-      if (this.recorded === recorded) recordStep(step, this.hosted, true);
-    });
+    this.entries.firstLater(() => recordStep(step, this.hosted, true));
   }
 
   private draft(): Draft {
@@ -243,7 +237,7 @@ export class BookPage extends LitElement {
     this.errors = {};
     this.focusSelector = "h2";
     recordStep(step, this.hosted, replace);
-    this.recorded++;
+    this.entries.wrote();
   }
 
   /** Services with a free or a full time (the waiting list) that day. */

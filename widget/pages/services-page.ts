@@ -94,6 +94,29 @@ export class ServicesPage extends LitElement {
     return s.weekdays.map((d) => weekdayName(d, this.locale, "short")).join(", ");
   }
 
+  /** One service: its picture, text, days and hours, and the button that books it. */
+  private service(s: PublicService) {
+    return html`<li part="service">
+      ${s.image_url ? html`<img src=${s.image_url} alt="" loading="lazy" />` : nothing}
+      <div class="body">
+        <h4>${s.name}</h4>
+        ${s.description ? html`<p>${s.description}</p>` : nothing}
+        <p class="muted">${this.days(s)} · ${formatTime(s.start_hour, this.locale)}–${formatTime(s.end_hour, this.locale)}</p>
+        <div class="actions">
+          <button
+            type="button"
+            class="btn"
+            part="button"
+            aria-label=${msg(str`Book ${s.name}`, { id: "services.book-label" })}
+            @click=${() => fire<NavigateDetail>(this, "be-navigate", { page: "book", serviceId: s.id }, false)}
+          >
+            ${msg("Book", { id: "services.book" })}
+          </button>
+        </div>
+      </div>
+    </li>`;
+  }
+
   override render() {
     const p = this.profile;
     if (!p) return nothing;
@@ -111,27 +134,7 @@ export class ServicesPage extends LitElement {
         complete: (list) =>
           list.length
             ? html`<ul>
-                ${list.map(
-                  (s) => html`<li part="service">
-                    ${s.image_url ? html`<img src=${s.image_url} alt="" loading="lazy" />` : nothing}
-                    <div class="body">
-                      <h4>${s.name}</h4>
-                      ${s.description ? html`<p>${s.description}</p>` : nothing}
-                      <p class="muted">${this.days(s)} · ${formatTime(s.start_hour, this.locale)}–${formatTime(s.end_hour, this.locale)}</p>
-                      <div class="actions">
-                        <button
-                          type="button"
-                          class="btn"
-                          part="button"
-                          aria-label=${msg(str`Book ${s.name}`, { id: "services.book-label" })}
-                          @click=${() => fire<NavigateDetail>(this, "be-navigate", { page: "book", serviceId: s.id }, false)}
-                        >
-                          ${msg("Book", { id: "services.book" })}
-                        </button>
-                      </div>
-                    </div>
-                  </li>`,
-                )}
+                ${list.map((s) => this.service(s))}
               </ul>`
             : html`<p>${msg("No services can be booked online at the moment.", { id: "services.none" })}</p>`,
       })}
