@@ -13,7 +13,7 @@ import { definePage } from "./pages/lazy.js";
 import { parseColor, textOnAccent } from "./parts/contrast.js";
 import { nextTask, prepareBookPage } from "./prepare.js";
 import { base, theme } from "./parts/styles.js";
-import { OwnEntries } from "./entries.js";
+import { ownEntries } from "./entries.js";
 
 export type Page = NavigateDetail["page"];
 const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"];
@@ -192,7 +192,7 @@ export class BookingEngine extends LitElement {
     window.removeEventListener("popstate", this.onPop);
   }
 
-  private entries = new OwnEntries();
+  private entries = ownEntries();
 
   override firstUpdated() {
     // The entry the widget opened on says which page it is, for Back to come to it.

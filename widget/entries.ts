@@ -3,19 +3,20 @@
  * same-document navigation costs the task that draws the page time), and not at all when it
  * wrote another entry meanwhile, which that later write would overwrite.
  */
-export class OwnEntries {
-  private written = 0;
-
+export interface OwnEntries {
   /** The element wrote an entry (pushed or replaced one). */
-  wrote(): void {
-    this.written++;
-  }
-
+  wrote(): void;
   /** Runs `write` a task later, unless the element wrote an entry before then. */
-  firstLater(write: () => void): void {
-    const at = this.written;
-    setTimeout(() => {
-      if (this.written === at) write();
-    });
-  }
+  firstLater(write: () => void): void;
+}
+
+export function ownEntries(): OwnEntries {
+  let written = 0;
+  return {
+    wrote: () => void written++,
+    firstLater(write) {
+      const at = written;
+      setTimeout(() => written === at && write());
+    },
+  };
 }

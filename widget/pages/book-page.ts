@@ -23,7 +23,7 @@ import { chooseStep, dayStatus, serviceStep } from "./book-choose.js";
 import { firstOpenDay, SCAN_DAYS, SlotDays } from "./book-days.js";
 import { barStyles, bookStyles, nextStyles } from "./book-page.styles.js";
 import type { NextFound, NextTime } from "./next-available.js";
-import { OwnEntries } from "../entries.js";
+import { ownEntries } from "../entries.js";
 
 /**
  * @fires booking-created - the reservation was made; detail `{ reservation, manage_url }`
@@ -126,7 +126,7 @@ export class BookPage extends LitElement {
     this.recordFirstStep(this.step);
   }
 
-  private entries = new OwnEntries();
+  private entries = ownEntries();
 
   /** The step the page opened on, in the entry it opened on. */
   private recordFirstStep(step: Step) {
