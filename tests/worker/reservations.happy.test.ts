@@ -63,6 +63,23 @@ describe("POST /reservations", () => {
     expect(staff.json.data[0].customer).toMatchObject({ id: first.customer.id, first_name: "Grace B.", email: "grace@example.com" });
   });
 
+  it("answers each booking as GET /reservations/{id} then shows it: a group, a named room, a waiting party, a returning customer", async () => {
+    const bodies = [
+      { start_date: dateInDays(25), pax: 6, service_id: r.service.id },
+      { start_date: dateInDays(26), start_hour: "20:00", service_id: r.service.id, room_id: r.room.id, table_ids: [r.t1.id], customer: { first_name: "Ada", email: GUEST.email } },
+      { start_date: dateInDays(27), start_hour: "21:00", service_id: r.service.id, waiting_list: true },
+    ];
+    for (const body of bodies) {
+      const res = await book(client, body);
+      expect(res.status, res.text).toBe(201);
+      const { start_date, ...created } = res.json.data[0];
+      const shown = await client.call(`/api/v2/reservations/${created.id}`);
+      const { start_day, ...read } = shown.json.data[0];
+      expect(start_date).toBe(start_day);
+      expect(created, JSON.stringify(body)).toEqual(read);
+    }
+  });
+
   it("gives a party too big for one table the group, and holds its members", async () => {
     const date = dateInDays(20);
     const res = await book(client, { start_date: date, pax: 6, service_id: r.service.id });

@@ -4,7 +4,7 @@
  * concurrent booking took the table first). A refused batch is planned again on fresh data.
  */
 import { resolveSettings, type Channel, type Locale, type Occasion, type ReservationStatus, type Settings } from "../../shared/schemas";
-import { type Availability, type EngineService, type EngineSettings, type EngineTable, type Mode, stayMinutes } from "../availability/engine";
+import { type Availability, type Catalog, type EngineService, type EngineSettings, type EngineTable, type Mode, stayMinutes } from "../availability/engine";
 import { invalidField } from "../errors";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
@@ -63,6 +63,8 @@ interface CreatePlan {
   follow: Follow;
   limit: repo.GuestLimit | undefined;
   change: ReservationChange;
+  /** its service, room and tables as the catalog it was decided on names them */
+  names: repo.CatalogNames;
 }
 
 /** What the engine decided for the party: its status, tables and stay. */
@@ -94,7 +96,7 @@ export async function createReservation(ctx: BookingContext, b: CreateInput, cha
   return (await create(ctx, b, channel, { extras, first, related: false })).row;
 }
 
-/** createReservation, with the service, room, tables and customer its answer names read in the commit's own batch. */
+/** createReservation, with what its answer names: the customer read in the commit's own batch, the rest from the catalog it was decided on. */
 export function createReservationWithRelated(ctx: BookingContext, b: CreateInput, channel: Channel, first: FirstRead = {}): Promise<Created> {
   return create(ctx, b, channel, { extras: {}, first, related: true });
 }
@@ -177,11 +179,24 @@ async function planCreate(ctx: BookingContext, p: PlanInput): Promise<CreatePlan
   const spans = HOLDING.has(decided.status) ? holdSpans(engine, decided.tables, row.startMin, decided.stay) : [];
   const history: repo.HistoryEntry = { actor: ctx.actor, action: "created", fromStatus: null, toStatus: decided.status, changes: { status: [null, decided.status], ...p.extras.history } };
   const limit = guestLimit(mode, settings, b.customer);
-  return { row, customer, spans, history, follow: await reactionStatements(change), limit, change };
+  const names = catalogNames(engine.catalog, service, row);
+  return { row, customer, spans, history, follow: await reactionStatements(change), limit, change, names };
+}
+
+/** The service, room and tables a new reservation names, from the catalog the engine decided on. */
+function catalogNames(catalog: Catalog, service: EngineService, row: Pick<NewRow, "roomId" | "tableIds">): repo.CatalogNames {
+  const room = catalog.rooms.find((r) => r.id === row.roomId);
+  const tables = (row.tableIds ?? []).flatMap((id) => catalog.tables.filter((t) => t.id === id));
+  return {
+    services: new Map([[service.id, { id: service.id, name: service.name }]]),
+    rooms: new Map(room ? [[room.id, { id: room.id, name: room.name }]] : []),
+    tables: new Map(tables.map((t) => [t.id, { id: t.id, name: t.name, bookable: t.bookable, online: t.online, isGroup: t.isGroup, roomId: t.roomId }])),
+  };
 }
 
 async function commitCreate(ctx: BookingContext, plan: CreatePlan, related: boolean): Promise<Created> {
-  const { row, related: read, followed } = await repo.insertReservation(ctx.db, plan.row, plan.customer, plan.spans, plan.history, plan.follow.statements, { limit: plan.limit, related });
+  const names = related ? plan.names : undefined;
+  const { row, related: read, followed } = await repo.insertReservation(ctx.db, plan.row, plan.customer, plan.spans, plan.history, plan.follow.statements, { limit: plan.limit, names });
   afterCommit(plan.change, row, plan.follow, followed);
   return { row, related: read };
 }

@@ -124,12 +124,12 @@ export async function insertReservation(
   holds: HoldSpan[],
   history: HistoryEntry,
   follow: Statement[],
-  o: { limit?: GuestLimit | undefined; related?: boolean } = {},
+  o: { limit?: GuestLimit | undefined; names?: CatalogNames | undefined } = {},
 ): Promise<{ row: ReservationRow; related: Related | undefined; followed: unknown[] }> {
   const c = customerStatements(db, row.propertyId, customer);
   const guard = guestLimitStatements(db, row.propertyId, o.limit);
-  // What the answer names (service, room, tables, customer), read last in the same batch: it sees the rows just written.
-  const reads = o.related ? relatedQueries(db, row.propertyId, c.customerId === undefined ? [] : [c.customerId]) : [];
+  // The customer the answer names, read last in the same batch: it sees the rows just written.
+  const reads = o.names ? customerQueries(db, row.propertyId, c.customerId === undefined ? [] : [c.customerId]) : [];
   const results = await db.batch([
     ...guard,
     ...c.statements,
@@ -143,7 +143,7 @@ export async function insertReservation(
     ...reads,
   ] as unknown as Parameters<Db["batch"]>[0]);
   const inserted = (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
-  const related = o.related ? relatedOf(results.slice(results.length - reads.length) as unknown as RelatedRows) : undefined;
+  const related = o.names ? { ...o.names, ...customersOf(...(results.slice(results.length - reads.length) as unknown as CustomerRows)) } : undefined;
   const followed = results.slice(results.length - reads.length - follow.length, results.length - reads.length);
   return { row: { ...inserted, guest: row.guest ?? null }, related, followed };
 }
@@ -312,23 +312,35 @@ function visitsOf(db: Db, customerIds: number[]) {
  * too), and the customers given (ids, or the SQL of one inserted in the same batch) with their visits.
  */
 function relatedQueries(db: Db, propertyId: number, customerIds: number[]) {
-  const ids = customerIds.length ? customerIds : [0];
   return [
     db.select({ id: services.id, name: services.name }).from(services).where(eq(services.propertyId, propertyId)),
     db.select({ id: rooms.id, name: rooms.name }).from(rooms).where(eq(rooms.propertyId, propertyId)),
-    db.select().from(diningTables).where(eq(diningTables.propertyId, propertyId)),
-    db.select().from(customers).where(and(eq(customers.propertyId, propertyId), inArray(customers.id, ids))),
-    visitsOf(db, ids),
+    db.select(NAMED_TABLE).from(diningTables).where(eq(diningTables.propertyId, propertyId)),
+    ...customerQueries(db, propertyId, customerIds),
   ] as const;
 }
 
-type RelatedQueries = ReturnType<typeof relatedQueries>;
-type RelatedRows = [Awaited<RelatedQueries[0]>, Awaited<RelatedQueries[1]>, Awaited<RelatedQueries[2]>, Awaited<RelatedQueries[3]>, Awaited<RelatedQueries[4]>];
+/** The customers given (ids, or none) with their visits. */
+function customerQueries(db: Db, propertyId: number, customerIds: number[]) {
+  const ids = customerIds.length ? customerIds : [0];
+  return [db.select().from(customers).where(and(eq(customers.propertyId, propertyId), inArray(customers.id, ids))), visitsOf(db, ids)] as const;
+}
+
+/** What an answer shows of a table. */
+const NAMED_TABLE = { id: diningTables.id, name: diningTables.name, bookable: diningTables.bookable, online: diningTables.online, isGroup: diningTables.isGroup, roomId: diningTables.roomId };
+
+type Rows<Q extends readonly unknown[]> = { -readonly [K in keyof Q]: Awaited<Q[K]> };
+type CustomerRows = Rows<ReturnType<typeof customerQueries>>;
+type RelatedRows = Rows<ReturnType<typeof relatedQueries>>;
+
+const customersOf = (customerRows: CustomerRows[0], visitRows: CustomerRows[1]) => ({
+  customers: new Map(customerRows.map((c) => [c.id, c])),
+  visits: new Map(visitRows.map((v) => [v.id, v.visits])),
+});
 
 function relatedOf([serviceRows, roomRows, tableRows, customerRows, visitRows]: RelatedRows) {
   return {
-    customers: new Map(customerRows.map((c) => [c.id, c])),
-    visits: new Map(visitRows.map((v) => [v.id, v.visits])),
+    ...customersOf(customerRows, visitRows),
     services: new Map(serviceRows.map((s) => [s.id, s])),
     rooms: new Map(roomRows.map((r) => [r.id, r])),
     tables: new Map(tableRows.map((t) => [t.id, t])),
@@ -347,3 +359,8 @@ export async function loadRelated(db: Db, propertyId: number, rows: ReservationR
   return relatedOf([serviceRows, roomRows, tableRows, customerRows, visitRows]);
 }
 export type Related = ReturnType<typeof relatedOf>;
+/**
+ * What a new reservation's answer names of the catalog it was decided on: its service, room and
+ * tables. That catalog is the committed one (the insert is refused when catalog_version moved).
+ */
+export type CatalogNames = Pick<Related, "services" | "rooms" | "tables">;
