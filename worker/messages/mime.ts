@@ -32,12 +32,21 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes per encoded word: 40 base64 characters, so `=?utf-8?B?...?=` is 52 (RFC 2047: at most 75). */
 const WORD_BYTES = 30;
 
-/** Bytes as base64; String.fromCharCode takes them a slice at a time (its arguments are bounded). */
+/**
+ * Bytes as base64. btoa takes one character per byte, which String.fromCharCode makes a slice at
+ * a time (its arguments are bounded); `apply` takes the slice as it is, where spreading it into
+ * arguments cost four times as much.
+ */
 function base64Of(bytes: Uint8Array): string {
   let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x2000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x2000) as unknown as number[]);
   return btoa(binary);
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Text as the base64 of its UTF-8: ASCII text is its own UTF-8, so btoa takes it as it is (most of a message's parts). */
+const base64Text = (value: string) => (ASCII.test(value) ? btoa(value) : base64Of(encoder.encode(value)));
 
 /**
  * A header text as the base64 of RFC 2047 encoded words, each of whole characters and at most
@@ -69,7 +78,7 @@ const envctx: EnvironmentContext = {
 
 /** UTF-8 text as base64, in lines of 76 (RFC 2045). */
 export function base64Lines(value: string): string {
-  const encoded = base64Of(encoder.encode(value));
+  const encoded = base64Text(value);
   const lines: string[] = [];
   for (let i = 0; i < encoded.length; i += 76) lines.push(encoded.slice(i, i + 76));
   return lines.join("\r\n");
