@@ -236,7 +236,7 @@ export class BookingEngine extends LitElement {
       // The request leaves the task that defines the element; while the restaurant loads, the booking
       // page's first screen is prepared in small tasks of their own.
       const asked = nextTask().then(() => client.profile(signal));
-      const [profile] = await Promise.all([asked, this.page === "book" ? prepareBookPage(client.locale ?? "en") : undefined]);
+      const [profile] = await Promise.all([asked, this.page === "book" ? prepareBookPage(client.locale ?? "en", this.hosted) : undefined]);
       client.locale = this.localeFor(profile);
       await setLocale(client.locale);
       return profile;

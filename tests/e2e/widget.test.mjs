@@ -139,6 +139,20 @@ describe("the booking widget on the hosted pages", () => {
     }
   });
 
+  it("loads the date data in a worker the page's policy allows, and nothing is refused", ANY_TIME, async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    const workers = [];
+    const refusals = [];
+    page.on("worker", (w) => workers.push(new URL(w.url()).protocol));
+    page.on("console", (m) => m.type() === "error" && refusals.push(m.text()));
+    await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=it`);
+    await deepWait(page, 'input[name="time"]');
+    assert.deepEqual(workers, ["blob:"]);
+    assert.deepEqual(refusals, []);
+    await context.close();
+  });
+
   it("books with the keyboard only, reads back as PLATFORM_BOOK, and cancels through the manage link", async () => {
     const { page, errors, context } = await phonePage();
     await page.goto(`${server.url}/p/${restaurant.public_key}/book`);

@@ -83,6 +83,8 @@ const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => 
 export const CSP = [
   "default-src 'self'",
   "script-src 'self'",
+  // the widget loads the browser's date data in a worker of its own (widget/prepare.ts)
+  "worker-src blob:",
   "style-src 'self' 'unsafe-inline'",
   // http: too: settings accept http logos and photos, and browsers upgrade them on an https page.
   "img-src 'self' https: http: data:",
