@@ -87,7 +87,7 @@ export async function lighthouseScores(url, runs = 3) {
   }
   if (!all.length) throw new Error(`Lighthouse scored no run of ${url}: ${unscored.join(" | ")}`);
   const sorted = [...all].sort((a, b) => a.performance - b.performance);
-  const runsOf = all.map((r) => ({ performance: r.performance, accessibility: r.accessibility, tbt: r.tbt, lcp: r.lcp }));
+  const runsOf = all.map((r) => ({ performance: r.performance, accessibility: r.accessibility, tbt: r.tbt, fcp: r.fcp, lcp: r.lcp, longTasks: r.longTasks }));
   return { ...sorted[Math.floor(all.length / 2)], runs: runsOf, unscored };
 }
 
@@ -110,6 +110,9 @@ async function lighthouseOnce(url) {
       lcp: lhr.audits["largest-contentful-paint"]?.numericValue,
       tbt: lhr.audits["total-blocking-time"]?.numericValue,
       cls: lhr.audits["cumulative-layout-shift"]?.numericValue,
+      // What the blocking time is made of: the long tasks that end after the first paint, by whose
+      // script ("the browser": its own work, such as committing the navigation).
+      longTasks: longTasksAfter(lhr.audits["long-tasks"]?.details?.items ?? [], lhr.audits["first-contentful-paint"]?.numericValue ?? 0),
       failing,
       runtimeError: lhr.runtimeError?.message,
       why: lhr.runtimeError?.message ?? (Object.values(lhr.audits).filter((a) => a.errorMessage).map((a) => `${a.id}: ${a.errorMessage}`).slice(0, 3).join("; ") || "no reason given"),
@@ -117,6 +120,11 @@ async function lighthouseOnce(url) {
   } finally {
     await chrome.kill();
   }
+}
+
+/** Lighthouse's long tasks (simulated ms) that end after `fcp`: [what ran them, ms]. */
+function longTasksAfter(items, fcp) {
+  return items.filter((t) => t.startTime + t.duration > fcp).map((t) => [t.url === "Unattributable" ? "the browser" : new URL(t.url).pathname.split("/").pop(), Math.round(t.duration)]);
 }
 
 /** Runs the three measurements on a fresh local D1 with the demo restaurant; `say` prints progress. */
@@ -156,7 +164,7 @@ export function widgetLines(w) {
       `${slow.requests.length} requests before the times: ${slow.requests.join(" -> ")}`,
     `  the same without the page's preloads (as before them): median ${before.median.toFixed(0)} ms (min ${before.min.toFixed(0)}, max ${before.max.toFixed(0)}; ${before.samples.length} cold loads)`,
     `Lighthouse 12 on ${lh.url} (median of ${lh.runs.length} runs): performance ${lh.performance}, accessibility ${lh.accessibility} (target 100/100)  ${lh.performance === 100 && lh.accessibility === 100 ? "OK" : "BELOW TARGET"}` +
-      `; runs ${lh.runs.map((r) => `${r.performance}/${r.accessibility}`).join(", ")}; FCP ${lh.fcp?.toFixed(0)} ms, LCP ${lh.lcp?.toFixed(0)} ms, TBT ${lh.tbt?.toFixed(0)} ms, CLS ${lh.cls?.toFixed(3)}` +
+      `; runs ${lh.runs.map((r) => `${r.performance}/${r.accessibility} (TBT ${r.tbt?.toFixed(0)} ms, FCP ${r.fcp?.toFixed(0)} ms${r.longTasks?.length ? `; long tasks ending after it: ${r.longTasks.map(([who, ms]) => `${who} ${ms}`).join(", ")}` : ""})`).join(", ")}; FCP ${lh.fcp?.toFixed(0)} ms, LCP ${lh.lcp?.toFixed(0)} ms, TBT ${lh.tbt?.toFixed(0)} ms, CLS ${lh.cls?.toFixed(3)}` +
       (lh.failing.length ? `; audits below 1: ${lh.failing.join(", ")}` : "") +
       (lh.runtimeError ? `; runtime error: ${lh.runtimeError}` : "") +
       (lh.unscored?.length ? `; ${lh.unscored.length} run(s) scored no performance and were run again: ${lh.unscored.join(" | ")}` : ""),
