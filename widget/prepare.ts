@@ -30,16 +30,17 @@ export type Warmed = "worker" | "unavailable" | "late";
  */
 export function warmDateFormats(locale: string, within = 300): Promise<Warmed> {
   return new Promise((resolve) => {
-    const url = URL.createObjectURL(new Blob(["onmessage=e=>postMessage(new Intl.DateTimeFormat(e.data).format())"]));
+    let url = "";
     let worker: Worker | undefined;
     const end = (how: Warmed) => {
       clearTimeout(timer);
       worker?.terminate();
-      URL.revokeObjectURL(url);
+      if (url) URL.revokeObjectURL(url);
       resolve(how);
     };
     const timer = setTimeout(end, within, "late");
     try {
+      url = URL.createObjectURL(new Blob(["onmessage=e=>postMessage(new Intl.DateTimeFormat(e.data).format())"]));
       worker = new Worker(url);
       worker.onmessage = () => end("worker");
       worker.onerror = () => end("unavailable");

@@ -124,7 +124,7 @@ async function lighthouseOnce(url) {
 
 /** Lighthouse's long tasks (simulated ms) that end after `fcp`: [what ran them, ms]. */
 function longTasksAfter(items, fcp) {
-  return items.filter((t) => t.startTime + t.duration > fcp).map((t) => [t.url === "Unattributable" ? "the browser" : new URL(t.url).pathname.split("/").pop(), Math.round(t.duration)]);
+  return items.filter((t) => t.startTime + t.duration > fcp).map((t) => [t.url === "Unattributable" ? "the browser" : URL.canParse(t.url) ? new URL(t.url).pathname.split("/").pop() : t.url, Math.round(t.duration)]);
 }
 
 /** Runs the three measurements on a fresh local D1 with the demo restaurant; `say` prints progress. */

@@ -36,6 +36,18 @@ describe("the booking page's first screen, prepared (widget/prepare.ts)", () => 
     expect(await withWorker(failing, () => warmDateFormats("it", 10_000))).to.equal("unavailable");
   });
 
+  it("goes on where the page may make no blob: URL", async () => {
+    const create = URL.createObjectURL;
+    URL.createObjectURL = () => {
+      throw new DOMException("no blob: URLs here", "SecurityError");
+    };
+    try {
+      expect(await warmDateFormats("it", 10_000)).to.equal("unavailable");
+    } finally {
+      URL.createObjectURL = create;
+    }
+  });
+
   it("gives up on a worker that does not answer in time, and stops it", async () => {
     const stopped: string[] = [];
     const silent = class {

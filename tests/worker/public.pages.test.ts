@@ -35,7 +35,7 @@ describe("hosted pages", () => {
       expect(res.text.length).toBeLessThan(4096);
       expect(res.text).not.toMatch(/<link rel="stylesheet"|<script(?! type="module")/);
       expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self'/);
-      // the widget's own worker (a blob: of its module's, which loads the date data): no other source
+      // workers only from a blob: URL, as the widget makes one to load the date data
       expect(res.headers.get("Content-Security-Policy")).toMatch(/; worker-src blob:;/);
     }
   });
