@@ -187,11 +187,7 @@ async function planCreate(ctx: BookingContext, p: PlanInput): Promise<CreatePlan
 function catalogNames(catalog: Catalog, service: EngineService, row: Pick<NewRow, "roomId" | "tableIds">): repo.CatalogNames {
   const room = catalog.rooms.find((r) => r.id === row.roomId);
   const tables = (row.tableIds ?? []).flatMap((id) => catalog.tables.filter((t) => t.id === id));
-  return {
-    services: new Map([[service.id, { id: service.id, name: service.name }]]),
-    rooms: new Map(room ? [[room.id, { id: room.id, name: room.name }]] : []),
-    tables: new Map(tables.map((t) => [t.id, { id: t.id, name: t.name, bookable: t.bookable, online: t.online, isGroup: t.isGroup, roomId: t.roomId }])),
-  };
+  return { services: new Map([[service.id, service]]), rooms: new Map(room ? [[room.id, room]] : []), tables: new Map(tables.map((t) => [t.id, t])) };
 }
 
 async function commitCreate(ctx: BookingContext, plan: CreatePlan, related: boolean): Promise<Created> {
