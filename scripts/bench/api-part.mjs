@@ -11,6 +11,13 @@ const DAYS = 100;
 const BIG = 100_000;
 const PASSES = 2;
 const RATIO_ROUNDS = 5;
+/**
+ * The booking against a read one request at a time (one connection), in interleaved rounds: the
+ * latency a guest feels on a Worker that is not saturated, beside the goal's ten connections,
+ * where each p50 follows its request's share of the runtime's one thread.
+ */
+const QUIET_ROUNDS = 3;
+const QUIET_SECONDS = { read: 3, pairs: 4 };
 // The week whose slots are compared: days 20..26 from today, with the same 1,001 parties in
 // the 1,000-reservation database and in the 100,000-reservation one.
 const WEEK_OFFSET = 20;
@@ -47,7 +54,7 @@ async function seededPhase(name, today, [from, to]) {
  */
 async function measureRoutes(main, paths, o) {
   const pid = main.catalog.propertyId;
-  const booking = seed.bookingMaker(main.catalog, seed.today(), { fromDay: 30, toDay: DAYS });
+  const booking = o.booking;
   const routes = [
     ["healthz", "GET /healthz", (x) => measureGet({ ...x, path: "/healthz" })],
     ["property", "GET /properties/{id}", (x) => measureGet({ ...x, path: `/api/v2/properties/${pid}`, auth: { rotor: main.auth.rotor } })],
@@ -68,6 +75,24 @@ async function measureRoutes(main, paths, o) {
   const results = {};
   for (const [key] of routes) results[key] = key === "pairs" ? combinePairs(runs[key]) : combineGets(runs[key]);
   return results;
+}
+
+/**
+ * POST then DELETE pairs and one-record reads over one connection, by turns: the ratio is the
+ * median of the rounds' POST p50 / read p50 (a round's read and pairs meet the same spell of the
+ * machine).
+ */
+async function quietBooking(main, booking) {
+  const pid = main.catalog.propertyId;
+  say(`one request at a time: ${QUIET_ROUNDS} rounds of ${QUIET_SECONDS.read} s of reads and ${QUIET_SECONDS.pairs} s of pairs, one connection`);
+  const rounds = [];
+  for (let round = 0; round < QUIET_ROUNDS; round++) {
+    const read = await measureGet({ url: main.url, path: `/api/v2/properties/${pid}`, auth: { rotor: main.auth.rotor }, connections: 1, duration: QUIET_SECONDS.read, warmup: 1 });
+    const pairs = await measurePairs({ url: main.url, auth: main.auth, booking, connections: 1, duration: QUIET_SECONDS.pairs, warmup: 1 });
+    if (broken(read) || broken(pairs)) throw new Error(`one request at a time: most requests failed (reads ${JSON.stringify(read.statuses)}, creates ${JSON.stringify(pairs.createStatuses)})`);
+    rounds.push({ read: read.p50, post: pairs.post.p50, delete: pairs.delete.p50, ratio: pairs.post.p50 / read.p50 });
+  }
+  return { rounds, value: median(rounds.map((r) => r.ratio)) };
 }
 
 /** Several interleaved runs of one route as one figure: pooled rate, median p50 and p99. */
@@ -150,6 +175,8 @@ function printApi(r, c, o) {
       `ratio slots/one-record throughput = ${fmt(r.ratios.slotsPerOneRecordThroughput.value, 2)} (target >= ${SLOTS_THROUGHPUT_TARGET})  ${r.ratios.slotsPerOneRecordThroughput.ok ? "OK" : "BELOW TARGET"}`,
       `  the same with Cache-Control: no-cache = ${fmt(r.ratios.slotsFreshPerOneRecordThroughput.value, 2)} (the database read and the engine on every request; no target)`,
       `ratio slots latency 100k/1k      = ${fmt(latency.value, 2)} (target <= 1.2)  ${r.ratios.slotsLatency100kPer1k.ok ? "OK" : "ABOVE TARGET"}`,
+      `one request at a time (one connection), POST p50 / one-record read p50 = ${fmt(r.ratios.postPerOneRecordOneAtATime.value, 2)} (no target; ` +
+        `p50 ms read/POST/DELETE per round: ${r.ratios.postPerOneRecordOneAtATime.rounds.map((x) => `${fmt(x.read)}/${fmt(x.post)}/${fmt(x.delete)}`).join(", ")})`,
     ].join("\n"),
   );
 }
@@ -161,7 +188,9 @@ export async function apiPart(o) {
   const [main, busy] = await seededPhase("busy", today, [0, DAYS]);
   const [small, smallCounts] = await seededPhase("1k", today, [WEEK_OFFSET, WEEK_OFFSET + 7]);
   const paths = { slots: `/api/v2/bookings/slots?start_date=${week}&pax=2`, rooms: `/api/v2/bookings/rooms?start_date=${week}&start_hour=20:00:00&pax=2` };
-  const results = await measureRoutes(main, paths, o);
+  const booking = seed.bookingMaker(main.catalog, today, { fromDay: 30, toDay: DAYS });
+  const results = await measureRoutes(main, paths, { ...o, booking });
+  const quiet = await quietBooking(main, booking);
 
   // Grow the busy shard to 100,000 reservations: more days, the same compared week.
   await syncIds(main, main);
@@ -177,6 +206,7 @@ export async function apiPart(o) {
     slotsPerOneRecordThroughput: { value: throughput, target: `>= ${SLOTS_THROUGHPUT_TARGET}`, ok: throughput >= SLOTS_THROUGHPUT_TARGET },
     slotsFreshPerOneRecordThroughput: { value: results.slotsFresh.rps / results.property.rps },
     slotsLatency100kPer1k: { value: latency.value, target: "<= 1.2", ok: latency.value <= 1.2, rounds: latency.ratios, sameAnswer: latency.sameAnswer },
+    postPerOneRecordOneAtATime: quiet,
   };
   const rateLimited = [...Object.values(results), latency.small, latency.big].reduce((n, r) => n + (r.statuses?.["429"] ?? 0), 0);
   const out = { today, week, shard: main.shard, ratios, rateLimited };

@@ -25,6 +25,8 @@ const WATCHED = [
   ["api", "slots latency 100k/1k (no-cache)", (r) => ratio(r.api.ratios.slotsLatency100kPer1k.value)],
   // beside the p50 goal: a skewed run (a few POSTs very slow, most quick) moves the p50 and not this
   ["api", "POST /reservations mean / one-record read mean", (r) => ratio(r.api.routes.createThenDelete.post.mean / r.api.routes.property.mean)],
+  // the same p50 ratio on a Worker that is not saturated: what a guest feels, not a share of one thread
+  ["api", "POST /reservations p50 / read p50, one request at a time", (r) => ratio(r.api.ratios.postPerOneRecordOneAtATime.value)],
   ["drop", "drop's last answer / 500 one-record reads at once", (r) => ratio(r.drop.readsAtOnce.ratio)],
   ["delivery", "webhooks p99 at 50 writes/s (s)", (r) => ({ value: r.delivery.webhooks.p99, text: fmt(r.delivery.webhooks.p99, 2) })],
   ["delivery", "messages p99 at 50 writes/s (s)", (r) => ({ value: r.delivery.messages.p99, text: fmt(r.delivery.messages.p99, 2) })],
