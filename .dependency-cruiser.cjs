@@ -40,7 +40,8 @@ module.exports = {
     {
       name: "kernel-imports-no-feature",
       severity: "error",
-      comment: "env.ts, config.ts, errors.ts, lib/, db/, shards/ and outbox/ serve every feature and know none",
+      comment:
+        "env.ts, config.ts, errors.ts, lib/, db/, shards/ and outbox/ serve every feature and know none",
       from: { path: KERNEL },
       to: { path: "^worker/", pathNot: KERNEL },
     },
@@ -67,30 +68,46 @@ module.exports = {
     {
       name: "routes-are-mounted-not-imported",
       severity: "error",
-      comment: "a route file holds an HTTP contract; only the composition mounts it (schemas live in *.schemas.ts)",
+      comment:
+        "a route file holds an HTTP contract; only the composition mounts it (schemas live in *.schemas.ts)",
       from: { pathNot: COMPOSITION },
       to: { path: "\\.routes\\.ts$" },
     },
     {
       name: "repositories-import-no-domain",
       severity: "error",
-      comment: "routes -> domain -> repositories -> database: a repository imports repositories, the schema and the kernel only",
+      comment:
+        "routes -> domain -> repositories -> database: a repository imports repositories, the schema and the kernel only",
       from: { path: "\\.repo\\.ts$" },
       to: { path: "^worker/", pathNot: ["\\.repo\\.ts$", KERNEL, ...PURE, "/types\\.ts$"] },
     },
     {
       name: "sql-only-in-repositories",
       severity: "error",
-      comment: "queries are built in *.repo.ts (and the schema); elsewhere drizzle is only a type or the D1 driver",
+      comment:
+        "queries are built in *.repo.ts (and the schema); elsewhere drizzle is only a type or the D1 driver",
       from: { path: "^worker/", pathNot: ["\\.repo\\.ts$", "^worker/db/"] },
-      to: { path: "node_modules/drizzle-orm", pathNot: "node_modules/drizzle-orm/d1/", dependencyTypesNot: ["type-only"] },
+      to: {
+        path: "node_modules/drizzle-orm",
+        pathNot: "node_modules/drizzle-orm/d1/",
+        dependencyTypesNot: ["type-only"],
+      },
     },
     {
       name: "pure-modules-do-no-io",
       severity: "error",
-      comment: "the engine, rules, machine, signing, texts, calendars, the offer pick and the search engine's formats are pure",
+      comment:
+        "the engine, rules, machine, signing, texts, calendars, the offer pick and the search engine's formats are pure",
       from: { path: PURE },
-      to: { path: ["node_modules/(hono|@hono|drizzle-orm)", "\\.repo\\.ts$", "^worker/(env|config)\\.ts$", "^worker/db/(control|shard)\\.schema", "cloudflare:"] },
+      to: {
+        path: [
+          "node_modules/(hono|@hono|drizzle-orm)",
+          "\\.repo\\.ts$",
+          "^worker/(env|config)\\.ts$",
+          "^worker/db/(control|shard)\\.schema",
+          "cloudflare:",
+        ],
+      },
     },
     {
       name: "widget-never-imports-worker",

@@ -12,13 +12,27 @@ function packageImports(dirs: string[]): string[] {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, e.name);
       if (e.isDirectory()) walk(path);
-      else if (e.name.endsWith(".ts")) for (const m of readFileSync(path, "utf8").matchAll(/\bfrom "([^".][^"]*)"/g)) found.add(m[1]!);
+      else if (e.name.endsWith(".ts"))
+        for (const m of readFileSync(path, "utf8").matchAll(/\bfrom "([^".][^"]*)"/g)) found.add(m[1]!);
     }
   };
   dirs.forEach(walk);
   const pkg = JSON.parse(readFileSync("package.json", "utf8"));
-  const installed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((n) => !/^(vitest|@cloudflare\/)/.test(n)));
-  return [...found].filter((s) => installed.has(s.split("/").slice(0, s.startsWith("@") ? 2 : 1).join("/"))).sort();
+  const installed = new Set(
+    [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter(
+      (n) => !/^(vitest|@cloudflare\/)/.test(n),
+    ),
+  );
+  return [...found]
+    .filter((s) =>
+      installed.has(
+        s
+          .split("/")
+          .slice(0, s.startsWith("@") ? 2 : 1)
+          .join("/"),
+      ),
+    )
+    .sort();
 }
 
 // wrangler.toml names dist/public as the assets folder; `npm run build` fills it.
@@ -32,7 +46,10 @@ const receiver = await startReceiver();
 // DEV_CLOCK=<ISO instant> runs the suite from that instant on: the Worker's clock is shifted, not
 // frozen, since webhook retries and expiry need time to pass (worker/lib/clock.ts).
 const clock = process.env.DEV_CLOCK ?? "";
-const devClock = clock && !/^[+-]/.test(clock) ? `${Date.parse(clock) >= Date.now() ? "+" : "-"}${Math.abs(Date.parse(clock) - Date.now())}` : clock;
+const devClock =
+  clock && !/^[+-]/.test(clock)
+    ? `${Date.parse(clock) >= Date.now() ? "+" : "-"}${Math.abs(Date.parse(clock) - Date.now())}`
+    : clock;
 
 export default defineConfig({
   plugins: [
@@ -85,6 +102,8 @@ export default defineConfig({
     // Each test file starts a workerd of its own and loads the Worker's module graph again: bundled
     // once (Vite's SSR optimizer), the libraries load in a few requests instead of hundreds. Every
     // entry point the code imports is listed, so they share one copy of hono (its error classes).
-    deps: { optimizer: { ssr: { enabled: true, include: packageImports(["worker", "shared", "tests/worker"]) } } },
+    deps: {
+      optimizer: { ssr: { enabled: true, include: packageImports(["worker", "shared", "tests/worker"]) } },
+    },
   },
 });

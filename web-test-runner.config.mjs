@@ -42,13 +42,21 @@ function realWorker() {
             if (eml) emails.push(eml[1]);
             else if (!/\[wrangler:info\]/.test(l)) lines.push(l);
           };
-          server = await startDevOnFreePort({ persistTo: dir, clock: CLOCK, log, logLevel: "info", vars: { OPS_TOKEN } });
+          server = await startDevOnFreePort({
+            persistTo: dir,
+            clock: CLOCK,
+            log,
+            logLevel: "info",
+            vars: { OPS_TOKEN },
+          });
         } catch (err) {
           console.error(lines.join("\n"));
           throw err;
         }
         env.api = server.url;
-        console.log(`wrangler dev for the widget tests on ${server.url}${CLOCK ? ` at ${CLOCK}` : ""}, browser in ${BROWSER_ZONE}`);
+        console.log(
+          `wrangler dev for the widget tests on ${server.url}${CLOCK ? ` at ${CLOCK}` : ""}, browser in ${BROWSER_ZONE}`,
+        );
       },
       async serverStop() {
         await server?.stop();
@@ -125,7 +133,14 @@ async function fixtures(ctx, next) {
     tokens.set(r.property_id, r.token);
     credentials.set(r.property_id, [r.client_id, r.client_secret]);
     ctx.type = "application/json";
-    ctx.body = JSON.stringify({ publicKey: r.public_key, propertyId: r.property_id, services: r.services, tables: r.tables, name: r.name, username: r.username });
+    ctx.body = JSON.stringify({
+      publicKey: r.public_key,
+      propertyId: r.property_id,
+      services: r.services,
+      tables: r.tables,
+      name: r.name,
+      username: r.username,
+    });
     return;
   }
   // A stalled connection for the console's client: /console/stall/<n>/<key>/<rest> leaves the
@@ -135,7 +150,8 @@ async function fixtures(ctx, next) {
   if (stall) {
     const seen = (stalls.get(stall[2]) ?? 0) + 1;
     stalls.set(stall[2], seen);
-    if (seen > Number(stall[1])) return relayConsole(Object.assign(ctx, { path: `/console/${stall[3]}` }), await readBody(ctx.req));
+    if (seen > Number(stall[1]))
+      return relayConsole(Object.assign(ctx, { path: `/console/${stall[3]}` }), await readBody(ctx.req));
     await new Promise((r) => (ctx.req.once("close", r), setTimeout(r, 30_000)));
     ctx.status = 504;
     return;
@@ -147,16 +163,27 @@ async function fixtures(ctx, next) {
     return;
   }
   // The console's routes, on the test page's origin (tests/support/console-relay.mjs).
-  if (ctx.path === "/console/session" || ctx.path.startsWith("/console/api/") || ctx.path.startsWith("/console/password")) return relayConsole(ctx, await readBody(ctx.req));
+  if (
+    ctx.path === "/console/session" ||
+    ctx.path.startsWith("/console/api/") ||
+    ctx.path.startsWith("/console/password")
+  )
+    return relayConsole(ctx, await readBody(ctx.req));
   if (ctx.path === "/fixture/mail") {
     const to = String(ctx.query.to ?? "").toLowerCase();
-    const raw = emails.map((file) => readFileSync(file, "utf8")).filter((text) => new RegExp(`^To:.*<${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>`, "mi").test(text));
+    const raw = emails
+      .map((file) => readFileSync(file, "utf8"))
+      .filter((text) => new RegExp(`^To:.*<${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>`, "mi").test(text));
     ctx.type = "application/json";
     ctx.body = JSON.stringify(raw);
     return;
   }
   if (ctx.path === "/fixture/clock" && ctx.method === "POST") {
-    const res = await fetch(`${worker.env.api}/__ops/clock`, { method: "POST", headers: { Authorization: `Bearer ${OPS_TOKEN}`, "Content-Type": "application/json" }, body: await readBody(ctx.req) });
+    const res = await fetch(`${worker.env.api}/__ops/clock`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${OPS_TOKEN}`, "Content-Type": "application/json" },
+      body: await readBody(ctx.req),
+    });
     ctx.status = res.status;
     ctx.type = "application/json";
     ctx.body = await res.text();
@@ -174,7 +201,11 @@ async function fixtures(ctx, next) {
     const body = await readBody(ctx.req);
     const ip = `10.${(lookups >> 16) & 255}.${(lookups >> 8) & 255}.${lookups++ & 255}`;
     const query = ctx.querystring ? `?${ctx.querystring}` : "";
-    const res = await request(worker.env.api, `/api/v2/public/${other[1]}${query}`, { method: ctx.method, headers: { "CF-Connecting-IP": ip }, body: body === undefined ? undefined : JSON.parse(body) });
+    const res = await request(worker.env.api, `/api/v2/public/${other[1]}${query}`, {
+      method: ctx.method,
+      headers: { "CF-Connecting-IP": ip },
+      body: body === undefined ? undefined : JSON.parse(body),
+    });
     ctx.status = res.status;
     ctx.type = "application/json";
     ctx.body = JSON.stringify(res.json ?? null);
@@ -226,7 +257,11 @@ async function relayPublic(ctx, path, ip) {
   const body = await readBody(ctx.req);
   const headers = { "CF-Connecting-IP": ip };
   for (const h of ["content-type", "idempotency-key", "accept"]) if (ctx.get(h)) headers[h] = ctx.get(h);
-  const res = await fetch(`${worker.env.api}${path}${ctx.querystring ? `?${ctx.querystring}` : ""}`, { method: ctx.method, headers, body });
+  const res = await fetch(`${worker.env.api}${path}${ctx.querystring ? `?${ctx.querystring}` : ""}`, {
+    method: ctx.method,
+    headers,
+    body,
+  });
   ctx.status = res.status;
   ctx.type = res.headers.get("content-type") ?? "application/json";
   ctx.body = await res.text();
@@ -238,7 +273,10 @@ async function asGuest(ctx, publicKey, path) {
   guests++;
   const res = await fetch(`${worker.env.api}/api/v2/public/${publicKey}/${path}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "CF-Connecting-IP": `198.51.${(guests >> 8) & 255}.${guests & 255}` },
+    headers: {
+      "Content-Type": "application/json",
+      "CF-Connecting-IP": `198.51.${(guests >> 8) & 255}.${guests & 255}`,
+    },
     body: await readBody(ctx.req),
   });
   ctx.status = res.status;

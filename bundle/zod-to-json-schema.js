@@ -4,7 +4,9 @@
 export * from "../node_modules/zod/v4/core/to-json-schema.js";
 
 const absent = () => {
-  throw new Error("zod's JSON Schema generation is left out of the Worker's bundle (bundle/zod-to-json-schema.js)");
+  throw new Error(
+    "zod's JSON Schema generation is left out of the Worker's bundle (bundle/zod-to-json-schema.js)",
+  );
 };
 export const createToJSONSchemaMethod = () => absent;
 export const createStandardJSONSchemaMethod = () => absent;

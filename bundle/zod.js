@@ -5,7 +5,45 @@
 // .pipe(), ...) bring the kinds they build themselves. scripts/deploy/bundle.mjs reads worker/,
 // shared/ and zod-to-openapi for every `z.<member>` they use and fails the build when this `z` does
 // not name one, so a new use fails the build rather than the Worker (the tests run on zod's own `z`).
-import { ZodType, array, boolean, coerce, discriminatedUnion, enum as enum_, input, literal, looseObject, number, object, output, partialRecord, record, string, tuple, union, unknown } from "zod/v4";
+import {
+  ZodType,
+  array,
+  boolean,
+  coerce,
+  discriminatedUnion,
+  enum as enum_,
+  input,
+  literal,
+  looseObject,
+  number,
+  object,
+  output,
+  partialRecord,
+  record,
+  string,
+  tuple,
+  union,
+  unknown,
+} from "zod/v4";
 export * from "zod/v4";
-export const z = { ZodType, array, boolean, coerce, discriminatedUnion, enum: enum_, input, literal, looseObject, number, object, output, partialRecord, record, string, tuple, union, unknown };
+export const z = {
+  ZodType,
+  array,
+  boolean,
+  coerce,
+  discriminatedUnion,
+  enum: enum_,
+  input,
+  literal,
+  looseObject,
+  number,
+  object,
+  output,
+  partialRecord,
+  record,
+  string,
+  tuple,
+  union,
+  unknown,
+};
 export default z;

@@ -30,26 +30,49 @@ const RATE = Number(values.rate);
 const RESTAURANTS = Number(values.restaurants);
 
 const CATALOG = {
-  settings: { timezone: "Europe/Rome", locale: "en", average_stay: 60, slot_interval: 15, min_notice: 0, max_days_ahead: 120, cancel_notice: 0, max_online_pax: 10 },
+  settings: {
+    timezone: "Europe/Rome",
+    locale: "en",
+    average_stay: 60,
+    slot_interval: 15,
+    min_notice: 0,
+    max_days_ahead: 120,
+    cancel_notice: 0,
+    max_online_pax: 10,
+  },
   rooms: { Sala: Array.from({ length: 24 }, (_, i) => [`T${i + 1}`, 1, 4]) },
   groups: [],
-  services: [{ name: "Tutto il giorno", start_hour: "11:00", end_hour: "23:00", weekdays: [1, 2, 3, 4, 5, 6, 7] }],
+  services: [
+    { name: "Tutto il giorno", start_hour: "11:00", end_hour: "23:00", weekdays: [1, 2, 3, 4, 5, 6, 7] },
+  ],
 };
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN);
+const percentile = (sorted, p) =>
+  sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+    : NaN;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const say = (line) => console.log(line);
 
 function summary(latencies) {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? NaN,
+  };
 }
 
 /** One API call; a body that is not JSON (wrangler's own error pages) is kept as text. */
 async function api(path, { method, token, property, body } = {}) {
   const headers = { Authorization: `Bearer ${token}`, Property: String(property) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(server.url + path, { method: method ?? (body ? "POST" : "GET"), headers, body: body && JSON.stringify(body) });
+  const res = await fetch(server.url + path, {
+    method: method ?? (body ? "POST" : "GET"),
+    headers,
+    body: body && JSON.stringify(body),
+  });
   const text = await res.text();
   try {
     return { status: res.status, json: JSON.parse(text) };
@@ -70,7 +93,8 @@ async function cleanup() {
   await server?.stop().catch(() => {});
   rmSync(dir, { recursive: true, force: true });
 }
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, async () => (await cleanup(), process.exit(130)));
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, async () => (await cleanup(), process.exit(130)));
 
 try {
   build();
@@ -81,17 +105,24 @@ try {
     // wrangler's local send_email keeps each message as an .eml file and logs its path.
     const m = /(\/\S+\.eml)\b/.exec(line);
     if (m) emlFiles.push(m[1]);
-    else if (/\[wrangler:(warn|error)\]|✘|Error/.test(line) && !/Scheduled Workers/.test(line)) console.error(`[wrangler] ${line}`);
+    else if (/\[wrangler:(warn|error)\]|✘|Error/.test(line) && !/Scheduled Workers/.test(line))
+      console.error(`[wrangler] ${line}`);
   };
   server = await startDevOnFreePort({ persistTo: dir, log, logLevel: "info" });
   receiver = await startReceiver();
-  say(`bench-delivery: wrangler dev on ${server.url}; ${RESTAURANTS} restaurants; ${RATE} writes/s for ${SECONDS} s`);
+  say(
+    `bench-delivery: wrangler dev on ${server.url}; ${RESTAURANTS} restaurants; ${RATE} writes/s for ${SECONDS} s`,
+  );
 
   const restaurants = [];
   for (let i = 0; i < RESTAURANTS; i++) {
     const r = await createRestaurant(server.url, { name: `Bench ${i + 1}`, catalog: CATALOG });
     for (const webhook_type of ["RESERVATION_CREATED", "RESERVATION_UPDATED"]) {
-      const sub = await request(server.url, "/api/v2/webhooks/subscription", { token: r.token, property: r.property_id, body: { endpoint: `${receiver.url}/hook/bench`, webhook_type } });
+      const sub = await request(server.url, "/api/v2/webhooks/subscription", {
+        token: r.token,
+        property: r.property_id,
+        body: { endpoint: `${receiver.url}/hook/bench`, webhook_type },
+      });
       if (sub.status !== 201) throw new Error(`subscription: ${sub.status} ${JSON.stringify(sub.json)}`);
     }
     restaurants.push({ ...r, service: r.services[0].id, reservations: [] });
@@ -107,15 +138,29 @@ try {
     const day = new Date(Date.now() + (1 + (k % 90)) * 86_400_000).toISOString().slice(0, 10);
     const slot = (k * 7) % 48; // 11:00 .. 22:45
     const hour = `${String(11 + Math.floor(slot / 4)).padStart(2, "0")}:${String((slot % 4) * 15).padStart(2, "0")}:00`;
-    const body = { start_date: day, start_hour: hour, pax: 2, service_id: r.service, customer: { first_name: "Guest", last_name: `N${k}`, email: `guest-${k}@bench.example` } };
+    const body = {
+      start_date: day,
+      start_hour: hour,
+      pax: 2,
+      service_id: r.service,
+      customer: { first_name: "Guest", last_name: `N${k}`, email: `guest-${k}@bench.example` },
+    };
     const created = await api("/api/v2/reservations", { token: r.token, property: r.property_id, body });
-    if (created.status !== 201) return void (refused[created.status] = (refused[created.status] ?? 0) + 1, refused[created.status] < 3 && console.error(created.text ?? JSON.stringify(created.json)));
+    if (created.status !== 201)
+      return void ((refused[created.status] = (refused[created.status] ?? 0) + 1),
+      refused[created.status] < 3 && console.error(created.text ?? JSON.stringify(created.json)));
     writes++;
     const id = created.json.data[0].id;
     r.reservations.push(id);
-    const cancelled = await api(`/api/v2/reservations/${id}`, { method: "DELETE", token: r.token, property: r.property_id });
+    const cancelled = await api(`/api/v2/reservations/${id}`, {
+      method: "DELETE",
+      token: r.token,
+      property: r.property_id,
+    });
     if (cancelled.status === 200) writes++;
-    else (refused[cancelled.status] = (refused[cancelled.status] ?? 0) + 1), refused[cancelled.status] < 3 && console.error(cancelled.text ?? JSON.stringify(cancelled.json));
+    else
+      (refused[cancelled.status] = (refused[cancelled.status] ?? 0) + 1),
+        refused[cancelled.status] < 3 && console.error(cancelled.text ?? JSON.stringify(cancelled.json));
   };
   const started = Date.now();
   const interval = 2000 / RATE;
@@ -131,10 +176,13 @@ try {
   }
   await Promise.all(inFlight);
   const loadSeconds = (Date.now() - started) / 1000;
-  say(`  load: ${writes} writes in ${loadSeconds.toFixed(1)} s (${(writes / loadSeconds).toFixed(1)}/s)${Object.keys(refused).length ? `; refused ${JSON.stringify(refused)}` : ""}`);
+  say(
+    `  load: ${writes} writes in ${loadSeconds.toFixed(1)} s (${(writes / loadSeconds).toFixed(1)}/s)${Object.keys(refused).length ? `; refused ${JSON.stringify(refused)}` : ""}`,
+  );
 
   // ---- wait until every event reached the receiver and every message the binding ----
-  const hookIds = () => new Set((receiver.hooks.get("bench")?.received ?? []).map((m) => m.headers["webhook-id"]));
+  const hookIds = () =>
+    new Set((receiver.hooks.get("bench")?.received ?? []).map((m) => m.headers["webhook-id"]));
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline && (hookIds().size < writes || emlFiles.length < writes)) await sleep(200);
 
@@ -159,7 +207,10 @@ try {
   const states = {};
   for (const r of restaurants) {
     for (const id of r.reservations) {
-      const res = await api(`/api/v2/reservations/${id}/messages`, { token: r.token, property: r.property_id });
+      const res = await api(`/api/v2/reservations/${id}/messages`, {
+        token: r.token,
+        property: r.property_id,
+      });
       if (res.status !== 200) break;
       for (const m of res.json.data) {
         listed++;
@@ -171,14 +222,21 @@ try {
   }
   const messages = summary(messageLatencies);
 
-  say(`  webhooks: ${webhooks.n} of ${writes} events delivered; commit to receiver p50 ${fmt(webhooks.p50)}, p99 ${fmt(webhooks.p99)}, max ${fmt(webhooks.max)}`);
+  say(
+    `  webhooks: ${webhooks.n} of ${writes} events delivered; commit to receiver p50 ${fmt(webhooks.p50)}, p99 ${fmt(webhooks.p99)}, max ${fmt(webhooks.max)}`,
+  );
   say(
     messages.n
-      ? `  messages: ${messages.n} sent and found as .eml files (${listed} listed: ${Object.entries(states).map(([k, v]) => `${v} ${k}`).join(", ")}); commit to binding p50 ${fmt(messages.p50)}, p99 ${fmt(messages.p99)}, max ${fmt(messages.max)}`
+      ? `  messages: ${messages.n} sent and found as .eml files (${listed} listed: ${Object.entries(states)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(
+            ", ",
+          )}); commit to binding p50 ${fmt(messages.p50)}, p99 ${fmt(messages.p99)}, max ${fmt(messages.max)}`
       : `  messages: none sent (${emlFiles.length} .eml files; no messages listed)`,
   );
   say(`  target: p99 under 2 s for both`);
-  if (process.env.BENCH_LOG) (await import("node:fs")).writeFileSync(process.env.BENCH_LOG, workerLog.join("\n"));
+  if (process.env.BENCH_LOG)
+    (await import("node:fs")).writeFileSync(process.env.BENCH_LOG, workerLog.join("\n"));
 } finally {
   await cleanup();
 }

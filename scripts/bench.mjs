@@ -58,9 +58,26 @@ async function widgetPart() {
   return w;
 }
 
-const PARTS = { api: apiPart, webhooks: webhooksPart, storage: storagePart, drop: dropPart, shards: shardsPart, searchengine: searchenginePart, feeds: feedsPart, delivery: deliveryPart, widget: widgetPart, upload: uploadPart, "console-ui": () => consoleUiPart({ say }), "console-live": () => consoleLivePart() };
-const ONLY = new Set((process.env.BENCH_ONLY ?? Object.keys(PARTS).join(",")).split(",").map((s) => s.trim()));
-for (const part of ONLY) if (!PARTS[part]) throw new Error(`BENCH_ONLY: unknown part "${part}" (parts: ${Object.keys(PARTS).join(", ")})`);
+const PARTS = {
+  api: apiPart,
+  webhooks: webhooksPart,
+  storage: storagePart,
+  drop: dropPart,
+  shards: shardsPart,
+  searchengine: searchenginePart,
+  feeds: feedsPart,
+  delivery: deliveryPart,
+  widget: widgetPart,
+  upload: uploadPart,
+  "console-ui": () => consoleUiPart({ say }),
+  "console-live": () => consoleLivePart(),
+};
+const ONLY = new Set(
+  (process.env.BENCH_ONLY ?? Object.keys(PARTS).join(",")).split(",").map((s) => s.trim()),
+);
+for (const part of ONLY)
+  if (!PARTS[part])
+    throw new Error(`BENCH_ONLY: unknown part "${part}" (parts: ${Object.keys(PARTS).join(", ")})`);
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, async () => {
@@ -82,8 +99,13 @@ for (const event of ["uncaughtException", "unhandledRejection"]) {
 async function main() {
   const started = performance.now();
   /** Everything measured, written to BENCH_OUT at the end. */
-  const report = { date: new Date().toISOString(), machine: `local wrangler dev, ${availableParallelism()} cores` };
-  say(`duration ${DURATION} s per route, ${options.connections} connections, warm-up ${options.warmup} s; parts: ${[...ONLY].join(", ")}`);
+  const report = {
+    date: new Date().toISOString(),
+    machine: `local wrangler dev, ${availableParallelism()} cores`,
+  };
+  say(
+    `duration ${DURATION} s per route, ${options.connections} connections, warm-up ${options.warmup} s; parts: ${[...ONLY].join(", ")}`,
+  );
   // wrangler writes a debug log of every request and subrequest (hundreds of MB per run) to
   // ~/.config/.wrangler/logs unless told otherwise: the bench's go with its databases.
   process.env.WRANGLER_LOG_PATH ??= tempDir("wrangler-logs");

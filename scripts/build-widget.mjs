@@ -36,7 +36,8 @@ export async function buildWidget() {
       rollupOptions: {
         preserveEntrySignatures: "allow-extension",
         output: {
-          chunkFileNames: (chunk) => (/^(it|fr|de|es)$/.test(chunk.name) ? "locales/[name]-[hash].js" : "pages/[name]-[hash].js"),
+          chunkFileNames: (chunk) =>
+            /^(it|fr|de|es)$/.test(chunk.name) ? "locales/[name]-[hash].js" : "pages/[name]-[hash].js",
         },
       },
     },
@@ -51,8 +52,10 @@ export async function buildWidget() {
   // A module script from another origin needs CORS: the widget is embedded on restaurants' sites.
   // Workers Static Assets read these headers from _headers at the root of the assets folder.
   const headers = join(WIDGET_OUT, "..", "_headers");
-  const rule = "/widget/*\n  Access-Control-Allow-Origin: *\n  Cross-Origin-Resource-Policy: cross-origin\n  Cache-Control: public, max-age=300\n";
-  if (!existsSync(headers) || !readFileSync(headers, "utf8").includes("/widget/*")) appendFileSync(headers, rule);
+  const rule =
+    "/widget/*\n  Access-Control-Allow-Origin: *\n  Cross-Origin-Resource-Policy: cross-origin\n  Cache-Control: public, max-age=300\n";
+  if (!existsSync(headers) || !readFileSync(headers, "utf8").includes("/widget/*"))
+    appendFileSync(headers, rule);
   return widgetSize();
 }
 
@@ -73,16 +76,26 @@ async function buildConsole(build) {
       minify: "esbuild",
       sourcemap: false,
       reportCompressedSize: false,
-      lib: { entry: join(ROOT, "widget", "console", "index.ts"), formats: ["es"], fileName: () => "booking-console.js" },
+      lib: {
+        entry: join(ROOT, "widget", "console", "index.ts"),
+        formats: ["es"],
+        fileName: () => "booking-console.js",
+      },
       rollupOptions: {
         preserveEntrySignatures: "allow-extension",
-        output: { chunkFileNames: (chunk) => (/^(it|fr|de|es)$/.test(chunk.name) ? "console/locales/[name]-[hash].js" : "console/[name]-[hash].js") },
+        output: {
+          chunkFileNames: (chunk) =>
+            /^(it|fr|de|es)$/.test(chunk.name)
+              ? "console/locales/[name]-[hash].js"
+              : "console/[name]-[hash].js",
+        },
       },
     },
     esbuild: { legalComments: "none" },
     plugins: [minifyCss()],
   });
-  for (const file of [CONSOLE_FILE, ...jsIn(CONSOLE_DIR), ...jsIn(join(CONSOLE_DIR, "locales"))]) await minifyFile(file);
+  for (const file of [CONSOLE_FILE, ...jsIn(CONSOLE_DIR), ...jsIn(join(CONSOLE_DIR, "locales"))])
+    await minifyFile(file);
 }
 
 /**
@@ -129,13 +142,23 @@ function minifyCss() {
 
 async function minifyFile(file) {
   const { transform } = await import("esbuild");
-  const minified = await transform(readFileSync(file, "utf8"), { minify: true, format: "esm", target: "es2022", legalComments: "none" });
+  const minified = await transform(readFileSync(file, "utf8"), {
+    minify: true,
+    format: "esm",
+    target: "es2022",
+    legalComments: "none",
+  });
   // Minified code has line breaks only inside template literals, where they are the indentation
   // of Lit's html and css: one space renders the same (no <pre> or pre-wrap text in the templates).
   writeFileSync(file, minified.code.trimEnd().replace(/\n\s*/g, " ") + "\n");
 }
 
-const jsIn = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".js")).map((f) => join(dir, f)) : []);
+const jsIn = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".js"))
+        .map((f) => join(dir, f))
+    : [];
 const localeChunks = () => jsIn(LOCALE_DIR);
 const pageChunks = () => jsIn(join(WIDGET_OUT, "pages"));
 
@@ -184,5 +207,12 @@ export function widgetSize() {
   }
   const gzip = gz(WIDGET_FILE);
   const page = Math.max(0, ...Object.values(pages));
-  return { bytes: readFileSync(WIDGET_FILE).length, gzip, pages, firstLoad: gzip + Math.max(0, ...chunks) + page, chunks: chunks.length, budget: WIDGET_BUDGET_BYTES };
+  return {
+    bytes: readFileSync(WIDGET_FILE).length,
+    gzip,
+    pages,
+    firstLoad: gzip + Math.max(0, ...chunks) + page,
+    chunks: chunks.length,
+    budget: WIDGET_BUDGET_BYTES,
+  };
 }

@@ -9,7 +9,11 @@ import { buildWidget, consoleSize } from "./build-widget.mjs";
 import { checkWorkerBudget } from "./deploy/budget.mjs";
 import { faviconIco } from "./favicon.mjs";
 
-if (process.argv.includes("--for-wrangler") && (process.env.WRANGLER_COMMAND === "dev" || process.env.BOOKING_ENGINE_BUILT === "1")) process.exit(0);
+if (
+  process.argv.includes("--for-wrangler") &&
+  (process.env.WRANGLER_COMMAND === "dev" || process.env.BOOKING_ENGINE_BUILT === "1")
+)
+  process.exit(0);
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
@@ -19,7 +23,8 @@ rmSync(out, { recursive: true, force: true });
 const docsAssets = join(out, "docs/assets");
 mkdirSync(docsAssets, { recursive: true });
 const swagger = dirname(require.resolve("swagger-ui-dist/package.json"));
-for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"]) cpSync(join(swagger, file), join(docsAssets, file));
+for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"])
+  cpSync(join(swagger, file), join(docsAssets, file));
 cpSync(join(root, "widget", "favicon.svg"), join(out, "favicon.svg"));
 writeFileSync(join(out, "favicon.ico"), faviconIco());
 console.log(`built dist/public (docs assets from swagger-ui-dist, the favicon)`);
@@ -28,7 +33,9 @@ const size = await buildWidget();
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log(
   `built dist/public/widget/booking-engine.js: ${kib(size.bytes)}, ${kib(size.gzip)} gzipped, and ${size.chunks} locale chunks; ` +
-    `pages ${Object.entries(size.pages).map(([p, n]) => `${p} ${kib(n)}`).join(", ")}; ` +
+    `pages ${Object.entries(size.pages)
+      .map(([p, n]) => `${p} ${kib(n)}`)
+      .join(", ")}; ` +
     `largest first load (module, locale, page) ${kib(size.firstLoad)} gzipped (budget ${kib(size.budget)})`,
 );
 if (size.firstLoad > size.budget) {
@@ -38,7 +45,11 @@ if (size.firstLoad > size.budget) {
 
 const consoleLoad = consoleSize();
 console.log(
-  `built dist/public/widget/booking-console.js: ${kib(consoleLoad.gzip)} gzipped; views ${Object.entries(consoleLoad.views).map(([v, n]) => `${v} ${kib(n)}`).join(", ")}; ` +
+  `built dist/public/widget/booking-console.js: ${kib(consoleLoad.gzip)} gzipped; views ${Object.entries(
+    consoleLoad.views,
+  )
+    .map(([v, n]) => `${v} ${kib(n)}`)
+    .join(", ")}; ` +
     `largest locale ${kib(consoleLoad.locale)}; first load (module, day or sign-in view, locale) ${kib(consoleLoad.firstLoad)} gzipped (budget ${kib(consoleLoad.budget)})`,
 );
 if (consoleLoad.firstLoad > consoleLoad.budget) {

@@ -19,7 +19,8 @@ const OUTSIDE = /\b(CONTRACT|SPEC)\b|\bSTYLE\.md\b|\bissue #?\d+/;
 function files(dir, pattern = /\.ts$/) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "locales" || name === "xliff" ? [] : files(path, pattern);
+    if (statSync(path).isDirectory())
+      return name === "locales" || name === "xliff" ? [] : files(path, pattern);
     return pattern.test(name) && !/\.d\.ts$/.test(name) ? [path] : [];
   });
 }
@@ -28,8 +29,13 @@ function files(dir, pattern = /\.ts$/) {
 function citable(sources) {
   const code = /\.(ts|mjs|cjs|js|sh)$/;
   const checks = ["check-code.mjs", "check-docs.mjs"].map((f) => join(ROOT, "scripts", f));
-  const extra = [...files(join(ROOT, "tests"), code), ...files(join(ROOT, "scripts"), code).filter((f) => !checks.includes(f))];
-  const root = readdirSync(ROOT).filter((f) => /\.(toml|ts|mjs|cjs|json)$/.test(f) && f !== "package-lock.json").map((f) => join(ROOT, f));
+  const extra = [
+    ...files(join(ROOT, "tests"), code),
+    ...files(join(ROOT, "scripts"), code).filter((f) => !checks.includes(f)),
+  ];
+  const root = readdirSync(ROOT)
+    .filter((f) => /\.(toml|ts|mjs|cjs|json)$/.test(f) && f !== "package-lock.json")
+    .map((f) => join(ROOT, f));
   return [...sources, ...extra, ...root, join(ROOT, ".ci", "run")];
 }
 
@@ -55,7 +61,8 @@ function nameOf(node) {
   const parent = node.parent;
   if (parent && ts.isVariableDeclaration(parent)) return parent.name.getText();
   if (parent && ts.isPropertyAssignment(parent)) return parent.name.getText();
-  if (parent && ts.isCallExpression(parent)) return `(argument of ${parent.expression.getText().split("\n")[0].slice(-40)})`;
+  if (parent && ts.isCallExpression(parent))
+    return `(argument of ${parent.expression.getText().split("\n")[0].slice(-40)})`;
   return "(anonymous)";
 }
 
@@ -64,8 +71,11 @@ function checkLengths(all) {
   const over = lengths.filter((f) => f.lines > MAX_LINES);
   const long = lengths.filter((f) => f.lines > WANTED_LINES && f.lines <= MAX_LINES);
   for (const f of long) console.log(`  ${f.lines} lines: ${f.name} (${f.path}:${f.line})`);
-  for (const f of over) console.error(`  OVER ${MAX_LINES}: ${f.lines} lines: ${f.name} (${f.path}:${f.line})`);
-  console.log(`functions: ${lengths.length}, over ${WANTED_LINES} lines: ${long.length + over.length}, over ${MAX_LINES}: ${over.length}`);
+  for (const f of over)
+    console.error(`  OVER ${MAX_LINES}: ${f.lines} lines: ${f.name} (${f.path}:${f.line})`);
+  console.log(
+    `functions: ${lengths.length}, over ${WANTED_LINES} lines: ${long.length + over.length}, over ${MAX_LINES}: ${over.length}`,
+  );
   return over.length === 0;
 }
 
@@ -73,7 +83,9 @@ function checkOutsideReferences(all) {
   const hits = all.flatMap((path) =>
     readFileSync(path, "utf8")
       .split("\n")
-      .flatMap((line, i) => (OUTSIDE.test(line) ? [`${relative(ROOT, path)}:${i + 1}: ${line.trim().slice(0, 120)}`] : [])),
+      .flatMap((line, i) =>
+        OUTSIDE.test(line) ? [`${relative(ROOT, path)}:${i + 1}: ${line.trim().slice(0, 120)}`] : [],
+      ),
   );
   for (const h of hits) console.error(`  cites a document outside the repository: ${h}`);
   console.log(`references to documents outside the repository: ${hits.length}`);
@@ -82,7 +94,10 @@ function checkOutsideReferences(all) {
 
 function checkDependencies() {
   const bin = join(ROOT, "node_modules", ".bin", "depcruise");
-  const r = spawnSync(bin, [...SOURCES, "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(bin, [...SOURCES, "--config", ".dependency-cruiser.cjs", "--output-type", "err"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   process.stdout.write(r.stdout);
   process.stderr.write(r.stderr);
   return r.status === 0;

@@ -29,7 +29,13 @@ function lines(text) {
       fence = marker;
       return { line, code: true };
     }
-    if (marker && fence && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
+    if (
+      marker &&
+      fence &&
+      marker[0] === fence[0] &&
+      marker.length >= fence.length &&
+      line.trim() === marker
+    ) {
       fence = undefined;
       return { line, code: true };
     }
@@ -77,7 +83,10 @@ function anchors(file) {
 function links(line) {
   const bare = line.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
   const found = [];
-  for (const m of bare.matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g)) found.push(m[1].replace(/^<|>$/g, ""));
+  for (const m of bare.matchAll(
+    /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g,
+  ))
+    found.push(m[1].replace(/^<|>$/g, ""));
   const ref = /^\s{0,3}\[[^\]]+\]:\s*(\S+)/.exec(bare);
   if (ref) found.push(ref[1].replace(/^<|>$/g, ""));
   return found;
@@ -86,15 +95,19 @@ function links(line) {
 function checkLink(file, lineNo, target) {
   const where = `${rel(file)}:${lineNo}`;
   if (/^(https?:|mailto:)/i.test(target)) return;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return problems.push(`${where}: link to ${target}: only relative links, http(s) and mailto are allowed`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target))
+    return problems.push(`${where}: link to ${target}: only relative links, http(s) and mailto are allowed`);
   const [pathPart, anchor] = target.split("#", 2);
   const path = decodeURIComponent(pathPart);
   const dest = path === "" ? file : resolve(dirname(file), path);
-  if (!dest.startsWith(ROOT + "/") && dest !== ROOT) return problems.push(`${where}: link to ${target} leaves the repository`);
+  if (!dest.startsWith(ROOT + "/") && dest !== ROOT)
+    return problems.push(`${where}: link to ${target} leaves the repository`);
   if (!existsSync(dest)) return problems.push(`${where}: link to ${target}: ${rel(dest)} does not exist`);
   if (anchor === undefined) return;
-  if (statSync(dest).isDirectory() || !dest.endsWith(".md")) return problems.push(`${where}: link to ${target}: an anchor needs a markdown file`);
-  if (!anchors(dest).has(decodeURIComponent(anchor))) problems.push(`${where}: link to ${target}: no heading "#${anchor}" in ${rel(dest)}`);
+  if (statSync(dest).isDirectory() || !dest.endsWith(".md"))
+    return problems.push(`${where}: link to ${target}: an anchor needs a markdown file`);
+  if (!anchors(dest).has(decodeURIComponent(anchor)))
+    problems.push(`${where}: link to ${target}: no heading "#${anchor}" in ${rel(dest)}`);
 }
 
 let linkCount = 0;
@@ -102,7 +115,10 @@ for (const file of files) {
   const text = readFileSync(file, "utf8");
   const all = lines(text);
   all.forEach(({ line, code }, i) => {
-    if (FORBIDDEN.test(line)) problems.push(`${rel(file)}:${i + 1}: names a working document, its sections or an issue: ${line.trim().slice(0, 120)}`);
+    if (FORBIDDEN.test(line))
+      problems.push(
+        `${rel(file)}:${i + 1}: names a working document, its sections or an issue: ${line.trim().slice(0, 120)}`,
+      );
     if (code) return;
     for (const target of links(line)) {
       linkCount++;
@@ -112,10 +128,15 @@ for (const file of files) {
 }
 
 const readmeLines = readFileSync(join(ROOT, "README.md"), "utf8").replace(/\n$/, "").split("\n").length;
-if (readmeLines > README_MAX_LINES) problems.push(`README.md: ${readmeLines} lines; the front page holds at most ${README_MAX_LINES} (move the detail into a guide under docs/)`);
+if (readmeLines > README_MAX_LINES)
+  problems.push(
+    `README.md: ${readmeLines} lines; the front page holds at most ${README_MAX_LINES} (move the detail into a guide under docs/)`,
+  );
 
 if (problems.length) {
   console.error(`check-docs: ${problems.length} problem(s)\n${problems.map((p) => `  ${p}`).join("\n")}`);
   process.exit(1);
 }
-console.log(`check-docs: OK (${files.length} files, ${linkCount} links checked, README.md ${readmeLines} lines)`);
+console.log(
+  `check-docs: OK (${files.length} files, ${linkCount} links checked, README.md ${readmeLines} lines)`,
+);

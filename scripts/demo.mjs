@@ -6,7 +6,14 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { door } from "./ops-door.mjs";
-import { createClient, DEMO_CATALOG, request, RESTAURANT_PASSWORD, seedCatalog, token } from "./restaurant.mjs";
+import {
+  createClient,
+  DEMO_CATALOG,
+  request,
+  RESTAURANT_PASSWORD,
+  seedCatalog,
+  token,
+} from "./restaurant.mjs";
 
 export { token };
 
@@ -24,20 +31,34 @@ export async function ensureDemo(url, persistTo, opsToken) {
   // both get the demo's rooms, tables and services: the sandbox is where local webhooks go (http)
   for (const property_id of new Set([saved.property_id, saved.sandbox_property_id])) {
     const rooms = await request(url, "/api/v2/rooms", { token: access, property: property_id });
-    if (rooms.status === 200 && rooms.json.data.length === 0) await seedCatalog(url, { token: access, property_id }, DEMO_CATALOG);
+    if (rooms.status === 200 && rooms.json.data.length === 0)
+      await seedCatalog(url, { token: access, property_id }, DEMO_CATALOG);
   }
   return { ...saved, token: access };
 }
 
 /** A new demo client; its sandbox property is the demo restaurant until the production one exists. */
 async function newClient(url) {
-  const demo = (username) => createClient(url, { name: `${NAME} (sandbox)`, username, description: "The sandbox property of npm start's demo client" });
+  const demo = (username) =>
+    createClient(url, {
+      name: `${NAME} (sandbox)`,
+      username,
+      description: "The sandbox property of npm start's demo client",
+    });
   let created = await demo("demo-sandbox");
   // the name is taken (a credentials file lost): another one
   if (created.status === 409) created = await demo(unique("demo-sandbox"));
-  if (created.status !== 200) throw new Error(`demo client creation failed: ${created.status} ${JSON.stringify(created.problem)}`);
+  if (created.status !== 200)
+    throw new Error(`demo client creation failed: ${created.status} ${JSON.stringify(created.problem)}`);
   const { client_id, client_secret, property_id, public_key, username } = created;
-  const saved = { client_id, client_secret, property_id, public_key, username, sandbox_property_id: property_id };
+  const saved = {
+    client_id,
+    client_secret,
+    property_id,
+    public_key,
+    username,
+    sandbox_property_id: property_id,
+  };
   return { saved, access: created.token };
 }
 
@@ -47,11 +68,27 @@ async function productionRestaurant(url, access, saved, opsToken) {
   const make = (username) =>
     request(url, "/api/v2/properties", {
       token: access,
-      body: { name: NAME, username, password: RESTAURANT_PASSWORD, email: "demo@trattoria.example", description: "The demo restaurant of npm start", website: "https://trattoria.example", phone: "+39 02 1234567" },
+      body: {
+        name: NAME,
+        username,
+        password: RESTAURANT_PASSWORD,
+        email: "demo@trattoria.example",
+        description: "The demo restaurant of npm start",
+        website: "https://trattoria.example",
+        phone: "+39 02 1234567",
+      },
     });
   let made = await make("demo");
   if (made.status === 409) made = await make(unique("demo"));
-  if (made.status !== 201 && made.status !== 200) throw new Error(`demo restaurant creation failed: ${made.status} ${JSON.stringify(made.json)}`);
+  if (made.status !== 201 && made.status !== 200)
+    throw new Error(`demo restaurant creation failed: ${made.status} ${JSON.stringify(made.json)}`);
   const p = made.json.data[0];
-  return { ...saved, sandbox_property_id: saved.sandbox_property_id ?? saved.property_id, property_id: p.id, public_key: p.public_key, username: p.username, production: true };
+  return {
+    ...saved,
+    sandbox_property_id: saved.sandbox_property_id ?? saved.property_id,
+    property_id: p.id,
+    public_key: p.public_key,
+    username: p.username,
+    production: true,
+  };
 }

@@ -16,7 +16,15 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { checkWorkerBudget } from "./deploy/budget.mjs";
 import * as cf from "./deploy/cloudflare.mjs";
-import { isPlaceholderId, problems, readConfig, REQUIRED_SECRETS, withDatabaseId, withVar, writeConfig } from "./deploy/config.mjs";
+import {
+  isPlaceholderId,
+  problems,
+  readConfig,
+  REQUIRED_SECRETS,
+  withDatabaseId,
+  withVar,
+  writeConfig,
+} from "./deploy/config.mjs";
 import { ROOT } from "./paths.mjs";
 
 const { values: opts } = parseArgs({
@@ -29,7 +37,12 @@ const { values: opts } = parseArgs({
   },
 });
 const DRY = opts["dry-run"];
-const SECRET_NAMES = [...REQUIRED_SECRETS, "SEARCHENGINE_USER", "SEARCHENGINE_PASSWORD", "SEARCHENGINE_SERVICE_ACCOUNT"];
+const SECRET_NAMES = [
+  ...REQUIRED_SECRETS,
+  "SEARCHENGINE_USER",
+  "SEARCHENGINE_PASSWORD",
+  "SEARCHENGINE_SERVICE_ACCOUNT",
+];
 const givenSecrets = SECRET_NAMES.filter((s) => process.env[s]);
 
 let stepNo = 0;
@@ -40,7 +53,9 @@ const note = (what) => console.log(`    note: ${what}`);
 /** Stops the deploy: what is wrong, and how to fix each. */
 function refuse(list) {
   for (const p of list) console.error(`    refused: ${p.what}\n      fix: ${p.fix}`);
-  console.error(`\nnot deployed: ${list.length} problem${list.length === 1 ? "" : "s"} above, each with its fix.`);
+  console.error(
+    `\nnot deployed: ${list.length} problem${list.length === 1 ? "" : "s"} above, each with its fix.`,
+  );
   process.exit(1);
 }
 
@@ -60,13 +75,18 @@ function checkLocal(config) {
   const placeholders = found.filter((p) => p.placeholder);
   if (DRY) {
     for (const p of blocking) note(`a deploy would refuse: ${p.what}\n      fix: ${p.fix}`);
-    for (const p of found.filter((x) => x.secret)) note(`${p.secret} is not in the environment: a deploy refuses unless it is set on Cloudflare\n      fix: ${p.fix}`);
+    for (const p of found.filter((x) => x.secret))
+      note(
+        `${p.secret} is not in the environment: a deploy refuses unless it is set on Cloudflare\n      fix: ${p.fix}`,
+      );
     for (const p of placeholders) note(`${p.what}: a deploy creates the database and writes its id`);
     return;
   }
   if (opts["no-provision"]) blocking.push(...placeholders);
   if (blocking.length) refuse(blocking);
-  ok(`PUBLIC_ORIGIN ${config.vars.PUBLIC_ORIGIN}, EMAIL_FROM ${config.vars.EMAIL_FROM}; given: ${givenSecrets.join(", ") || "no secret"}`);
+  ok(
+    `PUBLIC_ORIGIN ${config.vars.PUBLIC_ORIGIN}, EMAIL_FROM ${config.vars.EMAIL_FROM}; given: ${givenSecrets.join(", ") || "no secret"}`,
+  );
 }
 
 /** Databases and queues: those missing are created, their ids written to wrangler.toml. */
@@ -76,9 +96,14 @@ function provision(config) {
   let text = config.text;
   for (const d of config.databases) {
     const id = existing.get(d.name) ?? (opts["no-provision"] ? null : cf.createDatabase(config, d.name));
-    if (!id) throw new cf.StepError(`the database ${d.name} does not exist`, `npx wrangler d1 create ${d.name}`);
+    if (!id)
+      throw new cf.StepError(`the database ${d.name} does not exist`, `npx wrangler d1 create ${d.name}`);
     if (!existing.has(d.name)) ok(`created ${d.name} (${id})`);
-    else if (!isPlaceholderId(d.id) && d.id !== id) throw new cf.StepError(`${d.binding}'s database_id ${d.id} is not the account's ${d.name} (${id})`, `put "${id}" as its database_id in wrangler.toml`);
+    else if (!isPlaceholderId(d.id) && d.id !== id)
+      throw new cf.StepError(
+        `${d.binding}'s database_id ${d.id} is not the account's ${d.name} (${id})`,
+        `put "${id}" as its database_id in wrangler.toml`,
+      );
     else ok(`${d.name} (${id})`);
     text = withDatabaseId(text, d.name, id);
   }
@@ -112,15 +137,21 @@ function checkSecrets(config) {
   ok(`set on Cloudflare: ${set.join(", ") || "none"}; uploaded now: ${givenSecrets.join(", ") || "none"}`);
   if (!givenSecrets.length) return undefined;
   const file = join(mkdtempSync(join(tmpdir(), "deploy-secrets-")), "secrets.json");
-  writeFileSync(file, JSON.stringify(Object.fromEntries(givenSecrets.map((s) => [s, process.env[s]]))), { mode: 0o600 });
+  writeFileSync(file, JSON.stringify(Object.fromEntries(givenSecrets.map((s) => [s, process.env[s]]))), {
+    mode: 0o600,
+  });
   return file;
 }
 
 async function build(config) {
   step("build: the assets (docs UI, widget), then the Worker as wrangler bundles it");
-  const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   if (r.status !== 0) throw new cf.StepError("the build failed (above)", "npm run build");
-  if (!(await checkWorkerBudget((line) => ok(line), { config: config.path }))) throw new cf.StepError("the Worker's bundle failed its checks (above)", "npm run build");
+  if (!(await checkWorkerBudget((line) => ok(line), { config: config.path })))
+    throw new cf.StepError("the Worker's bundle failed its checks (above)", "npm run build");
 }
 
 async function main() {
@@ -141,7 +172,12 @@ async function main() {
   step("deploying");
   try {
     const out = cf.deploy(config, { secretsFile });
-    ok(out.split("\n").filter((l) => /https:\/\/|Current Version ID|Uploaded/.test(l)).join("\n        ") || "deployed");
+    ok(
+      out
+        .split("\n")
+        .filter((l) => /https:\/\/|Current Version ID|Uploaded/.test(l))
+        .join("\n        ") || "deployed",
+    );
   } finally {
     if (secretsFile) rmSync(join(secretsFile, ".."), { recursive: true, force: true });
   }
@@ -153,6 +189,14 @@ try {
 } catch (err) {
   if (!(err instanceof cf.StepError)) throw err;
   console.error(`    failed: ${err.message}\n      fix: ${err.fix}`);
-  if (err.output) console.error(err.output.trim().split("\n").slice(-15).map((l) => `      | ${l}`).join("\n"));
+  if (err.output)
+    console.error(
+      err.output
+        .trim()
+        .split("\n")
+        .slice(-15)
+        .map((l) => `      | ${l}`)
+        .join("\n"),
+    );
   process.exit(1);
 }

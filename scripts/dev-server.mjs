@@ -13,7 +13,10 @@ export { defaultPersistDir, QUIET_ENV, ROOT, wrangler };
 export function build() {
   // npm test builds once, first, and says so to every stage after it (scripts/test.mjs).
   if (process.env.BOOKING_ENGINE_BUILT === "1") return;
-  const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   if (r.status !== 0) throw new Error("build failed");
 }
 
@@ -30,11 +33,25 @@ export function migrate(persistTo) {
  * `clock` (default: the DEV_CLOCK environment variable) sets the Worker's clock to a fixed
  * instant ("2026-11-23T12:51:00Z") or shifts it ("+3600000" ms); see worker/lib/clock.ts.
  */
-export async function startDev({ port = 8787, persistTo, log = () => {}, vars: extraVars = {}, clock = process.env.DEV_CLOCK, logLevel = "warn", timeoutMs = 60_000, inspector = false } = {}) {
+export async function startDev({
+  port = 8787,
+  persistTo,
+  log = () => {},
+  vars: extraVars = {},
+  clock = process.env.DEV_CLOCK,
+  logLevel = "warn",
+  timeoutMs = 60_000,
+  inspector = false,
+} = {}) {
   const url = `http://127.0.0.1:${port}`;
   // ENVIRONMENT=development is what lets the Worker honour DEV_CLOCK; a deployed Worker lacks it.
   // PUBLIC_ORIGIN: the links the Worker writes (booking pages, manage links in emails) point here.
-  const vars = { ENVIRONMENT: "development", PUBLIC_ORIGIN: url, ...(clock ? { DEV_CLOCK: clock } : {}), ...extraVars };
+  const vars = {
+    ENVIRONMENT: "development",
+    PUBLIC_ORIGIN: url,
+    ...(clock ? { DEV_CLOCK: clock } : {}),
+    ...extraVars,
+  };
   // Neither wrangler's API nor, when another workerd holds the port (both listening with
   // SO_REUSEPORT), its CLI fails on a taken port: it is tried here first.
   if (!(await canListen(port))) throw new PortTakenError(port, "");
@@ -123,10 +140,20 @@ export class PortTakenError extends Error {
  * without it, scripts/dev-worker.mjs (wrangler's API; the CLI cannot turn the inspector off).
  */
 async function devCommand({ port, persistTo, logLevel, vars, inspector }) {
-  if (!inspector) return { args: [join(ROOT, "scripts", "dev-worker.mjs"), JSON.stringify({ port, persistTo, vars, logLevel })] };
+  if (!inspector)
+    return {
+      args: [join(ROOT, "scripts", "dev-worker.mjs"), JSON.stringify({ port, persistTo, vars, logLevel })],
+    };
   const inspectorPort = await freePort();
   const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo];
-  args.push("--show-interactive-dev-session=false", "--test-scheduled", "--log-level", logLevel, "--inspector-port", String(inspectorPort));
+  args.push(
+    "--show-interactive-dev-session=false",
+    "--test-scheduled",
+    "--log-level",
+    logLevel,
+    "--inspector-port",
+    String(inspectorPort),
+  );
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   return { args, inspectorPort };
 }
@@ -167,6 +194,5 @@ export function freePort() {
     });
   });
 }
-
 
 export { existsSync };

@@ -14,7 +14,9 @@ const { port, persistTo, vars, logLevel } = JSON.parse(process.argv[2]);
 
 const worker = await unstable_startWorker({
   config: join(ROOT, "wrangler.toml"),
-  bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text", value: String(value) }])),
+  bindings: Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [name, { type: "plain_text", value: String(value) }]),
+  ),
   dev: {
     inspector: false,
     remote: false,

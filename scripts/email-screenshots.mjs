@@ -12,7 +12,14 @@ import { CHROMIUM, CHROMIUM_ARGS } from "./setup.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "email-shots-"));
 const bundle = join(dir, "render.mjs");
-await build({ entryPoints: [join(ROOT, "worker/messages/render.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "error" });
+await build({
+  entryPoints: [join(ROOT, "worker/messages/render.ts")],
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  outfile: bundle,
+  logLevel: "error",
+});
 const { render } = await import(pathToFileURL(bundle).href);
 
 const restaurant = {
@@ -28,26 +35,71 @@ const restaurant = {
   logo: null,
   offerMinutes: 15,
 };
-const guest = { first_name: "Giulia", last_name: "Bianchi", email: "giulia@example.com", phone: "+39 333 1234567" };
-const snapshot = (status, ics) => ({ date: "2027-05-14", hour: "20:00:00", end: "2027-05-14T22:00:00", pax: 4, status, channel: "PLATFORM_BOOK", service_id: 1, guest, notes: null, ics });
+const guest = {
+  first_name: "Giulia",
+  last_name: "Bianchi",
+  email: "giulia@example.com",
+  phone: "+39 333 1234567",
+};
+const snapshot = (status, ics) => ({
+  date: "2027-05-14",
+  hour: "20:00:00",
+  end: "2027-05-14T22:00:00",
+  pax: 4,
+  status,
+  channel: "PLATFORM_BOOK",
+  service_id: 1,
+  guest,
+  notes: null,
+  ics,
+});
 const common = {
   sequence: 1,
   writtenAt: Date.parse("2027-05-01T09:00:00Z"),
   reservationId: 42,
   restaurant,
   service: "Cena",
-  links: { manage: "https://book.example/p/pk/manage/tok?locale=en", calendar: "https://book.example/api/v2/public/pk/manage/tok/calendar.ics", book: "https://book.example/p/pk/book?locale=en&pax=4" },
+  links: {
+    manage: "https://book.example/p/pk/manage/tok?locale=en",
+    calendar: "https://book.example/api/v2/public/pk/manage/tok/calendar.ics",
+    book: "https://book.example/p/pk/book?locale=en&pax=4",
+  },
   domain: "book.example",
   organizer: "bookings@book.example",
 };
 const shots = [
-  ["email-confirmation.png", { template: "confirmation", recipient: "guest", locale: "en", snapshot: snapshot("ACCEPTED", "REQUEST") }],
-  ["email-cancellation.png", { template: "cancellation", recipient: "guest", locale: "it", snapshot: snapshot("CANCELLED", "CANCEL") }],
+  [
+    "email-confirmation.png",
+    { template: "confirmation", recipient: "guest", locale: "en", snapshot: snapshot("ACCEPTED", "REQUEST") },
+  ],
+  [
+    "email-cancellation.png",
+    { template: "cancellation", recipient: "guest", locale: "it", snapshot: snapshot("CANCELLED", "CANCEL") },
+  ],
   // a party waiting for any time from 20:00 to 21:30
-  ["email-waiting.png", { template: "waiting", recipient: "guest", locale: "en", snapshot: { ...snapshot("WAITING", null), wait_until: "21:30:00" } }],
+  [
+    "email-waiting.png",
+    {
+      template: "waiting",
+      recipient: "guest",
+      locale: "en",
+      snapshot: { ...snapshot("WAITING", null), wait_until: "21:30:00" },
+    },
+  ],
   [
     "email-restaurant.png",
-    { template: "restaurant_booking", recipient: "restaurant", locale: "en", snapshot: snapshot("ACCEPTED", null), request: { specialRequest: "A table by the window, please", occasion: "anniversary", allergies: "Tree nuts", tables: "T4" } },
+    {
+      template: "restaurant_booking",
+      recipient: "restaurant",
+      locale: "en",
+      snapshot: snapshot("ACCEPTED", null),
+      request: {
+        specialRequest: "A table by the window, please",
+        occasion: "anniversary",
+        allergies: "Tree nuts",
+        tables: "T4",
+      },
+    },
   ],
 ];
 

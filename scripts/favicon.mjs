@@ -31,12 +31,18 @@ function pixel(x, y) {
 
 export function faviconIco(size = 32) {
   const rows = [];
-  for (let y = 0; y < size; y++) rows.push(Buffer.from([0, ...Array.from({ length: size }, (_, x) => pixel(x, y)).flat()]));
+  for (let y = 0; y < size; y++)
+    rows.push(Buffer.from([0, ...Array.from({ length: size }, (_, x) => pixel(x, y)).flat()]));
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
-  const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(Buffer.concat(rows))), chunk("IEND", Buffer.alloc(0))]);
+  const png = Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(Buffer.concat(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
   const dir = Buffer.alloc(22);
   dir.writeUInt16LE(1, 2); // an icon
   dir.writeUInt16LE(1, 4); // one image

@@ -94,7 +94,10 @@ async function withLocalDatabases(persistTo, work) {
     d1Databases: Object.fromEntries(dbs.map((d) => [d.binding, d.preview_database_id ?? d.database_id])),
   });
   const sqlOf = (binding) => async (statements) => {
-    const body = JSON.stringify({ binding, statements: statements.map((s) => (typeof s === "string" ? { sql: s, params: [] } : s)) });
+    const body = JSON.stringify({
+      binding,
+      statements: statements.map((s) => (typeof s === "string" ? { sql: s, params: [] } : s)),
+    });
     const res = await mf.dispatchFetch("http://migrate.local/", { method: "POST", body });
     const answer = await res.json();
     if (!res.ok) throw new Error(`${binding}: ${answer.error}`);
@@ -125,7 +128,9 @@ export async function isSingleDatabaseState(persistTo) {
   if (!existsSync(join(persistTo, "v3", "d1"))) return false;
   return withLocalDatabases(persistTo, async (_dbs, sqlOf) => {
     const sql = sqlOf("DB");
-    const [tracked] = await sql(["SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'"]);
+    const [tracked] = await sql([
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'",
+    ]);
     if (tracked.length === 0) return false;
     const [old] = await sql(["SELECT 1 AS found FROM d1_migrations WHERE name = '0000_init.sql'"]);
     return old.length > 0;
@@ -133,7 +138,9 @@ export async function isSingleDatabaseState(persistTo) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { remote: { type: "boolean", default: false }, "persist-to": { type: "string" } } });
+  const { values } = parseArgs({
+    options: { remote: { type: "boolean", default: false }, "persist-to": { type: "string" } },
+  });
   if (values.remote) {
     for (const d of d1Databases()) {
       console.log(`${d.binding}: wrangler d1 migrations apply --remote`);
@@ -144,7 +151,11 @@ async function main() {
   }
   const dir = values["persist-to"] ?? defaultPersistDir();
   const applied = await migrateLocal(dir);
-  console.log(applied ? `applied ${applied} migration(s) to the local databases in ${dir}` : `the local databases in ${dir} are up to date`);
+  console.log(
+    applied
+      ? `applied ${applied} migration(s) to the local databases in ${dir}`
+      : `the local databases in ${dir} are up to date`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

@@ -12,7 +12,9 @@ export const DEV_VARS = join(ROOT, ".dev.vars");
 /** The value of KEY in .dev.vars (wrangler dev reads that file), if any. */
 export function devVar(key) {
   if (!existsSync(DEV_VARS)) return undefined;
-  const line = readFileSync(DEV_VARS, "utf8").split("\n").find((l) => l.startsWith(`${key}=`));
+  const line = readFileSync(DEV_VARS, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${key}=`));
   return line?.slice(key.length + 1).replace(/^"(.*)"$/, "$1");
 }
 
@@ -21,8 +23,16 @@ export function ensureDevVar(key, make = () => randomBytes(24).toString("base64u
   const known = devVar(key);
   if (known) return known;
   const value = make();
-  if (existsSync(DEV_VARS)) appendFileSync(DEV_VARS, `${readFileSync(DEV_VARS, "utf8").endsWith("\n") || readFileSync(DEV_VARS, "utf8") === "" ? "" : "\n"}${key}=${value}\n`);
-  else writeFileSync(DEV_VARS, `# Local secrets for wrangler dev (npm start creates what is missing). Never committed.\n${key}=${value}\n`);
+  if (existsSync(DEV_VARS))
+    appendFileSync(
+      DEV_VARS,
+      `${readFileSync(DEV_VARS, "utf8").endsWith("\n") || readFileSync(DEV_VARS, "utf8") === "" ? "" : "\n"}${key}=${value}\n`,
+    );
+  else
+    writeFileSync(
+      DEV_VARS,
+      `# Local secrets for wrangler dev (npm start creates what is missing). Never committed.\n${key}=${value}\n`,
+    );
   return value;
 }
 
@@ -33,7 +43,10 @@ export function ensureDevVar(key, make = () => randomBytes(24).toString("base64u
 export function ensureLocalSecrets() {
   ensureDevVar("OPS_TOKEN");
   ensureDevVar("LINK_SECRET");
-  return { user: ensureDevVar("SEARCHENGINE_USER", () => `partner-${randomBytes(4).toString("hex")}`), password: ensureDevVar("SEARCHENGINE_PASSWORD") };
+  return {
+    user: ensureDevVar("SEARCHENGINE_USER", () => `partner-${randomBytes(4).toString("hex")}`),
+    password: ensureDevVar("SEARCHENGINE_PASSWORD"),
+  };
 }
 
 /** A client of the operator door at `url` with `token`. */
@@ -45,7 +58,8 @@ export function door(url, token) {
       body: body ? JSON.stringify(body) : undefined,
     });
     const json = await res.json().catch(() => undefined);
-    if (!res.ok) throw new Error(`${method} /__ops${path}: ${res.status} ${json?.detail ?? json?.title ?? ""}`);
+    if (!res.ok)
+      throw new Error(`${method} /__ops${path}: ${res.status} ${json?.detail ?? json?.title ?? ""}`);
     return json.data;
   };
 }
@@ -70,9 +84,12 @@ export async function showShards(request) {
 
 /** `ops move-property`: begin, every table page by page, switch, cleanup; progress on stdout. */
 export async function moveProperty(request, propertyId, shard, log = console.log) {
-  const step = (body) => request("POST", "/move-property", { property_id: propertyId, shard, ...body }).then((d) => d[0]);
+  const step = (body) =>
+    request("POST", "/move-property", { property_id: propertyId, shard, ...body }).then((d) => d[0]);
   const begun = await step({ step: "begin" });
-  log(`property ${propertyId}: moving from shard ${begun.from} to shard ${begun.to}; its writes answer 503 until the switch, reads go on`);
+  log(
+    `property ${propertyId}: moving from shard ${begun.from} to shard ${begun.to}; its writes answer 503 until the switch, reads go on`,
+  );
   try {
     for (const table of begun.tables) {
       let copied = 0;
@@ -84,7 +101,9 @@ export async function moveProperty(request, propertyId, shard, log = console.log
       if (copied) log(`  copied ${String(copied).padStart(7)} rows of ${table}`);
     }
     const switched = await step({ step: "switch" });
-    log(`  switched: property ${propertyId} lives on shard ${switched.to} (${Object.values(switched.rows).reduce((a, b) => a + b, 0)} rows checked on both sides)`);
+    log(
+      `  switched: property ${propertyId} lives on shard ${switched.to} (${Object.values(switched.rows).reduce((a, b) => a + b, 0)} rows checked on both sides)`,
+    );
   } catch (err) {
     log(`  the move stopped (${err.message}); giving it up: shard ${begun.from} takes writes again`);
     await step({ step: "abort" });
@@ -94,7 +113,11 @@ export async function moveProperty(request, propertyId, shard, log = console.log
   await new Promise((r) => setTimeout(r, 2000));
   let removed = 0;
   for (let done = false; !done; ) {
-    const page = await request("POST", "/move-property", { step: "cleanup", property_id: propertyId, shard: begun.from }).then((d) => d[0]);
+    const page = await request("POST", "/move-property", {
+      step: "cleanup",
+      property_id: propertyId,
+      shard: begun.from,
+    }).then((d) => d[0]);
     removed += page.deleted;
     done = page.done;
   }

@@ -40,7 +40,12 @@ environment.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { remote: { type: "boolean", default: false }, "persist-to": { type: "string" }, url: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: {
+    remote: { type: "boolean", default: false },
+    "persist-to": { type: "string" },
+    url: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
 });
 const [command, ...args] = positionals;
 
@@ -49,13 +54,17 @@ function fail(message) {
   process.exit(2);
 }
 
-const clientIdArg = (v) => (/^ci_[A-Za-z0-9_-]{10,60}$/.test(v ?? "") ? v : fail(`"${v ?? ""}" is not a client_id (ci_...)`));
-const intArg = (v, what) => (/^[1-9]\d{0,15}$/.test(v ?? "") ? Number(v) : fail(`"${v ?? ""}" is not a ${what}`));
+const clientIdArg = (v) =>
+  /^ci_[A-Za-z0-9_-]{10,60}$/.test(v ?? "") ? v : fail(`"${v ?? ""}" is not a client_id (ci_...)`);
+const intArg = (v, what) =>
+  /^[1-9]\d{0,15}$/.test(v ?? "") ? Number(v) : fail(`"${v ?? ""}" is not a ${what}`);
 
 async function setProduction(clientId, enabled) {
   await withDoor(async (request) => {
     const [r] = await request("POST", "/production", { client_id: clientId, enabled });
-    console.log(`client ${clientId} (${r.username}): production ${r.production_enabled ? "enabled" : "disabled"}`);
+    console.log(
+      `client ${clientId} (${r.username}): production ${r.production_enabled ? "enabled" : "disabled"}`,
+    );
   });
 }
 
@@ -76,7 +85,11 @@ switch (command) {
     const propertyId = intArg(args[1], "property id");
     await withDoor(async (request) => {
       const [r] = await request("POST", "/grant", { client_id: clientId, property_id: propertyId });
-      console.log(r.added ? `client ${clientId} may now act on property ${propertyId}` : `client ${clientId} already had property ${propertyId}`);
+      console.log(
+        r.added
+          ? `client ${clientId} may now act on property ${propertyId}`
+          : `client ${clientId} already had property ${propertyId}`,
+      );
     });
     break;
   }
@@ -98,13 +111,21 @@ switch (command) {
     await withDoor(async (request) => {
       const [r] = await request("POST", "/sync-usernames");
       console.log(`${r.copied} sign-in(s) copied to the directory`);
-      for (const s of r.skipped) console.log(`  property ${s.id} ("${s.username}") left without a sign-in: ${s.why}`);
+      for (const s of r.skipped)
+        console.log(`  property ${s.id} ("${s.username}") left without a sign-in: ${s.why}`);
     });
     break;
   case "list-clients":
     await withDoor(async (request) => {
       const rows = await request("GET", "/clients");
-      console.table(rows.map((r) => ({ client_id: r.client_id, username: r.username, production: !!r.production_enabled, properties: r.properties ?? "" })));
+      console.table(
+        rows.map((r) => ({
+          client_id: r.client_id,
+          username: r.username,
+          production: !!r.production_enabled,
+          properties: r.properties ?? "",
+        })),
+      );
     });
     break;
   case "shards":
@@ -112,14 +133,23 @@ switch (command) {
     break;
   case "move-property": {
     const propertyId = intArg(args[0], "property id");
-    const shard = /^\d{1,4}$/.test(args[1] ?? "") ? Number(args[1]) : fail(`"${args[1] ?? ""}" is not a shard index`);
+    const shard = /^\d{1,4}$/.test(args[1] ?? "")
+      ? Number(args[1])
+      : fail(`"${args[1] ?? ""}" is not a shard index`);
     await withDoor((request) => moveProperty(request, propertyId, shard));
     break;
   }
   case "searchengine-feeds": {
     const dir = args[0] ?? fail("name the folder to write the feeds to");
-    if (values.remote && !values.url) fail("the deployed Worker's feeds need --url https://... (and SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)");
-    await run(() => withPartner({ url: values.url, persistTo: values["persist-to"] }, (url, credentials) => writeFeeds(url, credentials, dir)));
+    if (values.remote && !values.url)
+      fail(
+        "the deployed Worker's feeds need --url https://... (and SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
+      );
+    await run(() =>
+      withPartner({ url: values.url, persistTo: values["persist-to"] }, (url, credentials) =>
+        writeFeeds(url, credentials, dir),
+      ),
+    );
     break;
   }
   default:
@@ -134,18 +164,27 @@ switch (command) {
 async function withDoor(work) {
   const token = process.env.OPS_TOKEN ?? devVar("OPS_TOKEN");
   if (values.url || values.remote) {
-    if (!values.url || !token) fail("the deployed Worker needs --url https://... and OPS_TOKEN in the environment (wrangler secret put OPS_TOKEN)");
+    if (!values.url || !token)
+      fail(
+        "the deployed Worker needs --url https://... and OPS_TOKEN in the environment (wrangler secret put OPS_TOKEN)",
+      );
     return run(() => work(door(values.url.replace(/\/$/, ""), token)));
   }
   const local = `http://127.0.0.1:${process.env.PORT ?? 8787}`;
-  const running = await fetch(`${local}/healthz`).then((r) => r.ok, () => false);
+  const running = await fetch(`${local}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (running) {
     if (!token) fail("npm start is running without OPS_TOKEN in .dev.vars: restart it (it creates one)");
     return run(() => work(door(local, token)));
   }
   const temporary = token ?? "ops-" + Math.random().toString(36).slice(2);
   console.log("no Worker answers locally: starting one on the local D1 for this command...");
-  const server = await startDevOnFreePort({ persistTo: values["persist-to"] ?? defaultPersistDir(), vars: { OPS_TOKEN: temporary } });
+  const server = await startDevOnFreePort({
+    persistTo: values["persist-to"] ?? defaultPersistDir(),
+    vars: { OPS_TOKEN: temporary },
+  });
   try {
     await run(() => work(door(server.url, temporary)));
   } finally {

@@ -16,14 +16,20 @@ export async function request(url, path, { method, token, property, body, form, 
     h["Content-Type"] = "application/json";
     payload = JSON.stringify(body);
   }
-  const res = await fetch(url + path, { method: method ?? (payload ? "POST" : "GET"), headers: h, body: payload });
+  const res = await fetch(url + path, {
+    method: method ?? (payload ? "POST" : "GET"),
+    headers: h,
+    body: payload,
+  });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
 
 /** An access token for a client (client_credentials), or undefined when refused. */
 export async function token(url, clientId, clientSecret) {
-  const res = await request(url, `${AUTH}/token`, { form: { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret } });
+  const res = await request(url, `${AUTH}/token`, {
+    form: { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret },
+  });
   return res.status === 200 ? res.json.access_token : undefined;
 }
 
@@ -61,8 +67,20 @@ export const DEMO_CATALOG = {
   },
   groups: [{ name: "S3+S4", room: "Sala", members: ["S3", "S4"], guests_min: 5, guests_max: 8 }],
   services: [
-    { name: "Pranzo", description: "Lunch: the daily menu and à la carte", start_hour: "12:00", end_hour: "14:30", weekdays: [1, 2, 3, 4, 5, 6, 7] },
-    { name: "Cena", description: "Dinner from the wood-fired oven", start_hour: "19:00", end_hour: "22:30", weekdays: [2, 3, 4, 5, 6, 7] },
+    {
+      name: "Pranzo",
+      description: "Lunch: the daily menu and à la carte",
+      start_hour: "12:00",
+      end_hour: "14:30",
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+    },
+    {
+      name: "Cena",
+      description: "Dinner from the wood-fired oven",
+      start_hour: "19:00",
+      end_hour: "22:30",
+      weekdays: [2, 3, 4, 5, 6, 7],
+    },
   ],
 };
 
@@ -70,7 +88,10 @@ export const DEMO_CATALOG = {
 export const RESTAURANT_PASSWORD = "demo-password";
 
 /** Creates an API client and its sandbox property; answers the credentials, a token and the property. */
-export async function createClient(url, { name = "Test Restaurant", username, description = `${name}, a test restaurant`, headers } = {}) {
+export async function createClient(
+  url,
+  { name = "Test Restaurant", username, description = `${name}, a test restaurant`, headers } = {},
+) {
   const created = await request(url, `${AUTH}/client`, {
     headers,
     body: {
@@ -83,7 +104,14 @@ export async function createClient(url, { name = "Test Restaurant", username, de
         description,
         website: "https://trattoria.example",
         phone: "+39 02 1234567",
-        position: { latitude: 45.4642, longitude: 9.19, country: "IT", address: "Via Roma 1", city: "Milano", zip: "20121" },
+        position: {
+          latitude: 45.4642,
+          longitude: 9.19,
+          country: "IT",
+          address: "Via Roma 1",
+          city: "Milano",
+          zip: "20121",
+        },
       },
     },
   });
@@ -109,21 +137,35 @@ async function must(res, what) {
 /** Fills an empty property with `catalog` (settings, rooms, tables, groups, services); answers what it made. */
 export async function seedCatalog(url, { token: access, property_id }, catalog = DEMO_CATALOG) {
   const as = (path, o = {}) => request(url, `/api/v2${path}`, { token: access, property: property_id, ...o });
-  await must(as(`/properties/${property_id}`, { method: "PUT", body: { settings: catalog.settings } }), "settings");
+  await must(
+    as(`/properties/${property_id}`, { method: "PUT", body: { settings: catalog.settings } }),
+    "settings",
+  );
   const rooms = {};
   const tables = {};
   for (const [roomName, list] of Object.entries(catalog.rooms)) {
     rooms[roomName] = await must(as("/rooms", { body: { name: roomName } }), `room ${roomName}`);
     for (const [name, min, max] of list) {
-      tables[name] = await must(as("/tables", { body: { name, room_id: rooms[roomName].id, guests_min: min, guests_max: max } }), `table ${name}`);
+      tables[name] = await must(
+        as("/tables", { body: { name, room_id: rooms[roomName].id, guests_min: min, guests_max: max } }),
+        `table ${name}`,
+      );
     }
   }
   for (const g of catalog.groups ?? []) {
-    const body = { name: g.name, room_id: rooms[g.room].id, group: true, guests_min: g.guests_min, guests_max: g.guests_max, table_ids: g.members.map((m) => tables[m].id) };
+    const body = {
+      name: g.name,
+      room_id: rooms[g.room].id,
+      group: true,
+      guests_min: g.guests_min,
+      guests_max: g.guests_max,
+      table_ids: g.members.map((m) => tables[m].id),
+    };
     tables[g.name] = await must(as("/tables", { body }), `group ${g.name}`);
   }
   const services = [];
-  for (const s of catalog.services) services.push(await must(as("/services", { body: s }), `service ${s.name}`));
+  for (const s of catalog.services)
+    services.push(await must(as("/services", { body: s }), `service ${s.name}`));
   return { rooms, tables, services };
 }
 
@@ -131,9 +173,13 @@ export async function seedCatalog(url, { token: access, property_id }, catalog =
  * A restaurant of its own for a test file: a fresh client and property with `catalog` (the
  * demo's by default), under a unique username. Answers credentials, token, ids and the catalog.
  */
-export async function createRestaurant(url, { name = "Trattoria Test", catalog = DEMO_CATALOG, headers } = {}) {
+export async function createRestaurant(
+  url,
+  { name = "Trattoria Test", catalog = DEMO_CATALOG, headers } = {},
+) {
   const username = `test-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const client = await createClient(url, { name, username, headers });
-  if (client.status !== 200) throw new Error(`restaurant creation failed: ${client.status} ${JSON.stringify(client.problem)}`);
+  if (client.status !== 200)
+    throw new Error(`restaurant creation failed: ${client.status} ${JSON.stringify(client.problem)}`);
   return { ...client, name, ...(await seedCatalog(url, client, catalog)) };
 }

@@ -9,7 +9,16 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  * Headless, and offline: without the background-networking flags Chromium keeps reaching for
  * Google's services at start and after, and this machine's closed network refuses each try.
  */
-export const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-default-apps",
+];
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
@@ -29,10 +38,14 @@ export function ensureDeps() {
 export function ensureChromium() {
   if (existsSync(CHROMIUM)) return CHROMIUM;
   if (process.getuid?.() !== 0) {
-    throw new Error(`browser tests need ${CHROMIUM}: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM_PATH`);
+    throw new Error(
+      `browser tests need ${CHROMIUM}: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM_PATH`,
+    );
   }
   console.log("installing Debian's chromium for the browser tests (apt-get)...");
   run("apt-get", ["update", "-qq"]);
-  run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], { DEBIAN_FRONTEND: "noninteractive" });
+  run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], {
+    DEBIAN_FRONTEND: "noninteractive",
+  });
   return CHROMIUM;
 }

@@ -26,7 +26,11 @@ if (await isSingleDatabaseState(persistTo)) {
 // and the search engine partner's credentials (docs/searchengine.md).
 const partner = ensureLocalSecrets();
 const applied = await migrate(persistTo);
-console.log(applied ? `applied ${applied} migration(s) to the local databases (control and shards)` : "local D1 is up to date");
+console.log(
+  applied
+    ? `applied ${applied} migration(s) to the local databases (control and shards)`
+    : "local D1 is up to date",
+);
 
 // Cron triggers are documented in docs/operations.md ("The cron"); wrangler's reminder about them
 // is noise here. Emails go through wrangler's local send_email, which keeps each as an .eml file
@@ -43,7 +47,9 @@ const log = (line) => {
 // with the devtools inspector, as `wrangler dev` has it (tests and the bench run without)
 const server = await startDev({ port, persistTo, log, logLevel: "info", inspector: true }).catch((err) => {
   if (!(err instanceof PortTakenError)) throw err;
-  console.error(`npm start: port ${port} is already in use. Stop what listens on it, or start on another: PORT=8788 npm start`);
+  console.error(
+    `npm start: port ${port} is already in use. Stop what listens on it, or start on another: PORT=8788 npm start`,
+  );
   process.exit(1);
 });
 // Properties made before the directory kept their sign-in get it now (a no-op afterwards).
@@ -64,13 +70,21 @@ Ready in ${seconds} s on ${u}
   Demo API client     client_id     ${demo.client_id}
                       client_secret ${demo.client_secret}
   Demo restaurant     property id   ${demo.property_id} ("Trattoria Demo"${demo.production ? "" : ", sandbox"})
-${demo.production ? `  Sandbox property    property id   ${demo.sandbox_property_id} ("Trattoria Demo (sandbox)")
-` : ""}
+${
+  demo.production
+    ? `  Sandbox property    property id   ${demo.sandbox_property_id} ("Trattoria Demo (sandbox)")
+`
+    : ""
+}
   Restaurant console  ${u}/console
-${demo.username ? `                      username      ${demo.username}
+${
+  demo.username
+    ? `                      username      ${demo.username}
                       password      ${RESTAURANT_PASSWORD}
                       OAuth apps    ${u}/auth/api/v2/api-account/oauth2/connected-apps (the same sign-in)
-` : ""}
+`
+    : ""
+}
   Devtools            inspector on 127.0.0.1:${server.inspectorPort} (chrome://inspect, Configure, add it)
   Emails              kept as .eml files by wrangler's local send_email; each one's path is printed as "[email] <time> <path>"
 

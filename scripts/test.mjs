@@ -20,8 +20,19 @@ const bin = (name) => join(ROOT, "node_modules", ".bin", name);
 // that run `npm start`, with the OAuth flow, and the rest.
 const E2E_FIRST_LANE = ["start.test.mjs", "searchengine.test.mjs", "oauth.test.mjs", "typed-client.test.mjs"];
 const e2eFiles = readdirSync(join(ROOT, "tests", "e2e")).filter((f) => f.endsWith(".test.mjs"));
-const e2eLane = (what, files) => ({ what, cmd: process.execPath, args: ["--test", "--test-concurrency=1", ...files.map((f) => join("tests", "e2e", f))], retry: true });
-const wtr = (env = {}, files = []) => ({ what: "widget component tests", cmd: bin("wtr"), args: ["--config", "web-test-runner.config.mjs", ...files.flatMap((f) => ["--files", f])], env, retry: true });
+const e2eLane = (what, files) => ({
+  what,
+  cmd: process.execPath,
+  args: ["--test", "--test-concurrency=1", ...files.map((f) => join("tests", "e2e", f))],
+  retry: true,
+});
+const wtr = (env = {}, files = []) => ({
+  what: "widget component tests",
+  cmd: bin("wtr"),
+  args: ["--config", "web-test-runner.config.mjs", ...files.flatMap((f) => ["--files", f])],
+  env,
+  retry: true,
+});
 // At the fixed instants: the files whose answers depend on the day, the hour or the zone (the
 // message tables and the date grid's fixed months do not), to keep npm test near 10 minutes.
 const TIMED_WIDGET_FILES = readdirSync(join(ROOT, "tests", "widget"))
@@ -29,7 +40,13 @@ const TIMED_WIDGET_FILES = readdirSync(join(ROOT, "tests", "widget"))
   // of the console's, the day view (today in the restaurant's zone); its other views take their dates from the address
   .filter((f) => !f.startsWith("console-") || f === "console-day.test.ts")
   .map((f) => join("tests", "widget", f));
-const e2eWidget = (env) => ({ what: "end-to-end widget tests", cmd: process.execPath, args: ["--test", "--test-concurrency=1", join("tests", "e2e", "widget.test.mjs")], env, retry: true });
+const e2eWidget = (env) => ({
+  what: "end-to-end widget tests",
+  cmd: process.execPath,
+  args: ["--test", "--test-concurrency=1", join("tests", "e2e", "widget.test.mjs")],
+  env,
+  retry: true,
+});
 const one = (name, cmd, args) => ({ name, runs: [{ what: name, cmd, args }] });
 
 const stages = [
@@ -37,13 +54,20 @@ const stages = [
   {
     name: "code and docs checks",
     runs: [
-      { what: "code shape (dependency-cruiser, function lengths, citations)", cmd: process.execPath, args: [join(ROOT, "scripts", "check-code.mjs")] },
+      {
+        what: "code shape (dependency-cruiser, function lengths, citations)",
+        cmd: process.execPath,
+        args: [join(ROOT, "scripts", "check-code.mjs")],
+      },
       { what: "docs links", cmd: process.execPath, args: [join(ROOT, "scripts", "check-docs.mjs")] },
     ],
   },
   // The build, as `npm run deploy -- --dry-run` makes it: the checks that need no account, the
   // assets, and the Worker bundled by wrangler within its budget.
-  one("build (npm run deploy -- --dry-run)", process.execPath, [join(ROOT, "scripts", "deploy.mjs"), "--dry-run"]),
+  one("build (npm run deploy -- --dry-run)", process.execPath, [
+    join(ROOT, "scripts", "deploy.mjs"),
+    "--dry-run",
+  ]),
   // tsc is one thread and the browser suite mostly waits on wrangler and Chromium: side by side
   {
     name: "typecheck and widget component tests (web-test-runner, Chromium, wrangler dev)",
@@ -60,12 +84,18 @@ const stages = [
     before: ensureLocalSecrets,
     runs: [
       e2eLane("npm start, search engine, OAuth", E2E_FIRST_LANE),
-      e2eLane("the rest", e2eFiles.filter((f) => !E2E_FIRST_LANE.includes(f))),
+      e2eLane(
+        "the rest",
+        e2eFiles.filter((f) => !E2E_FIRST_LANE.includes(f)),
+      ),
     ],
   },
   ...INSTANTS.map(({ clock, zone, what }) => {
     const env = { DEV_CLOCK: clock, BROWSER_ZONE: zone };
-    return { name: `browser suites at ${clock}: ${what}`, runs: [wtr(env, TIMED_WIDGET_FILES), e2eWidget(env)] };
+    return {
+      name: `browser suites at ${clock}: ${what}`,
+      runs: [wtr(env, TIMED_WIDGET_FILES), e2eWidget(env)],
+    };
   }),
 ];
 
@@ -75,7 +105,11 @@ const chosen = stages.filter((s) => !process.env.TEST_STAGES || s.name.includes(
 /** Runs one command; a lone command streams its output, side-by-side ones keep it until they end. */
 function run({ cmd, args, env = {} }, stream) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: stream ? "inherit" : ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      stdio: stream ? "inherit" : ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
     let output = "";
     child.stdout?.on("data", (c) => (output += c));
     child.stderr?.on("data", (c) => (output += c));
@@ -124,5 +158,10 @@ for (const stage of chosen) {
   if (stage.name.startsWith("build")) process.env.BOOKING_ENGINE_BUILT = "1";
   console.log(`=== ${stage.name}: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
-if (retried.length) console.log(`\n=== passed only on a second run, alone (watch these):\n${retried.map((r) => `  ${r}`).join("\n")}`);
-console.log(`\n=== all ${count} runs in ${chosen.length} stages passed in ${((Date.now() - total) / 1000).toFixed(0)} s`);
+if (retried.length)
+  console.log(
+    `\n=== passed only on a second run, alone (watch these):\n${retried.map((r) => `  ${r}`).join("\n")}`,
+  );
+console.log(
+  `\n=== all ${count} runs in ${chosen.length} stages passed in ${((Date.now() - total) / 1000).toFixed(0)} s`,
+);

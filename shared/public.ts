@@ -42,7 +42,14 @@ export const PublicProfile = z.object({
   /** minutes a waiting-list offer holds: a freed table is emailed to the waiting party, theirs if claimed in that time */
   offer_minutes: z.number().int(),
   /** where the restaurant is; null when it gave no street or city */
-  address: z.object({ street: z.string().nullable(), city: z.string().nullable(), zip: z.string().nullable(), country: z.string().nullable() }).nullable(),
+  address: z
+    .object({
+      street: z.string().nullable(),
+      city: z.string().nullable(),
+      zip: z.string().nullable(),
+      country: z.string().nullable(),
+    })
+    .nullable(),
   /** for a map link; null when unknown */
   position: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
   phone: z.string().nullable(),
@@ -125,7 +132,9 @@ export const PublicBookingInput = z.object({
    * service and day; a table freed at any time from `hour` to it is offered (earliest first).
    * Without it, only `hour`.
    */
-  waiting_until: hourString.refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)").optional(),
+  waiting_until: hourString
+    .refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)")
+    .optional(),
   locale: z.enum(LOCALES).optional(),
 });
 export type PublicBookingInput = z.input<typeof PublicBookingInput>;
@@ -137,11 +146,16 @@ export type PublicBookingInput = z.input<typeof PublicBookingInput>;
 export const PublicChangeInput = z
   .object({
     date: dateString.optional(),
-    hour: hourString.refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)").optional(),
+    hour: hourString
+      .refine((h) => h.endsWith(":00"), "expected a time HH:MM (seconds must be 00)")
+      .optional(),
     pax: z.number().int().min(1).max(1000).optional(),
     service_id: z.number().int().min(1).optional(),
   })
-  .refine((c) => c.date !== undefined || c.hour !== undefined || c.pax !== undefined || c.service_id !== undefined, "give date, hour, pax or service_id");
+  .refine(
+    (c) => c.date !== undefined || c.hour !== undefined || c.pax !== undefined || c.service_id !== undefined,
+    "give date, hour, pax or service_id",
+  );
 export type PublicChangeInput = z.input<typeof PublicChangeInput>;
 
 /** A guest's own reservation, as the guest typed it: never another guest's data. */
@@ -151,7 +165,12 @@ export const PublicReservation = z.object({
   hour: z.string(),
   pax: z.number().int(),
   service: z.object({ id: z.number().int(), name: z.string() }).nullable(),
-  guest: z.object({ first_name: z.string(), last_name: z.string(), email: z.string(), phone: z.string().nullable() }),
+  guest: z.object({
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+  }),
   /** the guest's special request (its earlier name; never the restaurant's own notes) */
   notes: z.string().nullable(),
   special_request: z.string().nullable(),

@@ -97,7 +97,10 @@ export const localeTextsSchema = z.object({
   services: z
     .record(
       z.string().regex(/^\d{1,15}$/, "expected a service id"),
-      z.object({ name: lineField(200).min(1).optional(), description: z.string().regex(TEXT, TEXT_MESSAGE).max(2000).optional() }),
+      z.object({
+        name: lineField(200).min(1).optional(),
+        description: z.string().regex(TEXT, TEXT_MESSAGE).max(2000).optional(),
+      }),
     )
     .optional(),
 });
@@ -171,7 +174,9 @@ export const settingsPatchSchema = z.object({
   no_show_after_minutes: settingsSchema.shape.no_show_after_minutes.removeDefault().optional(),
   cancel_notice: settingsSchema.shape.cancel_notice.removeDefault().optional(),
   max_online_pax: settingsSchema.shape.max_online_pax.removeDefault().optional(),
-  max_online_bookings_per_guest: settingsSchema.shape.max_online_bookings_per_guest.removeDefault().optional(),
+  max_online_bookings_per_guest: settingsSchema.shape.max_online_bookings_per_guest
+    .removeDefault()
+    .optional(),
   welcome_message: settingsSchema.shape.welcome_message.removeDefault().optional(),
   logo_url: settingsSchema.shape.logo_url.removeDefault().optional(),
   photos: settingsSchema.shape.photos.removeDefault().optional(),

@@ -63,17 +63,26 @@ export async function startReceiver() {
       extra.set(Number(m[1]), server);
       return send(204);
     }
-    if (req.method === "POST" && url.pathname === "/google/token") return google.token(req, body, hook("google-token"), send);
+    if (req.method === "POST" && url.pathname === "/google/token")
+      return google.token(req, body, hook("google-token"), send);
     let name = /^\/hook\/([\w-]+)$/.exec(url.pathname)?.[1];
     if ((m = /^\/google\/v1alpha\/notification\/partners\/[\w-]+\/bookings\/(\d+)$/.exec(url.pathname))) {
       if (req.method !== "PATCH") return send(405, { error: "PATCH only" });
-      if (!google.authorised(req.headers.authorization)) return send(401, { error: { code: 401, status: "UNAUTHENTICATED" } });
+      if (!google.authorised(req.headers.authorization))
+        return send(401, { error: { code: 401, status: "UNAUTHENTICATED" } });
       name = `google-booking-${m[1]}`;
     }
     if (name) {
       const h = hook(name);
       const answer = h.answers.shift() ?? { status: 200 };
-      const entry = { at: Date.now(), method: req.method, url: req.url, headers: req.headers, body, answered: answer.status };
+      const entry = {
+        at: Date.now(),
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body,
+        answered: answer.status,
+      };
       h.received.push(entry);
       if (answer.hangMs) await new Promise((r) => setTimeout(r, answer.hangMs));
       if (res.destroyed) return;
@@ -96,7 +105,10 @@ export async function startReceiver() {
     hooks,
     /** a service-account key (the JSON Google hands out) whose token_uri is this receiver */
     serviceAccount: google.serviceAccount(),
-    close: () => Promise.all([server, ...extra.values()].map((s) => new Promise((r) => (s.closeAllConnections?.(), s.close(r))))),
+    close: () =>
+      Promise.all(
+        [server, ...extra.values()].map((s) => new Promise((r) => (s.closeAllConnections?.(), s.close(r)))),
+      ),
   };
 }
 
@@ -111,27 +123,53 @@ function googleSide() {
   const issued = new Map(); // token -> expiry (ms)
   const side = {
     tokenUri: "",
-    serviceAccount: () => ({ type: "service_account", client_email: clientEmail, private_key_id: "test-key-1", private_key: privateKey, token_uri: side.tokenUri }),
+    serviceAccount: () => ({
+      type: "service_account",
+      client_email: clientEmail,
+      private_key_id: "test-key-1",
+      private_key: privateKey,
+      token_uri: side.tokenUri,
+    }),
     authorised: (header) => {
       const token = /^Bearer (\S+)$/.exec(header ?? "")?.[1];
       return token !== undefined && (issued.get(token) ?? 0) > Date.now();
     },
     async token(req, body, h, send) {
       const form = new URLSearchParams(body);
-      const entry = { at: Date.now(), method: req.method, url: req.url, headers: req.headers, body, answered: 0 };
+      const entry = {
+        at: Date.now(),
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body,
+        answered: 0,
+      };
       h.received.push(entry);
       const scripted = h.answers.shift();
       if (scripted) return send((entry.answered = scripted.status), { error: "scripted" });
       try {
-        if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") throw new Error("grant_type");
-        const { payload, protectedHeader } = await jwtVerify(form.get("assertion") ?? "", await importSPKI(publicKey, "RS256"), {
-          issuer: clientEmail,
-          audience: side.tokenUri,
-          algorithms: ["RS256"],
-        });
-        if (payload.scope !== MAPSBOOKING_SCOPE || protectedHeader.kid !== "test-key-1" || payload.exp - payload.iat > 3600) throw new Error("claims");
+        if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer")
+          throw new Error("grant_type");
+        const { payload, protectedHeader } = await jwtVerify(
+          form.get("assertion") ?? "",
+          await importSPKI(publicKey, "RS256"),
+          {
+            issuer: clientEmail,
+            audience: side.tokenUri,
+            algorithms: ["RS256"],
+          },
+        );
+        if (
+          payload.scope !== MAPSBOOKING_SCOPE ||
+          protectedHeader.kid !== "test-key-1" ||
+          payload.exp - payload.iat > 3600
+        )
+          throw new Error("claims");
       } catch (err) {
-        return send((entry.answered = 400), { error: "invalid_grant", error_description: String(err?.message ?? err) });
+        return send((entry.answered = 400), {
+          error: "invalid_grant",
+          error_description: String(err?.message ?? err),
+        });
       }
       const token = `ya29.test-${randomBytes(12).toString("hex")}`;
       issued.set(token, Date.now() + 3600_000);

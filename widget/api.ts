@@ -2,9 +2,27 @@
  * Typed fetch client of the public widget API (its shapes are in shared/public.ts). Types only come
  * from shared/: zod never reaches the bundle.
  */
-import type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../shared/public.js";
+import type {
+  PublicBooking,
+  PublicBookingInput,
+  PublicChangeInput,
+  PublicOffer,
+  PublicProfile,
+  PublicReservation,
+  PublicService,
+  PublicSlotDay,
+} from "../shared/public.js";
 
-export type { PublicBooking, PublicBookingInput, PublicChangeInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay };
+export type {
+  PublicBooking,
+  PublicBookingInput,
+  PublicChangeInput,
+  PublicOffer,
+  PublicProfile,
+  PublicReservation,
+  PublicService,
+  PublicSlotDay,
+};
 
 /** One bad field of a 400, as the API names it ("guest.email"). */
 export interface FieldError {
@@ -103,7 +121,10 @@ export class PublicApi {
   }
 
   answerOffer(token: string, answer: "claim" | "decline", signal?: AbortSignal): Promise<PublicOffer> {
-    return this.one<PublicOffer>(`/offers/${encodeURIComponent(token)}/${answer}`, { method: "POST", signal });
+    return this.one<PublicOffer>(`/offers/${encodeURIComponent(token)}/${answer}`, {
+      method: "POST",
+      signal,
+    });
   }
 
   private async one<T>(path: string, init: RequestInit): Promise<T> {
@@ -113,9 +134,28 @@ export class PublicApi {
   }
 
   private async list<T>(path: string, init: RequestInit): Promise<T[]> {
-    const res = await fetch(this.base + path, { ...init, headers: { Accept: "application/json", ...init.headers } });
-    const body = (await res.json().catch(() => undefined)) as { data?: T[]; code?: string; detail?: string; title?: string; alternatives?: string[]; errors?: FieldError[] } | undefined;
-    if (!res.ok) throw new PublicApiError(res.status, body?.code, body?.detail ?? body?.title, body?.alternatives ?? [], body?.errors ?? []);
+    const res = await fetch(this.base + path, {
+      ...init,
+      headers: { Accept: "application/json", ...init.headers },
+    });
+    const body = (await res.json().catch(() => undefined)) as
+      | {
+          data?: T[];
+          code?: string;
+          detail?: string;
+          title?: string;
+          alternatives?: string[];
+          errors?: FieldError[];
+        }
+      | undefined;
+    if (!res.ok)
+      throw new PublicApiError(
+        res.status,
+        body?.code,
+        body?.detail ?? body?.title,
+        body?.alternatives ?? [],
+        body?.errors ?? [],
+      );
     return body?.data ?? [];
   }
 }

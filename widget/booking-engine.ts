@@ -164,11 +164,11 @@ export class BookingEngine extends LitElement {
   @property({ type: Boolean }) declare hosted: boolean;
   @property({ reflect: true }) declare heading: string | undefined;
 
-  @state() private declare client: PublicApi | undefined;
+  @state() declare private client: PublicApi | undefined;
   /** black or white, whichever reads better on the accent as the browser resolved it */
-  @state() private declare onAccent: string | undefined;
+  @state() declare private onAccent: string | undefined;
   /** the accent is too light to be text on the background: such text takes the text colour */
-  @state() private declare lightAccent: boolean;
+  @state() declare private lightAccent: boolean;
 
   constructor() {
     super();
@@ -197,7 +197,9 @@ export class BookingEngine extends LitElement {
   override firstUpdated() {
     // The entry the widget opened on says which page it is, for Back to come to it.
     const page = this.page;
-    this.entries.firstLater(() => history.replaceState({ ...(history.state as object | null), bookingEnginePage: page }, ""));
+    this.entries.firstLater(() =>
+      history.replaceState({ ...(history.state as object | null), bookingEnginePage: page }, ""),
+    );
   }
 
   /** Back or Forward to an entry of another page of this element: show that page. */
@@ -224,7 +226,8 @@ export class BookingEngine extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>) {
     if (changed.has("page")) void definePage(this.page);
-    if (changed.has("api") || changed.has("property")) this.client = this.property ? new PublicApi(this.api || SCRIPT_ORIGIN, this.property) : undefined;
+    if (changed.has("api") || changed.has("property"))
+      this.client = this.property ? new PublicApi(this.api || SCRIPT_ORIGIN, this.property) : undefined;
   }
 
   private profile = new Task(this, {
@@ -236,7 +239,10 @@ export class BookingEngine extends LitElement {
       // The request leaves the task that defines the element; while the restaurant loads, the booking
       // page's first screen is prepared in small tasks of their own.
       const asked = nextTask().then(() => client.profile(signal));
-      const [profile] = await Promise.all([asked, this.page === "book" ? prepareBookPage(client.locale ?? "en", this.hosted) : undefined]);
+      const [profile] = await Promise.all([
+        asked,
+        this.page === "book" ? prepareBookPage(client.locale ?? "en", this.hosted) : undefined,
+      ]);
       client.locale = this.localeFor(profile);
       await setLocale(client.locale);
       return profile;
@@ -282,7 +288,11 @@ export class BookingEngine extends LitElement {
    */
   private navigate(e: CustomEvent<NavigateDetail>) {
     e.stopPropagation();
-    const state = { ...(history.state as object | null), bookingEngineStep: undefined, bookingEnginePage: e.detail };
+    const state = {
+      ...(history.state as object | null),
+      bookingEngineStep: undefined,
+      bookingEnginePage: e.detail,
+    };
     history.pushState(state, "", this.hosted ? hostedUrl(this.property, e.detail) : undefined);
     this.entries.wrote();
     void this.show(e.detail);
@@ -305,12 +315,15 @@ export class BookingEngine extends LitElement {
     return html`<div class="frame" part="base" @be-navigate=${this.navigate}>
       ${this.profile.render({
         // The hosted pages give their own placeholder, already in the page's language.
-        pending: () => html`<slot name="loading"><p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p></slot>`,
+        pending: () =>
+          html`<slot name="loading"><p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p></slot>`,
         error: (e) =>
           html`<p role="alert" class="message error" part="error">
-            ${e instanceof PublicApiError && e.status === 404
-              ? msg("This restaurant cannot be booked online.", { id: "engine.not-found" })
-              : msg("The booking page could not be loaded. Please try again later.", { id: "engine.error" })}
+            ${
+              e instanceof PublicApiError && e.status === 404
+                ? msg("This restaurant cannot be booked online.", { id: "engine.not-found" })
+                : msg("The booking page could not be loaded. Please try again later.", { id: "engine.error" })
+            }
           </p>`,
         complete: (profile) => this.renderPage(profile),
       })}
@@ -333,11 +346,18 @@ export class BookingEngine extends LitElement {
    * the probe has read the accent as the browser resolved it, the text that reads on the restaurant's own.
    */
   private themeStyle(profile: PublicProfile) {
-    const own = profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color) ? profile.accent_color : undefined;
+    const own =
+      profile.accent_color && /^#[0-9a-f]{3,8}$/i.test(profile.accent_color)
+        ? profile.accent_color
+        : undefined;
     const accent = own ? `--_accent: var(--be-accent, ${own});` : "";
     const guess = this.onAccent === undefined && own ? parseColor(own) : undefined;
     const { on, light } = guess ? textOnAccent(guess) : { on: this.onAccent, light: this.lightAccent };
-    return accent + (on ? `--_on-accent: var(--be-on-accent, ${on});` : "") + (light ? "--_accent-text: var(--_text);" : "");
+    return (
+      accent +
+      (on ? `--_on-accent: var(--be-on-accent, ${on});` : "") +
+      (light ? "--_accent-text: var(--_text);" : "")
+    );
   }
 
   private pageElement(page: Page, profile: PublicProfile, locale: string) {

@@ -21,7 +21,10 @@ export function formatTime(hour: string, locale: string): string {
 }
 
 export function formatDate(date: string, locale: string, style: "long" | "full" = "full"): string {
-  const options: Intl.DateTimeFormatOptions = style === "full" ? { weekday: "long", day: "numeric", month: "long", year: "numeric" } : { day: "numeric", month: "long", year: "numeric" };
+  const options: Intl.DateTimeFormatOptions =
+    style === "full"
+      ? { weekday: "long", day: "numeric", month: "long", year: "numeric" }
+      : { day: "numeric", month: "long", year: "numeric" };
   return formatter(locale, options).format(utcDate(date));
 }
 
@@ -29,7 +32,11 @@ export function formatMonth(date: string, locale: string): string {
   return formatter(locale, { month: "long", year: "numeric" }).format(utcDate(date));
 }
 
-export function weekdayName(isoWeekday: number, locale: string, width: "long" | "short" | "narrow" = "long"): string {
+export function weekdayName(
+  isoWeekday: number,
+  locale: string,
+  width: "long" | "short" | "narrow" = "long",
+): string {
   // 2024-01-01 was a Monday.
   return formatter(locale, { weekday: width }).format(Date.UTC(2024, 0, isoWeekday));
 }
@@ -65,14 +72,18 @@ export function firstDayOfWeek(locale: string): number {
 
 function weekStart(locale: string): number {
   try {
-    const l = new Intl.Locale(locale) as Intl.Locale & { getWeekInfo?: () => { firstDay: number }; weekInfo?: { firstDay: number } };
+    const l = new Intl.Locale(locale) as Intl.Locale & {
+      getWeekInfo?: () => { firstDay: number };
+      weekInfo?: { firstDay: number };
+    };
     return l.getWeekInfo?.().firstDay ?? l.weekInfo?.firstDay ?? 1;
   } catch {
     return 1;
   }
 }
 
-export const clampDate = (date: string, min: string, max: string) => (date < min ? min : date > max ? max : date);
+export const clampDate = (date: string, min: string, max: string) =>
+  date < min ? min : date > max ? max : date;
 
 /** The city of an IANA zone as its id spells it ("America/New_York" -> "New York"). */
 export const zoneCity = (timezone: string) => (timezone.split("/").pop() ?? timezone).replace(/_/g, " ");
@@ -80,6 +91,8 @@ export const zoneCity = (timezone: string) => (timezone.split("/").pop() ?? time
 /** A wall-clock date and time minus `minutes`, still wall-clock (the cancel deadline of a start). */
 export function minusMinutes(date: string, hour: string, minutes: number): { date: string; hour: string } {
   const [h = 0, m = 0] = hour.split(":").map(Number);
-  const at = new Date(Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10), h, m) - minutes * 60_000);
+  const at = new Date(
+    Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10), h, m) - minutes * 60_000,
+  );
   return { date: at.toISOString().slice(0, 10), hour: at.toISOString().slice(11, 19) };
 }

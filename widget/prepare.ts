@@ -40,7 +40,9 @@ export function warmDateFormats(locale: string, within = 300): Promise<Warmed> {
     };
     const timer = setTimeout(end, within, "late");
     try {
-      url = URL.createObjectURL(new Blob(["onmessage=e=>postMessage(new Intl.DateTimeFormat(e.data).format())"]));
+      url = URL.createObjectURL(
+        new Blob(["onmessage=e=>postMessage(new Intl.DateTimeFormat(e.data).format())"]),
+      );
       worker = new Worker(url);
       worker.onmessage = () => end("worker");
       worker.onerror = () => end("unavailable");

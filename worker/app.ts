@@ -20,7 +20,16 @@ import type { AppEnv } from "./env";
 import { ApiError, onError } from "./errors";
 import { background } from "./lib/background";
 import { idempotency } from "./lib/idempotency";
-import { callerKey, clientIp, database, jsonBodyOnly, limitBody, MAX_BODY_BYTES, noStore, rateLimit } from "./lib/middleware";
+import {
+  callerKey,
+  clientIp,
+  database,
+  jsonBodyOnly,
+  limitBody,
+  MAX_BODY_BYTES,
+  noStore,
+  rateLimit,
+} from "./lib/middleware";
 import { documentMiddlewareAnswers } from "./lib/openapi";
 import { createRouter } from "./lib/router";
 import { methodNotAllowed } from "./lib/routes";
@@ -106,7 +115,13 @@ function mountAuthArea(app: App) {
 
 /** The integrator API's guards before a write's Idempotency-Key: bearer token, per-client rate limit, JSON bodies. */
 function integratorGuards(): Middleware[] {
-  return [noStore(), limitBody(), bearerAuth(), rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `client:${c.get("client").id}` }), jsonBodyOnly()];
+  return [
+    noStore(),
+    limitBody(),
+    bearerAuth(),
+    rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `client:${c.get("client").id}` }),
+    jsonBodyOnly(),
+  ];
 }
 
 /**
@@ -141,9 +156,18 @@ async function checkPendingProperty(c: Context<AppEnv>): Promise<boolean> {
 /** The console's guards: the same, with its session (and CSRF token on writes) for the bearer token, limited per property. */
 function consoleGuards(): Guards {
   return {
-    before: [noStore(), limitBody(), ...consoleAuth(), rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `console:${c.get("client").propertyId}` }), jsonBodyOnly()],
+    before: [
+      noStore(),
+      limitBody(),
+      ...consoleAuth(),
+      rateLimit({ binding: "API_RATE_LIMITER", key: (c) => `console:${c.get("client").propertyId}` }),
+      jsonBodyOnly(),
+    ],
     // A session reaches its own property only, and an ended session stops at consoleAuth: only a booking's row is left to check before a replay.
-    idempotent: idempotency({ scope: (c) => `console:${c.get("client").propertyId}`, beforeReplay: async (c) => void (await checkPendingProperty(c)) }),
+    idempotent: idempotency({
+      scope: (c) => `console:${c.get("client").propertyId}`,
+      beforeReplay: async (c) => void (await checkPendingProperty(c)),
+    }),
   };
 }
 
@@ -237,7 +261,11 @@ function publicGuards(): Middleware[] {
     rateLimit({ binding: "PUBLIC_RATE_LIMITER", key: (c) => `public:${callerKey(c)}` }),
     // Bookings and cancellations have a much smaller budget of their own: reads are cheap, a flood
     // of WAITING entries is not.
-    rateLimit({ binding: "PUBLIC_WRITE_RATE_LIMITER", key: (c) => `public-write:${callerKey(c)}`, methods: ["POST", "PATCH", "DELETE"] }),
+    rateLimit({
+      binding: "PUBLIC_WRITE_RATE_LIMITER",
+      key: (c) => `public-write:${callerKey(c)}`,
+      methods: ["POST", "PATCH", "DELETE"],
+    }),
     jsonBodyOnly(),
     idempotency({ scope: (c) => `public:${clientIp(c)}:${c.req.path.split("/")[4] ?? ""}` }),
     // A guest's booking or cancellation queues its webhook deliveries once it has answered.
@@ -271,7 +299,7 @@ function mountHostedPages(app: App) {
 
 const API_DESCRIPTION =
   "Properties, rooms, tables, services, availability, reservations and webhooks for restaurants. " +
-  "Every success is `{\"data\": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase. " +
+  'Every success is `{"data": [...]}`; every error is RFC 9457 problem+json whose `title` is the reason phrase. ' +
   "Answers that read or wrote a restaurant's data carry `X-D1-Bookmark`: send it back on the next request to read " +
   "at least what you wrote (reads may be served by a read replica). While a restaurant's data moves between " +
   "databases, its writes answer 503 with `Retry-After`.";
@@ -307,10 +335,17 @@ function registerSecuritySchemes(app: App) {
 function middlewareAnswers(): Middleware {
   const unlimited = (path: string) => path.startsWith("/.well-known/");
   // The areas behind jsonBodyOnly(): the integrator and widget APIs, the search engine's, client creation.
-  const jsonOnly = (path: string) => path.startsWith(`${API_BASE}/`) || path.startsWith("/searchengine/") || path === `${AUTH_BASE}/client`;
+  const jsonOnly = (path: string) =>
+    path.startsWith(`${API_BASE}/`) || path.startsWith("/searchengine/") || path === `${AUTH_BASE}/client`;
   return async function middlewareAnswersMiddleware(c, next) {
     await next();
-    if (c.res.status === 200) c.res = c.json(documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), { unlimited, jsonOnly }));
+    if (c.res.status === 200)
+      c.res = c.json(
+        documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), {
+          unlimited,
+          jsonOnly,
+        }),
+      );
   };
 }
 
@@ -326,7 +361,12 @@ function unrouted(app: App) {
   return function notFound(c: Context<AppEnv>) {
     const allowed = methodNotAllowed(app.routes, c.req.method, c.req.path);
     if (allowed.length) {
-      return onError(new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${allowed.join(", ")}`, { headers: { Allow: allowed.join(", ") } }), c);
+      return onError(
+        new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${allowed.join(", ")}`, {
+          headers: { Allow: allowed.join(", ") },
+        }),
+        c,
+      );
     }
     return onError(new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`), c);
   };

@@ -8,8 +8,10 @@ import { z } from "zod";
 import type { Bindings } from "./env";
 
 /** An integer var at least `min`, else `fallback`. */
-const int = (fallback: number, min: number) => z.coerce.number().int().min(min).catch(fallback).default(fallback);
-const num = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().min(min).max(max).catch(fallback).default(fallback);
+const int = (fallback: number, min: number) =>
+  z.coerce.number().int().min(min).catch(fallback).default(fallback);
+const num = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().min(min).max(max).catch(fallback).default(fallback);
 
 /** The development origin: what `npm start` serves unless PORT says otherwise. */
 export const DEV_ORIGIN = "http://127.0.0.1:8787";
@@ -26,7 +28,12 @@ const schema = z.object({
     .catch(DEV_ORIGIN)
     .default(DEV_ORIGIN),
   /** the envelope sender of every email (an address the send_email binding may send from) */
-  EMAIL_FROM: z.string().trim().email().catch("bookings@booking-engine.example").default("bookings@booking-engine.example"),
+  EMAIL_FROM: z
+    .string()
+    .trim()
+    .email()
+    .catch("bookings@booking-engine.example")
+    .default("bookings@booking-engine.example"),
   /** keys the manage and offer links that emails carry (HMAC); without it, emails carry none */
   LINK_SECRET: z.string().min(16).optional().catch(undefined),
   TOKEN_TTL_SECONDS: int(3600, 1),
@@ -79,9 +86,23 @@ export function config(env: Bindings): Config {
 
 function warnOnce(env: Bindings, c: Config) {
   if (env.PUBLIC_ORIGIN !== undefined && new URL(c.publicOrigin).origin !== safeOrigin(env.PUBLIC_ORIGIN)) {
-    console.error(JSON.stringify({ level: "error", where: "config", message: `PUBLIC_ORIGIN "${env.PUBLIC_ORIGIN}" is not an http(s) URL; using ${c.publicOrigin}` }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        where: "config",
+        message: `PUBLIC_ORIGIN "${env.PUBLIC_ORIGIN}" is not an http(s) URL; using ${c.publicOrigin}`,
+      }),
+    );
   }
-  if (!c.linkSecret) console.error(JSON.stringify({ level: "error", where: "config", message: "LINK_SECRET is not set: emails go out without manage links and no waiting-list offers are made" }));
+  if (!c.linkSecret)
+    console.error(
+      JSON.stringify({
+        level: "error",
+        where: "config",
+        message:
+          "LINK_SECRET is not set: emails go out without manage links and no waiting-list offers are made",
+      }),
+    );
 }
 
 function safeOrigin(value: string): string | undefined {

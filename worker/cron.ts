@@ -33,14 +33,18 @@ const CATALOG_CHANGES_DAYS = 7;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function logged(where: string) {
-  return (err: unknown) => console.error(JSON.stringify({ level: "error", where, message: String((err as Error)?.stack ?? err) }));
+  return (err: unknown) =>
+    console.error(JSON.stringify({ level: "error", where, message: String((err as Error)?.stack ?? err) }));
 }
 
 /** Everything the cron does, over the control database and every shard. */
 export async function scheduledWork(env: Bindings): Promise<void> {
   wire();
   const shards = Array.from({ length: shardCount(env) }, (_, i) => i);
-  await Promise.all([housekeeping(env).catch(logged("housekeeping")), inParallel(shards, PARALLEL_SHARDS, (k) => shardWork(env, k, now() + SHARD_BUDGET_MS))]);
+  await Promise.all([
+    housekeeping(env).catch(logged("housekeeping")),
+    inParallel(shards, PARALLEL_SHARDS, (k) => shardWork(env, k, now() + SHARD_BUDGET_MS)),
+  ]);
 }
 
 /**
@@ -50,7 +54,12 @@ export async function scheduledWork(env: Bindings): Promise<void> {
 export async function housekeeping(env: Bindings): Promise<void> {
   const dayAgo = iso(now() - DAY);
   const control = controlDb(env.DB);
-  await Promise.all([purgeKeys(env.DB, dayAgo), purgeTokens(control, dayAgo), purgeOAuth(control, dayAgo), dropExpiredConsoleRows(control, iso(now()))]);
+  await Promise.all([
+    purgeKeys(env.DB, dayAgo),
+    purgeTokens(control, dayAgo),
+    purgeOAuth(control, dayAgo),
+    dropExpiredConsoleRows(control, iso(now())),
+  ]);
 }
 
 /**
@@ -68,10 +77,14 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));
   await dispatchDue(env, shard, { until }).catch(where("sweeper"));
   if (now() > until) return;
-  await purgeDeliveries(d1, iso(now() - c.webhookRetentionDays * DAY), 1000).catch(where("webhook retention"));
+  await purgeDeliveries(d1, iso(now() - c.webhookRetentionDays * DAY), 1000).catch(
+    where("webhook retention"),
+  );
   await purgeMessages(d1, iso(now() - c.messageRetentionDays * DAY), 1000).catch(where("message retention"));
   await purgeOffers(d1, iso(now() - c.messageRetentionDays * DAY), 1000).catch(where("offer retention"));
-  await purgeCatalogChanges(shardDb(d1), iso(now() - CATALOG_CHANGES_DAYS * DAY)).catch(where("catalog retention"));
+  await purgeCatalogChanges(shardDb(d1), iso(now() - CATALOG_CHANGES_DAYS * DAY)).catch(
+    where("catalog retention"),
+  );
 }
 
 /** Runs `work` over `items`, at most `width` at a time. */

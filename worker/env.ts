@@ -101,7 +101,10 @@ export interface Variables {
   shard: number;
   client: AuthClient;
   /** the Property header's directory entry, read with the bearer token (auth/middleware.ts) */
-  entryAhead: { id: number; found: { entry: typeof propertyDirectory.$inferSelect; granted: boolean } | undefined };
+  entryAhead: {
+    id: number;
+    found: { entry: typeof propertyDirectory.$inferSelect; granted: boolean } | undefined;
+  };
   property: PropertyRow;
   /** a property authorised from its directory entry whose row this request has not read yet (authorisePropertyLater) */
   pendingProperty: number;

@@ -126,7 +126,10 @@ export function problem(c: Context<AppEnv>, err: ApiError): Response {
 type Issue = ZodError["issues"][number];
 
 /** One entry per bad field; for a union, the errors of the branch that came closest. */
-export function zodFieldErrors(error: ZodError | { issues: Issue[] }, prefix: PropertyKey[] = []): FieldError[] {
+export function zodFieldErrors(
+  error: ZodError | { issues: Issue[] },
+  prefix: PropertyKey[] = [],
+): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
     const path = [...prefix, ...issue.path];
     if (issue.code === "invalid_union" && issue.errors.length > 0) {
@@ -141,26 +144,43 @@ export function zodFieldErrors(error: ZodError | { issues: Issue[] }, prefix: Pr
 export function invalidInput(error: ZodError, target?: string): ApiError {
   const errors = zodFieldErrors(error);
   const where = target && target !== "json" ? ` in ${target === "param" ? "path" : target}` : "";
-  return new ApiError("invalid_input_data", `${errors.length} invalid field${errors.length === 1 ? "" : "s"}${where}`, {
-    errors,
-  });
+  return new ApiError(
+    "invalid_input_data",
+    `${errors.length} invalid field${errors.length === 1 ? "" : "s"}${where}`,
+    {
+      errors,
+    },
+  );
 }
 
 export function onError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return problem(c, err);
   // A shard's trigger refused a write to a property that is being moved (worker/ops/move.ts).
   if (abortReason(err, ["property_moving"] as const)) {
-    return problem(c, new ApiError("service_unavailable", "this restaurant's data is being moved; retry shortly", { headers: { "Retry-After": "5" } }));
+    return problem(
+      c,
+      new ApiError("service_unavailable", "this restaurant's data is being moved; retry shortly", {
+        headers: { "Retry-After": "5" },
+      }),
+    );
   }
   if (err instanceof HTTPException) {
     // Hono's own validators throw these for unreadable bodies.
     if (err.status === 400) {
-      return problem(c, new ApiError("invalid_input_data", "the request body is not valid JSON", {
-        errors: [{ path: "(body)", message: err.message }],
-      }));
+      return problem(
+        c,
+        new ApiError("invalid_input_data", "the request body is not valid JSON", {
+          errors: [{ path: "(body)", message: err.message }],
+        }),
+      );
     }
     if (err.status === 413) return problem(c, new ApiError("payload_too_large"));
   }
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), message: String(err?.stack ?? err) }));
-  return problem(c, new ApiError("internal_error", "an unexpected error occurred; quote the request_id to support"));
+  console.error(
+    JSON.stringify({ level: "error", request_id: c.get("requestId"), message: String(err?.stack ?? err) }),
+  );
+  return problem(
+    c,
+    new ApiError("internal_error", "an unexpected error occurred; quote the request_id to support"),
+  );
 }

@@ -28,6 +28,8 @@ export default {
   async scheduled(_controller, env, ctx) {
     clockFromEnv(env);
     // The cron's changes (unpaid reservations expiring, no-shows) reach the open consoles too.
-    ctx.waitUntil(withBackground({ env, waitUntil: (work) => ctx.waitUntil(work) }, () => scheduledWork(env)));
+    ctx.waitUntil(
+      withBackground({ env, waitUntil: (work) => ctx.waitUntil(work) }, () => scheduledWork(env)),
+    );
   },
 } satisfies ExportedHandler<Bindings, DeliveryMessage>;

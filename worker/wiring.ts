@@ -16,7 +16,11 @@ import { registerDesk } from "./restaurant/desk";
 import { sendNotification } from "./searchengine/notify";
 import { SEARCHENGINE_EVENT } from "./searchengine/searchengine.repo";
 import { waitlistReaction } from "./waitlist/reaction";
-import { attempt as attemptWebhook, attemptMany as attemptWebhooks, registerTransport } from "./webhooks/delivery";
+import {
+  attempt as attemptWebhook,
+  attemptMany as attemptWebhooks,
+  registerTransport,
+} from "./webhooks/delivery";
 import { takeDue as takeDueWebhooks } from "./webhooks/webhooks.repo";
 
 let wired = false;
@@ -33,8 +37,17 @@ export function wire(): void {
   registerReaction(outboxReaction);
   // The restaurant's object decides its bookings one at a time (POST /reservations).
   registerDesk(bookingDesk);
-  registerSender("webhook", { takeDue: takeDueWebhooks, attempt: attemptWebhook, attemptMany: attemptWebhooks });
-  registerSender("message", { takeDue: takeDueMessages, attempt: attemptMessage, attemptMany: attemptMessages, held: { take: takeHeldMessages, attempt: attemptHeldMessages } });
+  registerSender("webhook", {
+    takeDue: takeDueWebhooks,
+    attempt: attemptWebhook,
+    attemptMany: attemptWebhooks,
+  });
+  registerSender("message", {
+    takeDue: takeDueMessages,
+    attempt: attemptMessage,
+    attemptMany: attemptMessages,
+    held: { take: takeHeldMessages, attempt: attemptHeldMessages },
+  });
   registerTransport(SEARCHENGINE_EVENT, sendNotification);
   registerErasure(eraseMessages);
   // A stored Idempotency-Key answer holding the person's data must not replay it after the erasure.

@@ -34,7 +34,8 @@ const NO_CACHE = { "Cache-Control": "no-cache" };
 /** [date, parties] for days `from` to `to` - 1 after today; the compared week gets WEEK_PER_DAY. */
 function dayList(today, from, to) {
   const out = [];
-  for (let d = from; d < to; d++) out.push([seed.addDays(today, d), d >= WEEK_OFFSET && d < WEEK_OFFSET + 7 ? WEEK_PER_DAY : PER_DAY]);
+  for (let d = from; d < to; d++)
+    out.push([seed.addDays(today, d), d >= WEEK_OFFSET && d < WEEK_OFFSET + 7 ? WEEK_PER_DAY : PER_DAY]);
   return out;
 }
 
@@ -57,9 +58,17 @@ async function measureRoutes(main, paths, o) {
   const booking = o.booking;
   const routes = [
     ["healthz", "GET /healthz", (x) => measureGet({ ...x, path: "/healthz" })],
-    ["property", "GET /properties/{id}", (x) => measureGet({ ...x, path: `/api/v2/properties/${pid}`, auth: { rotor: main.auth.rotor } })],
+    [
+      "property",
+      "GET /properties/{id}",
+      (x) => measureGet({ ...x, path: `/api/v2/properties/${pid}`, auth: { rotor: main.auth.rotor } }),
+    ],
     ["slots", "GET /bookings/slots", (x) => measureGet({ ...x, path: paths.slots, auth: main.auth })],
-    ["slotsFresh", "GET /bookings/slots (no-cache)", (x) => measureGet({ ...x, path: paths.slots, auth: main.auth, extraHeaders: NO_CACHE })],
+    [
+      "slotsFresh",
+      "GET /bookings/slots (no-cache)",
+      (x) => measureGet({ ...x, path: paths.slots, auth: main.auth, extraHeaders: NO_CACHE }),
+    ],
     ["rooms", "GET /bookings/rooms", (x) => measureGet({ ...x, path: paths.rooms, auth: main.auth })],
     ["pairs", "POST+DELETE /reservations", (x) => measurePairs({ ...x, auth: main.auth, booking })],
   ];
@@ -67,13 +76,19 @@ async function measureRoutes(main, paths, o) {
   for (let pass = 0; pass < PASSES; pass++) {
     say(`measuring the busy restaurant, pass ${pass + 1} of ${PASSES}`);
     for (const [key, label, measure] of routes) {
-      const r = await measure({ url: main.url, connections: o.connections, duration: o.duration / PASSES, warmup: pass === 0 ? o.warmup : 1 });
+      const r = await measure({
+        url: main.url,
+        connections: o.connections,
+        duration: o.duration / PASSES,
+        warmup: pass === 0 ? o.warmup : 1,
+      });
       runs[key].push(r);
       say(`  ${label}: ${fmt(r.rps)} ${key === "pairs" ? "pairs" : "req"}/s, p50 ${fmt(r.p50)} ms`);
     }
   }
   const results = {};
-  for (const [key] of routes) results[key] = key === "pairs" ? combinePairs(runs[key]) : combineGets(runs[key]);
+  for (const [key] of routes)
+    results[key] = key === "pairs" ? combinePairs(runs[key]) : combineGets(runs[key]);
   return results;
 }
 
@@ -84,13 +99,37 @@ async function measureRoutes(main, paths, o) {
  */
 async function quietBooking(main, booking) {
   const pid = main.catalog.propertyId;
-  say(`one request at a time: ${QUIET_ROUNDS} rounds of ${QUIET_SECONDS.read} s of reads and ${QUIET_SECONDS.pairs} s of pairs, one connection`);
+  say(
+    `one request at a time: ${QUIET_ROUNDS} rounds of ${QUIET_SECONDS.read} s of reads and ${QUIET_SECONDS.pairs} s of pairs, one connection`,
+  );
   const rounds = [];
   for (let round = 0; round < QUIET_ROUNDS; round++) {
-    const read = await measureGet({ url: main.url, path: `/api/v2/properties/${pid}`, auth: { rotor: main.auth.rotor }, connections: 1, duration: QUIET_SECONDS.read, warmup: 1 });
-    const pairs = await measurePairs({ url: main.url, auth: main.auth, booking, connections: 1, duration: QUIET_SECONDS.pairs, warmup: 1 });
-    if (broken(read) || broken(pairs)) throw new Error(`one request at a time: most requests failed (reads ${JSON.stringify(read.statuses)}, creates ${JSON.stringify(pairs.createStatuses)})`);
-    rounds.push({ read: read.p50, post: pairs.post.p50, delete: pairs.delete.p50, ratio: pairs.post.p50 / read.p50 });
+    const read = await measureGet({
+      url: main.url,
+      path: `/api/v2/properties/${pid}`,
+      auth: { rotor: main.auth.rotor },
+      connections: 1,
+      duration: QUIET_SECONDS.read,
+      warmup: 1,
+    });
+    const pairs = await measurePairs({
+      url: main.url,
+      auth: main.auth,
+      booking,
+      connections: 1,
+      duration: QUIET_SECONDS.pairs,
+      warmup: 1,
+    });
+    if (broken(read) || broken(pairs))
+      throw new Error(
+        `one request at a time: most requests failed (reads ${JSON.stringify(read.statuses)}, creates ${JSON.stringify(pairs.createStatuses)})`,
+      );
+    rounds.push({
+      read: read.p50,
+      post: pairs.post.p50,
+      delete: pairs.delete.p50,
+      ratio: pairs.post.p50 / read.p50,
+    });
   }
   return { rounds, value: median(rounds.map((r) => r.ratio)) };
 }
@@ -100,7 +139,8 @@ function merged(runs) {
   const requests = runs.reduce((n, r) => n + r.requests, 0);
   const seconds = runs.reduce((n, r) => n + r.duration, 0);
   const statuses = {};
-  for (const r of runs) for (const [code, c] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + c;
+  for (const r of runs)
+    for (const [code, c] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + c;
   return {
     requests,
     rps: requests / seconds,
@@ -122,8 +162,11 @@ function merged(runs) {
 async function latencyRatio(small, big, path, o) {
   const [answerSmall, answerBig] = await Promise.all(
     [small, big].map(async (p) => {
-      const res = await fetchRetry(p.url + path, { headers: { Authorization: `Bearer ${p.auth.tokens[0]}`, Property: String(p.catalog.propertyId) } });
-      if (res.status !== 200) throw new Error(`GET ${path} on ${p.name} answered ${res.status}: ${await res.text()}`);
+      const res = await fetchRetry(p.url + path, {
+        headers: { Authorization: `Bearer ${p.auth.tokens[0]}`, Property: String(p.catalog.propertyId) },
+      });
+      if (res.status !== 200)
+        throw new Error(`GET ${path} on ${p.name} answered ${res.status}: ${await res.text()}`);
       return JSON.stringify((await res.json()).data);
     }),
   );
@@ -132,13 +175,39 @@ async function latencyRatio(small, big, path, o) {
   const runs = { small: [], big: [] };
   const ratios = [];
   for (let round = 0; round < RATIO_ROUNDS; round++) {
-    const order = round % 2 ? [["big", big], ["small", small]] : [["small", small], ["big", big]];
+    const order =
+      round % 2
+        ? [
+            ["big", big],
+            ["small", small],
+          ]
+        : [
+            ["small", small],
+            ["big", big],
+          ];
     for (const [key, phase] of order) {
-      runs[key].push(await measureGet({ url: phase.url, path, auth: phase.auth, connections: o.connections, duration, warmup: round < 2 ? o.warmup : 1, extraHeaders: NO_CACHE }));
+      runs[key].push(
+        await measureGet({
+          url: phase.url,
+          path,
+          auth: phase.auth,
+          connections: o.connections,
+          duration,
+          warmup: round < 2 ? o.warmup : 1,
+          extraHeaders: NO_CACHE,
+        }),
+      );
     }
     ratios.push(runs.big[round].p50 / runs.small[round].p50);
   }
-  return { small: merged(runs.small), big: merged(runs.big), ratios, value: median(ratios), sameAnswer: answerSmall === answerBig, duration };
+  return {
+    small: merged(runs.small),
+    big: merged(runs.big),
+    ratios,
+    value: median(ratios),
+    sameAnswer: answerSmall === answerBig,
+    duration,
+  };
 }
 
 function printApi(r, c, o) {
@@ -160,7 +229,11 @@ function printApi(r, c, o) {
       row("GET /bookings/rooms", x.rooms),
       row("POST+DELETE /reservations (pair)", x.pairs),
       row("  POST /reservations alone", { ...x.pairs.post, rps: NaN, non2xx: refused(creates, "201") }),
-      row("  DELETE /reservations/{id} alone", { ...x.pairs.delete, rps: NaN, non2xx: refused(x.pairs.deleteStatuses, "200") }),
+      row("  DELETE /reservations/{id} alone", {
+        ...x.pairs.delete,
+        rps: NaN,
+        non2xx: refused(x.pairs.deleteStatuses, "200"),
+      }),
       row("GET /bookings/slots, 1k reservations", latency.small),
       row(`GET /bookings/slots, ${Math.round(c.big.accepted / 1000)}k reservations`, latency.big),
       "",
@@ -170,7 +243,9 @@ function printApi(r, c, o) {
         `same slots in both: ${latency.sameAnswer ? "yes" : "NO"}; ${RATIO_ROUNDS} interleaved rounds of ${latency.duration} s, p50 ms 1k/100k per round: ` +
         latency.small.rounds.map((s, i) => `${fmt(s.p50)}/${fmt(latency.big.rounds[i].p50)}`).join(", ") +
         `; the ratio is the median of the rounds' p50 ratios (${latency.ratios.map((v) => fmt(v, 2)).join(", ")})`,
-      r.rateLimited ? `note: ${r.rateLimited} responses were 429 (rate limited)` : "no request was rate limited (429)",
+      r.rateLimited
+        ? `note: ${r.rateLimited} responses were 429 (rate limited)`
+        : "no request was rate limited (429)",
       "",
       `ratio slots/one-record throughput = ${fmt(r.ratios.slotsPerOneRecordThroughput.value, 2)} (target >= ${SLOTS_THROUGHPUT_TARGET})  ${r.ratios.slotsPerOneRecordThroughput.ok ? "OK" : "BELOW TARGET"}`,
       `  the same with Cache-Control: no-cache = ${fmt(r.ratios.slotsFreshPerOneRecordThroughput.value, 2)} (the database read and the engine on every request; no target)`,
@@ -187,7 +262,10 @@ export async function apiPart(o) {
   const week = seed.addDays(today, WEEK_OFFSET);
   const [main, busy] = await seededPhase("busy", today, [0, DAYS]);
   const [small, smallCounts] = await seededPhase("1k", today, [WEEK_OFFSET, WEEK_OFFSET + 7]);
-  const paths = { slots: `/api/v2/bookings/slots?start_date=${week}&pax=2`, rooms: `/api/v2/bookings/rooms?start_date=${week}&start_hour=20:00:00&pax=2` };
+  const paths = {
+    slots: `/api/v2/bookings/slots?start_date=${week}&pax=2`,
+    rooms: `/api/v2/bookings/rooms?start_date=${week}&start_hour=20:00:00&pax=2`,
+  };
   const booking = seed.bookingMaker(main.catalog, today, { fromDay: 30, toDay: DAYS });
   const results = await measureRoutes(main, paths, { ...o, booking });
   const quiet = await quietBooking(main, booking);
@@ -203,19 +281,33 @@ export async function apiPart(o) {
 
   const throughput = results.slots.rps / results.property.rps;
   const ratios = {
-    slotsPerOneRecordThroughput: { value: throughput, target: `>= ${SLOTS_THROUGHPUT_TARGET}`, ok: throughput >= SLOTS_THROUGHPUT_TARGET },
+    slotsPerOneRecordThroughput: {
+      value: throughput,
+      target: `>= ${SLOTS_THROUGHPUT_TARGET}`,
+      ok: throughput >= SLOTS_THROUGHPUT_TARGET,
+    },
     slotsFreshPerOneRecordThroughput: { value: results.slotsFresh.rps / results.property.rps },
-    slotsLatency100kPer1k: { value: latency.value, target: "<= 1.2", ok: latency.value <= 1.2, rounds: latency.ratios, sameAnswer: latency.sameAnswer },
+    slotsLatency100kPer1k: {
+      value: latency.value,
+      target: "<= 1.2",
+      ok: latency.value <= 1.2,
+      rounds: latency.ratios,
+      sameAnswer: latency.sameAnswer,
+    },
     postPerOneRecordOneAtATime: quiet,
   };
-  const rateLimited = [...Object.values(results), latency.small, latency.big].reduce((n, r) => n + (r.statuses?.["429"] ?? 0), 0);
+  const rateLimited = [...Object.values(results), latency.small, latency.big].reduce(
+    (n, r) => n + (r.statuses?.["429"] ?? 0),
+    0,
+  );
   const out = { today, week, shard: main.shard, ratios, rateLimited };
   printApi({ ...out, results, latency }, { busy, small: smallCounts, big }, o);
 
   const routes = { ...results, slots1k: latency.small, slots100k: latency.big };
   const failed = Object.entries(routes).filter(([, r]) => broken(r));
   const creates = Object.values(results.pairs.createStatuses).reduce((a, b) => a + b, 0);
-  if (results.pairs.pairs < creates / 2) failed.push(["create-then-delete (fewer than half the creates were followed by a deletion)"]);
+  if (results.pairs.pairs < creates / 2)
+    failed.push(["create-then-delete (fewer than half the creates were followed by a deletion)"]);
   if (failed.length) throw new Error(`most requests failed on: ${failed.map(([k]) => k).join(", ")}`);
   const { pairs, ...gets } = results;
   return {

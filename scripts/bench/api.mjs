@@ -49,12 +49,22 @@ export async function createClient(url, username) {
   const created = await call(url, `${AUTH}/client`, {
     body: {
       redirect_uri: "https://bench.example",
-      sandbox_property: { name: "Osteria Benchmark", username, password: "bench-password-1", email: `${username}@bench.example` },
+      sandbox_property: {
+        name: "Osteria Benchmark",
+        username,
+        password: "bench-password-1",
+        email: `${username}@bench.example`,
+      },
     },
   });
   const c = created.json.data[0];
   const tokenRes = await call(url, `${AUTH}/token`, {
     form: { grant_type: "client_credentials", client_id: c.client_id, client_secret: c.client_secret },
   });
-  return { clientId: c.client_id, clientSecret: c.client_secret, propertyId: c.properties[0].id, token: tokenRes.json.access_token };
+  return {
+    clientId: c.client_id,
+    clientSecret: c.client_secret,
+    propertyId: c.properties[0].id,
+    token: tokenRes.json.access_token,
+  };
 }

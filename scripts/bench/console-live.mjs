@@ -34,22 +34,35 @@ async function liveCatalog(url, { token, propertyId }) {
   const as = (path, o = {}) => call(url, `${API}${path}`, { token, property: propertyId, ...o });
   await as(`/properties/${propertyId}`, { method: "PUT", body: { settings: seed.SETTINGS } });
   const room = (await as("/rooms", { body: { name: "Sala" } })).json.data[0];
-  for (let i = 1; i <= TABLES; i++) await as("/tables", { body: { name: `L-${i}`, room_id: room.id, guests_min: 1, guests_max: 2 } });
-  const service = (await as("/services", { body: { name: "Dinner", start_hour: "17:00", end_hour: "23:00", weekdays: [1, 2, 3, 4, 5, 6, 7] } })).json.data[0];
+  for (let i = 1; i <= TABLES; i++)
+    await as("/tables", { body: { name: `L-${i}`, room_id: room.id, guests_min: 1, guests_max: 2 } });
+  const service = (
+    await as("/services", {
+      body: { name: "Dinner", start_hour: "17:00", end_hour: "23:00", weekdays: [1, 2, 3, 4, 5, 6, 7] },
+    })
+  ).json.data[0];
   const publicKey = (await as(`/properties/${propertyId}`)).json.data[0].public_key;
   return { propertyId, serviceId: service.id, publicKey };
 }
 
 /** Signs in to the console as the restaurant; answers the session's cookie. */
 async function signIn(url, username) {
-  const res = await fetchRetry(`${url}/console/session`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password: "bench-password-1" }) });
-  if (res.status !== 200) throw new Error(`POST /console/session answered ${res.status}: ${await res.text()}`);
+  const res = await fetchRetry(`${url}/console/session`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password: "bench-password-1" }),
+  });
+  if (res.status !== 200)
+    throw new Error(`POST /console/session answered ${res.status}: ${await res.text()}`);
   return (res.headers.get("set-cookie") ?? "").split(";")[0];
 }
 
 /** Opens /console/live; resolves once open. */
 function connect(url, cookie, onFrame) {
-  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/console/live`, { headers: { Cookie: cookie }, origin: url });
+  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/console/live`, {
+    headers: { Cookie: cookie },
+    origin: url,
+  });
   ws.on("message", (data) => {
     const at = performance.now();
     try {
@@ -60,7 +73,9 @@ function connect(url, cookie, onFrame) {
   });
   return new Promise((resolve, reject) => {
     ws.once("open", () => resolve(ws));
-    ws.once("unexpected-response", (_req, res) => reject(new Error(`GET /console/live answered ${res.statusCode}`)));
+    ws.once("unexpected-response", (_req, res) =>
+      reject(new Error(`GET /console/live answered ${res.statusCode}`)),
+    );
     ws.once("error", reject);
   });
 }
@@ -94,9 +109,19 @@ function startPolling(url, cookie, date) {
     if (stopped) return;
     const res = await fetchRetry(`${url}/console/api/v2/reservations?${q}`, { headers: { Cookie: cookie } });
     const body = await res.json();
-    answers.push({ at: performance.now(), status: res.status, ids: new Set((body.data ?? []).map((r) => r.id)) });
+    answers.push({
+      at: performance.now(),
+      status: res.status,
+      ids: new Set((body.data ?? []).map((r) => r.id)),
+    });
   };
-  const timer = setInterval(() => tick().catch((err) => answers.push({ at: performance.now(), status: 0, ids: new Set(), error: String(err) })), POLL_MS);
+  const timer = setInterval(
+    () =>
+      tick().catch((err) =>
+        answers.push({ at: performance.now(), status: 0, ids: new Set(), error: String(err) }),
+      ),
+    POLL_MS,
+  );
   return { answers, stop: () => ((stopped = true), clearInterval(timer)) };
 }
 
@@ -106,14 +131,26 @@ function startPolling(url, cookie, date) {
  */
 async function book(url, key, serviceId, date, i) {
   const hour = `${17 + Math.floor(i / 4)}:${String((i % 4) * 15).padStart(2, "0")}`;
-  const guest = { first_name: "Live", last_name: `Guest ${i}`, email: `live.${i}.${Date.now().toString(36)}@bench.example` };
-  const init = { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": `live-${Date.now().toString(36)}-${i}` }, body: JSON.stringify({ service_id: serviceId, date, hour, pax: 2, guest }) };
+  const guest = {
+    first_name: "Live",
+    last_name: `Guest ${i}`,
+    email: `live.${i}.${Date.now().toString(36)}@bench.example`,
+  };
+  const init = {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "Idempotency-Key": `live-${Date.now().toString(36)}-${i}`,
+    },
+    body: JSON.stringify({ service_id: serviceId, date, hour, pax: 2, guest }),
+  };
   const sent = performance.now();
   for (let attempt = 0; ; attempt++) {
     const res = await fetchRetry(`${url}${API}/public/${key}/reservations`, init);
     const text = await res.text();
     if (res.status === 201) return { email: guest.email, sent, at: performance.now(), retried: attempt };
-    if (res.status !== 503 || attempt >= 2) throw new Error(`POST ${API}/public/${key}/reservations answered ${res.status}: ${text.slice(0, 300)}`);
+    if (res.status !== 503 || attempt >= 2)
+      throw new Error(`POST ${API}/public/${key}/reservations answered ${res.status}: ${text.slice(0, 300)}`);
     await new Promise((r) => setTimeout(r, 1_000));
   }
 }
@@ -129,7 +166,9 @@ async function pollRowsRead(phase, r, date, ids) {
   const pid = r.catalog.propertyId;
   const [y, m, d] = date.split("-").map(Number);
   const from = Date.UTC(y, m - 1, d) / 60000;
-  const customers = (await r.query(`SELECT DISTINCT customer_id AS id FROM reservations WHERE id IN (${ids.join(",")})`)).map((c) => c.id);
+  const customers = (
+    await r.query(`SELECT DISTINCT customer_id AS id FROM reservations WHERE id IN (${ids.join(",")})`)
+  ).map((c) => c.id);
   const statements = [
     `SELECT * FROM properties WHERE id = ${pid}`,
     `SELECT * FROM reservations WHERE property_id = ${pid} AND start_min >= ${from} AND start_min < ${from + 1440} ORDER BY start_min, id LIMIT 201`,
@@ -141,7 +180,10 @@ async function pollRowsRead(phase, r, date, ids) {
   ];
   const results = await seed.queryAll(phase.dir, r.binding, statements.join(";\n"));
   // Local D1 reports no rows_read through wrangler: the rows the statements return, a floor of what they read.
-  return { shardStatements: statements.length, shardRows: results.reduce((n, x) => n + (x.results?.length ?? 0), 0) };
+  return {
+    shardStatements: statements.length,
+    shardRows: results.reduce((n, x) => n + (x.results?.length ?? 0), 0),
+  };
 }
 
 /** The day's bookings, one every GAP_MS, while both designs listen; answers each one's delays. */
@@ -159,7 +201,14 @@ async function bookAndListen(phase, cat, socket, poller, date) {
     const id = ids.get(b.email);
     const frame = socket.frames.find((f) => f.type === "reservation" && f.id === id);
     const seen = poller.answers.find((a) => a.at >= b.at && a.ids.has(id));
-    return { id, retried: b.retried, ws: frame ? frame.at - b.at : NaN, wsFromSent: frame ? frame.at - b.sent : NaN, poll: seen ? seen.at - b.at : NaN, post: b.at - b.sent };
+    return {
+      id,
+      retried: b.retried,
+      ws: frame ? frame.at - b.at : NaN,
+      wsFromSent: frame ? frame.at - b.sent : NaN,
+      poll: seen ? seen.at - b.at : NaN,
+      post: b.at - b.sent,
+    };
   });
 }
 
@@ -176,7 +225,12 @@ async function idle(socket, poller) {
   const [frames0, polls0, t0] = [socket.frames.length, poller.answers.length, performance.now()];
   await sleepUntil(t0 + IDLE_S * 1000);
   const minutes = (performance.now() - t0) / 60_000;
-  return { seconds: IDLE_S, wsFramesPerMinute: (socket.frames.length - frames0) / minutes, wsSentPerMinute: 0, pollsPerMinute: (poller.answers.length - polls0) / minutes };
+  return {
+    seconds: IDLE_S,
+    wsFramesPerMinute: (socket.frames.length - frames0) / minutes,
+    wsSentPerMinute: 0,
+    pollsPerMinute: (poller.answers.length - polls0) / minutes,
+  };
 }
 
 function print(res) {
@@ -197,7 +251,9 @@ function print(res) {
 }
 
 export async function consoleLivePart() {
-  say(`console-live: ${BOOKINGS} bookings heard by a console's WebSocket and by the 10 s poll, then ${IDLE_S} s idle`);
+  say(
+    `console-live: ${BOOKINGS} bookings heard by a console's WebSocket and by the 10 s poll, then ${IDLE_S} s idle`,
+  );
   const phase = await startPhase("console-live");
   try {
     const r = await addRestaurant(phase, "bench-live", liveCatalog);
@@ -214,9 +270,25 @@ export async function consoleLivePart() {
       poller.stop();
       socket.close();
     }
-    const of = (k) => ({ ...stats(delays.map((d) => d[k]).filter(Number.isFinite)), missed: delays.filter((d) => !Number.isFinite(d[k])).length });
-    const res = { load: loadavg(), ws: of("ws"), wsFromSent: of("wsFromSent"), post: of("post"), poll: of("poll"), idle: idleCost, goalP99Ms: GOAL_P99_MS, pollErrors: poller.answers.filter((a) => a.status !== 200).length, socketDrops: socket.drops, retried: delays.filter((d) => d.retried).length };
-    res.rows = await pollRowsRead(phase, r, date, delays.map((d) => d.id).filter(Number.isInteger)).catch((err) => ({ error: String(err).slice(0, 300), shardStatements: 7, shardRows: NaN }));
+    const of = (k) => ({
+      ...stats(delays.map((d) => d[k]).filter(Number.isFinite)),
+      missed: delays.filter((d) => !Number.isFinite(d[k])).length,
+    });
+    const res = {
+      load: loadavg(),
+      ws: of("ws"),
+      wsFromSent: of("wsFromSent"),
+      post: of("post"),
+      poll: of("poll"),
+      idle: idleCost,
+      goalP99Ms: GOAL_P99_MS,
+      pollErrors: poller.answers.filter((a) => a.status !== 200).length,
+      socketDrops: socket.drops,
+      retried: delays.filter((d) => d.retried).length,
+    };
+    res.rows = await pollRowsRead(phase, r, date, delays.map((d) => d.id).filter(Number.isInteger)).catch(
+      (err) => ({ error: String(err).slice(0, 300), shardStatements: 7, shardRows: NaN }),
+    );
     res.pollRowsPerMinute = res.rows.shardRows * (60_000 / POLL_MS);
     print(res);
     return res;

@@ -29,8 +29,13 @@ async function dropCatalog(url, { token, propertyId }) {
   const as = (path, o = {}) => call(url, `${API}${path}`, { token, property: propertyId, ...o });
   await as(`/properties/${propertyId}`, { method: "PUT", body: { settings: seed.SETTINGS } });
   const room = (await as("/rooms", { body: { name: "Sala" } })).json.data[0];
-  for (let i = 1; i <= TABLES; i++) await as("/tables", { body: { name: `D-${i}`, room_id: room.id, guests_min: 1, guests_max: 2 } });
-  const service = (await as("/services", { body: { name: "Dinner", start_hour: "19:00", end_hour: "22:30", weekdays: [1, 2, 3, 4, 5, 6, 7] } })).json.data[0];
+  for (let i = 1; i <= TABLES; i++)
+    await as("/tables", { body: { name: `D-${i}`, room_id: room.id, guests_min: 1, guests_max: 2 } });
+  const service = (
+    await as("/services", {
+      body: { name: "Dinner", start_hour: "19:00", end_hour: "22:30", weekdays: [1, 2, 3, 4, 5, 6, 7] },
+    })
+  ).json.data[0];
   return { propertyId, serviceId: service.id };
 }
 
@@ -46,7 +51,12 @@ function book(url, agent, { token, propertyId, body }) {
     const req = request(`${url}${API}/reservations`, {
       method: "POST",
       agent,
-      headers: { Authorization: `Bearer ${token}`, Property: String(propertyId), "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        Property: String(propertyId),
+        "Content-Type": "application/json",
+        "Content-Length": Buffer.byteLength(payload),
+      },
     });
     req.on("response", (res) => {
       let text = "";
@@ -59,7 +69,12 @@ function book(url, agent, { token, propertyId, body }) {
         } catch {
           code = undefined;
         }
-        resolve({ status: res.statusCode, code, ms: performance.now() - t0, ...(!code && res.statusCode >= 500 && { text: text.slice(0, 200) }) });
+        resolve({
+          status: res.statusCode,
+          code,
+          ms: performance.now() - t0,
+          ...(!code && res.statusCode >= 500 && { text: text.slice(0, 200) }),
+        });
       });
     });
     req.setTimeout(STALLED_MS, () => {
@@ -71,7 +86,11 @@ function book(url, agent, { token, propertyId, body }) {
   });
 }
 
-const guest = (tag, i) => ({ first_name: "Drop", last_name: `Guest ${tag}-${i}`, email: `drop.${tag}.${i}@bench.example` });
+const guest = (tag, i) => ({
+  first_name: "Drop",
+  last_name: `Guest ${tag}-${i}`,
+  email: `drop.${tag}.${i}@bench.example`,
+});
 
 /** What the shard holds for that time: reservations that hold tables, and the distinct tables held. */
 async function verify(phase, r, date) {
@@ -92,7 +111,17 @@ async function drop(phase, r, ctx, date) {
     const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: ATTEMPTS }, (_, i) =>
-        book(phase.url, agent, { token: ctx.rotor(), propertyId: ctx.propertyId, body: { start_date: date, start_hour: HOUR, pax: 2, service_id: ctx.serviceId, customer: guest("drop", i) } }),
+        book(phase.url, agent, {
+          token: ctx.rotor(),
+          propertyId: ctx.propertyId,
+          body: {
+            start_date: date,
+            start_hour: HOUR,
+            pax: 2,
+            service_id: ctx.serviceId,
+            customer: guest("drop", i),
+          },
+        }),
       ),
     );
     const seconds = (performance.now() - started) / 1000;
@@ -105,13 +134,33 @@ async function drop(phase, r, ctx, date) {
     const won = answers.filter((a) => a.status === 201).map((a) => a.ms);
     const created = answers.filter((a) => a.status === 201).length;
     const stalled = answers.filter((a) => a.stalled).length;
-    const unclean = answers.filter((a) => !a.stalled && a.status !== 201 && a.status !== 403 && a.status !== 409).length;
+    const unclean = answers.filter(
+      (a) => !a.stalled && a.status !== 201 && a.status !== 403 && a.status !== 409,
+    ).length;
     const stored = await verify(phase, r, date);
     const uncleanText = answers.find((a) => a.text)?.text;
-    const distinct = stored.reservations <= TABLES && stored.holds === stored.reservations && stored.tables === stored.holds;
+    const distinct =
+      stored.reservations <= TABLES && stored.holds === stored.reservations && stored.tables === stored.holds;
     // A stalled drop cannot say how many it would have created; it can still say none was double-booked.
-    const ok = stalled ? distinct && unclean === 0 : created === TABLES && unclean === 0 && stored.reservations === TABLES && distinct;
-    return { date, byStatus, created, stalled, unclean, uncleanText, stored, ok, seconds: stalled ? NaN : seconds, min: ms[0], p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1), createdBetween: [Math.min(...won), Math.max(...won)] };
+    const ok = stalled
+      ? distinct && unclean === 0
+      : created === TABLES && unclean === 0 && stored.reservations === TABLES && distinct;
+    return {
+      date,
+      byStatus,
+      created,
+      stalled,
+      unclean,
+      uncleanText,
+      stored,
+      ok,
+      seconds: stalled ? NaN : seconds,
+      min: ms[0],
+      p50: percentile(ms, 50),
+      p99: percentile(ms, 99),
+      max: ms.at(-1),
+      createdBetween: [Math.min(...won), Math.max(...won)],
+    };
   } finally {
     agent.destroy();
   }
@@ -130,7 +179,10 @@ async function readsAtOnce(phase, ctx) {
   const started = performance.now();
   const read = () =>
     new Promise((resolve, reject) => {
-      const req = request(`${phase.url}${API}/properties/${ctx.propertyId}`, { agent, headers: { Authorization: `Bearer ${ctx.rotor()}` } });
+      const req = request(`${phase.url}${API}/properties/${ctx.propertyId}`, {
+        agent,
+        headers: { Authorization: `Bearer ${ctx.rotor()}` },
+      });
       req.on("response", (res) => {
         res.resume();
         res.on("end", () => resolve({ status: res.statusCode, ms: performance.now() - started }));
@@ -146,7 +198,10 @@ async function readsAtOnce(phase, ctx) {
     const answers = await Promise.all(Array.from({ length: ATTEMPTS }, read));
     const bad = answers.find((a) => !a.stalled && a.status !== 200);
     if (bad) throw new Error(`drop: a one-record read answered ${bad.status}`);
-    return { seconds: (performance.now() - started) / 1000, stalled: answers.filter((a) => a.stalled).length };
+    return {
+      seconds: (performance.now() - started) / 1000,
+      stalled: answers.filter((a) => a.stalled).length,
+    };
   } finally {
     agent.destroy();
   }
@@ -158,7 +213,13 @@ async function uncontended(phase, ctx, today) {
   const alone = [];
   try {
     for (let i = 0; i <= ALONE; i++) {
-      const body = { start_date: seed.addDays(today, 10 + i), start_hour: HOUR, pax: 2, service_id: ctx.serviceId, customer: guest("alone", i) };
+      const body = {
+        start_date: seed.addDays(today, 10 + i),
+        start_hour: HOUR,
+        pax: 2,
+        service_id: ctx.serviceId,
+        customer: guest("alone", i),
+      };
       const a = await book(phase.url, agent, { token: ctx.rotor(), propertyId: ctx.propertyId, body });
       if (a.status !== 201) throw new Error(`drop: an uncontended booking answered ${a.status} ${a.code}`);
       if (i > 0) alone.push(a.ms);
@@ -188,18 +249,35 @@ export async function dropPart() {
     [
       "",
       `Reservation drop (shard ${r.shard}): ${TABLES} tables seat a party of 2, nothing else does; ${ATTEMPTS} bookings of ${d.date} ${HOUR} sent at once, no table_ids:`,
-      `  answers: ${Object.entries(d.byStatus).map(([k, v]) => `${v} x ${k}`).join(", ")}; ` +
-        (d.stalled ? `${d.stalled} with no answer after ${STALLED_MS / 1000} s (a stall of wrangler dev, status 0 above): not compared` : `the last after ${fmt(d.seconds, 1)} s`),
+      `  answers: ${Object.entries(d.byStatus)
+        .map(([k, v]) => `${v} x ${k}`)
+        .join(", ")}; ` +
+        (d.stalled
+          ? `${d.stalled} with no answer after ${STALLED_MS / 1000} s (a stall of wrangler dev, status 0 above): not compared`
+          : `the last after ${fmt(d.seconds, 1)} s`),
       ...(d.uncleanText ? [`  a 5xx without a problem code answered: ${JSON.stringify(d.uncleanText)}`] : []),
       `  the shard holds ${d.stored.reservations} reservations with ${d.stored.holds} holds on ${d.stored.tables} distinct tables  ${d.ok ? "OK" : "WRONG"}`,
       `  drop latency min ${fmt(d.min)} ms, p50 ${fmt(d.p50)} ms, p99 ${fmt(d.p99)} ms; the ${d.created} bookings answered between ${fmt(d.createdBetween[0])} and ${fmt(d.createdBetween[1])} ms`,
       `  one booking alone: p50 ${fmt(aloneP50)} ms (${ALONE} in a row, each on its own day)`,
       `  ${ATTEMPTS} one-record reads at once (GET /properties/{id}, after the drop): the last after ${fmt(reads, 1)} s` +
         (d.stalled || stalled ? "" : `; the drop's last answer is ${fmt(d.seconds / reads, 2)} times that`) +
-        (stalled ? `; ${stalled} of them had no answer after ${STALLED_MS / 1000} s from an idle local server (a stall of wrangler dev, not a cost): not compared` : ""),
+        (stalled
+          ? `; ${stalled} of them had no answer after ${STALLED_MS / 1000} s from an idle local server (a stall of wrangler dev, not a cost): not compared`
+          : ""),
       `ratio drop-p99 / uncontended-p50 = ${fmt(ratio, 1)}`,
     ].join("\n"),
   );
-  if (!d.ok) throw new Error(`drop: expected exactly ${TABLES} bookings on ${TABLES} tables and clean refusals, got ${JSON.stringify(d.byStatus)}, stored ${JSON.stringify(d.stored)}`);
-  return { shard: r.shard, tables: TABLES, attempts: ATTEMPTS, ...d, alone: { p50: aloneP50, samples: alone }, ratio, readsAtOnce: { seconds: reads, stalled, ratio: stalled ? NaN : d.seconds / reads } };
+  if (!d.ok)
+    throw new Error(
+      `drop: expected exactly ${TABLES} bookings on ${TABLES} tables and clean refusals, got ${JSON.stringify(d.byStatus)}, stored ${JSON.stringify(d.stored)}`,
+    );
+  return {
+    shard: r.shard,
+    tables: TABLES,
+    attempts: ATTEMPTS,
+    ...d,
+    alone: { p50: aloneP50, samples: alone },
+    ratio,
+    readsAtOnce: { seconds: reads, stalled, ratio: stalled ? NaN : d.seconds / reads },
+  };
 }

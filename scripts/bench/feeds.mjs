@@ -22,7 +22,10 @@ function descendants(root) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      parent.set(Number(d), { ppid: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]), name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) });
+      parent.set(Number(d), {
+        ppid: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]),
+        name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+      });
     } catch {
       // gone meanwhile
     }
@@ -60,7 +63,9 @@ async function measure(phase, pids, expected) {
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, workerdRss(pids))), 20);
   const t = performance.now();
-  const res = await fetch(`${phase.url}/searchengine/feeds/availability.json`, { headers: { Authorization: AUTH } });
+  const res = await fetch(`${phase.url}/searchengine/feeds/availability.json`, {
+    headers: { Authorization: AUTH },
+  });
   if (res.status !== 200) throw new Error(`availability feed: ${res.status} ${await res.text()}`);
   let bytes = 0;
   let merchants = 0;
@@ -74,30 +79,54 @@ async function measure(phase, pids, expected) {
     tail = text.slice(-20);
   }
   clearInterval(timer);
-  if (!tail.endsWith("]}]}") && !tail.endsWith("[]}")) throw new Error(`availability feed: cut short after ${bytes} bytes ("${tail}")`);
+  if (!tail.endsWith("]}]}") && !tail.endsWith("[]}"))
+    throw new Error(`availability feed: cut short after ${bytes} bytes ("${tail}")`);
   if (merchants !== expected) throw new Error(`availability feed: ${merchants} merchants, not ${expected}`);
   peak = Math.max(peak, workerdRss(pids));
-  return { bytes, seconds: (performance.now() - t) / 1000, baseMiB: before / 2 ** 20, peakAboveMiB: (peak - before) / 2 ** 20 };
+  return {
+    bytes,
+    seconds: (performance.now() - t) / 1000,
+    baseMiB: before / 2 ** 20,
+    peakAboveMiB: (peak - before) / 2 ** 20,
+  };
 }
 
 /** A production restaurant of `owner` with the busy catalog and its search-engine switch on. */
 async function addMerchant(phase, owner, i) {
-  const property = (await call(phase.url, "/api/v2/properties", { token: owner.token, body: { name: `Feed merchant ${i + 1}` } })).json.data[0];
+  const property = (
+    await call(phase.url, "/api/v2/properties", {
+      token: owner.token,
+      body: { name: `Feed merchant ${i + 1}` },
+    })
+  ).json.data[0];
   await seed.createCatalog(phase.url, { token: owner.token, propertyId: property.id });
   // a week's window keeps 50 merchants' feed to minutes (the feed grows with days x merchants alike)
-  await call(phase.url, `/api/v2/properties/${property.id}`, { method: "PUT", token: owner.token, body: { settings: { max_days_ahead: DAYS } } });
-  await call(phase.url, "/api/v2/reservations/searchengine", { token: owner.token, property: property.id, body: { enable_searchengine: true } });
+  await call(phase.url, `/api/v2/properties/${property.id}`, {
+    method: "PUT",
+    token: owner.token,
+    body: { settings: { max_days_ahead: DAYS } },
+  });
+  await call(phase.url, "/api/v2/reservations/searchengine", {
+    token: owner.token,
+    property: property.id,
+    body: { enable_searchengine: true },
+  });
 }
 
 export async function feedsPart() {
-  const phase = await startPhase("feeds", { vars: { SEARCHENGINE_USER: PARTNER.user, SEARCHENGINE_PASSWORD: PARTNER.password } });
+  const phase = await startPhase("feeds", {
+    vars: { SEARCHENGINE_USER: PARTNER.user, SEARCHENGINE_PASSWORD: PARTNER.password },
+  });
   // a client per merchant (each API client has its own rate limit), all enabled for production at
   // once by hand (the operator's enable-production): only production properties reach the search engine
   const owners = [];
   for (let i = 0; i < MANY; i++) owners.push(await createClient(phase.url, `bench-feeds-${i}`));
   await seed.query(phase.dir, "DB", "UPDATE api_clients SET production_enabled = 1");
   await addMerchant(phase, owners[0], 0);
-  const pids = () => descendants(phase.server.child.pid).filter((p) => p.name.startsWith("workerd")).map((p) => p.pid);
+  const pids = () =>
+    descendants(phase.server.child.pid)
+      .filter((p) => p.name.startsWith("workerd"))
+      .map((p) => p.pid);
   if (!pids().length) throw new Error("feeds: no workerd process found under wrangler dev");
   // once to warm up, then measured
   await measure(phase, pids(), 1);
@@ -115,7 +144,10 @@ export async function feedsPart() {
       "",
       `Search engine availability feed, streamed (busy restaurant's catalog per merchant, ${DAYS}-day booking window):`,
       `${"  merchants".padEnd(12)}${"MB sent".padStart(10)}${"seconds".padStart(10)}${"workerd MiB".padStart(13)}${"peak +MiB".padStart(11)}`,
-      ...rows.map(([n, x]) => `${`  ${n}`.padEnd(12)}${fmt(x.bytes / 1e6).padStart(10)}${fmt(x.seconds).padStart(10)}${fmt(x.baseMiB).padStart(13)}${fmt(x.peakAboveMiB).padStart(11)}`),
+      ...rows.map(
+        ([n, x]) =>
+          `${`  ${n}`.padEnd(12)}${fmt(x.bytes / 1e6).padStart(10)}${fmt(x.seconds).padStart(10)}${fmt(x.baseMiB).padStart(13)}${fmt(x.peakAboveMiB).padStart(11)}`,
+      ),
       `feed peak memory: 1 merchant +${fmt(one.peakAboveMiB)} MiB, ${MANY} merchants +${fmt(many.peakAboveMiB)} MiB (${fmt(many.bytes / 1e6)} MB sent)`,
     ].join("\n"),
   );

@@ -27,7 +27,12 @@ function statusTally(result) {
 }
 
 async function fire(opts, onResponse) {
-  const instance = autocannon({ renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false, ...opts });
+  const instance = autocannon({
+    renderProgressBar: false,
+    renderResultsTable: false,
+    renderLatencyTable: false,
+    ...opts,
+  });
   if (onResponse) instance.on("response", onResponse);
   return await instance;
 }
@@ -37,7 +42,15 @@ async function fire(opts, onResponse) {
  * `auth`: {rotor, property?} adds a rotating bearer token (and the Property header);
  * `extraHeaders`: more headers on every request.
  */
-export async function measureGet({ url, path, auth, connections = 10, duration = 10, warmup = 2, extraHeaders = {} }) {
+export async function measureGet({
+  url,
+  path,
+  auth,
+  connections = 10,
+  duration = 10,
+  warmup = 2,
+  extraHeaders = {},
+}) {
   const headers = { ...extraHeaders };
   if (auth?.property !== undefined) headers.Property = String(auth.property);
   const request = {
@@ -50,7 +63,10 @@ export async function measureGet({ url, path, auth, connections = 10, duration =
   };
   if (warmup > 0) await fire({ url, connections, duration: warmup, headers, requests: [request] });
   const latencies = [];
-  const result = await fire({ url, connections, duration, headers, requests: [request] }, (_client, _status, _bytes, ms) => latencies.push(ms));
+  const result = await fire(
+    { url, connections, duration, headers, requests: [request] },
+    (_client, _status, _bytes, ms) => latencies.push(ms),
+  );
   const statuses = statusTally(result);
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
   const ok = Object.entries(statuses).reduce((n, [code, c]) => (code.startsWith("2") ? n + c : n), 0);
@@ -79,7 +95,14 @@ const pick = ({ mean, p50, p99 }) => ({ mean, p50, p99 });
  */
 export async function measurePairs({ url, auth, booking, connections = 10, duration = 10, warmup = 2 }) {
   const run = async (seconds, record) => {
-    const tally = { pairs: [], posts: [], deletes: [], createStatuses: {}, deleteStatuses: {}, createErrors: {} };
+    const tally = {
+      pairs: [],
+      posts: [],
+      deletes: [],
+      createStatuses: {},
+      deleteStatuses: {},
+      createErrors: {},
+    };
     const count = (map, status) => (map[status] = (map[status] ?? 0) + 1);
     const requests = [
       {
@@ -192,7 +215,10 @@ export async function measureCreates({ url, auth, booking, connections = 10, dur
       errors[code] = (errors[code] ?? 0) + 1;
     },
   };
-  const result = await fire({ url, connections, duration, requests: [request] }, (_client, _status, _bytes, ms) => latencies.push(ms));
+  const result = await fire(
+    { url, connections, duration, requests: [request] },
+    (_client, _status, _bytes, ms) => latencies.push(ms),
+  );
   const statuses = statusTally(result);
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
   return {

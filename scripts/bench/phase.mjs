@@ -23,7 +23,8 @@ export const workerLog = [];
 export async function cleanup() {
   await Promise.all([...servers].map((s) => s.stop().catch(() => {})));
   servers.clear();
-  if (!process.env.BENCH_KEEP) for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP)
+    for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 export const keptDirs = () => tempDirs;
@@ -80,7 +81,10 @@ export async function newPhase(name, { shard = 0 } = {}) {
   const phase = await startPhase(name);
   for (let i = 0; i < shard; i++) await createClient(phase.url, `bench-${name}-filler-${i}`);
   const restaurant = await addRestaurant(phase, `bench-${name}`);
-  if (restaurant.shard !== shard) throw new Error(`${name}: the directory placed the restaurant on shard ${restaurant.shard}, not ${shard}`);
+  if (restaurant.shard !== shard)
+    throw new Error(
+      `${name}: the directory placed the restaurant on shard ${restaurant.shard}, not ${shard}`,
+    );
   return Object.assign(phase, restaurant);
 }
 
@@ -92,7 +96,9 @@ export async function seedDays(phase, r, days, label) {
   const t = performance.now();
   const out = seed.reservationsSql(r.catalog, days, r.next);
   await seed.writeAndRun(phase.dir, r.binding, `${label}.sql`, out.sql);
-  say(`${phase.name}: wrote ${out.reservations.toLocaleString("en")} reservations (${out.holds.toLocaleString("en")} table holds) into ${r.binding} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  say(
+    `${phase.name}: wrote ${out.reservations.toLocaleString("en")} reservations (${out.holds.toLocaleString("en")} table holds) into ${r.binding} in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   return out;
 }
 
@@ -107,8 +113,11 @@ export async function addLoadClients(phase, restaurants) {
   );
   await seed.writeAndRun(phase.dir, "DB", "clients.sql", sql);
   for (const token of [tokens[0], tokens.at(-1)]) {
-    const res = await fetchRetry(`${phase.url}/api/v2/properties/${restaurants[0].catalog.propertyId}`, { headers: { Authorization: `Bearer ${token}` } });
-    if (res.status !== 200) throw new Error(`a seeded load token is refused: ${res.status} ${await res.text()}`);
+    const res = await fetchRetry(`${phase.url}/api/v2/properties/${restaurants[0].catalog.propertyId}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    if (res.status !== 200)
+      throw new Error(`a seeded load token is refused: ${res.status} ${await res.text()}`);
   }
   return { tokens, rotor: tokenRotor(tokens) };
 }
@@ -136,7 +145,17 @@ export async function counts(phase, r) {
        (SELECT count(DISTINCT start_date) FROM reservations WHERE status = 'ACCEPTED') AS days,
        (SELECT count(*) FROM customers) AS customers`,
   );
-  return { rooms: c.rooms, tables: c.tables, groups: c.groups_, services: c.services, reservations: c.reservations, accepted: c.accepted, holds: c.holds, days: c.days, customers: c.customers };
+  return {
+    rooms: c.rooms,
+    tables: c.tables,
+    groups: c.groups_,
+    services: c.services,
+    reservations: c.reservations,
+    accepted: c.accepted,
+    holds: c.holds,
+    days: c.days,
+    customers: c.customers,
+  };
 }
 
 export function printCounts(phase, c) {
@@ -149,7 +168,11 @@ export function printCounts(phase, c) {
 
 /** Next reservation and customer ids of a shard the API has written to as well. */
 export async function syncIds(phase, r) {
-  const [m] = await shardQuery(phase, r, "SELECT (SELECT coalesce(max(id), 0) FROM reservations) AS r, (SELECT coalesce(max(id), 0) FROM customers) AS c");
+  const [m] = await shardQuery(
+    phase,
+    r,
+    "SELECT (SELECT coalesce(max(id), 0) FROM reservations) AS r, (SELECT coalesce(max(id), 0) FROM customers) AS c",
+  );
   const first = seed.firstIds(r.shard);
   r.next = { reservation: Math.max(m.r + 1, first.reservation), customer: Math.max(m.c + 1, first.customer) };
 }

@@ -34,7 +34,8 @@ export function summariseErrors(lines) {
   for (const raw of lines) {
     const line = raw.replace(ANSI, "");
     // wrangler's notice about node:async_hooks is not an error: nodejs_compat is on, the runtime has it
-    if (!/error|exception|uncaught/i.test(line) || /may throw errors at runtime unless you enable/.test(line)) continue;
+    if (!/error|exception|uncaught/i.test(line) || /may throw errors at runtime unless you enable/.test(line))
+      continue;
     let text = line;
     const json = line.match(/\{"level".*\}/);
     if (json) {
@@ -45,7 +46,9 @@ export function summariseErrors(lines) {
         // keep the raw line
       }
     }
-    text = text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>").slice(0, 240);
+    text = text
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
+      .slice(0, 240);
     groups.set(text, (groups.get(text) ?? 0) + 1);
   }
   return [...groups].map(([text, count]) => ({ text, count })).sort((a, b) => b.count - a.count);

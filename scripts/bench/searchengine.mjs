@@ -26,15 +26,30 @@ const AUTH = `Basic ${Buffer.from(`${PARTNER.user}:${PARTNER.password}`).toStrin
 /** The UTC epoch second of a wall-clock time in Rome (the seeded restaurant's zone): the later instant of a repeated hour. */
 function romeSec(date, hour) {
   const wall = seed.localMinutes(date, hour) * 60_000;
-  const format = new Intl.DateTimeFormat("sv-SE", { timeZone: seed.TIMEZONE, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  const hits = [120, 60].map((off) => wall - off * 60_000).filter((t) => format.format(t) === `${date} ${hour.slice(0, 5)}`);
+  const format = new Intl.DateTimeFormat("sv-SE", {
+    timeZone: seed.TIMEZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  const hits = [120, 60]
+    .map((off) => wall - off * 60_000)
+    .filter((t) => format.format(t) === `${date} ${hour.slice(0, 5)}`);
   return hits.length ? hits.at(-1) / 1000 : undefined;
 }
 
 /** The grid of a seeded service, every 15 minutes from its first to its last start. */
 function grid(s) {
   const out = [];
-  for (let m = seed.localMinutes("2000-01-01", s.start_hour); m <= seed.localMinutes("2000-01-01", s.end_hour); m += 15) out.push(new Date(m * 60000).toISOString().slice(11, 16));
+  for (
+    let m = seed.localMinutes("2000-01-01", s.start_hour);
+    m <= seed.localMinutes("2000-01-01", s.end_hour);
+    m += 15
+  )
+    out.push(new Date(m * 60000).toISOString().slice(11, 16));
   return out;
 }
 
@@ -52,7 +67,12 @@ function lookupBodies(merchantId, services, count) {
       const start = romeSec(date, times[Math.floor(rand() * times.length)]);
       if (start === undefined) continue;
       const pax = 1 + Math.floor(rand() * 6);
-      slot_time.push({ service_id: String(services[s]), start_sec: String(start), duration_sec: String(seed.stayOf(pax) * 60), resource_ids: { party_size: pax } });
+      slot_time.push({
+        service_id: String(services[s]),
+        start_sec: String(start),
+        duration_sec: String(seed.stayOf(pax) * 60),
+        resource_ids: { party_size: pax },
+      });
     }
     return JSON.stringify({ merchant_id: merchantId, slot_time });
   });
@@ -60,10 +80,15 @@ function lookupBodies(merchantId, services, count) {
 
 async function lookup(url, body) {
   const t = performance.now();
-  const res = await fetch(`${url}/searchengine/v3/BatchAvailabilityLookup`, { method: "POST", headers: { Authorization: AUTH, "Content-Type": "application/json" }, body });
+  const res = await fetch(`${url}/searchengine/v3/BatchAvailabilityLookup`, {
+    method: "POST",
+    headers: { Authorization: AUTH, "Content-Type": "application/json" },
+    body,
+  });
   const json = await res.json();
   const ms = performance.now() - t;
-  if (res.status !== 200 || json.slot_time_availability?.length !== SLOTS) throw new Error(`lookup answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+  if (res.status !== 200 || json.slot_time_availability?.length !== SLOTS)
+    throw new Error(`lookup answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
   return { ms, available: json.slot_time_availability.filter((x) => x.available).length };
 }
 
@@ -84,18 +109,34 @@ async function round(url, bodies, width) {
   );
   const seconds = (performance.now() - t) / 1000;
   times.sort((x, y) => x - y);
-  return { requests: times.length, width, rps: times.length / seconds, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1), availableShare: available / (times.length * SLOTS) };
+  return {
+    requests: times.length,
+    width,
+    rps: times.length / seconds,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    max: times.at(-1),
+    availableShare: available / (times.length * SLOTS),
+  };
 }
 
 /** The lookups' size is their own (SE_BENCH_REQUESTS), whatever BENCH_DURATION says. */
 export async function searchenginePart() {
-  const phase = await startPhase("searchengine", { vars: { SEARCHENGINE_USER: PARTNER.user, SEARCHENGINE_PASSWORD: PARTNER.password } });
+  const phase = await startPhase("searchengine", {
+    vars: { SEARCHENGINE_USER: PARTNER.user, SEARCHENGINE_PASSWORD: PARTNER.password },
+  });
   const r = await addRestaurant(phase, "bench-searchengine");
   const as = { token: r.owner.token, property: r.owner.propertyId };
   // only production properties reach the search engine: the busy restaurant is made one by hand
-  await shardQuery(phase, r, `UPDATE properties SET sandbox = 0, sandbox_expires_at = NULL WHERE id = ${r.owner.propertyId}`);
+  await shardQuery(
+    phase,
+    r,
+    `UPDATE properties SET sandbox = 0, sandbox_expires_at = NULL WHERE id = ${r.owner.propertyId}`,
+  );
   await call(phase.url, "/api/v2/reservations/searchengine", { ...as, body: { enable_searchengine: true } });
-  const merchantId = (await call(phase.url, `/api/v2/properties/${r.owner.propertyId}`, { token: r.owner.token })).json.data[0].public_key;
+  const merchantId = (
+    await call(phase.url, `/api/v2/properties/${r.owner.propertyId}`, { token: r.owner.token })
+  ).json.data[0].public_key;
   const days = Array.from({ length: DAYS }, (_, i) => [seed.addDays(seed.today(), i), PER_DAY]);
   const seeded = await seedDays(phase, r, days, "searchengine");
 
@@ -117,5 +158,14 @@ export async function searchenginePart() {
       `searchengine lookup p99, one at a time = ${fmt(results[0].p99)} ms (goal < ${SEARCHENGINE_P99_GOAL_MS} ms, a tenth of Google's ${LIMIT_MS / 1000} s)  ${goal ? "OK" : "ABOVE GOAL"}`,
     ].join("\n"),
   );
-  return { shard: r.shard, slots: SLOTS, days: WINDOW, reservations: seeded.reservations, limitMs: LIMIT_MS, goalMs: SEARCHENGINE_P99_GOAL_MS, goal, results };
+  return {
+    shard: r.shard,
+    slots: SLOTS,
+    days: WINDOW,
+    reservations: seeded.reservations,
+    limitMs: LIMIT_MS,
+    goalMs: SEARCHENGINE_P99_GOAL_MS,
+    goal,
+    results,
+  };
 }

@@ -76,13 +76,21 @@ export async function createCatalog(url, { token, propertyId }) {
     const here = [];
     for (const [i, [min, max]] of kinds.entries()) {
       const name = `${spec.name[0]}${r + 1}-${String(i + 1).padStart(2, "0")}`;
-      const t = (await as("/tables", { body: { name, room_id: room.id, guests_min: min, guests_max: max } })).json.data[0];
+      const t = (await as("/tables", { body: { name, room_id: room.id, guests_min: min, guests_max: max } }))
+        .json.data[0];
       here.push({ id: t.id, roomId: room.id, min, max, group: undefined });
     }
     const fours = here.filter((t) => t.max === 4);
     for (let g = 0; g < spec.groups; g++) {
       const [a, b] = [fours[2 * g], fours[2 * g + 1]];
-      const body = { name: `${spec.name[0]}${r + 1}-G${g + 1}`, room_id: room.id, group: true, guests_min: 5, guests_max: 8, table_ids: [a.id, b.id] };
+      const body = {
+        name: `${spec.name[0]}${r + 1}-G${g + 1}`,
+        room_id: room.id,
+        group: true,
+        guests_min: 5,
+        guests_max: 8,
+        table_ids: [a.id, b.id],
+      };
       const t = (await as("/tables", { body })).json.data[0];
       const group = { id: t.id, roomId: room.id, min: 5, max: 8, members: [a, b] };
       a.group = b.group = group;
@@ -92,7 +100,9 @@ export async function createCatalog(url, { token, propertyId }) {
   }
   const services = [];
   for (const s of SERVICES) {
-    services.push((await as("/services", { body: { ...s, weekdays: [1, 2, 3, 4, 5, 6, 7] } })).json.data[0].id);
+    services.push(
+      (await as("/services", { body: { ...s, weekdays: [1, 2, 3, 4, 5, 6, 7] } })).json.data[0].id,
+    );
   }
   return { propertyId, rooms, singles, groups, services };
 }
@@ -101,7 +111,12 @@ export async function createCatalog(url, { token, propertyId }) {
 
 /** Today's date in the restaurant's zone. */
 export function today(timeZone = TIMEZONE) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date());
 }
 
 export function localMinutes(date, hour = "00:00") {
@@ -197,7 +212,10 @@ class InsertWriter {
  */
 function sequencesSql(shard) {
   return ["customers", "reservations"]
-    .map((name) => `INSERT INTO sqlite_sequence (name, seq) SELECT '${name}', ${shard * ID_STRIDE} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '${name}');`)
+    .map(
+      (name) =>
+        `INSERT INTO sqlite_sequence (name, seq) SELECT '${name}', ${shard * ID_STRIDE} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '${name}');`,
+    )
     .join("\n");
 }
 
@@ -207,22 +225,33 @@ function sequencesSql(shard) {
  * Returns {sql, reservations, holds}.
  */
 export function reservationsSql(catalog, days, next, { customersPerParty = 0.3 } = {}) {
-  if (Math.floor(next.reservation / ID_STRIDE) !== catalog.shard || Math.floor(next.customer / ID_STRIDE) !== catalog.shard) {
+  if (
+    Math.floor(next.reservation / ID_STRIDE) !== catalog.shard ||
+    Math.floor(next.customer / ID_STRIDE) !== catalog.shard
+  ) {
     throw new Error(`ids ${next.reservation}/${next.customer} are outside shard ${catalog.shard}'s range`);
   }
-  const customers = new InsertWriter("INSERT INTO customers (id, property_id, first_name, last_name, email, phone)");
+  const customers = new InsertWriter(
+    "INSERT INTO customers (id, property_id, first_name, last_name, email, phone)",
+  );
   const reservations = new InsertWriter(
     "INSERT INTO reservations (id, property_id, customer_id, service_id, room_id, start_date, start_hour, start_min, end_min, pax, status, channel, table_ids)",
   );
-  const holds = new InsertWriter("INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min)");
-  const history = new InsertWriter("INSERT INTO reservation_history (reservation_id, seq, actor, action, from_status, to_status, changes)");
+  const holds = new InsertWriter(
+    "INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min)",
+  );
+  const history = new InsertWriter(
+    "INSERT INTO reservation_history (reservation_id, seq, actor, action, from_status, to_status, changes)",
+  );
   const pid = catalog.propertyId;
   const total = days.reduce((n, [, c]) => n + c, 0);
   const firstCustomer = next.customer;
   const customerCount = Math.max(1, Math.round(total * customersPerParty));
   for (let i = 0; i < customerCount; i++) {
     const id = next.customer++;
-    customers.add(`(${id}, ${pid}, ${q(`Guest${id}`)}, ${q(`Seeded`)}, ${q(`guest${id}@bench.example`)}, ${q(`+39 02 ${String(1000000 + id)}`)})`);
+    customers.add(
+      `(${id}, ${pid}, ${q(`Guest${id}`)}, ${q(`Seeded`)}, ${q(`guest${id}@bench.example`)}, ${q(`+39 02 ${String(1000000 + id)}`)})`,
+    );
   }
   let holdCount = 0;
   let n = 0;
@@ -240,7 +269,13 @@ export function reservationsSql(catalog, days, next, { customersPerParty = 0.3 }
       history.add(`(${id}, 1, 'client:bench', 'created', NULL, 'ACCEPTED', '{"status":[null,"ACCEPTED"]}')`);
     }
   }
-  const sql = [sequencesSql(catalog.shard), customers.sql(), reservations.sql(), holds.sql(), history.sql()].join("\n");
+  const sql = [
+    sequencesSql(catalog.shard),
+    customers.sql(),
+    reservations.sql(),
+    holds.sql(),
+    history.sql(),
+  ].join("\n");
   return { sql, reservations: n, holds: holdCount, customers: customerCount };
 }
 
@@ -252,11 +287,15 @@ export function reservationsSql(catalog, days, next, { customersPerParty = 0.3 }
  */
 function wranglerAsync(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...QUIET_ENV },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...QUIET_ENV },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
@@ -277,7 +316,8 @@ function wranglerAsync(args) {
 async function d1Execute(args) {
   for (let attempt = 1; ; attempt++) {
     const r = await wranglerAsync(["d1", "execute", ...args]);
-    if (r.status === 0 || attempt === 5 || !/SQLITE_BUSY|database is locked/.test(`${r.stdout}${r.stderr}`)) return r;
+    if (r.status === 0 || attempt === 5 || !/SQLITE_BUSY|database is locked/.test(`${r.stdout}${r.stderr}`))
+      return r;
     await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
   }
 }
@@ -285,20 +325,25 @@ async function d1Execute(args) {
 /** Runs a .sql file on a local D1 under persistTo (the running wrangler dev sees the rows). */
 export async function execSqlFile(persistTo, binding, file) {
   const r = await d1Execute([binding, "--local", "--persist-to", persistTo, "--file", file, "--yes"]);
-  if (r.status !== 0) throw new Error(`wrangler d1 execute ${binding} --file ${file} failed:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+  if (r.status !== 0)
+    throw new Error(
+      `wrangler d1 execute ${binding} --file ${file} failed:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`,
+    );
 }
 
 /** Runs one query on a local D1 and returns its rows. */
 export async function query(persistTo, binding, sql) {
   const r = await d1Execute([binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
-  if (r.status !== 0) throw new Error(`query on ${binding} failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+  if (r.status !== 0)
+    throw new Error(`query on ${binding} failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout)[0]?.results ?? [];
 }
 
 /** Runs `sql` (statements separated by ";") on `binding`: every statement's {results, meta}, meta.rows_read among them. */
 export async function queryAll(persistTo, binding, sql) {
   const r = await d1Execute([binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
-  if (r.status !== 0) throw new Error(`query on ${binding} failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+  if (r.status !== 0)
+    throw new Error(`query on ${binding} failed: ${sql}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout);
 }
 
@@ -313,7 +358,11 @@ export const shardBinding = (shard) => `SHARD_${shard}`;
 
 /** The shard the property directory (control database) names for a property. */
 export async function shardOf(persistTo, propertyId) {
-  const [row] = await query(persistTo, "DB", `SELECT shard FROM property_directory WHERE id = ${Number(propertyId)}`);
+  const [row] = await query(
+    persistTo,
+    "DB",
+    `SELECT shard FROM property_directory WHERE id = ${Number(propertyId)}`,
+  );
   if (!row) throw new Error(`property ${propertyId} is not in the directory`);
   return row.shard;
 }
@@ -325,7 +374,9 @@ export async function shardOf(persistTo, propertyId) {
  * throttled.
  */
 export function benchClientsSql(propertyIds, count, firstId = 100_001) {
-  const clients = new InsertWriter("INSERT INTO api_clients (id, client_id, secret_hash, name, email, username, password_hash, redirect_uri)");
+  const clients = new InsertWriter(
+    "INSERT INTO api_clients (id, client_id, secret_hash, name, email, username, password_hash, redirect_uri)",
+  );
   const grants = new InsertWriter("INSERT INTO property_grants (client_id, property_id)");
   const tokens = new InsertWriter("INSERT INTO access_tokens (token_hash, client_id, expires_at)");
   // a year: the storage part checks parties in on their days, its Worker's clock set days ahead
@@ -335,7 +386,9 @@ export function benchClientsSql(propertyIds, count, firstId = 100_001) {
     const id = firstId + i;
     const token = `at_bench_${randomBytes(24).toString("base64url")}`;
     const hash = createHash("sha256").update(token).digest("hex");
-    clients.add(`(${id}, 'ci_bench_${id}_${randomBytes(6).toString("hex")}', 'unusable', 'bench load ${i}', 'load${id}@bench.example', 'bench-load-${id}', 'unusable', 'https://bench.example')`);
+    clients.add(
+      `(${id}, 'ci_bench_${id}_${randomBytes(6).toString("hex")}', 'unusable', 'bench load ${i}', 'load${id}@bench.example', 'bench-load-${id}', 'unusable', 'https://bench.example')`,
+    );
     for (const propertyId of propertyIds) grants.add(`(${id}, ${propertyId})`);
     tokens.add(`(${q(hash)}, ${id}, ${q(expires)})`);
     list.push(token);
@@ -366,7 +419,11 @@ export function bookingMaker(catalog, today, { fromDay, toDay }) {
       start_hour: grid[Math.floor(Math.random() * grid.length)],
       pax: 2 + Math.floor(Math.random() * 3),
       service_id: catalog.services[s],
-      customer: { first_name: "Bench", last_name: `Guest ${n % 200}`, email: `bench.guest${n % 200}@load.example` },
+      customer: {
+        first_name: "Bench",
+        last_name: `Guest ${n % 200}`,
+        email: `bench.guest${n % 200}@load.example`,
+      },
     };
   };
 }

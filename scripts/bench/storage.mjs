@@ -50,7 +50,11 @@ async function must(ctx, method, path, body) {
   for (let attempt = 0; ; attempt++) {
     const res = await fetchRetry(`${ctx.phase.url}${API}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${ctx.rotor()}`, Property: String(ctx.propertyId), ...(body && { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Bearer ${ctx.rotor()}`,
+        Property: String(ctx.propertyId),
+        ...(body && { "Content-Type": "application/json" }),
+      },
       body: body && JSON.stringify(body),
     });
     const text = await res.text();
@@ -65,10 +69,20 @@ async function createMany(ctx, n, tag) {
   const booked = [];
   await pool(n, CONCURRENCY, async (i) => {
     for (let attempt = 0; ; attempt++) {
-      const body = { ...ctx.booking(), ...(ctx.notify === false ? { notify: false } : {}), customer: { first_name: "Giulia", last_name: `Rossi ${tag}${i}`, email: `giulia.rossi.${tag}${i}@storage.example`, phone: `+39 06 ${5550000 + i}` } };
+      const body = {
+        ...ctx.booking(),
+        ...(ctx.notify === false ? { notify: false } : {}),
+        customer: {
+          first_name: "Giulia",
+          last_name: `Rossi ${tag}${i}`,
+          email: `giulia.rossi.${tag}${i}@storage.example`,
+          phone: `+39 06 ${5550000 + i}`,
+        },
+      };
       const r = await must(ctx, "POST", "/reservations", body);
       if (r.status === 201) return void booked.push({ id: r.json.data[0].id, date: body.start_date });
-      if (r.status !== 403 || attempt >= 5) throw new Error(`storage: a create answered ${r.status}: ${r.text.slice(0, 300)}`);
+      if (r.status !== 403 || attempt >= 5)
+        throw new Error(`storage: a create answered ${r.status}: ${r.text.slice(0, 300)}`);
     }
   });
   return booked;
@@ -88,7 +102,8 @@ async function liveMany(ctx, booked) {
     await pool(parties.length, CONCURRENCY, async (i) => {
       for (const step of ["checkin", "checkout"]) {
         const r = await must(ctx, "PATCH", `/reservations/${parties[i].id}/${step}`);
-        if (r.status !== 200 && !(r.retried && r.status < 500)) throw new Error(`storage: ${step} on ${date} answered ${r.status}: ${r.text.slice(0, 300)}`);
+        if (r.status !== 200 && !(r.retried && r.status < 500))
+          throw new Error(`storage: ${step} on ${date} answered ${r.status}: ${r.text.slice(0, 300)}`);
       }
     });
   }
@@ -104,12 +119,17 @@ async function drained(phase, r, timeoutMs = 30_000) {
   for (;;) {
     // wrangler d1 execute opens the file beside the running Worker: SQLITE_BUSY is possible, and
     // only means "ask again".
-    const row = await shardQuery(phase, r, "SELECT count(*) AS n, sum(state <> 'delivered') AS open FROM webhook_deliveries").then(
+    const row = await shardQuery(
+      phase,
+      r,
+      "SELECT count(*) AS n, sum(state <> 'delivered') AS open FROM webhook_deliveries",
+    ).then(
       ([x]) => x,
       () => undefined,
     );
     if (row?.open === 0 || (row && Date.now() > deadline)) return row;
-    if (Date.now() > deadline + timeoutMs) throw new Error("storage: the shard could not be read for the deliveries' state");
+    if (Date.now() > deadline + timeoutMs)
+      throw new Error("storage: the shard could not be read for the deliveries' state");
     await fetch(`${phase.url}/__scheduled`);
     await new Promise((res) => setTimeout(res, 2000));
   }
@@ -124,7 +144,8 @@ async function sizeOf(phase, r) {
 function growth(before, after) {
   const n = after.rows.reservations - before.rows.reservations;
   const rows = {};
-  for (const [t, count] of Object.entries(after.rows)) if (count !== before.rows[t]) rows[t] = (count - before.rows[t]) / n;
+  for (const [t, count] of Object.entries(after.rows))
+    if (count !== before.rows[t]) rows[t] = (count - before.rows[t]) / n;
   return { bytes: (after.bytes - before.bytes) / n, rows };
 }
 
@@ -153,7 +174,8 @@ async function sample(phase, r, ctx, { index, tag, settle = async () => {} }) {
 
 const yearsPer = (bytes) => SHARD_BYTES / (PER_DAY * 365 * bytes);
 /** Bytes per reservation of `years` of a restaurant's history: what is kept for good, plus the webhook rows' window spread over them. */
-const perReservationOver = (kept, webhookRows, years) => kept + (webhookRows * RETENTION_DAYS.webhooks) / (365 * years);
+const perReservationOver = (kept, webhookRows, years) =>
+  kept + (webhookRows * RETENTION_DAYS.webhooks) / (365 * years);
 /** docs/scale.md's projection: 10,000 restaurants at 200 reservations a day. */
 const FLEET = { restaurants: 10_000, perDay: 200 };
 const shardsPerYear = (bytes) => (FLEET.restaurants * FLEET.perDay * 365 * bytes) / SHARD_BYTES;
@@ -163,7 +185,9 @@ export async function storagePart() {
   const r = phase; // the phase is its restaurant too
   const { rotor } = await addLoadClients(phase, [r]);
   const ctx = { phase, rotor, propertyId: r.catalog.propertyId };
-  say(`storage: ${SAMPLE} reservations through the API emailing nobody, ${SAMPLE} emailing the guest, then ${SAMPLE} with a receiver subscribed too`);
+  say(
+    `storage: ${SAMPLE} reservations through the API emailing nobody, ${SAMPLE} emailing the guest, then ${SAMPLE} with a receiver subscribed too`,
+  );
   const bare = await sample(phase, r, { ...ctx, notify: false }, { index: 0, tag: "a" });
   const mailed = await sample(phase, r, ctx, { index: 1, tag: "m" });
   const receiver = await startReceiver();
@@ -179,7 +203,10 @@ export async function storagePart() {
   const messages = mailed.lifecycle.bytes - bare.lifecycle.bytes;
   const webhooks = hooked.lifecycle.bytes - mailed.lifecycle.bytes;
   const all = hooked.lifecycle.bytes;
-  const rowsText = (g) => Object.entries(g.rows).map(([t, n]) => `${t} ${fmt(n, 2)}`).join(", ");
+  const rowsText = (g) =>
+    Object.entries(g.rows)
+      .map(([t, n]) => `${t} ${fmt(n, 2)}`)
+      .join(", ");
   console.log(
     [
       "",
@@ -190,7 +217,9 @@ export async function storagePart() {
       `  lifecycle, emailed and webhooks (all rows):       ${fmt(all, 0).padStart(6)} bytes  (rows each: ${rowsText(hooked.lifecycle)})`,
       `  of which messages (purged MESSAGE_RETENTION_DAYS after they are written): ${fmt(messages, 0)} bytes`,
       `  of which webhook events, deliveries and attempts (purged after WEBHOOK_RETENTION_DAYS): ${fmt(webhooks, 0)} bytes` +
-        (hooked.settled?.open ? ` (${hooked.settled.open} of ${hooked.settled.n} deliveries still waiting out a retry when measured)` : ""),
+        (hooked.settled?.open
+          ? ` (${hooked.settled.open} of ${hooked.settled.n} deliveries still waiting out a retry when measured)`
+          : ""),
       `bytes/reservation kept for good (the reservation, its holds, history and customer; messages and webhook rows purged) = ${fmt(bare.lifecycle.bytes, 0)} (goal <= ${BYTES_GOAL})  ${bare.lifecycle.bytes <= BYTES_GOAL ? "OK" : "ABOVE GOAL"}`,
       `  with its webhook events, deliveries and attempts while they are kept (${RETENTION_DAYS.webhooks} days): ${fmt(bare.lifecycle.bytes + webhooks, 0)}; ` +
         `over a year of history at ${PER_DAY} a day (${RETENTION_DAYS.webhooks} days of webhook rows kept at any time): ${fmt(perReservationOver(bare.lifecycle.bytes, webhooks, 1), 0)}, over three years: ${fmt(perReservationOver(bare.lifecycle.bytes, webhooks, 3), 0)}`,
@@ -199,5 +228,26 @@ export async function storagePart() {
       `${FLEET.restaurants.toLocaleString("en")} restaurants at ${FLEET.perDay} a day fill ${fmt(shardsPerYear(bare.lifecycle.bytes), 1)} shards of 10 GB per year of history kept (messages and webhook rows purged; ${fmt(shardsPerYear(all), 1)} with every row kept)`,
     ].join("\n"),
   );
-  return { shard: r.shard, sample: SAMPLE, perDay: PER_DAY, shardBytes: SHARD_BYTES, withoutEmail: bare, withEmail: mailed, withWebhooks: hooked, messageBytes: messages, webhookBytes: webhooks, bytesPerReservation: all, keptForGood: bare.lifecycle.bytes, keptWithWebhooks: bare.lifecycle.bytes + webhooks, overOneYear: perReservationOver(bare.lifecycle.bytes, webhooks, 1), goal: BYTES_GOAL, restaurantYears: { allRowsKept: yearsPer(all), afterRetention: yearsPer(bare.lifecycle.bytes) }, fleet: { ...FLEET, shardsPerYear: shardsPerYear(bare.lifecycle.bytes), shardsPerYearAllKept: shardsPerYear(all) } };
+  return {
+    shard: r.shard,
+    sample: SAMPLE,
+    perDay: PER_DAY,
+    shardBytes: SHARD_BYTES,
+    withoutEmail: bare,
+    withEmail: mailed,
+    withWebhooks: hooked,
+    messageBytes: messages,
+    webhookBytes: webhooks,
+    bytesPerReservation: all,
+    keptForGood: bare.lifecycle.bytes,
+    keptWithWebhooks: bare.lifecycle.bytes + webhooks,
+    overOneYear: perReservationOver(bare.lifecycle.bytes, webhooks, 1),
+    goal: BYTES_GOAL,
+    restaurantYears: { allRowsKept: yearsPer(all), afterRetention: yearsPer(bare.lifecycle.bytes) },
+    fleet: {
+      ...FLEET,
+      shardsPerYear: shardsPerYear(bare.lifecycle.bytes),
+      shardsPerYearAllKept: shardsPerYear(all),
+    },
+  };
 }

@@ -42,7 +42,9 @@ async function settle(receiver, n, timeoutMs) {
 
 function stats(messages, n, from) {
   const ids = new Set(messages.map((m) => m.headers["webhook-id"]));
-  const latencies = messages.map((m) => m.at - Date.parse(JSON.parse(m.body).created_at)).sort((a, b) => a - b);
+  const latencies = messages
+    .map((m) => m.at - Date.parse(JSON.parse(m.body).created_at))
+    .sort((a, b) => a - b);
   const last = Math.max(...messages.map((m) => m.at));
   return {
     events: n,
@@ -75,23 +77,37 @@ async function measureWebhooks({ phase, booking, duration, connections }) {
   try {
     await subscribe(phase, phase, receiver, HOOK);
     const query = (sql) => shardQuery(phase, phase, sql);
-    const countEvents = async () => (await patiently("count events", () => query("SELECT count(*) AS n FROM webhook_events")))[0].n;
+    const countEvents = async () =>
+      (await patiently("count events", () => query("SELECT count(*) AS n FROM webhook_events")))[0].n;
 
     // ---- sustained: creates and cancellations through the API, each one an event ----
     const started = Date.now();
-    const load = await measurePairs({ url: phase.url, auth: phase.auth, booking, connections, duration, warmup: 0 });
+    const load = await measurePairs({
+      url: phase.url,
+      auth: phase.auth,
+      booking,
+      connections,
+      duration,
+      warmup: 0,
+    });
     const n = await countEvents();
     const writes = (load.createStatuses["201"] ?? 0) + (load.deleteStatuses["200"] ?? 0);
-    say(`  webhooks: ${writes} API writes (201 creates + 200 cancellations) made ${n} events; waiting for the receiver`);
+    say(
+      `  webhooks: ${writes} API writes (201 creates + 200 cancellations) made ${n} events; waiting for the receiver`,
+    );
     const sustained = stats(await settle(receiver, n, 120_000), n, started);
 
     // ---- backlog: many changes committed at once, no dispatch after them; the cron sweeps ----
-    const ids = await patiently("pick reservations", () => query("SELECT id FROM reservations WHERE status = 'ACCEPTED' ORDER BY id DESC LIMIT 2000"));
+    const ids = await patiently("pick reservations", () =>
+      query("SELECT id FROM reservations WHERE status = 'ACCEPTED' ORDER BY id DESC LIMIT 2000"),
+    );
     receiver.hooks.get(HOOK).received = [];
     const backlogSql = `UPDATE reservations SET notes = 'bench backlog' WHERE id IN (${ids.map((r) => r.id).join(",")}); SELECT count(*) AS n FROM webhook_events`;
     // The write and the count in one wrangler run, and the cron right after it: each run of the
     // CLI takes seconds on a busy machine, and the p99 counts from the commit.
-    const [, counted] = await patiently("write the backlog", () => seed.queryAll(phase.dir, phase.binding, backlogSql));
+    const [, counted] = await patiently("write the backlog", () =>
+      seed.queryAll(phase.dir, phase.binding, backlogSql),
+    );
     const swept = Date.now();
     // wrangler dev --test-scheduled (scripts/dev-server.mjs) runs the cron handler on /__scheduled.
     const cron = await fetch(`${phase.url}/__scheduled`);
@@ -115,7 +131,9 @@ export async function webhooksPart({ duration, connections }) {
   for (let d = 0; d < 30; d++) days.push([seed.addDays(today, d), 150]);
   await seedDays(phase, phase, days, "webhooks");
   phase.auth = { ...(await addLoadClients(phase, [phase])), property: phase.catalog.propertyId };
-  say(`measuring webhook delivery: ${duration} s of creates and cancellations, then a backlog of 2,000 changes`);
+  say(
+    `measuring webhook delivery: ${duration} s of creates and cancellations, then a backlog of 2,000 changes`,
+  );
   const booking = seed.bookingMaker(phase.catalog, today, { fromDay: 30, toDay: 100 });
   const w = await measureWebhooks({ phase, booking, duration, connections });
   await phase.stop();

@@ -16,14 +16,24 @@ const median = (xs) => {
 };
 
 /** A slow phone's network: 400 ms latency, 400 kbit/s down and up (CDP takes bytes per second). */
-export const SLOW_NETWORK = { offline: false, latency: 400, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 };
+export const SLOW_NETWORK = {
+  offline: false,
+  latency: 400,
+  downloadThroughput: 400_000 / 8,
+  uploadThroughput: 400_000 / 8,
+};
 
 /**
  * ms from navigation start to the first time radio in the widget's shadow roots, each load in a
  * fresh context (empty cache); `network`: CDP's emulated conditions (none: the machine's own).
  * `requests`: what the last load asked for before the times showed, in the order it asked.
  */
-export async function timeToFirstTimes(url, runs = 10, network = undefined, { withoutPreloads = false } = {}) {
+export async function timeToFirstTimes(
+  url,
+  runs = 10,
+  network = undefined,
+  { withoutPreloads = false } = {},
+) {
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const samples = [];
@@ -41,7 +51,10 @@ export async function timeToFirstTimes(url, runs = 10, network = undefined, { wi
       if (withoutPreloads) {
         await page.route(url, async (route) => {
           const res = await route.fetch();
-          await route.fulfill({ response: res, body: (await res.text()).replace(/<link rel="preload"[^>]*>\n?/g, "") });
+          await route.fulfill({
+            response: res,
+            body: (await res.text()).replace(/<link rel="preload"[^>]*>\n?/g, ""),
+          });
         });
       }
       const asked = [];
@@ -51,7 +64,8 @@ export async function timeToFirstTimes(url, runs = 10, network = undefined, { wi
         () => {
           const find = (root) => {
             if (root.querySelector('input[name="time"]')) return true;
-            for (const el of root.querySelectorAll("*")) if (el.shadowRoot && find(el.shadowRoot)) return true;
+            for (const el of root.querySelectorAll("*"))
+              if (el.shadowRoot && find(el.shadowRoot)) return true;
             return false;
           };
           return find(document) && performance.now();
@@ -87,7 +101,14 @@ export async function lighthouseScores(url, runs = 3) {
   }
   if (!all.length) throw new Error(`Lighthouse scored no run of ${url}: ${unscored.join(" | ")}`);
   const sorted = [...all].sort((a, b) => a.performance - b.performance);
-  const runsOf = all.map((r) => ({ performance: r.performance, accessibility: r.accessibility, tbt: r.tbt, fcp: r.fcp, lcp: r.lcp, longTasks: r.longTasks }));
+  const runsOf = all.map((r) => ({
+    performance: r.performance,
+    accessibility: r.accessibility,
+    tbt: r.tbt,
+    fcp: r.fcp,
+    lcp: r.lcp,
+    longTasks: r.longTasks,
+  }));
   return { ...sorted[Math.floor(all.length / 2)], runs: runsOf, unscored };
 }
 
@@ -95,13 +116,29 @@ export async function lighthouseScores(url, runs = 3) {
 async function lighthouseOnce(url) {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
-  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? CHROMIUM, chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? CHROMIUM,
+    chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu"],
+  });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+    });
     const lhr = result.lhr;
-    const score = (c) => (typeof lhr.categories[c]?.score === "number" ? Math.round(lhr.categories[c].score * 100) : null);
+    const score = (c) =>
+      typeof lhr.categories[c]?.score === "number" ? Math.round(lhr.categories[c].score * 100) : null;
     const failing = Object.values(lhr.audits)
-      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
+      .filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 1 &&
+          a.scoreDisplayMode !== "informative" &&
+          a.scoreDisplayMode !== "notApplicable" &&
+          a.scoreDisplayMode !== "manual",
+      )
       .map((a) => `${a.id} (${a.score})`);
     return {
       performance: score("performance"),
@@ -112,10 +149,20 @@ async function lighthouseOnce(url) {
       cls: lhr.audits["cumulative-layout-shift"]?.numericValue,
       // What the blocking time is made of: the long tasks that end after the first paint, by whose
       // script ("the browser": its own work, such as committing the navigation).
-      longTasks: longTasksAfter(lhr.audits["long-tasks"]?.details?.items ?? [], lhr.audits["first-contentful-paint"]?.numericValue ?? 0),
+      longTasks: longTasksAfter(
+        lhr.audits["long-tasks"]?.details?.items ?? [],
+        lhr.audits["first-contentful-paint"]?.numericValue ?? 0,
+      ),
       failing,
       runtimeError: lhr.runtimeError?.message,
-      why: lhr.runtimeError?.message ?? (Object.values(lhr.audits).filter((a) => a.errorMessage).map((a) => `${a.id}: ${a.errorMessage}`).slice(0, 3).join("; ") || "no reason given"),
+      why:
+        lhr.runtimeError?.message ??
+        (Object.values(lhr.audits)
+          .filter((a) => a.errorMessage)
+          .map((a) => `${a.id}: ${a.errorMessage}`)
+          .slice(0, 3)
+          .join("; ") ||
+          "no reason given"),
     };
   } finally {
     await chrome.kill();
@@ -124,7 +171,16 @@ async function lighthouseOnce(url) {
 
 /** Lighthouse's long tasks (simulated ms) that end after `fcp`: [what ran them, ms]. */
 function longTasksAfter(items, fcp) {
-  return items.filter((t) => t.startTime + t.duration > fcp).map((t) => [t.url === "Unattributable" ? "the browser" : URL.canParse(t.url) ? new URL(t.url).pathname.split("/").pop() : t.url, Math.round(t.duration)]);
+  return items
+    .filter((t) => t.startTime + t.duration > fcp)
+    .map((t) => [
+      t.url === "Unattributable"
+        ? "the browser"
+        : URL.canParse(t.url)
+          ? new URL(t.url).pathname.split("/").pop()
+          : t.url,
+      Math.round(t.duration),
+    ]);
 }
 
 /** Runs the three measurements on a fresh local D1 with the demo restaurant; `say` prints progress. */
@@ -141,12 +197,24 @@ export async function benchWidget({ port, say = console.log } = {}) {
     const ttft = await timeToFirstTimes(url);
     say(`widget: first times shown after ${ttft.median.toFixed(0)} ms (median of ${ttft.samples.length})`);
     const slow = await timeToFirstTimes(url, 5, SLOW_NETWORK);
-    say(`widget: on a slow network, first times shown after ${slow.median.toFixed(0)} ms (median of ${slow.samples.length})`);
+    say(
+      `widget: on a slow network, first times shown after ${slow.median.toFixed(0)} ms (median of ${slow.samples.length})`,
+    );
     const unloaded = await timeToFirstTimes(url, 5, SLOW_NETWORK, { withoutPreloads: true });
-    say(`widget: on a slow network without the preloads, first times shown after ${unloaded.median.toFixed(0)} ms (median of ${unloaded.samples.length})`);
+    say(
+      `widget: on a slow network without the preloads, first times shown after ${unloaded.median.toFixed(0)} ms (median of ${unloaded.samples.length})`,
+    );
     const lh = await lighthouseScores(url);
-    say(`widget: Lighthouse performance ${lh.performance}, accessibility ${lh.accessibility} (median of ${lh.runs.length})`);
-    return { bundle: size, timeToFirstTimes: ttft, slowNetwork: slow, slowWithoutPreloads: unloaded, lighthouse: { url: url.replace(server.url, ""), ...lh } };
+    say(
+      `widget: Lighthouse performance ${lh.performance}, accessibility ${lh.accessibility} (median of ${lh.runs.length})`,
+    );
+    return {
+      bundle: size,
+      timeToFirstTimes: ttft,
+      slowNetwork: slow,
+      slowWithoutPreloads: unloaded,
+      lighthouse: { url: url.replace(server.url, ""), ...lh },
+    };
   } finally {
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -167,6 +235,8 @@ export function widgetLines(w) {
       `; runs ${lh.runs.map((r) => `${r.performance}/${r.accessibility} (TBT ${r.tbt?.toFixed(0)} ms, FCP ${r.fcp?.toFixed(0)} ms${r.longTasks?.length ? `; long tasks ending after it: ${r.longTasks.map(([who, ms]) => `${who} ${ms}`).join(", ")}` : ""})`).join(", ")}; FCP ${lh.fcp?.toFixed(0)} ms, LCP ${lh.lcp?.toFixed(0)} ms, TBT ${lh.tbt?.toFixed(0)} ms, CLS ${lh.cls?.toFixed(3)}` +
       (lh.failing.length ? `; audits below 1: ${lh.failing.join(", ")}` : "") +
       (lh.runtimeError ? `; runtime error: ${lh.runtimeError}` : "") +
-      (lh.unscored?.length ? `; ${lh.unscored.length} run(s) scored no performance and were run again: ${lh.unscored.join(" | ")}` : ""),
+      (lh.unscored?.length
+        ? `; ${lh.unscored.length} run(s) scored no performance and were run again: ${lh.unscored.join(" | ")}`
+        : ""),
   ];
 }

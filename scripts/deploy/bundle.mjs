@@ -14,8 +14,13 @@ export const kib = (n) => `${n.toFixed(1)} KiB`;
  * Bundles the Worker as `wrangler deploy` would, without uploading: { kib, gzipKib, outdir }.
  * BOOKING_ENGINE_BUILT=1: wrangler.toml's [build] step is skipped, the caller built the assets.
  */
-export function bundleWorker({ config = join(ROOT, "wrangler.toml"), outdir = mkdtempSync(join(tmpdir(), "worker-bundle-")) } = {}) {
-  const r = wrangler(["deploy", "--dry-run", "--config", config, "--outdir", outdir], { env: { ...process.env, ...QUIET_ENV, BOOKING_ENGINE_BUILT: "1" } });
+export function bundleWorker({
+  config = join(ROOT, "wrangler.toml"),
+  outdir = mkdtempSync(join(tmpdir(), "worker-bundle-")),
+} = {}) {
+  const r = wrangler(["deploy", "--dry-run", "--config", config, "--outdir", outdir], {
+    env: { ...process.env, ...QUIET_ENV, BOOKING_ENGINE_BUILT: "1" },
+  });
   const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   const m = output.match(/Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/);
   if (r.status !== 0 || !m) return { ok: false, output, outdir };
@@ -26,7 +31,10 @@ export function bundleWorker({ config = join(ROOT, "wrangler.toml"), outdir = mk
 const Z_USERS = [
   { dir: "worker", pattern: /\bz\.([A-Za-z_$][\w$]*)/g },
   { dir: "shared", pattern: /\bz\.([A-Za-z_$][\w$]*)/g },
-  { file: "node_modules/@asteasolutions/zod-to-openapi/dist/index.mjs", pattern: /\bzod\.([A-Za-z_$][\w$]*)/g },
+  {
+    file: "node_modules/@asteasolutions/zod-to-openapi/dist/index.mjs",
+    pattern: /\bzod\.([A-Za-z_$][\w$]*)/g,
+  },
 ];
 
 const sources = (dir) =>
@@ -46,7 +54,8 @@ export async function zodAliasGaps() {
   for (const { dir, file, pattern } of Z_USERS) {
     for (const path of file ? [file] : sources(dir)) {
       for (const [, name] of readFileSync(join(ROOT, path), "utf8").matchAll(pattern)) {
-        if (Object.hasOwn(zod.z, name) && !Object.hasOwn(lean.z, name) && !gaps.has(name)) gaps.set(name, path);
+        if (Object.hasOwn(zod.z, name) && !Object.hasOwn(lean.z, name) && !gaps.has(name))
+          gaps.set(name, path);
       }
     }
   }
@@ -61,7 +70,9 @@ export function startupCpuMs() {
   const dir = mkdtempSync(join(tmpdir(), "worker-startup-"));
   const outfile = join(dir, "startup.cpuprofile");
   try {
-    const r = wrangler(["check", "startup", "--outfile", outfile], { env: { ...process.env, ...QUIET_ENV, BOOKING_ENGINE_BUILT: "1" } });
+    const r = wrangler(["check", "startup", "--outfile", outfile], {
+      env: { ...process.env, ...QUIET_ENV, BOOKING_ENGINE_BUILT: "1" },
+    });
     if (r.status !== 0) throw new Error(`wrangler check startup failed:\n${r.stdout}${r.stderr}`);
     const profile = JSON.parse(readFileSync(outfile, "utf8"));
     const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));

@@ -16,8 +16,15 @@ export function readConfig(path) {
     path,
     text,
     name: toml.name,
-    databases: (toml.d1_databases ?? []).map((d) => ({ binding: d.binding, name: d.database_name, id: d.database_id, migrationsDir: d.migrations_dir })),
-    queues: [...new Set([...(toml.queues?.producers ?? []), ...(toml.queues?.consumers ?? [])].map((q) => q.queue))],
+    databases: (toml.d1_databases ?? []).map((d) => ({
+      binding: d.binding,
+      name: d.database_name,
+      id: d.database_id,
+      migrationsDir: d.migrations_dir,
+    })),
+    queues: [
+      ...new Set([...(toml.queues?.producers ?? []), ...(toml.queues?.consumers ?? [])].map((q) => q.queue)),
+    ],
     vars: toml.vars ?? {},
   };
 }
@@ -33,7 +40,8 @@ function originProblem(origin) {
   } catch {
     return `PUBLIC_ORIGIN "${origin}" is not a URL`;
   }
-  if (LOOPBACK.test(url.hostname)) return `PUBLIC_ORIGIN is a loopback address (${origin}): every link in emails and the OAuth issuer would point to it`;
+  if (LOOPBACK.test(url.hostname))
+    return `PUBLIC_ORIGIN is a loopback address (${origin}): every link in emails and the OAuth issuer would point to it`;
   if (url.protocol !== "https:") return `PUBLIC_ORIGIN must be https (${origin})`;
   return null;
 }
@@ -42,7 +50,8 @@ function originProblem(origin) {
 function emailProblem(from) {
   if (!from) return "EMAIL_FROM is missing";
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(from)) return `EMAIL_FROM "${from}" is not an address`;
-  if (/\.(example|test|invalid|localhost)$/i.test(from)) return `EMAIL_FROM is a placeholder (${from}): the sender must be on a domain set up for Cloudflare Email Service`;
+  if (/\.(example|test|invalid|localhost)$/i.test(from))
+    return `EMAIL_FROM is a placeholder (${from}): the sender must be on a domain set up for Cloudflare Email Service`;
   return null;
 }
 
@@ -53,24 +62,44 @@ function emailProblem(from) {
 export function problems(config, { secrets = [] } = {}) {
   const out = [];
   const origin = originProblem(config.vars.PUBLIC_ORIGIN);
-  if (origin) out.push({ what: origin, fix: "npm run deploy -- --origin https://book.your-domain.com (written to wrangler.toml [vars])" });
+  if (origin)
+    out.push({
+      what: origin,
+      fix: "npm run deploy -- --origin https://book.your-domain.com (written to wrangler.toml [vars])",
+    });
   const email = emailProblem(config.vars.EMAIL_FROM);
-  if (email) out.push({ what: email, fix: "npm run deploy -- --email-from bookings@your-domain.com (written to wrangler.toml [vars])" });
+  if (email)
+    out.push({
+      what: email,
+      fix: "npm run deploy -- --email-from bookings@your-domain.com (written to wrangler.toml [vars])",
+    });
   for (const d of config.databases) {
     if (isPlaceholderId(d.id)) {
-      out.push({ placeholder: true, what: `${d.binding}'s database_id is a placeholder (${d.id})`, fix: `npm run deploy (creates "${d.name}" and writes its id), or: npx wrangler d1 create ${d.name}, and its id into wrangler.toml` });
+      out.push({
+        placeholder: true,
+        what: `${d.binding}'s database_id is a placeholder (${d.id})`,
+        fix: `npm run deploy (creates "${d.name}" and writes its id), or: npx wrangler d1 create ${d.name}, and its id into wrangler.toml`,
+      });
     }
   }
   for (const s of REQUIRED_SECRETS) {
-    if (!secrets.includes(s)) out.push({ secret: s, what: `the secret ${s} is not set`, fix: `${s}=$(openssl rand -base64 32) npm run deploy (uploaded with the Worker), or: npx wrangler secret put ${s}` });
+    if (!secrets.includes(s))
+      out.push({
+        secret: s,
+        what: `the secret ${s} is not set`,
+        fix: `${s}=$(openssl rand -base64 32) npm run deploy (uploaded with the Worker), or: npx wrangler secret put ${s}`,
+      });
   }
   return out;
 }
 
 /** wrangler.toml's text with `database_id` of the database `name` set to `id`. */
 export function withDatabaseId(text, name, id) {
-  const block = new RegExp(`(database_name\\s*=\\s*"${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*\\n\\s*database_id\\s*=\\s*)"[^"]*"`);
-  if (!block.test(text)) throw new Error(`wrangler.toml: no database_id line right after database_name = "${name}"`);
+  const block = new RegExp(
+    `(database_name\\s*=\\s*"${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*\\n\\s*database_id\\s*=\\s*)"[^"]*"`,
+  );
+  if (!block.test(text))
+    throw new Error(`wrangler.toml: no database_id line right after database_name = "${name}"`);
   return text.replace(block, `$1"${id}"`);
 }
 

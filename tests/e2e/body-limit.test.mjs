@@ -22,14 +22,18 @@ function chunkedPost(base, path, headers, bytes, fill = "x") {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = request(url, { method: "POST", headers: { ...headers, "Transfer-Encoding": "chunked", Connection: "close" } }, (res) => {
-      answered = true;
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text: body }));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      { method: "POST", headers: { ...headers, "Transfer-Encoding": "chunked", Connection: "close" } },
+      (res) => {
+        answered = true;
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text: body }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", (err) => (answered ? undefined : reject(err)));
     const chunk = Buffer.alloc(16 * 1024, fill);
     let sent = 0;
@@ -59,7 +63,13 @@ describe("bodies over 64 KiB sent chunked to wrangler dev", () => {
     const created = await fetch(`${server.url}${AUTH}/client`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "Chunky", email: `${username}@example.com`, username, password: "a-long-password", redirect_uri: "https://chunky.example" }),
+      body: JSON.stringify({
+        name: "Chunky",
+        email: `${username}@example.com`,
+        username,
+        password: "a-long-password",
+        redirect_uri: "https://chunky.example",
+      }),
     });
     assert.equal(created.status, 200);
     client = (await created.json()).data[0];
@@ -67,7 +77,11 @@ describe("bodies over 64 KiB sent chunked to wrangler dev", () => {
     const issued = await fetch(`${server.url}${AUTH}/token`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }),
     });
     token = (await issued.json()).access_token;
   });
@@ -79,7 +93,11 @@ describe("bodies over 64 KiB sent chunked to wrangler dev", () => {
 
   it("answer 413 every time, on the integrator API, client creation and the token endpoint", async () => {
     const routes = [
-      ["/api/v2/rooms", { "Content-Type": "application/json", Authorization: `Bearer ${token}`, Property: String(property) }, "problem"],
+      [
+        "/api/v2/rooms",
+        { "Content-Type": "application/json", Authorization: `Bearer ${token}`, Property: String(property) },
+        "problem",
+      ],
       [`${AUTH}/client`, { "Content-Type": "application/json" }, "problem"],
       [`${AUTH}/token`, { "Content-Type": "application/x-www-form-urlencoded" }, "oauth"],
     ];
@@ -90,9 +108,17 @@ describe("bodies over 64 KiB sent chunked to wrangler dev", () => {
         for (const size of [64 * 1024 + 1, 100 * 1024, 1024 * 1024]) {
           const res = await chunkedPost(server.url, path, headers, size);
           seen.push(res.status);
-          assert.equal(res.status, 413, `${path}, ${size} bytes, round ${round}: ${res.status} ${res.text.slice(0, 200)}`);
+          assert.equal(
+            res.status,
+            413,
+            `${path}, ${size} bytes, round ${round}: ${res.status} ${res.text.slice(0, 200)}`,
+          );
           const body = JSON.parse(res.text);
-          if (shape === "oauth") assert.deepEqual(body, { error: "invalid_request", error_description: "request bodies are limited to 64 KiB" });
+          if (shape === "oauth")
+            assert.deepEqual(body, {
+              error: "invalid_request",
+              error_description: "request bodies are limited to 64 KiB",
+            });
           else assert.equal(body.title, "payload too large");
         }
       }
@@ -104,11 +130,23 @@ describe("bodies over 64 KiB sent chunked to wrangler dev", () => {
   it("read a chunked body within the limit as usual", async () => {
     const body = JSON.stringify({ name: "Chunked hall", pad: "y".repeat(50 * 1024) });
     const res = await new Promise((resolve, reject) => {
-      const req = request(new URL("/api/v2/rooms", server.url), { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, Property: String(property), "Transfer-Encoding": "chunked" } }, (r) => {
-        let text = "";
-        r.on("data", (d) => (text += d));
-        r.on("end", () => resolve({ status: r.statusCode, text }));
-      });
+      const req = request(
+        new URL("/api/v2/rooms", server.url),
+        {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Authorization: `Bearer ${token}`,
+            Property: String(property),
+            "Transfer-Encoding": "chunked",
+          },
+        },
+        (r) => {
+          let text = "";
+          r.on("data", (d) => (text += d));
+          r.on("end", () => resolve({ status: r.statusCode, text }));
+        },
+      );
       req.on("error", reject);
       for (let i = 0; i < body.length; i += 8192) req.write(body.slice(i, i + 8192));
       req.end();

@@ -25,9 +25,19 @@ const ZONE = "Europe/Rome";
 /** The instant of `hhmm` on `date` in Rome (the restaurant's zone). */
 function romeInstant(date, hhmm) {
   const guess = Date.parse(`${date}T${hhmm}:00Z`);
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" }).formatToParts(guess);
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: ZONE,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).formatToParts(guess);
   const get = (t) => parts.find((p) => p.type === t).value;
-  const shown = Date.parse(`${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:00Z`);
+  const shown = Date.parse(
+    `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:00Z`,
+  );
   return guess - (shown - guess);
 }
 
@@ -39,29 +49,44 @@ function lunchtime() {
   return { date, at: romeInstant(date, "12:40") };
 }
 
-
 /** Waits for `locator`; when it never comes, the error says what the page showed instead. */
 const shows = (page, locator, timeout = 15_000) =>
   locator.waitFor({ timeout }).catch(async (err) => {
     const text = await page.evaluate(() => {
-      const walk = (n) => (n.nodeType === 3 ? n.textContent : [...(n.shadowRoot ? [n.shadowRoot] : []), ...n.childNodes].map(walk).join(" "));
+      const walk = (n) =>
+        n.nodeType === 3
+          ? n.textContent
+          : [...(n.shadowRoot ? [n.shadowRoot] : []), ...n.childNodes].map(walk).join(" ");
       return walk(document.body).replace(/\s+/g, " ");
     });
-    throw new Error(`${locator} never appeared on ${page.url()}; the page shows: ${text.slice(0, 1500)}`, { cause: err });
+    throw new Error(`${locator} never appeared on ${page.url()}; the page shows: ${text.slice(0, 1500)}`, {
+      cause: err,
+    });
   });
 
 describe("the restaurant's console in Chromium", () => {
   const { date: today, at: start } = lunchtime();
   const unique = `Live${Date.now().toString(36)}`;
   let server, restaurant, other, browser, context, page, errors;
-  const api = (path, o = {}) => request(server.url, `/api/v2${path}`, { token: restaurant.token, property: restaurant.property_id, ...o });
+  const api = (path, o = {}) =>
+    request(server.url, `/api/v2${path}`, {
+      token: restaurant.token,
+      property: restaurant.property_id,
+      ...o,
+    });
   /** A request to the console's API with a session cookie (and a CSRF token when given). */
   const asSession = (cookie, path, { csrf, property, ...init } = {}) =>
     fetch(`${server.url}/console/api/v2${path}`, {
       ...init,
-      headers: { Cookie: `console_session=${cookie}`, "Content-Type": "application/json", ...(csrf ? { "X-CSRF-Token": csrf } : {}), ...(property ? { Property: String(property) } : {}) },
+      headers: {
+        Cookie: `console_session=${cookie}`,
+        "Content-Type": "application/json",
+        ...(csrf ? { "X-CSRF-Token": csrf } : {}),
+        ...(property ? { Property: String(property) } : {}),
+      },
     });
-  const sessionCookie = async (ctx) => (await ctx.cookies(`${server.url}/console`)).find((c) => c.name === "console_session")?.value;
+  const sessionCookie = async (ctx) =>
+    (await ctx.cookies(`${server.url}/console`)).find((c) => c.name === "console_session")?.value;
 
   before(async () => {
     build();
@@ -69,7 +94,10 @@ describe("the restaurant's console in Chromium", () => {
     server = await startDevOnFreePort({ persistTo: STATE, clock: `+${start - Date.now()}` });
     restaurant = await createRestaurant(server.url, { name: "Trattoria Console" });
     await bookTheDay();
-    other = await createClient(server.url, { name: "Another Restaurant", username: `other-${unique.toLowerCase()}` });
+    other = await createClient(server.url, {
+      name: "Another Restaurant",
+      username: `other-${unique.toLowerCase()}`,
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     // axe is injected as an inline script, which the console's CSP forbids: this context ignores CSP.
     context = await newContext({ bypassCSP: true });
@@ -88,7 +116,15 @@ describe("the restaurant's console in Chromium", () => {
   async function bookTheDay() {
     const [lunch, dinner] = restaurant.services;
     const book = async (hour, service, table, pax, first, last, extra = {}) => {
-      const body = { start_date: today, start_hour: hour, pax, service_id: service.id, table_ids: [restaurant.tables[table].id], customer: { first_name: first, last_name: last, phone: "+39 333 5550101" }, ...extra };
+      const body = {
+        start_date: today,
+        start_hour: hour,
+        pax,
+        service_id: service.id,
+        table_ids: [restaurant.tables[table].id],
+        customer: { first_name: first, last_name: last, phone: "+39 333 5550101" },
+        ...extra,
+      };
       const r = await api("/reservations", { body });
       assert.equal(r.status, 201, JSON.stringify(r.json));
     };
@@ -98,7 +134,12 @@ describe("the restaurant's console in Chromium", () => {
   }
 
   async function newContext(options = {}) {
-    const ctx = await browser.newContext({ timezoneId: ZONE, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, ...options });
+    const ctx = await browser.newContext({
+      timezoneId: ZONE,
+      viewport: { width: 1280, height: 900 },
+      deviceScaleFactor: 1,
+      ...options,
+    });
     await ctx.clock.setFixedTime(new Date(start));
     return ctx;
   }
@@ -128,7 +169,12 @@ describe("the restaurant's console in Chromium", () => {
     await page.keyboard.type(RESTAURANT_PASSWORD);
     await page.keyboard.press("Enter");
     await page.locator("bc-day-view h1").waitFor();
-    await page.waitForFunction(() => document.querySelector("booking-console")?.shadowRoot?.querySelector("bc-day-view")?.shadowRoot?.querySelector("table, .message"));
+    await page.waitForFunction(() =>
+      document
+        .querySelector("booking-console")
+        ?.shadowRoot?.querySelector("bc-day-view")
+        ?.shadowRoot?.querySelector("table, .message"),
+    );
     assert.ok(days.includes(today), `the day view read ${days.join(", ")}, not ${today}`);
     assert.ok(await sessionCookie(context));
   });
@@ -136,13 +182,21 @@ describe("the restaurant's console in Chromium", () => {
   let booked;
   it("shows a booking made through the public widget API without a reload, by the live feed", async () => {
     const key = restaurant.public_key;
-    const slots = (await (await fetch(`${server.url}/api/v2/public/${key}/slots?date=${today}&pax=2&days=1`)).json()).data[0];
+    const slots = (
+      await (await fetch(`${server.url}/api/v2/public/${key}/slots?date=${today}&pax=2&days=1`)).json()
+    ).data[0];
     const dinner = slots.services.find((s) => s.times.length && s.times[0] >= "19:00");
     assert.ok(dinner, `tonight has times: ${JSON.stringify(slots)}`);
     const res = await fetch(`${server.url}/api/v2/public/${key}/reservations`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ date: today, hour: dinner.times[0], pax: 2, service_id: dinner.service_id, guest: { first_name: "Ada", last_name: unique, email: "ada@example.com" } }),
+      body: JSON.stringify({
+        date: today,
+        hour: dinner.times[0],
+        pax: 2,
+        service_id: dinner.service_id,
+        guest: { first_name: "Ada", last_name: unique, email: "ada@example.com" },
+      }),
     });
     assert.equal(res.status, 201, await res.clone().text());
     // The guest's answer carries no id: the restaurant's list finds the booking by the guest's name.
@@ -205,11 +259,22 @@ describe("the restaurant's console in Chromium", () => {
   it("keeps the timeline's hour labels apart on a 768 px tablet", async () => {
     await page.setViewportSize({ width: 768, height: 900 });
     try {
-      const boxes = await page.locator("bc-timeline-view .axis span").evaluateAll((spans) => spans.map((s) => s.getBoundingClientRect()).map((b) => [b.left, b.right, b.height]));
+      const boxes = await page
+        .locator("bc-timeline-view .axis span")
+        .evaluateAll((spans) =>
+          spans.map((s) => s.getBoundingClientRect()).map((b) => [b.left, b.right, b.height]),
+        );
       assert.ok(boxes.length > 1);
-      for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i - 1][1] <= boxes[i][0], `hour labels ${i} and ${i + 1} overlap: ${JSON.stringify(boxes)}`);
+      for (let i = 1; i < boxes.length; i++)
+        assert.ok(
+          boxes[i - 1][1] <= boxes[i][0],
+          `hour labels ${i} and ${i + 1} overlap: ${JSON.stringify(boxes)}`,
+        );
       const oneLine = Math.min(...boxes.map((b) => b[2]));
-      assert.ok(boxes.every((b) => b[2] === oneLine), `an hour label wraps: ${JSON.stringify(boxes)}`);
+      assert.ok(
+        boxes.every((b) => b[2] === oneLine),
+        `an hour label wraps: ${JSON.stringify(boxes)}`,
+      );
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
@@ -219,7 +284,9 @@ describe("the restaurant's console in Chromium", () => {
     await page.locator("booking-console nav a", { hasText: "Restaurant" }).click();
     const save = page.locator("bc-restaurant-view button", { hasText: "Save Pranzo" });
     await save.waitFor();
-    const form = page.locator("bc-restaurant-view form", { has: page.getByRole("button", { name: "Save Pranzo" }) });
+    const form = page.locator("bc-restaurant-view form", {
+      has: page.getByRole("button", { name: "Save Pranzo" }),
+    });
     await form.locator('input[name="start_hour"]').fill("11:30");
     await save.click();
     await form.getByText("Saved.").waitFor();
@@ -250,22 +317,38 @@ describe("the restaurant's console in Chromium", () => {
     assert.equal(new URL(first.url()).pathname, "/console");
     const again = await (await newContext()).newPage();
     await again.goto(url);
-    await again.locator("bc-sign-in").getByText("That sign-in link has expired or was used already.").waitFor();
+    await again
+      .locator("bc-sign-in")
+      .getByText("That sign-in link has expired or was used already.")
+      .waitFor();
     assert.equal(await sessionCookie(again.context()), undefined);
     await again.context().close();
   });
 
   it("keeps a session to its restaurant (403 for another's) and refuses a write without X-CSRF-Token (403)", async () => {
     const cookie = await sessionCookie(linked);
-    const foreign = await asSession(cookie, `/reservations?start_date=${today}&end_date=${today}`, { property: other.property_id });
+    const foreign = await asSession(cookie, `/reservations?start_date=${today}&end_date=${today}`, {
+      property: other.property_id,
+    });
     assert.equal(foreign.status, 403, await foreign.text());
     const own = await asSession(cookie, `/reservations?start_date=${today}&end_date=${today}`);
     assert.equal(own.status, 200);
-    const forged = await asSession(cookie, "/rooms", { method: "POST", body: JSON.stringify({ name: "Cantina" }) });
+    const forged = await asSession(cookie, "/rooms", {
+      method: "POST",
+      body: JSON.stringify({ name: "Cantina" }),
+    });
     assert.equal(forged.status, 403);
     assert.match(await forged.text(), /csrf_token_invalid/);
-    const session = (await (await fetch(`${server.url}/console/session`, { headers: { Cookie: `console_session=${cookie}` } })).json()).data[0];
-    const made = await asSession(cookie, "/rooms", { method: "POST", csrf: session.csrf_token, body: JSON.stringify({ name: "Cantina" }) });
+    const session = (
+      await (
+        await fetch(`${server.url}/console/session`, { headers: { Cookie: `console_session=${cookie}` } })
+      ).json()
+    ).data[0];
+    const made = await asSession(cookie, "/rooms", {
+      method: "POST",
+      csrf: session.csrf_token,
+      body: JSON.stringify({ name: "Cantina" }),
+    });
     assert.equal(made.status, 201, await made.text());
     await linked.close();
   });

@@ -14,8 +14,18 @@ import { ROOT } from "../../scripts/paths.mjs";
 const DIR = mkdtempSync(join(tmpdir(), "be-deploy-"));
 after(() => rmSync(DIR, { recursive: true, force: true }));
 
-const OFFLINE = { CLOUDFLARE_API_BASE_URL: "http://127.0.0.1:9/client/v4", CLOUDFLARE_API_TOKEN: "not-a-token", CLOUDFLARE_ACCOUNT_ID: "0", OPS_TOKEN: "", LINK_SECRET: "" };
-const REAL_IDS = { "booking-engine": "6f1c0c9e-1d2a-4b7e-9a51-3c0d2b1e0a01", "booking-engine-shard-0": "6f1c0c9e-1d2a-4b7e-9a51-3c0d2b1e0a02", "booking-engine-shard-1": "6f1c0c9e-1d2a-4b7e-9a51-3c0d2b1e0a03" };
+const OFFLINE = {
+  CLOUDFLARE_API_BASE_URL: "http://127.0.0.1:9/client/v4",
+  CLOUDFLARE_API_TOKEN: "not-a-token",
+  CLOUDFLARE_ACCOUNT_ID: "0",
+  OPS_TOKEN: "",
+  LINK_SECRET: "",
+};
+const REAL_IDS = {
+  "booking-engine": "6f1c0c9e-1d2a-4b7e-9a51-3c0d2b1e0a01",
+  "booking-engine-shard-0": "6f1c0c9e-1d2a-4b7e-9a51-3c0d2b1e0a02",
+  "booking-engine-shard-1": "6f1c0c9e-1d2a-4b7e-9a51-3c0d2b1e0a03",
+};
 
 /** A copy of the project's wrangler.toml with `edit` applied to its text; returns its path. */
 function configWith(edit, name = `wrangler-${Math.random().toString(36).slice(2)}.toml`) {
@@ -25,16 +35,31 @@ function configWith(edit, name = `wrangler-${Math.random().toString(36).slice(2)
   return path;
 }
 
-const deployable = (text) => Object.entries(REAL_IDS).reduce((t, [n, id]) => withDatabaseId(t, n, id), withVar(withVar(text, "PUBLIC_ORIGIN", "https://book.example.com"), "EMAIL_FROM", "bookings@trattoria.it"));
+const deployable = (text) =>
+  Object.entries(REAL_IDS).reduce(
+    (t, [n, id]) => withDatabaseId(t, n, id),
+    withVar(
+      withVar(text, "PUBLIC_ORIGIN", "https://book.example.com"),
+      "EMAIL_FROM",
+      "bookings@trattoria.it",
+    ),
+  );
 
 function deploy(config, ...args) {
-  const r = spawnSync(process.execPath, [join(ROOT, "scripts", "deploy.mjs"), "--config", config, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...OFFLINE }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, "scripts", "deploy.mjs"), "--config", config, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, ...OFFLINE },
+    timeout: 60_000,
+  });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
 describe("npm run deploy", () => {
   it("refuses a loopback PUBLIC_ORIGIN, saying how to set the real one", () => {
-    const { code, out } = deploy(configWith((t) => withVar(deployable(t), "PUBLIC_ORIGIN", "http://127.0.0.1:8787")));
+    const { code, out } = deploy(
+      configWith((t) => withVar(deployable(t), "PUBLIC_ORIGIN", "http://127.0.0.1:8787")),
+    );
     assert.equal(code, 1, out);
     assert.match(out, /refused: PUBLIC_ORIGIN is a loopback address \(http:\/\/127\.0\.0\.1:8787\)/);
     assert.match(out, /fix: npm run deploy -- --origin https:\/\//);
@@ -42,7 +67,12 @@ describe("npm run deploy", () => {
   });
 
   it("refuses a missing PUBLIC_ORIGIN and a placeholder EMAIL_FROM", () => {
-    const path = configWith((t) => withVar(deployable(t), "EMAIL_FROM", "bookings@booking-engine.example").replace(/^PUBLIC_ORIGIN = .*$/m, ""));
+    const path = configWith((t) =>
+      withVar(deployable(t), "EMAIL_FROM", "bookings@booking-engine.example").replace(
+        /^PUBLIC_ORIGIN = .*$/m,
+        "",
+      ),
+    );
     const { code, out } = deploy(path);
     assert.equal(code, 1, out);
     assert.match(out, /refused: PUBLIC_ORIGIN is missing/);
@@ -50,10 +80,23 @@ describe("npm run deploy", () => {
   });
 
   it("refuses placeholder database ids when it may not create the databases (--no-provision)", () => {
-    const { code, out } = deploy(configWith((t) => withVar(withVar(t, "PUBLIC_ORIGIN", "https://book.example.com"), "EMAIL_FROM", "bookings@trattoria.it")), "--no-provision");
+    const { code, out } = deploy(
+      configWith((t) =>
+        withVar(
+          withVar(t, "PUBLIC_ORIGIN", "https://book.example.com"),
+          "EMAIL_FROM",
+          "bookings@trattoria.it",
+        ),
+      ),
+      "--no-provision",
+    );
     assert.equal(code, 1, out);
-    for (const binding of ["DB", "SHARD_0", "SHARD_1"]) assert.match(out, new RegExp(`refused: ${binding}'s database_id is a placeholder`));
-    assert.match(out, /fix: npm run deploy \(creates "booking-engine-shard-1" and writes its id\), or: npx wrangler d1 create booking-engine-shard-1/);
+    for (const binding of ["DB", "SHARD_0", "SHARD_1"])
+      assert.match(out, new RegExp(`refused: ${binding}'s database_id is a placeholder`));
+    assert.match(
+      out,
+      /fix: npm run deploy \(creates "booking-engine-shard-1" and writes its id\), or: npx wrangler d1 create booking-engine-shard-1/,
+    );
   });
 
   it("refuses a missing secret that is neither set on Cloudflare nor given to the deploy", () => {
@@ -62,12 +105,22 @@ describe("npm run deploy", () => {
     const [missing, ...rest] = problems(config, { secrets: ["OPS_TOKEN"] });
     assert.deepEqual(rest, []);
     assert.equal(missing.what, "the secret LINK_SECRET is not set");
-    assert.match(missing.fix, /LINK_SECRET=\$\(openssl rand -base64 32\) npm run deploy .* or: npx wrangler secret put LINK_SECRET/);
+    assert.match(
+      missing.fix,
+      /LINK_SECRET=\$\(openssl rand -base64 32\) npm run deploy .* or: npx wrangler secret put LINK_SECRET/,
+    );
   });
 
   it("writes --origin and --email-from into wrangler.toml, so the next deploy keeps them", () => {
     const path = configWith((t) => t);
-    deploy(path, "--origin", "http://localhost:8787", "--email-from", "bookings@trattoria.it", "--no-provision");
+    deploy(
+      path,
+      "--origin",
+      "http://localhost:8787",
+      "--email-from",
+      "bookings@trattoria.it",
+      "--no-provision",
+    );
     const written = readConfig(path);
     assert.equal(written.vars.PUBLIC_ORIGIN, "http://localhost:8787");
     assert.equal(written.vars.EMAIL_FROM, "bookings@trattoria.it");
@@ -77,7 +130,14 @@ describe("npm run deploy", () => {
     const before = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
     const after = withDatabaseId(before, "booking-engine-shard-0", REAL_IDS["booking-engine-shard-0"]);
     const ids = readConfig(configWith(() => after)).databases.map((d) => d.id);
-    assert.deepEqual(ids, ["00000000-0000-0000-0000-000000000000", REAL_IDS["booking-engine-shard-0"], "00000000-0000-0000-0000-000000000011"]);
-    assert.equal(after.split("\n").filter((l) => l.startsWith("#")).length, before.split("\n").filter((l) => l.startsWith("#")).length);
+    assert.deepEqual(ids, [
+      "00000000-0000-0000-0000-000000000000",
+      REAL_IDS["booking-engine-shard-0"],
+      "00000000-0000-0000-0000-000000000011",
+    ]);
+    assert.equal(
+      after.split("\n").filter((l) => l.startsWith("#")).length,
+      before.split("\n").filter((l) => l.startsWith("#")).length,
+    );
   });
 });

@@ -21,16 +21,27 @@ const STATE = mkdtempSync(join(tmpdir(), "be-language-e2e-"));
 /** The text of the page, the widget's shadow roots included. */
 const deepText = (page) =>
   page.evaluate(() => {
-    const text = (root) => [...root.childNodes].map((n) => (n.shadowRoot ? text(n.shadowRoot) : n.nodeType === 3 ? n.textContent : n.childNodes ? text(n) : "")).join(" ");
+    const text = (root) =>
+      [...root.childNodes]
+        .map((n) =>
+          n.shadowRoot ? text(n.shadowRoot) : n.nodeType === 3 ? n.textContent : n.childNodes ? text(n) : "",
+        )
+        .join(" ");
     return text(document.body).replace(/\s+/g, " ");
   });
 
 /** Waits until the widget shows its booking page's heading, in any language. */
 const booked = (page) =>
-  page.waitForFunction(() => {
-    const find = (root) => root.querySelector("be-book-page") ?? [...root.querySelectorAll("*")].map((e) => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
-    return find(document)?.shadowRoot?.querySelector("h2");
-  }, undefined, { timeout: 20_000 });
+  page.waitForFunction(
+    () => {
+      const find = (root) =>
+        root.querySelector("be-book-page") ??
+        [...root.querySelectorAll("*")].map((e) => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+      return find(document)?.shadowRoot?.querySelector("h2");
+    },
+    undefined,
+    { timeout: 20_000 },
+  );
 
 describe("the hosted pages' language", () => {
   let server, restaurant, browser;
@@ -67,8 +78,14 @@ describe("the hosted pages' language", () => {
     let release;
     const held = new Promise((r) => (release = r));
     // The restaurant's profile is slow to come: what does the guest see meanwhile?
-    await page.route(`**/api/v2/public/${restaurant.public_key}?*`, async (route) => (await held, route.continue()));
-    await page.route(`**/api/v2/public/${restaurant.public_key}`, async (route) => (await held, route.continue()));
+    await page.route(
+      `**/api/v2/public/${restaurant.public_key}?*`,
+      async (route) => (await held, route.continue()),
+    );
+    await page.route(
+      `**/api/v2/public/${restaurant.public_key}`,
+      async (route) => (await held, route.continue()),
+    );
     await page.goto(`${server.url}/p/${restaurant.public_key}/book`);
     await page.waitForFunction(() => customElements.get("booking-engine"));
     const status = page.getByRole("status");
@@ -85,12 +102,19 @@ describe("the hosted pages' language", () => {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 400, downloadThroughput: 50_000, uploadThroughput: 50_000 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 400,
+      downloadThroughput: 50_000,
+      uploadThroughput: 50_000,
+    });
     const asked = [];
     page.on("request", (r) => asked.push(new URL(r.url()).pathname));
     await page.goto(`${server.url}/p/${restaurant.public_key}/book`);
     await booked(page);
-    await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("/slots?")));
+    await page.waitForFunction(() =>
+      performance.getEntriesByType("resource").some((e) => e.name.includes("/slots?")),
+    );
     const profile = asked.filter((p) => p === `/api/v2/public/${restaurant.public_key}`);
     const slots = asked.filter((p) => p.endsWith("/slots"));
     assert.deepEqual([profile.length, slots.length], [1, 1], asked.join(" -> "));
@@ -114,7 +138,13 @@ describe("the hosted pages' language", () => {
     assert.equal(await page.evaluate(() => document.documentElement.lang), "de");
     await booked(page);
     assert.match(await deepText(page), /Tisch reservieren/);
-    assert.equal(await page.getByRole("navigation", { name: "Sprache" }).getByRole("link", { name: "Deutsch" }).getAttribute("aria-current"), "true");
+    assert.equal(
+      await page
+        .getByRole("navigation", { name: "Sprache" })
+        .getByRole("link", { name: "Deutsch" })
+        .getAttribute("aria-current"),
+      "true",
+    );
     assert.deepEqual(await axeViolations(page), []);
     await context.close();
   });

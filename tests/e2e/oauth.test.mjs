@@ -24,12 +24,16 @@ const SCREENSHOT = join(ROOT, "docs", "oauth-sign-in.png");
 const OPS_TOKEN = `ops-e2e-${Math.random().toString(36).slice(2)}`;
 mkdirSync(ARTIFACTS, { recursive: true });
 
-
 /** What the focused element is, as a keyboard user's screen reader would name it. */
 const focused = (page) =>
   page.evaluate(() => {
     const a = document.activeElement;
-    return { tag: a?.tagName.toLowerCase(), name: a?.getAttribute("name"), aria: a?.getAttribute("aria-label"), label: (a?.labels?.[0]?.textContent ?? a?.textContent ?? "").trim() };
+    return {
+      tag: a?.tagName.toLowerCase(),
+      name: a?.getAttribute("name"),
+      aria: a?.getAttribute("aria-label"),
+      label: (a?.labels?.[0]?.textContent ?? a?.textContent ?? "").trim(),
+    };
   });
 
 async function tabTo(page, match, what, max = 15) {
@@ -49,10 +53,24 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/callback`;
     const username = `acme-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
-    const created = await request(server.url, `${AUTH}/client`, { body: { name, email: "dev@acme.example", username, password: "a-long-password", redirect_uri: redirectUri } });
+    const created = await request(server.url, `${AUTH}/client`, {
+      body: {
+        name,
+        email: "dev@acme.example",
+        username,
+        password: "a-long-password",
+        redirect_uri: redirectUri,
+      },
+    });
     assert.equal(created.status, 200, JSON.stringify(created.json));
     const c = created.json.data[0];
-    return { port, redirectUri, client: { client_id: c.client_id }, auth: oauth.ClientSecretBasic(c.client_secret), secret: c.client_secret };
+    return {
+      port,
+      redirectUri,
+      client: { client_id: c.client_id },
+      auth: oauth.ClientSecretBasic(c.client_secret),
+      secret: c.client_secret,
+    };
   }
 
   /** An authorization URL with PKCE and a state, as oauth4webapi's docs build it. */
@@ -77,7 +95,8 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
    * keeps a CF-Connecting-IP the request brings).
    */
   let addresses = 0;
-  const newContext = (options = {}) => browser.newContext({ ...options, extraHTTPHeaders: { "CF-Connecting-IP": `192.0.2.${++addresses}` } });
+  const newContext = (options = {}) =>
+    browser.newContext({ ...options, extraHTTPHeaders: { "CF-Connecting-IP": `192.0.2.${++addresses}` } });
 
   /**
    * A page, and the integrator's redirect_uri as a real server recording what comes back to it
@@ -127,12 +146,28 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
   async function tokensFor(app) {
     const { callback, verifier, state } = await connect(app);
     const params = oauth.validateAuthResponse(as, app.client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, app.client, app.auth, params, app.redirectUri, verifier, local);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      app.client,
+      app.auth,
+      params,
+      app.redirectUri,
+      verifier,
+      local,
+    );
     return oauth.processAuthorizationCodeResponse(as, app.client, response);
   }
 
   const api = (token, path, init = {}) =>
-    fetch(`${server.url}/api/v2${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, Property: String(restaurant.property_id), "Content-Type": "application/json", ...init.headers } });
+    fetch(`${server.url}/api/v2${path}`, {
+      ...init,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        Property: String(restaurant.property_id),
+        "Content-Type": "application/json",
+        ...init.headers,
+      },
+    });
 
   /** The OAuth error of a token request that must fail. */
   async function oauthError(promise) {
@@ -151,7 +186,10 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     local = { [oauth.allowInsecureRequests]: true };
     const issuer = new URL(`${server.url}/auth/api/v2`);
-    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...local }));
+    as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...local }),
+    );
   });
 
   // A restaurant per test: sign-ins are limited per username too.
@@ -167,20 +205,34 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
 
   it("runs the README's oauth4webapi client: the restaurant signs in and allows with the keyboard", async () => {
     const readme = readFileSync(join(ROOT, "docs", "oauth.md"), "utf8");
-    const code = readme.split("<!-- oauth-client:begin -->")[1]?.split("<!-- oauth-client:end -->")[0]?.replace(/^```\w*\n/m, "").replace(/```\s*$/m, "");
+    const code = readme
+      .split("<!-- oauth-client:begin -->")[1]
+      ?.split("<!-- oauth-client:end -->")[0]
+      ?.replace(/^```\w*\n/m, "")
+      .replace(/```\s*$/m, "");
     assert.ok(code, "README has the oauth-client block");
     const app = await integrator("My POS");
     // Inside the project, so the example finds oauth4webapi as a reader's project would.
     const file = join(ARTIFACTS, `oauth-client-${app.port}.mjs`);
     writeFileSync(file, code);
-    const child = spawn(process.execPath, [file], { env: { ...process.env, BASE: server.url, PORT: String(app.port), CLIENT_ID: app.client.client_id, CLIENT_SECRET: app.secret }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [file], {
+      env: {
+        ...process.env,
+        BASE: server.url,
+        PORT: String(app.port),
+        CLIENT_ID: app.client.client_id,
+        CLIENT_SECRET: app.secret,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => (out += c));
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
       const deadline = Date.now() + 20_000;
-      while (!/\/authorize\?\S+/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!/\/authorize\?\S+/.test(out) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       const url = out.match(/http\S+\/authorize\?\S+/)?.[0];
       assert.ok(url, `the example printed no address:\n${out}`);
       const context = await newContext({ viewport: { width: 640, height: 720 }, deviceScaleFactor: 1 });
@@ -198,7 +250,10 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
       assert.match(await page.locator("body").innerText(), /you can close this tab/);
       await context.close();
       assert.equal(await exited, 0, out);
-      assert.match(out, new RegExp(`connected to property ${restaurant.property_id}; its rooms: Sala, Terrazza`));
+      assert.match(
+        out,
+        new RegExp(`connected to property ${restaurant.property_id}; its rooms: Sala, Terrazza`),
+      );
       assert.match(out, new RegExp(`refreshed for property ${restaurant.property_id}`));
     } finally {
       child.kill();
@@ -213,7 +268,10 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     assert.equal(tokens.token_type.toLowerCase(), "bearer");
     assert.equal((await api(tokens.access_token, "/rooms")).status, 200);
     const listed = await (await api(tokens.access_token, "/properties")).json();
-    assert.deepEqual(listed.data.map((p) => p.id), [restaurant.property_id]);
+    assert.deepEqual(
+      listed.data.map((p) => p.id),
+      [restaurant.property_id],
+    );
   });
 
   it("denies: the integrator gets access_denied and its state", async () => {
@@ -221,7 +279,10 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     const { callback, state } = await connect(app, { decision: "Deny" });
     assert.equal(callback.searchParams.get("error"), "access_denied");
     assert.equal(callback.searchParams.get("state"), state);
-    assert.throws(() => oauth.validateAuthResponse(as, app.client, callback, state), (err) => err.error === "access_denied");
+    assert.throws(
+      () => oauth.validateAuthResponse(as, app.client, callback, state),
+      (err) => err.error === "access_denied",
+    );
   });
 
   it("answers a wrong password as a wrong username, on the same page, never redirecting", async () => {
@@ -232,7 +293,11 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
       await page.goto(url.href);
       await signInByKeyboard(page, username, password);
       await page.waitForSelector("[role=alert]");
-      return { alert: await page.locator("[role=alert]").innerText(), path: new URL(page.url()).pathname, focus: await focused(page) };
+      return {
+        alert: await page.locator("[role=alert]").innerText(),
+        path: new URL(page.url()).pathname,
+        focus: await focused(page),
+      };
     };
     const wrongPassword = await attempt(restaurant.username, "not-the-password");
     const wrongUser = await attempt("nobody-by-this-name", RESTAURANT_PASSWORD);
@@ -246,7 +311,10 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
 
   it("never redirects for an unknown client or another redirect_uri: an error page", async () => {
     const app = await integrator();
-    for (const extra of [{ client_id: "ci_not_a_client_at_all" }, { redirect_uri: `http://127.0.0.1:${app.port}/elsewhere` }]) {
+    for (const extra of [
+      { client_id: "ci_not_a_client_at_all" },
+      { redirect_uri: `http://127.0.0.1:${app.port}/elsewhere` },
+    ]) {
       const { url } = await authorizeUrl(app, extra);
       const { page, callbacks, close } = await pageFor(app);
       const res = await page.goto(url.href);
@@ -262,7 +330,10 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     const app = await integrator();
     const { callback, verifier, state } = await connect(app);
     const params = oauth.validateAuthResponse(as, app.client, callback, state);
-    const exchange = (v) => oauth.authorizationCodeGrantRequest(as, app.client, app.auth, params, app.redirectUri, v, local).then((r) => oauth.processAuthorizationCodeResponse(as, app.client, r));
+    const exchange = (v) =>
+      oauth
+        .authorizationCodeGrantRequest(as, app.client, app.auth, params, app.redirectUri, v, local)
+        .then((r) => oauth.processAuthorizationCodeResponse(as, app.client, r));
     assert.equal(await oauthError(exchange(oauth.nopkce)), "invalid_request");
     assert.equal(await oauthError(exchange(oauth.generateRandomCodeVerifier())), "invalid_grant");
     const tokens = await exchange(verifier);
@@ -274,7 +345,10 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
   it("rotates refresh tokens and revokes the family when a spent one comes back", async () => {
     const app = await integrator();
     const first = await tokensFor(app);
-    const refresh = (token) => oauth.refreshTokenGrantRequest(as, app.client, app.auth, token, local).then((r) => oauth.processRefreshTokenResponse(as, app.client, r));
+    const refresh = (token) =>
+      oauth
+        .refreshTokenGrantRequest(as, app.client, app.auth, token, local)
+        .then((r) => oauth.processRefreshTokenResponse(as, app.client, r));
     const second = await refresh(first.refresh_token);
     assert.notEqual(second.refresh_token, first.refresh_token);
     assert.deepEqual(second.property_ids, [restaurant.property_id]);
@@ -287,19 +361,30 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
   it("revokes a refresh token (RFC 7009) with its access tokens", async () => {
     const app = await integrator();
     const tokens = await tokensFor(app);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, app.client, app.auth, tokens.refresh_token, local));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, app.client, app.auth, tokens.refresh_token, local),
+    );
     assert.equal((await api(tokens.access_token, "/rooms")).status, 401);
-    const again = oauth.refreshTokenGrantRequest(as, app.client, app.auth, tokens.refresh_token, local).then((r) => oauth.processRefreshTokenResponse(as, app.client, r));
+    const again = oauth
+      .refreshTokenGrantRequest(as, app.client, app.auth, tokens.refresh_token, local)
+      .then((r) => oauth.processRefreshTokenResponse(as, app.client, r));
     assert.equal(await oauthError(again), "invalid_grant");
   });
 
   it("disconnects an app from the connected-apps page: its tokens are refused and its subscriptions gone", async () => {
     const app = await integrator("Disconnect Me");
     const tokens = await tokensFor(app);
-    const sub = await api(tokens.access_token, "/webhooks/subscription", { method: "POST", body: JSON.stringify({ endpoint: "http://localhost:9/hook", webhook_type: "RESERVATION_CREATED" }) });
+    const sub = await api(tokens.access_token, "/webhooks/subscription", {
+      method: "POST",
+      body: JSON.stringify({ endpoint: "http://localhost:9/hook", webhook_type: "RESERVATION_CREATED" }),
+    });
     assert.equal(sub.status, 201);
     const subscription = (await sub.json()).data[0];
-    const own = await oauth.processClientCredentialsResponse(as, app.client, await oauth.clientCredentialsGrantRequest(as, app.client, app.auth, new URLSearchParams(), local));
+    const own = await oauth.processClientCredentialsResponse(
+      as,
+      app.client,
+      await oauth.clientCredentialsGrantRequest(as, app.client, app.auth, new URLSearchParams(), local),
+    );
     assert.equal((await api(own.access_token, `/webhooks/subscription/${subscription.id}`)).status, 200);
 
     const context = await newContext();
@@ -308,7 +393,12 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     await signInByKeyboard(page, restaurant.username, RESTAURANT_PASSWORD);
     await page.waitForSelector("text=Disconnect Me");
     // Its own button, named after it for a screen reader.
-    await tabTo(page, (f) => f.tag === "button" && f.aria === "Disconnect Disconnect Me", "Disconnect Disconnect Me", 60);
+    await tabTo(
+      page,
+      (f) => f.tag === "button" && f.aria === "Disconnect Disconnect Me",
+      "Disconnect Disconnect Me",
+      60,
+    );
     await page.keyboard.press("Enter");
     await page.waitForSelector("[role=status]");
     assert.match(await page.locator("[role=status]").innerText(), /Disconnect Me is disconnected/);
@@ -317,33 +407,65 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     assert.equal((await api(tokens.access_token, "/rooms")).status, 401);
     assert.equal((await api(own.access_token, "/rooms")).status, 403);
     assert.equal((await api(own.access_token, `/webhooks/subscription/${subscription.id}`)).status, 404);
-    const refresh = oauth.refreshTokenGrantRequest(as, app.client, app.auth, tokens.refresh_token, local).then((r) => oauth.processRefreshTokenResponse(as, app.client, r));
+    const refresh = oauth
+      .refreshTokenGrantRequest(as, app.client, app.auth, tokens.refresh_token, local)
+      .then((r) => oauth.processRefreshTokenResponse(as, app.client, r));
     assert.equal(await oauthError(refresh), "invalid_grant");
   });
 
   it("npm run ops -- revoke-grant ends the app's tokens there and deletes its subscriptions, through the operator door", async () => {
     const app = await integrator("Revoked By Ops");
     const tokens = await tokensFor(app);
-    const sub = await api(tokens.access_token, "/webhooks/subscription", { method: "POST", body: JSON.stringify({ endpoint: "http://localhost:9/hook", webhook_type: "RESERVATION_CREATED" }) });
+    const sub = await api(tokens.access_token, "/webhooks/subscription", {
+      method: "POST",
+      body: JSON.stringify({ endpoint: "http://localhost:9/hook", webhook_type: "RESERVATION_CREATED" }),
+    });
     assert.equal(sub.status, 201);
     const subscription = (await sub.json()).data[0];
-    const own = await oauth.processClientCredentialsResponse(as, app.client, await oauth.clientCredentialsGrantRequest(as, app.client, app.auth, new URLSearchParams(), local));
+    const own = await oauth.processClientCredentialsResponse(
+      as,
+      app.client,
+      await oauth.clientCredentialsGrantRequest(as, app.client, app.auth, new URLSearchParams(), local),
+    );
 
     const port = new URL(server.url).port;
-    const ops = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "revoke-grant", app.client.client_id, String(restaurant.property_id)], {
-      env: { ...process.env, PORT: port, OPS_TOKEN },
-      encoding: "utf8",
-    });
+    const ops = await run(
+      process.execPath,
+      [
+        join(ROOT, "scripts", "ops.mjs"),
+        "revoke-grant",
+        app.client.client_id,
+        String(restaurant.property_id),
+      ],
+      {
+        env: { ...process.env, PORT: port, OPS_TOKEN },
+        encoding: "utf8",
+      },
+    );
     assert.equal(ops.status, 0, ops.stderr);
-    assert.match(ops.stdout, new RegExp(`no longer acts on property ${restaurant.property_id}: \\d+ access and 1 refresh token\\(s\\) revoked, 1 webhook subscription\\(s\\) deleted`));
+    assert.match(
+      ops.stdout,
+      new RegExp(
+        `no longer acts on property ${restaurant.property_id}: \\d+ access and 1 refresh token\\(s\\) revoked, 1 webhook subscription\\(s\\) deleted`,
+      ),
+    );
 
     assert.equal((await api(tokens.access_token, "/rooms")).status, 401);
     assert.equal((await api(own.access_token, "/rooms")).status, 403);
     assert.equal((await api(own.access_token, `/webhooks/subscription/${subscription.id}`)).status, 404);
-    const again = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "revoke-grant", app.client.client_id, String(restaurant.property_id)], {
-      env: { ...process.env, PORT: port, OPS_TOKEN },
-      encoding: "utf8",
-    });
+    const again = await run(
+      process.execPath,
+      [
+        join(ROOT, "scripts", "ops.mjs"),
+        "revoke-grant",
+        app.client.client_id,
+        String(restaurant.property_id),
+      ],
+      {
+        env: { ...process.env, PORT: port, OPS_TOKEN },
+        encoding: "utf8",
+      },
+    );
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stdout, /had no grant on property/);
   });
@@ -351,11 +473,14 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
   for (const locale of ["en", "it"]) {
     it(`passes axe on every page of the flow, in ${locale}`, async () => {
       const app = await integrator(`Axe ${locale}`);
-      const check = async (page, what) => assert.deepEqual(await axeViolations(page), [], `${what} (${locale})`);
+      const check = async (page, what) =>
+        assert.deepEqual(await axeViolations(page), [], `${what} (${locale})`);
       // axe is injected as an inline script, which the pages' CSP forbids: this context ignores CSP.
       const context = await newContext({ locale, bypassCSP: true });
       const page = await context.newPage();
-      await page.route(`http://127.0.0.1:${app.port}/**`, (route) => route.fulfill({ status: 200, body: "ok" }));
+      await page.route(`http://127.0.0.1:${app.port}/**`, (route) =>
+        route.fulfill({ status: 200, body: "ok" }),
+      );
 
       const { url } = await authorizeUrl(app, { ui_locales: locale });
       await page.goto(url.href);

@@ -19,7 +19,17 @@ const STATE = mkdtempSync(join(tmpdir(), "be-offers-e2e-"));
 
 /** One table of two, dinner every day: one booking fills a time. */
 const CATALOG = {
-  settings: { timezone: "Europe/Rome", locale: "en", average_stay: 60, slot_interval: 15, min_notice: 0, max_days_ahead: 60, cancel_notice: 0, max_online_pax: 4, offer_minutes: 30 },
+  settings: {
+    timezone: "Europe/Rome",
+    locale: "en",
+    average_stay: 60,
+    slot_interval: 15,
+    min_notice: 0,
+    max_days_ahead: 60,
+    cancel_notice: 0,
+    max_online_pax: 4,
+    offer_minutes: 30,
+  },
   rooms: { Sala: [["S1", 1, 2]] },
   groups: [],
   services: [{ name: "Cena", start_hour: "19:00", end_hour: "21:00", weekdays: [1, 2, 3, 4, 5, 6, 7] }],
@@ -54,19 +64,34 @@ describe("a waiting-list offer, claimed from its email in Chromium", () => {
   async function mailTo(address, subject) {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const hit = (await mails()).find((m) => m.to?.[0]?.address === address && subject.test(m.subject ?? ""));
+      const hit = (await mails()).find(
+        (m) => m.to?.[0]?.address === address && subject.test(m.subject ?? ""),
+      );
       if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`no email "${subject}" to ${address}; got ${(await mails()).map((m) => `${m.to?.[0]?.address}: ${m.subject}`).join("; ")}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no email "${subject}" to ${address}; got ${(await mails()).map((m) => `${m.to?.[0]?.address}: ${m.subject}`).join("; ")}`,
+        );
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 
   it("the first waiting party gets the offer and claims it from the link: ACCEPTED", async () => {
     const profile = (await request(server.url, `/api/v2/public/${restaurant.public_key}`)).json.data[0];
-    const date = profile.first_date < profile.last_date ? new Date(Date.parse(profile.first_date) + 3 * 86_400_000).toISOString().slice(0, 10) : profile.first_date;
+    const date =
+      profile.first_date < profile.last_date
+        ? new Date(Date.parse(profile.first_date) + 3 * 86_400_000).toISOString().slice(0, 10)
+        : profile.first_date;
     const book = (first, email, waiting_list) =>
       request(server.url, `/api/v2/public/${restaurant.public_key}/reservations`, {
-        body: { date, hour: "19:30", pax: 2, guest: { first_name: first, last_name: "Guest", email }, waiting_list, locale: "en" },
+        body: {
+          date,
+          hour: "19:30",
+          pax: 2,
+          guest: { first_name: first, last_name: "Guest", email },
+          waiting_list,
+          locale: "en",
+        },
       });
     const tag = Date.now().toString(36);
     const holder = await book("Holder", `holder-${tag}@example.com`, false);
@@ -78,12 +103,23 @@ describe("a waiting-list offer, claimed from its email in Chromium", () => {
     const confirmation = await mailTo(`holder-${tag}@example.com`, /^Your table at Osteria Offerta/);
     assert.ok(confirmation.attachments.some((a) => a.mimeType.startsWith("text/calendar")));
 
-    const cancelled = await request(server.url, `/api/v2/public/${restaurant.public_key}/manage/${holder.json.data[0].manage_token}`, { method: "DELETE" });
+    const cancelled = await request(
+      server.url,
+      `/api/v2/public/${restaurant.public_key}/manage/${holder.json.data[0].manage_token}`,
+      { method: "DELETE" },
+    );
     assert.equal(cancelled.status, 200);
     const offer = await mailTo(`bea-${tag}@example.com`, /^A table is free at Osteria Offerta/);
-    const link = offer.text.match(new RegExp(`${server.url}/p/${restaurant.public_key}/offer/[\\w-]+\\?locale=en`))?.[0];
+    const link = offer.text.match(
+      new RegExp(`${server.url}/p/${restaurant.public_key}/offer/[\\w-]+\\?locale=en`),
+    )?.[0];
     assert.ok(link, `an offer link on ${server.url} in: ${offer.text}`);
-    assert.equal((await mails()).filter((m) => m.to?.[0]?.address === `carl-${tag}@example.com` && /A table is free/.test(m.subject ?? "")).length, 0);
+    assert.equal(
+      (await mails()).filter(
+        (m) => m.to?.[0]?.address === `carl-${tag}@example.com` && /A table is free/.test(m.subject ?? ""),
+      ).length,
+      0,
+    );
 
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -101,7 +137,11 @@ describe("a waiting-list offer, claimed from its email in Chromium", () => {
 
     // The integrator reads Bea's reservation: accepted, on the table the holder freed.
     const token = restaurant.token;
-    const list = await request(server.url, `/api/v2/reservations?start_date=${date}&end_date=${date}&text_search=Bea`, { token, property: restaurant.property_id });
+    const list = await request(
+      server.url,
+      `/api/v2/reservations?start_date=${date}&end_date=${date}&text_search=Bea`,
+      { token, property: restaurant.property_id },
+    );
     assert.equal(list.status, 200);
     assert.equal(list.json.data[0].status, "ACCEPTED");
     assert.equal(list.json.data[0].tables[0].name, "S1");

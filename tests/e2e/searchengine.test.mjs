@@ -25,10 +25,17 @@ describe("Reserve with Google against npm start", () => {
     server = await npmStartOnFreePort({ state: STATE });
     PORT = server.port;
     BASE = `http://127.0.0.1:${PORT}`;
-    partner = { user: bannerField(server.out, "partner user"), password: bannerField(server.out, "partner password") };
+    partner = {
+      user: bannerField(server.out, "partner user"),
+      password: bannerField(server.out, "partner password"),
+    };
     const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
       method: "POST",
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: bannerField(server.out, "client_id"), client_secret: bannerField(server.out, "client_secret") }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: bannerField(server.out, "client_id"),
+        client_secret: bannerField(server.out, "client_secret"),
+      }),
     }).then((r) => r.json());
     demo = { token: token.access_token, property: bannerField(server.out, "property id") };
   });
@@ -43,7 +50,10 @@ describe("Reserve with Google against npm start", () => {
     const vars = readFileSync(join(ROOT, ".dev.vars"), "utf8");
     assert.match(vars, new RegExp(`^SEARCHENGINE_USER=${partner.user}$`, "m"));
     assert.match(vars, new RegExp(`^SEARCHENGINE_PASSWORD=${partner.password}$`, "m"));
-    const health = (auth) => fetch(`${BASE}/searchengine/v3/HealthCheck`, { headers: auth ? { Authorization: `Basic ${btoa(auth)}` } : {} });
+    const health = (auth) =>
+      fetch(`${BASE}/searchengine/v3/HealthCheck`, {
+        headers: auth ? { Authorization: `Basic ${btoa(auth)}` } : {},
+      });
     assert.equal((await health(`${partner.user}:${partner.password}`)).status, 200);
     assert.equal((await health()).status, 401);
     assert.equal((await health(`${partner.user}:wrong`)).status, 401);
@@ -57,7 +67,14 @@ describe("Reserve with Google against npm start", () => {
     const cwd = mkdtempSync(join(tmpdir(), "be-se-session-"));
     const r = await run("bash", ["-euo", "pipefail", "-c", `${JSON_HELPER}\n${script}`], {
       cwd,
-      env: { ...process.env, BASE, TOKEN: demo.token, PROPERTY: demo.property, SE_USER: partner.user, SE_PASSWORD: partner.password },
+      env: {
+        ...process.env,
+        BASE,
+        TOKEN: demo.token,
+        PROPERTY: demo.property,
+        SE_USER: partner.user,
+        SE_PASSWORD: partner.password,
+      },
       encoding: "utf8",
     });
     assert.equal(r.status, 0, `the session failed:\n${r.stdout}\n${r.stderr}`);
@@ -71,7 +88,9 @@ describe("Reserve with Google against npm start", () => {
     const cancelled = JSON.parse(lines[5]).booking;
     assert.equal(cancelled.status, "CANCELED");
     assert.equal(cancelled.user_information.given_name, "Grace");
-    const reservation = await fetch(`${BASE}/api/v2/reservations/${status.booking_id}`, { headers: { Authorization: `Bearer ${demo.token}`, Property: demo.property } }).then((res) => res.json());
+    const reservation = await fetch(`${BASE}/api/v2/reservations/${status.booking_id}`, {
+      headers: { Authorization: `Bearer ${demo.token}`, Property: demo.property },
+    }).then((res) => res.json());
     assert.equal(reservation.data[0].channel, "SEARCHENGINE");
     assert.equal(reservation.data[0].status, "CANCELLED");
     assert.equal(reservation.data[0].customer.last_name, "Hopper");
@@ -80,15 +99,21 @@ describe("Reserve with Google against npm start", () => {
 
   it("writes the three feeds as files with npm run ops -- searchengine-feeds DIR", async () => {
     const dir = mkdtempSync(join(tmpdir(), "be-se-feeds-"));
-    const r = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "searchengine-feeds", dir], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
+    const r = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "searchengine-feeds", dir], {
+      env: { ...process.env, PORT: String(PORT) },
+      encoding: "utf8",
+    });
     assert.equal(r.status, 0, r.stderr);
-    for (const name of ["merchants", "services", "availability"]) assert.ok(existsSync(join(dir, `${name}.json`)), name);
+    for (const name of ["merchants", "services", "availability"])
+      assert.ok(existsSync(join(dir, `${name}.json`)), name);
     const merchants = JSON.parse(readFileSync(join(dir, "merchants.json"), "utf8"));
     assert.equal(merchants.metadata.processing_instruction, "PROCESS_AS_COMPLETE");
     const publicKey = bannerField(server.out, "Welcome page").split("/p/")[1];
     assert.ok(merchants.merchant.some((m) => m.merchant_id === publicKey && m.name === "Trattoria Demo"));
     const availability = JSON.parse(readFileSync(join(dir, "availability.json"), "utf8"));
-    const slots = availability.service_availability.flatMap((s) => s.availability).filter((a) => a.merchant_id === publicKey);
+    const slots = availability.service_availability
+      .flatMap((s) => s.availability)
+      .filter((a) => a.merchant_id === publicKey);
     assert.ok(slots.length > 100, `${slots.length} slots`);
     assert.match(r.stdout, /wrote .*availability\.json \([\d,]+ slots/);
     rmSync(dir, { recursive: true, force: true });

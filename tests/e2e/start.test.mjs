@@ -49,7 +49,9 @@ describe("npm start and the README quick start", () => {
   let server;
   before(async () => {
     server = await npmStart();
-    console.log(`# cold start of npm start (build, migrations, wrangler dev, demo seed): ${server.seconds.toFixed(1)} s`);
+    console.log(
+      `# cold start of npm start (build, migrations, wrangler dev, demo seed): ${server.seconds.toFixed(1)} s`,
+    );
   });
   after(async () => {
     if (server) await stopNpmStart(server.child);
@@ -57,18 +59,23 @@ describe("npm start and the README quick start", () => {
   });
 
   it("prints the docs, the demo's hosted pages and the demo client's credentials", async () => {
-    for (const label of ["API docs", "Welcome page", "Services page", "Booking page"]) assert.match(server.out, new RegExp(`${label}\\s+${BASE}/`));
+    for (const label of ["API docs", "Welcome page", "Services page", "Booking page"])
+      assert.match(server.out, new RegExp(`${label}\\s+${BASE}/`));
     const clientId = field(server.out, "client_id");
     const secret = field(server.out, "client_secret");
     assert.match(clientId, /^ci_/);
     assert.match(secret, /^cs_/);
     const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
       method: "POST",
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: clientId,
+        client_secret: secret,
+      }),
     }).then((r) => r.json());
-    const rooms = await fetch(`${BASE}/api/v2/rooms`, { headers: { Authorization: `Bearer ${token.access_token}`, Property: field(server.out, "property id") } }).then((r) =>
-      r.json(),
-    );
+    const rooms = await fetch(`${BASE}/api/v2/rooms`, {
+      headers: { Authorization: `Bearer ${token.access_token}`, Property: field(server.out, "property id") },
+    }).then((r) => r.json());
     assert.deepEqual(
       rooms.data.map((r) => r.name),
       ["Sala", "Terrazza"],
@@ -81,7 +88,11 @@ describe("npm start and the README quick start", () => {
     const username = field(server.out, "username");
     const password = field(server.out, "password");
     assert.ok(username && password, server.out);
-    const res = await fetch(`${BASE}/console/session`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password }) });
+    const res = await fetch(`${BASE}/console/session`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username, password }),
+    });
     assert.equal(res.status, 200, await res.clone().text());
     assert.equal((await res.json()).data[0].property.id, Number(field(server.out, "property id")));
   });
@@ -94,13 +105,20 @@ describe("npm start and the README quick start", () => {
     assert.match(await page.text(), new RegExp(`<booking-engine property="${publicKey}" page="book"`));
     const api = `${BASE}/api/v2/public/${publicKey}`;
     const profile = (await fetch(api).then((r) => r.json())).data[0];
-    const days = (await fetch(`${api}/slots?date=${profile.first_date}&pax=2&days=3`).then((r) => r.json())).data;
-    const offer = days.flatMap((d) => d.services.flatMap((s) => s.times.map((hour) => ({ date: d.date, service_id: s.service_id, hour }))))[0];
+    const days = (await fetch(`${api}/slots?date=${profile.first_date}&pax=2&days=3`).then((r) => r.json()))
+      .data;
+    const offer = days.flatMap((d) =>
+      d.services.flatMap((s) => s.times.map((hour) => ({ date: d.date, service_id: s.service_id, hour }))),
+    )[0];
     assert.ok(offer, "the demo offers a time for two within three days");
     const booked = await fetch(`${api}/reservations`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ ...offer, pax: 2, guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" } }),
+      body: JSON.stringify({
+        ...offer,
+        pax: 2,
+        guest: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" },
+      }),
     });
     assert.equal(booked.status, 201);
     const { manage_url: manageUrl, status } = (await booked.json()).data[0];
@@ -114,7 +132,11 @@ describe("npm start and the README quick start", () => {
     assert.ok(block, "README has a quick start block");
     const script = block.replace(/^```sh\n/m, "").replace(/```\s*$/m, "");
     const cwd = mkdtempSync(join(tmpdir(), "be-quickstart-"));
-    const r = await run("bash", ["-xeuo", "pipefail", "-c", script], { cwd, env: { ...process.env, BASE }, encoding: "utf8" });
+    const r = await run("bash", ["-xeuo", "pipefail", "-c", script], {
+      cwd,
+      env: { ...process.env, BASE },
+      encoding: "utf8",
+    });
     assert.equal(r.status, 0, `quick start failed:\n${r.stdout}\n${r.stderr}`);
     const lines = r.stdout.trim().split("\n");
     const properties = JSON.parse(lines[0]);
@@ -127,11 +149,24 @@ describe("npm start and the README quick start", () => {
     const confirmed = JSON.parse(lines[3]).data[0];
     assert.equal(confirmed.status, "CONFIRMED");
     assert.equal(confirmed.start_hour, "20:00:00");
-    assert.deepEqual(confirmed.tables.map((t) => t.name), ["T1"]);
+    assert.deepEqual(
+      confirmed.tables.map((t) => t.name),
+      ["T1"],
+    );
     // a week ahead, check-in is not open yet, as the README says
     const client = JSON.parse(readFileSync(join(cwd, "client.json"), "utf8")).data[0];
-    const quick = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, { method: "POST", body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret }) }).then((res) => res.json());
-    const early = await fetch(`${BASE}/api/v2/reservations/${confirmed.id}/checkin`, { method: "PATCH", headers: { Authorization: `Bearer ${quick.access_token}`, Property: String(properties.data[0].id) } });
+    const quick = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
+      method: "POST",
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }),
+    }).then((res) => res.json());
+    const early = await fetch(`${BASE}/api/v2/reservations/${confirmed.id}/checkin`, {
+      method: "PATCH",
+      headers: { Authorization: `Bearer ${quick.access_token}`, Property: String(properties.data[0].id) },
+    });
     assert.equal(early.status, 409);
     assert.equal((await early.json()).code, "checkin_too_early");
     rmSync(cwd, { recursive: true, force: true });
@@ -154,9 +189,16 @@ describe("npm start and the README quick start", () => {
       // The page's CSP must not have to refuse anything the docs UI does.
       const violations = [];
       await page.exposeFunction("reportViolation", (v) => violations.push(v));
-      await page.addInitScript(() => document.addEventListener("securitypolicyviolation", (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`)));
+      await page.addInitScript(() =>
+        document.addEventListener("securitypolicyviolation", (e) =>
+          window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`),
+        ),
+      );
       const answer = await page.goto(`${BASE}/docs`);
-      assert.match(answer.headers()["content-security-policy"] ?? "", /default-src 'none'.*script-src 'self' 'nonce-/);
+      assert.match(
+        answer.headers()["content-security-policy"] ?? "",
+        /default-src 'none'.*script-src 'self' 'nonce-/,
+      );
       await page.waitForSelector(".opblock", { timeout: 30_000 });
       assert.match(await page.locator(".info .title").innerText(), /Restaurant reservation API/);
       const operations = await page.locator(".opblock").count();
@@ -164,7 +206,11 @@ describe("npm start and the README quick start", () => {
       await page.screenshot({ path: join(ARTIFACTS, "docs.png") });
       assert.deepEqual(blocked, [], "the docs page asked for something outside this server");
       // "Try it out" calls this origin's API with a bearer token, as this fetch from the page does.
-      const status = await page.evaluate(() => fetch("/api/v2/properties", { headers: { Authorization: "Bearer not-a-token" } }).then((r) => r.status));
+      const status = await page.evaluate(() =>
+        fetch("/api/v2/properties", { headers: { Authorization: "Bearer not-a-token" } }).then(
+          (r) => r.status,
+        ),
+      );
       assert.equal(status, 401);
       assert.deepEqual(violations, [], "the docs page broke its own Content-Security-Policy");
     } finally {
@@ -174,7 +220,11 @@ describe("npm start and the README quick start", () => {
 
   it("enables production with the operator command", async () => {
     const clientId = field(server.out, "client_id");
-    const r = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", clientId, "--persist-to", STATE], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
+    const r = await run(
+      process.execPath,
+      [join(ROOT, "scripts", "ops.mjs"), "enable-production", clientId, "--persist-to", STATE],
+      { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /production enabled/);
     const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
@@ -188,7 +238,9 @@ describe("npm start and the README quick start", () => {
       body: JSON.stringify({ name: "Real Restaurant" }),
     }).then((res) => res.json());
     assert.equal(created.data[0].sandbox, false);
-    const bad = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", "nope"], { encoding: "utf8" });
+    const bad = await run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "enable-production", "nope"], {
+      encoding: "utf8",
+    });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /not a client_id/);
   });
@@ -197,14 +249,33 @@ describe("npm start and the README quick start", () => {
     const clientId = field(server.out, "client_id");
     const basic = `Basic ${btoa(`${clientId}:${field(server.out, "client_secret")}`)}`;
     const tokenStatus = () =>
-      fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, { method: "POST", headers: { Authorization: basic }, body: new URLSearchParams({ grant_type: "client_credentials" }) }).then((r) => r.status);
+      fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
+        method: "POST",
+        headers: { Authorization: basic },
+        body: new URLSearchParams({ grant_type: "client_credentials" }),
+      }).then((r) => r.status);
     const partner = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/client`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "Partner POS", email: "partner@example.com", username: `partner-${Date.now()}`, password: "partner-password-1", redirect_uri: "https://partner.example/cb" }),
+      body: JSON.stringify({
+        name: "Partner POS",
+        email: "partner@example.com",
+        username: `partner-${Date.now()}`,
+        password: "partner-password-1",
+        redirect_uri: "https://partner.example/cb",
+      }),
     }).then((r) => r.json());
     const grant = new Promise((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, "scripts", "ops.mjs"), "grant", partner.data[0].client_id, field(server.out, "property id")], { env: { ...process.env, PORT: String(PORT) } });
+      const child = spawn(
+        process.execPath,
+        [
+          join(ROOT, "scripts", "ops.mjs"),
+          "grant",
+          partner.data[0].client_id,
+          field(server.out, "property id"),
+        ],
+        { env: { ...process.env, PORT: String(PORT) } },
+      );
       let out = "";
       child.stdout.on("data", (d) => (out += d));
       child.stderr.on("data", (d) => (out += d));
@@ -218,22 +289,37 @@ describe("npm start and the README quick start", () => {
     assert.equal(code, 0, out);
     assert.match(out, /may now act on property/);
     assert.ok(statuses.length >= 2);
-    assert.deepEqual(statuses.filter((s) => s !== 200), [], "a token request failed beside the ops command");
+    assert.deepEqual(
+      statuses.filter((s) => s !== 200),
+      [],
+      "a token request failed beside the ops command",
+    );
   });
 
   it("shows the shards and moves the demo restaurant to another shard with the ops commands, losing nothing", async () => {
-    const ops = (...args) => run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), ...args], { env: { ...process.env, PORT: String(PORT) }, encoding: "utf8" });
+    const ops = (...args) =>
+      run(process.execPath, [join(ROOT, "scripts", "ops.mjs"), ...args], {
+        env: { ...process.env, PORT: String(PORT) },
+        encoding: "utf8",
+      });
     const shards = await ops("shards");
     assert.equal(shards.status, 0, shards.stderr);
     assert.match(shards.stdout, /ids from/);
     const property = field(server.out, "property id");
     const api = `${BASE}/api/v2/public/${field(server.out, "Booking page").split("/p/")[1].split("/")[0]}`;
     const profile = (await fetch(api).then((r) => r.json())).data[0];
-    const day = (await fetch(`${api}/slots?date=${profile.first_date}&pax=2&days=7`).then((r) => r.json())).data.find((d) => d.services.some((x) => x.times.length));
+    const day = (
+      await fetch(`${api}/slots?date=${profile.first_date}&pax=2&days=7`).then((r) => r.json())
+    ).data.find((d) => d.services.some((x) => x.times.length));
     const booked = await fetch(`${api}/reservations`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ date: day.date, hour: day.services.find((x) => x.times.length).times.at(-1), pax: 2, guest: { first_name: "Moved", last_name: "Guest", email: "moved@example.com" } }),
+      body: JSON.stringify({
+        date: day.date,
+        hour: day.services.find((x) => x.times.length).times.at(-1),
+        pax: 2,
+        guest: { first_name: "Moved", last_name: "Guest", email: "moved@example.com" },
+      }),
     }).then((r) => r.json());
     // Whichever shard the demo is on, the other one.
     let moved = await ops("move-property", property, "1");
@@ -251,23 +337,46 @@ describe("npm start and the README quick start", () => {
 
   it("delivers both event types of one endpoint to the docs' Node receiver, verified with its one secret, through wrangler dev's queue", async () => {
     const readme = readFileSync(join(ROOT, "docs", "webhooks.md"), "utf8");
-    const block = (name) => readme.split(`<!-- ${name}:begin -->`)[1]?.split(`<!-- ${name}:end -->`)[0]?.replace(/^```\w*\n/m, "").replace(/```\s*$/m, "");
+    const block = (name) =>
+      readme
+        .split(`<!-- ${name}:begin -->`)[1]
+        ?.split(`<!-- ${name}:end -->`)[0]
+        ?.replace(/^```\w*\n/m, "")
+        .replace(/```\s*$/m, "");
     const [subscribeSh, receiverJs] = [block("webhooks"), block("receiver")];
     assert.ok(subscribeSh && receiverJs, "README has the webhook blocks");
     // webhooks to http://localhost are for sandboxes: the demo client's sandbox property
     const property = server.out.match(/Sandbox property\s+property id\s+(\d+)/)[1];
     const auth = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
       method: "POST",
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: field(server.out, "client_id"), client_secret: field(server.out, "client_secret") }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: field(server.out, "client_id"),
+        client_secret: field(server.out, "client_secret"),
+      }),
     }).then((r) => r.json());
     const api = (path, init = {}) =>
-      fetch(`${BASE}${path}`, { ...init, headers: { Authorization: `Bearer ${auth.access_token}`, Property: property, "Content-Type": "application/json", ...init.headers } }).then(async (r) => ({ status: r.status, json: await r.json() }));
+      fetch(`${BASE}${path}`, {
+        ...init,
+        headers: {
+          Authorization: `Bearer ${auth.access_token}`,
+          Property: property,
+          "Content-Type": "application/json",
+          ...init.headers,
+        },
+      }).then(async (r) => ({ status: r.status, json: await r.json() }));
 
     // The README's subscription lines, as a reader would run them after the quick start.
     const port = await freePort();
     const json = `json() { node -e "const d = JSON.parse(require('fs').readFileSync(0)); console.log(String($1))"; }`;
     const sub = await run("bash", ["-euo", "pipefail", "-c", `${json}\n${subscribeSh}`], {
-      env: { ...process.env, BASE, TOKEN: auth.access_token, PROPERTY: property, HOOK: `http://localhost:${port}/` },
+      env: {
+        ...process.env,
+        BASE,
+        TOKEN: auth.access_token,
+        PROPERTY: property,
+        HOOK: `http://localhost:${port}/`,
+      },
       encoding: "utf8",
     });
     assert.equal(sub.status, 0, sub.stderr);
@@ -277,7 +386,10 @@ describe("npm start and the README quick start", () => {
     // The README's receiver, from a file inside the project so it finds standardwebhooks.
     const file = join(ARTIFACTS, `receiver-${port}.mjs`);
     writeFileSync(file, receiverJs);
-    const receiver = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    const receiver = spawn(process.execPath, [file], {
+      env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     receiver.stdout.on("data", (c) => (out += c));
     receiver.stderr.on("data", (c) => (out += c));
@@ -286,7 +398,11 @@ describe("npm start and the README quick start", () => {
       await waitForPort(port);
       const forged = await fetch(`http://127.0.0.1:${port}/`, {
         method: "POST",
-        headers: { "webhook-id": "msg_forged", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
+        headers: {
+          "webhook-id": "msg_forged",
+          "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+          "webhook-signature": "v1,AAAA",
+        },
         body: "{}",
       });
       assert.equal(forged.status, 400);
@@ -294,11 +410,21 @@ describe("npm start and the README quick start", () => {
       // Book the demo restaurant's first free time for two.
       const day = new Date(Date.now() + 3 * 864e5).toISOString().slice(0, 10);
       const slots = await api(`/api/v2/bookings/slots?start_date=${day}&pax=2&out_of_order=true`);
-      const first = slots.json.data.flatMap((d) => d.available_services.map((s) => ({ day: d.day, service: s.id, hour: s.available_slots[0] }))).find((x) => x.hour);
+      const first = slots.json.data
+        .flatMap((d) =>
+          d.available_services.map((s) => ({ day: d.day, service: s.id, hour: s.available_slots[0] })),
+        )
+        .find((x) => x.hour);
       assert.ok(first, "the demo restaurant has a free time");
       const booked = await api("/api/v2/reservations", {
         method: "POST",
-        body: JSON.stringify({ start_date: first.day, start_hour: first.hour, pax: 2, service_id: first.service, customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" } }),
+        body: JSON.stringify({
+          start_date: first.day,
+          start_hour: first.hour,
+          pax: 2,
+          service_id: first.service,
+          customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" },
+        }),
       });
       assert.equal(booked.status, 201, JSON.stringify(booked.json));
       const id = booked.json.data[0].id;
@@ -317,10 +443,16 @@ describe("npm start and the README quick start", () => {
 
       const subscriptions = await api("/api/v2/webhooks/subscriptions");
       const mine = subscriptions.json.data.filter((s) => s.endpoint === `http://localhost:${port}/`);
-      assert.deepEqual(mine.map((s) => s.webhook_type).sort(), ["RESERVATION_CREATED", "RESERVATION_UPDATED"]);
+      assert.deepEqual(mine.map((s) => s.webhook_type).sort(), [
+        "RESERVATION_CREATED",
+        "RESERVATION_UPDATED",
+      ]);
       for (const s of mine) {
         const log = await api(`/api/v2/webhooks/subscription/${s.id}/deliveries`);
-        assert.deepEqual(log.json.data[0].attempts.map((a) => a.status), [200]);
+        assert.deepEqual(
+          log.json.data[0].attempts.map((a) => a.status),
+          [200],
+        );
       }
     } finally {
       receiver.kill();
@@ -333,7 +465,10 @@ describe("npm start and the README quick start", () => {
     try {
       await assert.rejects(npmStartOn({ port: PORT, state }), (err) => {
         assert.match(err.message, /^npm start exited 1:/);
-        assert.match(err.message, new RegExp(`npm start: port ${PORT} is already in use\\. .*PORT=8788 npm start`));
+        assert.match(
+          err.message,
+          new RegExp(`npm start: port ${PORT} is already in use\\. .*PORT=8788 npm start`),
+        );
         return true;
       });
     } finally {
@@ -343,7 +478,10 @@ describe("npm start and the README quick start", () => {
   });
 
   it("finds the demo already there on a second start", async () => {
-    const first = { clientId: field(server.out, "client_id"), publicKey: server.out.match(/\/p\/(pk_[\w-]+)/)[1] };
+    const first = {
+      clientId: field(server.out, "client_id"),
+      publicKey: server.out.match(/\/p\/(pk_[\w-]+)/)[1],
+    };
     await stopNpmStart(server.child);
     server = await npmStart();
     assert.equal(field(server.out, "client_id"), first.clientId);

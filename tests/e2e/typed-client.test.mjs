@@ -31,13 +31,18 @@ const block = (text, name) =>
 const SCRIPT = block(API_MD, "typed-client");
 const README_LINES = block(readFileSync(join(ROOT, "README.md"), "utf8"), "typed-client-short");
 // The commands the docs give: the document's path for openapi-typescript, the flags for tsc.
-const DOCUMENT_PATH = API_MD.match(/npx openapi-typescript http:\/\/127\.0\.0\.1:8787(\S+) -o api\.d\.ts/)?.[1];
+const DOCUMENT_PATH = API_MD.match(
+  /npx openapi-typescript http:\/\/127\.0\.0\.1:8787(\S+) -o api\.d\.ts/,
+)?.[1];
 const TSC_FLAGS = API_MD.match(/npx tsc (.+) book\.mts/)?.[1].split(/\s+/);
 
 describe("a typed client generated from the OpenAPI document (openapi-typescript, openapi-fetch)", () => {
   let server;
   before(async () => {
-    assert.ok(SCRIPT && README_LINES && DOCUMENT_PATH && TSC_FLAGS, "docs/api.md and README.md have the typed client's blocks and commands");
+    assert.ok(
+      SCRIPT && README_LINES && DOCUMENT_PATH && TSC_FLAGS,
+      "docs/api.md and README.md have the typed client's blocks and commands",
+    );
     mkdirSync(WORK, { recursive: true });
     server = await npmStartOnFreePort({ state: STATE });
     PORT = server.port;
@@ -51,10 +56,16 @@ describe("a typed client generated from the OpenAPI document (openapi-typescript
 
   it("generates api.d.ts from the running Worker's document, the webhooks' deliveries included", async () => {
     const started = Date.now();
-    const r = await run(bin("openapi-typescript"), [`${BASE}${DOCUMENT_PATH}`, "-o", join(WORK, "api.d.ts")], { cwd: WORK });
+    const r = await run(
+      bin("openapi-typescript"),
+      [`${BASE}${DOCUMENT_PATH}`, "-o", join(WORK, "api.d.ts")],
+      { cwd: WORK },
+    );
     assert.equal(r.status, 0, r.stderr + r.stdout);
     const types = readFileSync(join(WORK, "api.d.ts"), "utf8");
-    console.log(`# api.d.ts: ${types.split("\n").length} lines, generated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `# api.d.ts: ${types.split("\n").length} lines, generated in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     assert.match(types, /^export interface paths \{/m);
     assert.match(types, /^export interface webhooks \{\n {4}RESERVATION_CREATED: \{/m);
     assert.match(types, /^ {8}ReservationCreatedEvent: \{/m);
@@ -63,15 +74,23 @@ describe("a typed client generated from the OpenAPI document (openapi-typescript
 
   it("type-checks the docs' script and the README's lines strictly against it, and refuses a wrong field name", async () => {
     writeFileSync(join(WORK, "book.mts"), SCRIPT);
-    writeFileSync(join(WORK, "readme.mts"), `declare const BASE: string, TOKEN: string, PROPERTY: string;\n${README_LINES}`);
+    writeFileSync(
+      join(WORK, "readme.mts"),
+      `declare const BASE: string, TOKEN: string, PROPERTY: string;\n${README_LINES}`,
+    );
     // The same script with a field the request does not take and one the answer does not have.
-    const wrong = SCRIPT.replace("start_hour: free[0].hour", "start_time: free[0].hour").replace("${r.start_day}", "${r.start_date}");
+    const wrong = SCRIPT.replace("start_hour: free[0].hour", "start_time: free[0].hour").replace(
+      "${r.start_day}",
+      "${r.start_date}",
+    );
     assert.notEqual(wrong, SCRIPT);
     writeFileSync(join(WORK, "wrong.mts"), wrong);
     // One tsc program for the three (tsc still writes the JavaScript of the good ones).
     const started = Date.now();
     const r = await run(bin("tsc"), [...TSC_FLAGS, "book.mts", "readme.mts", "wrong.mts"], { cwd: WORK });
-    console.log(`# tsc --strict over api.d.ts and the scripts: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `# tsc --strict over api.d.ts and the scripts: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     const errors = r.stdout.split("\n").filter((line) => /error TS\d+/.test(line));
     assert.notEqual(r.status, 0, "tsc accepted the misspelt fields");
     assert.deepEqual(
@@ -90,18 +109,31 @@ describe("a typed client generated from the OpenAPI document (openapi-typescript
   });
 
   it("runs the docs' script: it books the demo restaurant, and the booking is there through the API", async () => {
-    const env = { ...process.env, BASE, CLIENT_ID: bannerField(server.out, "client_id"), CLIENT_SECRET: bannerField(server.out, "client_secret"), PROPERTY: bannerField(server.out, "property id") };
+    const env = {
+      ...process.env,
+      BASE,
+      CLIENT_ID: bannerField(server.out, "client_id"),
+      CLIENT_SECRET: bannerField(server.out, "client_secret"),
+      PROPERTY: bannerField(server.out, "property id"),
+    };
     const r = await run(process.execPath, [join(WORK, "book.mjs")], { cwd: WORK, env });
     assert.equal(r.status, 0, r.stderr);
-    const [, id, day, hour] = r.stdout.match(/^reservation (\d+): ACCEPTED (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d), table \S+/m) ?? [];
+    const [, id, day, hour] =
+      r.stdout.match(/^reservation (\d+): ACCEPTED (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d), table \S+/m) ?? [];
     assert.ok(id, r.stdout);
 
     const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
       method: "POST",
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: env.CLIENT_ID, client_secret: env.CLIENT_SECRET }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: env.CLIENT_ID,
+        client_secret: env.CLIENT_SECRET,
+      }),
     }).then((res) => res.json());
     const headers = { Authorization: `Bearer ${token.access_token}`, Property: env.PROPERTY };
-    const listed = await fetch(`${BASE}/api/v2/reservations?start_date=${day}&end_date=${day}`, { headers }).then((res) => res.json());
+    const listed = await fetch(`${BASE}/api/v2/reservations?start_date=${day}&end_date=${day}`, {
+      headers,
+    }).then((res) => res.json());
     const mine = listed.data.find((x) => x.id === Number(id));
     assert.ok(mine, `reservation ${id} is among ${day}'s`);
     assert.equal(mine.start_hour, hour);

@@ -27,7 +27,6 @@ const STATE = mkdtempSync(join(tmpdir(), "be-widget-e2e-"));
 const SCREENSHOT = join(ROOT, "docs", "booking-page.png");
 const CHANGE_SCREENSHOT = join(ROOT, "docs", "change-form.png");
 
-
 /**
  * Waits for something inside the widget's shadow roots (watching only, never touching); when it
  * never comes, the error says what the page showed instead and where it was.
@@ -35,7 +34,9 @@ const CHANGE_SCREENSHOT = join(ROOT, "docs", "change-form.png");
 const deepWait = (page, selector, timeout = 20_000) =>
   waitInShadow(page, selector, timeout).catch(async (err) => {
     const shown = await deepText(page).catch(() => "(unreadable)");
-    throw new Error(`${selector} never appeared on ${page.url()}; the page shows: ${shown.slice(0, 1500)}`, { cause: err });
+    throw new Error(`${selector} never appeared on ${page.url()}; the page shows: ${shown.slice(0, 1500)}`, {
+      cause: err,
+    });
   });
 
 const waitInShadow = (page, selector, timeout) =>
@@ -44,7 +45,11 @@ const waitInShadow = (page, selector, timeout) =>
       const find = (root) => {
         const hit = root.querySelector(sel);
         if (hit) return hit;
-        for (const el of root.querySelectorAll("*")) if (el.shadowRoot) { const h = find(el.shadowRoot); if (h) return h; }
+        for (const el of root.querySelectorAll("*"))
+          if (el.shadowRoot) {
+            const h = find(el.shadowRoot);
+            if (h) return h;
+          }
         return null;
       };
       return find(document);
@@ -55,7 +60,10 @@ const waitInShadow = (page, selector, timeout) =>
 
 const deepText = (page) =>
   page.evaluate(() => {
-    const walk = (n) => (n.nodeType === 3 ? n.textContent : [...(n.shadowRoot ? [n.shadowRoot] : []), ...n.childNodes].map(walk).join(" "));
+    const walk = (n) =>
+      n.nodeType === 3
+        ? n.textContent
+        : [...(n.shadowRoot ? [n.shadowRoot] : []), ...n.childNodes].map(walk).join(" ");
     return walk(document.body).replace(/\s+/g, " ");
   });
 
@@ -72,7 +80,12 @@ describe("the booking widget on the hosted pages", () => {
     api = async (path, init = {}) => {
       const res = await fetch(`${server.url}/api/v2${path}`, {
         ...init,
-        headers: { Authorization: `Bearer ${restaurant.token}`, Property: String(restaurant.property_id), "Content-Type": "application/json", ...init.headers },
+        headers: {
+          Authorization: `Bearer ${restaurant.token}`,
+          Property: String(restaurant.property_id),
+          "Content-Type": "application/json",
+          ...init.headers,
+        },
       });
       return { status: res.status, json: await res.json() };
     };
@@ -80,7 +93,10 @@ describe("the booking widget on the hosted pages", () => {
 
   /** A browser context in BROWSER_ZONE, its clock at DEV_CLOCK when one is set. */
   async function newContext(options = {}) {
-    const context = await browser.newContext({ ...(BROWSER_ZONE ? { timezoneId: BROWSER_ZONE } : {}), ...options });
+    const context = await browser.newContext({
+      ...(BROWSER_ZONE ? { timezoneId: BROWSER_ZONE } : {}),
+      ...options,
+    });
     if (CLOCK) await context.clock.setFixedTime(new Date(CLOCK));
     return context;
   }
@@ -93,7 +109,9 @@ describe("the booking widget on the hosted pages", () => {
 
   /** The integrator's view of the guest's reservation, found by the guest's unique last name. */
   async function integratorRead(lastName, date) {
-    const list = await api(`/reservations?start_date=${date}&end_date=${date}&text_search=${encodeURIComponent(lastName)}`);
+    const list = await api(
+      `/reservations?start_date=${date}&end_date=${date}&text_search=${encodeURIComponent(lastName)}`,
+    );
     assert.equal(list.status, 200, JSON.stringify(list.json));
     assert.equal(list.json.data.length, 1, `one reservation of ${lastName} on ${date}`);
     const one = await api(`/reservations/${list.json.data[0].id}`);
@@ -111,7 +129,8 @@ describe("the booking widget on the hosted pages", () => {
 
   it("runs at the instant it says: the first bookable date is Rome's an hour (the notice) on", async () => {
     const at = CLOCK ? Date.parse(CLOCK) : Date.now();
-    const profile = (await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}`)).json()).data[0];
+    const profile = (await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}`)).json())
+      .data[0];
     const rome = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome" }).format(ms);
     // On the real clock the hour may turn between the two reads: either date is then right.
     const expected = CLOCK ? [rome(at + 3_600_000)] : [rome(at + 3_600_000), rome(Date.now() + 3_600_000)];
@@ -119,12 +138,16 @@ describe("the booking widget on the hosted pages", () => {
     const context = await newContext();
     const page = await context.newPage();
     if (CLOCK) assert.equal(await page.evaluate(() => Date.now()), at);
-    if (BROWSER_ZONE) assert.equal(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), BROWSER_ZONE);
+    if (BROWSER_ZONE)
+      assert.equal(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), BROWSER_ZONE);
     await context.close();
   });
 
   it("loads only the active locale's messages: none in English, one chunk in Italian", ANY_TIME, async () => {
-    for (const [locale, expected] of [["en", []], ["it", ["it"]]]) {
+    for (const [locale, expected] of [
+      ["en", []],
+      ["it", ["it"]],
+    ]) {
       const context = await newContext();
       const page = await context.newPage();
       const chunks = [];
@@ -139,19 +162,23 @@ describe("the booking widget on the hosted pages", () => {
     }
   });
 
-  it("loads the date data in a worker the page's policy allows, and nothing is refused", ANY_TIME, async () => {
-    const context = await newContext();
-    const page = await context.newPage();
-    const workers = [];
-    const refusals = [];
-    page.on("worker", (w) => workers.push(new URL(w.url()).protocol));
-    page.on("console", (m) => m.type() === "error" && refusals.push(m.text()));
-    await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=it`);
-    await deepWait(page, 'input[name="time"]');
-    assert.deepEqual(workers, ["blob:"]);
-    assert.deepEqual(refusals, []);
-    await context.close();
-  });
+  it(
+    "loads the date data in a worker the page's policy allows, and nothing is refused",
+    ANY_TIME,
+    async () => {
+      const context = await newContext();
+      const page = await context.newPage();
+      const workers = [];
+      const refusals = [];
+      page.on("worker", (w) => workers.push(new URL(w.url()).protocol));
+      page.on("console", (m) => m.type() === "error" && refusals.push(m.text()));
+      await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=it`);
+      await deepWait(page, 'input[name="time"]');
+      assert.deepEqual(workers, ["blob:"]);
+      assert.deepEqual(refusals, []);
+      await context.close();
+    },
+  );
 
   it("books with the keyboard only, reads back as PLATFORM_BOOK, and cancels through the manage link", async () => {
     const { page, errors, context } = await phonePage();
@@ -273,7 +300,8 @@ describe("the booking widget on the hosted pages", () => {
         start_date: day.date,
         start_hour: time.value,
         pax: 8,
-        service_id: services.json.data.find((s) => time.value >= s.start_hour && time.value <= s.end_hour)?.id,
+        service_id: services.json.data.find((s) => time.value >= s.start_hour && time.value <= s.end_hour)
+          ?.id,
         customer: { first_name: "Walk", last_name: "In", phone: "+39 333 1234567" },
       }),
     });
@@ -281,7 +309,10 @@ describe("the booking widget on the hosted pages", () => {
 
     await page.keyboard.press("Enter");
     await deepWait(page, 'input[name="alternative"]');
-    assert.match(await deepText(page), /Sorry, that time was just taken\. These times are still free on the same day:/);
+    assert.match(
+      await deepText(page),
+      /Sorry, that time was just taken\. These times are still free on the same day:/,
+    );
     const alternative = await tabTo(page, (f) => f.name === "alternative", "the alternatives");
     await page.keyboard.press("Space");
     assert.notEqual(alternative.value, time.value);
@@ -340,32 +371,36 @@ describe("the booking widget on the hosted pages", () => {
     await context.close();
   });
 
-  it("fits a 320 px wide screen on every step of the booking page, in German (no horizontal scroll)", ANY_TIME, async () => {
-    const context = await newContext({ viewport: { width: 320, height: 640 }, deviceScaleFactor: 1 });
-    const page = await context.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    const fits = async (step) => {
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(width <= 320, `${step}: the page is ${width} px wide on a 320 px screen`);
-    };
-    await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=de`);
-    await deepWait(page, 'input[name="time"]');
-    await fits("date and time");
-    const be = page.locator("booking-engine");
-    await be.locator('input[name="time"]').first().check();
-    await be.getByRole("button", { name: "Weiter" }).click();
-    await be.getByLabel("Vorname").fill("Maximiliane");
-    await be.getByLabel("Nachname").fill(`${unique}Schmalbildschirmgast`);
-    // A long address: the summary of the confirmation must wrap it, not widen the page.
-    await be.getByLabel("E-Mail").fill("maximiliane.schmalbildschirmgast-reservierungen@example.com");
-    await fits("details");
-    await be.getByRole("button", { name: "Reservierung bestätigen" }).click();
-    await deepWait(page, 'a[part="manage-link"]');
-    await fits("confirmation");
-    assert.deepEqual(errors, []);
-    await context.close();
-  });
+  it(
+    "fits a 320 px wide screen on every step of the booking page, in German (no horizontal scroll)",
+    ANY_TIME,
+    async () => {
+      const context = await newContext({ viewport: { width: 320, height: 640 }, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      const fits = async (step) => {
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 320, `${step}: the page is ${width} px wide on a 320 px screen`);
+      };
+      await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=de`);
+      await deepWait(page, 'input[name="time"]');
+      await fits("date and time");
+      const be = page.locator("booking-engine");
+      await be.locator('input[name="time"]').first().check();
+      await be.getByRole("button", { name: "Weiter" }).click();
+      await be.getByLabel("Vorname").fill("Maximiliane");
+      await be.getByLabel("Nachname").fill(`${unique}Schmalbildschirmgast`);
+      // A long address: the summary of the confirmation must wrap it, not widen the page.
+      await be.getByLabel("E-Mail").fill("maximiliane.schmalbildschirmgast-reservierungen@example.com");
+      await fits("details");
+      await be.getByRole("button", { name: "Reservierung bestätigen" }).click();
+      await deepWait(page, 'a[part="manage-link"]');
+      await fits("confirmation");
+      assert.deepEqual(errors, []);
+      await context.close();
+    },
+  );
 
   it("says online cancellation has closed (403 cancel_notice_passed) and reads the reservation again", async () => {
     const pub = `${server.url}/api/v2/public/${restaurant.public_key}`;
@@ -377,7 +412,13 @@ describe("the booking widget on the hosted pages", () => {
     const res = await fetch(`${pub}/reservations`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ date: day.date, hour, pax: 2, guest: { first_name: "Tardy", last_name: `${unique}Tardy`, email: "tardy@example.com" }, locale: "en" }),
+      body: JSON.stringify({
+        date: day.date,
+        hour,
+        pax: 2,
+        guest: { first_name: "Tardy", last_name: `${unique}Tardy`, email: "tardy@example.com" },
+        locale: "en",
+      }),
     });
     assert.equal(res.status, 201);
     const booking = (await res.json()).data[0];
@@ -389,7 +430,10 @@ describe("the booking widget on the hosted pages", () => {
     await page.keyboard.press("Enter");
     await deepWait(page, "#confirm");
     // Meanwhile the restaurant asks for a year's notice: the start is inside it now.
-    const longer = await api(`/properties/${restaurant.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 525600 } }) });
+    const longer = await api(`/properties/${restaurant.property_id}`, {
+      method: "PUT",
+      body: JSON.stringify({ settings: { cancel_notice: 525600 } }),
+    });
     assert.equal(longer.status, 200, JSON.stringify(longer.json));
     try {
       await tabTo(page, (f) => f.tag === "button" && /Yes, cancel/.test(f.label), "Yes, cancel it");
@@ -397,18 +441,35 @@ describe("the booking widget on the hosted pages", () => {
       await deepWait(page, "#failure");
       // The reservation is read again: it stands, and its page no longer offers to cancel it.
       await page.waitForFunction(() => {
-        const walk = (n) => (n.nodeType === 3 ? n.textContent : [...(n.shadowRoot ? [n.shadowRoot] : []), ...n.childNodes].map(walk).join(" "));
+        const walk = (n) =>
+          n.nodeType === 3
+            ? n.textContent
+            : [...(n.shadowRoot ? [n.shadowRoot] : []), ...n.childNodes].map(walk).join(" ");
         return walk(document.body).includes("can no longer be cancelled online");
       });
       const text = await deepText(page);
-      assert.match(text, /Online cancellation has closed for this reservation\. Please call the restaurant: \+39 02 1234567/);
+      assert.match(
+        text,
+        /Online cancellation has closed for this reservation\. Please call the restaurant: \+39 02 1234567/,
+      );
       assert.doesNotMatch(text, /try again/);
       assert.match(text, /Status Confirmed/);
       assert.equal((await focused(page)).id, "failure");
-      assert.equal(await page.evaluate(() => document.querySelector("booking-engine").shadowRoot.querySelector("be-manage-page").shadowRoot.querySelector("#cancel")), null);
+      assert.equal(
+        await page.evaluate(() =>
+          document
+            .querySelector("booking-engine")
+            .shadowRoot.querySelector("be-manage-page")
+            .shadowRoot.querySelector("#cancel"),
+        ),
+        null,
+      );
       assert.deepEqual(errors, []);
     } finally {
-      await api(`/properties/${restaurant.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { cancel_notice: 120 } }) });
+      await api(`/properties/${restaurant.property_id}`, {
+        method: "PUT",
+        body: JSON.stringify({ settings: { cancel_notice: 120 } }),
+      });
       await context.close();
     }
   });
@@ -441,12 +502,26 @@ describe("the booking widget on the hosted pages", () => {
 
   it("changes a reservation on the manage page with the keyboard; the integrator reads it moved", async () => {
     // Booked by another guest's address (the browser's write budget stays for the change).
-    const day = (await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}/slots?date=${(await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}`)).json()).data[0].first_date}&pax=2&days=14`)).json()).data.filter((d) => d.services.some((x) => x.times.length >= 2)).at(-1);
+    const day = (
+      await (
+        await fetch(
+          `${server.url}/api/v2/public/${restaurant.public_key}/slots?date=${(await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}`)).json()).data[0].first_date}&pax=2&days=14`,
+        )
+      ).json()
+    ).data
+      .filter((d) => d.services.some((x) => x.times.length >= 2))
+      .at(-1);
     const service = day.services.find((x) => x.times.length >= 2);
     const res = await fetch(`${server.url}/api/v2/public/${restaurant.public_key}/reservations`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.77.0.1" },
-      body: JSON.stringify({ date: day.date, hour: service.times[0], pax: 2, service_id: service.service_id, guest: { first_name: "Mo", last_name: `${unique}Move`, email: "mo@example.com" } }),
+      body: JSON.stringify({
+        date: day.date,
+        hour: service.times[0],
+        pax: 2,
+        service_id: service.service_id,
+        guest: { first_name: "Mo", last_name: `${unique}Move`, email: "mo@example.com" },
+      }),
     });
     assert.equal(res.status, 201);
     const booked = (await res.json()).data[0];
@@ -460,7 +535,10 @@ describe("the booking widget on the hosted pages", () => {
     await tabTo(page, (f) => f.id === "change", "Change reservation");
     await page.keyboard.press("Enter");
     // The form starts from the reservation as it is: its time is the chosen chip.
-    await deepWait(page, `input[name="change-time"][value="${service.service_id}|${service.times[0]}"]:checked`);
+    await deepWait(
+      page,
+      `input[name="change-time"][value="${service.service_id}|${service.times[0]}"]:checked`,
+    );
     assert.deepEqual(await axeViolations(page), []);
     // docs/widget.md's picture, refreshed on demand (SCREENSHOTS=1): a test run leaves the checkout clean
     if (!CLOCK && process.env.SCREENSHOTS) await page.screenshot({ path: CHANGE_SCREENSHOT, fullPage: true });
@@ -471,7 +549,10 @@ describe("the booking widget on the hosted pages", () => {
     await tabTo(page, (f) => f.tag === "button" && /Save the change/.test(f.label), "Save the change");
     await page.keyboard.press("Enter");
     const changed = await deepWait(page, "#changed");
-    assert.match(await changed.evaluate((p) => p.textContent.replace(/\s+/g, " ")), /Your reservation is changed\. Now \d/);
+    assert.match(
+      await changed.evaluate((p) => p.textContent.replace(/\s+/g, " ")),
+      /Your reservation is changed\. Now \d/,
+    );
     const r = await integratorRead(`${unique}Move`, day.date);
     assert.equal(r.start_hour, chosen);
     assert.equal(r.status, "ACCEPTED");
@@ -510,7 +591,10 @@ describe("the booking widget on the hosted pages", () => {
       assert.equal(event.type, "booking-created");
       assert.equal(event.detail.reservation.guest.first_name, "Émile");
       assert.equal(event.detail.manage_token, undefined);
-      assert.ok(event.detail.manage_url.startsWith(`${server.url}/p/${restaurant.public_key}/manage/`), event.detail.manage_url);
+      assert.ok(
+        event.detail.manage_url.startsWith(`${server.url}/p/${restaurant.public_key}/manage/`),
+        event.detail.manage_url,
+      );
       // The widget booked in its active locale: the manage page opens in French.
       assert.match(event.detail.manage_url, /\?locale=fr$/);
       // No booking-manage on the host: the manage link opens the hosted page in a new tab, in the host's accent.
@@ -518,7 +602,9 @@ describe("the booking widget on the hosted pages", () => {
       assert.equal(await link.getAttribute("target"), "_blank");
       const [popup] = await Promise.all([context.waitForEvent("page"), link.click()]);
       await deepWait(popup, '[part="summary"]');
-      const accent = await popup.evaluate(() => document.querySelector("booking-engine").style.getPropertyValue("--be-accent").trim());
+      const accent = await popup.evaluate(() =>
+        document.querySelector("booking-engine").style.getPropertyValue("--be-accent").trim(),
+      );
       assert.equal(accent, "#225522");
       assert.deepEqual(errors, []);
       await context.close();
@@ -544,7 +630,10 @@ describe("the booking widget on the hosted pages", () => {
     await new Promise((resolve) => embed.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${embed.address().port}`;
     try {
-      const settings = await api(`/properties/${restaurant.property_id}`, { method: "PUT", body: JSON.stringify({ settings: { photos: [0, 1, 2].map((i) => `${origin}/photo-${i}.svg`) } }) });
+      const settings = await api(`/properties/${restaurant.property_id}`, {
+        method: "PUT",
+        body: JSON.stringify({ settings: { photos: [0, 1, 2].map((i) => `${origin}/photo-${i}.svg`) } }),
+      });
       assert.equal(settings.status, 200, JSON.stringify(settings.json));
       const page = await (await newContext({ viewport: { width: 390, height: 844 } })).newPage();
       await page.goto(origin);
@@ -552,7 +641,9 @@ describe("the booking widget on the hosted pages", () => {
       await deepWait(page, "li h4");
       const current = () =>
         page.evaluate(() => {
-          const find = (root) => root.querySelector('[aria-roledescription="slide"][aria-hidden="false"]') ?? [...root.querySelectorAll("*")].map((e) => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
+          const find = (root) =>
+            root.querySelector('[aria-roledescription="slide"][aria-hidden="false"]') ??
+            [...root.querySelectorAll("*")].map((e) => e.shadowRoot && find(e.shadowRoot)).find(Boolean);
           return find(document)?.getAttribute("aria-label");
         });
       assert.equal(await current(), "1 of 3");

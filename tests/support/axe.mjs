@@ -7,6 +7,8 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 /** The violations on the page as it is now, each as "rule: target | target". */
 export async function axeViolations(page) {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
-  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }));
+  const result = await page.evaluate(() =>
+    window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }),
+  );
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" > ")).join(" | ")}`);
 }

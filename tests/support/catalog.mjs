@@ -8,6 +8,12 @@ const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7];
 export const TEST_CATALOG = {
   ...DEMO_CATALOG,
   name: "Trattoria Test",
-  settings: { ...DEMO_CATALOG.settings, min_notice: 60, max_days_ahead: 60, cancel_notice: 120, max_online_pax: 8 },
+  settings: {
+    ...DEMO_CATALOG.settings,
+    min_notice: 60,
+    max_days_ahead: 60,
+    cancel_notice: 120,
+    max_online_pax: 8,
+  },
   services: DEMO_CATALOG.services.map((s) => ({ ...s, weekdays: EVERY_DAY })),
 };

@@ -27,10 +27,19 @@ async function forward(ctx, origin, body) {
   for (const h of PASS_HEADERS) if (ctx.get(h)) headers[h] = ctx.get(h);
   if (headers.origin) headers.origin = origin;
   if (ctx.path === "/console/session" && ctx.method === "POST") headers["cf-connecting-ip"] = addressOf(body);
-  const res = await fetch(`${origin}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ""}`, { method: ctx.method, headers, body, redirect: "manual" });
+  const res = await fetch(`${origin}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ""}`, {
+    method: ctx.method,
+    headers,
+    body,
+    redirect: "manual",
+  });
   ctx.status = res.status;
   for (const [k, v] of res.headers) if (/^(content-type|location|retry-after)$/i.test(k)) ctx.set(k, v);
   const cookies = res.headers.getSetCookie?.() ?? [];
-  if (cookies.length) ctx.set("Set-Cookie", cookies.map((c) => c.replace(/;\s*Secure/i, "")));
+  if (cookies.length)
+    ctx.set(
+      "Set-Cookie",
+      cookies.map((c) => c.replace(/;\s*Secure/i, "")),
+    );
   ctx.body = Buffer.from(await res.arrayBuffer());
 }

@@ -6,8 +6,21 @@ export const focused = (page) =>
     let a = document.activeElement;
     while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
     if (!a) return null;
-    const label = a.labels?.[0]?.textContent ?? a.closest?.("label")?.textContent ?? a.getAttribute("aria-label") ?? a.textContent ?? "";
-    return { tag: a.tagName.toLowerCase(), id: a.id, name: a.getAttribute("name"), value: a.value ?? null, checked: a.checked ?? null, date: a.dataset?.date ?? null, label: label.trim().replace(/\s+/g, " ") };
+    const label =
+      a.labels?.[0]?.textContent ??
+      a.closest?.("label")?.textContent ??
+      a.getAttribute("aria-label") ??
+      a.textContent ??
+      "";
+    return {
+      tag: a.tagName.toLowerCase(),
+      id: a.id,
+      name: a.getAttribute("name"),
+      value: a.value ?? null,
+      checked: a.checked ?? null,
+      date: a.dataset?.date ?? null,
+      label: label.trim().replace(/\s+/g, " "),
+    };
   });
 
 /** Presses Tab until the focus is on what `match` wants (at most `max` times). */

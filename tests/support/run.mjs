@@ -9,10 +9,19 @@ const execFileAsync = promisify(execFile);
 /** Runs `cmd` with `args`; answers its exit status and output, as spawnSync would. */
 export async function run(cmd, args, options = {}) {
   try {
-    const { stdout, stderr } = await execFileAsync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20, ...options });
+    const { stdout, stderr } = await execFileAsync(cmd, args, {
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+      ...options,
+    });
     return { status: 0, stdout, stderr };
   } catch (err) {
     if (err.stdout === undefined) throw err;
-    return { status: typeof err.code === "number" ? err.code : null, signal: err.signal ?? null, stdout: err.stdout, stderr: err.stderr };
+    return {
+      status: typeof err.code === "number" ? err.code : null,
+      signal: err.signal ?? null,
+      stdout: err.stdout,
+      stderr: err.stderr,
+    };
   }
 }

@@ -6,12 +6,24 @@ import type { BookingCreatedDetail } from "../../widget/events.js";
 import { PublicApiError } from "../../widget/api.js";
 import { setClock } from "../../widget/clock.js";
 import { bookingError } from "../../widget/pages/book-steps.js";
-import { bookAsStaff, env, itAnyTime, ownAddress, profile, restaurant, slots, until, useRestaurant } from "./env.js";
+import {
+  bookAsStaff,
+  env,
+  itAnyTime,
+  ownAddress,
+  profile,
+  restaurant,
+  slots,
+  until,
+  useRestaurant,
+} from "./env.js";
 import { allInShadow, bookPageWithTimes, chooseDate, deepText, inShadow, settled } from "./helpers.js";
 
 // each mount a guest of its own address: its bookings spend a write budget of their own
 const mount = (page = "book", locale = "en") =>
-  fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page=${page} locale=${locale}></booking-engine>`);
+  fixture<BookingEngine>(
+    html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page=${page} locale=${locale}></booking-engine>`,
+  );
 
 const check = async (input: HTMLInputElement) => {
   input.click();
@@ -26,10 +38,12 @@ async function fill(page: HTMLElement, guest: Record<string, string>) {
   }
 }
 
-const button = (page: HTMLElement, name: RegExp) => [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => name.test(b.textContent!))!;
-const times = (page: HTMLElement, name = "time") => allInShadow<HTMLInputElement>(page, `input[name="${name}"]`);
-const selectedDate = async (page: HTMLElement) => (await inShadow(await inShadow(page, "be-date-grid"), 'td[aria-selected="true"]')).dataset.date!;
-
+const button = (page: HTMLElement, name: RegExp) =>
+  [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => name.test(b.textContent!))!;
+const times = (page: HTMLElement, name = "time") =>
+  allInShadow<HTMLInputElement>(page, `input[name="${name}"]`);
+const selectedDate = async (page: HTMLElement) =>
+  (await inShadow(await inShadow(page, "be-date-grid"), 'td[aria-selected="true"]')).dataset.date!;
 
 /**
  * The selected day, or the next one, with a free time for the party: late in the day, today's
@@ -93,7 +107,9 @@ describe("<booking-engine page=book>", () => {
     expect(labels).to.deep.equal(service.times.map((t) => t.slice(0, 5)));
     // The status region tells a screen reader how many times the day has.
     const count = first.services.reduce((n, s) => n + s.times.length, 0);
-    expect((await inShadow(page, '[role="status"]')).textContent!.trim()).to.equal(`Orari liberi in questo giorno: ${count}`);
+    expect((await inShadow(page, '[role="status"]')).textContent!.trim()).to.equal(
+      `Orari liberi in questo giorno: ${count}`,
+    );
     // Labelled with the restaurant's city, never the raw IANA zone.
     const legend = allInShadow(page, "legend").map((l) => l.textContent!.trim());
     expect(legend).to.include("Orario di Milano");
@@ -116,7 +132,9 @@ describe("<booking-engine page=book>", () => {
     expect(detail.reservation.status).to.equal("ACCEPTED");
     expect(detail.reservation.guest.first_name).to.equal("Grace");
     // The widget sent its locale: the manage page opens in it.
-    expect(detail.manage_url).to.match(new RegExp(`/p/${restaurant().publicKey}/manage/[\\w-]{20,}\\?locale=en$`));
+    expect(detail.manage_url).to.match(
+      new RegExp(`/p/${restaurant().publicKey}/manage/[\\w-]{20,}\\?locale=en$`),
+    );
     expect(detail).not.to.have.property("manage_token");
     // Embedded without booking-manage: the hosted manage page, in a new tab (the accent is the restaurant's own here).
     const link = await inShadow<HTMLAnchorElement>(page, 'a[part="manage-link"]');
@@ -125,39 +143,64 @@ describe("<booking-engine page=book>", () => {
     expect(page.shadowRoot!.activeElement?.tagName).to.equal("H2");
     await expect(el).to.be.accessible();
     // And another booking, from the start.
-    [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /another table/.test(b.textContent!))!.click();
+    [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")]
+      .find((b) => /another table/.test(b.textContent!))!
+      .click();
     await inShadow(page, 'input[name="time"]');
     expect(allInShadow<HTMLInputElement>(page, 'input[name="time"]').some((i) => i.checked)).to.equal(false);
   });
 
-  itAnyTime("asks for an occasion, allergies and a special request, optional and in the page's language, and shows them in the confirmation", async () => {
-    const el = await mount("book", "it");
-    const page = await bookPageWithTimes(el);
-    await check(times(page).at(-1)!);
-    button(page, /Continua/).click();
-    const form = await inShadow(page, "form");
-    const label = (id: string) => form.querySelector(`label[for="${id}"]`)!.textContent!.trim();
-    expect([label("occasion"), label("allergies"), label("special_request")]).to.deep.equal([
-      "Occasione (facoltativo)",
-      "Allergie o esigenze alimentari (facoltativo)",
-      "Richieste particolari (facoltativo)",
-    ]);
-    for (const id of ["occasion", "allergies", "special_request"]) expect(form.querySelector(`#${id}`)!.hasAttribute("required")).to.equal(false);
-    await expect(el).to.be.accessible();
-    await fill(page, { first_name: "Rita", last_name: "Levi", email: "rita@example.com", allergies: "arachidi", special_request: "una torta alle 21" });
-    const occasion = await inShadow<HTMLSelectElement>(page, "#occasion");
-    expect([...occasion.options].map((o) => o.textContent!.trim())).to.include("Compleanno");
-    occasion.value = "birthday";
-    occasion.dispatchEvent(new Event("change", { bubbles: true }));
-    const created = oneEvent(el, "booking-created") as Promise<CustomEvent<BookingCreatedDetail>>;
-    (await inShadow<HTMLButtonElement>(page, 'button[type="submit"]')).click();
-    const { detail } = await created;
-    expect(detail.reservation).to.include({ occasion: "birthday", allergies: "arachidi", special_request: "una torta alle 21" });
-    const summary = await inShadow(page, '[part="summary"]');
-    const rows = Object.fromEntries([...summary.querySelectorAll("dt")].map((dt) => [dt.textContent!.trim(), dt.nextElementSibling!.textContent!.trim()]));
-    expect(rows).to.include({ Occasione: "Compleanno", Allergie: "arachidi", "Richieste particolari": "una torta alle 21" });
-    await expect(el).to.be.accessible();
-  });
+  itAnyTime(
+    "asks for an occasion, allergies and a special request, optional and in the page's language, and shows them in the confirmation",
+    async () => {
+      const el = await mount("book", "it");
+      const page = await bookPageWithTimes(el);
+      await check(times(page).at(-1)!);
+      button(page, /Continua/).click();
+      const form = await inShadow(page, "form");
+      const label = (id: string) => form.querySelector(`label[for="${id}"]`)!.textContent!.trim();
+      expect([label("occasion"), label("allergies"), label("special_request")]).to.deep.equal([
+        "Occasione (facoltativo)",
+        "Allergie o esigenze alimentari (facoltativo)",
+        "Richieste particolari (facoltativo)",
+      ]);
+      for (const id of ["occasion", "allergies", "special_request"])
+        expect(form.querySelector(`#${id}`)!.hasAttribute("required")).to.equal(false);
+      await expect(el).to.be.accessible();
+      await fill(page, {
+        first_name: "Rita",
+        last_name: "Levi",
+        email: "rita@example.com",
+        allergies: "arachidi",
+        special_request: "una torta alle 21",
+      });
+      const occasion = await inShadow<HTMLSelectElement>(page, "#occasion");
+      expect([...occasion.options].map((o) => o.textContent!.trim())).to.include("Compleanno");
+      occasion.value = "birthday";
+      occasion.dispatchEvent(new Event("change", { bubbles: true }));
+      const created = oneEvent(el, "booking-created") as Promise<CustomEvent<BookingCreatedDetail>>;
+      (await inShadow<HTMLButtonElement>(page, 'button[type="submit"]')).click();
+      const { detail } = await created;
+      expect(detail.reservation).to.include({
+        occasion: "birthday",
+        allergies: "arachidi",
+        special_request: "una torta alle 21",
+      });
+      const summary = await inShadow(page, '[part="summary"]');
+      const rows = Object.fromEntries(
+        [...summary.querySelectorAll("dt")].map((dt) => [
+          dt.textContent!.trim(),
+          dt.nextElementSibling!.textContent!.trim(),
+        ]),
+      );
+      expect(rows).to.include({
+        Occasione: "Compleanno",
+        Allergie: "arachidi",
+        "Richieste particolari": "una torta alle 21",
+      });
+      await expect(el).to.be.accessible();
+    },
+  );
 
   it("offers the nearest free times when the chosen one is taken meanwhile (409)", async () => {
     const p = await profile();
@@ -172,7 +215,8 @@ describe("<booking-engine page=book>", () => {
     // and later times stay free.
     const chosen = times[0]!;
     await check(chosen);
-    const date = (await inShadow(await inShadow(page, "be-date-grid"), 'td[aria-selected="true"]')).dataset.date!;
+    const date = (await inShadow(await inShadow(page, "be-date-grid"), 'td[aria-selected="true"]')).dataset
+      .date!;
     (await inShadow<HTMLButtonElement>(page, "button.btn:not(.secondary)")).click();
     await inShadow(page, "form");
     await fill(page, { first_name: "Late", last_name: "Guest", email: "late@example.com" });
@@ -229,7 +273,9 @@ describe("<booking-engine page=book>", () => {
     await settled(page);
     if (!times(page).length) {
       // Nothing else that day: the next day with a free time.
-      const other = (await slots(date, pax, 14)).find((d) => d.date !== date && d.services.some((s) => s.times.length))!;
+      const other = (await slots(date, pax, 14)).find(
+        (d) => d.date !== date && d.services.some((s) => s.times.length),
+      )!;
       await chooseDate(page, other.date);
     }
     const another = times(page)[0]!;
@@ -255,7 +301,9 @@ describe("<booking-engine page=book>", () => {
     await choosePax(page, pax);
     const first = await selectedDate(page);
     // Another day: the guest looks at it, and its first time is shown free.
-    const other = (await slots(p.first_date, pax, 14)).find((d) => d.date !== first && d.services.some((s) => s.times.length))!;
+    const other = (await slots(p.first_date, pax, 14)).find(
+      (d) => d.date !== first && d.services.some((s) => s.times.length),
+    )!;
     const service = other.services.find((s) => s.times.length)!;
     const hour = service.times[0]!;
     await chooseDate(page, other.date);
@@ -305,7 +353,9 @@ describe("<booking-engine page=book>", () => {
     summary.click();
     await until(() => disclosure.open);
     // One story with the emails: an offer by email when a table frees at that time, not "the restaurant decides".
-    expect(disclosure.textContent).to.match(/If one frees up at the time you chose, we email you an offer to claim/);
+    expect(disclosure.textContent).to.match(
+      /If one frees up at the time you chose, we email you an offer to claim/,
+    );
     expect(disclosure.textContent).not.to.match(/decides later/);
     await expect(el).to.be.accessible();
     const full = times(page, "waiting").find((t) => t.value === hour)!;
@@ -326,17 +376,23 @@ describe("<booking-engine page=book>", () => {
     expect(page.shadowRoot!.querySelector("h2")!.textContent).to.match(/You are on the waiting list/);
     expect(deepText(page)).not.to.match(/booked/i);
     expect(deepText(page)).to.match(/On the waiting list/);
-    expect(deepText(page)).to.contain(`If one frees up at this time, we email you an offer, valid for ${p.offer_minutes} minutes: claim it and the table is yours if it is still free.`);
+    expect(deepText(page)).to.contain(
+      `If one frees up at this time, we email you an offer, valid for ${p.offer_minutes} minutes: claim it and the table is yours if it is still free.`,
+    );
     await expect(el).to.be.accessible();
   });
 });
 
 describe("a refused booking, as the guest reads it", () => {
   itAnyTime("over the restaurant's per-guest limit: cancel one or call, naming no booking", () => {
-    const text = String(bookingError(new PublicApiError(403, "guest_booking_limit", "this email or phone already holds ...")));
+    const text = String(
+      bookingError(new PublicApiError(403, "guest_booking_limit", "this email or phone already holds ...")),
+    );
     expect(text).to.match(/already have as many upcoming online bookings here/);
     expect(text).to.match(/cancel one of them, or call the restaurant/);
-    expect(String(bookingError(new PublicApiError(403, "service_not_available", "x")))).to.match(/could not be made/);
+    expect(String(bookingError(new PublicApiError(403, "service_not_available", "x")))).to.match(
+      /could not be made/,
+    );
   });
 });
 
@@ -368,40 +424,55 @@ describe("<booking-engine> pages", () => {
   });
 
   itAnyTime("says so when the restaurant is unknown", async () => {
-    const el = await fixture<BookingEngine>(html`<booking-engine api=${env.api} property="pk_nope"></booking-engine>`);
+    const el = await fixture<BookingEngine>(
+      html`<booking-engine api=${env.api} property="pk_nope"></booking-engine>`,
+    );
     const alert = await inShadow(el, '[role="alert"]');
     expect(alert.textContent).to.match(/cannot be booked online/);
     await expect(el).to.be.accessible();
   });
 
   itAnyTime("says so when the server cannot be reached (a closed port, no stub)", async () => {
-    const el = await fixture<BookingEngine>(html`<booking-engine api="http://127.0.0.1:9" property=${restaurant().publicKey}></booking-engine>`);
+    const el = await fixture<BookingEngine>(
+      html`<booking-engine api="http://127.0.0.1:9" property=${restaurant().publicKey}></booking-engine>`,
+    );
     const alert = await inShadow(el, '[role="alert"]');
     expect(alert.textContent).to.match(/could not be loaded/);
   });
 
-  itAnyTime("without a locale attribute, speaks the host page's lang if it can, else the restaurant's locale", async () => {
-    const root = document.documentElement;
-    const bare = () => fixture<BookingEngine>(html`<booking-engine api=${env.api} property=${restaurant().publicKey}></booking-engine>`);
-    try {
-      root.lang = "de-CH";
-      let el = await bare();
-      let page = await bookPageWithTimes(el);
-      await until(() => page.shadowRoot!.querySelector("h2")?.textContent?.includes("Tisch reservieren"));
-      el.remove();
-      // Dutch is not one of the widget's: the restaurant's locale (English) then.
-      root.lang = "nl";
-      el = await bare();
-      page = await bookPageWithTimes(el);
-      await until(() => page.shadowRoot!.querySelector("h2")?.textContent?.includes("Book a table"));
-      el.remove();
-    } finally {
-      root.lang = "en";
-    }
-  });
+  itAnyTime(
+    "without a locale attribute, speaks the host page's lang if it can, else the restaurant's locale",
+    async () => {
+      const root = document.documentElement;
+      const bare = () =>
+        fixture<BookingEngine>(
+          html`<booking-engine api=${env.api} property=${restaurant().publicKey}></booking-engine>`,
+        );
+      try {
+        root.lang = "de-CH";
+        let el = await bare();
+        let page = await bookPageWithTimes(el);
+        await until(() => page.shadowRoot!.querySelector("h2")?.textContent?.includes("Tisch reservieren"));
+        el.remove();
+        // Dutch is not one of the widget's: the restaurant's locale (English) then.
+        root.lang = "nl";
+        el = await bare();
+        page = await bookPageWithTimes(el);
+        await until(() => page.shadowRoot!.querySelector("h2")?.textContent?.includes("Book a table"));
+        el.remove();
+      } finally {
+        root.lang = "en";
+      }
+    },
+  );
 
   itAnyTime("speaks Italian, French, German and Spanish", async () => {
-    const expected = { it: "Prenota un tavolo", fr: "Réserver une table", de: "Tisch reservieren", es: "Reservar una mesa" };
+    const expected = {
+      it: "Prenota un tavolo",
+      fr: "Réserver une table",
+      de: "Tisch reservieren",
+      es: "Reservar una mesa",
+    };
     for (const [locale, title] of Object.entries(expected)) {
       const el = await mount("book", locale);
       const page = await bookPageWithTimes(el);

@@ -2,7 +2,13 @@ import { expect } from "@open-wc/testing";
 import { now, setClock } from "../../widget/clock.js";
 import { env, profile, useRestaurant } from "./env.js";
 
-const romeDate = (ms: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
+const romeDate = (ms: number) =>
+  new Intl.DateTimeFormat("en-CA", {
+    timeZone: "Europe/Rome",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(ms);
 
 before(() => useRestaurant({ min_notice: 60 }));
 

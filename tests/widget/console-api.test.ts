@@ -47,7 +47,8 @@ describe("the console's API client", () => {
     const { api, seen } = stalling(2, 60_000);
     const caller = new AbortController();
     const asked = api.services(caller.signal);
-    for (let round = 0; (await seen()) < 1 && round < 300; round++) await new Promise((r) => setTimeout(r, 30));
+    for (let round = 0; (await seen()) < 1 && round < 300; round++)
+      await new Promise((r) => setTimeout(r, 30));
     caller.abort();
     const err = await asked.then(
       () => undefined,

@@ -11,7 +11,14 @@ let lunch = 0;
 async function book(hour: string, pax: number, first: string, extra: Record<string, unknown> = {}) {
   const r = await staff("reservations", {
     method: "POST",
-    body: { start_date: date, start_hour: hour, pax, service_id: lunch, customer: { first_name: first, last_name: "Day", email: `${first.toLowerCase()}@day.example` }, ...extra },
+    body: {
+      start_date: date,
+      start_hour: hour,
+      pax,
+      service_id: lunch,
+      customer: { first_name: first, last_name: "Day", email: `${first.toLowerCase()}@day.example` },
+      ...extra,
+    },
   });
   if (r.status !== 201) throw new Error(`booking: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data[0] as Reservation;
@@ -26,9 +33,16 @@ before(async () => {
   await book("13:00:00", 3, "Linus");
 });
 
-const rows = (view: HTMLElement) => [...view.shadowRoot!.querySelectorAll<HTMLTableRowElement>("section tbody tr")];
+const rows = (view: HTMLElement) => [
+  ...view.shadowRoot!.querySelectorAll<HTMLTableRowElement>("section tbody tr"),
+];
 /** Waits for the day's rows; on a timeout, says what the view shows instead. */
-const rowCount = (view: HTMLElement, n: number) => until(() => rows(view).length === n).catch(() => Promise.reject(new Error(`expected ${n} rows, the view shows: ${view.shadowRoot!.textContent!.replace(/\s+/g, " ")}`)));
+const rowCount = (view: HTMLElement, n: number) =>
+  until(() => rows(view).length === n).catch(() =>
+    Promise.reject(
+      new Error(`expected ${n} rows, the view shows: ${view.shadowRoot!.textContent!.replace(/\s+/g, " ")}`),
+    ),
+  );
 
 describe("<booking-console>: the day", () => {
   beforeEach(async () => void (await signIn()));
@@ -64,9 +78,15 @@ describe("<booking-console>: the day", () => {
     const el = await openConsole(`/console/day/${date}`);
     const view = await viewOf(el, "bc-day-view");
     await rowCount(view, 3);
-    document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true, composed: true }));
+    document.body.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true, composed: true }),
+    );
     await until(() => location.pathname === `/console/day/${addDays(date, 1)}`);
-    await until(() => rows(el.shadowRoot!.querySelector<HTMLElement>("bc-day-view")!).length === 0 && /No reservations/.test(el.shadowRoot!.querySelector("bc-day-view")!.shadowRoot!.textContent!));
+    await until(
+      () =>
+        rows(el.shadowRoot!.querySelector<HTMLElement>("bc-day-view")!).length === 0 &&
+        /No reservations/.test(el.shadowRoot!.querySelector("bc-day-view")!.shadowRoot!.textContent!),
+    );
     history.back();
     await until(() => location.pathname === `/console/day/${date}`);
     await until(() => rows(el.shadowRoot!.querySelector<HTMLElement>("bc-day-view")!).length === 3);
@@ -86,17 +106,24 @@ describe("<booking-console>: the day", () => {
 });
 
 describe("the day's arithmetic", () => {
-  const r = (start_hour: string, pax: number, status = "ACCEPTED", service = { id: 1, name: "Lunch" }) => ({ start_hour, pax, status, service, tables: [] }) as unknown as Reservation;
+  const r = (start_hour: string, pax: number, status = "ACCEPTED", service = { id: 1, name: "Lunch" }) =>
+    ({ start_hour, pax, status, service, tables: [] }) as unknown as Reservation;
 
   it("counts covers per quarter hour only for parties that come", () => {
-    expect(coversByQuarter([r("12:00:00", 2), r("12:14:00", 3), r("12:15:00", 4), r("12:20:00", 5, "CANCELLED")])).to.deep.equal([
+    expect(
+      coversByQuarter([r("12:00:00", 2), r("12:14:00", 3), r("12:15:00", 4), r("12:20:00", 5, "CANCELLED")]),
+    ).to.deep.equal([
       ["12:00", 5],
       ["12:15", 4],
     ]);
   });
 
   it("groups by service in the order the services start", () => {
-    const groups = byService([r("19:00:00", 2, "ACCEPTED", { id: 2, name: "Dinner" }), r("12:00:00", 2), r("12:30:00", 3, "WAITING")]);
+    const groups = byService([
+      r("19:00:00", 2, "ACCEPTED", { id: 2, name: "Dinner" }),
+      r("12:00:00", 2),
+      r("12:30:00", 3, "WAITING"),
+    ]);
     expect(groups.map((g) => [g.name, g.covers, g.reservations.length])).to.deep.equal([
       ["Lunch", 2, 2],
       ["Dinner", 2, 1],

@@ -23,7 +23,11 @@ export async function useConsoleRestaurant(): Promise<Restaurant & { username: s
 
 /** Signs the browser in (the session cookie); answers the session. */
 export async function signIn(username = account!.username, password = PASSWORD) {
-  const res = await fetch("/console/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password }) });
+  const res = await fetch("/console/session", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password }),
+  });
   if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
   return (await res.json()).data[0] as { csrf_token: string; property: { id: number } };
 }
@@ -74,9 +78,20 @@ export async function viewOf(el: BookingConsole, tag: string, timeout = 15_000):
 }
 
 /** The first element in `view`'s shadow root matching `selector` whose text matches `text`. */
-export async function byText<T extends HTMLElement = HTMLElement>(view: Element, selector: string, text: RegExp, timeout = 20_000): Promise<T> {
+export async function byText<T extends HTMLElement = HTMLElement>(
+  view: Element,
+  selector: string,
+  text: RegExp,
+  timeout = 20_000,
+): Promise<T> {
   try {
-    return await until(() => [...(view.shadowRoot?.querySelectorAll<T>(selector) ?? [])].find((e) => text.test(e.textContent ?? "")), timeout);
+    return await until(
+      () =>
+        [...(view.shadowRoot?.querySelectorAll<T>(selector) ?? [])].find((e) =>
+          text.test(e.textContent ?? ""),
+        ),
+      timeout,
+    );
   } catch {
     // say what the view showed instead, so a failure far away (CI) can be read
     const shown = (view.shadowRoot?.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 400);
@@ -85,7 +100,11 @@ export async function byText<T extends HTMLElement = HTMLElement>(view: Element,
 }
 
 /** The first element in `view`'s shadow root matching `selector`, once rendered (on a timeout, what the view showed instead). */
-export const shown = <T extends HTMLElement = HTMLElement>(view: Element, selector: string, timeout = 20_000) => byText<T>(view, selector, /^/, timeout);
+export const shown = <T extends HTMLElement = HTMLElement>(
+  view: Element,
+  selector: string,
+  timeout = 20_000,
+) => byText<T>(view, selector, /^/, timeout);
 
 /** Sets the field's value as typing would (input and change events). */
 export function type(field: HTMLInputElement | HTMLTextAreaElement, value: string) {

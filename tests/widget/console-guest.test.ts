@@ -1,14 +1,29 @@
 import { expect } from "@open-wc/testing";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, staff } from "./env.js";
-import { byText, openConsole, shown, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import {
+  byText,
+  openConsole,
+  shown,
+  signIn,
+  type,
+  useConsoleRestaurant,
+  viewOf,
+  settled,
+} from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 
 async function book(first: string, email: string) {
   const r = await staff("reservations", {
     method: "POST",
-    body: { start_date: slot.date, start_hour: slot.hour, pax: 2, service_id: slot.service_id, customer: { first_name: first, last_name: "Profile", email } },
+    body: {
+      start_date: slot.date,
+      start_hour: slot.hour,
+      pax: 2,
+      service_id: slot.service_id,
+      customer: { first_name: first, last_name: "Profile", email },
+    },
   });
   if (r.status !== 201) throw new Error(`booking: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data[0] as Reservation;

@@ -3,13 +3,24 @@ import { sendKeys } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, pinWorkerClock, staff, until } from "./env.js";
-import { byText, openConsole, shown, romeInstant, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import {
+  byText,
+  openConsole,
+  shown,
+  romeInstant,
+  signIn,
+  type,
+  useConsoleRestaurant,
+  viewOf,
+  settled,
+} from "./console-env.js";
 
 before(() => useConsoleRestaurant());
 
 async function fill(view: HTMLElement, fields: Record<string, string>) {
   const form = await shown<HTMLFormElement>(view, 'form[part="form"]');
-  for (const [name, value] of Object.entries(fields)) type(form.querySelector<HTMLInputElement>(`[name="${name}"]`)!, value);
+  for (const [name, value] of Object.entries(fields))
+    type(form.querySelector<HTMLInputElement>(`[name="${name}"]`)!, value);
   return form;
 }
 
@@ -20,14 +31,25 @@ describe("<booking-console>: a new booking", () => {
     const slot = await freeTime(2, 2);
     const el = await openConsole("/console/new");
     const view = await viewOf(el, "bc-new-view");
-    const form = await fill(view, { start_date: slot.date, start_hour: slot.hour.slice(0, 5), first_name: "Phone", last_name: "Booker", phone: "+39 333 1112222" });
+    const form = await fill(view, {
+      start_date: slot.date,
+      start_hour: slot.hour.slice(0, 5),
+      first_name: "Phone",
+      last_name: "Booker",
+      phone: "+39 333 1112222",
+    });
     await byText(view, "option", /The engine's choice: /);
     await expect(await settled(el)).to.be.accessible();
     form.requestSubmit();
     await viewOf(el, "bc-reservation-view");
     const id = Number(location.pathname.split("/").pop());
     const r = (await staff(`reservations/${id}`)).body.data[0] as Reservation;
-    expect([r.channel, r.start_day, r.start_hour, r.customer?.first_name]).to.deep.equal(["PLATFORM_ADMIN", slot.date, slot.hour, "Phone"]);
+    expect([r.channel, r.start_day, r.start_hour, r.customer?.first_name]).to.deep.equal([
+      "PLATFORM_ADMIN",
+      slot.date,
+      slot.hour,
+      "Phone",
+    ]);
   });
 
   it("shows the API's refusal at the field it names", async () => {
@@ -43,16 +65,31 @@ describe("<booking-console>: a new booking", () => {
 
   it("finds a known guest as the name is typed and books for them", async () => {
     const slot = await freeTime(2, 4);
-    await staff("reservations", { method: "POST", body: { start_date: slot.date, start_hour: slot.hour, pax: 2, service_id: slot.service_id, customer: { first_name: "Known", last_name: "Lookup", email: "known@lookup.example" } } });
+    await staff("reservations", {
+      method: "POST",
+      body: {
+        start_date: slot.date,
+        start_hour: slot.hour,
+        pax: 2,
+        service_id: slot.service_id,
+        customer: { first_name: "Known", last_name: "Lookup", email: "known@lookup.example" },
+      },
+    });
     const el = await openConsole("/console/new");
     const view = await viewOf(el, "bc-new-view");
-    const form = await fill(view, { start_date: slot.date, start_hour: slot.hour.slice(0, 5), last_name: "Looku" });
+    const form = await fill(view, {
+      start_date: slot.date,
+      start_hour: slot.hour.slice(0, 5),
+      last_name: "Looku",
+    });
     (await byText<HTMLButtonElement>(view, '[part="suggestions"] button', /Known Lookup/)).click();
     await byText(view, '[role="status"]', /Booking for Known Lookup/);
     form.requestSubmit();
     await viewOf(el, "bc-reservation-view");
     const id = Number(location.pathname.split("/").pop());
-    expect(((await staff(`reservations/${id}`)).body.data[0] as Reservation).customer?.email).to.equal("known@lookup.example");
+    expect(((await staff(`reservations/${id}`)).body.data[0] as Reservation).customer?.email).to.equal(
+      "known@lookup.example",
+    );
   });
 
   it("seats a walk-in in two keys: w, then Enter", async () => {

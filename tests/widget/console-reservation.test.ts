@@ -2,21 +2,38 @@ import { expect } from "@open-wc/testing";
 import { actionsOf } from "../../widget/console/views/reservation-view.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
-import { byText, openConsole, shown, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import {
+  byText,
+  openConsole,
+  shown,
+  signIn,
+  type,
+  useConsoleRestaurant,
+  viewOf,
+  settled,
+} from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 
 async function book(first: string, extra: Record<string, unknown> = {}) {
   const r = await staff("reservations", {
     method: "POST",
-    body: { start_date: slot.date, start_hour: slot.hour, pax: 2, service_id: slot.service_id, customer: { first_name: first, last_name: "Guest", phone: "+39 333 0000000" }, ...extra },
+    body: {
+      start_date: slot.date,
+      start_hour: slot.hour,
+      pax: 2,
+      service_id: slot.service_id,
+      customer: { first_name: first, last_name: "Guest", phone: "+39 333 0000000" },
+      ...extra,
+    },
   });
   if (r.status !== 201) throw new Error(`booking: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data[0] as Reservation;
 }
 
 const status = async (id: number) => ((await staff(`reservations/${id}`)).body.data[0] as Reservation).status;
-const click = async (view: HTMLElement, text: RegExp) => (await byText<HTMLButtonElement>(view, "button", text)).click();
+const click = async (view: HTMLElement, text: RegExp) =>
+  (await byText<HTMLButtonElement>(view, "button", text)).click();
 
 before(async () => {
   await useConsoleRestaurant();
@@ -55,7 +72,11 @@ describe("<booking-console>: a reservation", () => {
     await click(view, /^Seat$/);
     const alert = await byText(view, '[role="alert"]', /Too early to seat this party/);
     const [h, m] = slot.hour.split(":").map(Number);
-    expect(alert.textContent).to.include(new Intl.DateTimeFormat("en", { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(Date.UTC(2000, 0, 1, (h! + 21) % 24, m!)));
+    expect(alert.textContent).to.include(
+      new Intl.DateTimeFormat("en", { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(
+        Date.UTC(2000, 0, 1, (h! + 21) % 24, m!),
+      ),
+    );
     await byText(view, "dd", /Booked/);
     expect((await staff(`reservations/${r.id}`)).body.data[0].checkin_date ?? null).to.equal(null);
     await expect(await settled(el)).to.be.accessible();
@@ -110,7 +131,9 @@ describe("the actions a reservation offers", () => {
     expect(actionsOf(r("ACCEPTED"))).to.deep.equal(["checkin", "no-show", "cancel"]);
     expect(actionsOf(r("WAITING"))).to.deep.equal(["accept", "decline", "checkin", "cancel"]);
     expect(actionsOf(r("ACCEPTED", { checkin_date: "x" }))).to.deep.equal(["checkout", "undo-checkin"]);
-    expect(actionsOf(r("CONFIRMED", { checkin_date: "x", checkout_date: "y" }))).to.deep.equal(["undo-checkout"]);
+    expect(actionsOf(r("CONFIRMED", { checkin_date: "x", checkout_date: "y" }))).to.deep.equal([
+      "undo-checkout",
+    ]);
     expect(actionsOf(r("CANCELLED"))).to.deep.equal([]);
   });
 });

@@ -1,6 +1,15 @@
 import { expect } from "@open-wc/testing";
 import { restaurant, staff, until } from "./env.js";
-import { byText, openConsole, shown, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import {
+  byText,
+  openConsole,
+  shown,
+  signIn,
+  type,
+  useConsoleRestaurant,
+  viewOf,
+  settled,
+} from "./console-env.js";
 
 before(() => useConsoleRestaurant());
 
@@ -28,7 +37,9 @@ describe("<booking-console>: the restaurant", () => {
     form.requestSubmit();
     const field = form.querySelector('[name="max_covers_per_interval"]')!;
     await until(() => field.getAttribute("aria-invalid") === "true");
-    expect(view.shadowRoot!.getElementById(field.getAttribute("aria-describedby")!)!.textContent).to.match(/\w/);
+    expect(view.shadowRoot!.getElementById(field.getAttribute("aria-describedby")!)!.textContent).to.match(
+      /\w/,
+    );
     await expect(await settled(el)).to.be.accessible();
   });
 

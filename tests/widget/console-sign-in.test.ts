@@ -1,6 +1,14 @@
 import { expect } from "@open-wc/testing";
 import { until } from "./env.js";
-import { openConsole, PASSWORD, signOut, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import {
+  openConsole,
+  PASSWORD,
+  signOut,
+  type,
+  useConsoleRestaurant,
+  viewOf,
+  settled,
+} from "./console-env.js";
 
 let username = "";
 before(async () => (username = (await useConsoleRestaurant()).username));
@@ -33,7 +41,9 @@ describe("<booking-console>: sign-in", () => {
     await signIn(username);
     const el = await openConsole("/console/day/2031-03-04");
     await viewOf(el, "bc-day-view");
-    [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>("header button")].find((b) => /sign out/i.test(b.textContent!))!.click();
+    [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>("header button")]
+      .find((b) => /sign out/i.test(b.textContent!))!
+      .click();
     await viewOf(el, "bc-sign-in");
     expect(location.pathname).to.equal("/console/sign-in");
     expect((await fetch("/console/session")).status).to.equal(401);
@@ -42,7 +52,9 @@ describe("<booking-console>: sign-in", () => {
   it("offers the forgotten password form from the sign-in", async () => {
     const el = await openConsole("/console/sign-in");
     const view = await viewOf(el, "bc-sign-in");
-    [...view.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /forgot/i.test(b.textContent!))!.click();
+    [...view.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")]
+      .find((b) => /forgot/i.test(b.textContent!))!
+      .click();
     await until(() => /forgotten password/i.test(view.shadowRoot!.querySelector("h1")?.textContent ?? ""));
     expect(view.shadowRoot!.activeElement?.tagName).to.equal("H1");
     await expect(await settled(el)).to.be.accessible();
@@ -51,7 +63,9 @@ describe("<booking-console>: sign-in", () => {
   it("asks the Worker for a link and says it is on its way, whatever the username", async () => {
     const el = await openConsole("/console/sign-in");
     const view = await viewOf(el, "bc-sign-in");
-    [...view.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /forgot/i.test(b.textContent!))!.click();
+    [...view.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")]
+      .find((b) => /forgot/i.test(b.textContent!))!
+      .click();
     await until(() => /forgotten password/i.test(view.shadowRoot!.querySelector("h1")?.textContent ?? ""));
     type(view.shadowRoot!.querySelector<HTMLInputElement>('input[name="username"]')!, username);
     view.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
@@ -74,7 +88,11 @@ describe("<booking-console>: sign-in", () => {
     view.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
     const alert = await until(() => view.shadowRoot!.querySelector('[role="alert"]'));
     expect(alert.textContent).to.match(/expired or was used already/i);
-    expect([...view.shadowRoot!.querySelectorAll("button")].some((b) => /ask for a new link/i.test(b.textContent!))).to.equal(true);
+    expect(
+      [...view.shadowRoot!.querySelectorAll("button")].some((b) =>
+        /ask for a new link/i.test(b.textContent!),
+      ),
+    ).to.equal(true);
     await expect(await settled(el)).to.be.accessible();
   });
 });

@@ -7,12 +7,24 @@ import { freeTime, restaurant, staff, until } from "./env.js";
 import { openConsole, shown, signIn, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
-const table = (name: string) => (restaurant() as unknown as { tables: Record<string, { id: number }> }).tables[name]!.id;
+const table = (name: string) =>
+  (restaurant() as unknown as { tables: Record<string, { id: number }> }).tables[name]!.id;
 
-async function book(first: string, tableName: string, at: { date: string; hour: string; service_id: number } = slot) {
+async function book(
+  first: string,
+  tableName: string,
+  at: { date: string; hour: string; service_id: number } = slot,
+) {
   const r = await staff("reservations", {
     method: "POST",
-    body: { start_date: at.date, start_hour: at.hour, pax: 2, service_id: at.service_id, table_ids: [table(tableName)], customer: { first_name: first, last_name: "Line", phone: "+39 333 0000001" } },
+    body: {
+      start_date: at.date,
+      start_hour: at.hour,
+      pax: 2,
+      service_id: at.service_id,
+      table_ids: [table(tableName)],
+      customer: { first_name: first, last_name: "Line", phone: "+39 333 0000001" },
+    },
   });
   if (r.status !== 201) throw new Error(`booking: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data[0] as Reservation;
@@ -48,7 +60,11 @@ describe("<booking-console>: the timeline", () => {
 
   it("moves a hold a quarter hour later by keyboard", async () => {
     // Tomorrow's dinner at 20:00: a quarter hour later is inside the service whatever the hour now.
-    const dinner = { date: addDays(slot.date, 1), hour: "20:00:00", service_id: restaurant().services.find((s) => s.name === "Cena")!.id };
+    const dinner = {
+      date: addDays(slot.date, 1),
+      hour: "20:00:00",
+      service_id: restaurant().services.find((s) => s.name === "Cena")!.id,
+    };
     const r = await book("Later", "S1", dinner);
     const el = await openConsole(`/console/timeline/${dinner.date}`);
     const view = await viewOf(el, "bc-timeline-view");
@@ -76,7 +92,13 @@ describe("<booking-console>: the timeline", () => {
 
 describe("the timeline's geometry", () => {
   it("places holds in minutes of the day, past midnight beyond 1440, and spans whole hours", () => {
-    const r = { id: 1, status: "ACCEPTED", start_hour: "23:30:00", end_date: "2031-01-02T01:00:00", tables: [{ id: 7 }] } as unknown as Reservation;
+    const r = {
+      id: 1,
+      status: "ACCEPTED",
+      start_hour: "23:30:00",
+      end_date: "2031-01-02T01:00:00",
+      tables: [{ id: 7 }],
+    } as unknown as Reservation;
     const holds = holdsOf([r, { ...r, id: 2, status: "CANCELLED" }], "2031-01-01");
     expect(holds.map((h) => [h.tableId, h.start, h.end])).to.deep.equal([[7, 1410, 1500]]);
     expect(spanOf(holds, [])).to.deep.equal({ from: 1380, to: 1500 });

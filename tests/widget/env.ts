@@ -34,7 +34,8 @@ export const env = window.BE;
  * A test whose answer cannot depend on the day, the hour or the browser's zone (a layout, axe, a
  * language, an error page): it runs on the real clock, and is skipped at npm test's fixed instants.
  */
-export const itAnyTime = (name: string, fn: () => Promise<void> | void) => (env.clock ? it.skip : it)(name, fn);
+export const itAnyTime = (name: string, fn: () => Promise<void> | void) =>
+  (env.clock ? it.skip : it)(name, fn);
 
 // The booking flow keeps a draft per restaurant in sessionStorage: each test starts without one.
 beforeEach(() => sessionStorage.clear());
@@ -72,7 +73,13 @@ export async function slots(date: string, pax: number, days = 1): Promise<Public
 }
 
 export async function profile() {
-  return (await (await fetch(asOther())).json()).data[0] as { first_date: string; last_date: string; max_online_pax: number; timezone: string; offer_minutes: number };
+  return (await (await fetch(asOther())).json()).data[0] as {
+    first_date: string;
+    last_date: string;
+    max_online_pax: number;
+    timezone: string;
+    offer_minutes: number;
+  };
 }
 
 /** A free (date, service, time) for `pax`, from the first date on, skipping `skip` entries. */
@@ -87,19 +94,28 @@ export async function freeTime(pax: number, skip = 0) {
 }
 
 /** Books as another guest through the public API, from another address (web-test-runner.config.mjs relays it). */
-export async function bookAsGuest(input: { date: string; hour: string; pax: number; service_id?: number }, name = "Other"): Promise<{ status: number; body: { data?: PublicBooking[] } & Record<string, unknown> }> {
+export async function bookAsGuest(
+  input: { date: string; hour: string; pax: number; service_id?: number },
+  name = "Other",
+): Promise<{ status: number; body: { data?: PublicBooking[] } & Record<string, unknown> }> {
   // relayed from an address of its own (web-test-runner.config.mjs): the widget's bookings keep the budget
   const res = await fetch(`/guest/${restaurant().publicKey}/reservations`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...input, guest: { first_name: name, last_name: "Guest", email: `${name.toLowerCase()}@guest.example` } }),
+    body: JSON.stringify({
+      ...input,
+      guest: { first_name: name, last_name: "Guest", email: `${name.toLowerCase()}@guest.example` },
+    }),
   });
   return { status: res.status, body: await res.json() };
 }
 
 /** The integrator API as the restaurant's staff (web-test-runner.config.mjs relays `/staff/<property>/*`). */
 export async function staff(path: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`/staff/${restaurant().propertyId}/${path}`, { method: init.method ?? "GET", body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(`/staff/${restaurant().propertyId}/${path}`, {
+    method: init.method ?? "GET",
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -107,7 +123,13 @@ export async function staff(path: string, init: { method?: string; body?: unknow
 export async function bookAsStaff(input: { date: string; hour: string; pax: number; service_id: number }) {
   const r = await staff("reservations", {
     method: "POST",
-    body: { start_date: input.date, start_hour: input.hour, pax: input.pax, service_id: input.service_id, customer: { first_name: "Walk", last_name: "In", phone: "+39 333 1234567" } },
+    body: {
+      start_date: input.date,
+      start_hour: input.hour,
+      pax: input.pax,
+      service_id: input.service_id,
+      customer: { first_name: "Walk", last_name: "In", phone: "+39 333 1234567" },
+    },
   });
   if (r.status !== 201) throw new Error(`staff booking: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
@@ -130,15 +152,29 @@ export async function until<T>(check: () => T | undefined | null | false, timeou
 /** The instant of a wall-clock time in Europe/Rome (the test restaurant's zone). */
 export function romeInstant(date: string, hour: string): number {
   const guess = Date.parse(`${date}T${hour.slice(0, 5)}:00Z`);
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(guess);
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "Europe/Rome",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(guess);
   const get = (t: string) => parts.find((p) => p.type === t)!.value;
-  const shown = Date.parse(`${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:00Z`);
+  const shown = Date.parse(
+    `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:00Z`,
+  );
   return guess - (shown - guess);
 }
 
 /** Pins the Worker's clock at `at` (ISO), or gives back the run's own clock (null): web-test-runner.config.mjs relays it. */
 export async function pinWorkerClock(at: string | null): Promise<void> {
-  const res = await fetch("/fixture/clock", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at }) });
+  const res = await fetch("/fixture/clock", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ at }),
+  });
   if (!res.ok) throw new Error(`clock: ${res.status} ${await res.text()}`);
 }
 

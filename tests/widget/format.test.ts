@@ -1,5 +1,12 @@
 import { expect } from "@open-wc/testing";
-import { addDays, addMonths, firstDayOfWeek, formatDate, formatTime, isoWeekday } from "../../widget/format.js";
+import {
+  addDays,
+  addMonths,
+  firstDayOfWeek,
+  formatDate,
+  formatTime,
+  isoWeekday,
+} from "../../widget/format.js";
 import { env } from "./env.js";
 
 describe("wall-clock dates and times (widget/format.ts)", () => {

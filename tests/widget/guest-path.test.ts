@@ -11,7 +11,19 @@ import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
 import { addDays, formatDate, formatTime, minusMinutes } from "../../widget/format.js";
 import type { DateGrid } from "../../widget/parts/date-grid.js";
-import { bookAsGuest, bookAsStaff, freeTime, itAnyTime, ownAddress, profile, restaurant, slots, staff, until, useRestaurant } from "./env.js";
+import {
+  bookAsGuest,
+  bookAsStaff,
+  freeTime,
+  itAnyTime,
+  ownAddress,
+  profile,
+  restaurant,
+  slots,
+  staff,
+  until,
+  useRestaurant,
+} from "./env.js";
 import { allInShadow, bookPageWithTimes, chooseDate, deepText, inShadow, settled } from "./helpers.js";
 
 type Tables = Record<string, { id: number }>;
@@ -27,14 +39,16 @@ before(async () => {
 const mount = (o: { page?: string; locale?: string; extra?: string } = {}) => {
   const host = document.createElement("div");
   host.innerHTML = `<booking-engine api="${ownAddress()}" property="${restaurant().publicKey}" page="${o.page ?? "book"}" locale="${o.locale ?? "en"}" ${o.extra ?? ""}></booking-engine>`;
-  return fixture<HTMLDivElement>(html`${host}`).then((d) => d.querySelector("booking-engine") as BookingEngine);
+  return fixture<HTMLDivElement>(html`${host}`).then(
+    (d) => d.querySelector("booking-engine") as BookingEngine,
+  );
 };
 
-const times = (page: HTMLElement, name = "time") => allInShadow<HTMLInputElement>(page, `input[name="${name}"]`);
-const buttonNamed = (root: HTMLElement, name: RegExp) => allInShadow<HTMLButtonElement>(root, "button").find((b) => name.test(b.textContent!));
+const times = (page: HTMLElement, name = "time") =>
+  allInShadow<HTMLInputElement>(page, `input[name="${name}"]`);
+const buttonNamed = (root: HTMLElement, name: RegExp) =>
+  allInShadow<HTMLButtonElement>(root, "button").find((b) => name.test(b.textContent!));
 const heading = (page: HTMLElement) => page.shadowRoot!.querySelector("h2")?.textContent?.trim();
-
-
 
 async function choosePax(page: HTMLElement, pax: number) {
   const select = await inShadow<HTMLSelectElement>(page, "#pax");
@@ -68,21 +82,29 @@ const day = async (k: number) => addDays((await profile()).first_date, k);
 afterEach(() => setViewport({ width: 800, height: 600 }));
 
 describe("where the restaurant is (profile contact fields)", () => {
-  itAnyTime("the welcome page shows the address, a map link and the phone, in English and Italian", async () => {
-    for (const [locale, map] of [["en", "Map and directions"], ["it", "Mappa e indicazioni"]] as const) {
-      const el = await mount({ page: "welcome", locale });
-      const welcome = await inShadow(el, "be-welcome-page");
-      const address = await inShadow(welcome, 'address[part="contact"]');
-      expect(address.textContent).to.include("Via Roma 1");
-      expect(address.textContent).to.include("20121 Milano");
-      const link = await inShadow<HTMLAnchorElement>(welcome, 'a[part="map-link"]');
-      expect(link.textContent!.trim()).to.equal(map);
-      expect(link.href).to.include("mlat=45.4642&mlon=9.19");
-      expect((await inShadow<HTMLAnchorElement>(welcome, 'a[part="phone"]')).href).to.equal("tel:+39021234567");
-      await expect(el).to.be.accessible();
-      el.remove();
-    }
-  });
+  itAnyTime(
+    "the welcome page shows the address, a map link and the phone, in English and Italian",
+    async () => {
+      for (const [locale, map] of [
+        ["en", "Map and directions"],
+        ["it", "Mappa e indicazioni"],
+      ] as const) {
+        const el = await mount({ page: "welcome", locale });
+        const welcome = await inShadow(el, "be-welcome-page");
+        const address = await inShadow(welcome, 'address[part="contact"]');
+        expect(address.textContent).to.include("Via Roma 1");
+        expect(address.textContent).to.include("20121 Milano");
+        const link = await inShadow<HTMLAnchorElement>(welcome, 'a[part="map-link"]');
+        expect(link.textContent!.trim()).to.equal(map);
+        expect(link.href).to.include("mlat=45.4642&mlon=9.19");
+        expect((await inShadow<HTMLAnchorElement>(welcome, 'a[part="phone"]')).href).to.equal(
+          "tel:+39021234567",
+        );
+        await expect(el).to.be.accessible();
+        el.remove();
+      }
+    },
+  );
 
   itAnyTime("the booking page gives the number to call for a larger party", async () => {
     const el = await mount({ locale: "it" });
@@ -94,23 +116,35 @@ describe("where the restaurant is (profile contact fields)", () => {
 });
 
 describe("the restaurant's texts per language (settings.translations)", () => {
-  itAnyTime("shows the welcome message and the service names in the page's language, the defaults in others", async () => {
-    const cena = restaurant().services.find((s) => s.name === "Cena")!;
-    const put = await staff(`properties/${restaurant().propertyId}`, {
-      method: "PUT",
-      body: { settings: { translations: { it: { welcome_message: "Benvenuti in trattoria!", services: { [cena.id]: { name: "Cena al forno" } } } } } },
-    });
-    expect(put.status).to.equal(200);
-    const it_ = await mount({ page: "welcome", locale: "it" });
-    await until(() => deepText(it_).includes("Benvenuti in trattoria!"));
-    it_.remove();
-    const en = await mount({ page: "welcome", locale: "en" });
-    await until(() => deepText(en).includes("Fresh pasta every day"));
-    en.remove();
-    const book = await mount({ locale: "it", extra: `service="${cena.id}"` });
-    const page = await bookPageWithTimes(book);
-    await until(() => deepText(page).includes("Cena al forno"));
-  });
+  itAnyTime(
+    "shows the welcome message and the service names in the page's language, the defaults in others",
+    async () => {
+      const cena = restaurant().services.find((s) => s.name === "Cena")!;
+      const put = await staff(`properties/${restaurant().propertyId}`, {
+        method: "PUT",
+        body: {
+          settings: {
+            translations: {
+              it: {
+                welcome_message: "Benvenuti in trattoria!",
+                services: { [cena.id]: { name: "Cena al forno" } },
+              },
+            },
+          },
+        },
+      });
+      expect(put.status).to.equal(200);
+      const it_ = await mount({ page: "welcome", locale: "it" });
+      await until(() => deepText(it_).includes("Benvenuti in trattoria!"));
+      it_.remove();
+      const en = await mount({ page: "welcome", locale: "en" });
+      await until(() => deepText(en).includes("Fresh pasta every day"));
+      en.remove();
+      const book = await mount({ locale: "it", extra: `service="${cena.id}"` });
+      const page = await bookPageWithTimes(book);
+      await until(() => deepText(page).includes("Cena al forno"));
+    },
+  );
 });
 
 describe("the cancellation policy before confirming", () => {
@@ -124,7 +158,9 @@ describe("the cancellation policy before confirming", () => {
       const policy = await inShadow(page, "#policy");
       const when = `${formatDate(until_.date, locale)}, ${formatTime(until_.hour, locale)}`;
       expect(policy.textContent!.replace(/\s+/g, " ").trim()).to.equal(
-        locale === "en" ? `You can cancel online until ${when} (time in Milano).` : `Puoi cancellare online fino a ${when} (ora di Milano).`,
+        locale === "en"
+          ? `You can cancel online until ${when} (time in Milano).`
+          : `Puoi cancellare online fino a ${when} (ora di Milano).`,
       );
       await expect(el).to.be.accessible();
       el.remove();
@@ -137,15 +173,24 @@ describe("the cancellation policy before confirming", () => {
 describe("next available, and the date grid per party size", () => {
   it("a day with no time offers the three nearest dates with their first free time, one tap from the details", async () => {
     const closed = await day(4);
-    expect((await staff("closures", { method: "POST", body: { start_date: closed, reason: "private party" } })).status).to.equal(201);
+    expect(
+      (await staff("closures", { method: "POST", body: { start_date: closed, reason: "private party" } }))
+        .status,
+    ).to.equal(201);
     await setViewport({ width: 320, height: 640 });
     const el = await mount();
     const page = await bookPageWithTimes(el);
     await chooseDate(page, closed);
     const next = await inShadow(page, '[part="next-available"]');
-    const options = await until(() => (next.querySelectorAll("button").length ? [...next.querySelectorAll<HTMLButtonElement>("button")] : undefined));
+    const options = await until(() =>
+      next.querySelectorAll("button").length
+        ? [...next.querySelectorAll<HTMLButtonElement>("button")]
+        : undefined,
+    );
     expect(options.length).to.equal(3);
-    const later = (await slots(addDays(closed, 1), 2, 3)).filter((d) => d.services.some((s) => s.times.length));
+    const later = (await slots(addDays(closed, 1), 2, 3)).filter((d) =>
+      d.services.some((s) => s.times.length),
+    );
     const first = later[0]!;
     const firstTime = first.services.find((s) => s.times.length)!.times[0]!;
     expect(options[0]!.textContent).to.include(formatDate(first.date, "en"));
@@ -177,7 +222,10 @@ describe("next available, and the date grid per party size", () => {
 describe("a full preferred service", () => {
   it("says so, leads with the service that has room, and keeps its waiting list second", async () => {
     const date = await day(6);
-    const [pranzo, cena] = [restaurant().services.find((s) => s.name === "Pranzo")!, restaurant().services.find((s) => s.name === "Cena")!];
+    const [pranzo, cena] = [
+      restaurant().services.find((s) => s.name === "Pranzo")!,
+      restaurant().services.find((s) => s.name === "Cena")!,
+    ];
     // Only the group seats 8: held at 20:00 and 22:00, every dinner time is full for 8.
     await bookAsStaff({ date, hour: "20:00:00", pax: 8, service_id: cena.id });
     await bookAsStaff({ date, hour: "22:00:00", pax: 8, service_id: cena.id });
@@ -224,8 +272,14 @@ describe("history and reload", () => {
       history.replaceState({ host: "kept" }, "");
       const el = await mount();
       await bookPageWithTimes(el);
-      await until(() => (history.state as { bookingEngineStep?: string } | null)?.bookingEngineStep === "choose");
-      expect(history.state).to.deep.equal({ host: "kept", bookingEnginePage: "book", bookingEngineStep: "choose" });
+      await until(
+        () => (history.state as { bookingEngineStep?: string } | null)?.bookingEngineStep === "choose",
+      );
+      expect(history.state).to.deep.equal({
+        host: "kept",
+        bookingEnginePage: "book",
+        bookingEngineStep: "choose",
+      });
     } finally {
       history.replaceState(null, "", start);
     }
@@ -289,8 +343,12 @@ describe("text on the accent colour", () => {
 
   itAnyTime("is black on a light accent, white on a dark one, and --be-on-accent wins", async () => {
     expect(await onAccent(await mount(), "rgb(0, 0, 0)")).to.equal("rgb(0, 0, 0)");
-    expect(await onAccent(await mount({ extra: 'style="--be-accent: #1d5c8a"' }), "rgb(255, 255, 255)")).to.equal("rgb(255, 255, 255)");
-    expect(await onAccent(await mount({ extra: 'style="--be-on-accent: rgb(1, 2, 3)"' }), "rgb(1, 2, 3)")).to.equal("rgb(1, 2, 3)");
+    expect(
+      await onAccent(await mount({ extra: 'style="--be-accent: #1d5c8a"' }), "rgb(255, 255, 255)"),
+    ).to.equal("rgb(255, 255, 255)");
+    expect(
+      await onAccent(await mount({ extra: 'style="--be-on-accent: rgb(1, 2, 3)"' }), "rgb(1, 2, 3)"),
+    ).to.equal("rgb(1, 2, 3)");
   });
 });
 
@@ -321,7 +379,11 @@ describe("after cancelling, and the embedded manage link", () => {
     const slot = await freeTime(3, 9);
     const booked = await bookAsGuest({ ...slot, pax: 3 }, "Again");
     expect(booked.status).to.equal(201);
-    const el = await mount({ page: "manage", locale: "it", extra: `token="${booked.body.data![0]!.manage_token}"` });
+    const el = await mount({
+      page: "manage",
+      locale: "it",
+      extra: `token="${booked.body.data![0]!.manage_token}"`,
+    });
     const manage = await inShadow(el, "be-manage-page");
     (await inShadow<HTMLButtonElement>(manage, "#cancel")).click();
     (await inShadow<HTMLButtonElement>(manage, "button.danger")).click();
@@ -373,24 +435,26 @@ describe("after cancelling, and the embedded manage link", () => {
     }
   });
 
-  itAnyTime("without it, the link opens the hosted manage page in a new tab, in the host's accent", async () => {
-    const el = await mount({ extra: 'style="--be-accent: #225522"' });
-    const page = await bookPageWithTimes(el);
-    await toDetails(page, await day(13));
-    await fill(page, { first_name: "Away", last_name: "Guest", email: "away@example.com" });
-    const created = oneEvent(el, "booking-created") as Promise<CustomEvent<BookingCreatedDetail>>;
-    (await inShadow<HTMLButtonElement>(page, 'button[type="submit"]')).click();
-    const { detail } = await created;
-    const link = await inShadow<HTMLAnchorElement>(page, 'a[part="manage-link"]');
-    // The confirmation repeats the policy and says where the restaurant is.
-    expect(deepText(page)).to.match(/You can cancel online until .* \(time in Milano\)/);
-    expect(deepText(page)).to.include("Via Roma 1");
-    await expect(el).to.be.accessible();
-    expect(link.target).to.equal("_blank");
-    expect(link.rel).to.equal("noopener");
-    const url = new URL(link.href);
-    expect(url.pathname).to.equal(new URL(detail.manage_url).pathname);
-    expect(url.searchParams.get("accent")).to.equal("#225522");
-  });
+  itAnyTime(
+    "without it, the link opens the hosted manage page in a new tab, in the host's accent",
+    async () => {
+      const el = await mount({ extra: 'style="--be-accent: #225522"' });
+      const page = await bookPageWithTimes(el);
+      await toDetails(page, await day(13));
+      await fill(page, { first_name: "Away", last_name: "Guest", email: "away@example.com" });
+      const created = oneEvent(el, "booking-created") as Promise<CustomEvent<BookingCreatedDetail>>;
+      (await inShadow<HTMLButtonElement>(page, 'button[type="submit"]')).click();
+      const { detail } = await created;
+      const link = await inShadow<HTMLAnchorElement>(page, 'a[part="manage-link"]');
+      // The confirmation repeats the policy and says where the restaurant is.
+      expect(deepText(page)).to.match(/You can cancel online until .* \(time in Milano\)/);
+      expect(deepText(page)).to.include("Via Roma 1");
+      await expect(el).to.be.accessible();
+      expect(link.target).to.equal("_blank");
+      expect(link.rel).to.equal("noopener");
+      const url = new URL(link.href);
+      expect(url.pathname).to.equal(new URL(detail.manage_url).pathname);
+      expect(url.searchParams.get("accent")).to.equal("#225522");
+    },
+  );
 });
-

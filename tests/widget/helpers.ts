@@ -3,10 +3,14 @@ import type { BookingEngine } from "../../widget/booking-engine.js";
 import { until } from "./env.js";
 
 /** The element inside `host`'s shadow root matching `selector`, once it is there. */
-export const inShadow = <T extends Element = HTMLElement>(host: Element, selector: string, timeout?: number) =>
-  until(() => host.shadowRoot?.querySelector<T>(selector as string) as T | null, timeout);
+export const inShadow = <T extends Element = HTMLElement>(
+  host: Element,
+  selector: string,
+  timeout?: number,
+) => until(() => host.shadowRoot?.querySelector<T>(selector as string) as T | null, timeout);
 
-export const allInShadow = <T extends Element = HTMLElement>(host: Element, selector: string) => [...(host.shadowRoot?.querySelectorAll<T>(selector as string) ?? [])] as T[];
+export const allInShadow = <T extends Element = HTMLElement>(host: Element, selector: string) =>
+  [...(host.shadowRoot?.querySelectorAll<T>(selector as string) ?? [])] as T[];
 
 /** The booking page of a <booking-engine>, once its times are shown. */
 export async function bookPageWithTimes(el: BookingEngine) {
@@ -31,7 +35,10 @@ export function deepText(node: Node): string {
 export async function settled(page: HTMLElement) {
   const updated = () => (page as unknown as { updateComplete: Promise<boolean> }).updateComplete;
   await updated();
-  await until(() => !deepText(page).includes("Looking for free tables") && !deepText(page).includes("Cerco tavoli liberi"));
+  await until(
+    () =>
+      !deepText(page).includes("Looking for free tables") && !deepText(page).includes("Cerco tavoli liberi"),
+  );
   await updated();
 }
 

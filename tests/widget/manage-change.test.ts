@@ -10,13 +10,24 @@ import { sendKeys, setViewport } from "@web/test-runner-commands";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import { addDays, formatTime } from "../../widget/format.js";
-import { bookAsGuest, bookAsStaff, env, ownAddress, profile, restaurant, until, useRestaurant } from "./env.js";
+import {
+  bookAsGuest,
+  bookAsStaff,
+  env,
+  ownAddress,
+  profile,
+  restaurant,
+  until,
+  useRestaurant,
+} from "./env.js";
 import { inShadow } from "./helpers.js";
 
 before(() => useRestaurant());
 
 const mount = (token: string, locale = "en") =>
-  fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="manage" locale=${locale} token=${token}></booking-engine>`);
+  fixture<BookingEngine>(
+    html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="manage" locale=${locale} token=${token}></booking-engine>`,
+  );
 const day = async (k: number) => addDays((await profile()).first_date, k);
 
 afterEach(() => setViewport({ width: 800, height: 600 }));
@@ -41,7 +52,9 @@ describe("changing the reservation from the manage page (keyboard only)", () => 
     expect(r.status).to.equal(201);
     return { date, token: r.body.data![0]!.manage_token };
   }
-  const chips = (form: Element, name = "change-time") => [...form.shadowRoot!.querySelectorAll<HTMLInputElement>(`input[name="${name}"]`)];
+  const chips = (form: Element, name = "change-time") => [
+    ...form.shadowRoot!.querySelectorAll<HTMLInputElement>(`input[name="${name}"]`),
+  ];
   const checked = (form: Element) => chips(form).find((c) => c.checked)?.value;
 
   it("starts from the reservation as it is: a new party size alone keeps the dinner, and the page says what changed", async () => {
@@ -55,18 +68,26 @@ describe("changing the reservation from the manage page (keyboard only)", () => 
     await until(() => checked(form));
     expect(checked(form)).to.equal(`${cena.id}|20:00:00`);
     expect(form.shadowRoot!.querySelector("select#change-time")).to.equal(null);
-    const legends = [...form.shadowRoot!.querySelectorAll("fieldset fieldset > legend")].map((l) => l.textContent!.trim());
+    const legends = [...form.shadowRoot!.querySelectorAll("fieldset fieldset > legend")].map((l) =>
+      l.textContent!.trim(),
+    );
     expect(legends).to.deep.equal(["Pranzo", "Cena"]);
     expect(form.shadowRoot!.querySelector<HTMLInputElement>("#change-date")!.value).to.equal(date);
     await expect(el).to.be.accessible();
     const pax = await inShadow<HTMLSelectElement>(form, "#change-pax");
     pax.value = "3";
     pax.dispatchEvent(new Event("change"));
-    await until(() => checked(form) === `${cena.id}|20:00:00` && !/Looking/.test(form.shadowRoot!.textContent!));
+    await until(
+      () => checked(form) === `${cena.id}|20:00:00` && !/Looking/.test(form.shadowRoot!.textContent!),
+    );
     (await inShadow<HTMLButtonElement>(form, 'button[type="submit"]')).click();
     const done = await inShadow(manage, "#changed");
-    expect(done.textContent!.replace(/\s+/g, " ").trim()).to.equal("Your reservation is changed. Now 3 guests.");
-    const api = await (await fetch(`${env.api}/api/v2/public/${restaurant().publicKey}/manage/${token}`)).json();
+    expect(done.textContent!.replace(/\s+/g, " ").trim()).to.equal(
+      "Your reservation is changed. Now 3 guests.",
+    );
+    const api = await (
+      await fetch(`${env.api}/api/v2/public/${restaurant().publicKey}/manage/${token}`)
+    ).json();
     expect(api.data[0]).to.include({ date, hour: "20:00:00", pax: 3 });
     expect(api.data[0].service.id).to.equal(cena.id);
     await expect(el).to.be.accessible();
@@ -94,7 +115,9 @@ describe("changing the reservation from the manage page (keyboard only)", () => 
     expect(done.textContent).to.include(formatTime(chosen, "it"));
     expect(manage.shadowRoot!.activeElement).to.equal(done);
     expect((await inShadow(manage, '[part="summary"]')).textContent).to.include(formatTime(chosen, "it"));
-    const api = await (await fetch(`${env.api}/api/v2/public/${restaurant().publicKey}/manage/${token}`)).json();
+    const api = await (
+      await fetch(`${env.api}/api/v2/public/${restaurant().publicKey}/manage/${token}`)
+    ).json();
     expect(api.data[0]).to.include({ date, hour: chosen, pax: 2 });
     await expect(el).to.be.accessible();
   });
@@ -118,7 +141,9 @@ describe("changing the reservation from the manage page (keyboard only)", () => 
     await until(() => chips(form, "change-alternative")[0]?.value === `${cena.id}|21:30:00`);
     await until(() => form.shadowRoot!.activeElement === failure);
     await expect(el).to.be.accessible();
-    const api = await (await fetch(`${env.api}/api/v2/public/${restaurant().publicKey}/manage/${token}`)).json();
+    const api = await (
+      await fetch(`${env.api}/api/v2/public/${restaurant().publicKey}/manage/${token}`)
+    ).json();
     expect(api.data[0]).to.include({ date, hour: "12:00:00", status: "ACCEPTED" });
   });
 });

@@ -2,7 +2,18 @@ import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCancelledDetail } from "../../widget/events.js";
-import { atWorkerTime, bookAsGuest, freeTime, ownAddress, publicBase, restaurant, romeInstant, staff, until, useRestaurant } from "./env.js";
+import {
+  atWorkerTime,
+  bookAsGuest,
+  freeTime,
+  ownAddress,
+  publicBase,
+  restaurant,
+  romeInstant,
+  staff,
+  until,
+  useRestaurant,
+} from "./env.js";
 import { inShadow } from "./helpers.js";
 
 async function newReservation() {
@@ -13,7 +24,9 @@ async function newReservation() {
 }
 
 const mount = (token: string) =>
-  fixture<BookingEngine>(html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="manage" token=${token}></booking-engine>`);
+  fixture<BookingEngine>(
+    html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="manage" token=${token}></booking-engine>`,
+  );
 
 before(() => useRestaurant());
 
@@ -45,7 +58,9 @@ describe("<booking-engine page=manage>", () => {
     const page = await inShadow(el, "be-manage-page");
     (await inShadow<HTMLButtonElement>(page, "#cancel")).click();
     await inShadow(page, "#confirm");
-    [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")].find((b) => /keep/i.test(b.textContent!))!.click();
+    [...page.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")]
+      .find((b) => /keep/i.test(b.textContent!))!
+      .click();
     const cancel = await inShadow(page, "#cancel");
     expect(page.shadowRoot!.activeElement).to.equal(cancel);
   });
@@ -55,9 +70,13 @@ describe("<booking-engine page=manage>", () => {
     const r = await bookAsGuest({ ...slot, pax: 2 }, "Arrived");
     if (r.status !== 201) throw new Error(`booking failed: ${r.status} ${JSON.stringify(r.body)}`);
     const listed = await staff(`reservations?start_date=${slot.date}&end_date=${slot.date}`);
-    const id = (listed.body.data as { id: number; customer: { email: string | null } | null }[]).find((x) => x.customer?.email === "arrived@guest.example")!.id;
+    const id = (listed.body.data as { id: number; customer: { email: string | null } | null }[]).find(
+      (x) => x.customer?.email === "arrived@guest.example",
+    )!.id;
     // the staff seat the party half an hour before its time, when check-in is open
-    const seated = await atWorkerTime(romeInstant(slot.date, slot.hour) - 30 * 60_000, () => staff(`reservations/${id}/checkin`, { method: "PATCH" }));
+    const seated = await atWorkerTime(romeInstant(slot.date, slot.hour) - 30 * 60_000, () =>
+      staff(`reservations/${id}/checkin`, { method: "PATCH" }),
+    );
     expect(seated.status).to.equal(200);
     const el = await mount(r.body.data![0]!.manage_token);
     const page = await inShadow(el, "be-manage-page");

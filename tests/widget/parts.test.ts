@@ -12,7 +12,10 @@ before(() => Promise.all([definePage("book"), definePage("services")]));
 const focused = (el: Element) => el.shadowRoot!.activeElement as HTMLElement | null;
 
 describe("<be-date-grid>", () => {
-  const mount = () => fixture<DateGrid>(html`<be-date-grid value="2026-03-10" min="2026-03-05" max="2026-05-20" locale="en" label="Date"></be-date-grid>`);
+  const mount = () =>
+    fixture<DateGrid>(
+      html`<be-date-grid value="2026-03-10" min="2026-03-05" max="2026-05-20" locale="en" label="Date"></be-date-grid>`,
+    );
 
   it("is an accessible grid with one tab stop on the chosen day", async () => {
     const el = await mount();
@@ -23,7 +26,9 @@ describe("<be-date-grid>", () => {
     expect(stops.length).to.equal(1);
     expect((stops[0] as HTMLElement).dataset.date).to.equal("2026-03-10");
     expect(stops[0]!.getAttribute("aria-selected")).to.equal("true");
-    expect(el.shadowRoot!.querySelector('td[data-date="2026-03-04"]')!.getAttribute("aria-disabled")).to.equal("true");
+    expect(
+      el.shadowRoot!.querySelector('td[data-date="2026-03-04"]')!.getAttribute("aria-disabled"),
+    ).to.equal("true");
   });
 
   it("moves by day, week and month with the keyboard and picks with Enter", async () => {
@@ -44,26 +49,42 @@ describe("<be-date-grid>", () => {
   });
 
   it("marks and announces the days known to have no free table", async () => {
-    const el = await fixture<DateGrid>(html`<be-date-grid value="2026-03-10" min="2026-03-05" max="2026-05-20" locale="en" .full=${new Set(["2026-03-12"])}></be-date-grid>`);
+    const el = await fixture<DateGrid>(
+      html`<be-date-grid value="2026-03-10" min="2026-03-05" max="2026-05-20" locale="en" .full=${new Set(["2026-03-12"])}></be-date-grid>`,
+    );
     const full = await inShadow(el, 'td[data-date="2026-03-12"]');
     expect(full.getAttribute("aria-label")).to.equal("Thursday, March 12, 2026, no free tables");
     expect(full.getAttribute("aria-disabled")).to.equal(null);
-    expect(el.shadowRoot!.querySelector('td[data-date="2026-03-13"]')!.getAttribute("aria-label")).to.equal("Friday, March 13, 2026");
+    expect(el.shadowRoot!.querySelector('td[data-date="2026-03-13"]')!.getAttribute("aria-label")).to.equal(
+      "Friday, March 13, 2026",
+    );
   });
 
   it("keeps past days quiet, marks the days not open yet apart and full days clearly, with a legend", async () => {
-    const el = await fixture<DateGrid>(html`<be-date-grid value="2026-03-10" min="2026-03-05" max="2026-03-20" locale="en" .full=${new Set(["2026-03-12"])}></be-date-grid>`);
+    const el = await fixture<DateGrid>(
+      html`<be-date-grid value="2026-03-10" min="2026-03-05" max="2026-03-20" locale="en" .full=${new Set(["2026-03-12"])}></be-date-grid>`,
+    );
     const cell = (d: string) => el.shadowRoot!.querySelector<HTMLElement>(`td[data-date="${d}"]`)!;
     const look = (d: string) => getComputedStyle(cell(d).querySelector(".day")!);
     await inShadow(el, 'td[data-date="2026-03-25"]');
-    expect([cell("2026-03-04").className, cell("2026-03-25").className, cell("2026-03-12").className, cell("2026-03-13").className]).to.deep.equal(["past", "later", "full", ""]);
-    expect(cell("2026-03-25").getAttribute("aria-label")).to.equal("Wednesday, March 25, 2026, not open for booking yet");
+    expect([
+      cell("2026-03-04").className,
+      cell("2026-03-25").className,
+      cell("2026-03-12").className,
+      cell("2026-03-13").className,
+    ]).to.deep.equal(["past", "later", "full", ""]);
+    expect(cell("2026-03-25").getAttribute("aria-label")).to.equal(
+      "Wednesday, March 25, 2026, not open for booking yet",
+    );
     expect(cell("2026-03-04").getAttribute("aria-label")).to.equal("Wednesday, March 4, 2026");
     expect(Number(look("2026-03-04").opacity)).to.be.below(1);
     expect(look("2026-03-25").borderTopStyle).to.equal("dotted");
     expect(look("2026-03-12").textDecorationLine).to.equal("line-through");
     expect(look("2026-03-04").textDecorationLine).to.equal("none");
-    const legend = [...el.shadowRoot!.querySelectorAll(".legend li")].map((li) => [li.className, li.textContent!.trim()]);
+    const legend = [...el.shadowRoot!.querySelectorAll(".legend li")].map((li) => [
+      li.className,
+      li.textContent!.trim(),
+    ]);
     expect(legend).to.deep.equal([
       ["full", "no free tables"],
       ["later", "not open for booking yet"],
@@ -80,11 +101,14 @@ describe("<be-date-grid>", () => {
 });
 
 describe("<be-carousel>", () => {
-  const pixel = (colour: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"><rect width="16" height="9" fill="${colour}"/></svg>`)}`;
+  const pixel = (colour: string) =>
+    `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"><rect width="16" height="9" fill="${colour}"/></svg>`)}`;
   const slides = ["red", "green", "blue"].map((c) => ({ src: pixel(c), alt: `A ${c} room` }));
 
   it("is an accessible carousel whose buttons move between labelled slides", async () => {
-    const el = await fixture<PhotoCarousel>(html`<be-carousel .slides=${slides} label="Photos"></be-carousel>`);
+    const el = await fixture<PhotoCarousel>(
+      html`<be-carousel .slides=${slides} label="Photos"></be-carousel>`,
+    );
     await expect(el).to.be.accessible();
     const visible = () => el.shadowRoot!.querySelector('[role="group"][aria-hidden="false"]')!;
     expect(visible().getAttribute("aria-label")).to.equal("1 of 3");
@@ -112,7 +136,9 @@ describe("theming and motion", () => {
     const style = document.createElement("style");
     style.textContent = `booking-engine.themed { --be-accent: rgb(0, 128, 0); } booking-engine.themed::part(selected-day) { outline: 4px dotted rgb(255, 0, 0); }`;
     document.head.append(style);
-    const el = await fixture(html`<booking-engine class="themed" api=${env.api} property=${publicKey}></booking-engine>`);
+    const el = await fixture(
+      html`<booking-engine class="themed" api=${env.api} property=${publicKey}></booking-engine>`,
+    );
     const page = await inShadow(el, "be-book-page");
     const grid = await inShadow(page, "be-date-grid");
     const day = await inShadow(grid, 'td[aria-selected="true"]');
@@ -123,12 +149,21 @@ describe("theming and motion", () => {
 
   it("does not slide the carousel when the guest prefers reduced motion", async () => {
     const { emulateMedia } = await import("@web/test-runner-commands");
-    const slides = [1, 2].map((i) => ({ src: `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"><text>${i}</text></svg>`)}`, alt: `Photo ${i}` }));
+    const slides = [1, 2].map((i) => ({
+      src: `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"><text>${i}</text></svg>`)}`,
+      alt: `Photo ${i}`,
+    }));
     await emulateMedia({ reducedMotion: "reduce" });
-    const still = await fixture<PhotoCarousel>(html`<be-carousel .slides=${slides} label="Photos"></be-carousel>`);
+    const still = await fixture<PhotoCarousel>(
+      html`<be-carousel .slides=${slides} label="Photos"></be-carousel>`,
+    );
     expect(getComputedStyle(still.shadowRoot!.querySelector(".track")!).transitionDuration).to.equal("0s");
     await emulateMedia({ reducedMotion: "no-preference" });
-    const moving = await fixture<PhotoCarousel>(html`<be-carousel .slides=${slides} label="Photos"></be-carousel>`);
-    expect(getComputedStyle(moving.shadowRoot!.querySelector(".track")!).transitionDuration).to.equal("0.35s");
+    const moving = await fixture<PhotoCarousel>(
+      html`<be-carousel .slides=${slides} label="Photos"></be-carousel>`,
+    );
+    expect(getComputedStyle(moving.shadowRoot!.querySelector(".track")!).transitionDuration).to.equal(
+      "0.35s",
+    );
   });
 });

@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { shardCount, shardD1 } from "../../worker/shards/shards";
 import { describe, expect, it } from "vitest";
-import { basic, createClient, expireSandbox, expireToken, flatClientBody, formToken, nestedClientBody, revoke } from "./auth.fixtures";
+import {
+  basic,
+  createClient,
+  expireSandbox,
+  expireToken,
+  flatClientBody,
+  formToken,
+  nestedClientBody,
+  revoke,
+} from "./auth.fixtures";
 import { AUTH, call, expectProblem, freshIp, newClient, unique } from "./helpers";
 
 const paths = (res: { json: any }) => (res.json.errors as { path: string }[]).map((e) => e.path).sort();
@@ -19,7 +28,11 @@ describe("POST /auth/api/v2/api-account/oauth2/client", () => {
   it("refuses a username taken by a client created with the other shape", async () => {
     const nested = nestedClientBody();
     expect((await createClient(nested)).status).toBe(200);
-    expectProblem(await createClient(flatClientBody({ username: nested.sandbox_property.username })), 409, "username taken");
+    expectProblem(
+      await createClient(flatClientBody({ username: nested.sandbox_property.username })),
+      409,
+      "username taken",
+    );
   });
 
   it("creates nothing when it refuses a taken username", async () => {
@@ -32,7 +45,10 @@ describe("POST /auth/api/v2/api-account/oauth2/client", () => {
     // Neither a client in the control database nor a property in any shard.
     for (const db of [env.DB, ...Array.from({ length: shardCount(env) }, (_, k) => shardD1(env, k))]) {
       const table = db === env.DB ? "api_clients" : "properties";
-      const row = await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE name = ?`).bind(name).first<{ n: number }>();
+      const row = await db
+        .prepare(`SELECT count(*) AS n FROM ${table} WHERE name = ?`)
+        .bind(name)
+        .first<{ n: number }>();
       expect(row!.n).toBe(0);
     }
   });
@@ -78,7 +94,9 @@ describe("POST /auth/api/v2/api-account/oauth2/client", () => {
   });
 
   it("refuses a malformed email, short password and a redirect_uri that is not a URL", async () => {
-    const res = await createClient(flatClientBody({ email: "not-an-email", password: "short", redirect_uri: "integrator" }));
+    const res = await createClient(
+      flatClientBody({ email: "not-an-email", password: "short", redirect_uri: "integrator" }),
+    );
     expectProblem(res, 400, "invalid input data");
     expect(paths(res)).toEqual(["email", "password", "redirect_uri"]);
   });
@@ -96,19 +114,33 @@ describe("POST /auth/api/v2/api-account/oauth2/client", () => {
       " https://integrator.example/cb",
     ];
     for (const redirect_uri of refused) {
-      const flat = await call(`${AUTH}/client`, { body: flatClientBody({ redirect_uri }), headers: { "CF-Connecting-IP": freshIp() } });
+      const flat = await call(`${AUTH}/client`, {
+        body: flatClientBody({ redirect_uri }),
+        headers: { "CF-Connecting-IP": freshIp() },
+      });
       expect(flat.status, redirect_uri).toBe(400);
       expectProblem(flat, 400, "invalid input data");
       expect(paths(flat), redirect_uri).toEqual(["redirect_uri"]);
       const { redirect_uri: _, ...property } = flatClientBody();
-      const nested = await call(`${AUTH}/client`, { body: { redirect_uri, sandbox_property: property }, headers: { "CF-Connecting-IP": freshIp() } });
+      const nested = await call(`${AUTH}/client`, {
+        body: { redirect_uri, sandbox_property: property },
+        headers: { "CF-Connecting-IP": freshIp() },
+      });
       expect(paths(nested), redirect_uri).toEqual(["redirect_uri"]);
     }
   });
 
   it("registers https and plain http to the integrator's own machine", async () => {
-    for (const redirect_uri of ["https://integrator.example/cb?app=1", "http://localhost:8080/cb", "http://127.0.0.1/cb", "http://[::1]:3000/cb"]) {
-      const res = await call(`${AUTH}/client`, { body: flatClientBody({ redirect_uri }), headers: { "CF-Connecting-IP": freshIp() } });
+    for (const redirect_uri of [
+      "https://integrator.example/cb?app=1",
+      "http://localhost:8080/cb",
+      "http://127.0.0.1/cb",
+      "http://[::1]:3000/cb",
+    ]) {
+      const res = await call(`${AUTH}/client`, {
+        body: flatClientBody({ redirect_uri }),
+        headers: { "CF-Connecting-IP": freshIp() },
+      });
       expect(res.status, `${redirect_uri}: ${res.text}`).toBe(200);
       expect(res.json.data[0].redirect_uri).toBe(redirect_uri);
     }
@@ -135,21 +167,32 @@ describe("POST /auth/api/v2/api-account/oauth2/token", () => {
 
   it("refuses a wrong secret with 401 invalid_client and a Basic challenge", async () => {
     const c = await newClient();
-    const res = await formToken({ grant_type: "client_credentials", client_id: c.clientId, client_secret: `${c.clientSecret}x` });
+    const res = await formToken({
+      grant_type: "client_credentials",
+      client_id: c.clientId,
+      client_secret: `${c.clientSecret}x`,
+    });
     expectOAuthError(res, 401, "invalid_client");
     expect(res.headers.get("WWW-Authenticate")).toMatch(/^Basic realm=/);
   });
 
   it("refuses a wrong secret sent with HTTP Basic", async () => {
     const c = await newClient();
-    const res = await formToken({ grant_type: "client_credentials" }, { Authorization: basic(c.clientId, "cs_wrong") });
+    const res = await formToken(
+      { grant_type: "client_credentials" },
+      { Authorization: basic(c.clientId, "cs_wrong") },
+    );
     expectOAuthError(res, 401, "invalid_client");
     expect(res.headers.get("WWW-Authenticate")).toMatch(/^Basic realm=/);
   });
 
   it("refuses an unknown client with the same 401 invalid_client", async () => {
     const c = await newClient();
-    const res = await formToken({ grant_type: "client_credentials", client_id: "ci_doesnotexist0000000", client_secret: c.clientSecret });
+    const res = await formToken({
+      grant_type: "client_credentials",
+      client_id: "ci_doesnotexist0000000",
+      client_secret: c.clientSecret,
+    });
     expectOAuthError(res, 401, "invalid_client");
     expect(res.headers.get("WWW-Authenticate")).toMatch(/^Basic realm=/);
   });
@@ -161,7 +204,13 @@ describe("POST /auth/api/v2/api-account/oauth2/token", () => {
 
   it("refuses another grant_type with 400 unsupported_grant_type", async () => {
     const c = await newClient();
-    const res = await formToken({ grant_type: "password", client_id: c.clientId, client_secret: c.clientSecret, username: "u", password: "p" });
+    const res = await formToken({
+      grant_type: "password",
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      username: "u",
+      password: "p",
+    });
     expectOAuthError(res, 400, "unsupported_grant_type");
   });
 
@@ -173,7 +222,9 @@ describe("POST /auth/api/v2/api-account/oauth2/token", () => {
 
   it("refuses a missing grant_type in a JSON body with 400 invalid_request", async () => {
     const c = await newClient();
-    const res = await call(`${AUTH}/token`, { body: { client_id: c.clientId, client_secret: c.clientSecret } });
+    const res = await call(`${AUTH}/token`, {
+      body: { client_id: c.clientId, client_secret: c.clientSecret },
+    });
     expectOAuthError(res, 400, "invalid_request");
   });
 
@@ -294,7 +345,11 @@ describe("Property header", () => {
 
   it("refuses an empty Property header like a missing one", async () => {
     const c = await newClient();
-    expectProblem(await call("/api/v2/rooms", { token: c.token, property: " " }), 400, "property header required");
+    expectProblem(
+      await call("/api/v2/rooms", { token: c.token, property: " " }),
+      400,
+      "property header required",
+    );
   });
 
   it("must be a positive integer: 400 invalid input data naming Property", async () => {

@@ -17,7 +17,14 @@ export function flatClientBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export const POSITION = { latitude: 45.4642, longitude: 9.19, country: "IT", address: "Via Roma 1", city: "Milano", zip: "20121" };
+export const POSITION = {
+  latitude: 45.4642,
+  longitude: 9.19,
+  country: "IT",
+  address: "Via Roma 1",
+  city: "Milano",
+  zip: "20121",
+};
 
 export function nestedClientBody(overrides: Record<string, unknown> = {}) {
   const username = unique("nested");
@@ -42,11 +49,19 @@ export const createClient = (body: unknown) => call(`${AUTH}/client`, { body });
 export const basic = (clientId: string, secret: string) => `Basic ${btoa(`${clientId}:${secret}`)}`;
 
 export function formToken(fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return call(`${AUTH}/token`, { method: "POST", body: new URLSearchParams(fields).toString(), headers: { ...FORM, ...headers } });
+  return call(`${AUTH}/token`, {
+    method: "POST",
+    body: new URLSearchParams(fields).toString(),
+    headers: { ...FORM, ...headers },
+  });
 }
 
 export function revoke(fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return call(`${AUTH}/revoke`, { method: "POST", body: new URLSearchParams(fields).toString(), headers: { ...FORM, ...headers } });
+  return call(`${AUTH}/revoke`, {
+    method: "POST",
+    body: new URLSearchParams(fields).toString(),
+    headers: { ...FORM, ...headers },
+  });
 }
 
 export async function sha256Hex(value: string) {
@@ -56,34 +71,50 @@ export async function sha256Hex(value: string) {
 
 /** Every row of a table (in the control database, or in every shard for properties), serialised, so a test can assert a secret appears nowhere in it. */
 export async function tableDump(table: "api_clients" | "access_tokens" | "properties") {
-  const dbs = table === "properties" ? Array.from({ length: shardCount(env) }, (_, k) => shardD1(env, k)) : [env.DB];
-  const rows = await Promise.all(dbs.map(async (db) => (await db.prepare(`SELECT * FROM ${table}`).all()).results));
+  const dbs =
+    table === "properties" ? Array.from({ length: shardCount(env) }, (_, k) => shardD1(env, k)) : [env.DB];
+  const rows = await Promise.all(
+    dbs.map(async (db) => (await db.prepare(`SELECT * FROM ${table}`).all()).results),
+  );
   return JSON.stringify(rows.flat());
 }
 
 export async function expireToken(token: string) {
-  const r = await env.DB.prepare("UPDATE access_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE token_hash = ?").bind(await sha256Hex(token)).run();
+  const r = await env.DB.prepare(
+    "UPDATE access_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE token_hash = ?",
+  )
+    .bind(await sha256Hex(token))
+    .run();
   if (r.meta.changes !== 1) throw new Error("no such token row");
 }
 
 export async function expireSandbox(propertyId: number) {
-  const r = await (await shardOf(propertyId)).prepare("UPDATE properties SET sandbox_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(propertyId).run();
+  const r = await (await shardOf(propertyId))
+    .prepare("UPDATE properties SET sandbox_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?")
+    .bind(propertyId)
+    .run();
   if (r.meta.changes !== 1) throw new Error("no such property");
 }
 
 /** What `npm run ops -- enable-production <client_id>` runs. */
 export async function enableProduction(clientId: string) {
-  const r = await env.DB.prepare("UPDATE api_clients SET production_enabled = 1 WHERE client_id = ?").bind(clientId).run();
+  const r = await env.DB.prepare("UPDATE api_clients SET production_enabled = 1 WHERE client_id = ?")
+    .bind(clientId)
+    .run();
   if (r.meta.changes !== 1) throw new Error("no such client");
 }
 
 /** What `npm run ops -- grant <client_id> <property_id>` inserts. */
 export async function grant(clientRowId: number, propertyId: number) {
-  await env.DB.prepare("INSERT INTO property_grants (client_id, property_id) VALUES (?, ?)").bind(clientRowId, propertyId).run();
+  await env.DB.prepare("INSERT INTO property_grants (client_id, property_id) VALUES (?, ?)")
+    .bind(clientRowId, propertyId)
+    .run();
 }
 
 export async function revokeGrant(clientRowId: number, propertyId: number) {
-  await env.DB.prepare("DELETE FROM property_grants WHERE client_id = ? AND property_id = ?").bind(clientRowId, propertyId).run();
+  await env.DB.prepare("DELETE FROM property_grants WHERE client_id = ? AND property_id = ?")
+    .bind(clientRowId, propertyId)
+    .run();
 }
 
 export function expectNoSecret(haystack: string, secret: string, what: string) {

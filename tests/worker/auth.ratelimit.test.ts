@@ -11,7 +11,11 @@ import { AUTH, expectProblem, newClient } from "./helpers";
 function network() {
   const group = () => Math.floor(Math.random() * 0xffff).toString(16);
   const prefix = `2001:db8:${group()}:${group()}`;
-  return { prefix, address: (n: number) => `${prefix}:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}:${group()}:${group()}` };
+  return {
+    prefix,
+    address: (n: number) =>
+      `${prefix}:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}:${group()}:${group()}`,
+  };
 }
 
 /**
@@ -29,7 +33,11 @@ async function flood(send: (ip: string) => ReturnType<typeof call>, ip?: string)
   const net = network();
   const answers: Awaited<ReturnType<typeof call>>[] = [];
   for (let i = 0; i < FLOOD && !answers.some((res) => res.status === 429); i += 50) {
-    answers.push(...(await Promise.all(Array.from({ length: Math.min(50, FLOOD - i) }, (_, k) => send(ip ?? net.address(i + k + 1))))));
+    answers.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(50, FLOOD - i) }, (_, k) => send(ip ?? net.address(i + k + 1))),
+      )),
+    );
   }
   return { answers, net };
 }
@@ -39,7 +47,11 @@ describe("per-caller limits count IPv6 per /64", () => {
     const client = await newClient();
     const wrong = (ip: string) =>
       call(`${AUTH}/token`, {
-        body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, client_secret: "wrong" }).toString(),
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: client.clientId,
+          client_secret: "wrong",
+        }).toString(),
         headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": ip },
       });
     const { answers, net } = await flood(wrong);
@@ -54,7 +66,9 @@ describe("per-caller limits count IPv6 per /64", () => {
   });
 
   it("client creation: attempts from one /64 meet 429", async () => {
-    const { answers } = await flood((ip) => call(`${AUTH}/client`, { body: { name: "x" }, headers: { "CF-Connecting-IP": ip } }));
+    const { answers } = await flood((ip) =>
+      call(`${AUTH}/client`, { body: { name: "x" }, headers: { "CF-Connecting-IP": ip } }),
+    );
     const limited = answers.filter((res) => res.status === 429);
     expect(limited.length, `no 429 after ${answers.length} creations from one /64`).toBeGreaterThan(0);
     for (const res of answers) expect([400, 429]).toContain(res.status);
@@ -62,7 +76,12 @@ describe("per-caller limits count IPv6 per /64", () => {
   });
 
   it("bad bearer tokens: guesses from one /64 meet 429", async () => {
-    const { answers } = await flood((ip) => call("/api/v2/properties", { token: `guess-${ip.replace(/:/g, "-")}`, headers: { "CF-Connecting-IP": ip } }));
+    const { answers } = await flood((ip) =>
+      call("/api/v2/properties", {
+        token: `guess-${ip.replace(/:/g, "-")}`,
+        headers: { "CF-Connecting-IP": ip },
+      }),
+    );
     const limited = answers.filter((res) => res.status === 429);
     expect(limited.length, `no 429 after ${answers.length} bad tokens from one /64`).toBeGreaterThan(0);
     for (const res of answers) expect([401, 429]).toContain(res.status);
@@ -71,9 +90,14 @@ describe("per-caller limits count IPv6 per /64", () => {
 
   it("search engine partner credentials: wrong guesses from one /64 meet 429", async () => {
     const wrong = `Basic ${btoa("guess:wrong")}`;
-    const { answers } = await flood((ip) => call("/searchengine/v3/HealthCheck", { headers: { Authorization: wrong, "CF-Connecting-IP": ip } }));
+    const { answers } = await flood((ip) =>
+      call("/searchengine/v3/HealthCheck", { headers: { Authorization: wrong, "CF-Connecting-IP": ip } }),
+    );
     const limited = answers.filter((res) => res.status === 429);
-    expect(limited.length, `no 429 after ${answers.length} wrong partner credentials from one /64`).toBeGreaterThan(0);
+    expect(
+      limited.length,
+      `no 429 after ${answers.length} wrong partner credentials from one /64`,
+    ).toBeGreaterThan(0);
     for (const res of answers) expect([401, 429]).toContain(res.status);
     expectProblem(limited[0]!, 429, "too many requests");
   });
@@ -82,9 +106,22 @@ describe("per-caller limits count IPv6 per /64", () => {
     // Spend the budget of one IPv4-mapped caller; a different IPv4-mapped caller is untouched.
     const octet = () => Math.floor(Math.random() * 256);
     const base = `198.51.${octet()}`;
-    const { answers } = await flood((ip) => call("/api/v2/properties", { token: "guess", headers: { "CF-Connecting-IP": ip } }), `::ffff:${base}.7`);
+    const { answers } = await flood(
+      (ip) => call("/api/v2/properties", { token: "guess", headers: { "CF-Connecting-IP": ip } }),
+      `::ffff:${base}.7`,
+    );
     expect(answers.some((res) => res.status === 429)).toBe(true);
-    expect((await call("/api/v2/properties", { token: "guess", headers: { "CF-Connecting-IP": `::ffff:${base}.8` } })).status).toBe(401);
-    expect((await call("/api/v2/properties", { token: "guess", headers: { "CF-Connecting-IP": `${base}.7` } })).status).toBe(429);
+    expect(
+      (
+        await call("/api/v2/properties", {
+          token: "guess",
+          headers: { "CF-Connecting-IP": `::ffff:${base}.8` },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await call("/api/v2/properties", { token: "guess", headers: { "CF-Connecting-IP": `${base}.7` } }))
+        .status,
+    ).toBe(429);
   });
 });

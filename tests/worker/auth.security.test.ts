@@ -23,7 +23,12 @@ describe("sandbox and production", () => {
 
     const res = await call("/api/v2/properties", { token: c.token, body: { name: "Live Restaurant" } });
     expect(res.status).toBe(201);
-    expect(res.json.data[0]).toMatchObject({ name: "Live Restaurant", sandbox: false, enabled: true, sandbox_expires_at: null });
+    expect(res.json.data[0]).toMatchObject({
+      name: "Live Restaurant",
+      sandbox: false,
+      enabled: true,
+      sandbox_expires_at: null,
+    });
   });
 
   it("after enable-production, a fresh token creates production properties and keeps the sandbox one", async () => {
@@ -37,7 +42,9 @@ describe("sandbox and production", () => {
 
     const list = await call("/api/v2/properties", { token });
     expect(list.status).toBe(200);
-    const byId = new Map((list.json.data as { id: number; sandbox: boolean }[]).map((p) => [p.id, p.sandbox]));
+    const byId = new Map(
+      (list.json.data as { id: number; sandbox: boolean }[]).map((p) => [p.id, p.sandbox]),
+    );
     expect(byId.get(c.propertyId)).toBe(true);
     expect(byId.get(created.json.data[0].id)).toBe(false);
   });
@@ -47,7 +54,10 @@ describe("sandbox and production", () => {
     await enableProduction(c.clientId);
     const live = (await call("/api/v2/properties", { token: c.token, body: { name: "Live" } })).json.data[0];
     // Even a stray expiry date on a production property must not lock it.
-    await (await shardOf(live.id)).prepare("UPDATE properties SET sandbox_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(live.id).run();
+    await (await shardOf(live.id))
+      .prepare("UPDATE properties SET sandbox_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(live.id)
+      .run();
     expect((await call("/api/v2/rooms", { token: c.token, property: live.id })).status).toBe(200);
   });
 });
@@ -59,7 +69,11 @@ describe("property grants", () => {
     const room = await owner.call("/api/v2/rooms", { body: { name: "Terrace" } });
     expect(room.status).toBe(201);
 
-    expectProblem(await call("/api/v2/rooms", { token: partner.token, property: owner.propertyId }), 403, "property forbidden");
+    expectProblem(
+      await call("/api/v2/rooms", { token: partner.token, property: owner.propertyId }),
+      403,
+      "property forbidden",
+    );
 
     await grant(partner.id, owner.propertyId);
 
@@ -72,14 +86,20 @@ describe("property grants", () => {
     expect(read.json.data[0].id).toBe(owner.propertyId);
 
     const list = await call("/api/v2/properties", { token: partner.token });
-    expect(ids(list).sort((a, b) => a - b)).toEqual([owner.propertyId, partner.propertyId].sort((a, b) => a - b));
+    expect(ids(list).sort((a, b) => a - b)).toEqual(
+      [owner.propertyId, partner.propertyId].sort((a, b) => a - b),
+    );
   });
 
   it("a grant is one-way: the owner gains nothing on the partner's property", async () => {
     const owner = await newClient();
     const partner = await newClient();
     await grant(partner.id, owner.propertyId);
-    expectProblem(await call("/api/v2/rooms", { token: owner.token, property: partner.propertyId }), 403, "property forbidden");
+    expectProblem(
+      await call("/api/v2/rooms", { token: owner.token, property: partner.propertyId }),
+      403,
+      "property forbidden",
+    );
     expect(ids(await call("/api/v2/properties", { token: owner.token }))).toEqual([owner.propertyId]);
   });
 
@@ -87,10 +107,16 @@ describe("property grants", () => {
     const owner = await newClient();
     const partner = await newClient();
     await grant(partner.id, owner.propertyId);
-    expect((await call("/api/v2/rooms", { token: partner.token, property: owner.propertyId })).status).toBe(200);
+    expect((await call("/api/v2/rooms", { token: partner.token, property: owner.propertyId })).status).toBe(
+      200,
+    );
 
     await revokeGrant(partner.id, owner.propertyId);
-    expectProblem(await call("/api/v2/rooms", { token: partner.token, property: owner.propertyId }), 403, "property forbidden");
+    expectProblem(
+      await call("/api/v2/rooms", { token: partner.token, property: owner.propertyId }),
+      403,
+      "property forbidden",
+    );
     expect(ids(await call("/api/v2/properties", { token: partner.token }))).toEqual([partner.propertyId]);
   });
 });
@@ -99,7 +125,8 @@ describe("isolation between clients", () => {
   it("client A never lists client B's properties", async () => {
     const a = await newClient();
     const b = await newClient();
-    const bSecond = (await call("/api/v2/properties", { token: b.token, body: { name: "B Two" } })).json.data[0];
+    const bSecond = (await call("/api/v2/properties", { token: b.token, body: { name: "B Two" } })).json
+      .data[0];
 
     const list = await call("/api/v2/properties", { token: a.token, headers: {} });
     expect(list.status).toBe(200);
@@ -110,7 +137,9 @@ describe("isolation between clients", () => {
     const paged = await call("/api/v2/properties?limit=1", { token: a.token });
     expect(ids(paged)).toEqual([a.propertyId]);
     expect(paged.json.next_cursor).toBeNull();
-    expect(ids(await call("/api/v2/properties", { token: b.token })).sort((x, y) => x - y)).toEqual([b.propertyId, bSecond.id].sort((x, y) => x - y));
+    expect(ids(await call("/api/v2/properties", { token: b.token })).sort((x, y) => x - y)).toEqual(
+      [b.propertyId, bSecond.id].sort((x, y) => x - y),
+    );
   });
 
   it("client A cannot read, update or delete client B's property", async () => {
@@ -122,7 +151,11 @@ describe("isolation between clients", () => {
     expectProblem(read, 403, "property forbidden");
     expect(read.text).not.toContain("B's Bistro");
 
-    expectProblem(await call(path, { token: a.token, method: "PUT", body: { name: "Hijacked" } }), 403, "property forbidden");
+    expectProblem(
+      await call(path, { token: a.token, method: "PUT", body: { name: "Hijacked" } }),
+      403,
+      "property forbidden",
+    );
     expectProblem(await call(path, { token: a.token, method: "DELETE" }), 403, "property forbidden");
 
     const mine = await call(path, { token: b.token });
@@ -138,8 +171,16 @@ describe("isolation between clients", () => {
     const asA = { token: a.token, property: b.propertyId };
     expectProblem(await call("/api/v2/rooms", asA), 403, "property forbidden");
     expectProblem(await call(`/api/v2/rooms/${room.id}`, asA), 403, "property forbidden");
-    expectProblem(await call("/api/v2/rooms", { ...asA, body: { name: "Intruder" } }), 403, "property forbidden");
-    expectProblem(await call(`/api/v2/rooms/${room.id}`, { ...asA, method: "DELETE" }), 403, "property forbidden");
+    expectProblem(
+      await call("/api/v2/rooms", { ...asA, body: { name: "Intruder" } }),
+      403,
+      "property forbidden",
+    );
+    expectProblem(
+      await call(`/api/v2/rooms/${room.id}`, { ...asA, method: "DELETE" }),
+      403,
+      "property forbidden",
+    );
 
     const rooms = await b.call("/api/v2/rooms");
     expect(rooms.json.data.map((r: { name: string }) => r.name)).toEqual(["B Room"]);
@@ -157,9 +198,17 @@ describe("isolation between clients", () => {
   it("a revoked token can no longer create properties", async () => {
     const c = await newClient();
     await revoke({ token: c.token }, { Authorization: basic(c.clientId, c.clientSecret) });
-    expectProblem(await call("/api/v2/properties", { token: c.token, body: { name: "Ghost" } }), 401, "invalid token");
+    expectProblem(
+      await call("/api/v2/properties", { token: c.token, body: { name: "Ghost" } }),
+      401,
+      "invalid token",
+    );
     // The directory knows every property there is: only the client's sandbox.
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM property_directory WHERE owner_client_id = ?").bind(c.id).first<{ n: number }>();
+    const count = await env.DB.prepare(
+      "SELECT count(*) AS n FROM property_directory WHERE owner_client_id = ?",
+    )
+      .bind(c.id)
+      .first<{ n: number }>();
     expect(count!.n).toBe(1);
   });
 
@@ -175,7 +224,11 @@ describe("isolation between clients", () => {
   it("client A's secret does not authenticate client B", async () => {
     const a = await newClient();
     const b = await newClient();
-    const res = await formToken({ grant_type: "client_credentials", client_id: b.clientId, client_secret: a.clientSecret });
+    const res = await formToken({
+      grant_type: "client_credentials",
+      client_id: b.clientId,
+      client_secret: a.clientSecret,
+    });
     expect(res.status).toBe(401);
     expect(res.json.error).toBe("invalid_client");
   });

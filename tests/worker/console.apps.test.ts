@@ -13,24 +13,42 @@ type Restaurant = Awaited<ReturnType<typeof restaurant>>;
 async function connect(r: Restaurant, name: string) {
   const app = await newClient(name);
   const { verifier, challenge } = await pkce();
-  const params = await approve(new Browser(), { clientId: app.clientId, challenge, username: r.username, password: r.password });
-  const res = await token(app, { grant_type: "authorization_code", code: params.get("code")!, redirect_uri: REDIRECT, code_verifier: verifier });
+  const params = await approve(new Browser(), {
+    clientId: app.clientId,
+    challenge,
+    username: r.username,
+    password: r.password,
+  });
+  const res = await token(app, {
+    grant_type: "authorization_code",
+    code: params.get("code")!,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  });
   expect(res.status, res.text).toBe(200);
   return { app, accessToken: res.json.access_token as string };
 }
 
 /** The restaurant's console, signed in: its cookie and CSRF token. */
 async function consoleOf(r: Restaurant) {
-  const res = await page("/console/session", { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() }, body: JSON.stringify({ username: r.username, password: r.password }) });
+  const res = await page("/console/session", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() },
+    body: JSON.stringify({ username: r.username, password: r.password }),
+  });
   expect(res.status, res.text).toBe(200);
   const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
   const csrf = JSON.parse(res.text).data[0].csrf_token as string;
   return (path: string, method = "GET", o: { csrf?: boolean } = {}) =>
-    call(`/console/api/v2${path}`, { method, headers: { Cookie: cookie, ...(method !== "GET" && o.csrf !== false && { "X-CSRF-Token": csrf }) } });
+    call(`/console/api/v2${path}`, {
+      method,
+      headers: { Cookie: cookie, ...(method !== "GET" && o.csrf !== false && { "X-CSRF-Token": csrf }) },
+    });
 }
 
 const apps = (r: Restaurant) => `/api/v2/properties/${r.propertyId}/apps`;
-const onRestaurant = (r: Restaurant, accessToken: string) => call("/api/v2/rooms", { token: accessToken, property: r.propertyId });
+const onRestaurant = (r: Restaurant, accessToken: string) =>
+  call("/api/v2/rooms", { token: accessToken, property: r.propertyId });
 
 describe("the restaurant's console: connected apps", () => {
   it("lists the connected apps, not the client that created the restaurant", async () => {
@@ -39,17 +57,30 @@ describe("the restaurant's console: connected apps", () => {
     const consoleApi = await consoleOf(r);
     const res = await consoleApi(`/properties/${r.propertyId}/apps`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.data).toEqual([{ client_id: app.clientId, name: "Table Planner", connected_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
+    expect(res.json.data).toEqual([
+      {
+        client_id: app.clientId,
+        name: "Table Planner",
+        connected_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
     expect(res.json.next_cursor).toBeNull();
   });
 
   it("disconnects an app: its token is refused (401) and its webhook subscriptions there are gone", async () => {
     const r = await restaurant("Apps Two");
     const { app, accessToken } = await connect(r, "Guest CRM");
-    const hook = await call("/api/v2/webhooks/subscription", { token: accessToken, property: r.propertyId, body: { endpoint: "https://hooks.crm.example/", webhook_type: "RESERVATION_CREATED" } });
+    const hook = await call("/api/v2/webhooks/subscription", {
+      token: accessToken,
+      property: r.propertyId,
+      body: { endpoint: "https://hooks.crm.example/", webhook_type: "RESERVATION_CREATED" },
+    });
     expect(hook.status, hook.text).toBe(201);
     expect((await onRestaurant(r, accessToken)).status).toBe(200);
-    const ownSubscriptions = async () => (await call("/api/v2/webhooks/subscriptions", { token: app.token })).json.data.filter((s: any) => s.property_id === r.propertyId);
+    const ownSubscriptions = async () =>
+      (await call("/api/v2/webhooks/subscriptions", { token: app.token })).json.data.filter(
+        (s: any) => s.property_id === r.propertyId,
+      );
     expect(await ownSubscriptions()).toHaveLength(1);
 
     const consoleApi = await consoleOf(r);
@@ -67,7 +98,11 @@ describe("the restaurant's console: connected apps", () => {
   it("disconnects an app: a console sign-in link it made and nobody followed yet no longer signs in", async () => {
     const r = await restaurant("Apps Link");
     const { app, accessToken } = await connect(r, "Floor Planner");
-    const made = await call("/api/v2/console/links", { method: "POST", token: accessToken, property: r.propertyId });
+    const made = await call("/api/v2/console/links", {
+      method: "POST",
+      token: accessToken,
+      property: r.propertyId,
+    });
     expect(made.status, made.text).toBe(201);
     const consoleApi = await consoleOf(r);
     expect((await consoleApi(`/properties/${r.propertyId}/apps/${app.clientId}`, "DELETE")).status).toBe(200);
@@ -82,9 +117,21 @@ describe("the restaurant's console: connected apps", () => {
     const r = await restaurant("Apps Three");
     const stranger = await newClient("Not connected");
     const consoleApi = await consoleOf(r);
-    expectProblem(await consoleApi(`/properties/${r.propertyId}/apps/${r.owner.clientId}`, "DELETE"), 403, "app cannot be disconnected");
-    expectProblem(await consoleApi(`/properties/${r.propertyId}/apps/${stranger.clientId}`, "DELETE"), 404, "app not found");
-    expectProblem(await consoleApi(`/properties/${r.propertyId}/apps/nobody`, "DELETE"), 404, "app not found");
+    expectProblem(
+      await consoleApi(`/properties/${r.propertyId}/apps/${r.owner.clientId}`, "DELETE"),
+      403,
+      "app cannot be disconnected",
+    );
+    expectProblem(
+      await consoleApi(`/properties/${r.propertyId}/apps/${stranger.clientId}`, "DELETE"),
+      404,
+      "app not found",
+    );
+    expectProblem(
+      await consoleApi(`/properties/${r.propertyId}/apps/nobody`, "DELETE"),
+      404,
+      "app not found",
+    );
     expect((await r.owner.call("/api/v2/rooms", { property: r.propertyId })).status).toBe(200);
   });
 
@@ -94,10 +141,20 @@ describe("the restaurant's console: connected apps", () => {
     const { app, accessToken } = await connect(other, "Other's app");
     const consoleApi = await consoleOf(r);
     expectProblem(await consoleApi(`/properties/${other.propertyId}/apps`), 403, "property forbidden");
-    expectProblem(await consoleApi(`/properties/${other.propertyId}/apps/${app.clientId}`, "DELETE"), 403, "property forbidden");
+    expectProblem(
+      await consoleApi(`/properties/${other.propertyId}/apps/${app.clientId}`, "DELETE"),
+      403,
+      "property forbidden",
+    );
     const { app: mine, accessToken: mineToken } = await connect(r, "My app");
-    expectProblem(await consoleApi(`/properties/${r.propertyId}/apps/${mine.clientId}`, "DELETE", { csrf: false }), 403, "csrf token invalid");
-    const res = await page(`/console/api/v2/properties/${r.propertyId}/apps/${mine.clientId}`, { method: "DELETE" });
+    expectProblem(
+      await consoleApi(`/properties/${r.propertyId}/apps/${mine.clientId}`, "DELETE", { csrf: false }),
+      403,
+      "csrf token invalid",
+    );
+    const res = await page(`/console/api/v2/properties/${r.propertyId}/apps/${mine.clientId}`, {
+      method: "DELETE",
+    });
     expect(res.status).toBe(401);
     expect((await onRestaurant(other, accessToken)).status).toBe(200);
     expect((await onRestaurant(r, mineToken)).status).toBe(200);
@@ -120,8 +177,16 @@ describe("the integrator API: an app about itself", () => {
     const r = await restaurant("Apps Six");
     const a = await connect(r, "App A");
     const b = await connect(r, "App B");
-    expectProblem(await call(`${apps(r)}/${b.app.clientId}`, { method: "DELETE", token: a.accessToken }), 403, "property forbidden");
-    expectProblem(await r.owner.call(`${apps(r)}/${b.app.clientId}`, { method: "DELETE", property: undefined }), 403, "property forbidden");
+    expectProblem(
+      await call(`${apps(r)}/${b.app.clientId}`, { method: "DELETE", token: a.accessToken }),
+      403,
+      "property forbidden",
+    );
+    expectProblem(
+      await r.owner.call(`${apps(r)}/${b.app.clientId}`, { method: "DELETE", property: undefined }),
+      403,
+      "property forbidden",
+    );
     expect((await onRestaurant(r, b.accessToken)).status).toBe(200);
 
     const gone = await call(`${apps(r)}/${a.app.clientId}`, { method: "DELETE", token: a.accessToken });
@@ -134,12 +199,20 @@ describe("the integrator API: an app about itself", () => {
     const r = await restaurant("Apps Seven");
     const stranger: TestClient = await newClient("Stranger");
     expectProblem(await stranger.call(apps(r), { property: undefined }), 403, "property forbidden");
-    expectProblem(await stranger.call(`${apps(r)}/${stranger.clientId}`, { method: "DELETE", property: undefined }), 403, "property forbidden");
+    expectProblem(
+      await stranger.call(`${apps(r)}/${stranger.clientId}`, { method: "DELETE", property: undefined }),
+      403,
+      "property forbidden",
+    );
   });
 
   it("is in the OpenAPI document", async () => {
     const doc = (await call("/api/v2/openapi.json")).json;
-    expect(Object.keys(doc.paths["/api/v2/properties/{property_id}/apps"].get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "404", "429"]));
-    expect(Object.keys(doc.paths["/api/v2/properties/{property_id}/apps/{client_id}"].delete.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "404", "429", "503"]));
+    expect(Object.keys(doc.paths["/api/v2/properties/{property_id}/apps"].get.responses)).toEqual(
+      expect.arrayContaining(["200", "401", "403", "404", "429"]),
+    );
+    expect(
+      Object.keys(doc.paths["/api/v2/properties/{property_id}/apps/{client_id}"].delete.responses),
+    ).toEqual(expect.arrayContaining(["200", "401", "403", "404", "429", "503"]));
   });
 });

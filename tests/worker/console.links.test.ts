@@ -21,7 +21,12 @@ const pathOf = (url: string) => {
 async function follow(url: string) {
   const res = await page(pathOf(url));
   const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  return { status: res.status, location: res.headers.get("Location"), cookie, setCookie: res.headers.get("Set-Cookie") };
+  return {
+    status: res.status,
+    location: res.headers.get("Location"),
+    cookie,
+    setCookie: res.headers.get("Set-Cookie"),
+  };
 }
 
 describe("POST /api/v2/console/links", () => {
@@ -38,7 +43,8 @@ describe("POST /api/v2/console/links", () => {
 
   it("signs the browser in once: the session works on the console's API and the link is spent", async () => {
     const r = await restaurant("Links Two");
-    const link = (await r.owner.call("/api/v2/console/links", { method: "POST", property: r.propertyId })).json.data[0];
+    const link = (await r.owner.call("/api/v2/console/links", { method: "POST", property: r.propertyId }))
+      .json.data[0];
     const first = await follow(link.url);
     expect(first.status).toBe(303);
     expect(first.location).toBe("/console");
@@ -57,7 +63,8 @@ describe("POST /api/v2/console/links", () => {
 
   it("refuses a link followed after its 60 seconds, and the page it shows is the sign-in", async () => {
     const r = await restaurant("Links Three");
-    const link = (await r.owner.call("/api/v2/console/links", { method: "POST", property: r.propertyId })).json.data[0];
+    const link = (await r.owner.call("/api/v2/console/links", { method: "POST", property: r.propertyId }))
+      .json.data[0];
     setClock("+61000");
     const late = await follow(link.url);
     expect(late.status).toBe(303);
@@ -85,8 +92,15 @@ describe("POST /api/v2/console/links", () => {
 
   it("asks for the Property header (400) and refuses a bad token (401)", async () => {
     const r = await restaurant("Links Five");
-    expectProblem(await r.owner.call("/api/v2/console/links", { method: "POST", property: undefined }), 400, "property header required");
-    expectProblem(await call("/api/v2/console/links", { method: "POST", token: "not-a-token", property: r.propertyId }), 401);
+    expectProblem(
+      await r.owner.call("/api/v2/console/links", { method: "POST", property: undefined }),
+      400,
+      "property header required",
+    );
+    expectProblem(
+      await call("/api/v2/console/links", { method: "POST", token: "not-a-token", property: r.propertyId }),
+      401,
+    );
   });
 
   it("refuses an expired sandbox: 403 sandbox expired", async () => {
@@ -97,17 +111,24 @@ describe("POST /api/v2/console/links", () => {
 
   it("is not part of the console's own API: a session cannot make links", async () => {
     const r = await restaurant("Links Six");
-    const link = (await r.owner.call("/api/v2/console/links", { method: "POST", property: r.propertyId })).json.data[0];
+    const link = (await r.owner.call("/api/v2/console/links", { method: "POST", property: r.propertyId }))
+      .json.data[0];
     const { cookie } = await follow(link.url);
-    const session = JSON.parse((await page("/console/session", { headers: { Cookie: cookie } })).text).data[0];
-    const res = await page("/console/api/v2/console/links", { method: "POST", headers: { Cookie: cookie, "X-CSRF-Token": session.csrf_token } });
+    const session = JSON.parse((await page("/console/session", { headers: { Cookie: cookie } })).text)
+      .data[0];
+    const res = await page("/console/api/v2/console/links", {
+      method: "POST",
+      headers: { Cookie: cookie, "X-CSRF-Token": session.csrf_token },
+    });
     expect(res.status).toBe(404);
   });
 
   it("is in the OpenAPI document with the statuses it answers", async () => {
     const doc = (await call("/api/v2/openapi.json")).json;
     const op = doc.paths["/api/v2/console/links"].post;
-    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "404", "429"]));
+    expect(Object.keys(op.responses)).toEqual(
+      expect.arrayContaining(["201", "400", "401", "403", "404", "429"]),
+    );
     expect(op.parameters.some((p: any) => p.in === "header" && p.name === "Property")).toBe(true);
     expect(doc.paths["/console/api/v2/console/links"]).toBeUndefined();
   });

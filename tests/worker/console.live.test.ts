@@ -8,21 +8,41 @@ const worker = () => (exports as unknown as { default: Fetcher }).default;
 describe("GET /console/live", () => {
   it("greets an open console and tells it of a booking and its cancellation made through the integrator API", async () => {
     const r = await restaurant("Console Live");
-    const signed = await worker().fetch(new Request(`${ORIGIN}/console/session`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() }, body: JSON.stringify({ username: r.username, password: r.password }) }));
+    const signed = await worker().fetch(
+      new Request(`${ORIGIN}/console/session`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() },
+        body: JSON.stringify({ username: r.username, password: r.password }),
+      }),
+    );
     const cookie = (signed.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-    const res = await worker().fetch(new Request(`${ORIGIN}/console/live`, { headers: { Cookie: cookie, Upgrade: "websocket", Origin: ORIGIN } }));
+    const res = await worker().fetch(
+      new Request(`${ORIGIN}/console/live`, {
+        headers: { Cookie: cookie, Upgrade: "websocket", Origin: ORIGIN },
+      }),
+    );
     expect(res.status).toBe(101);
     const ws = res.webSocket!;
     const heard: any[] = [];
     ws.accept();
     ws.addEventListener("message", (e) => heard.push(JSON.parse(e.data as string)));
     const owner = r.owner as TestClient;
-    const call = (path: string, o: Parameters<TestClient["call"]>[1] = {}) => owner.call(path, { property: r.propertyId, ...o });
+    const call = (path: string, o: Parameters<TestClient["call"]>[1] = {}) =>
+      owner.call(path, { property: r.propertyId, ...o });
     const { service } = await seedCatalog({ ...owner, propertyId: r.propertyId, call } as TestClient);
-    const made = await call("/api/v2/reservations", { body: { start_date: dateInDays(10), service_id: service.id, start_hour: "19:00:00", pax: 2, customer: GUEST } });
+    const made = await call("/api/v2/reservations", {
+      body: {
+        start_date: dateInDays(10),
+        service_id: service.id,
+        start_hour: "19:00:00",
+        pax: 2,
+        customer: GUEST,
+      },
+    });
     expect(made.status, made.text).toBe(201);
     const id = made.json.data[0].id;
-    for (let i = 0; i < 50 && !heard.some((m) => m.type === "reservation"); i++) await new Promise((ok) => setTimeout(ok, 50));
+    for (let i = 0; i < 50 && !heard.some((m) => m.type === "reservation"); i++)
+      await new Promise((ok) => setTimeout(ok, 50));
     expect(heard[0].type).toBe("hello");
     expect(heard).toContainEqual(expect.objectContaining({ type: "reservation", id }));
     // the booking was told from inside the restaurant's object; a cancellation comes from the Worker
@@ -36,9 +56,19 @@ describe("GET /console/live", () => {
 
   it("refuses a page of another origin", async () => {
     const r = await restaurant("Console Live Two");
-    const signed = await worker().fetch(new Request(`${ORIGIN}/console/session`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() }, body: JSON.stringify({ username: r.username, password: r.password }) }));
+    const signed = await worker().fetch(
+      new Request(`${ORIGIN}/console/session`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() },
+        body: JSON.stringify({ username: r.username, password: r.password }),
+      }),
+    );
     const cookie = (signed.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-    const res = await worker().fetch(new Request(`${ORIGIN}/console/live`, { headers: { Cookie: cookie, Upgrade: "websocket", Origin: "https://evil.example" } }));
+    const res = await worker().fetch(
+      new Request(`${ORIGIN}/console/live`, {
+        headers: { Cookie: cookie, Upgrade: "websocket", Origin: "https://evil.example" },
+      }),
+    );
     expect(res.status).toBe(403);
   });
 });

@@ -13,29 +13,50 @@ import { restaurant } from "./oauth.fixtures";
 const worker = () => (exports as unknown as { default: Fetcher }).default;
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await worker().fetch(new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp(), ...headers }, body: JSON.stringify(body) }));
+  const res = await worker().fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp(), ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
 }
 
 async function signIn(username: string, password: string) {
-  const res = await worker().fetch(new Request(`${ORIGIN}/console/session`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() }, body: JSON.stringify({ username, password }) }));
+  const res = await worker().fetch(
+    new Request(`${ORIGIN}/console/session`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() },
+      body: JSON.stringify({ username, password }),
+    }),
+  );
   return { status: res.status, cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]! };
 }
 
-const sessionOf = (cookie: string) => worker().fetch(new Request(`${ORIGIN}/console/session`, { headers: { Cookie: cookie } }));
+const sessionOf = (cookie: string) =>
+  worker().fetch(new Request(`${ORIGIN}/console/session`, { headers: { Cookie: cookie } }));
 
 /** A restaurant with a sign-in and an email address, in `locale`. */
 async function owner(locale = "en") {
   const r = await restaurant("Trattoria Chiave");
   const email = `${unique("owner")}@chiave.example`;
-  const put = await r.owner.call(`/api/v2/properties/${r.propertyId}`, { method: "PUT", property: r.propertyId, body: { email, settings: { locale } } });
+  const put = await r.owner.call(`/api/v2/properties/${r.propertyId}`, {
+    method: "PUT",
+    property: r.propertyId,
+    body: { email, settings: { locale } },
+  });
   expect(put.status, put.text).toBe(200);
   return { ...r, email };
 }
 
 /** Asks for a link and answers the token the email carries. */
-async function resetToken(capture: ReturnType<typeof captureMail>, r: { username: string; email: string }, n = 1) {
+async function resetToken(
+  capture: ReturnType<typeof captureMail>,
+  r: { username: string; email: string },
+  n = 1,
+) {
   expect((await post("/console/password/forgot", { username: r.username })).status).toBe(202);
   const mails = await mailsTo(capture, r.email, n);
   const link = linksIn(mails[n - 1]!.text, `${ORIGIN}/console/reset/`)[0];
@@ -67,8 +88,19 @@ describe("POST /console/password/forgot", () => {
       expect(mail!.html).toContain(`${ORIGIN}/console/reset/${token}`);
       // the outbox keeps no token, only the link's nonce and the token's hash
       const shard = await shardOf(r.propertyId);
-      const rows = await shard.prepare("SELECT reservation_id, template, recipient, state, snapshot FROM messages WHERE to_address = ?").bind(r.email).all<any>();
-      expect(rows.results).toEqual([expect.objectContaining({ reservation_id: null, template: "password_reset", recipient: "restaurant" })]);
+      const rows = await shard
+        .prepare(
+          "SELECT reservation_id, template, recipient, state, snapshot FROM messages WHERE to_address = ?",
+        )
+        .bind(r.email)
+        .all<any>();
+      expect(rows.results).toEqual([
+        expect.objectContaining({
+          reservation_id: null,
+          template: "password_reset",
+          recipient: "restaurant",
+        }),
+      ]);
       expect(rows.results[0].snapshot).not.toContain(token);
     } finally {
       capture.stop();
@@ -94,7 +126,8 @@ describe("POST /console/password/forgot", () => {
   it("is limited per username like the sign-in, whatever the username", async () => {
     const name = unique("flood");
     const answers: number[] = [];
-    for (let i = 0; i < 40 && !answers.includes(429); i++) answers.push((await post("/console/password/forgot", { username: name })).status);
+    for (let i = 0; i < 40 && !answers.includes(429); i++)
+      answers.push((await post("/console/password/forgot", { username: name })).status);
     expect(answers).toContain(429);
     for (const status of answers) expect([202, 429]).toContain(status);
   });
@@ -144,10 +177,14 @@ describe("POST /console/password/reset", () => {
     const capture = captureMail();
     try {
       const r = await owner();
-      expect((await post("/console/password/reset", { token: "nonsense", password: "a-new-password-2" })).status).toBe(410);
+      expect(
+        (await post("/console/password/reset", { token: "nonsense", password: "a-new-password-2" })).status,
+      ).toBe(410);
       const token = await resetToken(capture, r);
       expectInvalid(await post("/console/password/reset", { token, password: "short" }), "password");
-      expect((await post("/console/password/reset", { token, password: "a-new-password-2" })).status).toBe(200);
+      expect((await post("/console/password/reset", { token, password: "a-new-password-2" })).status).toBe(
+        200,
+      );
     } finally {
       capture.stop();
     }
@@ -159,8 +196,12 @@ describe("POST /console/password/reset", () => {
       const r = await owner();
       const first = await resetToken(capture, r, 1);
       const second = await resetToken(capture, r, 2);
-      expect((await post("/console/password/reset", { token: second, password: "a-new-password-2" })).status).toBe(200);
-      expect((await post("/console/password/reset", { token: first, password: "a-third-password-3" })).status).toBe(410);
+      expect(
+        (await post("/console/password/reset", { token: second, password: "a-new-password-2" })).status,
+      ).toBe(200);
+      expect(
+        (await post("/console/password/reset", { token: first, password: "a-third-password-3" })).status,
+      ).toBe(410);
     } finally {
       capture.stop();
     }

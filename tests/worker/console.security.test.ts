@@ -10,15 +10,35 @@ const worker = () => (exports as unknown as { default: Fetcher }).default;
 /** A browser on the console: its cookie and its CSRF token. */
 async function signIn(username: string, password: string) {
   const ip = freshIp();
-  const res = await worker().fetch(new Request(`${ORIGIN}/console/session`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip }, body: JSON.stringify({ username, password }) }));
+  const res = await worker().fetch(
+    new Request(`${ORIGIN}/console/session`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip },
+      body: JSON.stringify({ username, password }),
+    }),
+  );
   const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
   const json: any = await res.json();
   return { res, cookie, csrf: json?.data?.[0]?.csrf_token as string, json };
 }
 
-function consoleCall(cookie: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const headers = { Cookie: cookie, ...(init.body !== undefined && { "Content-Type": "application/json" }), ...init.headers };
-  return worker().fetch(new Request(`${ORIGIN}${path}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }));
+function consoleCall(
+  cookie: string,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const headers = {
+    Cookie: cookie,
+    ...(init.body !== undefined && { "Content-Type": "application/json" }),
+    ...init.headers,
+  };
+  return worker().fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method: init.method ?? "GET",
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    }),
+  );
 }
 
 describe("the console's session", () => {
@@ -47,7 +67,14 @@ describe("the console's session", () => {
     const r = await restaurant("Console Three");
     const s = await signIn(r.username, r.password);
     expect((await consoleCall(s.cookie, "/console/session", { method: "DELETE" })).status).toBe(403);
-    expect((await consoleCall(s.cookie, "/console/session", { method: "DELETE", headers: { "X-CSRF-Token": s.csrf } })).status).toBe(204);
+    expect(
+      (
+        await consoleCall(s.cookie, "/console/session", {
+          method: "DELETE",
+          headers: { "X-CSRF-Token": s.csrf },
+        })
+      ).status,
+    ).toBe(204);
     expect((await consoleCall(s.cookie, "/console/session")).status).toBe(401);
   });
 });
@@ -60,15 +87,25 @@ describe("the cron's housekeeping of the console", () => {
     const later = new Date(now() + 60_000).toISOString();
     const tag = `hk-${r.propertyId}`;
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO console_sessions (token_hash, property_id, locale, password_stamp, expires_at) VALUES (?, ?, 'en', '', ?)").bind(`${tag}-gone`, r.propertyId, past),
-      env.DB.prepare("INSERT INTO console_links (token_hash, kind, property_id, expires_at) VALUES (?, 'sign_in', ?, ?)").bind(`${tag}-link-gone`, r.propertyId, past),
-      env.DB.prepare("INSERT INTO console_links (token_hash, kind, property_id, expires_at) VALUES (?, 'reset', ?, ?)").bind(`${tag}-link-kept`, r.propertyId, later),
+      env.DB.prepare(
+        "INSERT INTO console_sessions (token_hash, property_id, locale, password_stamp, expires_at) VALUES (?, ?, 'en', '', ?)",
+      ).bind(`${tag}-gone`, r.propertyId, past),
+      env.DB.prepare(
+        "INSERT INTO console_links (token_hash, kind, property_id, expires_at) VALUES (?, 'sign_in', ?, ?)",
+      ).bind(`${tag}-link-gone`, r.propertyId, past),
+      env.DB.prepare(
+        "INSERT INTO console_links (token_hash, kind, property_id, expires_at) VALUES (?, 'reset', ?, ?)",
+      ).bind(`${tag}-link-kept`, r.propertyId, later),
     ]);
     await housekeeping(env);
-    const sessions = await env.DB.prepare("SELECT token_hash FROM console_sessions WHERE property_id = ?").bind(r.propertyId).all<{ token_hash: string }>();
+    const sessions = await env.DB.prepare("SELECT token_hash FROM console_sessions WHERE property_id = ?")
+      .bind(r.propertyId)
+      .all<{ token_hash: string }>();
     expect(sessions.results.map((s) => s.token_hash)).not.toContain(`${tag}-gone`);
     expect(sessions.results).toHaveLength(1);
-    const links = await env.DB.prepare("SELECT token_hash FROM console_links WHERE property_id = ?").bind(r.propertyId).all<{ token_hash: string }>();
+    const links = await env.DB.prepare("SELECT token_hash FROM console_links WHERE property_id = ?")
+      .bind(r.propertyId)
+      .all<{ token_hash: string }>();
     expect(links.results.map((l) => l.token_hash)).toEqual([`${tag}-link-kept`]);
     expect((await consoleCall(live.cookie, "/console/session")).status).toBe(200);
   });
@@ -81,7 +118,9 @@ describe("the console's API", () => {
     const s = await signIn(a.username, a.password);
     const own = await consoleCall(s.cookie, "/console/api/v2/rooms");
     expect(own.status).toBe(200);
-    const other = await consoleCall(s.cookie, "/console/api/v2/rooms", { headers: { Property: String(b.propertyId) } });
+    const other = await consoleCall(s.cookie, "/console/api/v2/rooms", {
+      headers: { Property: String(b.propertyId) },
+    });
     expect(other.status).toBe(403);
     const otherPath = await consoleCall(s.cookie, `/console/api/v2/properties/${b.propertyId}`);
     expect(otherPath.status).toBe(403);
@@ -92,10 +131,17 @@ describe("the console's API", () => {
   it("refuses a write without the CSRF token", async () => {
     const a = await restaurant("Console C");
     const s = await signIn(a.username, a.password);
-    const refused = await consoleCall(s.cookie, "/console/api/v2/rooms", { method: "POST", body: { name: "Terrace" } });
+    const refused = await consoleCall(s.cookie, "/console/api/v2/rooms", {
+      method: "POST",
+      body: { name: "Terrace" },
+    });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as any).code).toBe("csrf_token_invalid");
-    const made = await consoleCall(s.cookie, "/console/api/v2/rooms", { method: "POST", body: { name: "Terrace" }, headers: { "X-CSRF-Token": s.csrf } });
+    const made = await consoleCall(s.cookie, "/console/api/v2/rooms", {
+      method: "POST",
+      body: { name: "Terrace" },
+      headers: { "X-CSRF-Token": s.csrf },
+    });
     expect(made.status).toBe(201);
   });
 
@@ -106,7 +152,9 @@ describe("the console's API", () => {
 
 describe("the console's pages", () => {
   it("can never be framed and are never stored", async () => {
-    const res = await worker().fetch(new Request(`${ORIGIN}/console/day/2030-01-01`, { headers: { "Accept-Language": "it" } }));
+    const res = await worker().fetch(
+      new Request(`${ORIGIN}/console/day/2030-01-01`, { headers: { "Accept-Language": "it" } }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("X-Frame-Options")).toBe("DENY");
     expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");

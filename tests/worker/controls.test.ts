@@ -19,7 +19,15 @@ describe("the integrator API", () => {
     const client = await newClient();
     const { service, date } = await seedRestaurant(client);
     for (const first_name of BAD) {
-      const res = await client.call("/api/v2/reservations", { body: { start_date: date, start_hour: "19:00:00", pax: 2, service_id: service.id, customer: { ...GUEST, first_name } } });
+      const res = await client.call("/api/v2/reservations", {
+        body: {
+          start_date: date,
+          start_hour: "19:00:00",
+          pax: 2,
+          service_id: service.id,
+          customer: { ...GUEST, first_name },
+        },
+      });
       expectInvalid(res, "customer.first_name");
     }
     const list = await client.call("/api/v2/reservations");
@@ -28,15 +36,53 @@ describe("the integrator API", () => {
 
   it("refuses a restaurant's name or a room's name with a control character, keeps a tab and multi-line notes", async () => {
     const client = await newClient();
-    expectInvalid(await client.call("/api/v2/properties", { body: { name: "Osteria\rRoma" }, property: undefined }), "name");
-    expectInvalid(await client.call(`/api/v2/properties/${client.propertyId}`, { method: "PUT", body: { name: "Osteria\u0000" }, property: undefined }), "name");
-    expectInvalid(await client.call(`/api/v2/properties/${client.propertyId}`, { method: "PUT", body: { position: { city: "Ro\nma" } }, property: undefined }), "position.city");
+    expectInvalid(
+      await client.call("/api/v2/properties", { body: { name: "Osteria\rRoma" }, property: undefined }),
+      "name",
+    );
+    expectInvalid(
+      await client.call(`/api/v2/properties/${client.propertyId}`, {
+        method: "PUT",
+        body: { name: "Osteria\u0000" },
+        property: undefined,
+      }),
+      "name",
+    );
+    expectInvalid(
+      await client.call(`/api/v2/properties/${client.propertyId}`, {
+        method: "PUT",
+        body: { position: { city: "Ro\nma" } },
+        property: undefined,
+      }),
+      "position.city",
+    );
     expectInvalid(await client.call("/api/v2/rooms", { body: { name: "Sala\n2" } }), "name");
     expect((await client.call("/api/v2/rooms", { body: { name: "Sala\t2" } })).status).toBe(201);
     const { service, date } = await seedRestaurant(client);
-    const ok = await client.call("/api/v2/reservations", { body: { start_date: date, start_hour: "19:00:00", pax: 2, service_id: service.id, notes: "window\r\nquiet corner", customer: GUEST } });
+    const ok = await client.call("/api/v2/reservations", {
+      body: {
+        start_date: date,
+        start_hour: "19:00:00",
+        pax: 2,
+        service_id: service.id,
+        notes: "window\r\nquiet corner",
+        customer: GUEST,
+      },
+    });
     expect(ok.status, ok.text).toBe(201);
-    expectInvalid(await client.call("/api/v2/reservations", { body: { start_date: date, start_hour: "19:00:00", pax: 2, service_id: service.id, notes: "bell\u0007", customer: GUEST } }), "notes");
+    expectInvalid(
+      await client.call("/api/v2/reservations", {
+        body: {
+          start_date: date,
+          start_hour: "19:00:00",
+          pax: 2,
+          service_id: service.id,
+          notes: "bell\u0007",
+          customer: GUEST,
+        },
+      }),
+      "notes",
+    );
   });
 });
 
@@ -44,8 +90,12 @@ describe("the public widget API", () => {
   it("refuses a guest's first_name, last_name or phone with a control character, naming the field", async () => {
     const r = await smallRestaurant();
     const base = { date: r.date, hour: "19:00:00", pax: 2, service_id: r.service.id };
-    for (const first_name of BAD) expectInvalid(await r.guest.book({ ...base, guest: { ...GUEST, first_name } }), "guest.first_name");
-    expectInvalid(await r.guest.book({ ...base, guest: { ...GUEST, last_name: "Love\u0000lace" } }), "guest.last_name");
+    for (const first_name of BAD)
+      expectInvalid(await r.guest.book({ ...base, guest: { ...GUEST, first_name } }), "guest.first_name");
+    expectInvalid(
+      await r.guest.book({ ...base, guest: { ...GUEST, last_name: "Love\u0000lace" } }),
+      "guest.last_name",
+    );
     expectInvalid(await r.guest.book({ ...base, guest: { ...GUEST, phone: "+39 055\r\n1" } }), "guest.phone");
     expectInvalid(await r.guest.book({ ...base, guest: GUEST, allergies: "nuts\u0000" }), "allergies");
   });
@@ -53,21 +103,45 @@ describe("the public widget API", () => {
 
 describe("client creation", () => {
   it("refuses a name, a phone or a sandbox property's name with a control character", async () => {
-    const create = (body: Record<string, unknown>) => call(`${AUTH}/client`, { body, headers: { "CF-Connecting-IP": freshIp() } });
-    const flat = { name: "Acme", email: "acme@example.com", username: unique("acme").toLowerCase().replace(/_/g, "-"), password: "password-123", redirect_uri: "https://acme.example/cb" };
+    const create = (body: Record<string, unknown>) =>
+      call(`${AUTH}/client`, { body, headers: { "CF-Connecting-IP": freshIp() } });
+    const flat = {
+      name: "Acme",
+      email: "acme@example.com",
+      username: unique("acme").toLowerCase().replace(/_/g, "-"),
+      password: "password-123",
+      redirect_uri: "https://acme.example/cb",
+    };
     expectInvalid(await create({ ...flat, name: "Acme\r\nX-Evil: 1" }), "name");
     expectInvalid(await create({ ...flat, phone: "+39\u00001" }), "phone");
     const { redirect_uri, ...property } = flat;
-    expectInvalid(await create({ redirect_uri, sandbox_property: { ...property, name: "Acme\u0000" } }), "sandbox_property.name");
+    expectInvalid(
+      await create({ redirect_uri, sandbox_property: { ...property, name: "Acme\u0000" } }),
+      "sandbox_property.name",
+    );
   });
 });
 
 describe("the search engine's CreateBooking", () => {
   it("refuses user_information with a line break or NUL, naming the field", async () => {
     const m = await merchant();
-    const slot = { merchant_id: m.merchantId, service_id: m.serviceId, start_sec: String(romeSec(m.date, "19:00:00")), duration_sec: "1800", resources: { party_size: 2 } };
-    for (const [field, value] of [["given_name", "John\r\nBcc: x@evil.test"], ["family_name", "Smith\u0000"], ["telephone", "+1209\n1111111"]] as const) {
-      const res = await partner("/v3/CreateBooking", { slot, user_information: { ...USER, [field]: value }, idempotency_token: newToken() });
+    const slot = {
+      merchant_id: m.merchantId,
+      service_id: m.serviceId,
+      start_sec: String(romeSec(m.date, "19:00:00")),
+      duration_sec: "1800",
+      resources: { party_size: 2 },
+    };
+    for (const [field, value] of [
+      ["given_name", "John\r\nBcc: x@evil.test"],
+      ["family_name", "Smith\u0000"],
+      ["telephone", "+1209\n1111111"],
+    ] as const) {
+      const res = await partner("/v3/CreateBooking", {
+        slot,
+        user_information: { ...USER, [field]: value },
+        idempotency_token: newToken(),
+      });
       expect(res.status, res.text).toBe(400);
       expect(JSON.stringify(res.json)).toContain(`user_information.${field}`);
     }
@@ -89,7 +163,19 @@ describe("emails and calendar entries of text stored before the rule", () => {
     before: undefined,
     offer: undefined,
   } as MessageSnapshot;
-  const restaurant = { name: "Osteria\rRoma", email: "o@example.com", phone: null, website: null, address: "Via Roma 1\r00100 Roma", timezone: "Europe/Rome", cancelNotice: 0, map: null, accent: null, logo: null, offerMinutes: 30 };
+  const restaurant = {
+    name: "Osteria\rRoma",
+    email: "o@example.com",
+    phone: null,
+    website: null,
+    address: "Via Roma 1\r00100 Roma",
+    timezone: "Europe/Rome",
+    cancelNotice: 0,
+    map: null,
+    accent: null,
+    logo: null,
+    offerMinutes: 30,
+  };
   const input = (recipient: "guest" | "restaurant") => ({
     template: (recipient === "guest" ? "confirmation" : "restaurant_booking") as never,
     recipient,
@@ -120,7 +206,18 @@ describe("emails and calendar entries of text stored before the rule", () => {
     const text = render(input("restaurant")).text;
     expect(text).not.toContain("\r");
     expect(text).toContain("window\nquiet");
-    const plain = calendar({ uid: "u@x", sequence: 0, method: "REQUEST", stamp: 0, timeZone: "UTC", start: { date: "2027-01-01", hour: "20:00:00" }, end: { date: "2027-01-01", hour: "21:00:00" }, summary: "A, B; C\\D\nE", description: "", organizer: { name: "O", email: "o@x" } });
+    const plain = calendar({
+      uid: "u@x",
+      sequence: 0,
+      method: "REQUEST",
+      stamp: 0,
+      timeZone: "UTC",
+      start: { date: "2027-01-01", hour: "20:00:00" },
+      end: { date: "2027-01-01", hour: "21:00:00" },
+      summary: "A, B; C\\D\nE",
+      description: "",
+      organizer: { name: "O", email: "o@x" },
+    });
     expect(plain).toContain("SUMMARY:A\\, B\\; C\\\\D\\nE");
   });
 });

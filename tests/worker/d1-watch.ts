@@ -18,7 +18,11 @@ export function watchCalls(beforeBatch: (sql: string[]) => Promise<void> = async
   const session = Object.getPrototypeOf(d1.withSession("first-primary")) as Record<string, unknown>;
   const statement = Object.getPrototypeOf(d1.prepare("SELECT 1")) as Record<string, unknown>;
   const saved: [Record<string, unknown>, string, unknown][] = [];
-  const wrap = (proto: Record<string, unknown>, name: string, sqlOf: (self: any, args: any[]) => string[]) => {
+  const wrap = (
+    proto: Record<string, unknown>,
+    name: string,
+    sqlOf: (self: any, args: any[]) => string[],
+  ) => {
     const original = proto[name] as (...args: unknown[]) => Promise<unknown>;
     saved.push([proto, name, original]);
     proto[name] = async function (this: unknown, ...args: unknown[]) {

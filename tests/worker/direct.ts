@@ -23,7 +23,15 @@ export async function direct(path: string, o: DirectOptions = {}) {
   if (o.body instanceof ReadableStream) body = o.body;
   else if (o.body !== undefined) body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
   if (body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-  const res = await app.fetch(new Request(`${ORIGIN}${path}`, { method: o.method ?? (body !== undefined ? "POST" : "GET"), headers, body }), env, ctx);
+  const res = await app.fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method: o.method ?? (body !== undefined ? "POST" : "GET"),
+      headers,
+      body,
+    }),
+    env,
+    ctx,
+  );
   const text = await res.text();
   let json: any;
   try {

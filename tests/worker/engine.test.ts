@@ -169,22 +169,44 @@ describe("group tables", () => {
 
   it("a party too big for any single table gets the group", () => {
     const engine = new Availability(catalog({ tables }), [], NOW);
-    const decision = engine.decide({ service: service(), date: DAY, start: at("12:00"), pax: 4, mode: "online" });
+    const decision = engine.decide({
+      service: service(),
+      date: DAY,
+      start: at("12:00"),
+      pax: 4,
+      mode: "online",
+    });
     expect(decision).toMatchObject({ ok: true });
     expect(decision.ok && decision.tables.map((t) => t.id)).toEqual([10]);
   });
 });
 
 describe("closures", () => {
-  const tables = [table(1), table(2, { roomId: 2 }), table(10, { isGroup: true, memberIds: [1, 3] }), table(3)];
+  const tables = [
+    table(1),
+    table(2, { roomId: 2 }),
+    table(10, { isGroup: true, memberIds: [1, 3] }),
+    table(3),
+  ];
   const rooms = [
     { id: 1, name: "Inside", bookable: true },
     { id: 2, name: "Terrace", bookable: true },
   ];
-  const closure: EngineClosure = { startDate: DAY, endDate: DAY, startHour: null, endHour: null, roomIds: null, tableIds: null, serviceIds: null };
-  const engineWith = (c: Partial<typeof closure>) => new Availability(catalog({ tables, rooms, closures: [{ ...closure, ...c }] }), [], NOW);
+  const closure: EngineClosure = {
+    startDate: DAY,
+    endDate: DAY,
+    startHour: null,
+    endHour: null,
+    roomIds: null,
+    tableIds: null,
+    serviceIds: null,
+  };
+  const engineWith = (c: Partial<typeof closure>) =>
+    new Availability(catalog({ tables, rooms, closures: [{ ...closure, ...c }] }), [], NOW);
   const openAt = (e: Availability, hour: string, date = DAY) =>
-    e.freeTables({ pax: 2, start: at(hour, date), stay: 60, date, mode: "online", serviceId: 1 }).map((t) => t.id);
+    e
+      .freeTables({ pax: 2, start: at(hour, date), stay: 60, date, mode: "online", serviceId: 1 })
+      .map((t) => t.id);
 
   it("a whole day closes every table that day only", () => {
     const e = engineWith({});
@@ -222,7 +244,12 @@ describe("closures", () => {
     const honoured = e.daySlots(DAY, 2, [service()], true).available_services[0]!;
     expect(honoured.available_slots).not.toContain("12:00:00");
     expect(honoured.available_slots).toContain("12:30:00");
-    expect(honoured.slots.find((s) => s.hour === "12:15:00")).toEqual({ hour: "12:15:00", disabled: true, free_tables: 0, reason: "closed" });
+    expect(honoured.slots.find((s) => s.hour === "12:15:00")).toEqual({
+      hour: "12:15:00",
+      disabled: true,
+      free_tables: 0,
+      reason: "closed",
+    });
     expect(honoured.slots.find((s) => s.hour === "12:30:00")?.disabled).toBe(false);
   });
 
@@ -234,7 +261,13 @@ describe("closures", () => {
 });
 
 describe("stays and turn times", () => {
-  const turn = { ...settings, turn_times: [{ max_pax: 2, minutes: 75 }, { max_pax: 6, minutes: 120 }] };
+  const turn = {
+    ...settings,
+    turn_times: [
+      { max_pax: 2, minutes: 75 },
+      { max_pax: 6, minutes: 120 },
+    ],
+  };
   it("uses the first turn-time rule the party fits", () => {
     expect(stayMinutes(1, turn)).toBe(75);
     expect(stayMinutes(2, turn)).toBe(75);
@@ -249,14 +282,28 @@ describe("stays and turn times", () => {
     // 22:00 + 120 minutes (the longest turn time) + 120
     expect(listingReach(turn, [dinner])).toBe(22 * 60 + 120 + 120);
     // past midnight: 01:30 of the next date; a service's own stay when it is the longest
-    expect(listingReach(turn, [dinner, { startHour: "22:00:00", endHour: "01:30:00", averageStay: 200 }])).toBe(1440 + 90 + 200 + 120);
+    expect(
+      listingReach(turn, [dinner, { startHour: "22:00:00", endHour: "01:30:00", averageStay: 200 }]),
+    ).toBe(1440 + 90 + 200 + 120);
   });
   it("a longer stay blocks more of the evening", () => {
     const engine = new Availability(catalog({ settings: turn }), [hold(1, "13:00", 60)], NOW);
     // a party of 4 stays 120 minutes: 11:00 would still sit at 13:00
-    const d = engine.decide({ service: service({ startHour: "11:00:00" }), date: DAY, start: at("11:00"), pax: 4, mode: "online" });
+    const d = engine.decide({
+      service: service({ startHour: "11:00:00" }),
+      date: DAY,
+      start: at("11:00"),
+      pax: 4,
+      mode: "online",
+    });
     expect(d).toMatchObject({ ok: false, refusal: "table_not_available" });
-    const ok = engine.decide({ service: service({ startHour: "10:45:00" }), date: DAY, start: at("10:45"), pax: 4, mode: "online" });
+    const ok = engine.decide({
+      service: service({ startHour: "10:45:00" }),
+      date: DAY,
+      start: at("10:45"),
+      pax: 4,
+      mode: "online",
+    });
     expect(ok).toMatchObject({ ok: true, stay: 120 });
   });
 });
@@ -264,33 +311,69 @@ describe("stays and turn times", () => {
 describe("daylight saving time", () => {
   const night = service({ startHour: "01:00:00", endHour: "04:00:00", slotInterval: 30 });
   const hours = (tz: string, date: string) => {
-    const e = new Availability(catalog({ settings: { ...settings, timezone: tz, max_days_ahead: 3650 } }), [], Date.UTC(2026, 0, 1));
+    const e = new Availability(
+      catalog({ settings: { ...settings, timezone: tz, max_days_ahead: 3650 } }),
+      [],
+      Date.UTC(2026, 0, 1),
+    );
     return e.daySlots(date, 2, [night], false).available_services[0]!.slots.map((s) => s.hour);
   };
 
   it("Europe/Rome spring forward: 02:00-02:59 does not exist and is skipped", () => {
-    expect(hours("Europe/Rome", "2026-03-29")).toEqual(["01:00:00", "01:30:00", "03:00:00", "03:30:00", "04:00:00"]);
+    expect(hours("Europe/Rome", "2026-03-29")).toEqual([
+      "01:00:00",
+      "01:30:00",
+      "03:00:00",
+      "03:30:00",
+      "04:00:00",
+    ]);
   });
 
   it("Europe/Rome fall back: the repeated hour is offered once", () => {
-    expect(hours("Europe/Rome", "2026-10-25")).toEqual(["01:00:00", "01:30:00", "02:00:00", "02:30:00", "03:00:00", "03:30:00", "04:00:00"]);
+    expect(hours("Europe/Rome", "2026-10-25")).toEqual([
+      "01:00:00",
+      "01:30:00",
+      "02:00:00",
+      "02:30:00",
+      "03:00:00",
+      "03:30:00",
+      "04:00:00",
+    ]);
   });
 
   it("America/New_York spring forward and fall back", () => {
-    expect(hours("America/New_York", "2026-03-08")).toEqual(["01:00:00", "01:30:00", "03:00:00", "03:30:00", "04:00:00"]);
+    expect(hours("America/New_York", "2026-03-08")).toEqual([
+      "01:00:00",
+      "01:30:00",
+      "03:00:00",
+      "03:30:00",
+      "04:00:00",
+    ]);
     expect(hours("America/New_York", "2026-11-01")).toHaveLength(7);
   });
 
   it("a zone that changes its clocks at midnight skips 00:00-00:59 (America/Santiago)", () => {
     const midnight = service({ startHour: "00:00:00", endHour: "02:00:00", slotInterval: 30 });
-    const e = new Availability(catalog({ settings: { ...settings, timezone: "America/Santiago", max_days_ahead: 3650 } }), [], Date.UTC(2026, 0, 1));
-    const listed = e.daySlots("2026-09-06", 2, [midnight], false).available_services[0]!.slots.map((s) => s.hour);
+    const e = new Availability(
+      catalog({ settings: { ...settings, timezone: "America/Santiago", max_days_ahead: 3650 } }),
+      [],
+      Date.UTC(2026, 0, 1),
+    );
+    const listed = e
+      .daySlots("2026-09-06", 2, [midnight], false)
+      .available_services[0]!.slots.map((s) => s.hour);
     expect(listed).toEqual(["01:00:00", "01:30:00", "02:00:00"]);
   });
 
   it("a skipped time cannot be booked even by staff", () => {
-    const e = new Availability(catalog({ settings: { ...settings, timezone: "Europe/Rome" } }), [], Date.UTC(2026, 0, 1));
-    expect(e.checkTime(night, "2026-03-29", localMinutes("2026-03-29", "02:30"), 2, "staff")).toBe("booking_slot_not_available");
+    const e = new Availability(
+      catalog({ settings: { ...settings, timezone: "Europe/Rome" } }),
+      [],
+      Date.UTC(2026, 0, 1),
+    );
+    expect(e.checkTime(night, "2026-03-29", localMinutes("2026-03-29", "02:30"), 2, "staff")).toBe(
+      "booking_slot_not_available",
+    );
     expect(e.checkTime(night, "2026-03-29", localMinutes("2026-03-29", "03:00"), 2, "staff")).toBeUndefined();
   });
 
@@ -303,8 +386,16 @@ describe("booking window in the property's zone, around midnight", () => {
   // 2026-06-01 03:30 UTC is 2026-05-31 23:30 in New York (EDT, UTC-4).
   const now = Date.UTC(2026, 5, 1, 3, 30);
   const allDay = service({ startHour: "00:00:00", endHour: "23:45:00" });
-  const engine = new Availability(catalog({ settings: { ...settings, timezone: "America/New_York", min_notice: 60, max_days_ahead: 1 }, services: [allDay] }), [], now);
-  const free = (date: string) => engine.daySlots(date, 2, [allDay], false).available_services[0]!.available_slots;
+  const engine = new Availability(
+    catalog({
+      settings: { ...settings, timezone: "America/New_York", min_notice: 60, max_days_ahead: 1 },
+      services: [allDay],
+    }),
+    [],
+    now,
+  );
+  const free = (date: string) =>
+    engine.daySlots(date, 2, [allDay], false).available_services[0]!.available_slots;
 
   it("today is the local date, and past times are gone", () => {
     expect(engine.today).toBe("2026-05-31");
@@ -321,8 +412,12 @@ describe("booking window in the property's zone, around midnight", () => {
   });
 
   it("staff may book inside the notice and the window", () => {
-    expect(engine.checkTime(allDay, "2026-06-01", localMinutes("2026-06-01", "00:05"), 2, "staff")).toBeUndefined();
-    expect(engine.checkTime(allDay, "2026-06-01", localMinutes("2026-06-01", "00:05"), 2, "online")).toBe("booking_slot_not_available");
+    expect(
+      engine.checkTime(allDay, "2026-06-01", localMinutes("2026-06-01", "00:05"), 2, "staff"),
+    ).toBeUndefined();
+    expect(engine.checkTime(allDay, "2026-06-01", localMinutes("2026-06-01", "00:05"), 2, "online")).toBe(
+      "booking_slot_not_available",
+    );
   });
 });
 
@@ -331,7 +426,9 @@ describe("channels and limits", () => {
   const engine = new Availability(catalog({ tables }), [], NOW);
 
   it("online bookings never get an offline table; staff may", () => {
-    expect(engine.decide({ service: service(), date: DAY, start: at("12:00"), pax: 2, mode: "online" })).toMatchObject({ ok: false, refusal: "room_capacity_exceeded" });
+    expect(
+      engine.decide({ service: service(), date: DAY, start: at("12:00"), pax: 2, mode: "online" }),
+    ).toMatchObject({ ok: false, refusal: "room_capacity_exceeded" });
     const staff = engine.decide({ service: service(), date: DAY, start: at("12:00"), pax: 2, mode: "staff" });
     expect(staff.ok && staff.tables[0]!.id).toBe(1);
   });
@@ -354,27 +451,80 @@ describe("channels and limits", () => {
   });
 
   it("a service runs only on its weekdays and within its validity", () => {
-    expect(engine.checkTime(service({ weekdays: [1] }), DAY, at("12:00"), 2, "online")).toBe("service_is_not_available");
-    expect(engine.checkTime(service({ validTo: "2030-06-11" }), DAY, at("12:00"), 2, "online")).toBe("service_is_not_available");
-    expect(engine.checkTime(service({ enabled: false }), DAY, at("12:00"), 2, "staff")).toBe("service_is_not_available");
+    expect(engine.checkTime(service({ weekdays: [1] }), DAY, at("12:00"), 2, "online")).toBe(
+      "service_is_not_available",
+    );
+    expect(engine.checkTime(service({ validTo: "2030-06-11" }), DAY, at("12:00"), 2, "online")).toBe(
+      "service_is_not_available",
+    );
+    expect(engine.checkTime(service({ enabled: false }), DAY, at("12:00"), 2, "staff")).toBe(
+      "service_is_not_available",
+    );
   });
 
   it("explicit tables add their seats up", () => {
-    const two = new Availability(catalog({ tables: [table(1, { guestsMax: 2 }), table(2, { guestsMax: 2 })] }), [], NOW);
-    expect(two.decide({ service: service(), date: DAY, start: at("12:00"), pax: 4, mode: "staff", tableIds: [1, 2] })).toMatchObject({ ok: true });
-    expect(two.decide({ service: service(), date: DAY, start: at("12:00"), pax: 5, mode: "staff", tableIds: [1, 2] })).toMatchObject({ ok: false, refusal: "room_capacity_exceeded" });
+    const two = new Availability(
+      catalog({ tables: [table(1, { guestsMax: 2 }), table(2, { guestsMax: 2 })] }),
+      [],
+      NOW,
+    );
+    expect(
+      two.decide({
+        service: service(),
+        date: DAY,
+        start: at("12:00"),
+        pax: 4,
+        mode: "staff",
+        tableIds: [1, 2],
+      }),
+    ).toMatchObject({ ok: true });
+    expect(
+      two.decide({
+        service: service(),
+        date: DAY,
+        start: at("12:00"),
+        pax: 5,
+        mode: "staff",
+        tableIds: [1, 2],
+      }),
+    ).toMatchObject({ ok: false, refusal: "room_capacity_exceeded" });
   });
 });
 
 describe("a slot shown is a slot bookable (property-based)", () => {
   it("every time listed with out_of_order=true is accepted by decide(), every refused time is not listed, and says why as decide does", async () => {
     const { default: fc } = await import("fast-check");
-    const tableArb = fc.record({ guestsMin: fc.integer({ min: 1, max: 3 }), extra: fc.integer({ min: 0, max: 5 }), online: fc.boolean(), bookable: fc.boolean(), room: fc.integer({ min: 1, max: 2 }) });
+    const tableArb = fc.record({
+      guestsMin: fc.integer({ min: 1, max: 3 }),
+      extra: fc.integer({ min: 0, max: 5 }),
+      online: fc.boolean(),
+      bookable: fc.boolean(),
+      room: fc.integer({ min: 1, max: 2 }),
+    });
     // Times of the lunch (11-16) or, for the late service past midnight, 20:00 to 02:00 (hours 20..25).
-    const holdArb = fc.record({ table: fc.nat(5), hour: fc.integer({ min: 11, max: 25 }), minute: fc.constantFrom(0, 15, 30, 45), stay: fc.integer({ min: 15, max: 180 }) });
-    const closureArb = fc.record({ day: fc.nat(1), from: fc.integer({ min: 0, max: 21 }), span: fc.integer({ min: 1, max: 3 }), table: fc.option(fc.nat(5), { nil: undefined }), wholeDay: fc.boolean() });
-    const pacingArb = fc.record({ interval: fc.constantFrom(15, 30, 45), covers: fc.option(fc.integer({ min: 1, max: 10 }), { nil: null }), parties: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }) });
-    const arrivalArb = fc.record({ hour: fc.integer({ min: 11, max: 25 }), minute: fc.integer({ min: 0, max: 59 }), pax: fc.integer({ min: 1, max: 6 }) });
+    const holdArb = fc.record({
+      table: fc.nat(5),
+      hour: fc.integer({ min: 11, max: 25 }),
+      minute: fc.constantFrom(0, 15, 30, 45),
+      stay: fc.integer({ min: 15, max: 180 }),
+    });
+    const closureArb = fc.record({
+      day: fc.nat(1),
+      from: fc.integer({ min: 0, max: 21 }),
+      span: fc.integer({ min: 1, max: 3 }),
+      table: fc.option(fc.nat(5), { nil: undefined }),
+      wholeDay: fc.boolean(),
+    });
+    const pacingArb = fc.record({
+      interval: fc.constantFrom(15, 30, 45),
+      covers: fc.option(fc.integer({ min: 1, max: 10 }), { nil: null }),
+      parties: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+    });
+    const arrivalArb = fc.record({
+      hour: fc.integer({ min: 11, max: 25 }),
+      minute: fc.integer({ min: 0, max: 59 }),
+      pax: fc.integer({ min: 1, max: 6 }),
+    });
     const minute = (hour: number, m: number) => at("00:00") + hour * 60 + m;
     fc.assert(
       fc.property(
@@ -387,10 +537,35 @@ describe("a slot shown is a slot bookable (property-based)", () => {
         pacingArb,
         fc.array(arrivalArb, { maxLength: 8 }),
         (specs, holdSpecs, closureSpecs, pax, roomBookable, late, pacing, arrivalSpecs) => {
-          const tables = specs.map((s, i) => table(i + 1, { guestsMin: s.guestsMin, guestsMax: s.guestsMin + s.extra, online: s.online, bookable: s.bookable, roomId: s.room }));
-          if (tables.length >= 2) tables.push(table(10, { isGroup: true, memberIds: [1, 2], guestsMin: 1, guestsMax: tables[0]!.guestsMax + tables[1]!.guestsMax, roomId: tables[0]!.roomId }));
-          const rooms = [{ id: 1, name: "A", bookable: true }, { id: 2, name: "B", bookable: roomBookable }];
-          const holds = holdSpecs.map((h, i) => ({ reservationId: 100 + i, tableId: (h.table % tables.length) + 1, startMin: minute(h.hour, h.minute), endMin: minute(h.hour, h.minute) + h.stay }));
+          const tables = specs.map((s, i) =>
+            table(i + 1, {
+              guestsMin: s.guestsMin,
+              guestsMax: s.guestsMin + s.extra,
+              online: s.online,
+              bookable: s.bookable,
+              roomId: s.room,
+            }),
+          );
+          if (tables.length >= 2)
+            tables.push(
+              table(10, {
+                isGroup: true,
+                memberIds: [1, 2],
+                guestsMin: 1,
+                guestsMax: tables[0]!.guestsMax + tables[1]!.guestsMax,
+                roomId: tables[0]!.roomId,
+              }),
+            );
+          const rooms = [
+            { id: 1, name: "A", bookable: true },
+            { id: 2, name: "B", bookable: roomBookable },
+          ];
+          const holds = holdSpecs.map((h, i) => ({
+            reservationId: 100 + i,
+            tableId: (h.table % tables.length) + 1,
+            startMin: minute(h.hour, h.minute),
+            endMin: minute(h.hour, h.minute) + h.stay,
+          }));
           const days = [DAY, "2030-06-13"];
           const closures: EngineClosure[] = closureSpecs.map((c) => ({
             startDate: days[c.day]!,
@@ -401,17 +576,43 @@ describe("a slot shown is a slot bookable (property-based)", () => {
             tableIds: c.table === undefined ? null : [(c.table % tables.length) + 1],
             serviceIds: null,
           }));
-          const paced = { pacingInterval: pacing.interval, maxCoversPerInterval: pacing.covers, maxPartiesPerInterval: pacing.parties };
-          const svc = late ? service({ startHour: "20:00:00", endHour: "01:30:00", ...paced }) : service({ startHour: "11:00:00", endHour: "16:00:00", ...paced });
-          const arrivals = arrivalSpecs.map((a, i) => ({ reservationId: 200 + i, serviceId: svc.id, startMin: minute(a.hour, a.minute), pax: a.pax }));
-          const engine = new Availability(catalog({ tables, rooms, closures, services: [svc] }), holds, NOW, arrivals);
+          const paced = {
+            pacingInterval: pacing.interval,
+            maxCoversPerInterval: pacing.covers,
+            maxPartiesPerInterval: pacing.parties,
+          };
+          const svc = late
+            ? service({ startHour: "20:00:00", endHour: "01:30:00", ...paced })
+            : service({ startHour: "11:00:00", endHour: "16:00:00", ...paced });
+          const arrivals = arrivalSpecs.map((a, i) => ({
+            reservationId: 200 + i,
+            serviceId: svc.id,
+            startMin: minute(a.hour, a.minute),
+            pax: a.pax,
+          }));
+          const engine = new Availability(
+            catalog({ tables, rooms, closures, services: [svc] }),
+            holds,
+            NOW,
+            arrivals,
+          );
           const day = engine.daySlots(DAY, pax, [svc], true).available_services[0]!;
           for (const slot of day.slots) {
             // A time before the service's start is past midnight: the next calendar date.
-            const start = minute(Number(slot.hour.slice(0, 2)) + (slot.hour < svc.startHour ? 24 : 0), Number(slot.hour.slice(3, 5)));
-            const decision = engine.decide({ service: svc, date: fromLocalMinutes(start).date, start, pax, mode: "online" });
+            const start = minute(
+              Number(slot.hour.slice(0, 2)) + (slot.hour < svc.startHour ? 24 : 0),
+              Number(slot.hour.slice(3, 5)),
+            );
+            const decision = engine.decide({
+              service: svc,
+              date: fromLocalMinutes(start).date,
+              start,
+              pax,
+              mode: "online",
+            });
             const listed = day.available_slots.includes(slot.hour);
-            if (listed !== decision.ok) throw new Error(`${slot.hour}: listed ${listed}, decide ${JSON.stringify(decision)}`);
+            if (listed !== decision.ok)
+              throw new Error(`${slot.hour}: listed ${listed}, decide ${JSON.stringify(decision)}`);
             if (decision.ok) expect(slot.free_tables).toBeGreaterThan(0);
             else expect(slot.reason, `${slot.hour}: ${JSON.stringify(decision)}`).toBe(decision.why);
           }
@@ -424,18 +625,47 @@ describe("a slot shown is a slot bookable (property-based)", () => {
 
 describe("pacing", () => {
   // Dinner from 19:00, 15-minute intervals, at most 4 covers and 3 parties starting in each.
-  const dinner = service({ startHour: "19:00:00", endHour: "22:00:00", pacingInterval: 15, maxCoversPerInterval: 4, maxPartiesPerInterval: 3 });
-  const tables = [table(1), table(2), table(3), table(4), table(5, { guestsMax: 2 }), table(6, { guestsMax: 2 }), table(10, { isGroup: true, memberIds: [5, 6], guestsMax: 4 })];
-  const arrival = (id: number, hour: string, pax: number, serviceId = 1) => ({ reservationId: id, serviceId, startMin: at(hour), pax });
-  const engineWith = (arrivals: ReturnType<typeof arrival>[], svc = dinner) => new Availability(catalog({ tables, services: [svc] }), [], NOW, arrivals);
+  const dinner = service({
+    startHour: "19:00:00",
+    endHour: "22:00:00",
+    pacingInterval: 15,
+    maxCoversPerInterval: 4,
+    maxPartiesPerInterval: 3,
+  });
+  const tables = [
+    table(1),
+    table(2),
+    table(3),
+    table(4),
+    table(5, { guestsMax: 2 }),
+    table(6, { guestsMax: 2 }),
+    table(10, { isGroup: true, memberIds: [5, 6], guestsMax: 4 }),
+  ];
+  const arrival = (id: number, hour: string, pax: number, serviceId = 1) => ({
+    reservationId: id,
+    serviceId,
+    startMin: at(hour),
+    pax,
+  });
+  const engineWith = (arrivals: ReturnType<typeof arrival>[], svc = dinner) =>
+    new Availability(catalog({ tables, services: [svc] }), [], NOW, arrivals);
   // staff: any minute of the service's hours (online bookings keep to the 15-minute grid)
-  const decide = (e: Availability, hour: string, pax: number, mode: "online" | "staff" = "staff", o: { overridePacing?: boolean; ignoreReservation?: number } = {}) =>
-    e.decide({ service: e.catalog.services[0]!, date: DAY, start: at(hour), pax, mode, ...o });
+  const decide = (
+    e: Availability,
+    hour: string,
+    pax: number,
+    mode: "online" | "staff" = "staff",
+    o: { overridePacing?: boolean; ignoreReservation?: number } = {},
+  ) => e.decide({ service: e.catalog.services[0]!, date: DAY, start: at(hour), pax, mode, ...o });
 
   it("counts the arrivals whose start falls in one interval, from 19:00 to 19:14, and opens the next at 19:15", () => {
     const e = engineWith([arrival(1, "19:00", 2), arrival(2, "19:14", 1)]);
     expect(decide(e, "19:10", 1)).toMatchObject({ ok: true });
-    expect(decide(e, "19:10", 2)).toMatchObject({ ok: false, refusal: "booking_slot_not_available", why: "pacing" });
+    expect(decide(e, "19:10", 2)).toMatchObject({
+      ok: false,
+      refusal: "booking_slot_not_available",
+      why: "pacing",
+    });
     expect(decide(e, "19:15", 4)).toMatchObject({ ok: true });
     // 18:59 would be another interval, but is before the service: the edge at 19:00 is where counting starts
     expect(decide(e, "19:00", 2)).toMatchObject({ ok: false, why: "pacing" });
@@ -448,21 +678,39 @@ describe("pacing", () => {
   });
 
   it("a party at a group table is one party and its covers, however many tables it holds", () => {
-    const svc = service({ startHour: "19:00:00", endHour: "22:00:00", maxPartiesPerInterval: 2, maxCoversPerInterval: 6 });
-    const small = [table(5, { guestsMax: 2 }), table(6, { guestsMax: 2 }), table(10, { isGroup: true, memberIds: [5, 6], guestsMax: 4 }), table(7, { guestsMax: 2 })];
+    const svc = service({
+      startHour: "19:00:00",
+      endHour: "22:00:00",
+      maxPartiesPerInterval: 2,
+      maxCoversPerInterval: 6,
+    });
+    const small = [
+      table(5, { guestsMax: 2 }),
+      table(6, { guestsMax: 2 }),
+      table(10, { isGroup: true, memberIds: [5, 6], guestsMax: 4 }),
+      table(7, { guestsMax: 2 }),
+    ];
     // party 1 (four guests) holds the group and both its members
     const holds = [hold(10, "20:00", 60, 1), hold(5, "20:00", 60, 1), hold(6, "20:00", 60, 1)];
-    const e = (arrivals: ReturnType<typeof arrival>[]) => new Availability(catalog({ tables: small, services: [svc] }), holds, NOW, arrivals);
-    const at2005 = (x: Availability, pax: number) => x.decide({ service: svc, date: DAY, start: at("20:05"), pax, mode: "staff" });
+    const e = (arrivals: ReturnType<typeof arrival>[]) =>
+      new Availability(catalog({ tables: small, services: [svc] }), holds, NOW, arrivals);
+    const at2005 = (x: Availability, pax: number) =>
+      x.decide({ service: svc, date: DAY, start: at("20:05"), pax, mode: "staff" });
     expect(at2005(e([arrival(1, "20:00", 4)]), 2)).toMatchObject({ ok: true, tables: [{ id: 7 }] });
-    expect(at2005(e([arrival(1, "20:00", 4), arrival(2, "20:10", 1)]), 1)).toMatchObject({ ok: false, why: "pacing" });
+    expect(at2005(e([arrival(1, "20:00", 4), arrival(2, "20:10", 1)]), 1)).toMatchObject({
+      ok: false,
+      why: "pacing",
+    });
   });
 
   it("staff obey it unless they override it; online never can", () => {
     const e = engineWith([arrival(1, "19:00", 4)]);
     expect(decide(e, "19:05", 2, "staff")).toMatchObject({ ok: false, why: "pacing" });
     expect(decide(e, "19:05", 2, "staff", { overridePacing: true })).toMatchObject({ ok: true });
-    expect(decide(e, "19:00", 2, "online", { overridePacing: true })).toMatchObject({ ok: false, why: "pacing" });
+    expect(decide(e, "19:00", 2, "online", { overridePacing: true })).toMatchObject({
+      ok: false,
+      why: "pacing",
+    });
   });
 
   it("a party moved within its interval does not count against itself", () => {
@@ -475,16 +723,40 @@ describe("pacing", () => {
   });
 
   it("intervals count from the service's start, past midnight too (the database's trigger does the same)", () => {
-    const late = service({ startHour: "22:10:00", endHour: "01:30:00", pacingInterval: 30, maxPartiesPerInterval: 1 });
-    const e = new Availability(catalog({ tables, services: [late] }), [], NOW, [{ reservationId: 1, serviceId: 1, startMin: at("00:15", "2030-06-13"), pax: 2 }]);
+    const late = service({
+      startHour: "22:10:00",
+      endHour: "01:30:00",
+      pacingInterval: 30,
+      maxPartiesPerInterval: 1,
+    });
+    const e = new Availability(catalog({ tables, services: [late] }), [], NOW, [
+      { reservationId: 1, serviceId: 1, startMin: at("00:15", "2030-06-13"), pax: 2 },
+    ]);
     // intervals 00:10-00:40 and 00:40-01:10 of the 13th
     expect(pacingBucket(late, at("00:39", "2030-06-13"))).toBe(at("00:10", "2030-06-13"));
-    expect(e.decide({ service: late, date: "2030-06-13", start: at("00:30", "2030-06-13"), pax: 2, mode: "staff" })).toMatchObject({ ok: false, why: "pacing" });
-    expect(e.decide({ service: late, date: "2030-06-13", start: at("00:40", "2030-06-13"), pax: 2, mode: "staff" })).toMatchObject({ ok: true });
+    expect(
+      e.decide({
+        service: late,
+        date: "2030-06-13",
+        start: at("00:30", "2030-06-13"),
+        pax: 2,
+        mode: "staff",
+      }),
+    ).toMatchObject({ ok: false, why: "pacing" });
+    expect(
+      e.decide({
+        service: late,
+        date: "2030-06-13",
+        start: at("00:40", "2030-06-13"),
+        pax: 2,
+        mode: "staff",
+      }),
+    ).toMatchObject({ ok: true });
   });
 
   it("the listing says pacing where the kitchen is full and the tables are not", () => {
-    const slots = engineWith([arrival(1, "19:00", 4)]).daySlots(DAY, 2, [dinner], false).available_services[0]!.slots;
+    const slots = engineWith([arrival(1, "19:00", 4)]).daySlots(DAY, 2, [dinner], false)
+      .available_services[0]!.slots;
     expect(slots.find((x) => x.hour === "19:00:00")).toMatchObject({ reason: "pacing" });
     expect(slots.find((x) => x.hour === "19:15:00")?.reason).toBeUndefined();
   });
@@ -493,11 +765,31 @@ describe("pacing", () => {
 describe("closures over the whole stay", () => {
   const evening = service({ startHour: "17:00:00", endHour: "22:00:00" });
   const closed = (c: Partial<EngineClosure>) =>
-    new Availability(catalog({ settings: { ...settings, average_stay: 90 }, services: [evening], closures: [{ startDate: DAY, endDate: DAY, startHour: "19:00:00", endHour: "20:00:00", roomIds: null, tableIds: null, serviceIds: null, ...c }] }), [], NOW);
+    new Availability(
+      catalog({
+        settings: { ...settings, average_stay: 90 },
+        services: [evening],
+        closures: [
+          {
+            startDate: DAY,
+            endDate: DAY,
+            startHour: "19:00:00",
+            endHour: "20:00:00",
+            roomIds: null,
+            tableIds: null,
+            serviceIds: null,
+            ...c,
+          },
+        ],
+      }),
+      [],
+      NOW,
+    );
 
   it("refuses a party whose stay reaches into a closure starting at 19:00, not only one starting inside it", () => {
     const e = closed({});
-    const at19 = (hour: string) => e.decide({ service: evening, date: DAY, start: at(hour), pax: 2, mode: "online" });
+    const at19 = (hour: string) =>
+      e.decide({ service: evening, date: DAY, start: at(hour), pax: 2, mode: "online" });
     expect(at19("17:30")).toMatchObject({ ok: true });
     expect(at19("17:45")).toMatchObject({ ok: false, refusal: "booking_slot_not_available", why: "closed" });
     expect(at19("18:45")).toMatchObject({ ok: false, why: "closed" });
@@ -514,21 +806,61 @@ describe("closures over the whole stay", () => {
 
   it("a stay crossing midnight meets the next day's closure hours", () => {
     const late = service({ startHour: "22:00:00", endHour: "23:30:00" });
-    const e = new Availability(catalog({ services: [late], closures: [{ startDate: "2030-06-13", endDate: "2030-06-13", startHour: "00:00:00", endHour: "06:00:00", roomIds: null, tableIds: null, serviceIds: null }] }), [], NOW);
-    expect(e.decide({ service: late, date: DAY, start: at("22:45"), pax: 2, mode: "online" })).toMatchObject({ ok: true });
-    expect(e.decide({ service: late, date: DAY, start: at("23:15"), pax: 2, mode: "online" })).toMatchObject({ ok: false, why: "closed" });
+    const e = new Availability(
+      catalog({
+        services: [late],
+        closures: [
+          {
+            startDate: "2030-06-13",
+            endDate: "2030-06-13",
+            startHour: "00:00:00",
+            endHour: "06:00:00",
+            roomIds: null,
+            tableIds: null,
+            serviceIds: null,
+          },
+        ],
+      }),
+      [],
+      NOW,
+    );
+    expect(e.decide({ service: late, date: DAY, start: at("22:45"), pax: 2, mode: "online" })).toMatchObject({
+      ok: true,
+    });
+    expect(e.decide({ service: late, date: DAY, start: at("23:15"), pax: 2, mode: "online" })).toMatchObject({
+      ok: false,
+      why: "closed",
+    });
   });
 });
 
 describe("closures past midnight and to the end of the day", () => {
   const whole = { roomIds: null, tableIds: null, serviceIds: null };
-  const engineWith = (svc: EngineService, c: Omit<EngineClosure, "roomIds" | "tableIds" | "serviceIds">, stay = 60) =>
-    new Availability(catalog({ settings: { ...settings, average_stay: stay }, services: [svc], closures: [{ ...c, ...whole }] }), [], NOW);
+  const engineWith = (
+    svc: EngineService,
+    c: Omit<EngineClosure, "roomIds" | "tableIds" | "serviceIds">,
+    stay = 60,
+  ) =>
+    new Availability(
+      catalog({
+        settings: { ...settings, average_stay: stay },
+        services: [svc],
+        closures: [{ ...c, ...whole }],
+      }),
+      [],
+      NOW,
+    );
 
   it("a closure from 23:00 to 01:00 of the next date closes the night, stays reaching into it included", () => {
     const late = service({ startHour: "21:00:00", endHour: "02:00:00" });
-    const e = engineWith(late, { startDate: DAY, endDate: "2030-06-13", startHour: "23:00:00", endHour: "01:00:00" });
-    const decide = (hour: string, date = DAY) => e.decide({ service: late, date: DAY, start: at(hour, date), pax: 2, mode: "online" });
+    const e = engineWith(late, {
+      startDate: DAY,
+      endDate: "2030-06-13",
+      startHour: "23:00:00",
+      endHour: "01:00:00",
+    });
+    const decide = (hour: string, date = DAY) =>
+      e.decide({ service: late, date: DAY, start: at(hour, date), pax: 2, mode: "online" });
     expect(decide("21:45")).toMatchObject({ ok: true });
     expect(decide("22:15")).toMatchObject({ ok: false, why: "closed" });
     expect(decide("23:30")).toMatchObject({ ok: false, why: "closed" });
@@ -536,32 +868,67 @@ describe("closures past midnight and to the end of the day", () => {
     expect(decide("01:00", "2030-06-13")).toMatchObject({ ok: true });
     const slots = e.daySlots(DAY, 2, [late], true).available_services[0]!.slots;
     const reasons = Object.fromEntries(slots.map((x) => [x.hour, x.reason ?? "open"]));
-    expect([reasons["21:45:00"], reasons["22:15:00"], reasons["00:45:00"], reasons["01:00:00"]]).toEqual(["open", "closed", "closed", "open"]);
+    expect([reasons["21:45:00"], reasons["22:15:00"], reasons["00:45:00"], reasons["01:00:00"]]).toEqual([
+      "open",
+      "closed",
+      "closed",
+      "open",
+    ]);
   });
 
   it("a closure past midnight over several dates closes each night, not the days between", () => {
     const svc = service({ startHour: "00:00:00", endHour: "23:45:00" });
-    const e = engineWith(svc, { startDate: DAY, endDate: "2030-06-14", startHour: "23:00:00", endHour: "01:00:00" }, 15);
-    const closed = (date: string, hour: string) => !e.decide({ service: svc, date, start: at(hour, date), pax: 2, mode: "online" }).ok;
+    const e = engineWith(
+      svc,
+      { startDate: DAY, endDate: "2030-06-14", startHour: "23:00:00", endHour: "01:00:00" },
+      15,
+    );
+    const closed = (date: string, hour: string) =>
+      !e.decide({ service: svc, date, start: at(hour, date), pax: 2, mode: "online" }).ok;
     expect([closed(DAY, "00:30"), closed(DAY, "22:45"), closed(DAY, "23:00")]).toEqual([false, false, true]);
-    expect([closed("2030-06-13", "00:45"), closed("2030-06-13", "12:00"), closed("2030-06-13", "23:15")]).toEqual([true, false, true]);
-    expect([closed("2030-06-14", "00:30"), closed("2030-06-14", "01:00"), closed("2030-06-14", "23:00")]).toEqual([true, false, false]);
+    expect([
+      closed("2030-06-13", "00:45"),
+      closed("2030-06-13", "12:00"),
+      closed("2030-06-13", "23:15"),
+    ]).toEqual([true, false, true]);
+    expect([
+      closed("2030-06-14", "00:30"),
+      closed("2030-06-14", "01:00"),
+      closed("2030-06-14", "23:00"),
+    ]).toEqual([true, false, false]);
   });
 
   it("a closure to 24:00 refuses a 5-minute stay at 23:59; one to 23:59 lets it in (the end is exclusive)", () => {
     const night = service({ startHour: "22:00:00", endHour: "23:59:00" });
     const at2359 = (endHour: string) =>
-      engineWith(night, { startDate: DAY, endDate: DAY, startHour: "23:58:00", endHour }, 5).decide({ service: night, date: DAY, start: at("23:59"), pax: 2, mode: "staff" });
+      engineWith(night, { startDate: DAY, endDate: DAY, startHour: "23:58:00", endHour }, 5).decide({
+        service: night,
+        date: DAY,
+        start: at("23:59"),
+        pax: 2,
+        mode: "staff",
+      });
     expect(at2359("24:00:00")).toMatchObject({ ok: false, why: "closed" });
     expect(at2359("23:59:00")).toMatchObject({ ok: true });
   });
 
   it("a closure to 24:00 leaves the next date open", () => {
     const svc = service({ startHour: "00:00:00", endHour: "23:59:00" });
-    const e = engineWith(svc, { startDate: DAY, endDate: DAY, startHour: "22:00:00", endHour: "24:00:00" }, 5);
-    expect(e.decide({ service: svc, date: "2030-06-13", start: at("00:00", "2030-06-13"), pax: 2, mode: "staff" })).toMatchObject({ ok: true });
-    expect(e.decide({ service: svc, date: DAY, start: at("21:55"), pax: 2, mode: "staff" })).toMatchObject({ ok: true });
-    expect(e.decide({ service: svc, date: DAY, start: at("21:56"), pax: 2, mode: "staff" })).toMatchObject({ ok: false, why: "closed" });
+    const e = engineWith(
+      svc,
+      { startDate: DAY, endDate: DAY, startHour: "22:00:00", endHour: "24:00:00" },
+      5,
+    );
+    expect(
+      e.decide({ service: svc, date: "2030-06-13", start: at("00:00", "2030-06-13"), pax: 2, mode: "staff" }),
+    ).toMatchObject({ ok: true });
+    expect(e.decide({ service: svc, date: DAY, start: at("21:55"), pax: 2, mode: "staff" })).toMatchObject({
+      ok: true,
+    });
+    expect(e.decide({ service: svc, date: DAY, start: at("21:56"), pax: 2, mode: "staff" })).toMatchObject({
+      ok: false,
+      why: "closed",
+    });
   });
 });
 
@@ -571,9 +938,13 @@ describe("a service past midnight", () => {
   const rome = { ...settings, timezone: "Europe/Rome", max_days_ahead: 3650 };
   const engineAt = (nowUtc: number, closures: EngineClosure[] = [], o: Partial<typeof settings> = {}) =>
     new Availability(catalog({ settings: { ...rome, ...o }, services: [night], closures }), [], nowUtc);
-  const hours = (e: Availability, date: string) => e.daySlots(date, 2, [night], false).available_services[0]?.slots.map((x) => x.hour) ?? [];
+  const hours = (e: Availability, date: string) =>
+    e.daySlots(date, 2, [night], false).available_services[0]?.slots.map((x) => x.hour) ?? [];
 
-  for (const [saturday, sunday] of [["2026-10-24", "2026-10-25"], ["2027-03-27", "2027-03-28"]] as const) {
+  for (const [saturday, sunday] of [
+    ["2026-10-24", "2026-10-25"],
+    ["2027-03-27", "2027-03-28"],
+  ] as const) {
     describe(`across the DST night of ${sunday} in Europe/Rome`, () => {
       const early = Date.UTC(2026, 0, 1);
 
@@ -588,17 +959,40 @@ describe("a service past midnight", () => {
 
       it("books 00:30 on the calendar day of its start, by the weekday of its service day", () => {
         const e = engineAt(early);
-        const sundayLate = e.decide({ service: night, date: sunday, start: localMinutes(sunday, "00:30"), pax: 2, mode: "online" });
+        const sundayLate = e.decide({
+          service: night,
+          date: sunday,
+          start: localMinutes(sunday, "00:30"),
+          pax: 2,
+          mode: "online",
+        });
         expect(sundayLate).toMatchObject({ ok: true });
         // 00:30 on the Saturday belongs to Friday's service, which does not run
-        expect(e.checkTime(night, saturday, localMinutes(saturday, "00:30"), 2, "online")).toBe("service_is_not_available");
+        expect(e.checkTime(night, saturday, localMinutes(saturday, "00:30"), 2, "online")).toBe(
+          "service_is_not_available",
+        );
         expect(serviceDayOf(night, localMinutes(sunday, "01:30"))).toBe(saturday);
         expect(serviceDayOf(night, localMinutes(sunday, "01:45"))).toBe(sunday);
       });
 
       it("a whole-day closure of the service day closes its hours past midnight, not the night before's", () => {
-        const closure = (date: string): EngineClosure => ({ startDate: date, endDate: date, startHour: null, endHour: null, roomIds: null, tableIds: null, serviceIds: null });
-        const at0030 = (e: Availability) => e.decide({ service: night, date: sunday, start: localMinutes(sunday, "00:30"), pax: 2, mode: "online" });
+        const closure = (date: string): EngineClosure => ({
+          startDate: date,
+          endDate: date,
+          startHour: null,
+          endHour: null,
+          roomIds: null,
+          tableIds: null,
+          serviceIds: null,
+        });
+        const at0030 = (e: Availability) =>
+          e.decide({
+            service: night,
+            date: sunday,
+            start: localMinutes(sunday, "00:30"),
+            pax: 2,
+            mode: "online",
+          });
         expect(at0030(engineAt(early, [closure(saturday)]))).toMatchObject({ ok: false, why: "closed" });
         expect(at0030(engineAt(early, [closure(sunday)]))).toMatchObject({ ok: true });
       });
@@ -617,7 +1011,18 @@ describe("a service past midnight", () => {
   }
 
   it("a stay over the skipped hour of 2027-03-28 is held in wall-clock minutes", () => {
-    const e = new Availability(catalog({ settings: rome, services: [night] }), [{ reservationId: 1, tableId: 1, startMin: localMinutes("2027-03-28", "01:30"), endMin: localMinutes("2027-03-28", "03:00") }], Date.UTC(2026, 0, 1));
+    const e = new Availability(
+      catalog({ settings: rome, services: [night] }),
+      [
+        {
+          reservationId: 1,
+          tableId: 1,
+          startMin: localMinutes("2027-03-28", "01:30"),
+          endMin: localMinutes("2027-03-28", "03:00"),
+        },
+      ],
+      Date.UTC(2026, 0, 1),
+    );
     expect(e.isFree(table(1), localMinutes("2027-03-28", "00:30"), 60)).toBe(false);
     expect(e.isFree(table(1), localMinutes("2027-03-27", "23:15"), 60)).toBe(true);
   });
@@ -625,22 +1030,45 @@ describe("a service past midnight", () => {
 
 describe("the staff booking window", () => {
   const allDay = service({ startHour: "00:00:00", endHour: "23:45:00" });
-  const e = new Availability(catalog({ settings: { ...settings, max_days_ahead_staff: 730 }, services: [allDay] }), [], NOW);
+  const e = new Availability(
+    catalog({ settings: { ...settings, max_days_ahead_staff: 730 }, services: [allDay] }),
+    [],
+    NOW,
+  );
   const today = "2030-06-01";
-  const on = (date: string, hour = "12:00", mode: "staff" | "online" = "staff", stay = 60) => e.checkTime(allDay, date, localMinutes(date, hour), 2, mode, stay);
+  const on = (date: string, hour = "12:00", mode: "staff" | "online" = "staff", stay = 60) =>
+    e.checkTime(allDay, date, localMinutes(date, hour), 2, mode, stay);
 
   it("lets staff book up to max_days_ahead_staff days ahead, and no further", () => {
     expect(on(addDays(today, 730))).toBeUndefined();
     expect(on(addDays(today, 731))).toBe("booking_slot_not_available");
-    expect(e.timeVerdict(allDay, localMinutes(addDays(today, 731), "12:00"), 2, "staff")).toMatchObject({ why: "window" });
+    expect(e.timeVerdict(allDay, localMinutes(addDays(today, 731), "12:00"), 2, "staff")).toMatchObject({
+      why: "window",
+    });
     expect(on(addDays(today, 91), "12:00", "online")).toBe("booking_slot_not_available");
   });
 
   it("never lets a stay end after 9999-12-31, whatever the window", () => {
-    const far = new Availability(catalog({ settings: { ...settings, max_days_ahead_staff: 3650 }, services: [allDay] }), [], Date.UTC(9999, 0, 1));
-    expect(far.checkTime(allDay, "9999-12-31", localMinutes("9999-12-31", "22:00"), 2, "staff", 60)).toBeUndefined();
-    expect(far.checkTime(allDay, "9999-12-31", localMinutes("9999-12-31", "23:45"), 2, "staff", 60)).toBe("booking_slot_not_available");
-    expect(far.decide({ service: allDay, date: "9999-12-31", start: localMinutes("9999-12-31", "23:15"), pax: 2, mode: "staff" })).toMatchObject({ ok: false, why: "window" });
+    const far = new Availability(
+      catalog({ settings: { ...settings, max_days_ahead_staff: 3650 }, services: [allDay] }),
+      [],
+      Date.UTC(9999, 0, 1),
+    );
+    expect(
+      far.checkTime(allDay, "9999-12-31", localMinutes("9999-12-31", "22:00"), 2, "staff", 60),
+    ).toBeUndefined();
+    expect(far.checkTime(allDay, "9999-12-31", localMinutes("9999-12-31", "23:45"), 2, "staff", 60)).toBe(
+      "booking_slot_not_available",
+    );
+    expect(
+      far.decide({
+        service: allDay,
+        date: "9999-12-31",
+        start: localMinutes("9999-12-31", "23:15"),
+        pax: 2,
+        mode: "staff",
+      }),
+    ).toMatchObject({ ok: false, why: "window" });
     expect(listedDays("9999-12-30", 7)).toEqual(["9999-12-30", "9999-12-31"]);
   });
 });
@@ -649,10 +1077,35 @@ describe("reasons in the listing", () => {
   it("says party_size, window, notice, closed and full", () => {
     const lunch = service({ startHour: "12:00:00", endHour: "13:00:00", paxMax: 6 });
     const nowUtc = Date.UTC(2030, 5, 12, 12, 20);
-    const closure: EngineClosure = { startDate: DAY, endDate: DAY, startHour: "12:45:00", endHour: "13:00:00", roomIds: null, tableIds: null, serviceIds: null };
-    const e = new Availability(catalog({ services: [lunch], closures: [closure], settings: { ...settings, max_days_ahead: 1, average_stay: 15 } }), [hold(1, "12:30", 15)], nowUtc);
-    const reasons = (date: string, pax: number) => Object.fromEntries(e.daySlots(date, pax, [lunch], true).available_services[0]!.slots.map((x) => [x.hour, x.reason]));
-    expect(reasons(DAY, 2)).toEqual({ "12:00:00": "notice", "12:15:00": "notice", "12:30:00": "full", "12:45:00": "closed", "13:00:00": undefined });
+    const closure: EngineClosure = {
+      startDate: DAY,
+      endDate: DAY,
+      startHour: "12:45:00",
+      endHour: "13:00:00",
+      roomIds: null,
+      tableIds: null,
+      serviceIds: null,
+    };
+    const e = new Availability(
+      catalog({
+        services: [lunch],
+        closures: [closure],
+        settings: { ...settings, max_days_ahead: 1, average_stay: 15 },
+      }),
+      [hold(1, "12:30", 15)],
+      nowUtc,
+    );
+    const reasons = (date: string, pax: number) =>
+      Object.fromEntries(
+        e.daySlots(date, pax, [lunch], true).available_services[0]!.slots.map((x) => [x.hour, x.reason]),
+      );
+    expect(reasons(DAY, 2)).toEqual({
+      "12:00:00": "notice",
+      "12:15:00": "notice",
+      "12:30:00": "full",
+      "12:45:00": "closed",
+      "13:00:00": undefined,
+    });
     expect(reasons(DAY, 7)["13:00:00"]).toBe("party_size");
     expect(reasons("2030-06-14", 2)["13:00:00"]).toBe("window");
   });

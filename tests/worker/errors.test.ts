@@ -18,7 +18,16 @@ interface World {
 async function world(): Promise<World> {
   const client = await newClient();
   const cat = await seedCatalog(client);
-  return { client, ids: { properties: client.propertyId, rooms: cat.room.id, tables: cat.t1.id, services: cat.service.id, closures: cat.closure.id } };
+  return {
+    client,
+    ids: {
+      properties: client.propertyId,
+      rooms: cat.room.id,
+      tables: cat.t1.id,
+      services: cat.service.id,
+      closures: cat.closure.id,
+    },
+  };
 }
 
 /** The operation's path with the world's own id of that resource (1 where it has none). */
@@ -28,7 +37,11 @@ function concrete(w: World, op: Operation) {
 
 function send(w: World, op: Operation, body: string | undefined, headers: Record<string, string> = {}) {
   const target = op.authenticated ? w.client.call : call;
-  return target(concrete(w, op), { method: op.method, body, headers: { "Content-Type": "application/json", ...headers } });
+  return target(concrete(w, op), {
+    method: op.method,
+    body,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 }
 
 beforeAll(async () => {
@@ -37,13 +50,21 @@ beforeAll(async () => {
   // The public widget API's writes are walked too: no token, and the body is refused before the
   // (here unknown) public key is looked up. The search engine's routes take its partner's
   // credentials, not a client's token: searchengine.error.test.ts walks them.
-  ops = walked.ops.filter((o) => o.bodySchema && ((o.authenticated && !o.path.startsWith("/searchengine/")) || o.path === AUTH_CLIENT_PATH || o.path.startsWith("/api/v2/public/")));
+  ops = walked.ops.filter(
+    (o) =>
+      o.bodySchema &&
+      ((o.authenticated && !o.path.startsWith("/searchengine/")) ||
+        o.path === AUTH_CLIENT_PATH ||
+        o.path.startsWith("/api/v2/public/")),
+  );
 });
 
 describe("error suite: every write route", () => {
   it("covers the write routes", () => {
     expect(ops.length).toBeGreaterThanOrEqual(11);
-    expect(ops.map((o) => `${o.method} ${o.path}`)).toContain("POST /api/v2/public/{public_key}/reservations");
+    expect(ops.map((o) => `${o.method} ${o.path}`)).toContain(
+      "POST /api/v2/public/{public_key}/reservations",
+    );
   });
 
   it("answers malformed JSON with 400 invalid input data", async () => {
@@ -67,7 +88,8 @@ describe("error suite: every write route", () => {
       const res = await send(w, op, JSON.stringify(wrongTypes(doc, op.bodySchema)));
       expectProblem(res, 400, title);
       expect(res.json.errors.length, `${op.method} ${op.path}`).toBeGreaterThan(0);
-      for (const e of res.json.errors) expect(e).toEqual({ path: expect.any(String), message: expect.any(String) });
+      for (const e of res.json.errors)
+        expect(e).toEqual({ path: expect.any(String), message: expect.any(String) });
     }
   });
 
@@ -81,12 +103,24 @@ describe("error suite: every write route", () => {
       ["POST", "/api/v2/closures", { start_date: "2026-02-30" }],
       ["POST", "/api/v2/closures", { start_date: "2026-13-01" }],
       ["POST", "/api/v2/properties", { name: "x".repeat(1000) }],
-      ["POST", "/api/v2/properties", { name: "x", settings: { timezone: "Mars/Olympus", average_stay: -5, locale: "xx" } }],
+      [
+        "POST",
+        "/api/v2/properties",
+        { name: "x", settings: { timezone: "Mars/Olympus", average_stay: -5, locale: "xx" } },
+      ],
       ["POST", "/api/v2/properties", { name: "x", position: { latitude: 1000 } }],
       // Pages will render these: only http(s) URLs are taken.
       ["POST", "/api/v2/properties", { name: "x", website: "javascript:alert(document.cookie)" }],
-      ["POST", "/api/v2/services", { name: "x", start_hour: "12:00", end_hour: "13:00", image_url: "javascript:alert(1)" }],
-      ["POST", "/api/v2/properties", { name: "x", settings: { logo_url: "data:text/html,<script>alert(1)</script>" } }],
+      [
+        "POST",
+        "/api/v2/services",
+        { name: "x", start_hour: "12:00", end_hour: "13:00", image_url: "javascript:alert(1)" },
+      ],
+      [
+        "POST",
+        "/api/v2/properties",
+        { name: "x", settings: { logo_url: "data:text/html,<script>alert(1)</script>" } },
+      ],
     ];
     for (const [method, path, body] of cases) {
       const res = await client.call(path, { method, body });
@@ -120,7 +154,11 @@ describe("error suite: every write route", () => {
       if (spent + odd.length > 140) [client, spent] = [await newClient(), 0];
       spent += odd.length;
       // the ids of one route side by side: the walk grows with every route, the test's time must not
-      const answers = await Promise.all(odd.map((id) => client.call(urlOf(op, id), { method: op.method, body: op.bodySchema ? {} : undefined })));
+      const answers = await Promise.all(
+        odd.map((id) =>
+          client.call(urlOf(op, id), { method: op.method, body: op.bodySchema ? {} : undefined }),
+        ),
+      );
       for (const res of answers) {
         expectProblem(res, 400, "invalid input data");
         expect(res.json.errors[0].path).toBe(op.pathParam);
@@ -131,8 +169,21 @@ describe("error suite: every write route", () => {
 
   it("answers odd list queries with 400", async () => {
     const client = await newClient();
-    for (const path of ["/api/v2/rooms", "/api/v2/tables", "/api/v2/services", "/api/v2/closures", "/api/v2/properties"]) {
-      for (const query of ["limit=abc", "limit=0", "limit=201", "limit=-3", "next_cursor=garbage!", `next_cursor=${btoa('{"id":"x"}')}`]) {
+    for (const path of [
+      "/api/v2/rooms",
+      "/api/v2/tables",
+      "/api/v2/services",
+      "/api/v2/closures",
+      "/api/v2/properties",
+    ]) {
+      for (const query of [
+        "limit=abc",
+        "limit=0",
+        "limit=201",
+        "limit=-3",
+        "next_cursor=garbage!",
+        `next_cursor=${btoa('{"id":"x"}')}`,
+      ]) {
         const res = await client.call(`${path}?${query}`);
         expectProblem(res, 400, "invalid input data");
       }

@@ -43,7 +43,9 @@ describe("/docs", () => {
     expect(first.text).toContain('<script src="/docs/assets/swagger-ui-bundle.js"></script>');
     // A nonce is good for one answer only.
     const second = await call("/docs");
-    expect(second.headers.get("Content-Security-Policy")).not.toBe(first.headers.get("Content-Security-Policy"));
+    expect(second.headers.get("Content-Security-Policy")).not.toBe(
+      first.headers.get("Content-Security-Policy"),
+    );
   });
 
   it("/docs/errors sends a CSP that allows no script at all", async () => {
@@ -61,8 +63,13 @@ describe("Cache-Control: no-store", () => {
   it("on every answer of every integrator API operation (and the search engine's), successes and refusals alike", async () => {
     const client = await newClient();
     const cat = await seedCatalog(client);
-    const reservation = (await book(client, { start_date: dateInDays(5), service_id: cat.service.id })).json.data[0];
-    const subscription = (await client.call("/api/v2/webhooks/subscription", { body: { endpoint: "https://hooks.example.com/", webhook_type: "RESERVATION_CREATED" } })).json.data[0];
+    const reservation = (await book(client, { start_date: dateInDays(5), service_id: cat.service.id })).json
+      .data[0];
+    const subscription = (
+      await client.call("/api/v2/webhooks/subscription", {
+        body: { endpoint: "https://hooks.example.com/", webhook_type: "RESERVATION_CREATED" },
+      })
+    ).json.data[0];
     const ids: Record<string, number> = {
       properties: client.propertyId,
       rooms: cat.room.id,
@@ -77,13 +84,22 @@ describe("Cache-Control: no-store", () => {
     const read = await client.call(`/api/v2/reservations/${reservation.id}`);
     expect(read.json.data[0].customer.email).toBe("ada@example.com");
     expect(read.headers.get("Cache-Control")).toBe("no-store");
-    expect((await call(`/api/v2/reservations/${reservation.id}`)).headers.get("Cache-Control")).toBe("no-store");
+    expect((await call(`/api/v2/reservations/${reservation.id}`)).headers.get("Cache-Control")).toBe(
+      "no-store",
+    );
     // Reads first, so the deletions at the end do not turn them into 404s.
-    const ops = (await operations()).ops.filter((o) => o.authenticated).sort((a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
+    const ops = (await operations()).ops
+      .filter((o) => o.authenticated)
+      .sort((a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
     expect(ops.length).toBeGreaterThan(40);
     const statuses = new Set<number>();
     for (const op of ops) {
-      const res = await direct(urlOf(op, ids[op.path.split("/")[3]!] ?? 1), { method: op.method, token: client.token, property: client.propertyId, body: op.bodySchema ? {} : undefined });
+      const res = await direct(urlOf(op, ids[op.path.split("/")[3]!] ?? 1), {
+        method: op.method,
+        token: client.token,
+        property: client.propertyId,
+        body: op.bodySchema ? {} : undefined,
+      });
       statuses.add(res.status);
       expect(res.headers.get("Cache-Control"), `${op.method} ${op.path} (${res.status})`).toBe("no-store");
     }

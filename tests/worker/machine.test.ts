@@ -1,7 +1,14 @@
 /** The reservation state machine on its own. */
 import { describe, expect, it } from "vitest";
 import { RESERVATION_STATUSES, type ReservationStatus } from "../../shared/schemas";
-import { FINAL, HOLDING, type MachineState, MOVES, next, parseStatusTarget } from "../../worker/reservations/machine";
+import {
+  FINAL,
+  HOLDING,
+  type MachineState,
+  MOVES,
+  next,
+  parseStatusTarget,
+} from "../../worker/reservations/machine";
 
 const state = (status: ReservationStatus, o: Partial<MachineState> = {}): MachineState => ({
   status,
@@ -37,10 +44,26 @@ describe("status moves", () => {
   });
 
   it("says when a move starts or stops holding tables", () => {
-    expect(next(state("WAITING"), { type: "status", to: "ACCEPTED" })).toMatchObject({ ok: true, takesTables: true, releasesTables: false });
-    expect(next(state("PREPAY"), { type: "status", to: "ACCEPTED" })).toMatchObject({ ok: true, takesTables: false, releasesTables: false });
-    expect(next(state("ACCEPTED"), { type: "status", to: "CANCELLED" })).toMatchObject({ ok: true, takesTables: false, releasesTables: true });
-    expect(next(state("WAITING"), { type: "status", to: "REJECTED" })).toMatchObject({ ok: true, takesTables: false, releasesTables: false });
+    expect(next(state("WAITING"), { type: "status", to: "ACCEPTED" })).toMatchObject({
+      ok: true,
+      takesTables: true,
+      releasesTables: false,
+    });
+    expect(next(state("PREPAY"), { type: "status", to: "ACCEPTED" })).toMatchObject({
+      ok: true,
+      takesTables: false,
+      releasesTables: false,
+    });
+    expect(next(state("ACCEPTED"), { type: "status", to: "CANCELLED" })).toMatchObject({
+      ok: true,
+      takesTables: false,
+      releasesTables: true,
+    });
+    expect(next(state("WAITING"), { type: "status", to: "REJECTED" })).toMatchObject({
+      ok: true,
+      takesTables: false,
+      releasesTables: false,
+    });
   });
 
   it("holding and final statuses are the documented ones", () => {
@@ -51,17 +74,33 @@ describe("status moves", () => {
 
 describe("check-in and check-out", () => {
   it("check-in accepts a waiting reservation and keeps a prepaid, accepted or confirmed one as it is", () => {
-    expect(next(state("WAITING"), { type: "checkin" })).toMatchObject({ ok: true, takesTables: true, state: { status: "ACCEPTED", checkedIn: true, checkinPrev: "WAITING" } });
-    expect(next(state("PREPAY"), { type: "checkin" })).toMatchObject({ ok: true, state: { status: "PREPAY" } });
-    expect(next(state("CONFIRMED"), { type: "checkin" })).toMatchObject({ ok: true, state: { status: "CONFIRMED" } });
-    for (const s of ["CANCELLED", "EXPIRED", "REJECTED", "OUTOFORDER"] as const) expect(next(state(s), { type: "checkin" }).ok).toBe(false);
+    expect(next(state("WAITING"), { type: "checkin" })).toMatchObject({
+      ok: true,
+      takesTables: true,
+      state: { status: "ACCEPTED", checkedIn: true, checkinPrev: "WAITING" },
+    });
+    expect(next(state("PREPAY"), { type: "checkin" })).toMatchObject({
+      ok: true,
+      state: { status: "PREPAY" },
+    });
+    expect(next(state("CONFIRMED"), { type: "checkin" })).toMatchObject({
+      ok: true,
+      state: { status: "CONFIRMED" },
+    });
+    for (const s of ["CANCELLED", "EXPIRED", "REJECTED", "OUTOFORDER"] as const)
+      expect(next(state(s), { type: "checkin" }).ok).toBe(false);
     expect(next(state("ACCEPTED", { checkedIn: true }), { type: "checkin" }).ok).toBe(false);
   });
 
   it("check-out needs a check-in and confirms attendance", () => {
     expect(next(state("ACCEPTED"), { type: "checkout" }).ok).toBe(false);
-    expect(next(state("ACCEPTED", { checkedIn: true }), { type: "checkout" })).toMatchObject({ ok: true, state: { status: "CONFIRMED", checkedOut: true, checkoutPrev: "ACCEPTED" } });
-    expect(next(state("CONFIRMED", { checkedIn: true, checkedOut: true }), { type: "checkout" }).ok).toBe(false);
+    expect(next(state("ACCEPTED", { checkedIn: true }), { type: "checkout" })).toMatchObject({
+      ok: true,
+      state: { status: "CONFIRMED", checkedOut: true, checkoutPrev: "ACCEPTED" },
+    });
+    expect(next(state("CONFIRMED", { checkedIn: true, checkedOut: true }), { type: "checkout" }).ok).toBe(
+      false,
+    );
   });
 
   it("undo reverses the last step exactly", () => {
@@ -71,19 +110,30 @@ describe("check-in and check-out", () => {
     expect(undone).toMatchObject({ ok: true, releasesTables: true, state: state("WAITING") });
     const out = next(state("ACCEPTED", { checkedIn: true, checkinPrev: "ACCEPTED" }), { type: "checkout" });
     if (!out.ok) throw new Error("check-out refused");
-    expect(next(out.state, { type: "undo_checkout" })).toMatchObject({ ok: true, state: { status: "ACCEPTED", checkedIn: true, checkedOut: false } });
+    expect(next(out.state, { type: "undo_checkout" })).toMatchObject({
+      ok: true,
+      state: { status: "ACCEPTED", checkedIn: true, checkedOut: false },
+    });
   });
 
   it("undo keeps a status changed after the step: a later confirmation is not undone", () => {
-    expect(next(state("CONFIRMED", { checkedIn: true, checkinPrev: "ACCEPTED" }), { type: "undo_checkin" })).toMatchObject({ ok: true, state: { status: "CONFIRMED", checkedIn: false } });
-    expect(next(state("CONFIRMED", { checkedIn: true, checkinPrev: "WAITING" }), { type: "undo_checkin" })).toMatchObject({ ok: true, releasesTables: false, state: { status: "CONFIRMED" } });
-    expect(next(state("ACCEPTED", { checkedIn: true, checkinPrev: "WAITING" }), { type: "undo_checkin" })).toMatchObject({ ok: true, releasesTables: true, state: { status: "WAITING" } });
+    expect(
+      next(state("CONFIRMED", { checkedIn: true, checkinPrev: "ACCEPTED" }), { type: "undo_checkin" }),
+    ).toMatchObject({ ok: true, state: { status: "CONFIRMED", checkedIn: false } });
+    expect(
+      next(state("CONFIRMED", { checkedIn: true, checkinPrev: "WAITING" }), { type: "undo_checkin" }),
+    ).toMatchObject({ ok: true, releasesTables: false, state: { status: "CONFIRMED" } });
+    expect(
+      next(state("ACCEPTED", { checkedIn: true, checkinPrev: "WAITING" }), { type: "undo_checkin" }),
+    ).toMatchObject({ ok: true, releasesTables: true, state: { status: "WAITING" } });
   });
 
   it("refuses an undo with nothing to undo, or out of order", () => {
     expect(next(state("ACCEPTED"), { type: "undo_checkin" }).ok).toBe(false);
     expect(next(state("ACCEPTED"), { type: "undo_checkout" }).ok).toBe(false);
-    expect(next(state("CONFIRMED", { checkedIn: true, checkedOut: true }), { type: "undo_checkin" }).ok).toBe(false);
+    expect(next(state("CONFIRMED", { checkedIn: true, checkedOut: true }), { type: "undo_checkin" }).ok).toBe(
+      false,
+    );
     expect(next(state("CANCELLED", { checkedIn: true }), { type: "undo_checkin" }).ok).toBe(false);
   });
 });
@@ -93,7 +143,8 @@ describe("cancel, expiry and updates", () => {
     for (const s of RESERVATION_STATUSES) expect(next(state(s), { type: "cancel" }).ok).toBe(!FINAL.has(s));
   });
   it("expires only unpaid PREPAY reservations", () => {
-    for (const s of RESERVATION_STATUSES) expect(next(state(s), { type: "expire_unpaid" }).ok).toBe(s === "PREPAY");
+    for (const s of RESERVATION_STATUSES)
+      expect(next(state(s), { type: "expire_unpaid" }).ok).toBe(s === "PREPAY");
   });
   it("expires as a no-show only a party that would arrive and has not checked in", () => {
     for (const s of RESERVATION_STATUSES) {
@@ -101,7 +152,9 @@ describe("cancel, expiry and updates", () => {
       expect(outcome.ok, s).toBe(["PREPAY", "ACCEPTED", "CONFIRMED"].includes(s));
       if (outcome.ok) expect(outcome).toMatchObject({ state: { status: "EXPIRED" }, releasesTables: true });
     }
-    expect(next(state("ACCEPTED", { checkedIn: true, checkinPrev: "ACCEPTED" }), { type: "expire_no_show" }).ok).toBe(false);
+    expect(
+      next(state("ACCEPTED", { checkedIn: true, checkinPrev: "ACCEPTED" }), { type: "expire_no_show" }).ok,
+    ).toBe(false);
   });
   it("updates anything not final", () => {
     for (const s of RESERVATION_STATUSES) expect(next(state(s), { type: "update" }).ok).toBe(!FINAL.has(s));

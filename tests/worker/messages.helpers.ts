@@ -42,8 +42,15 @@ export function captureMail(fail: (mail: OutgoingMail, attempt: number) => boole
 }
 
 /** Waits until the binding took `n` messages for `to`; answers them parsed. */
-export async function mailsTo(capture: ReturnType<typeof captureMail>, to: string, n: number): Promise<Email[]> {
-  const got = await waitFor(`${n} message(s) to ${to}`, async () => capture.to(to).length >= n && capture.to(to));
+export async function mailsTo(
+  capture: ReturnType<typeof captureMail>,
+  to: string,
+  n: number,
+): Promise<Email[]> {
+  const got = await waitFor(
+    `${n} message(s) to ${to}`,
+    async () => capture.to(to).length >= n && capture.to(to),
+  );
   return Promise.all(got.map((m) => PostalMime.parse(m.raw)));
 }
 
@@ -57,7 +64,8 @@ export async function messagesOf(client: TestClient, reservationId: number, prop
 export function calendarOf(mail: Email) {
   const ics = mail.attachments.find((a) => a.mimeType.startsWith("text/calendar"));
   if (!ics) throw new Error(`no calendar attachment in "${mail.subject}"`);
-  const text = typeof ics.content === "string" ? ics.content : new TextDecoder().decode(ics.content as ArrayBuffer);
+  const text =
+    typeof ics.content === "string" ? ics.content : new TextDecoder().decode(ics.content as ArrayBuffer);
   return parseCalendar(text);
 }
 
@@ -70,4 +78,5 @@ export function parseCalendar(text: string) {
 }
 
 /** Links in a text, by what they start with. */
-export const linksIn = (text: string | undefined, prefix: string) => (text ?? "").match(new RegExp(`${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[^\\s"<>]*`, "g")) ?? [];
+export const linksIn = (text: string | undefined, prefix: string) =>
+  (text ?? "").match(new RegExp(`${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[^\\s"<>]*`, "g")) ?? [];

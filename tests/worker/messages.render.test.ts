@@ -41,7 +41,11 @@ const snapshot = (template: string): MessageSnapshot => ({
   service_id: 1,
   guest: { first_name: "Zoë <b>", last_name: "O'Brien & Co", email: "zoe@example.com", phone: "+39 06 1" },
   notes: "window <please>",
-  ics: ["confirmation", "change"].includes(template) ? "REQUEST" : template === "cancellation" ? "CANCEL" : null,
+  ics: ["confirmation", "change"].includes(template)
+    ? "REQUEST"
+    : template === "cancellation"
+      ? "CANCEL"
+      : null,
   before: template === "change" ? { date: "2027-03-27", hour: "19:00:00", pax: 2 } : undefined,
   offer: template === "offer" ? { nonce: "n", expires_at: "2027-03-28T10:15:00.000Z" } : undefined,
 });
@@ -67,7 +71,17 @@ describe("every message in every language", () => {
           domain: "book.example",
           organizer: "bookings@book.example",
         });
-        const raw = buildMime({ from: { name: "Osteria <Ponte>", addr: "bookings@book.example" }, to: { addr: "zoe@example.com" }, subject: r.subject, messageId: "<m1@book.example>", date: Date.parse("2027-03-20T09:00:00Z"), locale, text: r.text, html: r.html, calendar: r.calendar });
+        const raw = buildMime({
+          from: { name: "Osteria <Ponte>", addr: "bookings@book.example" },
+          to: { addr: "zoe@example.com" },
+          subject: r.subject,
+          messageId: "<m1@book.example>",
+          date: Date.parse("2027-03-20T09:00:00Z"),
+          locale,
+          text: r.text,
+          html: r.html,
+          calendar: r.calendar,
+        });
         const mail = await PostalMime.parse(raw);
         expect(mail.subject, `${locale} ${template}`).toBe(r.subject);
         subjects.add(mail.subject!);
@@ -103,7 +117,11 @@ describe("every message in every language", () => {
 
 const BOOK = "https://book.example/p/pk_1/book?locale=en&pax=4";
 
-const input = (template: RenderInput["template"], locale: Locale, over: Partial<RenderInput> = {}): RenderInput => ({
+const input = (
+  template: RenderInput["template"],
+  locale: Locale,
+  over: Partial<RenderInput> = {},
+): RenderInput => ({
   template,
   recipient: template.startsWith("restaurant_") ? "restaurant" : "guest",
   locale,
@@ -120,7 +138,8 @@ const input = (template: RenderInput["template"], locale: Locale, over: Partial<
 });
 
 /** The URLs of an HTML part's links, as a mail client reads them. */
-const hrefs = (markup: string) => [...markup.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+const hrefs = (markup: string) =>
+  [...markup.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
 
 describe("a guest's email", () => {
   it("lays out a summary block (date, time, party, service, address with its map, the manage link) in the text and HTML parts", () => {
@@ -140,7 +159,9 @@ describe("a guest's email", () => {
     expect(r.html).toContain('<img src="https://osteria.example/logo.png" alt="Osteria &lt;Ponte&gt;"');
     expect(r.html).toContain("border-top:6px solid #7a1f3d");
     expect(r.html).toContain("background:#7a1f3d;color:#ffffff");
-    const light = render(input("offer", "it", { restaurant: { ...RESTAURANT, accent: "#f2d16b", logo: null } }));
+    const light = render(
+      input("offer", "it", { restaurant: { ...RESTAURANT, accent: "#f2d16b", logo: null } }),
+    );
     expect(light.html).toContain("background:#f2d16b;color:#1f1c19");
     expect(light.html).not.toContain("<img");
     expect(light.html).toMatch(/font-weight:700;color:#1f1c19">Osteria &lt;Ponte&gt;</);
@@ -174,7 +195,9 @@ describe("a guest's email", () => {
     expect(hrefs(r.html)).toContain(BOOK);
     expect(r.text).not.toContain(MANAGE);
     // A waiting party's cancellation carries no entry, and says nothing of one.
-    const waiting = render(input("cancellation", "en", { snapshot: { ...snapshot("cancellation"), ics: null } }));
+    const waiting = render(
+      input("cancellation", "en", { snapshot: { ...snapshot("cancellation"), ics: null } }),
+    );
     expect(waiting.calendar).toBeUndefined();
     expect(waiting.text).not.toMatch(/attached|calendar/i);
     for (const locale of LOCALES) expect(render(input("cancellation", locale)).text).toContain(BOOK);
@@ -190,23 +213,49 @@ describe("a guest's email", () => {
 });
 
 describe("the restaurant's notice", () => {
-  const request = { specialRequest: "a quiet corner", occasion: "birthday", allergies: "peanuts", tables: "T4, T5" };
+  const request = {
+    specialRequest: "a quiet corner",
+    occasion: "birthday",
+    allergies: "peanuts",
+    tables: "T4, T5",
+  };
 
   it("shows the occasion, allergies, special request and tables, the status in words, and no empty line runs", () => {
     const r = render(input("restaurant_booking", "en", { request }));
-    for (const line of ["Occasion: Birthday", "Allergies: peanuts", "Special request: a quiet corner", "Table: T4, T5", "Status: Booked", "Party: 4 people"]) expect(r.text).toContain(line);
+    for (const line of [
+      "Occasion: Birthday",
+      "Allergies: peanuts",
+      "Special request: a quiet corner",
+      "Table: T4, T5",
+      "Status: Booked",
+      "Party: 4 people",
+    ])
+      expect(r.text).toContain(line);
     expect(r.text).not.toContain("ACCEPTED");
     expect(r.html).toMatch(/<th[^>]*>Allergies<\/th><td[^>]*>peanuts<\/td>/);
     // Nothing to show: no label without a value.
-    const bare = render(input("restaurant_booking", "en", { request: undefined, snapshot: { ...snapshot("restaurant_booking"), notes: null } }));
+    const bare = render(
+      input("restaurant_booking", "en", {
+        request: undefined,
+        snapshot: { ...snapshot("restaurant_booking"), notes: null },
+      }),
+    );
     expect(bare.text).not.toMatch(/^(Occasion|Allergies|Special request|Table|Notes):/m);
   });
 
   it("in every language: statuses in words, and no message of any kind has a run of blank lines", () => {
     for (const locale of LOCALES) {
-      const waiting = render(input("restaurant_booking", locale, { request, snapshot: { ...snapshot("restaurant_booking"), status: "WAITING" } }));
+      const waiting = render(
+        input("restaurant_booking", locale, {
+          request,
+          snapshot: { ...snapshot("restaurant_booking"), status: "WAITING" },
+        }),
+      );
       expect(waiting.text, locale).not.toMatch(/WAITING|ACCEPTED/);
-      for (const template of RESERVATION_TEMPLATES) expect(render(input(template, locale, { request })).text, `${locale} ${template}`).not.toMatch(/\n\s*\n\s*\n/);
+      for (const template of RESERVATION_TEMPLATES)
+        expect(render(input(template, locale, { request })).text, `${locale} ${template}`).not.toMatch(
+          /\n\s*\n\s*\n/,
+        );
     }
   });
 });
@@ -220,7 +269,12 @@ describe("the time-zone observances of a calendar entry", () => {
     ]);
     expect(transitions("Asia/Tokyo", Date.UTC(2027, 0, 1), Date.UTC(2028, 0, 1))).toEqual([]);
     // Half-hour zones and the southern hemisphere.
-    expect(transitions("Australia/Adelaide", Date.UTC(2027, 0, 1), Date.UTC(2028, 0, 1)).map((t) => [t.from, t.to])).toEqual([
+    expect(
+      transitions("Australia/Adelaide", Date.UTC(2027, 0, 1), Date.UTC(2028, 0, 1)).map((t) => [
+        t.from,
+        t.to,
+      ]),
+    ).toEqual([
       [630, 570],
       [570, 630],
     ]);
@@ -240,18 +294,43 @@ describe("a calendar entry's VTIMEZONE (built once per zone and year, then reuse
     description: "",
     organizer: { name: "Osteria", email: "bookings@book.example" },
   });
-  const vtimezone = (text: string) => text.slice(text.indexOf("BEGIN:VTIMEZONE"), text.indexOf("END:VTIMEZONE"));
+  const vtimezone = (text: string) =>
+    text.slice(text.indexOf("BEGIN:VTIMEZONE"), text.indexOf("END:VTIMEZONE"));
   const starts = (text: string) => [...vtimezone(text).matchAll(/^DTSTART:(\d{8})/gm)].map((m) => m[1]);
 
   it("is the zone's and the year's own, asked again, for another zone or another year", () => {
     const rome27 = calendar(event("Europe/Rome", "2027-03-28"));
     expect(calendar(event("Europe/Rome", "2027-06-01"))).toContain(vtimezone(rome27));
     // The year before, the year and the year after: Rome's changes on the last Sundays of March and October.
-    expect(starts(rome27)).toEqual(["20260101", "20260329", "20261025", "20270328", "20271031", "20280326", "20281029"]);
-    expect(starts(calendar(event("Europe/Rome", "2030-07-01")))).toEqual(["20290101", "20290325", "20291028", "20300331", "20301027", "20310330", "20311026"]);
+    expect(starts(rome27)).toEqual([
+      "20260101",
+      "20260329",
+      "20261025",
+      "20270328",
+      "20271031",
+      "20280326",
+      "20281029",
+    ]);
+    expect(starts(calendar(event("Europe/Rome", "2030-07-01")))).toEqual([
+      "20290101",
+      "20290325",
+      "20291028",
+      "20300331",
+      "20301027",
+      "20310330",
+      "20311026",
+    ]);
     const ny = calendar(event("America/New_York", "2027-03-28"));
     expect(vtimezone(ny)).toContain("TZID:America/New_York");
-    expect(starts(ny)).toEqual(["20251231", "20260308", "20261101", "20270314", "20271107", "20280312", "20281105"]);
+    expect(starts(ny)).toEqual([
+      "20251231",
+      "20260308",
+      "20261101",
+      "20270314",
+      "20271107",
+      "20280312",
+      "20281105",
+    ]);
     expect(parseCalendar(ny).event.startDate.toJSDate().toISOString()).toBe("2027-03-29T00:00:00.000Z");
   });
 });
@@ -259,7 +338,10 @@ describe("a calendar entry's VTIMEZONE (built once per zone and year, then reuse
 describe("calendar content lines (RFC 5545 3.1)", () => {
   const octets = (line: string) => new TextEncoder().encode(line).length;
   it("fold at 75 octets, never inside a character, and unfold to the line given", () => {
-    const text = fc.string({ unit: fc.constantFrom("a", " ", ";", "é", "€", "😀", "\ud800", "ß", "語"), maxLength: 200 });
+    const text = fc.string({
+      unit: fc.constantFrom("a", " ", ";", "é", "€", "😀", "\ud800", "ß", "語"),
+      maxLength: 200,
+    });
     fc.assert(
       fc.property(text, (line) => {
         const lines = fold(line).split("\r\n ");
@@ -267,7 +349,8 @@ describe("calendar content lines (RFC 5545 3.1)", () => {
         expect(octets(lines[0] ?? "")).toBeLessThanOrEqual(75);
         for (const rest of lines.slice(1)) expect(octets(` ${rest}`)).toBeLessThanOrEqual(75);
         // A fold never splits a surrogate pair: no line ends with a high surrogate and the next starts with a low one.
-        for (const [i, l] of lines.slice(0, -1).entries()) expect(/[\ud800-\udbff]$/.test(l) && /^[\udc00-\udfff]/.test(lines[i + 1] ?? "")).toBe(false);
+        for (const [i, l] of lines.slice(0, -1).entries())
+          expect(/[\ud800-\udbff]$/.test(l) && /^[\udc00-\udfff]/.test(lines[i + 1] ?? "")).toBe(false);
         // Only as many lines as needed: each but the last would overflow with the next character.
         for (const [i, l] of lines.slice(0, -1).entries()) {
           const next = [...(lines[i + 1] ?? "")][0] ?? "";
@@ -298,7 +381,8 @@ describe("email header lines (RFC 5322 2.1.1, RFC 2047)", () => {
     const lines = head.split("\r\n");
     const octets = (line: string) => new TextEncoder().encode(line).length;
     expect(Math.max(...lines.map(octets))).toBeLessThanOrEqual(78);
-    for (const word of head.match(/=\?[^?]+\?B\?[^?]*\?=/g) ?? []) expect(word.length).toBeLessThanOrEqual(75);
+    for (const word of head.match(/=\?[^?]+\?B\?[^?]*\?=/g) ?? [])
+      expect(word.length).toBeLessThanOrEqual(75);
     const mail = await PostalMime.parse(raw);
     expect(mail.subject).toBe(subject);
     expect(mail.to?.[0]).toMatchObject({ name: `${emoji} Zoë`, address: "zoe@example.com" });
@@ -312,14 +396,30 @@ describe("the console's password reset message", () => {
   it("says it in each of the five languages, with the link in both parts and the restaurant's name escaped", async () => {
     const subjects = new Set<string>();
     for (const locale of LOCALES) {
-      const r = renderReset({ locale, brand: { name: RESTAURANT.name, accent: RESTAURANT.accent, logo: null }, link, minutes: 30 });
+      const r = renderReset({
+        locale,
+        brand: { name: RESTAURANT.name, accent: RESTAURANT.accent, logo: null },
+        link,
+        minutes: 30,
+      });
       subjects.add(r.subject);
       expect(r.text, locale).toContain(link);
       expect(r.text, locale).toContain("30");
       expect(r.text, locale).not.toMatch(/\n\s*\n\s*\n/);
       expect(r.html, locale).toContain(`href="${link}"`);
       expect(r.html, locale).not.toContain("<Ponte>");
-      const mail = await PostalMime.parse(buildMime({ from: { addr: "no-reply@book.example" }, to: { addr: "osteria@example.com" }, subject: r.subject, messageId: "<m@book.example>", date: 0, locale, text: r.text, html: r.html }));
+      const mail = await PostalMime.parse(
+        buildMime({
+          from: { addr: "no-reply@book.example" },
+          to: { addr: "osteria@example.com" },
+          subject: r.subject,
+          messageId: "<m@book.example>",
+          date: 0,
+          locale,
+          text: r.text,
+          html: r.html,
+        }),
+      );
       expect(mail.subject).toBe(r.subject);
       expect(mail.attachments).toEqual([]);
     }
@@ -328,7 +428,8 @@ describe("the console's password reset message", () => {
 });
 
 describe("MIME's base64", () => {
-  const decoded = (b64: string) => new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+  const decoded = (b64: string) =>
+    new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
   const bytesOf = (b64: string) => atob(b64).length;
 
   it("folds a header into encoded words of whole characters, at most 30 bytes each, that read back as the text", () => {
@@ -345,7 +446,16 @@ describe("MIME's base64", () => {
 
   it("writes a part in lines of at most 76 characters that read back as the text, ASCII or not, across the slices it encodes by", () => {
     // ASCII text goes to btoa as it is; other text is encoded a slice of 8,192 bytes at a time
-    const text = fc.oneof(fc.string({ unit: "binary", maxLength: 3000 }), fc.string({ unit: "binary-ascii", maxLength: 20000 }), fc.tuple(fc.string({ unit: "binary-ascii", minLength: 8180, maxLength: 8200 }), fc.string({ unit: "binary", minLength: 1, maxLength: 20 })).map(([a, b]) => a + b));
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 3000 }),
+      fc.string({ unit: "binary-ascii", maxLength: 20000 }),
+      fc
+        .tuple(
+          fc.string({ unit: "binary-ascii", minLength: 8180, maxLength: 8200 }),
+          fc.string({ unit: "binary", minLength: 1, maxLength: 20 }),
+        )
+        .map(([a, b]) => a + b),
+    );
     fc.assert(
       fc.property(text, (text) => {
         const lines = base64Lines(text).split("\r\n");

@@ -12,7 +12,10 @@ export const PAGE_HEADERS = { Accept: "text/html" };
 
 export async function s256(verifier: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 export async function pkce() {
@@ -32,7 +35,9 @@ export async function restaurant(name = "Trattoria OAuth") {
 
 /** One request as a browser sends it, redirects not followed (the test follows them, cookies and all). */
 export async function page(path: string, init: RequestInit = {}) {
-  const res = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`${ORIGIN}${path}`, { redirect: "manual", ...init }));
+  const res = await (exports as unknown as { default: Fetcher }).default.fetch(
+    new Request(`${ORIGIN}${path}`, { redirect: "manual", ...init }),
+  );
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
@@ -47,7 +52,18 @@ export class Browser {
 
   async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
     const body = new URLSearchParams(form).toString();
-    return this.keep(await page(path, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, ...this.headers(), ...headers } }));
+    return this.keep(
+      await page(path, {
+        method: "POST",
+        body,
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: ORIGIN,
+          ...this.headers(),
+          ...headers,
+        },
+      }),
+    );
   }
 
   private headers(): Record<string, string> {
@@ -83,21 +99,38 @@ export interface AuthorizeOptions {
 }
 
 export function authorizeUrl(o: AuthorizeOptions) {
-  const q = new URLSearchParams({ response_type: "code", client_id: o.clientId, redirect_uri: o.redirectUri ?? REDIRECT, state: o.state ?? "st-1", code_challenge_method: "S256" });
+  const q = new URLSearchParams({
+    response_type: "code",
+    client_id: o.clientId,
+    redirect_uri: o.redirectUri ?? REDIRECT,
+    state: o.state ?? "st-1",
+    code_challenge_method: "S256",
+  });
   if (o.challenge) q.set("code_challenge", o.challenge);
   for (const [k, v] of Object.entries(o.extra ?? {})) q.set(k, v);
   return `${AUTH}/authorize?${q}`;
 }
 
 /** The browser's way to a code: authorize, sign in, consent. Answers the redirect's parameters. */
-export async function approve(browser: Browser, o: AuthorizeOptions & { username: string; password: string; decision?: "approve" | "deny" }) {
+export async function approve(
+  browser: Browser,
+  o: AuthorizeOptions & { username: string; password: string; decision?: "approve" | "deny" },
+) {
   const page = await browser.get(authorizeUrl(o));
   expect(page.status, page.text).toBe(200);
-  const signedIn = await browser.post(`${AUTH}/authorize`, { csrf: csrfOf(page.text), username: o.username, password: o.password, action: "sign-in" });
+  const signedIn = await browser.post(`${AUTH}/authorize`, {
+    csrf: csrfOf(page.text),
+    username: o.username,
+    password: o.password,
+    action: "sign-in",
+  });
   expect(signedIn.status, signedIn.text).toBe(303);
   const consent = await browser.get(`${AUTH}/authorize/consent`);
   expect(consent.status, consent.text).toBe(200);
-  const decided = await browser.post(`${AUTH}/authorize/consent`, { csrf: csrfOf(consent.text), decision: o.decision ?? "approve" });
+  const decided = await browser.post(`${AUTH}/authorize/consent`, {
+    csrf: csrfOf(consent.text),
+    decision: o.decision ?? "approve",
+  });
   expect(decided.status, decided.text).toBe(303);
   return new URL(decided.headers.get("Location")!).searchParams;
 }
@@ -107,7 +140,11 @@ const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
 export function token(client: TestClient, fields: Record<string, string>) {
   return call(`${AUTH}/token`, {
     method: "POST",
-    body: new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret, ...fields }).toString(),
+    body: new URLSearchParams({
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      ...fields,
+    }).toString(),
     headers: { ...FORM, "CF-Connecting-IP": freshIp() },
   });
 }
@@ -115,7 +152,11 @@ export function token(client: TestClient, fields: Record<string, string>) {
 export function revoke(client: TestClient, tokenValue: string) {
   return call(`${AUTH}/revoke`, {
     method: "POST",
-    body: new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret, token: tokenValue }).toString(),
+    body: new URLSearchParams({
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      token: tokenValue,
+    }).toString(),
     headers: { ...FORM, "CF-Connecting-IP": freshIp() },
   });
 }
@@ -125,13 +166,30 @@ export async function connected() {
   const r = await restaurant();
   const integrator = await newClient("Acme POS");
   const { verifier, challenge } = await pkce();
-  const params = await approve(new Browser(), { clientId: integrator.clientId, challenge, username: r.username, password: r.password });
-  const res = await token(integrator, { grant_type: "authorization_code", code: params.get("code")!, redirect_uri: REDIRECT, code_verifier: verifier });
+  const params = await approve(new Browser(), {
+    clientId: integrator.clientId,
+    challenge,
+    username: r.username,
+    password: r.password,
+  });
+  const res = await token(integrator, {
+    grant_type: "authorization_code",
+    code: params.get("code")!,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  });
   expect(res.status, res.text).toBe(200);
-  return { ...r, integrator, tokens: res.json as { access_token: string; refresh_token: string; property_ids: number[] } };
+  return {
+    ...r,
+    integrator,
+    tokens: res.json as { access_token: string; refresh_token: string; property_ids: number[] },
+  };
 }
 
 /** What `npm run ops -- revoke-grant` asks of the Worker's operator door. */
 export function opsRevokeGrant(clientId: string, propertyId: number) {
-  return call("/__ops/revoke-grant", { body: { client_id: clientId, property_id: propertyId }, headers: { Authorization: `Bearer ${env.OPS_TOKEN}` } });
+  return call("/__ops/revoke-grant", {
+    body: { client_id: clientId, property_id: propertyId },
+    headers: { Authorization: `Bearer ${env.OPS_TOKEN}` },
+  });
 }

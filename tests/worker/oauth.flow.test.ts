@@ -6,7 +6,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTH, newClient, shardOf } from "./helpers";
-import { approve, authorizeUrl, Browser, connected, csrfOf, page, pkce, REDIRECT, restaurant, token } from "./oauth.fixtures";
+import {
+  approve,
+  authorizeUrl,
+  Browser,
+  connected,
+  csrfOf,
+  page,
+  pkce,
+  REDIRECT,
+  restaurant,
+  token,
+} from "./oauth.fixtures";
 
 const APPS = `${AUTH}/connected-apps`;
 
@@ -31,19 +42,33 @@ describe("GET /authorize: what never redirects", () => {
   it("shows an error page for a redirect_uri other than the registered one, or none", async () => {
     const integrator = await newClient();
     const { challenge } = await pkce();
-    for (const redirectUri of ["https://evil.example", "https://integrator.example/", "https://integrator.example/callback", "HTTPS://integrator.example"]) {
-      const res = await new Browser().get(authorizeUrl({ clientId: integrator.clientId, challenge, redirectUri }));
+    for (const redirectUri of [
+      "https://evil.example",
+      "https://integrator.example/",
+      "https://integrator.example/callback",
+      "HTTPS://integrator.example",
+    ]) {
+      const res = await new Browser().get(
+        authorizeUrl({ clientId: integrator.clientId, challenge, redirectUri }),
+      );
       expect([res.status, res.headers.get("Location")], redirectUri).toEqual([400, null]);
       expect(res.text).toContain("return address");
     }
-    const q = new URLSearchParams({ response_type: "code", client_id: integrator.clientId, code_challenge: challenge, code_challenge_method: "S256" });
+    const q = new URLSearchParams({
+      response_type: "code",
+      client_id: integrator.clientId,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    });
     expect((await new Browser().get(`${AUTH}/authorize?${q}`)).status).toBe(400);
   });
 
   it("shows an error page, not a redirect, for a parameter sent twice", async () => {
     const integrator = await newClient();
     const { challenge } = await pkce();
-    const res = await new Browser().get(`${authorizeUrl({ clientId: integrator.clientId, challenge })}&redirect_uri=${encodeURIComponent("https://evil.example")}`);
+    const res = await new Browser().get(
+      `${authorizeUrl({ clientId: integrator.clientId, challenge })}&redirect_uri=${encodeURIComponent("https://evil.example")}`,
+    );
     expect([res.status, res.headers.get("Location")]).toEqual([400, null]);
   });
 });
@@ -58,13 +83,17 @@ describe("GET /authorize: errors that go back to the client", () => {
       [{ code_challenge: "short" }, "invalid_request"],
     ];
     for (const [extra, error] of cases) {
-      const res = await new Browser().get(authorizeUrl({ clientId: integrator.clientId, challenge, extra, state: "xyz" }));
+      const res = await new Browser().get(
+        authorizeUrl({ clientId: integrator.clientId, challenge, extra, state: "xyz" }),
+      );
       expect(res.status).toBe(303);
       const back = new URL(res.headers.get("Location")!);
       expect(`${back.origin}${back.pathname}`).toBe(`${REDIRECT}/`);
       expect([back.searchParams.get("error"), back.searchParams.get("state")]).toEqual([error, "xyz"]);
     }
-    const none = await new Browser().get(authorizeUrl({ clientId: integrator.clientId, challenge: undefined }));
+    const none = await new Browser().get(
+      authorizeUrl({ clientId: integrator.clientId, challenge: undefined }),
+    );
     expect(new URL(none.headers.get("Location")!).searchParams.get("error")).toBe("invalid_request");
   });
 });
@@ -80,7 +109,11 @@ describe("the sign-in", () => {
     expect(first.headers.get("Cache-Control")).toBe("no-store");
     expect(first.text).not.toMatch(/<script/i);
     const style = /<style>([\s\S]*?)<\/style>/.exec(first.text)![1]!;
-    const digest = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style)))));
+    const digest = btoa(
+      String.fromCharCode(
+        ...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style))),
+      ),
+    );
     expect(csp).toContain(`'sha256-${digest}'`);
     const cookie = first.headers.get("Set-Cookie")!;
     expect(cookie).toMatch(/HttpOnly/);
@@ -93,20 +126,44 @@ describe("the sign-in", () => {
   it("answers a wrong username and a wrong password the same way", async () => {
     const { r, browser, first } = await flow();
     const csrf = csrfOf(first.text);
-    const wrongUser = await browser.post(`${AUTH}/authorize`, { csrf, username: "nobody-here-at-all", password: r.password, action: "sign-in" });
-    const wrongPassword = await browser.post(`${AUTH}/authorize`, { csrf, username: r.username, password: "not-the-password", action: "sign-in" });
+    const wrongUser = await browser.post(`${AUTH}/authorize`, {
+      csrf,
+      username: "nobody-here-at-all",
+      password: r.password,
+      action: "sign-in",
+    });
+    const wrongPassword = await browser.post(`${AUTH}/authorize`, {
+      csrf,
+      username: r.username,
+      password: "not-the-password",
+      action: "sign-in",
+    });
     expect(wrongUser.status).toBe(wrongPassword.status);
     const blank = (html: string, name: string) => html.replace(`value="${name}"`, 'value=""');
     expect(blank(wrongUser.text, "nobody-here-at-all")).toBe(blank(wrongPassword.text, r.username));
     expect(wrongPassword.text).toContain("not right");
     expect(wrongPassword.headers.get("Location")).toBeNull();
     // Still the same flow: the right password now goes on to consent.
-    expect((await browser.post(`${AUTH}/authorize`, { csrf, username: r.username, password: r.password, action: "sign-in" })).status).toBe(303);
+    expect(
+      (
+        await browser.post(`${AUTH}/authorize`, {
+          csrf,
+          username: r.username,
+          password: r.password,
+          action: "sign-in",
+        })
+      ).status,
+    ).toBe(303);
   });
 
   it("takes the username in any case and Unicode form", async () => {
     const { r, browser, first } = await flow();
-    const res = await browser.post(`${AUTH}/authorize`, { csrf: csrfOf(first.text), username: r.username.toUpperCase(), password: r.password, action: "sign-in" });
+    const res = await browser.post(`${AUTH}/authorize`, {
+      csrf: csrfOf(first.text),
+      username: r.username.toUpperCase(),
+      password: r.password,
+      action: "sign-in",
+    });
     expect(res.status).toBe(303);
   });
 
@@ -119,7 +176,16 @@ describe("the sign-in", () => {
     for (let i = 0; i < 21 && !statuses.includes(429); i++) {
       const browser = new Browser();
       const start = await browser.get(authorizeUrl({ clientId: integrator.clientId, challenge }));
-      statuses.push((await browser.post(`${AUTH}/authorize`, { csrf: csrfOf(start.text), username: r.username, password: "wrong-password", action: "sign-in" })).status);
+      statuses.push(
+        (
+          await browser.post(`${AUTH}/authorize`, {
+            csrf: csrfOf(start.text),
+            username: r.username,
+            password: "wrong-password",
+            action: "sign-in",
+          })
+        ).status,
+      );
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses.at(-1)).toBe(429);
@@ -134,7 +200,11 @@ describe("the sign-in", () => {
       const browser = new Browser();
       const headers = { "CF-Connecting-IP": `2001:db8:13:13:${i.toString(16)}::1` };
       const start = await browser.get(authorizeUrl({ clientId: integrator.clientId, challenge }), headers);
-      const res = await browser.post(`${AUTH}/authorize`, { csrf: csrfOf(start.text), username: `someone-${i}`, password: "wrong-password", action: "sign-in" }, headers);
+      const res = await browser.post(
+        `${AUTH}/authorize`,
+        { csrf: csrfOf(start.text), username: `someone-${i}`, password: "wrong-password", action: "sign-in" },
+        headers,
+      );
       statuses.push(res.status);
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
@@ -144,7 +214,12 @@ describe("the sign-in", () => {
   it("does not sign in a deleted restaurant", async () => {
     const { r, browser, first } = await flow();
     await r.owner.call(`/api/v2/properties/${r.propertyId}`, { method: "DELETE" });
-    const res = await browser.post(`${AUTH}/authorize`, { csrf: csrfOf(first.text), username: r.username, password: r.password, action: "sign-in" });
+    const res = await browser.post(`${AUTH}/authorize`, {
+      csrf: csrfOf(first.text),
+      username: r.username,
+      password: r.password,
+      action: "sign-in",
+    });
     expect(res.status).toBe(200);
     expect(res.text).toContain("not right");
   });
@@ -158,7 +233,11 @@ describe("the sign-in", () => {
       await browser.post(`${AUTH}/authorize`, { ...form, csrf: `${csrf}x` }),
       await browser.post(`${AUTH}/authorize`, { ...form, csrf }, { Origin: "https://evil.example" }),
       await browser.post(`${AUTH}/authorize`, { ...form, csrf }, { "Sec-Fetch-Site": "cross-site" }),
-      await browser.post(`${AUTH}/authorize`, { ...form, csrf }, { Origin: "null", "Sec-Fetch-Site": "same-site" }),
+      await browser.post(
+        `${AUTH}/authorize`,
+        { ...form, csrf },
+        { Origin: "null", "Sec-Fetch-Site": "same-site" },
+      ),
       // Another browser (no cookie) with a token it read somewhere.
       await new Browser().post(`${AUTH}/authorize`, { ...form, csrf }),
     ];
@@ -168,7 +247,10 @@ describe("the sign-in", () => {
   it("takes its own page's form, which a no-referrer page posts with Origin: null", async () => {
     const { r, browser, first } = await flow();
     const form = { csrf: csrfOf(first.text), username: r.username, password: r.password, action: "sign-in" };
-    const res = await browser.post(`${AUTH}/authorize`, form, { Origin: "null", "Sec-Fetch-Site": "same-origin" });
+    const res = await browser.post(`${AUTH}/authorize`, form, {
+      Origin: "null",
+      "Sec-Fetch-Site": "same-origin",
+    });
     expect(res.status).toBe(303);
     expect(new URL(res.headers.get("Location")!, "http://x").pathname).toBe(`${AUTH}/authorize/consent`);
   });
@@ -180,12 +262,24 @@ describe("consent", () => {
     const integrator = await newClient("Acme POS");
     const { challenge } = await pkce();
     const browser = new Browser();
-    const start = await browser.get(authorizeUrl({ clientId: integrator.clientId, challenge, state: "s-42" }));
-    await browser.post(`${AUTH}/authorize`, { csrf: csrfOf(start.text), username: r.username, password: r.password, action: "sign-in" });
+    const start = await browser.get(
+      authorizeUrl({ clientId: integrator.clientId, challenge, state: "s-42" }),
+    );
+    await browser.post(`${AUTH}/authorize`, {
+      csrf: csrfOf(start.text),
+      username: r.username,
+      password: r.password,
+      action: "sign-in",
+    });
     const consent = await browser.get(`${AUTH}/authorize/consent`);
     expect(consent.text).toContain("Allow Acme POS to work with Osteria Consenso?");
-    expect(consent.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://integrator.example");
-    const done = await browser.post(`${AUTH}/authorize/consent`, { csrf: csrfOf(consent.text), decision: "approve" });
+    expect(consent.headers.get("Content-Security-Policy")).toContain(
+      "form-action 'self' https://integrator.example",
+    );
+    const done = await browser.post(`${AUTH}/authorize/consent`, {
+      csrf: csrfOf(consent.text),
+      decision: "approve",
+    });
     const back = new URL(done.headers.get("Location")!);
     expect(back.searchParams.get("code")).toMatch(/^ac_/);
     expect(back.searchParams.get("state")).toBe("s-42");
@@ -193,7 +287,9 @@ describe("consent", () => {
     // The flow's cookie ends with it.
     expect(done.headers.get("Set-Cookie")).toMatch(/oauth_flow=;.*Max-Age=0/);
     expect(browser.cookies.has("oauth_flow")).toBe(false);
-    const row = await env.DB.prepare("SELECT count(*) AS n FROM sign_in_sessions WHERE client_id = ?").bind(integrator.id).first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT count(*) AS n FROM sign_in_sessions WHERE client_id = ?")
+      .bind(integrator.id)
+      .first<{ n: number }>();
     expect(row!.n).toBe(0);
   });
 
@@ -201,9 +297,23 @@ describe("consent", () => {
     const r = await restaurant();
     const integrator = await newClient();
     const { challenge } = await pkce();
-    const params = await approve(new Browser(), { clientId: integrator.clientId, challenge, username: r.username, password: r.password, decision: "deny" });
-    expect([params.get("error"), params.get("state"), params.get("code")]).toEqual(["access_denied", "st-1", null]);
-    const grant = await env.DB.prepare("SELECT 1 FROM property_grants WHERE client_id = ? AND property_id = ?").bind(integrator.id, r.propertyId).first();
+    const params = await approve(new Browser(), {
+      clientId: integrator.clientId,
+      challenge,
+      username: r.username,
+      password: r.password,
+      decision: "deny",
+    });
+    expect([params.get("error"), params.get("state"), params.get("code")]).toEqual([
+      "access_denied",
+      "st-1",
+      null,
+    ]);
+    const grant = await env.DB.prepare(
+      "SELECT 1 FROM property_grants WHERE client_id = ? AND property_id = ?",
+    )
+      .bind(integrator.id, r.propertyId)
+      .first();
     expect(grant).toBeNull();
   });
 
@@ -219,7 +329,10 @@ describe("consent", () => {
     const consent = await browser.get(`${AUTH}/authorize/consent`);
     // The flow is there but not signed in: the sign-in page again.
     expect(consent.text).toContain('name="password"');
-    const post = await browser.post(`${AUTH}/authorize/consent`, { csrf: csrfOf(first.text), decision: "approve" });
+    const post = await browser.post(`${AUTH}/authorize/consent`, {
+      csrf: csrfOf(first.text),
+      decision: "approve",
+    });
     expect([post.status, post.headers.get("Location")]).toEqual([403, null]);
   });
 });
@@ -236,7 +349,10 @@ describe("the five languages", () => {
       [{}, { "Accept-Language": "ja" }, "en", "Username"],
     ];
     for (const [extra, headers, lang, word] of expectations) {
-      const res = await new Browser().get(authorizeUrl({ clientId: integrator.clientId, challenge, extra }), headers);
+      const res = await new Browser().get(
+        authorizeUrl({ clientId: integrator.clientId, challenge, extra }),
+        headers,
+      );
       expect(res.text).toContain(`<html lang="${lang}">`);
       expect(res.text).toContain(word);
     }
@@ -249,7 +365,12 @@ describe("the connected-apps page", () => {
     const browser = new Browser();
     const start = await browser.get(APPS);
     expect(start.text).toContain('name="password"');
-    const signedIn = await browser.post(APPS, { csrf: csrfOf(start.text), username, password, action: "sign-in" });
+    const signedIn = await browser.post(APPS, {
+      csrf: csrfOf(start.text),
+      username,
+      password,
+      action: "sign-in",
+    });
     expect([signedIn.status, signedIn.headers.get("Location")]).toEqual([303, APPS]);
     const list = await browser.get(APPS);
     expect(list.text).toContain("Acme POS");
@@ -266,22 +387,40 @@ describe("the connected-apps page", () => {
     const sub = await page("/api/v2/webhooks/subscription", {
       method: "POST",
       headers: { ...bearer, "Content-Type": "application/json" },
-      body: JSON.stringify({ endpoint: "https://hooks.integrator.example/", webhook_type: "RESERVATION_UPDATED" }),
+      body: JSON.stringify({
+        endpoint: "https://hooks.integrator.example/",
+        webhook_type: "RESERVATION_UPDATED",
+      }),
     });
     expect(sub.status).toBe(201);
     const browser = new Browser();
     const start = await browser.get(APPS);
     await browser.post(APPS, { csrf: csrfOf(start.text), username, password, action: "sign-in" });
     const list = await browser.get(APPS);
-    const res = await browser.post(`${APPS}/disconnect`, { csrf: csrfOf(list.text), client_id: integrator.clientId });
+    const res = await browser.post(`${APPS}/disconnect`, {
+      csrf: csrfOf(list.text),
+      client_id: integrator.clientId,
+    });
     expect(res.status).toBe(303);
     const after = await browser.get(res.headers.get("Location")!);
     expect(after.text).toContain("Acme POS is disconnected");
     expect(after.text).not.toContain(`value="${integrator.clientId}"`);
     expect((await page("/api/v2/rooms", { headers: bearer })).status).toBe(401);
-    expect((await page("/api/v2/rooms", { headers: { Authorization: `Bearer ${integrator.token}`, Property: String(propertyId) } })).status).toBe(403);
-    expect((await token(integrator, { grant_type: "refresh_token", refresh_token: tokens.refresh_token })).json.error).toBe("invalid_grant");
-    const live = await (await shardOf(propertyId)).prepare("SELECT count(*) AS n FROM webhook_subscriptions WHERE client_id = ? AND deleted_at IS NULL").bind(integrator.id).first<{ n: number }>();
+    expect(
+      (
+        await page("/api/v2/rooms", {
+          headers: { Authorization: `Bearer ${integrator.token}`, Property: String(propertyId) },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await token(integrator, { grant_type: "refresh_token", refresh_token: tokens.refresh_token })).json
+        .error,
+    ).toBe("invalid_grant");
+    const live = await (await shardOf(propertyId))
+      .prepare("SELECT count(*) AS n FROM webhook_subscriptions WHERE client_id = ? AND deleted_at IS NULL")
+      .bind(integrator.id)
+      .first<{ n: number }>();
     expect(live!.n).toBe(0);
   });
 
@@ -293,7 +432,9 @@ describe("the connected-apps page", () => {
     const list = await browser.get(APPS);
     await browser.post(`${APPS}/disconnect`, { csrf: csrfOf(list.text), client_id: owner.clientId });
     await browser.post(`${APPS}/disconnect`, { csrf: "forged", client_id: integrator.clientId });
-    const grants = await env.DB.prepare("SELECT count(*) AS n FROM property_grants WHERE property_id = ?").bind(propertyId).first<{ n: number }>();
+    const grants = await env.DB.prepare("SELECT count(*) AS n FROM property_grants WHERE property_id = ?")
+      .bind(propertyId)
+      .first<{ n: number }>();
     expect(grants!.n).toBe(2);
   });
 
@@ -313,7 +454,10 @@ describe("the connected-apps page", () => {
 
     const b = await signedIn();
     expect((await b.get(APPS)).text).toContain('name="client_id"');
-    await owner.call(`/api/v2/properties/${propertyId}`, { method: "PUT", body: { password: "a-brand-new-password" } });
+    await owner.call(`/api/v2/properties/${propertyId}`, {
+      method: "PUT",
+      body: { password: "a-brand-new-password" },
+    });
     expect((await b.get(APPS)).text).toContain('name="password"');
   });
 });

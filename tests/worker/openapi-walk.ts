@@ -39,7 +39,10 @@ export async function operations(): Promise<{ ops: Operation[]; doc: any }> {
         authenticated: Array.isArray(op.security) && op.security.length > 0,
         requiredQuery: params
           .filter((p) => p.in === "query" && p.required)
-          .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.schema?.example ?? p.example ?? "1"))}`)
+          .map(
+            (p) =>
+              `${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.schema?.example ?? p.example ?? "1"))}`,
+          )
           .join("&"),
       });
     }
@@ -64,7 +67,16 @@ export function wrongTypes(doc: any, schema: any): Record<string, unknown> {
   for (const [key, prop] of Object.entries<any>(s?.properties ?? {})) {
     const p = resolve(doc, prop);
     const type = Array.isArray(p?.type) ? p.type.find((t: string) => t !== "null") : p?.type;
-    out[key] = type === "string" ? 12345 : type === "number" || type === "integer" ? "not-a-number" : type === "boolean" ? "yes" : type === "array" ? { not: "an array" } : "not-an-object";
+    out[key] =
+      type === "string"
+        ? 12345
+        : type === "number" || type === "integer"
+          ? "not-a-number"
+          : type === "boolean"
+            ? "yes"
+            : type === "array"
+              ? { not: "an array" }
+              : "not-an-object";
   }
   return out;
 }

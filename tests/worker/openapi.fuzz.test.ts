@@ -30,7 +30,23 @@ const oddValue = fc.oneof(
   fc.double({ noNaN: true }),
   fc.boolean(),
   fc.constant(null),
-  fc.constantFrom("", " ", "2027-05-10", "2027-02-30", "19:00:00", "24:00", "ada@example.com", "not-an-email", "\u0000", "a\r\nBcc: x@evil.test", "'; DROP TABLE x; --", "ACCEPTED", "-1", "1e309", "x".repeat(300)),
+  fc.constantFrom(
+    "",
+    " ",
+    "2027-05-10",
+    "2027-02-30",
+    "19:00:00",
+    "24:00",
+    "ada@example.com",
+    "not-an-email",
+    "\u0000",
+    "a\r\nBcc: x@evil.test",
+    "'; DROP TABLE x; --",
+    "ACCEPTED",
+    "-1",
+    "1e309",
+    "x".repeat(300),
+  ),
   fc.jsonValue({ maxDepth: 2 }),
 );
 
@@ -39,8 +55,15 @@ function bodyArb(op: Operation) {
   const schema = resolve(doc, op.bodySchema);
   const example = specOf(op).requestBody?.content?.["application/json"]?.example ?? schema?.example;
   const names = Object.keys(schema?.properties ?? {});
-  const fromNames = names.length ? fc.dictionary(fc.constantFrom(...names), oddValue, { maxKeys: names.length }) : fc.object({ maxDepth: 1 });
-  const arbs: fc.Arbitrary<unknown>[] = [fromNames, fc.jsonValue({ maxDepth: 3 }), fc.constant("{not json"), fc.constant(undefined)];
+  const fromNames = names.length
+    ? fc.dictionary(fc.constantFrom(...names), oddValue, { maxKeys: names.length })
+    : fc.object({ maxDepth: 1 });
+  const arbs: fc.Arbitrary<unknown>[] = [
+    fromNames,
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.constant("{not json"),
+    fc.constant(undefined),
+  ];
   if (example && typeof example === "object" && names.length) {
     arbs.unshift(fc.tuple(fc.constantFrom(...names), oddValue).map(([k, v]) => ({ ...example, [k]: v })));
   }
@@ -48,16 +71,30 @@ function bodyArb(op: Operation) {
 }
 
 /** The path's id: the world's own, another number, or not a number at all. */
-const idArb = (own: number) => fc.oneof(fc.constant(String(own)), fc.integer({ min: -2, max: 2 ** 40 }).map(String), fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent));
+const idArb = (own: number) =>
+  fc.oneof(
+    fc.constant(String(own)),
+    fc.integer({ min: -2, max: 2 ** 40 }).map(String),
+    fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent),
+  );
 
 /** Query parameters the operation names, each left out, its example, or an odd value. */
 function queryArb(op: Operation) {
   const params: any[] = (specOf(op).parameters ?? []).filter((p: any) => p.in === "query");
   if (!params.length) return fc.constant("");
-  const one = (p: any) => fc.option(fc.oneof(fc.constant(String(p.schema?.example ?? p.example ?? "1")), oddValue.map((v) => (typeof v === "string" ? v : JSON.stringify(v)))), { nil: undefined });
+  const one = (p: any) =>
+    fc.option(
+      fc.oneof(
+        fc.constant(String(p.schema?.example ?? p.example ?? "1")),
+        oddValue.map((v) => (typeof v === "string" ? v : JSON.stringify(v))),
+      ),
+      { nil: undefined },
+    );
   return fc.tuple(...params.map(one)).map((values) =>
     params
-      .map((p, i) => (values[i] === undefined ? "" : `${encodeURIComponent(p.name)}=${encodeURIComponent(values[i]!)}`))
+      .map((p, i) =>
+        values[i] === undefined ? "" : `${encodeURIComponent(p.name)}=${encodeURIComponent(values[i]!)}`,
+      )
       .filter(Boolean)
       .join("&"),
   );
@@ -73,8 +110,20 @@ interface World {
 async function world(): Promise<World> {
   const client = await newClient();
   const cat = await seedCatalog(client);
-  const publicKey = (await client.call(`/api/v2/properties/${client.propertyId}`, { property: undefined })).json.data[0].public_key;
-  return { token: client.token, propertyId: client.propertyId, ids: { properties: client.propertyId, rooms: cat.room.id, tables: cat.t1.id, services: cat.service.id, closures: cat.closure.id }, publicKey };
+  const publicKey = (await client.call(`/api/v2/properties/${client.propertyId}`, { property: undefined }))
+    .json.data[0].public_key;
+  return {
+    token: client.token,
+    propertyId: client.propertyId,
+    ids: {
+      properties: client.propertyId,
+      rooms: cat.room.id,
+      tables: cat.t1.id,
+      services: cat.service.id,
+      closures: cat.closure.id,
+    },
+    publicKey,
+  };
 }
 
 function send(w: World, op: Operation, r: { id: string; query: string; body: unknown }) {
@@ -97,14 +146,20 @@ describe("a fuzz pass over every operation of the OpenAPI document", () => {
     expect(ops.length).toBeGreaterThan(75);
   });
 
-  it(`answers ${RUNS} generated requests per operation without a 5xx, with documented statuses only`, { timeout: 900_000 }, async () => {
+  it(`answers ${RUNS} generated requests per operation without a 5xx, with documented statuses only`, {
+    timeout: 900_000,
+  }, async () => {
     let w = await world();
     for (const [index, op] of ops.entries()) {
       // A fresh restaurant now and then keeps each client under its rate limit (600 a minute),
       // and after a deletion, so that the next operations still meet a restaurant.
       if (index % 12 === 11 || ops[index - 1]?.method === "DELETE") w = await world();
       const responses = specOf(op).responses as Record<string, { content?: Record<string, unknown> }>;
-      const request = fc.record({ id: idArb(w.ids[op.path.split("/")[3]!] ?? 1), query: queryArb(op), body: op.bodySchema ? bodyArb(op) : fc.constant(undefined) });
+      const request = fc.record({
+        id: idArb(w.ids[op.path.split("/")[3]!] ?? 1),
+        query: queryArb(op),
+        body: op.bodySchema ? bodyArb(op) : fc.constant(undefined),
+      });
       await fc.assert(
         fc.asyncProperty(request, async (r) => {
           const res = await send(w, op, r);

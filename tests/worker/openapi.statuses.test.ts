@@ -48,14 +48,23 @@ interface World {
 async function world(): Promise<World> {
   const client = await newClient();
   const cat = await seedCatalog(client);
-  const publicKey = (await client.call(`/api/v2/properties/${client.propertyId}`, { property: undefined })).json.data[0].public_key;
-  const ids = { properties: client.propertyId, rooms: cat.room.id, tables: cat.t1.id, services: cat.service.id, closures: cat.closure.id };
+  const publicKey = (await client.call(`/api/v2/properties/${client.propertyId}`, { property: undefined }))
+    .json.data[0].public_key;
+  const ids = {
+    properties: client.propertyId,
+    rooms: cat.room.id,
+    tables: cat.t1.id,
+    services: cat.service.id,
+    closures: cat.closure.id,
+  };
   return { client, ids, publicKey, ip: freshIp() };
 }
 
 /** The operation called as its caller would: token and Property for the integrator API, the public key for the widget's. */
 function callOp(w: World, op: Operation, o: DirectOptions & { anonymous?: boolean } = {}) {
-  const url = urlOf(op, w.ids[op.path.split("/")[3]!] ?? 1).replace("{public_key}", w.publicKey).replace("{token}", "x".repeat(43));
+  const url = urlOf(op, w.ids[op.path.split("/")[3]!] ?? 1)
+    .replace("{public_key}", w.publicKey)
+    .replace("{token}", "x".repeat(43));
   const authed = op.authenticated && !o.anonymous;
   const partner: Record<string, string> = authed && isPartner(op) ? { Authorization: PARTNER_AUTH } : {};
   return direct(url, {
@@ -71,10 +80,14 @@ async function spendBudget(w: World, op: Operation) {
   const probe = isPartner(op)
     ? () => direct("/searchengine/v3/HealthCheck", { headers: { "CF-Connecting-IP": w.ip } })
     : isAuthArea(op)
-    ? () => direct("/auth/api/v2/api-account/oauth2/token", { body: "grant_type=client_credentials", headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": w.ip } })
-    : isPublic(op)
-      ? () => direct(`/api/v2/public/${w.publicKey}`, { headers: { "CF-Connecting-IP": w.ip } })
-      : () => direct("/api/v2/properties", { token: w.client.token });
+      ? () =>
+          direct("/auth/api/v2/api-account/oauth2/token", {
+            body: "grant_type=client_credentials",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": w.ip },
+          })
+      : isPublic(op)
+        ? () => direct(`/api/v2/public/${w.publicKey}`, { headers: { "CF-Connecting-IP": w.ip } })
+        : () => direct("/api/v2/properties", { token: w.client.token });
   for (let i = 0; i < 400; i++) if ((await probe()).status === 429) return;
   throw new Error(`no 429 after 400 requests before ${op.method} ${op.path}`);
 }
@@ -95,13 +108,20 @@ describe("the OpenAPI document against the real answers", () => {
     expect(writes.length).toBeGreaterThan(15);
     for (const op of writes) {
       const res = await callOp(w, op, {
-        body: isOAuth(op) ? `grant_type=client_credentials&pad=${"x".repeat(70 * 1024)}` : JSON.stringify({ name: "x".repeat(70 * 1024) }),
-        headers: { "Content-Type": isOAuth(op) ? "application/x-www-form-urlencoded" : "application/json", "CF-Connecting-IP": freshIp() },
+        body: isOAuth(op)
+          ? `grant_type=client_credentials&pad=${"x".repeat(70 * 1024)}`
+          : JSON.stringify({ name: "x".repeat(70 * 1024) }),
+        headers: {
+          "Content-Type": isOAuth(op) ? "application/x-www-form-urlencoded" : "application/json",
+          "CF-Connecting-IP": freshIp(),
+        },
       });
       expect(res.status, `${op.method} ${op.path}`).toBe(413);
       expectDocumented(op, res, "70 KiB body");
       if (isOAuth(op)) {
-        expect(documented(op)["413"].content["application/json"].schema.$ref).toBe("#/components/schemas/OAuthError");
+        expect(documented(op)["413"].content["application/json"].schema.$ref).toBe(
+          "#/components/schemas/OAuthError",
+        );
         expect(res.json.error).toBe("invalid_request");
       }
     }
@@ -110,7 +130,10 @@ describe("the OpenAPI document against the real answers", () => {
   it("documents 415 on every operation that takes only JSON", async () => {
     const w = await world();
     for (const op of ops.filter((o) => o.bodySchema && !isOAuth(o))) {
-      const res = await callOp(w, op, { body: "name=x", headers: { "Content-Type": "text/plain", "CF-Connecting-IP": freshIp() } });
+      const res = await callOp(w, op, {
+        body: "name=x",
+        headers: { "Content-Type": "text/plain", "CF-Connecting-IP": freshIp() },
+      });
       expect(res.status, `${op.method} ${op.path}`).toBe(415);
       expectDocumented(op, res, "text/plain");
     }
@@ -126,9 +149,15 @@ describe("the OpenAPI document against the real answers", () => {
         expect(Object.keys(documented(op)), name).not.toContain("415");
         continue;
       }
-      const res = await callOp(w, op, { body: "name=x", headers: { "Content-Type": "text/plain", "CF-Connecting-IP": freshIp() } });
+      const res = await callOp(w, op, {
+        body: "name=x",
+        headers: { "Content-Type": "text/plain", "CF-Connecting-IP": freshIp() },
+      });
       expect(res.status, `${name}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
-      expect(Object.keys(documented(op)).includes("415"), `${name} answered ${res.status}: 415 documented?`).toBe(res.status === 415);
+      expect(
+        Object.keys(documented(op)).includes("415"),
+        `${name} answered ${res.status}: 415 documented?`,
+      ).toBe(res.status === 415);
       if (res.status === 415) answered.push(name);
     }
     expect(answered).toEqual(
@@ -146,7 +175,8 @@ describe("the OpenAPI document against the real answers", () => {
     const limited = new Set<string>();
     // The static RFC 8414 metadata has no limit, and documents none.
     const unlimited = ops.filter((op) => op.path.startsWith("/.well-known/"));
-    for (const op of unlimited) expect(Object.keys(documented(op)), `${op.method} ${op.path}`).not.toContain("429");
+    for (const op of unlimited)
+      expect(Object.keys(documented(op)), `${op.method} ${op.path}`).not.toContain("429");
     const rated = ops.filter((op) => !unlimited.includes(op));
     // One budget per limiter (the client's; the address's on the widget API, the auth routes and
     // failed partner credentials on the search engine's, whose partner itself is not limited).
@@ -161,11 +191,20 @@ describe("the OpenAPI document against the real answers", () => {
       expect(res.status, `${op.method} ${op.path}: ${res.text.slice(0, 200)}`).toBe(429);
       expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
       expectDocumented(op, res, "rate limit spent");
-      expect(Object.keys(documented(op)["429"].headers ?? {}), `${op.method} ${op.path}: Retry-After documented`).toContain("Retry-After");
+      expect(
+        Object.keys(documented(op)["429"].headers ?? {}),
+        `${op.method} ${op.path}: Retry-After documented`,
+      ).toContain("Retry-After");
       if (isOAuth(op)) expect(res.json.error).toBe("slow_down");
       limited.add(`${op.method} ${op.path}`);
     }
     expect(limited.size).toBe(rated.length);
-    expect([...limited]).toEqual(expect.arrayContaining(["POST /auth/api/v2/api-account/oauth2/revoke", "POST /auth/api/v2/api-account/oauth2/token", "POST /auth/api/v2/api-account/oauth2/client"]));
+    expect([...limited]).toEqual(
+      expect.arrayContaining([
+        "POST /auth/api/v2/api-account/oauth2/revoke",
+        "POST /auth/api/v2/api-account/oauth2/token",
+        "POST /auth/api/v2/api-account/oauth2/client",
+      ]),
+    );
   });
 });

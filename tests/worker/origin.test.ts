@@ -14,14 +14,18 @@ const FORGED = "https://attacker.example";
 async function viaForgedHost(path: string, init: RequestInit = {}) {
   const headers = new Headers(init.headers);
   headers.set("Host", "attacker.example");
-  const res = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`${FORGED}${path}`, { ...init, headers }));
+  const res = await (exports as unknown as { default: Fetcher }).default.fetch(
+    new Request(`${FORGED}${path}`, { ...init, headers }),
+  );
   return { status: res.status, json: (await res.json()) as any };
 }
 
 describe("absolute URLs", () => {
   it("booking links are on PUBLIC_ORIGIN whatever the Host", async () => {
     const client = await newClient();
-    const res = await viaForgedHost("/api/v2/bookings/list", { headers: { Authorization: `Bearer ${client.token}`, Property: String(client.propertyId) } });
+    const res = await viaForgedHost("/api/v2/bookings/list", {
+      headers: { Authorization: `Bearer ${client.token}`, Property: String(client.propertyId) },
+    });
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(3);
     for (const link of res.json.data) expect(link.link.startsWith(`${ORIGIN}/p/`), link.link).toBe(true);

@@ -16,7 +16,9 @@ const storedKey = (scope: string, key: string) => sha256Hex(`${scope}\n${key}`);
 /** Leaves a "running" claim for POST /api/v2/rooms with this body, as a request still in flight would. */
 async function runningClaim(client: TestClient, key: string, body: string, startedAt = new Date(now())) {
   const hash = await sha256Hex(`POST /api/v2/rooms\n${client.propertyId}\n${body}`);
-  await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)")
+  await env.DB.prepare(
+    "INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)",
+  )
     .bind(`client:${client.id}`, await storedKey(`client:${client.id}`, key), hash, startedAt.toISOString())
     .run();
 }
@@ -95,7 +97,11 @@ describe("Idempotency-Key", () => {
     const client = await newClient();
     const headers = { "Idempotency-Key": "k-422" };
     expect((await client.call("/api/v2/rooms", { body: { name: "A" }, headers })).status).toBe(201);
-    expectProblem(await client.call("/api/v2/rooms", { body: { name: "B" }, headers }), 422, "idempotency key reused");
+    expectProblem(
+      await client.call("/api/v2/rooms", { body: { name: "B" }, headers }),
+      422,
+      "idempotency key reused",
+    );
   });
 
   it("answers 409 while the first request with the key is still running", async () => {
@@ -121,7 +127,9 @@ describe("Idempotency-Key", () => {
     const client = await newClient();
     const headers = { "Idempotency-Key": "old-key" };
     const first = await client.call("/api/v2/rooms", { body: { name: "Old" }, headers });
-    await env.DB.prepare("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = ?").bind(await storedKey(`client:${client.id}`, "old-key")).run();
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = ?")
+      .bind(await storedKey(`client:${client.id}`, "old-key"))
+      .run();
     const again = await client.call("/api/v2/rooms", { body: { name: "Old" }, headers });
     expect(again.headers.get("Idempotent-Replayed")).toBeNull();
     expect(again.json.data[0].id).not.toBe(first.json.data[0].id);
@@ -140,8 +148,14 @@ describe("Idempotency-Key", () => {
   it("keeps this request's X-Request-Id on a replay", async () => {
     const client = await newClient();
     const headers = { "Idempotency-Key": "rid" };
-    await client.call("/api/v2/rooms", { body: { name: "R" }, headers: { ...headers, "X-Request-Id": "first-1" } });
-    const replay = await client.call("/api/v2/rooms", { body: { name: "R" }, headers: { ...headers, "X-Request-Id": "second-2" } });
+    await client.call("/api/v2/rooms", {
+      body: { name: "R" },
+      headers: { ...headers, "X-Request-Id": "first-1" },
+    });
+    const replay = await client.call("/api/v2/rooms", {
+      body: { name: "R" },
+      headers: { ...headers, "X-Request-Id": "second-2" },
+    });
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(replay.headers.get("X-Request-Id")).toBe("second-2");
   });
@@ -150,7 +164,11 @@ describe("Idempotency-Key", () => {
     const client = await newClient();
     const headers = { "Idempotency-Key": "q" };
     expect((await client.call("/api/v2/rooms?x=1", { body: { name: "Q" }, headers })).status).toBe(201);
-    expectProblem(await client.call("/api/v2/rooms?x=2", { body: { name: "Q" }, headers }), 422, "idempotency key reused");
+    expectProblem(
+      await client.call("/api/v2/rooms?x=2", { body: { name: "Q" }, headers }),
+      422,
+      "idempotency key reused",
+    );
   });
 
   it("lets a retry take over a claim left running for over a minute (the first was cut off)", async () => {
@@ -165,14 +183,28 @@ describe("Idempotency-Key", () => {
   it("never stores a client_secret: client creation keeps no idempotency record", async () => {
     const username = `idem_${Date.now()}`;
     const res = await call("/auth/api/v2/api-account/oauth2/client", {
-      body: { name: "X", email: `${username}@example.com`, username, password: "password-123", redirect_uri: "https://x.example" },
+      body: {
+        name: "X",
+        email: `${username}@example.com`,
+        username,
+        password: "password-123",
+        redirect_uri: "https://x.example",
+      },
       headers: { "Idempotency-Key": `client-${username}` },
     });
     expect(res.status).toBe(200);
-    const row = await env.DB.prepare("SELECT response_body FROM idempotency_keys WHERE key = ?").bind(`client-${username}`).first();
+    const row = await env.DB.prepare("SELECT response_body FROM idempotency_keys WHERE key = ?")
+      .bind(`client-${username}`)
+      .first();
     expect(row).toBeNull();
     const again = await call("/auth/api/v2/api-account/oauth2/client", {
-      body: { name: "X", email: `${username}@example.com`, username, password: "password-123", redirect_uri: "https://x.example" },
+      body: {
+        name: "X",
+        email: `${username}@example.com`,
+        username,
+        password: "password-123",
+        redirect_uri: "https://x.example",
+      },
       headers: { "Idempotency-Key": `client-${username}` },
     });
     expectProblem(again, 409, "username taken");
@@ -181,14 +213,22 @@ describe("Idempotency-Key", () => {
 
   it("stores neither the key nor the response readably: a replay needs the key", async () => {
     const client = await newClient();
-    const res = await client.call("/api/v2/rooms", { body: { name: "Sealed room" }, headers: { "Idempotency-Key": "sealed-1" } });
+    const res = await client.call("/api/v2/rooms", {
+      body: { name: "Sealed room" },
+      headers: { "Idempotency-Key": "sealed-1" },
+    });
     expect(res.status).toBe(201);
-    const rows = await env.DB.prepare("SELECT key, response_body FROM idempotency_keys WHERE scope = ?").bind(`client:${client.id}`).all<{ key: string; response_body: string }>();
+    const rows = await env.DB.prepare("SELECT key, response_body FROM idempotency_keys WHERE scope = ?")
+      .bind(`client:${client.id}`)
+      .all<{ key: string; response_body: string }>();
     expect(rows.results).toHaveLength(1);
     expect(rows.results[0]!.key).toBe(await storedKey(`client:${client.id}`, "sealed-1"));
     expect(rows.results[0]!.response_body).toMatch(/^v1\.[\w-]+\.[\w-]+$/);
     expect(rows.results[0]!.response_body).not.toContain("Sealed room");
-    const replay = await client.call("/api/v2/rooms", { body: { name: "Sealed room" }, headers: { "Idempotency-Key": "sealed-1" } });
+    const replay = await client.call("/api/v2/rooms", {
+      body: { name: "Sealed room" },
+      headers: { "Idempotency-Key": "sealed-1" },
+    });
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(replay.headers.get("Cache-Control")).toBe("no-store");
     expect(replay.json).toEqual(res.json);
@@ -196,11 +236,20 @@ describe("Idempotency-Key", () => {
 
   it("refuses a malformed key", async () => {
     const client = await newClient();
-    expectProblem(await client.call("/api/v2/rooms", { body: { name: "x" }, headers: { "Idempotency-Key": "x".repeat(300) } }), 400, "invalid input data");
+    expectProblem(
+      await client.call("/api/v2/rooms", {
+        body: { name: "x" },
+        headers: { "Idempotency-Key": "x".repeat(300) },
+      }),
+      400,
+      "invalid input data",
+    );
   });
 
   it("housekeeping drops keys older than a day", async () => {
-    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES ('s', 'stale', 'h', 'done', '2000-01-01T00:00:00.000Z')").run();
+    await env.DB.prepare(
+      "INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES ('s', 'stale', 'h', 'done', '2000-01-01T00:00:00.000Z')",
+    ).run();
     await housekeeping(env);
     const row = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = 'stale'").first();
     expect(row).toBeNull();
@@ -214,17 +263,33 @@ describe("OpenAPI document and docs", () => {
     const doc = res.json;
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
-    for (const path of ["/api/v2/properties", "/api/v2/properties/{id}", "/api/v2/rooms", "/api/v2/tables/{id}", "/api/v2/services", "/api/v2/closures/{id}", "/auth/api/v2/api-account/oauth2/client", "/auth/api/v2/api-account/oauth2/token"]) {
+    for (const path of [
+      "/api/v2/properties",
+      "/api/v2/properties/{id}",
+      "/api/v2/rooms",
+      "/api/v2/tables/{id}",
+      "/api/v2/services",
+      "/api/v2/closures/{id}",
+      "/auth/api/v2/api-account/oauth2/client",
+      "/auth/api/v2/api-account/oauth2/token",
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         expect(op.summary, `${method} ${path} summary`).toBeTruthy();
-        expect(Object.keys(op.responses).some((s) => s.startsWith("2")), `${method} ${path} 2xx`).toBe(true);
+        expect(
+          Object.keys(op.responses).some((s) => s.startsWith("2")),
+          `${method} ${path} 2xx`,
+        ).toBe(true);
         if (path.startsWith("/api/v2/")) expect(op.responses["400"], `${method} ${path} 400`).toBeDefined();
       }
     }
-    expect(doc.paths["/api/v2/rooms"].get.parameters.some((p: any) => p.in === "header" && p.name === "Property" && p.required)).toBe(true);
+    expect(
+      doc.paths["/api/v2/rooms"].get.parameters.some(
+        (p: any) => p.in === "header" && p.name === "Property" && p.required,
+      ),
+    ).toBe(true);
   });
 
   it("has a webhooks section: each event type with its signed headers and its payload schema, previous_attributes on updates", async () => {
@@ -235,10 +300,17 @@ describe("OpenAPI document and docs", () => {
     for (const [type, item] of Object.entries<any>(doc.webhooks)) {
       const op = item.post;
       expect(op.summary).toBe(type);
-      expect(op.parameters.filter((p: any) => p.in === "header" && p.required).map((p: any) => p.name).sort()).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp"]);
+      expect(
+        op.parameters
+          .filter((p: any) => p.in === "header" && p.required)
+          .map((p: any) => p.name)
+          .sort(),
+      ).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp"]);
       expect(Object.keys(op.responses)).toContain("200");
       const payload = resolve(op.requestBody.content["application/json"].schema);
-      expect(payload.required).toEqual(expect.arrayContaining(["id", "type", "created_at", "property_id", "data"]));
+      expect(payload.required).toEqual(
+        expect.arrayContaining(["id", "type", "created_at", "property_id", "data"]),
+      );
       expect(payload.properties.type).toMatchObject({ type: "string", enum: [type] });
       const data = resolve(payload.properties.data);
       expect(data.properties.reservation.$ref).toBe("#/components/schemas/Reservation");
@@ -250,7 +322,9 @@ describe("OpenAPI document and docs", () => {
       } else expect(data.properties.previous_attributes).toBeUndefined();
     }
     // every reference in the document resolves
-    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map(
+      (m) => m[1]!,
+    );
     for (const name of new Set(refs)) expect(schemas[name], name).toBeDefined();
   });
 

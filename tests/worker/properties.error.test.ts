@@ -7,7 +7,6 @@ import { connected } from "./oauth.fixtures";
 const props = (client: TestClient, path = "", o: Parameters<TestClient["call"]>[1] = {}) =>
   client.call(`/api/v2/properties${path}`, { property: undefined, ...o });
 
-
 describe("GET /api/v2/properties", () => {
   it("refuses a limit outside 1..200", async () => {
     const client = await newClient();
@@ -41,7 +40,9 @@ describe("POST /api/v2/properties", () => {
 
   it("refuses an unknown time zone with the path settings.timezone", async () => {
     const client = await newClient();
-    const res = await props(client, "", { body: { name: "Nowhere", settings: { timezone: "Mars/Olympus_Mons" } } });
+    const res = await props(client, "", {
+      body: { name: "Nowhere", settings: { timezone: "Mars/Olympus_Mons" } },
+    });
     expectInvalid(res, "settings.timezone");
     expect(res.json.errors).toHaveLength(1);
   });
@@ -49,9 +50,21 @@ describe("POST /api/v2/properties", () => {
   it("names every bad field, each with its own path", async () => {
     const client = await newClient();
     const res = await props(client, "", {
-      body: { name: "X", email: "not-an-email", website: "no url", settings: { average_stay: 0, locale: "xx", slot_interval: "15" } },
+      body: {
+        name: "X",
+        email: "not-an-email",
+        website: "no url",
+        settings: { average_stay: 0, locale: "xx", slot_interval: "15" },
+      },
     });
-    expectInvalid(res, "email", "website", "settings.average_stay", "settings.locale", "settings.slot_interval");
+    expectInvalid(
+      res,
+      "email",
+      "website",
+      "settings.average_stay",
+      "settings.locale",
+      "settings.slot_interval",
+    );
   });
 
   it("refuses a body that is not JSON", async () => {
@@ -61,7 +74,10 @@ describe("POST /api/v2/properties", () => {
 
   it("refuses a body of another media type", async () => {
     const client = await newClient();
-    const res = await props(client, "", { body: "name=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const res = await props(client, "", {
+      body: "name=x",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expectProblem(res, 415, "unsupported media type");
   });
 });
@@ -86,13 +102,20 @@ describe("GET /api/v2/properties/{id}", () => {
   it("answers for the property of its path whatever property the Property header names", async () => {
     const owner = await newClient();
     const stranger = await newClient();
-    const asked = (client: TestClient, path: number, header: number) => client.call(`/api/v2/properties/${path}`, { property: header });
+    const asked = (client: TestClient, path: number, header: number) =>
+      client.call(`/api/v2/properties/${path}`, { property: header });
     expectProblem(await asked(stranger, owner.propertyId, stranger.propertyId), 403, "property forbidden");
-    expect((await asked(stranger, stranger.propertyId, owner.propertyId)).json.data[0].id).toBe(stranger.propertyId);
+    expect((await asked(stranger, stranger.propertyId, owner.propertyId)).json.data[0].id).toBe(
+      stranger.propertyId,
+    );
     expectProblem(await asked(stranger, 999999999, stranger.propertyId), 404, "property not found");
     expect((await asked(owner, owner.propertyId, 999999999)).status).toBe(200);
     expectProblem(await stranger.call("/api/v2/rooms", { property: 999999999 }), 404, "property not found");
-    expectProblem(await stranger.call("/api/v2/rooms", { property: owner.propertyId }), 403, "property forbidden");
+    expectProblem(
+      await stranger.call("/api/v2/rooms", { property: owner.propertyId }),
+      403,
+      "property forbidden",
+    );
     expect((await stranger.call("/api/v2/rooms", { property: stranger.propertyId })).status).toBe(200);
   });
 
@@ -109,7 +132,10 @@ describe("PUT /api/v2/properties/{id}", () => {
     const id = client.propertyId;
     await props(client, `/${id}`, { method: "PUT", body: { settings: { timezone: "Europe/Rome" } } });
 
-    const res = await props(client, `/${id}`, { method: "PUT", body: { name: "Renamed", settings: { timezone: "Europe/Atlantis" } } });
+    const res = await props(client, `/${id}`, {
+      method: "PUT",
+      body: { name: "Renamed", settings: { timezone: "Europe/Atlantis" } },
+    });
     expectInvalid(res, "settings.timezone");
 
     const after = (await props(client, `/${id}`)).json.data[0];
@@ -119,7 +145,10 @@ describe("PUT /api/v2/properties/{id}", () => {
 
   it("refuses turn_times that are not {max_pax, minutes}", async () => {
     const client = await newClient();
-    const res = await props(client, `/${client.propertyId}`, { method: "PUT", body: { settings: { turn_times: [{ max_pax: 2 }] } } });
+    const res = await props(client, `/${client.propertyId}`, {
+      method: "PUT",
+      body: { settings: { turn_times: [{ max_pax: 2 }] } },
+    });
     expectInvalid(res, "settings.turn_times.0.minutes");
   });
 
@@ -135,7 +164,11 @@ describe("PUT /api/v2/properties/{id}", () => {
     const client = await newClient();
     const p = (await props(client, "", { body: { name: "Gone" } })).json.data[0];
     await props(client, `/${p.id}`, { method: "DELETE" });
-    expectProblem(await props(client, `/${p.id}`, { method: "PUT", body: { name: "Back" } }), 404, "property not found");
+    expectProblem(
+      await props(client, `/${p.id}`, { method: "PUT", body: { name: "Back" } }),
+      404,
+      "property not found",
+    );
   });
 });
 
@@ -143,7 +176,11 @@ describe("DELETE /api/v2/properties/{id}", () => {
   it("answers 403 property forbidden for another client's property and keeps it", async () => {
     const owner = await newClient();
     const stranger = await newClient();
-    expectProblem(await props(stranger, `/${owner.propertyId}`, { method: "DELETE" }), 403, "property forbidden");
+    expectProblem(
+      await props(stranger, `/${owner.propertyId}`, { method: "DELETE" }),
+      403,
+      "property forbidden",
+    );
     expect((await props(owner, `/${owner.propertyId}`)).status).toBe(200);
   });
 
@@ -151,17 +188,28 @@ describe("DELETE /api/v2/properties/{id}", () => {
     const owner = await newClient();
     const granted = await newClient();
     await grant(granted.id, owner.propertyId);
-    expectProblem(await props(granted, `/${owner.propertyId}`, { method: "DELETE" }), 403, "property forbidden");
+    expectProblem(
+      await props(granted, `/${owner.propertyId}`, { method: "DELETE" }),
+      403,
+      "property forbidden",
+    );
     expect((await props(owner, `/${owner.propertyId}`)).status).toBe(200);
     expect((await props(granted, `/${owner.propertyId}`)).status).toBe(200);
   });
 
   it("refuses a connected app (a token of the code flow) and its client's own token, and keeps the restaurant", async () => {
     const { owner, integrator, propertyId, tokens } = await connected();
-    const res = await call(`/api/v2/properties/${propertyId}`, { token: tokens.access_token, method: "DELETE" });
+    const res = await call(`/api/v2/properties/${propertyId}`, {
+      token: tokens.access_token,
+      method: "DELETE",
+    });
     expectProblem(res, 403, "property forbidden");
     expect(res.json.detail).toMatch(/only the client that created this property/);
-    expectProblem(await call(`/api/v2/properties/${propertyId}`, { token: integrator.token, method: "DELETE" }), 403, "property forbidden");
+    expectProblem(
+      await call(`/api/v2/properties/${propertyId}`, { token: integrator.token, method: "DELETE" }),
+      403,
+      "property forbidden",
+    );
     expect((await props(owner, `/${propertyId}`)).status).toBe(200);
     expect((await props(owner, `/${propertyId}`, { method: "DELETE" })).status).toBe(200);
   });

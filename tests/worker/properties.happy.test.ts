@@ -43,7 +43,13 @@ describe("GET /api/v2/properties", () => {
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
     expect(res.json.next_cursor).toBeNull();
     expect(res.json.data).toHaveLength(1);
-    expect(res.json.data[0]).toMatchObject({ id: client.propertyId, name: "Trattoria Uno", enabled: true, sandbox: true, position: {} });
+    expect(res.json.data[0]).toMatchObject({
+      id: client.propertyId,
+      name: "Trattoria Uno",
+      enabled: true,
+      sandbox: true,
+      position: {},
+    });
   });
 
   it("lists only the client's own properties, by id", async () => {
@@ -119,7 +125,14 @@ describe("POST /api/v2/properties", () => {
       website: "https://trattoria.example",
       phone: "+39 02 1234567",
       description: "Roman cooking",
-      position: { latitude: 41.9, longitude: 12.5, country: "IT", address: "Via Roma 1", city: "Roma", zip: "00100" },
+      position: {
+        latitude: 41.9,
+        longitude: 12.5,
+        country: "IT",
+        address: "Via Roma 1",
+        city: "Roma",
+        zip: "00100",
+      },
     };
     const res = await props(client, "", { body });
     expect(res.status).toBe(201);
@@ -132,8 +145,16 @@ describe("POST /api/v2/properties", () => {
 
   it("keeps the given settings and defaults the rest", async () => {
     const client = await newClient();
-    const p = await createProperty(client, { name: "Roma", settings: { timezone: "Europe/Rome", locale: "it", turn_times: [{ max_pax: 2, minutes: 75 }] } });
-    expect(p.settings).toEqual({ ...DEFAULT_SETTINGS, timezone: "Europe/Rome", locale: "it", turn_times: [{ max_pax: 2, minutes: 75 }] });
+    const p = await createProperty(client, {
+      name: "Roma",
+      settings: { timezone: "Europe/Rome", locale: "it", turn_times: [{ max_pax: 2, minutes: 75 }] },
+    });
+    expect(p.settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      timezone: "Europe/Rome",
+      locale: "it",
+      turn_times: [{ max_pax: 2, minutes: 75 }],
+    });
   });
 
   it("keeps turn_times sorted by max_pax, whatever order they were sent in", async () => {
@@ -162,7 +183,13 @@ describe("GET /api/v2/properties/{id}", () => {
     const res = await props(client, `/${client.propertyId}`);
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(1);
-    expect(res.json.data[0]).toMatchObject({ id: client.propertyId, name: "Da Mario", sandbox: true, enabled: true, settings: DEFAULT_SETTINGS });
+    expect(res.json.data[0]).toMatchObject({
+      id: client.propertyId,
+      name: "Da Mario",
+      sandbox: true,
+      enabled: true,
+      settings: DEFAULT_SETTINGS,
+    });
     expect(res.json.data[0].public_key).toMatch(/^pk_/);
   });
 });
@@ -171,9 +198,19 @@ describe("PUT /api/v2/properties/{id}", () => {
   it("changes only the fields given", async () => {
     const client = await newClient();
     const created = await createProperty(client, { name: "Old", phone: "+39 1", description: "kept" });
-    const res = await props(client, `/${created.id}`, { method: "PUT", body: { name: "New", website: "https://new.example" } });
+    const res = await props(client, `/${created.id}`, {
+      method: "PUT",
+      body: { name: "New", website: "https://new.example" },
+    });
     expect(res.status).toBe(200);
-    expect(res.json.data[0]).toMatchObject({ id: created.id, name: "New", website: "https://new.example", phone: "+39 1", description: "kept", public_key: created.public_key });
+    expect(res.json.data[0]).toMatchObject({
+      id: created.id,
+      name: "New",
+      website: "https://new.example",
+      phone: "+39 1",
+      description: "kept",
+      public_key: created.public_key,
+    });
 
     const read = await props(client, `/${created.id}`);
     expect(read.json.data[0]).toMatchObject({ name: "New", website: "https://new.example", phone: "+39 1" });
@@ -182,24 +219,48 @@ describe("PUT /api/v2/properties/{id}", () => {
   it("merges settings: earlier settings survive a later partial update", async () => {
     const client = await newClient();
     const id = client.propertyId;
-    await props(client, `/${id}`, { method: "PUT", body: { settings: { timezone: "Europe/Rome", average_stay: 90 } } });
-    const res = await props(client, `/${id}`, { method: "PUT", body: { settings: { locale: "it", max_online_pax: 6 } } });
+    await props(client, `/${id}`, {
+      method: "PUT",
+      body: { settings: { timezone: "Europe/Rome", average_stay: 90 } },
+    });
+    const res = await props(client, `/${id}`, {
+      method: "PUT",
+      body: { settings: { locale: "it", max_online_pax: 6 } },
+    });
     expect(res.status).toBe(200);
-    expect(res.json.data[0].settings).toEqual({ ...DEFAULT_SETTINGS, timezone: "Europe/Rome", average_stay: 90, locale: "it", max_online_pax: 6 });
+    expect(res.json.data[0].settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      timezone: "Europe/Rome",
+      average_stay: 90,
+      locale: "it",
+      max_online_pax: 6,
+    });
     expect((await props(client, `/${id}`)).json.data[0].settings).toEqual(res.json.data[0].settings);
   });
 
   it("takes back the body of a GET unchanged, ignoring its read-only fields", async () => {
     const client = await newClient("Keep");
     const current = (await props(client, `/${client.propertyId}`)).json.data[0];
-    const res = await props(client, `/${client.propertyId}`, { method: "PUT", body: { ...current, id: 999999, public_key: "pk_forged", sandbox: false, name: "Renamed" } });
+    const res = await props(client, `/${client.propertyId}`, {
+      method: "PUT",
+      body: { ...current, id: 999999, public_key: "pk_forged", sandbox: false, name: "Renamed" },
+    });
     expect(res.status).toBe(200);
-    expect(res.json.data[0]).toMatchObject({ id: client.propertyId, name: "Renamed", sandbox: true, public_key: current.public_key });
+    expect(res.json.data[0]).toMatchObject({
+      id: client.propertyId,
+      name: "Renamed",
+      sandbox: true,
+      public_key: current.public_key,
+    });
   });
 
   it("clears an optional attribute sent as null", async () => {
     const client = await newClient();
-    const created = await createProperty(client, { name: "Clear", phone: "+39 1", website: "https://x.example" });
+    const created = await createProperty(client, {
+      name: "Clear",
+      phone: "+39 1",
+      website: "https://x.example",
+    });
     const res = await props(client, `/${created.id}`, { method: "PUT", body: { phone: null } });
     expect(res.status).toBe(200);
     expect(res.json.data[0]).toMatchObject({ phone: null, website: "https://x.example" });

@@ -18,7 +18,9 @@ describe("per-IP rate limit", () => {
     // little more than the one before).
     let limited: Awaited<ReturnType<typeof flood.call>> | undefined;
     for (let wave = 0; wave < 3 && !limited; wave++) {
-      const answers = await Promise.all(Array.from({ length: 100 }, () => flood.call("/slots?date=bad&pax=2")));
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => flood.call("/slots?date=bad&pax=2")),
+      );
       limited = answers.find((res) => res.status === 429);
       for (const res of answers) expect([400, 429]).toContain(res.status);
     }
@@ -47,9 +49,15 @@ describe("per-IP write limit", () => {
     const r = await smallRestaurant();
     const net = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
     // Every request from another address of the same /64.
-    const answers = await Promise.all(Array.from({ length: 61 }, (_, i) => guestOf(r.publicKey, `${net}::${(i + 1).toString(16)}`).book({ date: "bad" })));
+    const answers = await Promise.all(
+      Array.from({ length: 61 }, (_, i) =>
+        guestOf(r.publicKey, `${net}::${(i + 1).toString(16)}`).book({ date: "bad" }),
+      ),
+    );
     expect(answers.filter((res) => res.status === 429).length).toBeGreaterThan(0);
-    expect((await guestOf(r.publicKey, `${net.replace(/:[0-9a-f]+$/, ":ffff")}::1`).book({ date: "bad" })).status).toBe(400);
+    expect(
+      (await guestOf(r.publicKey, `${net.replace(/:[0-9a-f]+$/, ":ffff")}::1`).book({ date: "bad" })).status,
+    ).toBe(400);
   });
 });
 
@@ -58,19 +66,29 @@ describe("CORS", () => {
     const r = await smallRestaurant();
     const res = await r.guest.call("/reservations", {
       method: "OPTIONS",
-      headers: { Origin: "https://restaurant.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, idempotency-key" },
+      headers: {
+        Origin: "https://restaurant.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type, idempotency-key",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(res.headers.get("Access-Control-Allow-Methods")).toMatch(/POST/);
     expect(res.headers.get("Access-Control-Allow-Methods")).toMatch(/DELETE/);
-    expect(res.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toMatch(/content-type.*idempotency-key/);
+    expect(res.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toMatch(
+      /content-type.*idempotency-key/,
+    );
   });
 
   it("lets any origin read answers and problems, with X-Request-Id exposed; credentials are never allowed", async () => {
     const r = await smallRestaurant();
     const headers = { Origin: "https://elsewhere.example" };
-    for (const res of [await r.guest.call("", { headers }), await guestOf("pk_unknown").call("", { headers }), await r.guest.call("/slots?pax=x", { headers })]) {
+    for (const res of [
+      await r.guest.call("", { headers }),
+      await guestOf("pk_unknown").call("", { headers }),
+      await r.guest.call("/slots?pax=x", { headers }),
+    ]) {
       expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
       expect(res.headers.get("Access-Control-Expose-Headers")).toMatch(/X-Request-Id/);
       expect(res.headers.get("Access-Control-Allow-Credentials")).toBeNull();
@@ -87,33 +105,63 @@ describe("CORS", () => {
 describe("other guests' data", () => {
   it("a booking with someone else's email shows only what this guest typed, never the stored customer", async () => {
     const r = await smallRestaurant();
-    const alice = { first_name: "Alice", last_name: "Original", email: "alice@example.com", phone: "+39 333 0000001" };
-    const first = (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: alice })).json.data[0];
+    const alice = {
+      first_name: "Alice",
+      last_name: "Original",
+      email: "alice@example.com",
+      phone: "+39 333 0000001",
+    };
+    const first = (
+      await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: alice })
+    ).json.data[0];
     // Mallory knows Alice's email and books with it from another address.
     const mallory = guestOf(r.publicKey);
-    const made = await mallory.book({ service_id: r.service.id, date: r.date, hour: "20:00", pax: 2, guest: { first_name: "Mallory", last_name: "Probe", email: "alice@example.com" } });
+    const made = await mallory.book({
+      service_id: r.service.id,
+      date: r.date,
+      hour: "20:00",
+      pax: 2,
+      guest: { first_name: "Mallory", last_name: "Probe", email: "alice@example.com" },
+    });
     expect(made.status, made.text).toBe(201);
     const read = await mallory.call(`/manage/${made.json.data[0].manage_token}`);
     for (const res of [made, read]) {
-      expect(res.json.data[0].guest).toEqual({ first_name: "Mallory", last_name: "Probe", email: "alice@example.com", phone: null });
+      expect(res.json.data[0].guest).toEqual({
+        first_name: "Mallory",
+        last_name: "Probe",
+        email: "alice@example.com",
+        phone: null,
+      });
       for (const secret of ["Alice", "Original", alice.phone]) expect(res.text).not.toContain(secret);
     }
     // Alice's own link still shows her, and Mallory did not rename her customer record.
     expect((await r.guest.call(`/manage/${first.manage_token}`)).json.data[0].guest).toEqual(alice);
-    const customer = await r.client.d1.prepare("SELECT first_name, last_name, phone FROM customers WHERE property_id = ? AND email = ?").bind(r.client.propertyId, "alice@example.com").first();
+    const customer = await r.client.d1
+      .prepare("SELECT first_name, last_name, phone FROM customers WHERE property_id = ? AND email = ?")
+      .bind(r.client.propertyId, "alice@example.com")
+      .first();
     expect(customer).toEqual({ first_name: "Alice", last_name: "Original", phone: alice.phone });
   });
 
   it("profile, services, slots and refusals name no guest", async () => {
     const r = await smallRestaurant();
-    await book(r.client, { start_date: r.date, start_hour: "19:00:00", service_id: r.service.id, customer: { first_name: "Zebedee", email: "zeb@example.com", phone: "+39 333 999" }, notes: "secret note" });
+    await book(r.client, {
+      start_date: r.date,
+      start_hour: "19:00:00",
+      service_id: r.service.id,
+      customer: { first_name: "Zebedee", email: "zeb@example.com", phone: "+39 333 999" },
+      notes: "secret note",
+    });
     const texts = [
       (await r.guest.call("")).text,
       (await r.guest.call("/services")).text,
       (await r.guest.call(`/slots?date=${r.date}&pax=2&days=3`)).text,
-      (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST })).text,
+      (await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST }))
+        .text,
     ];
-    for (const text of texts) for (const secret of ["Zebedee", "zeb@example.com", "+39 333 999", "secret note"]) expect(text).not.toContain(secret);
+    for (const text of texts)
+      for (const secret of ["Zebedee", "zeb@example.com", "+39 333 999", "secret note"])
+        expect(text).not.toContain(secret);
   });
 });
 
@@ -121,18 +169,49 @@ describe("banned customers", () => {
   it("are refused exactly like a full time, never as banned", async () => {
     const r = await smallRestaurant();
     // Dinner 17:00-22:00 so both refusals have alternatives.
-    await r.client.call(`/api/v2/services/${r.service.id}`, { method: "PUT", body: { start_hour: "17:00", end_hour: "22:00" } });
-    await book(r.client, { start_date: r.date, start_hour: "19:00:00", service_id: r.service.id, customer: { first_name: "Mal", email: "banned@example.com" } });
-    await r.client.d1.prepare("UPDATE customers SET banned = 1 WHERE property_id = ? AND email = ?").bind(r.client.propertyId, "banned@example.com").run();
+    await r.client.call(`/api/v2/services/${r.service.id}`, {
+      method: "PUT",
+      body: { start_hour: "17:00", end_hour: "22:00" },
+    });
+    await book(r.client, {
+      start_date: r.date,
+      start_hour: "19:00:00",
+      service_id: r.service.id,
+      customer: { first_name: "Mal", email: "banned@example.com" },
+    });
+    await r.client.d1
+      .prepare("UPDATE customers SET banned = 1 WHERE property_id = ? AND email = ?")
+      .bind(r.client.propertyId, "banned@example.com")
+      .run();
 
     // A full time for an ordinary guest (19:30 overlaps the 19:00 reservation) ...
-    const full = await r.guest.book({ service_id: r.service.id, date: r.date, hour: "19:30", pax: 2, guest: GUEST });
+    const full = await r.guest.book({
+      service_id: r.service.id,
+      date: r.date,
+      hour: "19:30",
+      pax: 2,
+      guest: GUEST,
+    });
     // ... and a free time for the banned guest.
     expect(await listed(r.guest, r.date, 2)).toContain("21:00:00");
-    const banned = await guestOf(r.publicKey).book({ service_id: r.service.id, date: r.date, hour: "21:00", pax: 2, guest: { first_name: "Mal", last_name: "Banned", email: "banned@example.com" } });
+    const banned = await guestOf(r.publicKey).book({
+      service_id: r.service.id,
+      date: r.date,
+      hour: "21:00",
+      pax: 2,
+      guest: { first_name: "Mal", last_name: "Banned", email: "banned@example.com" },
+    });
     for (const res of [full, banned]) {
       expectProblem(res, 409, "time no longer available");
-      expect(Object.keys(res.json).sort()).toEqual(["alternatives", "code", "detail", "request_id", "status", "title", "type"]);
+      expect(Object.keys(res.json).sort()).toEqual([
+        "alternatives",
+        "code",
+        "detail",
+        "request_id",
+        "status",
+        "title",
+        "type",
+      ]);
       expect(res.json.alternatives.length).toBeGreaterThan(0);
       expect(res.text.toLowerCase()).not.toMatch(/ban/);
     }
@@ -146,11 +225,17 @@ describe("manage tokens", () => {
     const r = await smallRestaurant();
     const tokens = new Set<string>();
     for (const hour of ["19:00", "20:00"]) {
-      const b = (await r.guest.book({ service_id: r.service.id, date: r.date, hour, pax: 2, guest: GUEST })).json.data[0];
+      const b = (await r.guest.book({ service_id: r.service.id, date: r.date, hour, pax: 2, guest: GUEST }))
+        .json.data[0];
       expect(b.manage_token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 bytes
       tokens.add(b.manage_token);
       // Neither the reservation row nor its history holds the token itself.
-      const rows = await r.client.d1.prepare("SELECT r.*, h.changes FROM reservations r JOIN reservation_history h ON h.reservation_id = r.id WHERE r.property_id = ?").bind(r.client.propertyId).all();
+      const rows = await r.client.d1
+        .prepare(
+          "SELECT r.*, h.changes FROM reservations r JOIN reservation_history h ON h.reservation_id = r.id WHERE r.property_id = ?",
+        )
+        .bind(r.client.propertyId)
+        .all();
       expect(JSON.stringify(rows.results)).not.toContain(b.manage_token);
       // The read does not show it again.
       expect((await r.guest.call(`/manage/${b.manage_token}`)).text).not.toContain(b.manage_token);
@@ -163,7 +248,9 @@ describe("manage tokens", () => {
     const body = { service_id: r.service.id, date: r.date, hour: "19:00", pax: 2, guest: GUEST };
     const first = await r.guest.book(body, { "Idempotency-Key": "retry-me" });
     const token = first.json.data[0].manage_token;
-    const stored = await env.DB.prepare("SELECT key, response_body FROM idempotency_keys WHERE scope LIKE 'public:%'").all();
+    const stored = await env.DB.prepare(
+      "SELECT key, response_body FROM idempotency_keys WHERE scope LIKE 'public:%'",
+    ).all();
     expect(stored.results.length).toBeGreaterThan(0);
     expect(JSON.stringify(stored.results)).not.toContain(token);
     expect(JSON.stringify(stored.results)).not.toContain("retry-me");
@@ -176,20 +263,39 @@ describe("manage tokens", () => {
   it("of one restaurant do not work under another's public key", async () => {
     const a = await smallRestaurant();
     const b = await smallRestaurant();
-    const token = (await a.guest.book({ service_id: a.service.id, date: a.date, hour: "19:00", pax: 2, guest: GUEST })).json.data[0].manage_token;
+    const token = (
+      await a.guest.book({ service_id: a.service.id, date: a.date, hour: "19:00", pax: 2, guest: GUEST })
+    ).json.data[0].manage_token;
     expectProblem(await b.guest.call(`/manage/${token}`), 404, "reservation not found");
     expectProblem(await b.guest.call(`/manage/${token}`, { method: "DELETE" }), 404, "reservation not found");
-    expectProblem(await b.guest.call(`/manage/${token}`, { method: "PATCH", body: { hour: "19:15" } }), 404, "reservation not found");
+    expectProblem(
+      await b.guest.call(`/manage/${token}`, { method: "PATCH", body: { hour: "19:15" } }),
+      404,
+      "reservation not found",
+    );
     expect((await a.guest.call(`/manage/${token}`)).json.data[0].status).toBe("ACCEPTED");
   });
 
   it("a reservation made by staff has a manage link only when its guest is emailed (the link is in the email, never in the API)", async () => {
     const r = await smallRestaurant();
-    const quiet = await book(r.client, { start_date: r.date, start_hour: "19:00:00", service_id: r.service.id, notify: false });
-    const mailed = await book(r.client, { start_date: r.date, start_hour: "20:00:00", service_id: r.service.id });
+    const quiet = await book(r.client, {
+      start_date: r.date,
+      start_hour: "19:00:00",
+      service_id: r.service.id,
+      notify: false,
+    });
+    const mailed = await book(r.client, {
+      start_date: r.date,
+      start_hour: "20:00:00",
+      service_id: r.service.id,
+    });
     expect([quiet.status, mailed.status]).toEqual([201, 201]);
     expect(JSON.stringify(mailed.json)).not.toMatch(/manage/);
-    const hash = async (id: number) => (await r.client.d1.prepare("SELECT manage_token_hash FROM reservations WHERE id = ?").bind(id).first<{ manage_token_hash: string | null }>())!.manage_token_hash;
+    const hash = async (id: number) =>
+      (await r.client.d1
+        .prepare("SELECT manage_token_hash FROM reservations WHERE id = ?")
+        .bind(id)
+        .first<{ manage_token_hash: string | null }>())!.manage_token_hash;
     expect(await hash(quiet.json.data[0].id)).toBeNull();
     expect(await hash(mailed.json.data[0].id)).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -31,12 +31,19 @@ async function party(date: string, hour = "19:00", serviceId = dinner.id): Promi
   return res.json.data[0];
 }
 
-const checkin = (id: number, undo = false) => client.call(`/api/v2/reservations/${id}/checkin${undo ? "?undo=true" : ""}`, { method: "PATCH" });
-const checkout = (id: number, undo = false) => client.call(`/api/v2/reservations/${id}/checkout${undo ? "?undo=true" : ""}`, { method: "PATCH" });
+const checkin = (id: number, undo = false) =>
+  client.call(`/api/v2/reservations/${id}/checkin${undo ? "?undo=true" : ""}`, { method: "PATCH" });
+const checkout = (id: number, undo = false) =>
+  client.call(`/api/v2/reservations/${id}/checkout${undo ? "?undo=true" : ""}`, { method: "PATCH" });
 const reservation = async (id: number) => (await client.call(`/api/v2/reservations/${id}`)).json.data[0];
 
 /** A 409 of the window, with its bounds as UTC instants. */
-function expectRefused(res: Awaited<ReturnType<typeof checkin>>, code: "checkin_too_early" | "checkin_too_late", opens: string, closes: string) {
+function expectRefused(
+  res: Awaited<ReturnType<typeof checkin>>,
+  code: "checkin_too_early" | "checkin_too_late",
+  opens: string,
+  closes: string,
+) {
   expectProblem(res, 409, code === "checkin_too_early" ? "check-in too early" : "check-in too late");
   expect(res.json).toMatchObject({ code, checkin_opens_at: opens, checkin_closes_at: closes });
 }
@@ -44,10 +51,15 @@ function expectRefused(res: Awaited<ReturnType<typeof checkin>>, code: "checkin_
 beforeAll(async () => {
   setClock(BOOKING_TIME);
   client = await newClient("Trattoria dell'Orologio");
-  const put = await client.call(`/api/v2/properties/${client.propertyId}`, { method: "PUT", property: undefined, body: { settings: { timezone: ZONE } } });
+  const put = await client.call(`/api/v2/properties/${client.propertyId}`, {
+    method: "PUT",
+    property: undefined,
+    body: { settings: { timezone: ZONE } },
+  });
   expect(put.status, put.text).toBe(200);
   const room = await createIn(client, "rooms", { name: "Sala" });
-  for (const name of ["T1", "T2", "T3"]) await createIn(client, "tables", { name, room_id: room.id, guests_max: 4 });
+  for (const name of ["T1", "T2", "T3"])
+    await createIn(client, "tables", { name, room_id: room.id, guests_max: 4 });
   dinner = await createIn(client, "services", { name: "Dinner", start_hour: "19:00", end_hour: "22:00" });
   late = await createIn(client, "services", { name: "Late", start_hour: "22:30", end_hour: "01:30" });
 });
@@ -59,7 +71,12 @@ describe("PATCH /reservations/{id}/checkin: the party's window", () => {
     // 19:00 in Rome on 10 March is 18:00 UTC: the window is 16:00 to midnight, Rome time.
     const p = await party("2027-03-10");
     await at("2027-03-03T17:30:00Z");
-    expectRefused(await checkin(p.id), "checkin_too_early", "2027-03-10T15:00:00.000Z", "2027-03-10T23:00:00.000Z");
+    expectRefused(
+      await checkin(p.id),
+      "checkin_too_early",
+      "2027-03-10T15:00:00.000Z",
+      "2027-03-10T23:00:00.000Z",
+    );
     const stored = await reservation(p.id);
     expect(stored.status).toBe("ACCEPTED");
     expect(stored.checkin_date).toBeUndefined();
@@ -71,7 +88,12 @@ describe("PATCH /reservations/{id}/checkin: the party's window", () => {
   it("opens exactly three hours before the start, on the restaurant's clock", async () => {
     const p = await party("2027-03-11");
     await at("2027-03-11T14:59:00Z"); // 15:59 in Rome
-    expectRefused(await checkin(p.id), "checkin_too_early", "2027-03-11T15:00:00.000Z", "2027-03-11T23:00:00.000Z");
+    expectRefused(
+      await checkin(p.id),
+      "checkin_too_early",
+      "2027-03-11T15:00:00.000Z",
+      "2027-03-11T23:00:00.000Z",
+    );
     await at("2027-03-11T15:00:00Z"); // 16:00 in Rome
     const res = await checkin(p.id);
     expect(res.status, res.text).toBe(200);
@@ -86,9 +108,19 @@ describe("PATCH /reservations/{id}/checkin: the party's window", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json.data[0].checkin_date).toBe("2027-03-12T23:59:00.000");
     await at("2027-03-12T23:00:00Z"); // midnight in Rome: 13 March has begun
-    expectRefused(await checkin(nextDay.id), "checkin_too_late", "2027-03-12T15:00:00.000Z", "2027-03-12T23:00:00.000Z");
+    expectRefused(
+      await checkin(nextDay.id),
+      "checkin_too_late",
+      "2027-03-12T15:00:00.000Z",
+      "2027-03-12T23:00:00.000Z",
+    );
     await at("2027-03-13T11:00:00Z");
-    expectRefused(await checkin(nextDay.id), "checkin_too_late", "2027-03-12T15:00:00.000Z", "2027-03-12T23:00:00.000Z");
+    expectRefused(
+      await checkin(nextDay.id),
+      "checkin_too_late",
+      "2027-03-12T15:00:00.000Z",
+      "2027-03-12T23:00:00.000Z",
+    );
     expect((await reservation(nextDay.id)).checkin_date).toBeUndefined();
   });
 
@@ -96,7 +128,12 @@ describe("PATCH /reservations/{id}/checkin: the party's window", () => {
     // Late runs 22:30-01:30: 00:30 of 16 March belongs to the service of the 15th. Its window: 21:30 of the 15th to the end of the 16th.
     const p = await party("2027-03-16", "00:30", late.id);
     await at("2027-03-15T20:29:00Z"); // 21:29 in Rome
-    expectRefused(await checkin(p.id), "checkin_too_early", "2027-03-15T20:30:00.000Z", "2027-03-16T23:00:00.000Z");
+    expectRefused(
+      await checkin(p.id),
+      "checkin_too_early",
+      "2027-03-15T20:30:00.000Z",
+      "2027-03-16T23:00:00.000Z",
+    );
     await at("2027-03-15T22:00:00Z"); // 23:00 in Rome, the evening before
     const res = await checkin(p.id);
     expect(res.status, res.text).toBe(200);
@@ -114,7 +151,12 @@ describe("PATCH /reservations/{id}/checkin: the party's window", () => {
     const undone = await checkin(p.id, true);
     expect(undone.status, undone.text).toBe(200);
     expect(undone.json.data[0].checkin_date).toBeUndefined();
-    expectRefused(await checkin(p.id), "checkin_too_late", "2027-03-17T15:00:00.000Z", "2027-03-17T23:00:00.000Z");
+    expectRefused(
+      await checkin(p.id),
+      "checkin_too_late",
+      "2027-03-17T15:00:00.000Z",
+      "2027-03-17T23:00:00.000Z",
+    );
   });
 
   it("counts the window on the restaurant's clock on the day it moves forward (28 March 2027)", async () => {
@@ -122,19 +164,31 @@ describe("PATCH /reservations/{id}/checkin: the party's window", () => {
     const early = await party("2027-03-28");
     const tooLate = await party("2027-03-28");
     await at("2027-03-28T13:59:00Z"); // 15:59 in Rome
-    expectRefused(await checkin(early.id), "checkin_too_early", "2027-03-28T14:00:00.000Z", "2027-03-28T22:00:00.000Z");
+    expectRefused(
+      await checkin(early.id),
+      "checkin_too_early",
+      "2027-03-28T14:00:00.000Z",
+      "2027-03-28T22:00:00.000Z",
+    );
     await at("2027-03-28T14:00:00Z"); // 16:00 in Rome
     const res = await checkin(early.id);
     expect(res.status, res.text).toBe(200);
     expect(res.json.data[0].checkin_date).toBe("2027-03-28T16:00:00.000");
     await at("2027-03-28T22:00:00Z"); // midnight in Rome
-    expectRefused(await checkin(tooLate.id), "checkin_too_late", "2027-03-28T14:00:00.000Z", "2027-03-28T22:00:00.000Z");
+    expectRefused(
+      await checkin(tooLate.id),
+      "checkin_too_late",
+      "2027-03-28T14:00:00.000Z",
+      "2027-03-28T22:00:00.000Z",
+    );
   });
 
   it("is documented: the OpenAPI document lists 409 for the check-in", async () => {
     const doc = (await call("/api/v2/openapi.json")).json;
     const responses = doc.paths["/api/v2/reservations/{reservation_id}/checkin"].patch.responses;
     expect(Object.keys(responses)).toContain("409");
-    expect(JSON.stringify(doc.paths["/api/v2/reservations/{reservation_id}/checkin"].patch)).toMatch(/checkin_too_early[\s\S]*checkin_too_late/);
+    expect(JSON.stringify(doc.paths["/api/v2/reservations/{reservation_id}/checkin"].patch)).toMatch(
+      /checkin_too_early[\s\S]*checkin_too_late/,
+    );
   });
 });

@@ -18,13 +18,19 @@ async function restaurant(tables: number) {
   const client = await newClient("Desk Restaurant");
   const room = await createIn(client, "rooms", { name: "Main" });
   const ids: number[] = [];
-  for (let i = 0; i < tables; i++) ids.push((await createIn(client, "tables", { name: `T${i + 1}`, room_id: room.id, guests_max: 2 })).id);
-  const service = await createIn(client, "services", { name: "Dinner", start_hour: "19:00", end_hour: "22:00" });
+  for (let i = 0; i < tables; i++)
+    ids.push((await createIn(client, "tables", { name: `T${i + 1}`, room_id: room.id, guests_max: 2 })).id);
+  const service = await createIn(client, "services", {
+    name: "Dinner",
+    start_hour: "19:00",
+    end_hour: "22:00",
+  });
   return { client, room, tables: ids, service };
 }
 
 /** What the restaurant's desk has done so far. */
-const figures = async (propertyId: number) => (await restaurantObject(env, propertyId).deskFigures()) as unknown as DeskFigures;
+const figures = async (propertyId: number) =>
+  (await restaurantObject(env, propertyId).deskFigures()) as unknown as DeskFigures;
 
 /** The reservations of the day that hold a table, and the distinct tables they hold. */
 async function held(propertyId: number, date: string) {
@@ -48,7 +54,9 @@ describe("POST /reservations through the restaurant's desk", () => {
     const N = 4;
     const { client, tables, service } = await restaurant(N);
     const date = dateInDays(30);
-    const results = await Promise.all(Array.from({ length: 40 }, () => book(client, { start_date: date, service_id: service.id })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => book(client, { start_date: date, service_id: service.id })),
+    );
     const created = results.filter((r) => r.status === 201);
     expect(created).toHaveLength(N);
     expect(new Set(created.map((r) => r.json.data[0].tables[0].id))).toEqual(new Set(tables));
@@ -66,7 +74,9 @@ describe("POST /reservations through the restaurant's desk", () => {
   it("serves the bookings of different days waiting together side by side, each day deciding its own", async () => {
     const N = 2;
     const { client, service } = await restaurant(N);
-    const row = await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?").bind(client.propertyId).first<{ shard: number }>();
+    const row = await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?")
+      .bind(client.propertyId)
+      .first<{ shard: number }>();
     const dates = [dateInDays(40), dateInDays(41), dateInDays(42)];
     // the days in turn, so any two bookings that wait together are of two days
     const asked = Array.from({ length: 4 }, () => dates).flat();
@@ -76,14 +86,25 @@ describe("POST /reservations through the restaurant's desk", () => {
       propertyId: client.propertyId,
       actor: "client:test",
       channel: "PLATFORM_ADMIN",
-      input: ReservationCreate.parse({ start_date: date, start_hour: "20:00", pax: 2, service_id: service.id, customer: { first_name: "Side", last_name: `By Side ${i}`, email: `side.${i}@example.com` } }),
+      input: ReservationCreate.parse({
+        start_date: date,
+        start_hour: "20:00",
+        pax: 2,
+        service_id: service.id,
+        customer: { first_name: "Side", last_name: `By Side ${i}`, email: `side.${i}@example.com` },
+      }),
     });
     const desk = restaurantObject(env, client.propertyId);
-    const answers = (await Promise.all(asked.map((date, i) => desk.book(job(date, i))))) as unknown as ({ row: { startDate: string } } | { problem: { code: string } })[];
+    const answers = (await Promise.all(asked.map((date, i) => desk.book(job(date, i))))) as unknown as (
+      | { row: { startDate: string } }
+      | { problem: { code: string } }
+    )[];
     for (const date of dates) {
       const ofDay = answers.filter((a, i) => asked[i] === date);
       expect(ofDay.filter((a) => "row" in a && a.row.startDate === date)).toHaveLength(N);
-      expect(ofDay.filter((a) => "problem" in a && a.problem.code === "table_not_available")).toHaveLength(4 - N);
+      expect(ofDay.filter((a) => "problem" in a && a.problem.code === "table_not_available")).toHaveLength(
+        4 - N,
+      );
       expect(await held(client.propertyId, date)).toEqual({ holds: N, tables: N });
     }
     const figures = (await desk.deskFigures()) as unknown as DeskFigures;
@@ -95,11 +116,16 @@ describe("POST /reservations through the restaurant's desk", () => {
   it("books a table freed by a cancellation at once", async () => {
     const { client, service } = await restaurant(2);
     const date = dateInDays(31);
-    const [a] = await Promise.all([book(client, { start_date: date, service_id: service.id }), book(client, { start_date: date, service_id: service.id })]);
+    const [a] = await Promise.all([
+      book(client, { start_date: date, service_id: service.id }),
+      book(client, { start_date: date, service_id: service.id }),
+    ]);
     const full = await book(client, { start_date: date, service_id: service.id });
     expect(full.status).toBe(403);
     expect(full.json.code).toBe("table_not_available");
-    expect((await client.call(`/api/v2/reservations/${a!.json.data[0].id}`, { method: "DELETE" })).status).toBe(200);
+    expect(
+      (await client.call(`/api/v2/reservations/${a!.json.data[0].id}`, { method: "DELETE" })).status,
+    ).toBe(200);
     const again = await book(client, { start_date: date, service_id: service.id });
     expect(again.status, again.text).toBe(201);
     expect(again.json.data[0].tables[0].id).toBe(a!.json.data[0].tables[0].id);
@@ -108,14 +134,29 @@ describe("POST /reservations through the restaurant's desk", () => {
   it("books a table freed by a staff edit, by a hold deleted outside the API, or added to the catalog, at once", async () => {
     const { client, room, tables, service } = await restaurant(2);
     const date = dateInDays(32);
-    const moved = (await book(client, { start_date: date, service_id: service.id, table_ids: [tables[0]] })).json.data[0];
-    const outside = await insertReservation(client.propertyId, { date, serviceId: service.id, tableIds: [tables[1]!] });
+    const moved = (await book(client, { start_date: date, service_id: service.id, table_ids: [tables[0]] }))
+      .json.data[0];
+    const outside = await insertReservation(client.propertyId, {
+      date,
+      serviceId: service.id,
+      tableIds: [tables[1]!],
+    });
     // the 20:00 hold written outside the API reaches 19:00's stay: both tables are held
     expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(403);
-    expect((await client.call(`/api/v2/reservations/${moved.id}`, { method: "PUT", body: { start_day: dateInDays(33) } })).status).toBe(200);
+    expect(
+      (
+        await client.call(`/api/v2/reservations/${moved.id}`, {
+          method: "PUT",
+          body: { start_day: dateInDays(33) },
+        })
+      ).status,
+    ).toBe(200);
     expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(201);
     expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(403);
-    await (await shardOf(client.propertyId)).prepare("DELETE FROM reservation_tables WHERE reservation_id = ?").bind(outside).run();
+    await (await shardOf(client.propertyId))
+      .prepare("DELETE FROM reservation_tables WHERE reservation_id = ?")
+      .bind(outside)
+      .run();
     expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(201);
     expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(403);
     await createIn(client, "tables", { name: "New", room_id: room.id, guests_max: 2 });
@@ -125,16 +166,27 @@ describe("POST /reservations through the restaurant's desk", () => {
   it("keeps staff bookings to their rules: a block holds its table, a named held table is refused", async () => {
     const { client, tables, service } = await restaurant(2);
     const date = dateInDays(34);
-    const block = await book(client, { start_date: date, service_id: service.id, table_ids: [tables[0]], status: "OUTOFORDER", customer: undefined });
+    const block = await book(client, {
+      start_date: date,
+      service_id: service.id,
+      table_ids: [tables[0]],
+      status: "OUTOFORDER",
+      customer: undefined,
+    });
     expect(block.status, block.text).toBe(201);
-    const [first, second] = await Promise.all([book(client, { start_date: date, service_id: service.id }), book(client, { start_date: date, service_id: service.id })]);
+    const [first, second] = await Promise.all([
+      book(client, { start_date: date, service_id: service.id }),
+      book(client, { start_date: date, service_id: service.id }),
+    ]);
     expect([first!.status, second!.status].sort()).toEqual([201, 403]);
     expect([first, second].find((r) => r!.status === 201)!.json.data[0].tables[0].id).toBe(tables[1]);
     const named = await book(client, { start_date: date, service_id: service.id, table_ids: [tables[1]] });
     expect(named.status).toBe(403);
     expect(named.json.code).toBe("table_not_available");
     // a waiting party takes no table: the desk lets it through
-    expect((await book(client, { start_date: date, service_id: service.id, waiting_list: true })).status).toBe(201);
+    expect(
+      (await book(client, { start_date: date, service_id: service.id, waiting_list: true })).status,
+    ).toBe(201);
   });
 
   it("takes the booking's confirmation from the outbox, held for its attempt, in its commit's own batch; the request sends it once answered", async () => {
@@ -146,7 +198,13 @@ describe("POST /reservations through the restaurant's desk", () => {
       const res = await direct("/api/v2/reservations", {
         token: client.token,
         property: client.propertyId,
-        body: { start_date: dateInDays(35), start_hour: "19:00:00", pax: 2, service_id: service.id, customer: { ...GUEST, email: to } },
+        body: {
+          start_date: dateInDays(35),
+          start_hour: "19:00:00",
+          pax: 2,
+          service_id: service.id,
+          customer: { ...GUEST, email: to },
+        },
       });
       stopWatching();
       expect(res.status, res.text).toBe(201);

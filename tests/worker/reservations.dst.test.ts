@@ -19,11 +19,20 @@ let service: { id: number };
 beforeAll(async () => {
   setClock("2027-01-10T12:00:00Z");
   client = await newClient();
-  const put = await client.call(`/api/v2/properties/${client.propertyId}`, { method: "PUT", property: undefined, body: { settings: { timezone: "Europe/Rome", average_stay: 60 } } });
+  const put = await client.call(`/api/v2/properties/${client.propertyId}`, {
+    method: "PUT",
+    property: undefined,
+    body: { settings: { timezone: "Europe/Rome", average_stay: 60 } },
+  });
   expect(put.status, JSON.stringify(put.json)).toBe(200);
   const room = await createIn(client, "rooms", { name: "Night room" });
   table = await createIn(client, "tables", { name: "N1", room_id: room.id, guests_max: 4 });
-  service = await createIn(client, "services", { name: "Late night", start_hour: "22:00", end_hour: "04:00", average_stay: 60 });
+  service = await createIn(client, "services", {
+    name: "Late night",
+    start_hour: "22:00",
+    end_hour: "04:00",
+    average_stay: 60,
+  });
 });
 afterAll(() => setClock(undefined));
 
@@ -58,10 +67,16 @@ describe("POST /reservations on the fall-back night (2027-10-31, 03:00 CEST -> 0
   });
 
   it("never lets two stays overlap in real time, whatever the database is handed: the overlap trigger compares the same spans", async () => {
-    const rows = await client.d1.prepare("SELECT r.start_hour, rt.start_min, rt.end_min FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id WHERE rt.table_id = ? ORDER BY rt.start_min").bind(table.id).all<{ start_hour: string; start_min: number; end_min: number }>();
+    const rows = await client.d1
+      .prepare(
+        "SELECT r.start_hour, rt.start_min, rt.end_min FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id WHERE rt.table_id = ? ORDER BY rt.start_min",
+      )
+      .bind(table.id)
+      .all<{ start_hour: string; start_min: number; end_min: number }>();
     const spans = rows.results;
     expect(spans.length).toBeGreaterThanOrEqual(4);
-    for (let i = 1; i < spans.length; i++) expect(spans[i]!.start_min).toBeGreaterThanOrEqual(spans[i - 1]!.end_min);
+    for (let i = 1; i < spans.length; i++)
+      expect(spans[i]!.start_min).toBeGreaterThanOrEqual(spans[i - 1]!.end_min);
     // the spring night's hold reaches 03:45 on the wall clock
     const spring = spans.find((s) => s.start_min === localMinutes("2027-03-28", "01:45"));
     expect(spring?.end_min).toBe(localMinutes("2027-03-28", "03:45"));
@@ -71,7 +86,20 @@ describe("POST /reservations on the fall-back night (2027-10-31, 03:00 CEST -> 0
 describe("the calendar entry of a stay over a clock change", () => {
   const entry = (date: string, hour: string, stay: number) => {
     const startMin = localMinutes(date, hour);
-    const facts = { status: "ACCEPTED", channel: "PLATFORM_BOOK", startDate: date, startHour: `${hour}:00`, startMin, endMin: startMin + stay, pax: 2, serviceId: 1, notes: null, guest: { first_name: "Ada", last_name: "L", email: "ada@example.com", phone: null }, notifyGuest: true, locale: "en" } as const;
+    const facts = {
+      status: "ACCEPTED",
+      channel: "PLATFORM_BOOK",
+      startDate: date,
+      startHour: `${hour}:00`,
+      startMin,
+      endMin: startMin + stay,
+      pax: 2,
+      serviceId: 1,
+      notes: null,
+      guest: { first_name: "Ada", last_name: "L", email: "ada@example.com", phone: null },
+      notifyGuest: true,
+      locale: "en",
+    } as const;
     const snapshot = snapshotOf(facts, "Europe/Rome", "REQUEST");
     const ics = calendarEntry(
       {
@@ -79,7 +107,19 @@ describe("the calendar entry of a stay over a clock change", () => {
         sequence: 0,
         writtenAt: Date.parse("2027-01-10T12:00:00Z"),
         reservationId: 7,
-        restaurant: { name: "Notte", email: null, phone: null, website: null, address: null, timezone: "Europe/Rome", cancelNotice: 60, map: null, accent: null, logo: null, offerMinutes: 30 },
+        restaurant: {
+          name: "Notte",
+          email: null,
+          phone: null,
+          website: null,
+          address: null,
+          timezone: "Europe/Rome",
+          cancelNotice: 60,
+          map: null,
+          accent: null,
+          logo: null,
+          offerMinutes: 30,
+        },
         service: "Late night",
         links: {},
         domain: "book.example",

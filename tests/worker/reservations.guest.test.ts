@@ -14,7 +14,8 @@ const dateInDays = (days: number) => new Date(start + days * 86_400_000).toISOSt
 let serviceId: number;
 const ADA = { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" };
 const GRACE = { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" };
-const at = (day: number, customer: Record<string, string>, hour = "19:00:00") => book(client, { start_date: dateInDays(day), start_hour: hour, service_id: serviceId, customer });
+const at = (day: number, customer: Record<string, string>, hour = "19:00:00") =>
+  book(client, { start_date: dateInDays(day), start_hour: hour, service_id: serviceId, customer });
 let early: { date: string; id: number; customerId: number };
 let later: number;
 let grace: { id: number; customerId: number };
@@ -41,7 +42,11 @@ afterAll(() => setClock(undefined));
 async function moveClock(iso: string) {
   setClock(iso);
   const token = await getToken(client.clientId, client.clientSecret);
-  client = { ...client, token, call: (path, o = {}) => call(path, { token, property: client.propertyId, ...o }) };
+  client = {
+    ...client,
+    token,
+    call: (path, o = {}) => call(path, { token, property: client.propertyId, ...o }),
+  };
 }
 
 const ids = async (query: string) => {
@@ -59,34 +64,46 @@ describe("GET /reservations?customer_id=", () => {
   });
 
   it("narrows to start_date and end_date when they are given", async () => {
-    expect((await ids(`customer_id=${early.customerId}&start_date=${dateInDays(4)}`)).map((r) => r.id)).toEqual([later]);
-    expect((await ids(`customer_id=${early.customerId}&start_date=${early.date}&end_date=${early.date}`)).map((r) => r.id)).toEqual([early.id]);
+    expect(
+      (await ids(`customer_id=${early.customerId}&start_date=${dateInDays(4)}`)).map((r) => r.id),
+    ).toEqual([later]);
+    expect(
+      (await ids(`customer_id=${early.customerId}&start_date=${early.date}&end_date=${early.date}`)).map(
+        (r) => r.id,
+      ),
+    ).toEqual([early.id]);
   });
 
   it("pages a guest's reservations with next_cursor", async () => {
     const first = await client.call(`/api/v2/reservations?customer_id=${early.customerId}&limit=1`);
     expect(first.json.data.map((r: { id: number }) => r.id)).toEqual([early.id]);
-    const next = await client.call(`/api/v2/reservations?customer_id=${early.customerId}&limit=1&next_cursor=${first.json.next_cursor}`);
+    const next = await client.call(
+      `/api/v2/reservations?customer_id=${early.customerId}&limit=1&next_cursor=${first.json.next_cursor}`,
+    );
     expect(next.json.data.map((r: { id: number }) => r.id)).toEqual([later]);
   });
 
   it("finds nothing for another restaurant's customer", async () => {
     const other = await newClient();
     const otherService = (await seedCatalog(other)).service.id;
-    const theirs = (await book(other, { start_date: dateInDays(9), service_id: otherService, customer: ADA })).json.data[0];
+    const theirs = (await book(other, { start_date: dateInDays(9), service_id: otherService, customer: ADA }))
+      .json.data[0];
     expect(await ids(`customer_id=${theirs.customer.id}`)).toEqual([]);
   });
 
   it("refuses a customer_id that is not a positive integer, naming it", async () => {
-    for (const bad of ["0", "-1", "abc", "1.5"]) expectInvalid(await client.call(`/api/v2/reservations?customer_id=${bad}`), "customer_id");
+    for (const bad of ["0", "-1", "abc", "1.5"])
+      expectInvalid(await client.call(`/api/v2/reservations?customer_id=${bad}`), "customer_id");
   });
 });
 
 describe("customer.visits on a reservation", () => {
   it("counts the customer's check-ins on every reservation of theirs", async () => {
     for (const r of await ids(`customer_id=${early.customerId}`)) expect(r.customer.visits).toBe(1);
-    expect((await client.call(`/api/v2/reservations/${later}`)).json.data[0].customer).toMatchObject({ id: early.customerId, visits: 1 });
+    expect((await client.call(`/api/v2/reservations/${later}`)).json.data[0].customer).toMatchObject({
+      id: early.customerId,
+      visits: 1,
+    });
     expect((await ids(`customer_id=${grace.customerId}`))[0]!.customer.visits).toBe(0);
   });
-
 });

@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expireSandbox } from "./auth.fixtures";
-import { book, dateInDays, expectInvalid, expectProblem, newClient, seedRestaurant, shardOf, type TestClient } from "./helpers";
+import {
+  book,
+  dateInDays,
+  expectInvalid,
+  expectProblem,
+  newClient,
+  seedRestaurant,
+  shardOf,
+  type TestClient,
+} from "./helpers";
 
 // A booking's property row is read by the restaurant's desk, not by the Worker before it: with the
 // day and the first waiting customers, and what its answer names in the commit's own batch. These
@@ -17,10 +26,18 @@ const withoutDay = ({ start_date: _d, start_day: _s, ...rest }: Record<string, u
 
 describe("POST /reservations, its reads folded into the desk's", () => {
   it("answers a new guest's booking as GET then shows it, the customer just created included", async () => {
-    const res = await book(client, { start_date: dateInDays(20), service_id: r.service.id, customer: { first_name: "Nell", last_name: "Gwyn", email: "nell@example.com" } });
+    const res = await book(client, {
+      start_date: dateInDays(20),
+      service_id: r.service.id,
+      customer: { first_name: "Nell", last_name: "Gwyn", email: "nell@example.com" },
+    });
     expect(res.status, res.text).toBe(201);
     const created = res.json.data[0];
-    expect(created.customer).toMatchObject({ first_name: "Nell", last_name: "Gwyn", email: "nell@example.com" });
+    expect(created.customer).toMatchObject({
+      first_name: "Nell",
+      last_name: "Gwyn",
+      email: "nell@example.com",
+    });
     expect(typeof created.customer.id).toBe("number");
     const shown = await client.call(`/api/v2/reservations/${created.id}`);
     expect(shown.status).toBe(200);
@@ -29,37 +46,82 @@ describe("POST /reservations, its reads folded into the desk's", () => {
   });
 
   it("matches the guest of an earlier booking by email, and refuses an id whose email belongs to another", async () => {
-    const first = (await book(client, { start_date: dateInDays(21), service_id: r.service.id, customer: { first_name: "Olive", email: "olive@example.com" } })).json.data[0];
-    const again = await book(client, { start_date: dateInDays(22), service_id: r.service.id, customer: { first_name: "Olive", email: "OLIVE@example.com" } });
+    const first = (
+      await book(client, {
+        start_date: dateInDays(21),
+        service_id: r.service.id,
+        customer: { first_name: "Olive", email: "olive@example.com" },
+      })
+    ).json.data[0];
+    const again = await book(client, {
+      start_date: dateInDays(22),
+      service_id: r.service.id,
+      customer: { first_name: "Olive", email: "OLIVE@example.com" },
+    });
     expect(again.status, again.text).toBe(201);
     expect(again.json.data[0].customer.id).toBe(first.customer.id);
-    const other = (await book(client, { start_date: dateInDays(23), service_id: r.service.id, customer: { first_name: "Pam", email: "pam@example.com" } })).json.data[0];
-    const clash = await book(client, { start_date: dateInDays(24), service_id: r.service.id, customer: { id: other.customer.id, email: "olive@example.com" } });
+    const other = (
+      await book(client, {
+        start_date: dateInDays(23),
+        service_id: r.service.id,
+        customer: { first_name: "Pam", email: "pam@example.com" },
+      })
+    ).json.data[0];
+    const clash = await book(client, {
+      start_date: dateInDays(24),
+      service_id: r.service.id,
+      customer: { id: other.customer.id, email: "olive@example.com" },
+    });
     expect(clash.status, clash.text).toBe(400);
     expect(clash.json.errors.map((e: { path: string }) => e.path)).toEqual(["customer.email"]);
-    const unknown = await book(client, { start_date: dateInDays(24), service_id: r.service.id, customer: { id: 999_999_999 } });
+    const unknown = await book(client, {
+      start_date: dateInDays(24),
+      service_id: r.service.id,
+      customer: { id: 999_999_999 },
+    });
     expectProblem(unknown, 404);
     expect(unknown.json.code).toBe("user_not_found");
   });
 
   it("books a table added after the Worker kept the catalog", async () => {
     await book(client, { start_date: dateInDays(25), service_id: r.service.id });
-    const t3 = (await client.call("/api/v2/tables", { body: { name: "T3", room_id: r.room.id, guests_max: 2 } })).json.data[0];
-    const res = await book(client, { start_date: dateInDays(25), start_hour: "20:00:00", service_id: r.service.id, table_ids: [t3.id] });
+    const t3 = (
+      await client.call("/api/v2/tables", { body: { name: "T3", room_id: r.room.id, guests_max: 2 } })
+    ).json.data[0];
+    const res = await book(client, {
+      start_date: dateInDays(25),
+      start_hour: "20:00:00",
+      service_id: r.service.id,
+      table_ids: [t3.id],
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.json.data[0].tables.map((t: { id: number }) => t.id)).toEqual([t3.id]);
   });
 
   it("still refuses a table taken at that time, read with the property row", async () => {
-    const first = await book(client, { start_date: dateInDays(26), service_id: r.service.id, table_ids: [r.t2.id] });
+    const first = await book(client, {
+      start_date: dateInDays(26),
+      service_id: r.service.id,
+      table_ids: [r.t2.id],
+    });
     expect(first.status, first.text).toBe(201);
-    const second = await book(client, { start_date: dateInDays(26), service_id: r.service.id, table_ids: [r.t2.id] });
+    const second = await book(client, {
+      start_date: dateInDays(26),
+      service_id: r.service.id,
+      table_ids: [r.t2.id],
+    });
     expectProblem(second, 403);
     expect(second.json.code).toBe("table_not_available");
   });
 
   it("replays an idempotent booking with the same answer, and creates nothing more", async () => {
-    const body = { start_date: dateInDays(27), start_hour: "19:00:00", pax: 2, service_id: r.service.id, customer: { first_name: "Quinn", email: "quinn@example.com" } };
+    const body = {
+      start_date: dateInDays(27),
+      start_hour: "19:00:00",
+      pax: 2,
+      service_id: r.service.id,
+      customer: { first_name: "Quinn", email: "quinn@example.com" },
+    };
     const headers = { "Idempotency-Key": `preload-${Date.now()}` };
     const first = await client.call("/api/v2/reservations", { body, headers });
     expect(first.status, first.text).toBe(201);
@@ -67,7 +129,9 @@ describe("POST /reservations, its reads folded into the desk's", () => {
     expect(replay.status).toBe(201);
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(replay.text).toBe(first.text);
-    const day = await client.call(`/api/v2/reservations?start_date=${dateInDays(27)}&end_date=${dateInDays(27)}`);
+    const day = await client.call(
+      `/api/v2/reservations?start_date=${dateInDays(27)}&end_date=${dateInDays(27)}`,
+    );
     expect(day.json.data.map((x: { id: number }) => x.id)).toEqual([first.json.data[0].id]);
   });
 
@@ -81,17 +145,32 @@ describe("POST /reservations, its reads folded into the desk's", () => {
     // earlier guests, on other days: found again by what each new booking gives
     const guests = await Promise.all(
       Array.from({ length: 9 }, async (_, i) => {
-        const customer = { first_name: `Many${i}`, ...(i % 3 === 2 ? { phone: `+39 06 5550 ${1000 + i}` } : { email: `many${i}@example.com` }) };
-        const res = await book(client, { start_date: dateInDays(40 + i), service_id: r.service.id, customer });
+        const customer = {
+          first_name: `Many${i}`,
+          ...(i % 3 === 2 ? { phone: `+39 06 5550 ${1000 + i}` } : { email: `many${i}@example.com` }),
+        };
+        const res = await book(client, {
+          start_date: dateInDays(40 + i),
+          service_id: r.service.id,
+          customer,
+        });
         expect(res.status, res.text).toBe(201);
         return { customer, id: res.json.data[0].customer.id as number };
       }),
     );
     // by id and email (two reads), by email, by phone (one each), and a new guest (none), mixed in one round
-    const given = guests.map((g, i) => (i % 3 === 0 && "email" in g.customer ? { id: g.id, email: g.customer.email } : g.customer));
+    const given = guests.map((g, i) =>
+      i % 3 === 0 && "email" in g.customer ? { id: g.id, email: g.customer.email } : g.customer,
+    );
     const answers = await Promise.all(
       [...given, { first_name: "Newcomer", email: "newcomer.many@example.com" }].map((customer) =>
-        book(client, { start_date: date, start_hour: "20:00:00", service_id: r.service.id, waiting_list: true, customer }),
+        book(client, {
+          start_date: date,
+          start_hour: "20:00:00",
+          service_id: r.service.id,
+          waiting_list: true,
+          customer,
+        }),
       ),
     );
     for (const a of answers) expect(a.status, a.text).toBe(201);
@@ -111,14 +190,23 @@ describe("POST /reservations on a property whose row forbids it", () => {
     const day = await c.call(`/api/v2/reservations?start_date=${dateInDays(20)}&end_date=${dateInDays(20)}`);
     expect(day.status).toBe(403);
     // the listing is refused too, so the shard itself says nothing was written
-    const stored = await (await shardOf(c.propertyId)).prepare("SELECT count(*) AS n FROM reservations WHERE property_id = ?").bind(c.propertyId).first<{ n: number }>();
+    const stored = await (await shardOf(c.propertyId))
+      .prepare("SELECT count(*) AS n FROM reservations WHERE property_id = ?")
+      .bind(c.propertyId)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(0);
   });
 
   it("replays no stored booking once the sandbox expired: the replay checks the row itself", async () => {
     const c = await newClient();
     const s = await seedRestaurant(c);
-    const body = { start_date: dateInDays(21), start_hour: "19:00:00", pax: 2, service_id: s.service.id, customer: { first_name: "Rita", email: "rita@example.com" } };
+    const body = {
+      start_date: dateInDays(21),
+      start_hour: "19:00:00",
+      pax: 2,
+      service_id: s.service.id,
+      customer: { first_name: "Rita", email: "rita@example.com" },
+    };
     const headers = { "Idempotency-Key": `expired-${Date.now()}` };
     expect((await c.call("/api/v2/reservations", { body, headers })).status).toBe(201);
     await expireSandbox(c.propertyId);

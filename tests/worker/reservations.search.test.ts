@@ -26,11 +26,32 @@ let serviceId: number;
 beforeAll(async () => {
   client = await newClient();
   serviceId = (await seedCatalog(client)).service.id;
-  await customerBooking("long", 5, { first_name: LONG_FIRST, last_name: LONG_LAST, email: "long@example.com" });
-  await customerBooking("accented", 6, { first_name: ACCENTED_FIRST, last_name: ACCENTED_LAST, email: "eleonore@example.com" });
-  await customerBooking("percent", 7, { first_name: "Cento", last_name: "100%", email: "percent@example.com" });
-  await customerBooking("underscore", 8, { first_name: "Ana_Maria", last_name: "Rossi", email: "ana@example.com", phone: "+39 055 123456" });
-  await customerBooking("plain", 9, { first_name: "Bruno", last_name: "Bianchi", email: "bruno@example.com" });
+  await customerBooking("long", 5, {
+    first_name: LONG_FIRST,
+    last_name: LONG_LAST,
+    email: "long@example.com",
+  });
+  await customerBooking("accented", 6, {
+    first_name: ACCENTED_FIRST,
+    last_name: ACCENTED_LAST,
+    email: "eleonore@example.com",
+  });
+  await customerBooking("percent", 7, {
+    first_name: "Cento",
+    last_name: "100%",
+    email: "percent@example.com",
+  });
+  await customerBooking("underscore", 8, {
+    first_name: "Ana_Maria",
+    last_name: "Rossi",
+    email: "ana@example.com",
+    phone: "+39 055 123456",
+  });
+  await customerBooking("plain", 9, {
+    first_name: "Bruno",
+    last_name: "Bianchi",
+    email: "bruno@example.com",
+  });
 });
 
 async function search(text: string): Promise<number[]> {
@@ -73,7 +94,13 @@ describe("GET /reservations?text_search=", () => {
   it("matches the customer's email, ASCII letters in any case", async () => {
     expect(await search("bruno@example")).toEqual([ids.plain]);
     expect(await search("ELEONORE@")).toEqual([ids.accented]);
-    expect(await search("@example.com")).toEqual([ids.long, ids.accented, ids.percent, ids.underscore, ids.plain]);
+    expect(await search("@example.com")).toEqual([
+      ids.long,
+      ids.accented,
+      ids.percent,
+      ids.underscore,
+      ids.plain,
+    ]);
     expect(await search("nobody@example.com")).toEqual([]);
   });
 

@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { createIn, dateInDays, expectProblem, insertReservation, newClient, seedCatalog, type TestClient } from "./helpers";
+import {
+  createIn,
+  dateInDays,
+  expectProblem,
+  insertReservation,
+  newClient,
+  seedCatalog,
+  type TestClient,
+} from "./helpers";
 
 // ---------- fixtures of this file ----------
-
-
 
 const createRoom = (client: TestClient, body: Record<string, unknown>) => createIn(client, "rooms", body);
 
@@ -15,7 +21,13 @@ describe("POST /api/v2/rooms", () => {
     const res = await client.call("/api/v2/rooms", { body: { name: "  Main hall " } });
     expect(res.status).toBe(201);
     expect(res.json.data).toHaveLength(1);
-    expect(res.json.data[0]).toEqual({ id: expect.any(Number), property_id: client.propertyId, name: "Main hall", bookable: true, tables: [] });
+    expect(res.json.data[0]).toEqual({
+      id: expect.any(Number),
+      property_id: client.propertyId,
+      name: "Main hall",
+      bookable: true,
+      tables: [],
+    });
   });
 
   it("keeps bookable: false", async () => {
@@ -60,7 +72,9 @@ describe("GET /api/v2/rooms", () => {
     expect(first.json.data.map((r: any) => r.id)).toEqual([a.id, b.id]);
     expect(first.json.next_cursor).toEqual(expect.any(String));
 
-    const second = await client.call(`/api/v2/rooms?limit=2&next_cursor=${encodeURIComponent(first.json.next_cursor)}`);
+    const second = await client.call(
+      `/api/v2/rooms?limit=2&next_cursor=${encodeURIComponent(first.json.next_cursor)}`,
+    );
     expect(second.json.data.map((r: any) => r.id)).toEqual([c.id]);
     expect(second.json.next_cursor).toBeNull();
   });
@@ -73,11 +87,46 @@ describe("GET /api/v2/rooms/{id}", () => {
     const res = await client.call(`/api/v2/rooms/${room.id}`);
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(1);
-    expect(res.json.data[0]).toMatchObject({ id: room.id, property_id: client.propertyId, name: "Main", bookable: true });
+    expect(res.json.data[0]).toMatchObject({
+      id: room.id,
+      property_id: client.propertyId,
+      name: "Main",
+      bookable: true,
+    });
     expect(res.json.data[0].tables).toEqual([
-      { id: t1.id, name: "T1", room_id: room.id, guests_min: 1, guests_max: 2, bookable: true, online: true, group: false, table_ids: [] },
-      { id: t2.id, name: "T2", room_id: room.id, guests_min: 1, guests_max: 4, bookable: true, online: true, group: false, table_ids: [] },
-      { id: group.id, name: "T1+T2", room_id: room.id, guests_min: 1, guests_max: 6, bookable: true, online: true, group: true, table_ids: [t1.id, t2.id] },
+      {
+        id: t1.id,
+        name: "T1",
+        room_id: room.id,
+        guests_min: 1,
+        guests_max: 2,
+        bookable: true,
+        online: true,
+        group: false,
+        table_ids: [],
+      },
+      {
+        id: t2.id,
+        name: "T2",
+        room_id: room.id,
+        guests_min: 1,
+        guests_max: 4,
+        bookable: true,
+        online: true,
+        group: false,
+        table_ids: [],
+      },
+      {
+        id: group.id,
+        name: "T1+T2",
+        room_id: room.id,
+        guests_min: 1,
+        guests_max: 6,
+        bookable: true,
+        online: true,
+        group: true,
+        table_ids: [t1.id, t2.id],
+      },
     ]);
   });
 });
@@ -86,14 +135,23 @@ describe("PUT /api/v2/rooms/{id}", () => {
   it("changes only the fields given and answers the room with its tables", async () => {
     const client = await newClient();
     const { room, t1 } = await seedCatalog(client);
-    const res = await client.call(`/api/v2/rooms/${room.id}`, { method: "PUT", body: { name: "Dining room" } });
+    const res = await client.call(`/api/v2/rooms/${room.id}`, {
+      method: "PUT",
+      body: { name: "Dining room" },
+    });
     expect(res.status).toBe(200);
     expect(res.json.data[0]).toMatchObject({ id: room.id, name: "Dining room", bookable: true });
     expect(res.json.data[0].tables.map((t: any) => t.id)).toContain(t1.id);
 
-    const closed = await client.call(`/api/v2/rooms/${room.id}`, { method: "PUT", body: { bookable: false } });
+    const closed = await client.call(`/api/v2/rooms/${room.id}`, {
+      method: "PUT",
+      body: { bookable: false },
+    });
     expect(closed.json.data[0]).toMatchObject({ name: "Dining room", bookable: false });
-    expect((await client.call(`/api/v2/rooms/${room.id}`)).json.data[0]).toMatchObject({ name: "Dining room", bookable: false });
+    expect((await client.call(`/api/v2/rooms/${room.id}`)).json.data[0]).toMatchObject({
+      name: "Dining room",
+      bookable: false,
+    });
   });
 });
 
@@ -108,7 +166,8 @@ describe("DELETE /api/v2/rooms/{id}", () => {
     expect(res.json).toEqual({ data: [room.id] });
 
     expectProblem(await client.call(`/api/v2/rooms/${room.id}`), 404, "room not found");
-    for (const t of [t1, t2, group]) expectProblem(await client.call(`/api/v2/tables/${t.id}`), 404, "table not found");
+    for (const t of [t1, t2, group])
+      expectProblem(await client.call(`/api/v2/tables/${t.id}`), 404, "table not found");
     expect((await client.call("/api/v2/tables")).json.data).toEqual([]);
     expect((await client.call("/api/v2/rooms")).json.data.map((r: any) => r.id)).toEqual([other.id]);
   });
@@ -117,8 +176,14 @@ describe("DELETE /api/v2/rooms/{id}", () => {
     const client = await newClient();
     const { room, t1 } = await seedCatalog(client);
     await client.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" });
-    const roomRow = await client.d1.prepare("SELECT deleted_at FROM rooms WHERE id = ?").bind(room.id).first<{ deleted_at: string | null }>();
-    const tableRow = await client.d1.prepare("SELECT deleted_at FROM dining_tables WHERE id = ?").bind(t1.id).first<{ deleted_at: string | null }>();
+    const roomRow = await client.d1
+      .prepare("SELECT deleted_at FROM rooms WHERE id = ?")
+      .bind(room.id)
+      .first<{ deleted_at: string | null }>();
+    const tableRow = await client.d1
+      .prepare("SELECT deleted_at FROM dining_tables WHERE id = ?")
+      .bind(t1.id)
+      .first<{ deleted_at: string | null }>();
     expect(roomRow?.deleted_at).toEqual(expect.any(String));
     expect(tableRow?.deleted_at).toEqual(expect.any(String));
   });
@@ -149,8 +214,16 @@ describe("rooms: errors", () => {
     const stranger = await newClient();
     const room = await createRoom(owner, { name: "Owner's" });
     expectProblem(await stranger.call(`/api/v2/rooms/${room.id}`), 404, "room not found");
-    expectProblem(await stranger.call(`/api/v2/rooms/${room.id}`, { method: "PUT", body: { name: "Mine" } }), 404, "room not found");
-    expectProblem(await stranger.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" }), 404, "room not found");
+    expectProblem(
+      await stranger.call(`/api/v2/rooms/${room.id}`, { method: "PUT", body: { name: "Mine" } }),
+      404,
+      "room not found",
+    );
+    expectProblem(
+      await stranger.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" }),
+      404,
+      "room not found",
+    );
     expect((await owner.call(`/api/v2/rooms/${room.id}`)).json.data[0].name).toBe("Owner's");
   });
 
@@ -158,19 +231,31 @@ describe("rooms: errors", () => {
     const client = await newClient();
     const room = await createRoom(client, { name: "Once" });
     await client.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" });
-    expectProblem(await client.call(`/api/v2/rooms/${room.id}`, { method: "PUT", body: { name: "Again" } }), 404, "room not found");
+    expectProblem(
+      await client.call(`/api/v2/rooms/${room.id}`, { method: "PUT", body: { name: "Again" } }),
+      404,
+      "room not found",
+    );
     expectProblem(await client.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" }), 404, "room not found");
   });
 
   it("needs the Property header", async () => {
     const client = await newClient();
-    expectProblem(await client.call("/api/v2/rooms", { property: undefined }), 400, "property header required");
+    expectProblem(
+      await client.call("/api/v2/rooms", { property: undefined }),
+      400,
+      "property header required",
+    );
   });
 
   it("answers 403 property forbidden for another client's property in the header", async () => {
     const owner = await newClient();
     const stranger = await newClient();
-    expectProblem(await stranger.call("/api/v2/rooms", { property: owner.propertyId, body: { name: "Intruder" } }), 403, "property forbidden");
+    expectProblem(
+      await stranger.call("/api/v2/rooms", { property: owner.propertyId, body: { name: "Intruder" } }),
+      403,
+      "property forbidden",
+    );
     expect((await owner.call("/api/v2/rooms")).json.data).toEqual([]);
   });
 });
@@ -179,7 +264,10 @@ describe("DELETE /api/v2/rooms/{id} while reservations use it", () => {
   it("answers 409 resource in use for an upcoming reservation in the room, and keeps the room", async () => {
     const client = await newClient();
     const { room, service } = await seedCatalog(client);
-    const reservationId = await insertReservation(client.propertyId, { roomId: room.id, serviceId: service.id });
+    const reservationId = await insertReservation(client.propertyId, {
+      roomId: room.id,
+      serviceId: service.id,
+    });
 
     const res = await client.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" });
     expectProblem(res, 409, "resource in use");
@@ -191,7 +279,11 @@ describe("DELETE /api/v2/rooms/{id} while reservations use it", () => {
     const client = await newClient();
     const { room, t2 } = await seedCatalog(client);
     await insertReservation(client.propertyId, { tableIds: [t2.id] });
-    expectProblem(await client.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" }), 409, "resource in use");
+    expectProblem(
+      await client.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" }),
+      409,
+      "resource in use",
+    );
   });
 
   it("deletes the room when its reservation was cancelled", async () => {
@@ -206,7 +298,11 @@ describe("DELETE /api/v2/rooms/{id} while reservations use it", () => {
   it("deletes the room when its reservation is in the past", async () => {
     const client = await newClient();
     const { room, t1 } = await seedCatalog(client);
-    await insertReservation(client.propertyId, { roomId: room.id, tableIds: [t1.id], date: dateInDays(-365) });
+    await insertReservation(client.propertyId, {
+      roomId: room.id,
+      tableIds: [t1.id],
+      date: dateInDays(-365),
+    });
     expect((await client.call(`/api/v2/rooms/${room.id}`, { method: "DELETE" })).status).toBe(200);
   });
 

@@ -27,11 +27,18 @@ export class BookingServerTestClient {
 
   constructor(
     readonly userId: string,
-    readonly user = { given_name: "Test", family_name: "Client", email: "test.client@example.com", telephone: "+15555550100" },
+    readonly user = {
+      given_name: "Test",
+      family_name: "Client",
+      email: "test.client@example.com",
+      telephone: "+15555550100",
+    },
   ) {}
 
   private check(what: string, ok: boolean, detail: unknown = "") {
-    (ok ? this.report.passed : this.report.failed).push(ok ? what : `${what}: ${JSON.stringify(detail).slice(0, 300)}`);
+    (ok ? this.report.passed : this.report.failed).push(
+      ok ? what : `${what}: ${JSON.stringify(detail).slice(0, 300)}`,
+    );
     return ok;
   }
 
@@ -53,17 +60,38 @@ export class BookingServerTestClient {
     for (const [merchant_id, list] of byMerchant) {
       const res = await this.rpc("BatchAvailabilityLookup", {
         merchant_id,
-        slot_time: list.map((s) => ({ service_id: s.service_id, start_sec: String(s.start_sec), duration_sec: String(s.duration_sec), resource_ids: s.resources })),
+        slot_time: list.map((s) => ({
+          service_id: s.service_id,
+          start_sec: String(s.start_sec),
+          duration_sec: String(s.duration_sec),
+          resource_ids: s.resources,
+        })),
       });
       const answers = res?.slot_time_availability ?? [];
-      this.check(`BatchAvailabilityLookup answers each of ${list.length} slots`, answers.length === list.length, answers.length);
-      list.forEach((s, i) => this.check(`slot ${s.start_sec} for ${s.resources.party_size} as the feed says`, answers[i]?.available === s.spots_open > 0, answers[i]));
+      this.check(
+        `BatchAvailabilityLookup answers each of ${list.length} slots`,
+        answers.length === list.length,
+        answers.length,
+      );
+      list.forEach((s, i) =>
+        this.check(
+          `slot ${s.start_sec} for ${s.resources.party_size} as the feed says`,
+          answers[i]?.available === s.spots_open > 0,
+          answers[i],
+        ),
+      );
     }
   }
 
   private request(s: FeedSlot, token: string) {
     return {
-      slot: { merchant_id: s.merchant_id, service_id: s.service_id, start_sec: String(s.start_sec), duration_sec: String(s.duration_sec), resources: s.resources },
+      slot: {
+        merchant_id: s.merchant_id,
+        service_id: s.service_id,
+        start_sec: String(s.start_sec),
+        duration_sec: String(s.duration_sec),
+        resources: s.resources,
+      },
       user_information: { user_id: this.userId, ...this.user },
       payment_information: { prepayment_status: "PREPAYMENT_NOT_PROVIDED" },
       idempotency_token: token,
@@ -75,10 +103,26 @@ export class BookingServerTestClient {
     for (const s of slots) {
       const token = `${this.userId}-${this.n++}`;
       const first = await this.rpc("CreateBooking", this.request(s, token));
-      if (!this.check(`CreateBooking ${s.start_sec} is CONFIRMED`, first?.booking?.status === "CONFIRMED", first)) continue;
-      this.check("the booking is the slot asked for", first.booking.slot.start_sec === s.start_sec && first.booking.slot.resources.party_size === s.resources.party_size, first.booking.slot);
+      if (
+        !this.check(
+          `CreateBooking ${s.start_sec} is CONFIRMED`,
+          first?.booking?.status === "CONFIRMED",
+          first,
+        )
+      )
+        continue;
+      this.check(
+        "the booking is the slot asked for",
+        first.booking.slot.start_sec === s.start_sec &&
+          first.booking.slot.resources.party_size === s.resources.party_size,
+        first.booking.slot,
+      );
       const again = await this.rpc("CreateBooking", this.request(s, token));
-      this.check("the same idempotency_token answers the same booking", JSON.stringify(again) === JSON.stringify(first), again);
+      this.check(
+        "the same idempotency_token answers the same booking",
+        JSON.stringify(again) === JSON.stringify(first),
+        again,
+      );
       this.bookings.push(first.booking);
     }
   }
@@ -86,7 +130,11 @@ export class BookingServerTestClient {
   async listBookings() {
     const res = await this.rpc("ListBookings", { user_id: this.userId });
     const ids = (res?.bookings ?? []).map((b: any) => b.booking_id);
-    this.check("ListBookings lists every booking made", this.bookings.every((b) => ids.includes(b.booking_id)) && ids.length === this.bookings.length, ids);
+    this.check(
+      "ListBookings lists every booking made",
+      this.bookings.every((b) => ids.includes(b.booking_id)) && ids.length === this.bookings.length,
+      ids,
+    );
   }
 
   async bookingStatus(expected: string) {
@@ -99,13 +147,21 @@ export class BookingServerTestClient {
   /** The rescheduling test: the first booking moves to `to`. */
   async rescheduling(to: FeedSlot) {
     const b = this.bookings[0];
-    const res = await this.rpc("UpdateBooking", { booking: { booking_id: b.booking_id, slot: { start_sec: String(to.start_sec), duration_sec: String(to.duration_sec) } } });
-    if (this.check("UpdateBooking moves the booking", res?.booking?.slot?.start_sec === to.start_sec, res)) this.bookings[0] = res.booking;
+    const res = await this.rpc("UpdateBooking", {
+      booking: {
+        booking_id: b.booking_id,
+        slot: { start_sec: String(to.start_sec), duration_sec: String(to.duration_sec) },
+      },
+    });
+    if (this.check("UpdateBooking moves the booking", res?.booking?.slot?.start_sec === to.start_sec, res))
+      this.bookings[0] = res.booking;
   }
 
   async cancelAll() {
     for (const b of this.bookings) {
-      const res = await this.rpc("UpdateBooking", { booking: { booking_id: b.booking_id, status: "CANCELED" } });
+      const res = await this.rpc("UpdateBooking", {
+        booking: { booking_id: b.booking_id, status: "CANCELED" },
+      });
       this.check(`UpdateBooking cancels ${b.booking_id}`, res?.booking?.status === "CANCELED", res);
     }
   }

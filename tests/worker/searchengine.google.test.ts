@@ -1,7 +1,14 @@
 /** The search engine's terms and ours (worker/searchengine/google.ts), pure: no Worker, no D1. */
 import { describe, expect, it } from "vitest";
 import { RESERVATION_STATUSES } from "../../shared/schemas";
-import { bookingStatus, type NotificationSnapshot, notificationBody, notificationMask, slotLocal, startSecOf } from "../../worker/searchengine/google";
+import {
+  bookingStatus,
+  type NotificationSnapshot,
+  notificationBody,
+  notificationMask,
+  slotLocal,
+  startSecOf,
+} from "../../worker/searchengine/google";
 import { localMinutes } from "../../worker/lib/localtime";
 
 const at = (iso: string) => Date.parse(iso) / 1000;
@@ -25,8 +32,14 @@ describe("bookingStatus", () => {
 
 describe("slotLocal and startSecOf", () => {
   it("round-trip a wall-clock time of Rome, winter and summer", () => {
-    expect(slotLocal("Europe/Rome", at("2027-01-15T18:00:00Z"))).toMatchObject({ date: "2027-01-15", hour: "19:00:00" });
-    expect(slotLocal("Europe/Rome", at("2027-07-15T17:00:00Z"))).toMatchObject({ date: "2027-07-15", hour: "19:00:00" });
+    expect(slotLocal("Europe/Rome", at("2027-01-15T18:00:00Z"))).toMatchObject({
+      date: "2027-01-15",
+      hour: "19:00:00",
+    });
+    expect(slotLocal("Europe/Rome", at("2027-07-15T17:00:00Z"))).toMatchObject({
+      date: "2027-07-15",
+      hour: "19:00:00",
+    });
     expect(startSecOf("Europe/Rome", localMinutes("2027-07-15", "19:00"))).toBe(at("2027-07-15T17:00:00Z"));
   });
 
@@ -57,19 +70,47 @@ describe("notifications", () => {
   });
 
   it("name only what changed as the search engine sees it", () => {
-    expect(notificationMask(snap({ status: "CANCELLED", changes: { status: ["ACCEPTED", "CANCELLED"] } }))).toEqual(["status"]);
-    expect(notificationMask(snap({ status: "CONFIRMED", changes: { status: ["ACCEPTED", "CONFIRMED"] } }))).toEqual([]);
+    expect(
+      notificationMask(snap({ status: "CANCELLED", changes: { status: ["ACCEPTED", "CANCELLED"] } })),
+    ).toEqual(["status"]);
+    expect(
+      notificationMask(snap({ status: "CONFIRMED", changes: { status: ["ACCEPTED", "CONFIRMED"] } })),
+    ).toEqual([]);
     // Moved an hour later, its end with it: the start, not the length.
-    expect(notificationMask(snap({ changes: { start_hour: ["19:00:00", "20:00:00"], end_date: ["2027-01-15T20:00:00", "2027-01-15T21:00:00"] } }))).toEqual(["startTime"]);
+    expect(
+      notificationMask(
+        snap({
+          changes: {
+            start_hour: ["19:00:00", "20:00:00"],
+            end_date: ["2027-01-15T20:00:00", "2027-01-15T21:00:00"],
+          },
+        }),
+      ),
+    ).toEqual(["startTime"]);
     // Moved a day earlier and made longer.
-    expect(notificationMask(snap({ changes: { start_date: ["2027-01-16", "2027-01-15"], end_date: ["2027-01-16T20:30:00", "2027-01-15T21:00:00"] } }))).toEqual(["startTime", "duration"]);
+    expect(
+      notificationMask(
+        snap({
+          changes: {
+            start_date: ["2027-01-16", "2027-01-15"],
+            end_date: ["2027-01-16T20:30:00", "2027-01-15T21:00:00"],
+          },
+        }),
+      ),
+    ).toEqual(["startTime", "duration"]);
     expect(notificationMask(snap({ changes: { pax: [4, 2] } }))).toEqual(["partySize"]);
-    expect(notificationMask(snap({ status: "EXPIRED", action: "expired_unpaid", changes: { status: ["PREPAY", "EXPIRED"] } }))).toEqual(["status"]);
+    expect(
+      notificationMask(
+        snap({ status: "EXPIRED", action: "expired_unpaid", changes: { status: ["PREPAY", "EXPIRED"] } }),
+      ),
+    ).toEqual(["status"]);
   });
 
   it("build the PATCH body with the booking's name, merchant, service and the fields masked", () => {
     const s = snap({ status: "EXPIRED", action: "expired_unpaid" });
-    expect(notificationBody("p1", s, ["status", "startTime", "duration", "partySize"], "Europe/Rome")).toEqual({
+    expect(
+      notificationBody("p1", s, ["status", "startTime", "duration", "partySize"], "Europe/Rome"),
+    ).toEqual({
       name: "partners/p1/bookings/7",
       merchantId: "pk_x",
       serviceId: "3",
@@ -78,6 +119,11 @@ describe("notifications", () => {
       partySize: 2,
       status: "FAILED",
     });
-    expect(notificationBody("p1", s, ["partySize"], "Europe/Rome")).toEqual({ name: "partners/p1/bookings/7", merchantId: "pk_x", serviceId: "3", partySize: 2 });
+    expect(notificationBody("p1", s, ["partySize"], "Europe/Rome")).toEqual({
+      name: "partners/p1/bookings/7",
+      merchantId: "pk_x",
+      serviceId: "3",
+      partySize: 2,
+    });
   });
 });

@@ -17,10 +17,15 @@ async function sandboxMerchant() {
 describe("POST /reservations/searchengine on a sandbox property", () => {
   it("refuses to turn the search engine on (400 naming enable_searchengine), and lets it be turned off", async () => {
     const client = await newClient();
-    const refused = await client.call("/api/v2/reservations/searchengine", { body: { enable_searchengine: true } });
+    const refused = await client.call("/api/v2/reservations/searchengine", {
+      body: { enable_searchengine: true },
+    });
     expectProblem(refused, 400, "validation error");
     expect(refused.json.errors.map((e: { path: string }) => e.path)).toEqual(["enable_searchengine"]);
-    expect((await client.call("/api/v2/reservations/searchengine", { body: { enable_searchengine: false } })).status).toBe(201);
+    expect(
+      (await client.call("/api/v2/reservations/searchengine", { body: { enable_searchengine: false } }))
+        .status,
+    ).toBe(201);
   });
 });
 
@@ -28,27 +33,48 @@ describe("the search engine and a sandbox whose switch is on", () => {
   it("leaves it out of the merchants, services and availability feeds", async () => {
     const live = await merchant();
     const m = await sandboxMerchant();
-    const merchants = (await partner("/feeds/merchants.json")).json.merchant.map((x: { merchant_id: string }) => x.merchant_id);
+    const merchants = (await partner("/feeds/merchants.json")).json.merchant.map(
+      (x: { merchant_id: string }) => x.merchant_id,
+    );
     expect(merchants).toContain(live.merchantId);
     expect(merchants).not.toContain(m.merchantId);
     expect((await partner(`/feeds/services.json?merchant_id=${m.merchantId}`)).json.service).toEqual([]);
-    expect((await partner(`/feeds/availability.json?merchant_id=${m.merchantId}`)).json.service_availability).toEqual([]);
+    expect(
+      (await partner(`/feeds/availability.json?merchant_id=${m.merchantId}`)).json.service_availability,
+    ).toEqual([]);
   });
 
   it("takes no booking: CreateBooking answers SLOT_UNAVAILABLE and writes nothing, the lookup says unavailable", async () => {
     const m = await sandboxMerchant();
     const start = romeSec(m.date, "20:00");
-    const created = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, start, newToken()).request);
+    const created = await v3(
+      "CreateBooking",
+      SAMPLES.createBooking(m.merchantId, m.serviceId, start, newToken()).request,
+    );
     expect(created.booking_failure).toMatchObject({ cause: "SLOT_UNAVAILABLE" });
     expect(created.booking).toBeUndefined();
-    const lookup = await v3("BatchAvailabilityLookup", SAMPLES.batchAvailabilityLookup(m.merchantId, m.serviceId, [start]).request);
+    const lookup = await v3(
+      "BatchAvailabilityLookup",
+      SAMPLES.batchAvailabilityLookup(m.merchantId, m.serviceId, [start]).request,
+    );
     expect(lookup.slot_time_availability.every((s: { available: boolean }) => !s.available)).toBe(true);
-    const count = await m.client.d1.prepare("SELECT count(*) AS n FROM reservations WHERE property_id = ?").bind(m.client.propertyId).first<{ n: number }>();
+    const count = await m.client.d1
+      .prepare("SELECT count(*) AS n FROM reservations WHERE property_id = ?")
+      .bind(m.client.propertyId)
+      .first<{ n: number }>();
     expect(count?.n).toBe(0);
   });
 
   it("refuses channel SEARCHENGINE on POST /reservations (400 naming channel)", async () => {
     const m = await sandboxMerchant();
-    expectInvalid(await book(m.client, { start_date: m.date, start_hour: "20:00:00", service_id: m.service.id, channel: "SEARCHENGINE" }), "channel");
+    expectInvalid(
+      await book(m.client, {
+        start_date: m.date,
+        start_hour: "20:00:00",
+        service_id: m.service.id,
+        channel: "SEARCHENGINE",
+      }),
+      "channel",
+    );
   });
 });

@@ -11,7 +11,9 @@ import { ORIGIN } from "./helpers";
 import { merchant, PARTNER_AUTH } from "./searchengine.fixtures";
 
 async function chunksOf(path: string) {
-  const res = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`${ORIGIN}/searchengine${path}`, { headers: { Authorization: PARTNER_AUTH } }));
+  const res = await (exports as unknown as { default: Fetcher }).default.fetch(
+    new Request(`${ORIGIN}/searchengine${path}`, { headers: { Authorization: PARTNER_AUTH } }),
+  );
   expect(res.status).toBe(200);
   expect(res.headers.get("Content-Type")).toContain("application/json");
   const reader = res.body!.getReader();
@@ -42,11 +44,21 @@ describe("GET /searchengine/feeds/availability.json", () => {
     expect(sizes.length).toBeGreaterThan(0);
     const feed = JSON.parse(text);
     expect(feed.service_availability).toEqual(built.service_availability);
-    expect(feed.metadata).toMatchObject({ processing_instruction: "PROCESS_AS_INCREMENTAL", total_shards: 1 });
+    expect(feed.metadata).toMatchObject({
+      processing_instruction: "PROCESS_AS_INCREMENTAL",
+      total_shards: 1,
+    });
     expect(feed.service_availability).toHaveLength(1);
     const slots = feed.service_availability[0].availability;
-    const days = new Set(slots.map((s: { start_sec: number }) => new Date(s.start_sec * 1000).toISOString().slice(0, 10)));
+    const days = new Set(
+      slots.map((s: { start_sec: number }) => new Date(s.start_sec * 1000).toISOString().slice(0, 10)),
+    );
     expect(days.size).toBeGreaterThanOrEqual(20);
-    for (const s of slots) expect(s).toMatchObject({ merchant_id: m.merchantId, service_id: m.serviceId, confirmation_mode: "CONFIRMATION_MODE_SYNCHRONOUS" });
+    for (const s of slots)
+      expect(s).toMatchObject({
+        merchant_id: m.merchantId,
+        service_id: m.serviceId,
+        confirmation_mode: "CONFIRMATION_MODE_SYNCHRONOUS",
+      });
   });
 });

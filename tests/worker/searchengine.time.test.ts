@@ -21,13 +21,22 @@ async function feed(kind: string, merchantId?: string): Promise<any> {
 /** The availability feed's entries of one merchant, for a party of `pax`, between two instants. */
 async function offered(merchantId: string, pax: number, from: number, to: number) {
   const f = await feed("availability", merchantId);
-  return f.service_availability.flatMap((s: any) => s.availability).filter((a: any) => a.resources.party_size === pax && a.start_sec >= from && a.start_sec < to);
+  return f.service_availability
+    .flatMap((s: any) => s.availability)
+    .filter((a: any) => a.resources.party_size === pax && a.start_sec >= from && a.start_sec < to);
 }
 
 const lookup = async (m: { merchantId: string; serviceId: string }, starts: number[], pax = 2) =>
-  (await v3("BatchAvailabilityLookup", { merchant_id: m.merchantId, slot_time: starts.map((s) => ({ service_id: m.serviceId, start_sec: s, resource_ids: { party_size: pax } })) })).slot_time_availability.map(
-    (a: any) => a.available,
-  );
+  (
+    await v3("BatchAvailabilityLookup", {
+      merchant_id: m.merchantId,
+      slot_time: starts.map((s) => ({
+        service_id: m.serviceId,
+        start_sec: s,
+        resource_ids: { party_size: pax },
+      })),
+    })
+  ).slot_time_availability.map((a: any) => a.available);
 
 describe("start_sec across the clocks' changes in Europe/Rome", () => {
   it("spring forward (2027-03-28, 02:00 CET -> 03:00 CEST): no slot in the skipped hour, 03:00 is 01:00Z", async () => {
@@ -36,13 +45,33 @@ describe("start_sec across the clocks' changes in Europe/Rome", () => {
       const m = await merchant({ service: LATE, settings: { max_days_ahead: 30 } });
       const slots = await offered(m.merchantId, 2, at("2027-03-27T22:00:00Z"), at("2027-03-28T03:00:00Z"));
       expect(slots.map((a: any) => new Date(a.start_sec * 1000).toISOString())).toEqual(
-        ["2027-03-27T23:00", "2027-03-27T23:30", "2027-03-28T00:00", "2027-03-28T00:30", "2027-03-28T01:00", "2027-03-28T01:30", "2027-03-28T02:00"].map((t) => `${t}:00.000Z`),
+        [
+          "2027-03-27T23:00",
+          "2027-03-27T23:30",
+          "2027-03-28T00:00",
+          "2027-03-28T00:30",
+          "2027-03-28T01:00",
+          "2027-03-28T01:30",
+          "2027-03-28T02:00",
+        ].map((t) => `${t}:00.000Z`),
       );
-      expect(slots[0]).toMatchObject({ duration_sec: 1800, spots_total: 1, spots_open: 1, service_id: m.serviceId });
+      expect(slots[0]).toMatchObject({
+        duration_sec: 1800,
+        spots_total: 1,
+        spots_open: 1,
+        service_id: m.serviceId,
+      });
       // 01:00Z is 03:00 CEST; 00:45Z is 01:45 CET, off the grid of 30 minutes.
-      expect(await lookup(m, [at("2027-03-28T01:00:00Z"), at("2027-03-28T00:45:00Z")])).toEqual([true, false]);
-      const res = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, at("2027-03-28T01:00:00Z"), newToken()).request);
-      const reservation = (await m.client.call(`/api/v2/reservations/${res.booking.booking_id}`)).json.data[0];
+      expect(await lookup(m, [at("2027-03-28T01:00:00Z"), at("2027-03-28T00:45:00Z")])).toEqual([
+        true,
+        false,
+      ]);
+      const res = await v3(
+        "CreateBooking",
+        SAMPLES.createBooking(m.merchantId, m.serviceId, at("2027-03-28T01:00:00Z"), newToken()).request,
+      );
+      const reservation = (await m.client.call(`/api/v2/reservations/${res.booking.booking_id}`)).json
+        .data[0];
       expect(reservation).toMatchObject({ start_day: "2027-03-28", start_hour: "03:00:00" });
       expect(res.booking.slot.start_sec).toBe(at("2027-03-28T01:00:00Z"));
     } finally {
@@ -68,11 +97,21 @@ describe("start_sec across the clocks' changes in Europe/Rome", () => {
         "2026-10-25T03:00",
       ]);
       // 02:30 CEST (00:30Z) and 02:30 CET (01:30Z) are one wall-clock time: only the offered instant books.
-      expect(await lookup(m, [at("2026-10-25T00:30:00Z"), at("2026-10-25T01:30:00Z")])).toEqual([false, true]);
-      const first = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, at("2026-10-25T00:30:00Z"), newToken()).request);
+      expect(await lookup(m, [at("2026-10-25T00:30:00Z"), at("2026-10-25T01:30:00Z")])).toEqual([
+        false,
+        true,
+      ]);
+      const first = await v3(
+        "CreateBooking",
+        SAMPLES.createBooking(m.merchantId, m.serviceId, at("2026-10-25T00:30:00Z"), newToken()).request,
+      );
       expect(first.booking_failure.cause).toBe("SLOT_UNAVAILABLE");
-      const res = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, at("2026-10-25T01:30:00Z"), newToken()).request);
-      const reservation = (await m.client.call(`/api/v2/reservations/${res.booking.booking_id}`)).json.data[0];
+      const res = await v3(
+        "CreateBooking",
+        SAMPLES.createBooking(m.merchantId, m.serviceId, at("2026-10-25T01:30:00Z"), newToken()).request,
+      );
+      const reservation = (await m.client.call(`/api/v2/reservations/${res.booking.booking_id}`)).json
+        .data[0];
       expect(reservation).toMatchObject({ start_day: "2026-10-25", start_hour: "02:30:00" });
     } finally {
       setClock(undefined);
@@ -87,16 +126,23 @@ describe("notice and window", () => {
     try {
       const m = await merchant({ settings: { min_notice: 90, max_days_ahead: 3 } });
       const day = (d: string, h: string) => romeSec(d, h);
-      expect(await lookup(m, [day("2027-01-15", "19:00"), day("2027-01-15", "19:15"), day("2027-01-15", "19:30"), day("2027-01-18", "19:00"), day("2027-01-19", "19:00")])).toEqual([
-        false,
-        false,
-        true,
-        true,
-        false,
-      ]);
-      const soon = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, day("2027-01-15", "19:00"), newToken()).request);
+      expect(
+        await lookup(m, [
+          day("2027-01-15", "19:00"),
+          day("2027-01-15", "19:15"),
+          day("2027-01-15", "19:30"),
+          day("2027-01-18", "19:00"),
+          day("2027-01-19", "19:00"),
+        ]),
+      ).toEqual([false, false, true, true, false]);
+      const soon = await v3(
+        "CreateBooking",
+        SAMPLES.createBooking(m.merchantId, m.serviceId, day("2027-01-15", "19:00"), newToken()).request,
+      );
       expect(soon.booking_failure.cause).toBe("SLOT_UNAVAILABLE");
-      const hours = (await offered(m.merchantId, 2, day("2027-01-15", "00:00"), day("2027-01-16", "00:00"))).map((a: any) => a.start_sec);
+      const hours = (
+        await offered(m.merchantId, 2, day("2027-01-15", "00:00"), day("2027-01-16", "00:00"))
+      ).map((a: any) => a.start_sec);
       expect(hours[0]).toBe(day("2027-01-15", "19:30"));
       const last = (await offered(m.merchantId, 2, 0, Number.MAX_SAFE_INTEGER)).at(-1);
       expect(last.start_sec).toBe(day("2027-01-18", "21:00"));
@@ -111,11 +157,33 @@ describe("GET /searchengine/feeds/*.json", () => {
     const m = await merchant({ tables: [2, 2, 4], settings: { max_days_ahead: 14, max_online_pax: 4 } });
     await m.client.call(`/api/v2/properties/${m.client.propertyId}`, {
       method: "PUT",
-      body: { position: { latitude: 41.9, longitude: 12.5, address: "Via del Corso 1", city: "Roma", zip: "00186", country: "IT" } },
+      body: {
+        position: {
+          latitude: 41.9,
+          longitude: 12.5,
+          address: "Via del Corso 1",
+          city: "Roma",
+          zip: "00186",
+          country: "IT",
+        },
+      },
       property: undefined,
     });
-    const offline = (await m.client.call("/api/v2/services", { body: { name: "Staff lunch", start_hour: "12:00", end_hour: "13:00", online: false } })).json.data[0];
-    await m.client.call("/api/v2/reservations", { body: { start_date: m.date, start_hour: "20:00:00", pax: 2, service_id: m.service.id, customer: GUEST, table_ids: [m.tables[0]!.id] } });
+    const offline = (
+      await m.client.call("/api/v2/services", {
+        body: { name: "Staff lunch", start_hour: "12:00", end_hour: "13:00", online: false },
+      })
+    ).json.data[0];
+    await m.client.call("/api/v2/reservations", {
+      body: {
+        start_date: m.date,
+        start_hour: "20:00:00",
+        pax: 2,
+        service_id: m.service.id,
+        customer: GUEST,
+        table_ids: [m.tables[0]!.id],
+      },
+    });
 
     const merchants = (await feed("merchants")).merchant.filter((x: any) => x.merchant_id === m.merchantId);
     expect(merchants).toEqual([
@@ -125,16 +193,38 @@ describe("GET /searchengine/feeds/*.json", () => {
         telephone: "+39 06 1234567",
         url: "https://osteria.example",
         category: "restaurant",
-        geo: { latitude: 41.9, longitude: 12.5, address: { street_address: "Via del Corso 1", locality: "Roma", postal_code: "00186", country: "IT" } },
+        geo: {
+          latitude: 41.9,
+          longitude: 12.5,
+          address: {
+            street_address: "Via del Corso 1",
+            locality: "Roma",
+            postal_code: "00186",
+            country: "IT",
+          },
+        },
       },
     ]);
     const services = await feed("services", m.merchantId);
-    expect(services.metadata).toMatchObject({ processing_instruction: "PROCESS_AS_INCREMENTAL", shard_number: 0, total_shards: 1 });
-    expect(services.service).toEqual([{ merchant_id: m.merchantId, service_id: m.serviceId, name: "Dinner", description: "From the wood oven" }]);
+    expect(services.metadata).toMatchObject({
+      processing_instruction: "PROCESS_AS_INCREMENTAL",
+      shard_number: 0,
+      total_shards: 1,
+    });
+    expect(services.service).toEqual([
+      {
+        merchant_id: m.merchantId,
+        service_id: m.serviceId,
+        name: "Dinner",
+        description: "From the wood oven",
+      },
+    ]);
     expect(services.service.map((x: any) => x.service_id)).not.toContain(String(offline.id));
 
     const at20 = romeSec(m.date, "20:00");
-    const entries = (await feed("availability", m.merchantId)).service_availability.flatMap((x: any) => x.availability).filter((a: any) => a.start_sec === at20);
+    const entries = (await feed("availability", m.merchantId)).service_availability
+      .flatMap((x: any) => x.availability)
+      .filter((a: any) => a.start_sec === at20);
     // Parties of 1 and 2 fit all three tables, 3 and 4 only the 4-top; the 20:00 party holds one 2-top.
     expect(entries.map((a: any) => [a.resources.party_size, a.spots_total, a.spots_open])).toEqual([
       [1, 3, 2],
@@ -142,20 +232,37 @@ describe("GET /searchengine/feeds/*.json", () => {
       [3, 1, 1],
       [4, 1, 1],
     ]);
-    expect(entries[0]).toMatchObject({ merchant_id: m.merchantId, service_id: m.serviceId, duration_sec: 1800, confirmation_mode: "CONFIRMATION_MODE_SYNCHRONOUS" });
+    expect(entries[0]).toMatchObject({
+      merchant_id: m.merchantId,
+      service_id: m.serviceId,
+      duration_sec: 1800,
+      confirmation_mode: "CONFIRMATION_MODE_SYNCHRONOUS",
+    });
   });
 
   it("agree with BatchAvailabilityLookup: every open slot of the feed is available, every full one is not", async () => {
     const m = await merchant({ settings: { max_days_ahead: 12 } });
-    await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, "19:30"), newToken()).request);
+    await v3(
+      "CreateBooking",
+      SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, "19:30"), newToken()).request,
+    );
     // From tomorrow on: a time of today could pass between the feed and the lookup.
-    const slots = (await feed("availability", m.merchantId)).service_availability.flatMap((x: any) => x.availability).filter((a: any) => a.start_sec > now() / 1000 + 86_400);
+    const slots = (await feed("availability", m.merchantId)).service_availability
+      .flatMap((x: any) => x.availability)
+      .filter((a: any) => a.start_sec > now() / 1000 + 86_400);
     expect(slots.some((a: any) => a.spots_open === 0)).toBe(true);
     const res = await v3("BatchAvailabilityLookup", {
       merchant_id: m.merchantId,
-      slot_time: slots.map((a: any) => ({ service_id: a.service_id, start_sec: a.start_sec, duration_sec: a.duration_sec, resource_ids: a.resources })),
+      slot_time: slots.map((a: any) => ({
+        service_id: a.service_id,
+        start_sec: a.start_sec,
+        duration_sec: a.duration_sec,
+        resource_ids: a.resources,
+      })),
     });
-    expect(res.slot_time_availability.map((a: any) => a.available)).toEqual(slots.map((a: any) => a.spots_open > 0));
+    expect(res.slot_time_availability.map((a: any) => a.available)).toEqual(
+      slots.map((a: any) => a.spots_open > 0),
+    );
   });
 
   it("drop a merchant whose switch is turned off at once, and availability answers nothing for it", async () => {
@@ -167,7 +274,10 @@ describe("GET /searchengine/feeds/*.json", () => {
     expect((await feed("services", m.merchantId)).service).toEqual([]);
     expect((await feed("availability", m.merchantId)).service_availability).toEqual([]);
     expect(await lookup(m, [start])).toEqual([false]);
-    const refused = await v3("CreateBooking", SAMPLES.createBooking(m.merchantId, m.serviceId, start, newToken()).request);
+    const refused = await v3(
+      "CreateBooking",
+      SAMPLES.createBooking(m.merchantId, m.serviceId, start, newToken()).request,
+    );
     expect(refused.booking_failure.cause).toBe("SLOT_UNAVAILABLE");
     await setSwitch(m.client, true);
     expect(await lookup(m, [start])).toEqual([true]);

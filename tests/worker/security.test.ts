@@ -35,8 +35,20 @@ function ownerId(path: string): number {
 
 async function snapshot(client: TestClient) {
   const out: Record<string, unknown> = {};
-  const paths = ["/api/v2/rooms", "/api/v2/tables", "/api/v2/services", "/api/v2/closures", `/api/v2/properties/${client.propertyId}`];
-  if (client === owner) paths.push(`/api/v2/reservations/${reservationId}`, `/api/v2/reservations/${reservationId}/history`, "/api/v2/customers", `/api/v2/customers/${customerId}`);
+  const paths = [
+    "/api/v2/rooms",
+    "/api/v2/tables",
+    "/api/v2/services",
+    "/api/v2/closures",
+    `/api/v2/properties/${client.propertyId}`,
+  ];
+  if (client === owner)
+    paths.push(
+      `/api/v2/reservations/${reservationId}`,
+      `/api/v2/reservations/${reservationId}/history`,
+      "/api/v2/customers",
+      `/api/v2/customers/${customerId}`,
+    );
   for (const path of paths) {
     out[path] = (await client.call(path)).json;
   }
@@ -47,10 +59,15 @@ beforeAll(async () => {
   owner = await newClient("Owner Restaurant");
   intruder = await newClient("Intruder Restaurant");
   catalog = await seedCatalog(owner);
-  const booked = (await book(owner, { start_date: dateInDays(5), service_id: catalog.service.id })).json.data[0];
+  const booked = (await book(owner, { start_date: dateInDays(5), service_id: catalog.service.id })).json
+    .data[0];
   reservationId = booked.id;
   customerId = booked.customer.id;
-  subscriptionId = (await owner.call("/api/v2/webhooks/subscription", { body: { endpoint: "https://hooks.owner.example/", webhook_type: "RESERVATION_CREATED" } })).json.data[0].id;
+  subscriptionId = (
+    await owner.call("/api/v2/webhooks/subscription", {
+      body: { endpoint: "https://hooks.owner.example/", webhook_type: "RESERVATION_CREATED" },
+    })
+  ).json.data[0].id;
   // The public widget API (/api/v2/public/, no security in the document) has no owner to protect
   // from an intruder's token: public.security.test.ts checks it, and that every other route is here.
   ops = (await operations()).ops.filter((o) => o.path.startsWith("/api/v2/") && o.authenticated);
@@ -77,7 +94,11 @@ describe("security: every authenticated route", () => {
   it("refuses every route without a token (401 with a Bearer challenge)", async () => {
     for (const op of ops) {
       const path = urlOf(op, op.hasPathId ? ownerId(op.path) : undefined);
-      const res = await call(path, { method: op.method, property: owner.propertyId, body: op.bodySchema ? {} : undefined });
+      const res = await call(path, {
+        method: op.method,
+        property: owner.propertyId,
+        body: op.bodySchema ? {} : undefined,
+      });
       expectProblem(res, 401);
       expect(res.headers.get("WWW-Authenticate"), `${op.method} ${op.path}`).toMatch(/^Bearer realm="api"/);
     }
@@ -87,7 +108,11 @@ describe("security: every authenticated route", () => {
     const before = await snapshot(owner);
     for (const op of ops.filter((o) => o.propertyScoped)) {
       const path = urlOf(op, op.hasPathId ? ownerId(op.path) : undefined);
-      const res = await intruder.call(path, { method: op.method, property: owner.propertyId, body: op.bodySchema ? { name: "hijack" } : undefined });
+      const res = await intruder.call(path, {
+        method: op.method,
+        property: owner.propertyId,
+        body: op.bodySchema ? { name: "hijack" } : undefined,
+      });
       expectProblem(res, 403, "property forbidden");
     }
     expect(await snapshot(owner)).toEqual(before);
@@ -96,7 +121,11 @@ describe("security: every authenticated route", () => {
   it("refuses another client on /properties/{id} of the owner: 403 property forbidden", async () => {
     const before = await snapshot(owner);
     for (const op of ops.filter((o) => o.path === "/api/v2/properties/{id}")) {
-      const res = await intruder.call(`/api/v2/properties/${owner.propertyId}`, { method: op.method, property: undefined, body: op.bodySchema ? {} : undefined });
+      const res = await intruder.call(`/api/v2/properties/${owner.propertyId}`, {
+        method: op.method,
+        property: undefined,
+        body: op.bodySchema ? {} : undefined,
+      });
       expectProblem(res, 403, "property forbidden");
     }
     expect(await snapshot(owner)).toEqual(before);
@@ -128,14 +157,23 @@ describe("security: every authenticated route", () => {
   });
 
   it("does not let the intruder reference the owner's rooms, tables or services in its writes", async () => {
-    const table = await intruder.call("/api/v2/tables", { body: { name: "X", room_id: catalog.room.id, guests_max: 2 } });
+    const table = await intruder.call("/api/v2/tables", {
+      body: { name: "X", room_id: catalog.room.id, guests_max: 2 },
+    });
     expectProblem(table, 404, "room not found");
     const own = await seedCatalog(intruder);
-    const group = await intruder.call("/api/v2/tables", { body: { name: "G", room_id: own.room.id, group: true, table_ids: [catalog.t1.id, catalog.t2.id] } });
+    const group = await intruder.call("/api/v2/tables", {
+      body: { name: "G", room_id: own.room.id, group: true, table_ids: [catalog.t1.id, catalog.t2.id] },
+    });
     expectProblem(group, 400, "invalid input data");
-    const closure = await intruder.call("/api/v2/closures", { body: { start_date: "2031-01-01", room_ids: [catalog.room.id], service_ids: [catalog.service.id] } });
+    const closure = await intruder.call("/api/v2/closures", {
+      body: { start_date: "2031-01-01", room_ids: [catalog.room.id], service_ids: [catalog.service.id] },
+    });
     expectProblem(closure, 400, "invalid input data");
-    const moved = await intruder.call(`/api/v2/tables/${own.t1.id}`, { method: "PUT", body: { room_id: catalog.room.id } });
+    const moved = await intruder.call(`/api/v2/tables/${own.t1.id}`, {
+      method: "PUT",
+      body: { room_id: catalog.room.id },
+    });
     expectProblem(moved, 404, "room not found");
   });
 
@@ -147,7 +185,10 @@ describe("security: every authenticated route", () => {
   });
 
   it("never returns secrets or password hashes in any read", async () => {
-    const reads = [await owner.call("/api/v2/properties", { property: undefined }), await owner.call(`/api/v2/properties/${owner.propertyId}`)];
+    const reads = [
+      await owner.call("/api/v2/properties", { property: undefined }),
+      await owner.call(`/api/v2/properties/${owner.propertyId}`),
+    ];
     for (const res of reads) {
       expect(res.text).not.toMatch(/pbkdf2|password_hash|secret_hash|client_secret/);
       expect(res.text).not.toContain(owner.clientSecret);

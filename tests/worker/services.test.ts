@@ -1,14 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { createIn, dateInDays, expectInvalid, expectProblem, insertReservation, newClient, type TestClient } from "./helpers";
+import {
+  createIn,
+  dateInDays,
+  expectInvalid,
+  expectProblem,
+  insertReservation,
+  newClient,
+  type TestClient,
+} from "./helpers";
 
 // ---------- fixtures of this file ----------
 
-
-
 const DINNER = { name: "Dinner", start_hour: "19:00", end_hour: "22:00" };
 
-const post = (client: TestClient, body: Record<string, unknown> = DINNER) => createIn(client, "services", body);
-
+const post = (client: TestClient, body: Record<string, unknown> = DINNER) =>
+  createIn(client, "services", body);
 
 // ---------- happy paths ----------
 
@@ -89,7 +95,9 @@ describe("GET /api/v2/services", () => {
 
     const first = await client.call("/api/v2/services?limit=2");
     expect(first.json.data.map((s: any) => s.id)).toEqual([lunch.id, dinner.id]);
-    const second = await client.call(`/api/v2/services?limit=2&next_cursor=${encodeURIComponent(first.json.next_cursor)}`);
+    const second = await client.call(
+      `/api/v2/services?limit=2&next_cursor=${encodeURIComponent(first.json.next_cursor)}`,
+    );
     expect(second.json.data.map((s: any) => s.id)).toEqual([late.id]);
     expect(second.json.next_cursor).toBeNull();
   });
@@ -116,7 +124,10 @@ describe("PUT /api/v2/services/{id}", () => {
   it("changes only the fields given", async () => {
     const client = await newClient();
     const created = await post(client, { ...DINNER, weekdays: [5, 6], pax_max: 6 });
-    const res = await client.call(`/api/v2/services/${created.id}`, { method: "PUT", body: { end_hour: "23:15", description: "Late dinner" } });
+    const res = await client.call(`/api/v2/services/${created.id}`, {
+      method: "PUT",
+      body: { end_hour: "23:15", description: "Late dinner" },
+    });
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual([{ ...created, end_hour: "23:15:00", description: "Late dinner" }]);
     expect((await client.call(`/api/v2/services/${created.id}`)).json.data).toEqual(res.json.data);
@@ -125,7 +136,10 @@ describe("PUT /api/v2/services/{id}", () => {
   it("clears an override with null", async () => {
     const client = await newClient();
     const created = await post(client, { ...DINNER, average_stay: 120, pax_max: 4 });
-    const res = await client.call(`/api/v2/services/${created.id}`, { method: "PUT", body: { average_stay: null, pax_max: null } });
+    const res = await client.call(`/api/v2/services/${created.id}`, {
+      method: "PUT",
+      body: { average_stay: null, pax_max: null },
+    });
     expect(res.json.data[0]).toMatchObject({ average_stay: null, pax_max: null });
   });
 });
@@ -152,34 +166,62 @@ describe("services: invalid input", () => {
 
   it("takes an end_hour before the start_hour as a service past midnight, on create and on update", async () => {
     const client = await newClient();
-    const late = await client.call("/api/v2/services", { body: { name: "Late", start_hour: "22:00", end_hour: "01:30" } });
+    const late = await client.call("/api/v2/services", {
+      body: { name: "Late", start_hour: "22:00", end_hour: "01:30" },
+    });
     expect(late.status, late.text).toBe(201);
     expect(late.json.data[0]).toMatchObject({ start_hour: "22:00:00", end_hour: "01:30:00" });
     const s = await post(client);
-    const moved = await client.call(`/api/v2/services/${s.id}`, { method: "PUT", body: { start_hour: "22:30" } });
+    const moved = await client.call(`/api/v2/services/${s.id}`, {
+      method: "PUT",
+      body: { start_hour: "22:30" },
+    });
     expect(moved.json.data[0]).toMatchObject({ start_hour: "22:30:00", end_hour: s.end_hour });
   });
 
   it("refuses pacing out of range: an interval of 5 to 240 minutes, limits of at least 1", async () => {
     const client = await newClient();
-    expectInvalid(await client.call("/api/v2/services", { body: { ...DINNER, pacing_interval: 4, max_covers_per_interval: 0, max_parties_per_interval: -1 } }), "pacing_interval", "max_covers_per_interval", "max_parties_per_interval");
+    expectInvalid(
+      await client.call("/api/v2/services", {
+        body: { ...DINNER, pacing_interval: 4, max_covers_per_interval: 0, max_parties_per_interval: -1 },
+      }),
+      "pacing_interval",
+      "max_covers_per_interval",
+      "max_parties_per_interval",
+    );
     const s = await post(client);
-    expect(s).toMatchObject({ pacing_interval: 15, max_covers_per_interval: null, max_parties_per_interval: null });
+    expect(s).toMatchObject({
+      pacing_interval: 15,
+      max_covers_per_interval: null,
+      max_parties_per_interval: null,
+    });
   });
 
   it("refuses times that are not HH:MM or HH:MM:SS", async () => {
     const client = await newClient();
     for (const bad of ["24:00", "7:00", "19h", "19:60", "19:00:00.000"]) {
-      expectInvalid(await client.call("/api/v2/services", { body: { ...DINNER, start_hour: bad } }), "start_hour");
+      expectInvalid(
+        await client.call("/api/v2/services", { body: { ...DINNER, start_hour: bad } }),
+        "start_hour",
+      );
     }
   });
 
   it("refuses pax_max below pax_min, on create and on update", async () => {
     const client = await newClient();
-    expectInvalid(await client.call("/api/v2/services", { body: { ...DINNER, pax_min: 4, pax_max: 2 } }), "pax_max");
+    expectInvalid(
+      await client.call("/api/v2/services", { body: { ...DINNER, pax_min: 4, pax_max: 2 } }),
+      "pax_max",
+    );
     const s = await post(client, { ...DINNER, pax_max: 6 });
-    expectInvalid(await client.call(`/api/v2/services/${s.id}`, { method: "PUT", body: { pax_min: 8 } }), "pax_max");
-    expect((await client.call(`/api/v2/services/${s.id}`)).json.data[0]).toMatchObject({ pax_min: 1, pax_max: 6 });
+    expectInvalid(
+      await client.call(`/api/v2/services/${s.id}`, { method: "PUT", body: { pax_min: 8 } }),
+      "pax_max",
+    );
+    expect((await client.call(`/api/v2/services/${s.id}`)).json.data[0]).toMatchObject({
+      pax_min: 1,
+      pax_max: 6,
+    });
   });
 
   it("refuses weekdays outside 1..7, repeated, or empty", async () => {
@@ -193,13 +235,25 @@ describe("services: invalid input", () => {
 
   it("refuses valid_to before valid_from, and dates that are not calendar dates", async () => {
     const client = await newClient();
-    expectInvalid(await client.call("/api/v2/services", { body: { ...DINNER, valid_from: "2030-06-01", valid_to: "2030-05-31" } }), "valid_to");
-    expectInvalid(await client.call("/api/v2/services", { body: { ...DINNER, valid_from: "2030-02-30" } }), "valid_from");
+    expectInvalid(
+      await client.call("/api/v2/services", {
+        body: { ...DINNER, valid_from: "2030-06-01", valid_to: "2030-05-31" },
+      }),
+      "valid_to",
+    );
+    expectInvalid(
+      await client.call("/api/v2/services", { body: { ...DINNER, valid_from: "2030-02-30" } }),
+      "valid_from",
+    );
   });
 
   it("refuses a slot_interval or average_stay out of range", async () => {
     const client = await newClient();
-    expectInvalid(await client.call("/api/v2/services", { body: { ...DINNER, slot_interval: 0, average_stay: 100000 } }), "slot_interval", "average_stay");
+    expectInvalid(
+      await client.call("/api/v2/services", { body: { ...DINNER, slot_interval: 0, average_stay: 100000 } }),
+      "slot_interval",
+      "average_stay",
+    );
   });
 });
 
@@ -209,8 +263,16 @@ describe("services: not found", () => {
     const stranger = await newClient();
     const s = await post(owner);
     expectProblem(await stranger.call(`/api/v2/services/${s.id}`), 404, "service not found");
-    expectProblem(await stranger.call(`/api/v2/services/${s.id}`, { method: "PUT", body: { name: "Mine" } }), 404, "service not found");
-    expectProblem(await stranger.call(`/api/v2/services/${s.id}`, { method: "DELETE" }), 404, "service not found");
+    expectProblem(
+      await stranger.call(`/api/v2/services/${s.id}`, { method: "PUT", body: { name: "Mine" } }),
+      404,
+      "service not found",
+    );
+    expectProblem(
+      await stranger.call(`/api/v2/services/${s.id}`, { method: "DELETE" }),
+      404,
+      "service not found",
+    );
     expect((await owner.call(`/api/v2/services/${s.id}`)).json.data[0].name).toBe("Dinner");
   });
 });
@@ -230,20 +292,29 @@ describe("DELETE /api/v2/services/{id} while reservations use it", () => {
     const client = await newClient();
     const s = await post(client);
     await insertReservation(client.propertyId, { serviceId: s.id, status: "WAITING" });
-    expectProblem(await client.call(`/api/v2/services/${s.id}`, { method: "DELETE" }), 409, "resource in use");
+    expectProblem(
+      await client.call(`/api/v2/services/${s.id}`, { method: "DELETE" }),
+      409,
+      "resource in use",
+    );
   });
 
   it("deletes the service when its reservations are cancelled, rejected or expired", async () => {
     const client = await newClient();
     const s = await post(client);
-    for (const status of ["CANCELLED", "REJECTED", "EXPIRED"]) await insertReservation(client.propertyId, { serviceId: s.id, status });
-    expect((await client.call(`/api/v2/services/${s.id}`, { method: "DELETE" })).json).toEqual({ data: [s.id] });
+    for (const status of ["CANCELLED", "REJECTED", "EXPIRED"])
+      await insertReservation(client.propertyId, { serviceId: s.id, status });
+    expect((await client.call(`/api/v2/services/${s.id}`, { method: "DELETE" })).json).toEqual({
+      data: [s.id],
+    });
   });
 
   it("deletes the service when its reservation is in the past", async () => {
     const client = await newClient();
     const s = await post(client);
     await insertReservation(client.propertyId, { serviceId: s.id, date: dateInDays(-365) });
-    expect((await client.call(`/api/v2/services/${s.id}`, { method: "DELETE" })).json).toEqual({ data: [s.id] });
+    expect((await client.call(`/api/v2/services/${s.id}`, { method: "DELETE" })).json).toEqual({
+      data: [s.id],
+    });
   });
 });

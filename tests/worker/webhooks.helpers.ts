@@ -20,7 +20,10 @@ export interface Answer {
 /** A fresh hook on the test receiver (tests/receiver.mjs) answering `answers` in order, then 200. */
 export async function receiverHook(answers: Answer[] = []) {
   const name = unique("hook");
-  const res = await fetch(`${env.RECEIVER_URL}/control/${name}`, { method: "PUT", body: JSON.stringify({ answers }) });
+  const res = await fetch(`${env.RECEIVER_URL}/control/${name}`, {
+    method: "PUT",
+    body: JSON.stringify({ answers }),
+  });
   expect(res.status).toBe(204);
   return {
     url: `${env.RECEIVER_URL}/hook/${name}`,
@@ -31,7 +34,12 @@ export async function receiverHook(answers: Answer[] = []) {
 }
 
 /** Polls until `check` returns a value (not undefined/false), or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 250): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -41,10 +49,24 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   }
 }
 
-export async function subscribe(client: TestClient, endpoint: string, type: "RESERVATION_CREATED" | "RESERVATION_UPDATED", property = client.propertyId) {
-  const res = await client.call("/api/v2/webhooks/subscription", { body: { endpoint, webhook_type: type }, property });
+export async function subscribe(
+  client: TestClient,
+  endpoint: string,
+  type: "RESERVATION_CREATED" | "RESERVATION_UPDATED",
+  property = client.propertyId,
+) {
+  const res = await client.call("/api/v2/webhooks/subscription", {
+    body: { endpoint, webhook_type: type },
+    property,
+  });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
-  return res.json.data[0] as { id: number; secret: string; endpoint: string; webhook_type: string; enabled: boolean };
+  return res.json.data[0] as {
+    id: number;
+    secret: string;
+    endpoint: string;
+    webhook_type: string;
+    enabled: boolean;
+  };
 }
 
 /** Verifies a received message with the standardwebhooks library (not our code) and answers its payload. */
@@ -72,6 +94,9 @@ export async function settled(client: TestClient, subscriptionId: number) {
 
 /** The outbox's events of one reservation, by type, straight from its shard. */
 export async function eventsOf(d1: D1Database, reservationId: number): Promise<Record<string, number>> {
-  const { results } = await d1.prepare("SELECT type, count(*) AS n FROM webhook_events WHERE reservation_id = ? GROUP BY type").bind(reservationId).all<{ type: string; n: number }>();
+  const { results } = await d1
+    .prepare("SELECT type, count(*) AS n FROM webhook_events WHERE reservation_id = ? GROUP BY type")
+    .bind(reservationId)
+    .all<{ type: string; n: number }>();
   return Object.fromEntries(results.map((r) => [r.type, r.n]));
 }

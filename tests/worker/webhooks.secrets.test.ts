@@ -32,7 +32,10 @@ describe("POST /webhooks/subscription: one secret per endpoint", () => {
     expect((await client.call(`/api/v2/reservations/${id}`, { method: "DELETE" })).status).toBe(200);
     const messages = await received(hook, 2);
     // standardwebhooks' own verification, with the one secret the receiver holds
-    expect(messages.map((m) => verified(created.secret, m).type)).toEqual(["RESERVATION_CREATED", "RESERVATION_UPDATED"]);
+    expect(messages.map((m) => verified(created.secret, m).type)).toEqual([
+      "RESERVATION_CREATED",
+      "RESERVATION_UPDATED",
+    ]);
   });
 
   it("gives another endpoint, another property or another client a secret of its own", async () => {
@@ -49,7 +52,9 @@ describe("POST /webhooks/subscription: one secret per endpoint", () => {
     const { client } = await restaurant();
     const hook = await receiverHook();
     const gone = await subscribe(client, hook.url, "RESERVATION_CREATED");
-    expect((await client.call(`/api/v2/webhook/subscription/${gone.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await client.call(`/api/v2/webhook/subscription/${gone.id}`, { method: "DELETE" })).status).toBe(
+      200,
+    );
     expect((await subscribe(client, hook.url, "RESERVATION_CREATED")).secret).not.toBe(gone.secret);
   });
 });
@@ -60,11 +65,17 @@ describe("POST /webhooks/subscription/{id}/rotate-secret, PUT /webhook/subscript
     const hook = await receiverHook();
     const created = await subscribe(client, hook.url, "RESERVATION_CREATED");
     const updated = await subscribe(client, hook.url, "RESERVATION_UPDATED");
-    const rotated = await client.call(`/api/v2/webhooks/subscription/${updated.id}/rotate-secret`, { method: "POST", body: { overlap_seconds: 3600 } });
+    const rotated = await client.call(`/api/v2/webhooks/subscription/${updated.id}/rotate-secret`, {
+      method: "POST",
+      body: { overlap_seconds: 3600 },
+    });
     expect(rotated.status).toBe(200);
     const secret = rotated.json.data[0].secret as string;
     expect(secret).not.toBe(created.secret);
-    const rows = await client.d1.prepare("SELECT secret, previous_secret FROM webhook_subscriptions WHERE id IN (?, ?)").bind(created.id, updated.id).all();
+    const rows = await client.d1
+      .prepare("SELECT secret, previous_secret FROM webhook_subscriptions WHERE id IN (?, ?)")
+      .bind(created.id, updated.id)
+      .all();
     expect(rows.results).toEqual([
       { secret, previous_secret: created.secret },
       { secret, previous_secret: created.secret },
@@ -82,8 +93,18 @@ describe("POST /webhooks/subscription/{id}/rotate-secret, PUT /webhook/subscript
     const [one, two] = [await receiverHook(), await receiverHook()];
     const there = await subscribe(client, one.url, "RESERVATION_CREATED");
     const moving = await subscribe(client, two.url, "RESERVATION_UPDATED");
-    expect((await client.call(`/api/v2/webhook/subscription/${moving.id}`, { method: "PUT", body: { endpoint: one.url } })).status).toBe(200);
-    const row = await client.d1.prepare("SELECT secret FROM webhook_subscriptions WHERE id = ?").bind(moving.id).first<{ secret: string }>();
+    expect(
+      (
+        await client.call(`/api/v2/webhook/subscription/${moving.id}`, {
+          method: "PUT",
+          body: { endpoint: one.url },
+        })
+      ).status,
+    ).toBe(200);
+    const row = await client.d1
+      .prepare("SELECT secret FROM webhook_subscriptions WHERE id = ?")
+      .bind(moving.id)
+      .first<{ secret: string }>();
     expect(row!.secret).toBe(there.secret);
   });
 });
@@ -95,11 +116,19 @@ describe("the shard migration to one secret per endpoint", () => {
     const oldest = await subscribe(client, hook.url, "RESERVATION_CREATED");
     const younger = await subscribe(client, hook.url, "RESERVATION_UPDATED");
     // As before: each subscription with a secret of its own.
-    await client.d1.prepare("UPDATE webhook_subscriptions SET secret = 'whsec_b2xkLW9uZS1vZi1pdHMtb3du' WHERE id = ?").bind(younger.id).run();
+    await client.d1
+      .prepare("UPDATE webhook_subscriptions SET secret = 'whsec_b2xkLW9uZS1vZi1pdHMtb3du' WHERE id = ?")
+      .bind(younger.id)
+      .run();
     const migration = env.SHARD_MIGRATIONS.find((m) => m.name.includes("webhook_secret_per_endpoint"));
     expect(migration).toBeDefined();
     for (const q of migration!.queries) await client.d1.prepare(q).run();
-    const rows = await client.d1.prepare("SELECT id, secret, previous_secret, previous_secret_expires_at FROM webhook_subscriptions WHERE id IN (?, ?) ORDER BY id").bind(oldest.id, younger.id).all<Record<string, string | null>>();
+    const rows = await client.d1
+      .prepare(
+        "SELECT id, secret, previous_secret, previous_secret_expires_at FROM webhook_subscriptions WHERE id IN (?, ?) ORDER BY id",
+      )
+      .bind(oldest.id, younger.id)
+      .all<Record<string, string | null>>();
     expect(rows.results.map((r) => [r.secret, r.previous_secret])).toEqual([
       [oldest.secret, null],
       [oldest.secret, "whsec_b2xkLW9uZS1vZi1pdHMtb3du"],

@@ -9,7 +9,11 @@ describe("signing", () => {
   it("makes Standard Webhooks headers the library verifies", async () => {
     const secret = generateSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const body = JSON.stringify({ id: "msg_1", type: "RESERVATION_CREATED", data: { reservation: { id: 1 } } });
+    const body = JSON.stringify({
+      id: "msg_1",
+      type: "RESERVATION_CREATED",
+      data: { reservation: { id: 1 } },
+    });
     const headers = await webhookHeaders([secret], "msg_1", body);
     expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
@@ -31,7 +35,12 @@ describe("signing", () => {
     const wh = new Webhook(secret);
     expect(() => wh.verify('{"a":2}', headers)).toThrow();
     expect(() => wh.verify('{"a":1}', { ...headers, "webhook-id": "msg_4" })).toThrow();
-    expect(() => wh.verify('{"a":1}', { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) + 1) })).toThrow();
+    expect(() =>
+      wh.verify('{"a":1}', {
+        ...headers,
+        "webhook-timestamp": String(Number(headers["webhook-timestamp"]) + 1),
+      }),
+    ).toThrow();
     const old = await webhookHeaders([secret], "msg_3", '{"a":1}', Date.now() - 3_600_000);
     expect(() => wh.verify('{"a":1}', old)).toThrow();
   });
@@ -112,11 +121,23 @@ describe("endpoint names at delivery", () => {
   it.each([
     ["https://hooks.example.com/h", undefined],
     ["https://hooks.example.com./h", undefined],
-    ["https://127.0.0.1.nip.io/h", { reason: "127.0.0.1.nip.io resolves to a private address (127.0.0.1)", transient: false }],
-    ["https://sneaky.example.com/h", { reason: "sneaky.example.com resolves to a private address (10.0.0.5)", transient: false }],
-    ["https://v6.example.com/h", { reason: "v6.example.com resolves to a private address (fd12::1)", transient: false }],
+    [
+      "https://127.0.0.1.nip.io/h",
+      { reason: "127.0.0.1.nip.io resolves to a private address (127.0.0.1)", transient: false },
+    ],
+    [
+      "https://sneaky.example.com/h",
+      { reason: "sneaky.example.com resolves to a private address (10.0.0.5)", transient: false },
+    ],
+    [
+      "https://v6.example.com/h",
+      { reason: "v6.example.com resolves to a private address (fd12::1)", transient: false },
+    ],
     ["https://nothing.example.com/h", { reason: "nothing.example.com has no address", transient: true }],
-    ["https://down.example.com/h", { reason: "could not resolve down.example.com: SERVFAIL", transient: true }],
+    [
+      "https://down.example.com/h",
+      { reason: "could not resolve down.example.com: SERVFAIL", transient: true },
+    ],
     ["https://93.184.216.34/h", undefined],
   ])("%s", async (endpoint, expected) => {
     expect(await resolvedProblem(endpoint, resolve)).toEqual(expected);
@@ -126,7 +147,9 @@ describe("endpoint names at delivery", () => {
 describe("retry schedule", () => {
   it("follows the documented schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up", () => {
     expect(RETRY_SCHEDULE).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, 1))).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, 1))).toEqual([
+      5, 300, 1800, 7200, 18000, 36000, 36000,
+    ]);
     expect(retryDelay(8, 1)).toBeUndefined();
   });
 

@@ -3,7 +3,19 @@
  * every write carries) live here only. The console's API is the integrator API mounted again under
  * `<base>/api/v2` with the session's cookie in place of a bearer token.
  */
-import type { BookingRoom, Closure, Customer, HistoryItem, Message, Property, Reservation, Room, Service, Session, Table } from "./types.js";
+import type {
+  BookingRoom,
+  Closure,
+  Customer,
+  HistoryItem,
+  Message,
+  Property,
+  Reservation,
+  Room,
+  Service,
+  Session,
+  Table,
+} from "./types.js";
 
 /** One refused field of a problem+json answer, named as the API names it ("customer.email"). */
 export interface FieldError {
@@ -101,7 +113,10 @@ export class ConsoleApi {
   }
 
   async signIn(username: string, password: string): Promise<Session> {
-    this.session = await this.one<Session>(`${this.base}/session`, { method: "POST", body: { username, password } });
+    this.session = await this.one<Session>(`${this.base}/session`, {
+      method: "POST",
+      body: { username, password },
+    });
     return this.session;
   }
 
@@ -156,7 +171,10 @@ export class ConsoleApi {
   }
 
   create(input: ReservationCreate): Promise<Reservation> {
-    return this.one<Reservation>(this.api("/reservations"), { method: "POST", body: { channel: "PLATFORM_ADMIN", ...input } });
+    return this.one<Reservation>(this.api("/reservations"), {
+      method: "POST",
+      body: { channel: "PLATFORM_ADMIN", ...input },
+    });
   }
 
   update(id: number, change: ReservationChange): Promise<Reservation> {
@@ -165,7 +183,9 @@ export class ConsoleApi {
 
   /** Seat (checkin) or check out; `undo` reverses a step made by mistake. */
   step(id: number, step: "checkin" | "checkout", undo = false): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}/${step}${undo ? "?undo=true" : ""}`), { method: "PATCH" });
+    return this.one<Reservation>(this.api(`/reservations/${id}/${step}${undo ? "?undo=true" : ""}`), {
+      method: "PATCH",
+    });
   }
 
   setStatus(id: number, status: StatusMove): Promise<Reservation> {
@@ -177,8 +197,17 @@ export class ConsoleApi {
   }
 
   /** Rooms and tables at one time for a party, the engine's choice marked (`best_choice`). */
-  async rooms(q: { date: string; hour: string; pax: number; service_id: number }, signal?: AbortSignal): Promise<BookingRoom[]> {
-    const params = new URLSearchParams({ start_date: q.date, start_hour: q.hour, pax: String(q.pax), service_id: String(q.service_id), best_choice: "true" });
+  async rooms(
+    q: { date: string; hour: string; pax: number; service_id: number },
+    signal?: AbortSignal,
+  ): Promise<BookingRoom[]> {
+    const params = new URLSearchParams({
+      start_date: q.date,
+      start_hour: q.hour,
+      pax: String(q.pax),
+      service_id: String(q.service_id),
+      best_choice: "true",
+    });
     const body = await this.send(this.api(`/bookings/rooms?${params}`), { signal });
     return body?.status === 206 ? [] : ((body?.data as BookingRoom[][] | undefined)?.[0] ?? []);
   }
@@ -215,7 +244,12 @@ export class ConsoleApi {
     return this.one<Room>(this.api("/rooms"), { method: "POST", body: { name } });
   }
 
-  createTable(input: { name: string; room_id: number; guests_min: number; guests_max: number }): Promise<Table> {
+  createTable(input: {
+    name: string;
+    room_id: number;
+    guests_min: number;
+    guests_max: number;
+  }): Promise<Table> {
     return this.one<Table>(this.api("/tables"), { method: "POST", body: input });
   }
 
@@ -225,7 +259,9 @@ export class ConsoleApi {
   }
 
   revokeApp(clientId: string): Promise<unknown> {
-    return this.send(this.api(`/properties/${this.propertyId}/apps/${encodeURIComponent(clientId)}`), { method: "DELETE" });
+    return this.send(this.api(`/properties/${this.propertyId}/apps/${encodeURIComponent(clientId)}`), {
+      method: "DELETE",
+    });
   }
 
   customers(search: string, signal?: AbortSignal): Promise<Customer[]> {
@@ -250,7 +286,9 @@ export class ConsoleApi {
     return this.one<Property>(this.api(`/properties/${this.propertyId}`), { signal });
   }
 
-  updateProperty(change: Partial<Omit<Property, "settings">> & { settings?: Record<string, unknown> }): Promise<Property> {
+  updateProperty(
+    change: Partial<Omit<Property, "settings">> & { settings?: Record<string, unknown> },
+  ): Promise<Property> {
     return this.one<Property>(this.api(`/properties/${this.propertyId}`), { method: "PUT", body: change });
   }
 
@@ -296,8 +334,15 @@ export class ConsoleApi {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (WRITES.has(method) && this.session) headers["X-CSRF-Token"] = this.session.csrf_token;
-    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, credentials: "same-origin" });
-    const json = res.status === 204 ? undefined : ((await res.json().catch(() => undefined)) as Answer | undefined);
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      credentials: "same-origin",
+    });
+    const json =
+      res.status === 204 ? undefined : ((await res.json().catch(() => undefined)) as Answer | undefined);
     if (!res.ok) throw new ApiError(res.status, json?.code, json?.detail ?? json?.title, json?.errors ?? []);
     return res.status === 206 ? { status: 206 } : json;
   }

@@ -147,7 +147,8 @@ export class BookingConsole extends LitElement {
   /** Shows `route` and records it in the history (Back returns to where the user was). */
   go(route: Route, replace = false): void {
     const path = routePath(route);
-    if (path !== location.pathname + location.search) history[replace ? "replaceState" : "pushState"](null, "", path);
+    if (path !== location.pathname + location.search)
+      history[replace ? "replaceState" : "pushState"](null, "", path);
     this.route = route;
     this.moved = true;
   }
@@ -169,7 +170,12 @@ export class BookingConsole extends LitElement {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || !this.session) return;
     const target = e.composedPath()[0] as HTMLElement | undefined;
     if (target && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable)) return;
-    const routes: Record<string, Route> = { w: { view: "new", walkIn: true }, n: { view: "new" }, d: { view: "day" }, t: { view: "timeline" } };
+    const routes: Record<string, Route> = {
+      w: { view: "new", walkIn: true },
+      n: { view: "new" },
+      d: { view: "day" },
+      t: { view: "timeline" },
+    };
     const route = routes[e.key];
     if (!route) return;
     e.preventDefault();
@@ -181,7 +187,9 @@ export class BookingConsole extends LitElement {
   }
 
   private async applyLocale(session: Session | undefined) {
-    const locale = supported(this.locale) ?? pickLocale(document.documentElement.lang || undefined, session?.locale, session?.property.locale);
+    const locale =
+      supported(this.locale) ??
+      pickLocale(document.documentElement.lang || undefined, session?.locale, session?.property.locale);
     await setLocale(locale);
   }
 
@@ -202,7 +210,9 @@ export class BookingConsole extends LitElement {
   private async focusView() {
     this.moved = false;
     await defineView(this.route.view);
-    const view = this.renderRoot.querySelector<HTMLElement & { updateComplete?: Promise<unknown>; focusHeading?: () => void }>("main > *");
+    const view = this.renderRoot.querySelector<
+      HTMLElement & { updateComplete?: Promise<unknown>; focusHeading?: () => void }
+    >("main > *");
     await view?.updateComplete;
     view?.focusHeading?.();
   }
@@ -223,7 +233,10 @@ export class BookingConsole extends LitElement {
   override render() {
     return this.sessionTask.render({
       pending: () => html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
-      complete: (session) => (session && this.route.view !== "sign-in" && this.route.view !== "reset" ? this.signedIn(session) : this.signInView()),
+      complete: (session) =>
+        session && this.route.view !== "sign-in" && this.route.view !== "reset"
+          ? this.signedIn(session)
+          : this.signInView(),
       error: (err) => html`<main part="main">${actionError(err)}</main>`,
     });
   }
@@ -237,7 +250,8 @@ export class BookingConsole extends LitElement {
   private signedIn(session: Session) {
     const today = todayIn(session.property.timezone, now());
     const current = this.route.view;
-    const item = (route: Route, text: string, active: boolean) => html`<li>${active ? html`<a href=${routePath(route)} aria-current="page" part="link" @click=${(e: MouseEvent) => this.follow(e, route)}>${text}</a>` : link(route, text)}</li>`;
+    const item = (route: Route, text: string, active: boolean) =>
+      html`<li>${active ? html`<a href=${routePath(route)} aria-current="page" part="link" @click=${(e: MouseEvent) => this.follow(e, route)}>${text}</a>` : link(route, text)}</li>`;
     return html`
       <header part="header">
         <strong>${session.property.name}</strong>
@@ -288,4 +302,3 @@ declare global {
     "console-signed-in": CustomEvent<Session>;
   }
 }
-

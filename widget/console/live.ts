@@ -68,7 +68,8 @@ export class LiveFeed {
     this.socket = undefined;
     this.failures++;
     this.poll();
-    if (this.failures <= 5) setTimeout(() => !this.stopped && this.start(), Math.min(60_000, 2_000 * 2 ** this.failures));
+    if (this.failures <= 5)
+      setTimeout(() => !this.stopped && this.start(), Math.min(60_000, 2_000 * 2 ** this.failures));
   }
 
   private poll() {

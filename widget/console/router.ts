@@ -20,7 +20,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The route of a path (and query); anything unknown opens the day. */
 export function parseRoute(pathname: string, search = ""): Route {
-  const parts = pathname.replace(/\/+$/, "").slice(ROOT.length).split("/").filter(Boolean).map(decodeURIComponent);
+  const parts = pathname
+    .replace(/\/+$/, "")
+    .slice(ROOT.length)
+    .split("/")
+    .filter(Boolean)
+    .map(decodeURIComponent);
   const [head, arg] = parts;
   const id = Number(arg);
   switch (head) {
@@ -28,7 +33,9 @@ export function parseRoute(pathname: string, search = ""): Route {
     case "timeline":
       return arg && DATE.test(arg) ? { view: head, date: arg } : { view: head };
     case "new":
-      return new URLSearchParams(search).get("walk_in") === "1" ? { view: "new", walkIn: true } : { view: "new" };
+      return new URLSearchParams(search).get("walk_in") === "1"
+        ? { view: "new", walkIn: true }
+        : { view: "new" };
     case "reservations":
       return Number.isInteger(id) && id > 0 ? { view: "reservation", id } : { view: "day" };
     case "guests":
@@ -49,7 +56,11 @@ export function routePath(route: Route): string {
   switch (route.view) {
     case "day":
     case "timeline":
-      return route.date ? `${ROOT}/${route.view}/${route.date}` : route.view === "day" ? ROOT : `${ROOT}/timeline`;
+      return route.date
+        ? `${ROOT}/${route.view}/${route.date}`
+        : route.view === "day"
+          ? ROOT
+          : `${ROOT}/timeline`;
     case "new":
       return route.walkIn ? `${ROOT}/new?walk_in=1` : `${ROOT}/new`;
     case "reservation":
@@ -66,11 +77,21 @@ export function routePath(route: Route): string {
 /** Today's date (YYYY-MM-DD) in the restaurant's zone at instant `at`. */
 export function todayIn(timeZone: string, at: number): string {
   // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(at);
 }
 
 /** The wall-clock time (HH:MM:00) in the restaurant's zone at instant `at`, on a whole minute. */
 export function nowIn(timeZone: string, at: number): string {
-  const hm = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
+  const hm = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(at);
   return `${hm}:00`;
 }

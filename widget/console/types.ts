@@ -140,5 +140,10 @@ export interface Property {
   description: string | null;
   public_key: string;
   position: Record<string, unknown>;
-  settings: Record<string, unknown> & { timezone?: string; locale?: string; accent_color?: string | null; welcome_message?: string | null };
+  settings: Record<string, unknown> & {
+    timezone?: string;
+    locale?: string;
+    accent_color?: string | null;
+    welcome_message?: string | null;
+  };
 }

@@ -92,9 +92,11 @@ function partySize(c: ChooseView) {
           <option value=${max + 1} ?selected=${c.largeParty}>${msg(str`More than ${max}`, { id: "book.pax-more" })}</option>
         </select>
       </div>
-      ${c.largeParty
-        ? nothing
-        : html`<p class="muted small" id="pax-hint">${msg(str`Up to ${max} guests online. For a larger party:`, { id: "book.pax-hint-call" })} ${callUs(c.profile)}</p>`}
+      ${
+        c.largeParty
+          ? nothing
+          : html`<p class="muted small" id="pax-hint">${msg(str`Up to ${max} guests online. For a larger party:`, { id: "book.pax-hint-call" })} ${callUs(c.profile)}</p>`
+      }
     </div>`;
 }
 
@@ -113,16 +115,18 @@ export function serviceStep(v: ServiceView) {
   const preferred = open.find((s) => s.service_id === v.preferred);
   const yielded = preferred && preferred !== service && !preferred.times.length ? preferred : undefined;
   return html`${yielded ? preferredFull(v, yielded) : nothing}
-    ${open.length > 1
-      ? choiceGroup({
-          name: "service",
-          legend: msg("Service", { id: "book.service" }),
-          options: open.map((s) => ({ value: String(s.service_id), label: s.name })),
-          value: String(service.service_id),
-          onChange: (x) => v.setService(Number(x)),
-          part: "service",
-        })
-      : html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`}
+    ${
+      open.length > 1
+        ? choiceGroup({
+            name: "service",
+            legend: msg("Service", { id: "book.service" }),
+            options: open.map((s) => ({ value: String(s.service_id), label: s.name })),
+            value: String(service.service_id),
+            onChange: (x) => v.setService(Number(x)),
+            part: "service",
+          })
+        : html`<p><span class="label">${msg("Service", { id: "book.service" })}:</span> ${service.name}</p>`
+    }
     ${service.times.length ? freeTimes(v) : nothing}
     ${service.full_times.length ? fullTimes(v) : nothing}
     ${v.hour ? actionBar(v, v.hour) : nothing}`;
@@ -145,11 +149,13 @@ function actionBar(v: ServiceView, hour: string) {
 function preferredFull(v: ServiceView, yielded: DayService) {
   return html`<div class="message" id="service-full">
     <p>${msg(str`${yielded.name} is full for ${v.pax} on this day. ${v.service.name} still has free tables.`, { id: "book.service-full" })}</p>
-    ${yielded.full_times.length
-      ? html`<button type="button" class="btn secondary" part="button" @click=${() => v.setService(yielded.service_id)}>
+    ${
+      yielded.full_times.length
+        ? html`<button type="button" class="btn secondary" part="button" @click=${() => v.setService(yielded.service_id)}>
           ${msg(str`Join the waiting list for ${yielded.name}`, { id: "book.waiting-for" })}
         </button>`
-      : nothing}
+        : nothing
+    }
   </div>`;
 }
 
@@ -181,13 +187,22 @@ function fullTimes(v: ServiceView) {
  * The full times of the service, for the waiting list: a second radio group behind a native
  * disclosure (closed while the service has free times, unless one of these is chosen).
  */
-export function waitingList(o: { times: ChoiceOption[]; city: string; open: boolean; value: string | undefined; onChange: (v: string) => void }) {
+export function waitingList(o: {
+  times: ChoiceOption[];
+  city: string;
+  open: boolean;
+  value: string | undefined;
+  onChange: (v: string) => void;
+}) {
   return html`<details class="waiting" part="waiting-list" ?open=${o.open}>
     <summary>${msg("Join the waiting list", { id: "book.waiting" })}</summary>
     ${choiceGroup({
       name: "waiting",
       legend: msg(str`Full times in ${o.city}, for the waiting list`, { id: "book.waiting-times-in" }),
-      hint: msg("On the waiting list your party holds no table. If one frees up at the time you chose, we email you an offer to claim.", { id: "book.waiting-offer" }),
+      hint: msg(
+        "On the waiting list your party holds no table. If one frees up at the time you chose, we email you an offer to claim.",
+        { id: "book.waiting-offer" },
+      ),
       options: o.times,
       value: o.value,
       onChange: o.onChange,
@@ -196,4 +211,3 @@ export function waitingList(o: { times: ChoiceOption[]; city: string; open: bool
     })}
   </details>`;
 }
-

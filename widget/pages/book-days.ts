@@ -50,7 +50,8 @@ export class SlotDays {
    */
   fullDates(pax: number): ReadonlySet<string> {
     const full = new Set<string>();
-    for (const [key, { day }] of this.days) if (key.startsWith(`${pax}|`) && !day.services.some((s) => s.times.length)) full.add(day.date);
+    for (const [key, { day }] of this.days)
+      if (key.startsWith(`${pax}|`) && !day.services.some((s) => s.times.length)) full.add(day.date);
     const same = this.full.size === full.size && [...full].every((d) => this.full.has(d));
     if (!same) this.full = full;
     return this.full;
@@ -59,6 +60,7 @@ export class SlotDays {
 
 /** The first day with a free time, for the service preselected on the services page if any. */
 export function firstOpenDay(days: readonly PublicSlotDay[], serviceId: number | undefined) {
-  const open = (d: PublicSlotDay, id?: number) => d.services.some((s) => s.times.length && (!id || s.service_id === id));
+  const open = (d: PublicSlotDay, id?: number) =>
+    d.services.some((s) => s.times.length && (!id || s.service_id === id));
   return days.find((d) => open(d, serviceId)) ?? days.find((d) => open(d)) ?? days[0];
 }

@@ -45,15 +45,19 @@ export function detailsStep(v: DetailsView) {
     <section class="stack" part="details" aria-labelledby="h">
       <h2 id="h" part="heading" tabindex="-1">${msg("Your details", { id: "details.title" })}</h2>
       ${summary(v.summary, v.locale)}
-      ${v.waiting
-        ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
-        : nothing}
+      ${
+        v.waiting
+          ? html`<p class="message">${msg("This time is full: you are joining the waiting list, and your party holds no table.", { id: "details.waiting" })}</p>`
+          : nothing
+      }
       ${v.waiting && v.hour && v.laterTimes.length && !taken ? untilField(v, v.hour) : nothing}
-      ${v.hour
-        ? html`<p class="muted" id="policy">
+      ${
+        v.hour
+          ? html`<p class="muted" id="policy">
             ${policyBefore({ date: v.summary.date, hour: v.hour, cancelNotice: v.profile.cancel_notice, city: placeOf(v.profile), locale: v.locale })}
           </p>`
-        : nothing}
+          : nothing
+      }
       <form part="form" novalidate @submit=${v.submit} @input=${v.remember} @change=${v.remember}>
         ${guestFields(v.guest, v.errors)}
         <div role="alert" class="alert">
@@ -87,10 +91,15 @@ function untilField(v: DetailsView, hour: string) {
 }
 
 /** The service's times after `hour`, in the service's order (its times past midnight last). */
-export function laterTimes(service: PublicSlotDay["services"][number] | undefined, hour: string | undefined): string[] {
+export function laterTimes(
+  service: PublicSlotDay["services"][number] | undefined,
+  hour: string | undefined,
+): string[] {
   if (!service || !hour) return [];
   const key = (h: string) => (h < service.start_hour ? `1${h}` : `0${h}`);
-  return [...new Set([...service.times, ...service.full_times])].filter((h) => key(h) > key(hour)).sort((a, b) => key(a).localeCompare(key(b)));
+  return [...new Set([...service.times, ...service.full_times])]
+    .filter((h) => key(h) > key(hour))
+    .sort((a, b) => key(a).localeCompare(key(b)));
 }
 
 /** The chosen time went to another party meanwhile: the day's free times follow, or there are none. */
@@ -98,9 +107,13 @@ function takenMessage(alternatives: string[] | undefined) {
   return html`<div id="failure" tabindex="-1" class="message error" part="error">
     <p><strong>${msg("Sorry, that time was just taken.", { id: "details.taken" })}</strong></p>
     <p>
-      ${alternatives?.length
-        ? msg("These times are still free on the same day:", { id: "details.alternatives" })
-        : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })}
+      ${
+        alternatives?.length
+          ? msg("These times are still free on the same day:", { id: "details.alternatives" })
+          : msg("No other time is free on that day. Please choose another date.", {
+              id: "details.no-alternatives",
+            })
+      }
     </p>
   </div>`;
 }
@@ -119,15 +132,17 @@ function freeTimes(v: DetailsView, alternatives: string[]) {
 /** Its label says what it will do: book, book another time, or join the waiting list. */
 function submitButton(v: DetailsView, taken: boolean) {
   return html`<button type="submit" class="btn" part="button" aria-disabled=${v.pending ? "true" : "false"}>
-    ${v.pending
-      ? msg("Booking…", { id: "details.pending" })
-      : taken
-        ? v.hour
-          ? msg(str`Book at ${formatTime(v.hour, v.locale)}`, { id: "details.book-at" })
-          : msg("Choose a free time", { id: "details.choose-free" })
-        : v.waiting
-          ? msg("Join the waiting list", { id: "book.waiting" })
-          : msg("Confirm booking", { id: "details.submit" })}
+    ${
+      v.pending
+        ? msg("Booking…", { id: "details.pending" })
+        : taken
+          ? v.hour
+            ? msg(str`Book at ${formatTime(v.hour, v.locale)}`, { id: "details.book-at" })
+            : msg("Choose a free time", { id: "details.choose-free" })
+          : v.waiting
+            ? msg("Join the waiting list", { id: "book.waiting" })
+            : msg("Confirm booking", { id: "details.submit" })
+    }
   </button>`;
 }
 
@@ -146,7 +161,10 @@ export function bookingInput(o: {
   const { occasion, allergies, special_request, ...guest } = o.guest;
   // An alternative time may belong to another service of the day: the Worker then finds it.
   const { service } = o;
-  const serviceId = service && (o.waiting ? service.full_times : service.times).includes(o.hour) ? service.service_id : undefined;
+  const serviceId =
+    service && (o.waiting ? service.full_times : service.times).includes(o.hour)
+      ? service.service_id
+      : undefined;
   return {
     date: o.date,
     hour: o.hour,

@@ -7,7 +7,14 @@ import { localized, msg } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
-import { PublicApiError, type PublicApi, type PublicBooking, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
+import {
+  PublicApiError,
+  type PublicApi,
+  type PublicBooking,
+  type PublicBookingInput,
+  type PublicProfile,
+  type PublicSlotDay,
+} from "../api.js";
 import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
 import { addDays } from "../format.js";
@@ -44,25 +51,25 @@ export class BookPage extends LitElement {
   /** the host shows the manage page in this element (`booking-manage`) */
   @property({ type: Boolean }) declare manageHere: boolean;
 
-  @state() private declare step: Step;
-  @state() private declare date: string | undefined;
-  @state() private declare pax: number;
+  @state() declare private step: Step;
+  @state() declare private date: string | undefined;
+  @state() declare private pax: number;
   /** a party larger than the online maximum was asked for (the list's last entry, or `?pax=`): it books by phone */
-  @state() private declare largeParty: boolean;
-  @state() private declare hour: string | undefined;
-  @state() private declare guest: GuestForm;
+  @state() declare private largeParty: boolean;
+  @state() declare private hour: string | undefined;
+  @state() declare private guest: GuestForm;
   /** the chosen time is a full one: the booking joins the waiting list */
-  @state() private declare waiting: boolean;
+  @state() declare private waiting: boolean;
   /** waiting: the latest start the party takes; undefined: the chosen time alone */
-  @state() private declare waitUntil: string | undefined;
+  @state() declare private waitUntil: string | undefined;
   /** why the last booking failed; cleared when the guest goes back or picks another time */
-  @state() private declare failure: unknown;
-  @state() private declare alternatives: string[] | undefined;
-  @state() private declare booking: PublicBooking | undefined;
+  @state() declare private failure: unknown;
+  @state() declare private alternatives: string[] | undefined;
+  @state() declare private booking: PublicBooking | undefined;
   /** the guest chose this day's service on its chip (else a full preferred service yields to one with room) */
-  @state() private declare servicePicked: boolean;
+  @state() declare private servicePicked: boolean;
   /** the server's refusals, by field */
-  @state() private declare errors: FieldErrors;
+  @state() declare private errors: FieldErrors;
   /** "Next available", a chunk of its own (loaded when a day is full) */
   private nextModule: typeof import("./next-available.js") | undefined;
   /** the details and confirmation, a chunk of their own */
@@ -100,7 +107,8 @@ export class BookPage extends LitElement {
     const step = stepOf(e.state);
     if (!step || step === this.step) return;
     if (this.step === "done") this.reset();
-    this.step = step === "details" && this.hour ? "details" : step === "done" && this.booking ? "done" : "choose";
+    this.step =
+      step === "details" && this.hour ? "details" : step === "done" && this.booking ? "done" : "choose";
     this.failure = undefined;
     this.focusSelector = "h2";
   };
@@ -135,7 +143,16 @@ export class BookPage extends LitElement {
 
   private draft(): Draft {
     if (this.step === "done") return { step: "choose", pax: this.pax };
-    return { step: this.step, pax: this.pax, date: this.date, hour: this.hour, waiting: this.waiting, until: this.waitUntil, serviceId: this.serviceId, guest: this.guest };
+    return {
+      step: this.step,
+      pax: this.pax,
+      date: this.date,
+      hour: this.hour,
+      waiting: this.waiting,
+      until: this.waitUntil,
+      serviceId: this.serviceId,
+      guest: this.guest,
+    };
   }
 
   private slots = new Task(this, {
@@ -172,7 +189,17 @@ export class BookPage extends LitElement {
       const at = now();
       this.nextModule ??= await import("./next-available.js");
       const service = chosen && { id: chosen.service_id, name: chosen.name };
-      return this.nextModule.findNext(api, { date: day.date, last: profile.last_date, pax, service, remember: (d) => this.days.remember(pax, [d], at) }, signal);
+      return this.nextModule.findNext(
+        api,
+        {
+          date: day.date,
+          last: profile.last_date,
+          pax,
+          service,
+          remember: (d) => this.days.remember(pax, [d], at),
+        },
+        signal,
+      );
     },
   });
 
@@ -265,11 +292,17 @@ export class BookPage extends LitElement {
     this.failure = undefined;
   }
 
-
   override render() {
     if (!this.profile) return nothing;
     if (this.step === "done" && this.booking && this.later)
-      return this.later.confirmation(this.booking, this.locale, () => this.again(), this.profile, { hosted: this.hosted, here: this.manageHere, accent: this.accent() }, this.api!.calendarUrl(this.booking.manage_token));
+      return this.later.confirmation(
+        this.booking,
+        this.locale,
+        () => this.again(),
+        this.profile,
+        { hosted: this.hosted, here: this.manageHere, accent: this.accent() },
+        this.api!.calendarUrl(this.booking.manage_token),
+      );
     if (this.step === "details") return this.renderDetails();
     return this.renderChoose(this.profile);
   }
@@ -292,10 +325,14 @@ export class BookPage extends LitElement {
       setDate: (d) => this.setDate(d),
       status: this.slots.render({
         pending: () => timesSkeleton(),
-        error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
+        error: () =>
+          html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
         complete: () => dayStatus(free, open.length),
       }),
-      next: !loading && day && !free && this.next.value && this.nextModule ? this.nextModule.nextAvailable(this.next.value, this.locale, (n) => this.takeNext(n)) : nothing,
+      next:
+        !loading && day && !free && this.next.value && this.nextModule
+          ? this.nextModule.nextAvailable(this.next.value, this.locale, (n) => this.takeNext(n))
+          : nothing,
       service: service
         ? serviceStep({
             service,
@@ -376,7 +413,13 @@ export class BookPage extends LitElement {
       until: this.waitUntil,
       laterTimes: this.waiting ? later.laterTimes(this.service(this.slots.value), this.hour) : [],
       setUntil: (h) => (this.waitUntil = h),
-      summary: { date: this.startDate(), hour: this.hour, waiting_until: this.waiting ? this.waitUntil : undefined, pax: this.pax, service: this.service(this.slots.value) },
+      summary: {
+        date: this.startDate(),
+        hour: this.hour,
+        waiting_until: this.waiting ? this.waitUntil : undefined,
+        pax: this.pax,
+        service: this.service(this.slots.value),
+      },
       profile: this.profile!,
       locale: this.locale,
       submit: (e) => this.submit(e),
@@ -423,7 +466,18 @@ export class BookPage extends LitElement {
     this.remember(e);
     this.failure = undefined;
     const { guest, pax, hour, waiting, locale } = this;
-    void this.create.run([this.later!.bookingInput({ guest, date: this.startDate(), hour, pax, service: this.service(this.slots.value), waiting, until: this.waitUntil, locale })]);
+    void this.create.run([
+      this.later!.bookingInput({
+        guest,
+        date: this.startDate(),
+        hour,
+        pax,
+        service: this.service(this.slots.value),
+        waiting,
+        until: this.waitUntil,
+        locale,
+      }),
+    ]);
   }
 
   private reset() {
@@ -437,7 +491,6 @@ export class BookPage extends LitElement {
     this.reset();
     this.goTo("choose");
   }
-
 }
 
 // Defined with the page (lazy.ts): one chunk.

@@ -41,7 +41,8 @@ export function saveDraft(publicKey: string, draft: Draft) {
 }
 
 /** The step in the history entry this element wrote, if any. */
-export const stepOf = (state: unknown): Step | undefined => (state as { bookingEngineStep?: Step } | null)?.bookingEngineStep;
+export const stepOf = (state: unknown): Step | undefined =>
+  (state as { bookingEngineStep?: Step } | null)?.bookingEngineStep;
 
 /**
  * Records `step` as a history entry (or replaces the current one). The host's own state object

@@ -14,11 +14,15 @@ import { email, statusText, summary } from "../parts/summary.js";
 /** Why a booking failed, in words the guest can act on (a time taken meanwhile aside). */
 export function bookingError(error: unknown) {
   if (error instanceof PublicApiError) {
-    if (error.status === 429) return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
+    if (error.status === 429)
+      return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
     // The server's words are English: the fields it named say what they need (guest-fields.ts).
     if (error.status === 400) return msg("Please check the details marked below.", { id: "error.check" });
     if (error.code === "guest_booking_limit") {
-      return msg("You already have as many upcoming online bookings here as the restaurant accepts from one guest. Please cancel one of them, or call the restaurant.", { id: "error.guest-limit" });
+      return msg(
+        "You already have as many upcoming online bookings here as the restaurant accepts from one guest. Please cancel one of them, or call the restaurant.",
+        { id: "error.guest-limit" },
+      );
     }
   }
   return msg("The booking could not be made. Please try again.", { id: "error.generic" });
@@ -54,27 +58,48 @@ function manageHref(b: PublicBooking, o: ManageLink): string {
  * waiting list and any other status say what they are. The manage link in every case, the
  * cancellation policy and where to find the restaurant.
  */
-export function confirmation(b: PublicBooking, locale: string, again: () => void, profile: PublicProfile, link: ManageLink, calendarUrl: string) {
+export function confirmation(
+  b: PublicBooking,
+  locale: string,
+  again: () => void,
+  profile: PublicProfile,
+  link: ManageLink,
+  calendarUrl: string,
+) {
   const newTab = !link.here && !link.hosted;
   const booked = b.status === "ACCEPTED" || b.status === "CONFIRMED";
   const waiting = b.status === "WAITING";
   return html`
     <section class="stack" part="confirmation" aria-labelledby="h">
       <h2 id="h" part="heading" tabindex="-1">
-        ${booked
-          ? msg("Your table is booked", { id: "done.title" })
-          : waiting
-            ? msg("You are on the waiting list", { id: "done.waiting" })
-            : msg("Your request was received", { id: "done.received" })}
+        ${
+          booked
+            ? msg("Your table is booked", { id: "done.title" })
+            : waiting
+              ? msg("You are on the waiting list", { id: "done.waiting" })
+              : msg("Your request was received", { id: "done.received" })
+        }
       </h2>
       <p class="message${booked ? " success" : ""}">
-        ${booked
-          ? msg(str`Thank you, ${b.guest.first_name}. We look forward to seeing you.`, { id: "done.thanks" })
-          : waiting
-            ? b.waiting_until
-              ? msg(str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet. If one frees up at any time from ${formatTime(b.hour, locale)} to ${formatTime(b.waiting_until, locale)}, we email you an offer for the earliest time that fits, valid for ${profile.offer_minutes} minutes: claim it and the table is yours if it is still free.`, { id: "done.waiting-offer-range" })
-              : msg(str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet. If one frees up at this time, we email you an offer, valid for ${profile.offer_minutes} minutes: claim it and the table is yours if it is still free.`, { id: "done.waiting-offer" })
-            : msg(str`Thank you, ${b.guest.first_name}. The restaurant has not confirmed your table yet.`, { id: "done.thanks-received" })}
+        ${
+          booked
+            ? msg(str`Thank you, ${b.guest.first_name}. We look forward to seeing you.`, {
+                id: "done.thanks",
+              })
+            : waiting
+              ? b.waiting_until
+                ? msg(
+                    str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet. If one frees up at any time from ${formatTime(b.hour, locale)} to ${formatTime(b.waiting_until, locale)}, we email you an offer for the earliest time that fits, valid for ${profile.offer_minutes} minutes: claim it and the table is yours if it is still free.`,
+                    { id: "done.waiting-offer-range" },
+                  )
+                : msg(
+                    str`Thank you, ${b.guest.first_name}. Your party is on the waiting list and holds no table yet. If one frees up at this time, we email you an offer, valid for ${profile.offer_minutes} minutes: claim it and the table is yours if it is still free.`,
+                    { id: "done.waiting-offer" },
+                  )
+              : msg(str`Thank you, ${b.guest.first_name}. The restaurant has not confirmed your table yet.`, {
+                  id: "done.thanks-received",
+                })
+        }
       </p>
       ${summary({ ...b, state: { text: statusText(b.status), value: b.status } }, locale)}
       <p class="muted">${policyAfter({ until: b.cancellable_until, timezone: profile.timezone, city: placeOf(profile), locale })}</p>

@@ -23,7 +23,10 @@ const loaders: Record<NavigateDetail["page"], () => Promise<void>> = {
   },
   offer: async () => define("be-offer-page", (await import("./offer-page.js")).OfferPage),
   manage: async () => {
-    const [{ ManagePage }, { ManageChange }] = await Promise.all([import("./manage-page.js"), import("./manage-change.js")]);
+    const [{ ManagePage }, { ManageChange }] = await Promise.all([
+      import("./manage-page.js"),
+      import("./manage-change.js"),
+    ]);
     define("be-manage-change", ManageChange);
     define("be-manage-page", ManagePage);
   },

@@ -9,7 +9,14 @@ import { localized, msg, str } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import type { PublicApi, PublicApiError, PublicChangeInput, PublicProfile, PublicReservation, PublicSlotDay } from "../api.js";
+import type {
+  PublicApi,
+  PublicApiError,
+  PublicChangeInput,
+  PublicProfile,
+  PublicReservation,
+  PublicSlotDay,
+} from "../api.js";
 import { fire } from "../events.js";
 import { addDays, formatTime } from "../format.js";
 import { choiceGroup, choiceStyles, timesSkeleton } from "../parts/choice.js";
@@ -17,7 +24,9 @@ import { placeOf } from "../parts/place.js";
 import { base } from "../parts/styles.js";
 
 /** A 409 "time no longer available", read by its fields: the chunk needs only the error's type. */
-const taken = (e: unknown) => (e as PublicApiError | undefined)?.status === 409 && (e as PublicApiError).code === "time_no_longer_available";
+const taken = (e: unknown) =>
+  (e as PublicApiError | undefined)?.status === 409 &&
+  (e as PublicApiError).code === "time_no_longer_available";
 
 /** One service's times of the day: `service_id|hour`, and which are past midnight (booked on the next date). */
 interface ServiceTimes {
@@ -42,7 +51,10 @@ interface Draft {
  * Only what differs from the reservation as it is: a party size changed alone keeps the date,
  * the time and the service.
  */
-export function changeInput(r: PublicReservation, d: { date: string; hour: string; pax: number; serviceId: number }): PublicChangeInput {
+export function changeInput(
+  r: PublicReservation,
+  d: { date: string; hour: string; pax: number; serviceId: number },
+): PublicChangeInput {
   const input: PublicChangeInput = {};
   if (d.date !== r.date) input.date = d.date;
   if (d.hour.slice(0, 5) !== r.hour.slice(0, 5)) input.hour = d.hour.slice(0, 5);
@@ -55,7 +67,10 @@ export function changeInput(r: PublicReservation, d: { date: string; hour: strin
  * The day's services and their free times for the party; on the reservation's own day its own
  * time is listed in its service (the party holds it, so it is not free to others).
  */
-function dayTimes(day: PublicSlotDay | undefined, own: { hour: string; serviceId: number | undefined } | undefined): ServiceTimes[] {
+function dayTimes(
+  day: PublicSlotDay | undefined,
+  own: { hour: string; serviceId: number | undefined } | undefined,
+): ServiceTimes[] {
   const list = (day?.services ?? []).map((s) => ({
     id: s.service_id,
     name: s.name,
@@ -66,7 +81,7 @@ function dayTimes(day: PublicSlotDay | undefined, own: { hour: string; serviceId
   if (mine && !mine.times.includes(own.hour)) {
     mine.times.push(own.hour);
     // In the service's order: a time before its first start is past midnight, so last.
-    const start = (day?.services.find((s) => s.service_id === mine.id)?.start_hour ?? "00:00:00");
+    const start = day?.services.find((s) => s.service_id === mine.id)?.start_hour ?? "00:00:00";
     const key = (h: string) => (h < start ? "1" : "0") + h;
     mine.times.sort((a, b) => key(a).localeCompare(key(b)));
     if (own.hour < start) mine.late.add(own.hour);
@@ -113,10 +128,10 @@ export class ManageChange extends LitElement {
   @property() declare locale: string;
 
   /** the form as the guest left it; it starts as the reservation is */
-  @state() private declare draft: Draft | undefined;
-  @state() private declare failure: unknown;
-  @state() private declare alternatives: string[];
-  @state() private declare missingTime: boolean;
+  @state() declare private draft: Draft | undefined;
+  @state() declare private failure: unknown;
+  @state() declare private alternatives: string[];
+  @state() declare private missingTime: boolean;
   /** the service of the time last asked for: its alternatives are of that service */
   private askedService = "";
 
@@ -130,7 +145,8 @@ export class ManageChange extends LitElement {
 
   override willUpdate(changed: Map<string, unknown>) {
     const r = this.reservation;
-    if (changed.has("reservation") && r && !this.draft) this.draft = { date: r.date, pax: r.pax, choice: r.service ? `${r.service.id}|${r.hour}` : "" };
+    if (changed.has("reservation") && r && !this.draft)
+      this.draft = { date: r.date, pax: r.pax, choice: r.service ? `${r.service.id}|${r.hour}` : "" };
   }
 
   /** The day's free times for the party, by service (the reservation's own time among them on its day). */
@@ -146,14 +162,17 @@ export class ManageChange extends LitElement {
 
   private save = new Task(this, {
     autoRun: false,
-    task: async ([input]: readonly [PublicChangeInput], { signal }) => this.api!.change(this.token, input, signal),
+    task: async ([input]: readonly [PublicChangeInput], { signal }) =>
+      this.api!.change(this.token, input, signal),
     onComplete: (reservation) => fire<ChangedDetail>(this, "be-changed", { reservation }, false),
     onError: (error) => {
       this.failure = error;
       this.alternatives = taken(error) ? (error as PublicApiError).alternatives : [];
       if (this.alternatives.length) this.draft = { ...this.draft!, choice: "" };
       void this.times.run();
-      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#change-failure")?.focus());
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLElement>("#change-failure")?.focus(),
+      );
     },
   });
 
@@ -166,7 +185,9 @@ export class ManageChange extends LitElement {
     const [service = "", hour] = d.choice.split("|");
     if (!hour) {
       this.missingTime = true;
-      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('input[type="radio"]')?.focus());
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLInputElement>('input[type="radio"]')?.focus(),
+      );
       return;
     }
     const late = this.times.value?.some((s) => String(s.id) === service && s.late.has(hour));
@@ -191,7 +212,8 @@ export class ManageChange extends LitElement {
       ${this.alternatives.length ? this.alternativesGroup(d) : nothing}
       ${this.times.render({
         pending: () => html`<div role="status">${timesSkeleton()}</div>`,
-        error: () => html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
+        error: () =>
+          html`<p class="message error">${msg("The times could not be loaded. Please try again.", { id: "book.slots-error" })}</p>`,
         complete: (list) => this.timeGroups(p, d, list),
       })}
       ${this.missingTime ? html`<p id="time-error" class="message error" role="alert">${msg("Please choose a time.", { id: "book.time-missing" })}</p>` : nothing}
@@ -219,7 +241,8 @@ export class ManageChange extends LitElement {
 
   /** The day's times as on the booking page: one group of chips per service, the chosen one checked. */
   private timeGroups(p: PublicProfile, d: Draft, list: readonly ServiceTimes[]) {
-    if (!list.length) return html`<p class="muted" id="change-none">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`;
+    if (!list.length)
+      return html`<p class="muted" id="change-none">${msg("No free tables on this day for this party. Please choose another date.", { id: "book.none" })}</p>`;
     return html`<fieldset class="times" id="change-times">
       <legend>${msg(str`Time in ${placeOf(p)}`, { id: "book.time-in" })}</legend>
       ${list.map((s) =>
@@ -242,7 +265,10 @@ export class ManageChange extends LitElement {
     return choiceGroup({
       name: "change-alternative",
       legend: msg("Free times", { id: "details.free-times" }),
-      options: this.alternatives.map((h) => ({ value: `${this.askedService}|${h}`, label: formatTime(h, this.locale) })),
+      options: this.alternatives.map((h) => ({
+        value: `${this.askedService}|${h}`,
+        label: formatTime(h, this.locale),
+      })),
       value: d.choice,
       onChange: (choice) => this.set({ choice }),
       part: "time",
@@ -252,13 +278,21 @@ export class ManageChange extends LitElement {
 
   private failureMessage(hasAlternatives: boolean) {
     return html`<p id="change-failure" tabindex="-1" class="message error" part="error">
-      ${taken(this.failure)
-        ? hasAlternatives
-          ? msg("Sorry, that time was just taken. The nearest free times are first in the list.", { id: "change.taken" })
-          : msg("No other time is free on that day. Please choose another date.", { id: "details.no-alternatives" })
-        : (this.failure as PublicApiError).status === 429
-          ? msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" })
-          : msg("The reservation could not be changed. Your reservation is unchanged.", { id: "change.error" })}
+      ${
+        taken(this.failure)
+          ? hasAlternatives
+            ? msg("Sorry, that time was just taken. The nearest free times are first in the list.", {
+                id: "change.taken",
+              })
+            : msg("No other time is free on that day. Please choose another date.", {
+                id: "details.no-alternatives",
+              })
+          : (this.failure as PublicApiError).status === 429
+            ? msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" })
+            : msg("The reservation could not be changed. Your reservation is unchanged.", {
+                id: "change.error",
+              })
+      }
     </p>`;
   }
 

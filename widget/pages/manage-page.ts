@@ -42,15 +42,15 @@ export class ManagePage extends LitElement {
   @property() declare token: string;
   @property() declare locale: string;
 
-  @state() private declare confirming: boolean;
+  @state() declare private confirming: boolean;
   /** the change form is open */
-  @state() private declare changing: boolean;
+  @state() declare private changing: boolean;
   /** the reservation as the last change or cancellation answered it */
-  @state() private declare latest: PublicReservation | undefined;
+  @state() declare private latest: PublicReservation | undefined;
   /** the reservation before the guest's last change: the page says what changed */
-  @state() private declare changedFrom: PublicReservation | undefined;
+  @state() declare private changedFrom: PublicReservation | undefined;
   /** why the last cancellation failed; cleared when the guest asks again */
-  @state() private declare failure: unknown;
+  @state() declare private failure: unknown;
   private focusSelector: string | undefined;
 
   constructor() {
@@ -78,7 +78,10 @@ export class ManagePage extends LitElement {
     },
     onError: (error) => {
       this.failure = error;
-      if (error instanceof PublicApiError && (error.code === "cancel_notice_passed" || error.code === "party_arrived")) {
+      if (
+        error instanceof PublicApiError &&
+        (error.code === "cancel_notice_passed" || error.code === "party_arrived")
+      ) {
         // Too late now (or the party arrived): the confirm step goes, the reservation is read again as it stands.
         this.confirming = false;
         this.focusSelector = "#failure";
@@ -130,9 +133,11 @@ export class ManagePage extends LitElement {
             : html`<p role="status" class="muted">${msg("Loading your reservation…", { id: "manage.loading" })}</p>`,
         error: (e) =>
           html`<p class="message error" role="alert" part="error">
-            ${e instanceof PublicApiError && e.status === 404
-              ? msg("This reservation was not found. Please check the link.", { id: "manage.not-found" })
-              : msg("The reservation could not be loaded. Please try again.", { id: "manage.error" })}
+            ${
+              e instanceof PublicApiError && e.status === 404
+                ? msg("This reservation was not found. Please check the link.", { id: "manage.not-found" })
+                : msg("The reservation could not be loaded. Please try again.", { id: "manage.error" })
+            }
           </p>`,
         complete: (r) => (r ? this.renderReservation(this.latest ?? r) : nothing),
       })}
@@ -154,7 +159,8 @@ export class ManagePage extends LitElement {
 
   /** What the guest's last action did: cancelled, or moved (and what is new: "Now 21:00, 3 guests."). */
   private outcome(r: PublicReservation) {
-    if (r.status === "CANCELLED") return html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`;
+    if (r.status === "CANCELLED")
+      return html`<p id="done" tabindex="-1" class="message" part="cancelled">${msg("Your reservation is cancelled.", { id: "manage.cancelled" })}</p>`;
     if (!this.changedFrom) return nothing;
     const now = changes(this.changedFrom, r, this.locale);
     return html`<p id="changed" tabindex="-1" class="message success">
@@ -173,11 +179,13 @@ export class ManagePage extends LitElement {
   private failureMessage(failure: unknown) {
     const code = failure instanceof PublicApiError ? failure.code : undefined;
     return html`<p id="failure" tabindex="-1" class="message error" part="error">
-      ${code === "cancel_notice_passed"
-        ? html`${msg("Online cancellation has closed for this reservation.", { id: "manage.notice-passed-short" })} ${callUs(this.profile)}`
-        : code === "party_arrived"
-          ? arrivedText()
-          : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })}
+      ${
+        code === "cancel_notice_passed"
+          ? html`${msg("Online cancellation has closed for this reservation.", { id: "manage.notice-passed-short" })} ${callUs(this.profile)}`
+          : code === "party_arrived"
+            ? arrivedText()
+            : msg("The reservation could not be cancelled. Please try again.", { id: "manage.cancel-error" })
+      }
     </p>`;
   }
 
@@ -231,11 +239,25 @@ export class ManagePage extends LitElement {
 
 /** What differs after a change, as the guest reads it: "Friday, May 15, 2026, 21:00 · Cena, 3 guests". */
 export function changes(before: PublicReservation, after: PublicReservation, locale: string): string {
-  const when = [after.date !== before.date && formatDate(after.date, locale), after.hour !== before.hour && formatTime(after.hour, locale)].filter(Boolean).join(", ");
+  const when = [
+    after.date !== before.date && formatDate(after.date, locale),
+    after.hour !== before.hour && formatTime(after.hour, locale),
+  ]
+    .filter(Boolean)
+    .join(", ");
   const service = after.service && after.service.id !== before.service?.id ? after.service.name : "";
-  const party = after.pax === before.pax ? "" : after.pax === 1 ? msg("1 guest", { id: "change.guest" }) : msg(str`${after.pax} guests`, { id: "change.guests" });
+  const party =
+    after.pax === before.pax
+      ? ""
+      : after.pax === 1
+        ? msg("1 guest", { id: "change.guest" })
+        : msg(str`${after.pax} guests`, { id: "change.guests" });
   return [[when, service].filter(Boolean).join(" · "), party].filter(Boolean).join(", ");
 }
 
 /** The staff checked the party in: it is at the restaurant, so there is nothing to cancel online (nor to call about). */
-const arrivedText = () => msg("Your party has been checked in at the restaurant, so this reservation can no longer be cancelled online.", { id: "manage.arrived" });
+const arrivedText = () =>
+  msg(
+    "Your party has been checked in at the restaurant, so this reservation can no longer be cancelled online.",
+    { id: "manage.arrived" },
+  );

@@ -14,9 +14,13 @@ import { statusText, summary } from "../parts/summary.js";
 /** Words for a failed answer or read: the offer closed meanwhile, unknown, or a network failure. */
 function failure(e: unknown) {
   if (e instanceof PublicApiError && e.code === "offer_not_available") {
-    return msg("This offer is no longer open: the table has been taken or the time has run out. You are still on the waiting list.", { id: "offer.closed" });
+    return msg(
+      "This offer is no longer open: the table has been taken or the time has run out. You are still on the waiting list.",
+      { id: "offer.closed" },
+    );
   }
-  if (e instanceof PublicApiError && e.status === 404) return msg("This offer was not found. Please check the link.", { id: "offer.not-found" });
+  if (e instanceof PublicApiError && e.status === 404)
+    return msg("This offer was not found. Please check the link.", { id: "offer.not-found" });
   return msg("Something went wrong. Please try again.", { id: "offer.error" });
 }
 
@@ -49,7 +53,8 @@ export class OfferPage extends LitElement {
 
   private answer = new Task(this, {
     autoRun: false,
-    task: async ([answer]: readonly ["claim" | "decline"], { signal }) => this.api!.answerOffer(this.token, answer, signal),
+    task: async ([answer]: readonly ["claim" | "decline"], { signal }) =>
+      this.api!.answerOffer(this.token, answer, signal),
     // The answer is rendered only after onComplete/onError return: focus it in updated().
     onComplete: () => (this.focusResult = true),
     onError: () => (this.focusResult = true),
@@ -77,22 +82,29 @@ export class OfferPage extends LitElement {
   private renderOffer(o: PublicOffer) {
     const r = o.reservation;
     const pending = this.answer.status === TaskStatus.PENDING;
-    const until = new Intl.DateTimeFormat(this.locale, { dateStyle: "full", timeStyle: "short", timeZone: r.restaurant.timezone }).format(new Date(o.expires_at));
+    const until = new Intl.DateTimeFormat(this.locale, {
+      dateStyle: "full",
+      timeStyle: "short",
+      timeZone: r.restaurant.timezone,
+    }).format(new Date(o.expires_at));
     const open = o.state === "open" && this.answer.status !== TaskStatus.ERROR;
     return html`
       ${summary({ ...r, hour: o.hour, waiting_until: null, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       <div role="status">
-        ${o.state === "claimed"
-          ? html`<p id="result" tabindex="-1" class="message success" part="claimed">${msg("The table is yours. We sent you a confirmation by email.", { id: "offer.claimed" })}</p>`
-          : o.state === "declined"
-            ? html`<p id="result" tabindex="-1" class="message" part="declined">${msg("Thank you. The table goes to the next guest; you stay on the waiting list.", { id: "offer.declined" })}</p>`
-            : o.state === "expired"
-              ? html`<p id="result" tabindex="-1" class="message">${failure(new PublicApiError(409, "offer_not_available", undefined))}</p>`
-              : nothing}
+        ${
+          o.state === "claimed"
+            ? html`<p id="result" tabindex="-1" class="message success" part="claimed">${msg("The table is yours. We sent you a confirmation by email.", { id: "offer.claimed" })}</p>`
+            : o.state === "declined"
+              ? html`<p id="result" tabindex="-1" class="message" part="declined">${msg("Thank you. The table goes to the next guest; you stay on the waiting list.", { id: "offer.declined" })}</p>`
+              : o.state === "expired"
+                ? html`<p id="result" tabindex="-1" class="message">${failure(new PublicApiError(409, "offer_not_available", undefined))}</p>`
+                : nothing
+        }
       </div>
       <div role="alert">${this.answer.status === TaskStatus.ERROR ? html`<p id="result" tabindex="-1" class="message error" part="error">${failure(this.answer.error)}</p>` : nothing}</div>
-      ${open
-        ? html`<p>${msg(str`The table waits for you until ${until}.`, { id: "offer.until" })}</p>
+      ${
+        open
+          ? html`<p>${msg(str`The table waits for you until ${until}.`, { id: "offer.until" })}</p>
             <div class="actions">
               <button type="button" class="btn" part="button claim" aria-disabled=${pending ? "true" : "false"} @click=${() => !pending && this.answer.run(["claim"])}>
                 ${pending ? msg("Sending…", { id: "offer.sending" }) : msg("Take the table", { id: "offer.claim" })}
@@ -101,7 +113,8 @@ export class OfferPage extends LitElement {
                 ${msg("No, thanks", { id: "offer.decline" })}
               </button>
             </div>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 }

@@ -120,7 +120,10 @@ export class ServicesPage extends LitElement {
   override render() {
     const p = this.profile;
     if (!p) return nothing;
-    const photos = p.photos.map((src, i) => ({ src, alt: msg(str`${p.name}, photo ${i + 1}`, { id: "services.photo" }) }));
+    const photos = p.photos.map((src, i) => ({
+      src,
+      alt: msg(str`${p.name}, photo ${i + 1}`, { id: "services.photo" }),
+    }));
     return html`<section class="stack" part="services" aria-labelledby="h">
       <button type="button" class="back" part="button" @click=${() => fire<NavigateDetail>(this, "be-navigate", { page: "welcome" }, false)}>
         <span aria-hidden="true">‹</span> ${msg("Back to the welcome page", { id: "services.home" })}
@@ -130,7 +133,8 @@ export class ServicesPage extends LitElement {
       <h3>${msg("Our services", { id: "welcome.services" })}</h3>
       ${this.services.render({
         pending: () => html`<p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p>`,
-        error: () => html`<p role="alert" class="message error">${msg("The services could not be loaded. Please try again.", { id: "services.error" })}</p>`,
+        error: () =>
+          html`<p role="alert" class="message error">${msg("The services could not be loaded. Please try again.", { id: "services.error" })}</p>`,
         complete: (list) =>
           list.length
             ? html`<ul>

@@ -67,7 +67,7 @@ export class PhotoCarousel extends LitElement {
   @property({ attribute: false }) declare slides: Slide[];
   /** the accessible name of the carousel */
   @property() declare label: string;
-  @state() private declare index: number;
+  @state() declare private index: number;
 
   constructor() {
     super();
@@ -102,8 +102,9 @@ export class PhotoCarousel extends LitElement {
           )}
         </div>
       </div>
-      ${n > 1
-        ? html`<div class="controls">
+      ${
+        n > 1
+          ? html`<div class="controls">
             <button type="button" class="btn secondary" part="button" @click=${() => this.go(-1)}>
               <span aria-hidden="true">‹</span> ${msg("Previous photo", { id: "carousel.prev" })}
             </button>
@@ -112,7 +113,8 @@ export class PhotoCarousel extends LitElement {
               ${msg("Next photo", { id: "carousel.next" })} <span aria-hidden="true">›</span>
             </button>
           </div>`
-        : nothing}
+          : nothing
+      }
     </section>`;
   }
 }

@@ -24,7 +24,17 @@ export interface ChoiceGroup {
   fixed?: boolean;
 }
 
-export function choiceGroup({ name, legend, options, value, onChange, describedBy, part = "choice", hint, fixed }: ChoiceGroup) {
+export function choiceGroup({
+  name,
+  legend,
+  options,
+  value,
+  onChange,
+  describedBy,
+  part = "choice",
+  hint,
+  fixed,
+}: ChoiceGroup) {
   return html`
     <fieldset class="choices" part=${`${part}-group`} aria-describedby=${describedBy ?? nothing}>
       <legend>${legend}</legend>

@@ -33,11 +33,13 @@ export function contact(c: Contact | undefined, locale: string) {
   const a = c.address;
   const map = mapUrl(c);
   return html`<address class="contact" part="contact">
-    ${a
-      ? html`<p>
+    ${
+      a
+        ? html`<p>
           ${a.street ? html`${a.street}<br />` : nothing}${[a.zip, a.city].filter(Boolean).join(" ")}${a.country ? html`<br />${countryName(a.country, locale)}` : nothing}
         </p>`
-      : nothing}
+        : nothing
+    }
     <p class="links">
       ${map ? html`<a part="map-link" href=${map} target="_blank" rel="noopener">${msg("Map and directions", { id: "contact.map" })}</a>` : nothing}
       ${c.phone ? html`<a part="phone" href=${telUrl(c.phone)}><span class="sr-only">${msg("Phone", { id: "contact.phone" })}: </span>${c.phone}</a>` : nothing}
@@ -69,4 +71,3 @@ export function callUs(profile: Contact | undefined) {
     ? html`${msg("Please call the restaurant:", { id: "call.us" })} <a part="phone" href=${telUrl(profile.phone)}>${profile.phone}</a>`
     : msg("Please call the restaurant.", { id: "call.us-no-phone" });
 }
-

@@ -31,7 +31,8 @@ export function textOnAccent(rgb: [number, number, number]): { on: "#000" | "#ff
   return { on: contrast(l, 0) > contrast(l, 1) ? "#000" : "#fff", light: contrast(l, 1) < 4.5 };
 }
 
-export const toHex = (rgb: [number, number, number]) => `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
+export const toHex = (rgb: [number, number, number]) =>
+  `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
 
 /** Any colour the browser resolved, as #rrggbb (undefined when it cannot be read). */
 export function hexOf(color: string): string | undefined {

@@ -5,7 +5,16 @@
 import { msg, localized } from "@lit/localize";
 import { LitElement, css, html, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import { addDays, addMonths, clampDate, firstDayOfWeek, formatDate, formatMonth, isoWeekday, weekdayName } from "../format.js";
+import {
+  addDays,
+  addMonths,
+  clampDate,
+  firstDayOfWeek,
+  formatDate,
+  formatMonth,
+  isoWeekday,
+  weekdayName,
+} from "../format.js";
 import { base } from "./styles.js";
 
 /**
@@ -134,7 +143,7 @@ export class DateGrid extends LitElement {
   /** Dates known to have no free table: still selectable, marked and announced as such. */
   @property({ attribute: false }) declare full: ReadonlySet<string>;
 
-  @state() private declare focusDate: string;
+  @state() declare private focusDate: string;
   private moved = false;
 
   constructor() {
@@ -277,7 +286,8 @@ export class DateGrid extends LitElement {
     const later = !!this.max && this.max < `${month}31`;
     const full = [...this.full].some((d) => d.startsWith(month) && !this.disabled(d));
     if (!later && !full) return nothing;
-    const item = (cls: string, text: string) => html`<li class=${cls}><span class="day"></span><span>${text}</span></li>`;
+    const item = (cls: string, text: string) =>
+      html`<li class=${cls}><span class="day"></span><span>${text}</span></li>`;
     return html`<ul class="legend" aria-hidden="true">
       ${full ? item("full", fullText()) : nothing} ${later ? item("later", laterText()) : nothing}
     </ul>`;

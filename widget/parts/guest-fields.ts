@@ -9,13 +9,28 @@ import type { FieldError, PublicBookingInput } from "../api.js";
 import { occasionLabel } from "./summary.js";
 
 export type Occasion = NonNullable<PublicBookingInput["occasion"]>;
-export type GuestForm = PublicBookingInput["guest"] & Pick<PublicBookingInput, "occasion" | "allergies" | "special_request">;
+export type GuestForm = PublicBookingInput["guest"] &
+  Pick<PublicBookingInput, "occasion" | "allergies" | "special_request">;
 
 // The widget imports only types from shared/ (zod stays out of the bundle): the list, checked against them.
-const OCCASIONS = ["birthday", "anniversary", "business", "date", "other"] as const satisfies readonly Occasion[];
+const OCCASIONS = [
+  "birthday",
+  "anniversary",
+  "business",
+  "date",
+  "other",
+] as const satisfies readonly Occasion[];
 
 /** The fields of the form, by the API's name of each ("guest.email" -> "email"). */
-const FIELDS = ["first_name", "last_name", "email", "phone", "allergies", "special_request", "notes"] as const;
+const FIELDS = [
+  "first_name",
+  "last_name",
+  "email",
+  "phone",
+  "allergies",
+  "special_request",
+  "notes",
+] as const;
 export type FieldErrors = Partial<Record<(typeof FIELDS)[number], string>>;
 
 /**
@@ -48,7 +63,13 @@ function fieldMessage(field: (typeof FIELDS)[number]): string {
 }
 
 /** One text field with its label, and the server's message under it when it refused the value. */
-function input(f: keyof FieldErrors, label: string, value: string | undefined, errors: FieldErrors, o: { type?: string; required?: boolean; max: number; min?: number; auto?: string }) {
+function input(
+  f: keyof FieldErrors,
+  label: string,
+  value: string | undefined,
+  errors: FieldErrors,
+  o: { type?: string; required?: boolean; max: number; min?: number; auto?: string },
+) {
   const error = errors[f];
   return html`<div class="field">
     <label for=${f}>${label}</label>

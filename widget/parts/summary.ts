@@ -47,7 +47,8 @@ export function email(address: string) {
 }
 
 export function summary(r: SummaryOf, locale: string) {
-  const row = (term: string, value: unknown, cls?: string): TemplateResult => html`<dt>${term}</dt><dd class=${cls ?? nothing}>${value}</dd>`;
+  const row = (term: string, value: unknown, cls?: string): TemplateResult =>
+    html`<dt>${term}</dt><dd class=${cls ?? nothing}>${value}</dd>`;
   const request = r.special_request ?? r.notes;
   return html`<dl class="summary" part="summary">
     ${r.state ? row(msg("Status", { id: "manage.status" }), r.state.text, `status-${r.state.value}`) : nothing}

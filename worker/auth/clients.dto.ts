@@ -3,7 +3,12 @@ import { toPropertyDto } from "../properties/properties.repo";
 import type { ClientRow } from "./clients.repo";
 
 /** A client just created, as the API shows it: its secret once, and the password as it was sent. */
-export function toApiClientDto(client: ClientRow, clientSecret: string, password: string, property: PropertyRow) {
+export function toApiClientDto(
+  client: ClientRow,
+  clientSecret: string,
+  password: string,
+  property: PropertyRow,
+) {
   return {
     id: client.id,
     client_id: client.clientId,

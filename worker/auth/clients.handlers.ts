@@ -16,7 +16,13 @@ export async function createApiClient(c: Context<AppEnv>, body: ClientCreation) 
   const { client, clientSecret, entry } = await insertClient(c, input);
   const sandbox = { sandbox: true, sandboxDays: config(c.env).sandboxDays };
   // The client goes if its property cannot be written.
-  const property = await writePlaced(c.env, control, entry, { ...input.property, passwordHash: client.passwordHash }, sandbox).catch(async (err) => {
+  const property = await writePlaced(
+    c.env,
+    control,
+    entry,
+    { ...input.property, passwordHash: client.passwordHash },
+    sandbox,
+  ).catch(async (err) => {
     await deleteClient(control, client.id);
     throw err;
   });
@@ -26,15 +32,31 @@ export async function createApiClient(c: Context<AppEnv>, body: ClientCreation) 
 /** The request's two shapes as one: the client's fields, and its sandbox property's. */
 function clientInput(body: ClientCreation): NewClient {
   if (!("sandbox_property" in body)) {
-    return { name: body.name, email: body.email, username: body.username, password: body.password, redirectUri: body.redirect_uri, property: body };
+    return {
+      name: body.name,
+      email: body.email,
+      username: body.username,
+      password: body.password,
+      redirectUri: body.redirect_uri,
+      property: body,
+    };
   }
   const p = body.sandbox_property;
-  return { name: p.name, email: p.email, username: p.username, password: p.password, redirectUri: body.redirect_uri, property: p };
+  return {
+    name: p.name,
+    email: p.email,
+    username: p.username,
+    password: p.password,
+    redirectUri: body.redirect_uri,
+    property: p,
+  };
 }
 
 const taken = (username: string) => new ApiError("username_taken", `the username "${username}" is taken`);
 
-const uniqueViolation = (e: unknown) => String((e as Error)?.message ?? e).includes("UNIQUE") || String((e as { cause?: unknown })?.cause ?? "").includes("UNIQUE");
+const uniqueViolation = (e: unknown) =>
+  String((e as Error)?.message ?? e).includes("UNIQUE") ||
+  String((e as { cause?: unknown })?.cause ?? "").includes("UNIQUE");
 
 /** The client, its directory entry and its grant; a username already taken is a 409. */
 async function insertClient(c: Context<AppEnv>, input: NewClient) {

@@ -26,7 +26,12 @@ export async function usernameTaken(control: ControlDb, username: string) {
   const rows = await control
     .select({ id: apiClients.id })
     .from(apiClients)
-    .where(or(eq(apiClients.usernameKey, key), sql`EXISTS (SELECT 1 FROM ${propertyDirectory} WHERE ${propertyDirectory.usernameKey} = ${key})`))
+    .where(
+      or(
+        eq(apiClients.usernameKey, key),
+        sql`EXISTS (SELECT 1 FROM ${propertyDirectory} WHERE ${propertyDirectory.usernameKey} = ${key})`,
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }
@@ -40,7 +45,11 @@ export async function createClient(control: ControlDb, input: NewClient, shards:
   const clientSecret = randomToken("cs_", 32);
   const createdAt = nowIso();
   // PBKDF2 is deliberately slow: hashed once, and the sandbox property shares it (and the username).
-  const credentials = { username: input.username, usernameKey: usernameKey(input.username), passwordHash: await hashPassword(input.password) };
+  const credentials = {
+    username: input.username,
+    usernameKey: usernameKey(input.username),
+    passwordHash: await hashPassword(input.password),
+  };
   const insertClient = control
     .insert(apiClients)
     .values({
@@ -54,7 +63,13 @@ export async function createClient(control: ControlDb, input: NewClient, shards:
     })
     .returning();
   const owner = sql`(SELECT id FROM api_clients WHERE client_id = ${clientId})`;
-  const place = placeStatement(control, { publicKey: randomToken("pk_", 16), owner, shards, createdAt, credentials });
+  const place = placeStatement(control, {
+    publicKey: randomToken("pk_", 16),
+    owner,
+    shards,
+    createdAt,
+    credentials,
+  });
   const [clients, placed] = await control.batch([insertClient, place, grantJustPlaced(control, owner)]);
   const client = clients[0]!;
   return { client, clientSecret, entry: placed[0]! as DirectoryRow };
@@ -86,7 +101,14 @@ export async function authenticateClient(control: ControlDb, clientId: string, c
 
 export async function issueToken(control: ControlDb, clientRowId: number, ttlSeconds: number) {
   const token = randomToken("at_", 32);
-  await control.insert(accessTokens).values({ tokenHash: await sha256Hex(token), clientId: clientRowId, expiresAt: addSeconds(nowIso(), ttlSeconds), createdAt: nowIso() });
+  await control
+    .insert(accessTokens)
+    .values({
+      tokenHash: await sha256Hex(token),
+      clientId: clientRowId,
+      expiresAt: addSeconds(nowIso(), ttlSeconds),
+      createdAt: nowIso(),
+    });
   return token;
 }
 
@@ -111,8 +133,14 @@ const tokenClient = preparedOnce((control) =>
     })
     .from(accessTokens)
     .innerJoin(apiClients, eq(apiClients.id, accessTokens.clientId))
-    .leftJoin(propertyDirectory, and(eq(propertyDirectory.id, sql.placeholder("property")), isNull(propertyDirectory.deletedAt)))
-    .leftJoin(propertyGrants, and(eq(propertyGrants.clientId, apiClients.id), eq(propertyGrants.propertyId, propertyDirectory.id)))
+    .leftJoin(
+      propertyDirectory,
+      and(eq(propertyDirectory.id, sql.placeholder("property")), isNull(propertyDirectory.deletedAt)),
+    )
+    .leftJoin(
+      propertyGrants,
+      and(eq(propertyGrants.clientId, apiClients.id), eq(propertyGrants.propertyId, propertyDirectory.id)),
+    )
     .where(eq(accessTokens.tokenHash, sql.placeholder("hash")))
     .limit(1)
     .prepare(),

@@ -17,11 +17,18 @@ const createClientRoute = createRoute({
   path: "/client",
   tags,
   summary: "Create an API client and its sandbox property",
-  description: "No Authorization header. Accepts the flat shape or the nested `sandbox_property` shape. The client_secret is shown only in this response.",
+  description:
+    "No Authorization header. Accepts the flat shape or the nested `sandbox_property` shape. The client_secret is shown only in this response.",
   request: {
-    body: { content: { "application/json": { schema: z.union([FlatClientSchema, NestedClientSchema]) } }, required: true },
+    body: {
+      content: { "application/json": { schema: z.union([FlatClientSchema, NestedClientSchema]) } },
+      required: true,
+    },
   },
-  responses: { 200: json(envelope(ApiClientSchema), "the client, with its sandbox property"), ...errorResponses("username_taken") },
+  responses: {
+    200: json(envelope(ApiClientSchema), "the client, with its sandbox property"),
+    ...errorResponses("username_taken"),
+  },
 });
 
 /**
@@ -46,6 +53,7 @@ clientsRouter.use("/client", jsonBodyOnly());
 
 clientsRouter.openapi(
   createClientRoute,
-  async (c) => c.json({ data: [await createApiClient(c, c.req.valid("json"))] }, 200, { "Cache-Control": "no-store" }),
+  async (c) =>
+    c.json({ data: [await createApiClient(c, c.req.valid("json"))] }, 200, { "Cache-Control": "no-store" }),
   clientShapeHook,
 );

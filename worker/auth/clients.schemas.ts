@@ -1,7 +1,14 @@
 /** The shapes of an API client's creation: the flat and the nested request, and the answer. */
 import { z } from "@hono/zod-openapi";
 import { lineField } from "../../shared/schemas";
-import { emailField, optionalLine, optionalText, passwordField, urlField, usernameField } from "../lib/openapi";
+import {
+  emailField,
+  optionalLine,
+  optionalText,
+  passwordField,
+  urlField,
+  usernameField,
+} from "../lib/openapi";
 import { PositionSchema, PropertySchema } from "../properties/properties.schemas";
 
 const username = usernameField;
@@ -34,7 +41,11 @@ const redirectUri = z
     const problem = redirectUriProblem(raw);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
-  .openapi({ description: "where the code flow returns: https, or http to localhost or a loopback address; no fragment, no user part", example: "https://integrator.example/callback" });
+  .openapi({
+    description:
+      "where the code flow returns: https, or http to localhost or a loopback address; no fragment, no user part",
+    example: "https://integrator.example/callback",
+  });
 
 export const FlatClientSchema = z
   .object({
@@ -49,7 +60,13 @@ export const FlatClientSchema = z
     position: PositionSchema.optional(),
   })
   .openapi("ClientCreateFlat", {
-    example: { name: "Acme POS", email: "dev@acme.example", username: "acme", password: "correct horse battery", redirect_uri: "https://acme.example" },
+    example: {
+      name: "Acme POS",
+      email: "dev@acme.example",
+      username: "acme",
+      password: "correct horse battery",
+      redirect_uri: "https://acme.example",
+    },
   });
 
 export const NestedClientSchema = z
@@ -69,7 +86,13 @@ export const NestedClientSchema = z
   .openapi("ClientCreateNested", {
     example: {
       redirect_uri: "https://acme.example",
-      sandbox_property: { name: "Acme Test Restaurant", username: "acme", password: "correct horse battery", email: "dev@acme.example", description: "test" },
+      sandbox_property: {
+        name: "Acme Test Restaurant",
+        username: "acme",
+        password: "correct horse battery",
+        email: "dev@acme.example",
+        description: "test",
+      },
     },
   });
 

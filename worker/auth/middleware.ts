@@ -13,7 +13,8 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const PROPERTY_ID = /^\s*[1-9]\d{0,15}\s*$/;
 
 /** The property id a Property header names, if it is one. */
-export const propertyHeaderId = (raw: string | undefined) => (raw !== undefined && PROPERTY_ID.test(raw) ? Number(raw) : undefined);
+export const propertyHeaderId = (raw: string | undefined) =>
+  raw !== undefined && PROPERTY_ID.test(raw) ? Number(raw) : undefined;
 
 function challenge(error?: string, description?: string): Record<string, string> {
   const parts = ['Bearer realm="api"'];
@@ -28,7 +29,9 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
     const header = c.req.header("Authorization");
     // No credentials, or another scheme (RFC 6750 3.1): a bare challenge, no error code.
     if (!header || !/^Bearer(\s|$)/i.test(header)) {
-      throw new ApiError("authentication_required", "send Authorization: Bearer <access_token>", { headers: challenge() });
+      throw new ApiError("authentication_required", "send Authorization: Bearer <access_token>", {
+        headers: challenge(),
+      });
     }
     const match = BEARER.exec(header);
     if (!match) {
@@ -42,12 +45,30 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
     if (!row || row.revokedAt || row.expiresAt <= nowIso()) {
       // Guessing tokens costs a D1 read each: failed attempts are limited per address (IPv6 per /64).
       const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `bad-token:${callerKey(c)}` });
-      if (!success) throw new ApiError("too_many_requests", "too many failed authentications; retry after 60 seconds", { headers: { "Retry-After": "60" } });
-      const why = !row ? "unknown access token" : row.revokedAt ? "the access token was revoked" : "the access token expired";
+      if (!success)
+        throw new ApiError("too_many_requests", "too many failed authentications; retry after 60 seconds", {
+          headers: { "Retry-After": "60" },
+        });
+      const why = !row
+        ? "unknown access token"
+        : row.revokedAt
+          ? "the access token was revoked"
+          : "the access token expired";
       throw new ApiError("invalid_token", why, { headers: challenge("invalid_token", why) });
     }
-    c.set("client", { id: row.id, clientId: row.clientId, productionEnabled: row.productionEnabled, propertyId: row.propertyId, actor: `client:${row.id}`, console: false });
-    if (ahead) c.set("entryAhead", { id: ahead, found: foundEntry(row.entry, row.granted !== null, ahead, row.propertyId) });
+    c.set("client", {
+      id: row.id,
+      clientId: row.clientId,
+      productionEnabled: row.productionEnabled,
+      propertyId: row.propertyId,
+      actor: `client:${row.id}`,
+      console: false,
+    });
+    if (ahead)
+      c.set("entryAhead", {
+        id: ahead,
+        found: foundEntry(row.entry, row.granted !== null, ahead, row.propertyId),
+      });
     await next();
   };
 }
@@ -59,7 +80,10 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
  * booking: the restaurant's desk), so that they do not read it here too.
  */
 export function requireProperty(
-  options: { preload?: (c: Context<AppEnv>) => Preload | undefined | Promise<Preload | undefined>; later?: (c: Context<AppEnv>) => boolean } = {},
+  options: {
+    preload?: (c: Context<AppEnv>) => Preload | undefined | Promise<Preload | undefined>;
+    later?: (c: Context<AppEnv>) => boolean;
+  } = {},
 ): MiddlewareHandler<AppEnv> {
   return async function requirePropertyMiddleware(c, next) {
     const client = c.get("client");
@@ -70,9 +94,13 @@ export function requireProperty(
     }
     const id = propertyHeaderId(raw);
     if (id === undefined) {
-      throw new ApiError("invalid_input_data", "the Property header must be a property id (a positive integer)", {
-        errors: [{ path: "Property", message: "expected a positive integer" }],
-      });
+      throw new ApiError(
+        "invalid_input_data",
+        "the Property header must be a property id (a positive integer)",
+        {
+          errors: [{ path: "Property", message: "expected a positive integer" }],
+        },
+      );
     }
     if (options.later?.(c)) await authorisePropertyLater(c, id);
     else await authoriseProperty(c, id, { preload: await options.preload?.(c) });

@@ -11,7 +11,11 @@ export interface TableAtTime {
 }
 
 /** Every room of the catalog with all its tables, each with what `at` says of it. */
-export function toBookingRooms(propertyId: number, catalog: Pick<Catalog, "rooms" | "tables">, at: (t: EngineTable) => TableAtTime): BookingRoomDto[] {
+export function toBookingRooms(
+  propertyId: number,
+  catalog: Pick<Catalog, "rooms" | "tables">,
+  at: (t: EngineTable) => TableAtTime,
+): BookingRoomDto[] {
   return catalog.rooms.map((room) => ({
     id: room.id,
     property_id: propertyId,

@@ -13,8 +13,14 @@ type Ctx = Context<AppEnv>;
 export async function slots(c: Ctx, q: SlotsQuestion) {
   const outOfOrder = q.out_of_order ?? q.out_of_service ?? false;
   const read = preloaded.get(c);
-  const usable = read && read.read.firstDate === q.start_date && read.read.closures === outOfOrder ? read : undefined;
-  const data = await slotListing(c.get("db"), c.get("property"), { ...q, out_of_order: outOfOrder, fresh: wantsFresh(c) }, usable);
+  const usable =
+    read && read.read.firstDate === q.start_date && read.read.closures === outOfOrder ? read : undefined;
+  const data = await slotListing(
+    c.get("db"),
+    c.get("property"),
+    { ...q, out_of_order: outOfOrder, fresh: wantsFresh(c) },
+    usable,
+  );
   return { data };
 }
 

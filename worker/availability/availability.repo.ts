@@ -17,11 +17,30 @@
 import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { resolveSettings } from "../../shared/schemas";
-import { closures, diningTables, properties, reservations, reservationTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
+import {
+  closures,
+  diningTables,
+  properties,
+  reservations,
+  reservationTables,
+  rooms,
+  services,
+  tableGroupMembers,
+} from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import { addDays, localMinutes } from "../lib/localtime";
 import { getPropertyRowWith } from "../properties/properties.repo";
-import { ARRIVING, type Arrival, type Catalog, type EngineRoom, type EngineService, type EngineTable, type Hold, listingReach, paced } from "./rules";
+import {
+  ARRIVING,
+  type Arrival,
+  type Catalog,
+  type EngineRoom,
+  type EngineService,
+  type EngineTable,
+  type Hold,
+  listingReach,
+  paced,
+} from "./rules";
 
 /** The longest stay a hold can have; bounds how far back a hold can still reach a day. */
 const MAX_STAY = 1440;
@@ -53,7 +72,11 @@ function remember(propertyId: number, entry: CachedCatalog) {
 }
 
 /** The rows of dayQueries: the days' closures, each table's holds packed in one string, and the arrivals pacing counts. */
-export type DayRows = readonly [closures: (typeof closures.$inferSelect)[], holds: { tableId: number; packed: string }[], arrivals: Arrival[]];
+export type DayRows = readonly [
+  closures: (typeof closures.$inferSelect)[],
+  holds: { tableId: number; packed: string }[],
+  arrivals: Arrival[],
+];
 
 /**
  * `lean`: holds without their reservation ids, each one integer (start - from) * LEAN_BASE +
@@ -63,31 +86,42 @@ export type DayRows = readonly [closures: (typeof closures.$inferSelect)[], hold
  * Otherwise "reservation,start,end,...". Either is read back by JSON.parse (splitting strings
  * cost more than the query).
  */
-function holdsQuery(db: Db, propertyId: number, from: number, until: number, lean: boolean, cached: { version: number } | undefined) {
+function holdsQuery(
+  db: Db,
+  propertyId: number,
+  from: number,
+  until: number,
+  lean: boolean,
+  cached: { version: number } | undefined,
+) {
   const rt = reservationTables;
   const packed = lean
     ? sql<string>`group_concat((${rt.startMin} - ${from}) * ${LEAN_BASE} + (${rt.endMin} - ${rt.startMin}))`
     : sql<string>`group_concat(${rt.reservationId} || ',' || ${rt.startMin} || ',' || ${rt.endMin})`;
-  return db
-    .select({ tableId: diningTables.id, packed })
-    .from(diningTables)
-    .innerJoin(rt, eq(rt.tableId, diningTables.id))
-    .where(
-      and(
-        eq(diningTables.propertyId, propertyId),
-        // nothing to read when the isolate holds this window at the version the batch sees (a
-        // constant condition: SQLite tests it once, before touching an index)
-        cached ? sql`(SELECT ${properties.holdsVersion} FROM ${properties} WHERE ${properties.id} = ${propertyId}) <> ${cached.version}` : undefined,
-        // a hold that starts up to MAX_STAY before the window can still reach into it (the
-        // index range), if it ends inside it; one that starts before `until` can still block a
-        // party inside it (windowUntil)
-        gt(rt.startMin, from - MAX_STAY - 1),
-        gt(rt.endMin, from),
-        lt(rt.startMin, until),
-      ),
-    )
-    // by the tables' index order, so SQLite groups without sorting
-    .groupBy(diningTables.id);
+  return (
+    db
+      .select({ tableId: diningTables.id, packed })
+      .from(diningTables)
+      .innerJoin(rt, eq(rt.tableId, diningTables.id))
+      .where(
+        and(
+          eq(diningTables.propertyId, propertyId),
+          // nothing to read when the isolate holds this window at the version the batch sees (a
+          // constant condition: SQLite tests it once, before touching an index)
+          cached
+            ? sql`(SELECT ${properties.holdsVersion} FROM ${properties} WHERE ${properties.id} = ${propertyId}) <> ${cached.version}`
+            : undefined,
+          // a hold that starts up to MAX_STAY before the window can still reach into it (the
+          // index range), if it ends inside it; one that starts before `until` can still block a
+          // party inside it (windowUntil)
+          gt(rt.startMin, from - MAX_STAY - 1),
+          gt(rt.endMin, from),
+          lt(rt.startMin, until),
+        ),
+      )
+      // by the tables' index order, so SQLite groups without sorting
+      .groupBy(diningTables.id)
+  );
 }
 
 /**
@@ -96,7 +130,12 @@ function holdsQuery(db: Db, propertyId: number, from: number, until: number, lea
  */
 function arrivalsQuery(db: Db, propertyId: number, from: number, to: number) {
   return db
-    .select({ reservationId: reservations.id, serviceId: sql<number>`${reservations.serviceId}`, startMin: reservations.startMin, pax: reservations.pax })
+    .select({
+      reservationId: reservations.id,
+      serviceId: sql<number>`${reservations.serviceId}`,
+      startMin: reservations.startMin,
+      pax: reservations.pax,
+    })
     .from(reservations)
     .where(
       and(
@@ -111,13 +150,17 @@ function arrivalsQuery(db: Db, propertyId: number, from: number, to: number) {
 }
 
 /** The minutes the days' holds are read for: a service day's times past midnight fall on the next calendar day. */
-const windowOf = (firstDate: string, lastDate: string) => ({ from: localMinutes(firstDate), to: localMinutes(lastDate) + 2 * 1440 });
+const windowOf = (firstDate: string, lastDate: string) => ({
+  from: localMinutes(firstDate),
+  to: localMinutes(lastDate) + 2 * 1440,
+});
 
 /** Holds starting before this can block a party of the window, whatever its stay: one that starts up to MAX_STAY after the window's end. */
 const windowUntil = (lastDate: string) => windowOf(lastDate, lastDate).to + MAX_STAY + 1;
 
 /** Where a listing's holds read can stop: its reach past the last day, within the whole window. */
-const listingUntil = (lastDate: string, reach: number | undefined) => Math.min(windowUntil(lastDate), reach === undefined ? Infinity : localMinutes(lastDate) + reach + 1);
+const listingUntil = (lastDate: string, reach: number | undefined) =>
+  Math.min(windowUntil(lastDate), reach === undefined ? Infinity : localMinutes(lastDate) + reach + 1);
 
 /**
  * The isolate's holds of a window, at the holds_version they were read at: a slot listing that
@@ -141,16 +184,28 @@ function forgetHolds(key: string) {
   holdsCache.delete(key);
 }
 
-const holdsKey = (propertyId: number, firstDate: string, lastDate: string) => `${propertyId}:${firstDate}:${lastDate}`;
+const holdsKey = (propertyId: number, firstDate: string, lastDate: string) =>
+  `${propertyId}:${firstDate}:${lastDate}`;
 
 /** The isolate's holds of a window, when they reach `until` (those read for a listing's reach may stop short of it). */
-function cachedHolds(propertyId: number, firstDate: string, lastDate: string, until: number): CachedHolds | undefined {
+function cachedHolds(
+  propertyId: number,
+  firstDate: string,
+  lastDate: string,
+  until: number,
+): CachedHolds | undefined {
   const cached = holdsCache.get(holdsKey(propertyId, firstDate, lastDate));
   return cached && cached.until >= until ? cached : undefined;
 }
 
 /** The holds a lean read uses: the cached ones when `version` (read in the same batch) is theirs, else those just read until `until` (then cached). */
-function holdsAt(propertyId: number, window: { firstDate: string; lastDate: string; until: number }, version: number, rows: DayRows[1], cached: CachedHolds | undefined): Hold[] {
+function holdsAt(
+  propertyId: number,
+  window: { firstDate: string; lastDate: string; until: number },
+  version: number,
+  rows: DayRows[1],
+  cached: CachedHolds | undefined,
+): Hold[] {
   if (cached && cached.version === version) return cached.holds;
   const key = holdsKey(propertyId, window.firstDate, window.lastDate);
   const holds = unpackHolds(rows, window.firstDate, true);
@@ -158,7 +213,8 @@ function holdsAt(propertyId: number, window: { firstDate: string; lastDate: stri
   holdsCache.set(key, { version, holds, until: window.until });
   cachedHoldCount += holds.length;
   // the oldest first, never the one just kept
-  while (holdsCache.size > 1 && (holdsCache.size > CACHE_SIZE || cachedHoldCount > CACHED_HOLDS_MAX)) forgetHolds(holdsCache.keys().next().value!);
+  while (holdsCache.size > 1 && (holdsCache.size > CACHE_SIZE || cachedHoldCount > CACHED_HOLDS_MAX))
+    forgetHolds(holdsCache.keys().next().value!);
   return holds;
 }
 
@@ -167,7 +223,13 @@ function closureQuery(db: Db, propertyId: number, firstDate: string, lastDate: s
   return db
     .select()
     .from(closures)
-    .where(and(eq(closures.propertyId, propertyId), lte(closures.startDate, addDays(lastDate, 2)), gte(closures.endDate, addDays(firstDate, -1))));
+    .where(
+      and(
+        eq(closures.propertyId, propertyId),
+        lte(closures.startDate, addDays(lastDate, 2)),
+        gte(closures.endDate, addDays(firstDate, -1)),
+      ),
+    );
 }
 
 /**
@@ -175,10 +237,20 @@ function closureQuery(db: Db, propertyId: number, firstDate: string, lastDate: s
  * hold) and arrivals. `cached`: the isolate's holds of this window (lean only), which the holds
  * statement then reads only if the version moved; `until`: where the holds stop (a listing's reach).
  */
-export function dayQueries(db: Db, propertyId: number, firstDate: string, lastDate: string, o: { lean?: boolean; cached?: { version: number } | undefined; until?: number } = {}) {
+export function dayQueries(
+  db: Db,
+  propertyId: number,
+  firstDate: string,
+  lastDate: string,
+  o: { lean?: boolean; cached?: { version: number } | undefined; until?: number } = {},
+) {
   const { from, to } = windowOf(firstDate, lastDate);
   const holds = holdsQuery(db, propertyId, from, o.until ?? windowUntil(lastDate), o.lean ?? false, o.cached);
-  return [closureQuery(db, propertyId, firstDate, lastDate), holds, arrivalsQuery(db, propertyId, from, to)] as const;
+  return [
+    closureQuery(db, propertyId, firstDate, lastDate),
+    holds,
+    arrivalsQuery(db, propertyId, from, to),
+  ] as const;
 }
 
 function unpackHolds(rows: DayRows[1], firstDate: string, lean: boolean): Hold[] {
@@ -187,7 +259,8 @@ function unpackHolds(rows: DayRows[1], firstDate: string, lean: boolean): Hold[]
   for (const { tableId, packed } of rows) {
     const n = JSON.parse(`[${packed}]`) as number[];
     if (!lean) {
-      for (let i = 0; i < n.length; i += 3) holds.push({ reservationId: n[i]!, tableId, startMin: n[i + 1]!, endMin: n[i + 2]! });
+      for (let i = 0; i < n.length; i += 3)
+        holds.push({ reservationId: n[i]!, tableId, startMin: n[i + 1]!, endMin: n[i + 2]! });
       continue;
     }
     for (const v of n) {
@@ -201,13 +274,27 @@ function unpackHolds(rows: DayRows[1], firstDate: string, lean: boolean): Hold[]
 
 /** The statements of the catalog, the first one its version (so the version is the one the rows are). */
 function catalogQueries(db: Db, propertyId: number) {
-  const live = (t: typeof rooms | typeof diningTables | typeof services) => and(eq(t.propertyId, propertyId), isNull(t.deletedAt));
+  const live = (t: typeof rooms | typeof diningTables | typeof services) =>
+    and(eq(t.propertyId, propertyId), isNull(t.deletedAt));
   const t = diningTables;
   return [
     db.select({ version: properties.catalogVersion }).from(properties).where(eq(properties.id, propertyId)),
-    db.select({ id: rooms.id, name: rooms.name, bookable: rooms.bookable }).from(rooms).where(live(rooms)).orderBy(asc(rooms.id)),
     db
-      .select({ id: t.id, roomId: t.roomId, name: t.name, guestsMin: t.guestsMin, guestsMax: t.guestsMax, bookable: t.bookable, online: t.online, isGroup: t.isGroup })
+      .select({ id: rooms.id, name: rooms.name, bookable: rooms.bookable })
+      .from(rooms)
+      .where(live(rooms))
+      .orderBy(asc(rooms.id)),
+    db
+      .select({
+        id: t.id,
+        roomId: t.roomId,
+        name: t.name,
+        guestsMin: t.guestsMin,
+        guestsMax: t.guestsMax,
+        bookable: t.bookable,
+        online: t.online,
+        isGroup: t.isGroup,
+      })
       .from(t)
       .where(live(t))
       .orderBy(asc(t.id)),
@@ -225,7 +312,10 @@ type CatalogRows = BatchRows<ReturnType<typeof catalogQueries>>;
 type BatchRows<T extends readonly unknown[]> = { [K in keyof T]: Awaited<T[K]> };
 
 /** The catalog of the rows read, cached under their version. */
-function keepCatalog(propertyId: number, [versionRows, roomRows, tableRows, memberRows, serviceRows]: CatalogRows): CachedCatalog {
+function keepCatalog(
+  propertyId: number,
+  [versionRows, roomRows, tableRows, memberRows, serviceRows]: CatalogRows,
+): CachedCatalog {
   const members = new Map<number, number[]>();
   for (const m of memberRows) members.set(m.groupId, [...(members.get(m.groupId) ?? []), m.memberId]);
   const cached = {
@@ -250,8 +340,20 @@ function cachedCatalog(property: PropertyRow, fresh: boolean): CachedCatalog | u
   return cached && !fresh && cached.version === property.catalogVersion ? cached : undefined;
 }
 
-function assemble(property: PropertyRow, cached: CachedCatalog, closureRows: DayRows[0], holds: Hold[], arrivals: Arrival[]) {
-  const catalog: Catalog = { settings: resolveSettings(property.settings), rooms: cached.rooms, tables: cached.tables, services: cached.services, closures: closureRows };
+function assemble(
+  property: PropertyRow,
+  cached: CachedCatalog,
+  closureRows: DayRows[0],
+  holds: Hold[],
+  arrivals: Arrival[],
+) {
+  const catalog: Catalog = {
+    settings: resolveSettings(property.settings),
+    rooms: cached.rooms,
+    tables: cached.tables,
+    services: cached.services,
+    closures: closureRows,
+  };
   return { catalog, holds, arrivals, catalogVersion: cached.version };
 }
 
@@ -263,22 +365,39 @@ function assemble(property: PropertyRow, cached: CachedCatalog, closureRows: Day
  * holds_version read in the same batch is theirs, unless `noCache`; and, when the isolate has the
  * current catalog, only as far as a listed party reaches (listingReach).
  */
-export async function loadAvailability(db: Db, property: PropertyRow, firstDate: string, lastDate: string, o: { fresh?: boolean; lean?: boolean; noCache?: boolean } = {}) {
+export async function loadAvailability(
+  db: Db,
+  property: PropertyRow,
+  firstDate: string,
+  lastDate: string,
+  o: { fresh?: boolean; lean?: boolean; noCache?: boolean } = {},
+) {
   const lean = o.lean ?? false;
   let cached = cachedCatalog(property, o.fresh ?? false);
-  const until = lean && cached ? listingUntil(lastDate, listingReach(resolveSettings(property.settings), cached.services)) : windowUntil(lastDate);
+  const until =
+    lean && cached
+      ? listingUntil(lastDate, listingReach(resolveSettings(property.settings), cached.services))
+      : windowUntil(lastDate);
   const held = lean && !o.noCache ? cachedHolds(property.id, firstDate, lastDate, until) : undefined;
-  const days = [...dayQueries(db, property.id, firstDate, lastDate, { lean, cached: held, until }), db.select({ v: properties.holdsVersion }).from(properties).where(eq(properties.id, property.id))] as const;
+  const days = [
+    ...dayQueries(db, property.id, firstDate, lastDate, { lean, cached: held, until }),
+    db.select({ v: properties.holdsVersion }).from(properties).where(eq(properties.id, property.id)),
+  ] as const;
   let rows: BatchRows<typeof days>;
   if (cached) {
     rows = await db.batch(days);
   } else {
-    const [version, roomRows, tableRows, members, serviceRows, ...day] = await db.batch([...catalogQueries(db, property.id), ...days]);
+    const [version, roomRows, tableRows, members, serviceRows, ...day] = await db.batch([
+      ...catalogQueries(db, property.id),
+      ...days,
+    ]);
     cached = keepCatalog(property.id, [version, roomRows, tableRows, members, serviceRows]);
     rows = day;
   }
   const [closureRows, holdRows, arrivals, [current]] = rows;
-  const holds = lean ? holdsAt(property.id, { firstDate, lastDate, until }, current?.v ?? -1, holdRows, held) : unpackHolds(holdRows, firstDate, false);
+  const holds = lean
+    ? holdsAt(property.id, { firstDate, lastDate, until }, current?.v ?? -1, holdRows, held)
+    : unpackHolds(holdRows, firstDate, false);
   return assemble(property, cached, closureRows, holds, arrivals);
 }
 
@@ -299,11 +418,23 @@ export interface ListingRead {
 }
 
 /** `fresh`: the caller asked for no cache, so the holds are read whatever the isolate has. */
-export function listingRead(propertyId: number, firstDate: string, lastDate: string, o: { outOfOrder: boolean; fresh: boolean }): ListingRead {
+export function listingRead(
+  propertyId: number,
+  firstDate: string,
+  lastDate: string,
+  o: { outOfOrder: boolean; fresh: boolean },
+): ListingRead {
   const catalog = catalogs.get(propertyId);
   const until = listingUntil(lastDate, catalog?.reach);
   const cached = o.fresh ? undefined : cachedHolds(propertyId, firstDate, lastDate, until);
-  return { firstDate, lastDate, until, cached, closures: o.outOfOrder, arrivals: !catalog || catalog.services.some(paced) };
+  return {
+    firstDate,
+    lastDate,
+    until,
+    cached,
+    closures: o.outOfOrder,
+    arrivals: !catalog || catalog.services.some(paced),
+  };
 }
 
 /** The statements of a ListingRead: holds, then closures and arrivals when asked for. */
@@ -311,7 +442,11 @@ export function listingQueries(db: Db, propertyId: number, read: ListingRead) {
   // only the statements the listing reads are built (drizzle's builders cost more than the read)
   const { from, to } = windowOf(read.firstDate, read.lastDate);
   const holds = holdsQuery(db, propertyId, from, read.until, true, read.cached);
-  return [holds, ...(read.closures ? [closureQuery(db, propertyId, read.firstDate, read.lastDate)] : []), ...(read.arrivals ? [arrivalsQuery(db, propertyId, from, to)] : [])];
+  return [
+    holds,
+    ...(read.closures ? [closureQuery(db, propertyId, read.firstDate, read.lastDate)] : []),
+    ...(read.arrivals ? [arrivalsQuery(db, propertyId, from, to)] : []),
+  ];
 }
 
 /**
@@ -319,16 +454,34 @@ export function listingQueries(db: Db, propertyId: number, read: ListingRead) {
  * isolate's cache, or read now. Holds read short of the listing's reach (its services or
  * settings changed since the isolate learnt it) are read again, as far as it now reaches.
  */
-export async function availabilityFrom(db: Db, property: PropertyRow, read: ListingRead, results: readonly unknown[]) {
+export async function availabilityFrom(
+  db: Db,
+  property: PropertyRow,
+  read: ListingRead,
+  results: readonly unknown[],
+) {
   const rest = [...results];
   const holdRows = rest.shift() as DayRows[1];
   const closureRows = (read.closures ? rest.shift() : []) as DayRows[0];
-  const catalog = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
+  const catalog =
+    cachedCatalog(property, false) ??
+    keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
   const reach = (catalog.reach = listingReach(resolveSettings(property.settings), catalog.services));
-  if (read.until < listingUntil(read.lastDate, reach)) return loadAvailability(db, property, read.firstDate, read.lastDate, { lean: true, noCache: true });
+  if (read.until < listingUntil(read.lastDate, reach))
+    return loadAvailability(db, property, read.firstDate, read.lastDate, { lean: true, noCache: true });
   const { from, to } = windowOf(read.firstDate, read.lastDate);
-  const arrivals = read.arrivals ? (rest.shift() as DayRows[2]) : catalog.services.some(paced) ? await arrivalsQuery(db, property.id, from, to) : [];
-  return assemble(property, catalog, closureRows, holdsAt(property.id, read, property.holdsVersion, holdRows, read.cached), arrivals);
+  const arrivals = read.arrivals
+    ? (rest.shift() as DayRows[2])
+    : catalog.services.some(paced)
+      ? await arrivalsQuery(db, property.id, from, to)
+      : [];
+  return assemble(
+    property,
+    catalog,
+    closureRows,
+    holdsAt(property.id, read, property.holdsVersion, holdRows, read.cached),
+    arrivals,
+  );
 }
 
 /** A day's holds as the restaurant's object keeps them, at the holds_version they were read at. */
@@ -346,12 +499,36 @@ export interface KeptHolds {
  * reads for the same round trip (the bookings' customers), their results in `alongside` of the
  * answer. Undefined: no such live property.
  */
-export async function loadDeskDay(db: Db, propertyId: number, date: string, kept: KeptHolds | undefined, alongside: BatchItem<"sqlite">[] = []) {
+export async function loadDeskDay(
+  db: Db,
+  propertyId: number,
+  date: string,
+  kept: KeptHolds | undefined,
+  alongside: BatchItem<"sqlite">[] = [],
+) {
   const [closureQuery, holdsQuery, arrivals] = dayQueries(db, propertyId, date, date, { cached: kept });
-  const [property, rows] = await getPropertyRowWith(db, propertyId, [closureQuery, holdsQuery, arrivals, ...alongside]);
+  const [property, rows] = await getPropertyRowWith(db, propertyId, [
+    closureQuery,
+    holdsQuery,
+    arrivals,
+    ...alongside,
+  ]);
   if (!property) return undefined;
-  const [closureRows, holdRows, arrivalRows, ...more] = rows as [DayRows[0], DayRows[1], DayRows[2], ...unknown[]];
-  const catalog = cachedCatalog(property, false) ?? keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
-  const holds = kept && kept.version === property.holdsVersion ? kept.holds : unpackHolds(holdRows, date, false);
-  return { property, day: assemble(property, catalog, closureRows, holds, arrivalRows), kept: { version: property.holdsVersion, holds }, alongside: more };
+  const [closureRows, holdRows, arrivalRows, ...more] = rows as [
+    DayRows[0],
+    DayRows[1],
+    DayRows[2],
+    ...unknown[],
+  ];
+  const catalog =
+    cachedCatalog(property, false) ??
+    keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
+  const holds =
+    kept && kept.version === property.holdsVersion ? kept.holds : unpackHolds(holdRows, date, false);
+  return {
+    property,
+    day: assemble(property, catalog, closureRows, holds, arrivalRows),
+    kept: { version: property.holdsVersion, holds },
+    alongside: more,
+  };
 }

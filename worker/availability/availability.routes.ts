@@ -1,6 +1,13 @@
 /** /bookings/slots, /bookings/rooms and the booking links of the property named by the Property header. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
+import {
+  bearerSecurity,
+  envelope,
+  errorResponses,
+  json,
+  PROPERTY_SCOPED,
+  propertyHeader,
+} from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import { links, rooms, slots } from "./availability.handlers";
 import { BookingLink, BookingRoom, RoomsQuery, SlotEntry, SlotsQuery } from "./availability.schemas";
@@ -24,7 +31,13 @@ const slotsRoute = createRoute({
   request: { headers: propertyHeader, query: SlotsQuery },
   responses: {
     200: json(envelope(SlotEntry), "7 days of slots"),
-    ...errorResponses(...PROPERTY_SCOPED, "service_forbidden", "service_not_found", "no_service_available", "no_room_available"),
+    ...errorResponses(
+      ...PROPERTY_SCOPED,
+      "service_forbidden",
+      "service_not_found",
+      "no_service_available",
+      "no_room_available",
+    ),
   },
 });
 
@@ -36,12 +49,15 @@ const roomsRoute = createRoute({
   description:
     "`data` holds one array of rooms, each with all its tables. `free`: no reservation blocks the table for this party; " +
     "with best_choice=true the table the engine would give the party is marked. Staff rules apply (offline tables count). " +
-    "No table can seat the party: 206 \"no room available\".",
+    'No table can seat the party: 206 "no room available".',
   request: { headers: propertyHeader, query: RoomsQuery },
   responses: {
     200: json(z.object({ data: z.array(z.array(BookingRoom)) }), "the rooms"),
     ...errorResponses(...PROPERTY_SCOPED, "service_forbidden", "service_not_found", "no_service_available"),
-    206: { description: "no room available", content: { "application/problem+json": { schema: z.object({ title: z.string() }) } } },
+    206: {
+      description: "no room available",
+      content: { "application/problem+json": { schema: z.object({ title: z.string() }) } },
+    },
   },
 });
 
@@ -51,7 +67,8 @@ const linksRoute = (path: string, summary: string) =>
     method: "get",
     path,
     summary,
-    description: "WELCOME_PAGE, SERVICES_PAGE and BOOKING_ENGINE_PAGE: the hosted pages of the property, by its public key.",
+    description:
+      "WELCOME_PAGE, SERVICES_PAGE and BOOKING_ENGINE_PAGE: the hosted pages of the property, by its public key.",
     request: { headers: propertyHeader },
     responses: { 200: json(envelope(BookingLink), "the three links"), ...errorResponses(...PROPERTY_SCOPED) },
   });
@@ -60,4 +77,6 @@ export const bookingsRouter = createRouter()
   .openapi(slotsRoute, async (c) => c.json(await slots(c, c.req.valid("query")), 200))
   .openapi(roomsRoute, async (c) => c.json(await rooms(c, c.req.valid("query")), 200))
   .openapi(linksRoute("/list", "The booking links of the property"), (c) => c.json(links(c), 200))
-  .openapi(linksRoute("/links", "The booking links (another path for /bookings/list)"), (c) => c.json(links(c), 200));
+  .openapi(linksRoute("/links", "The booking links (another path for /bookings/list)"), (c) =>
+    c.json(links(c), 200),
+  );

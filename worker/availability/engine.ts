@@ -7,7 +7,14 @@
  *
  * Times are local minutes (minutes since 1970-01-01 00:00 of the property's wall clock).
  */
-import { addDays, isTransitionDay, localTimeExists, wallSpan, zonedParts, fromLocalMinutes } from "../lib/localtime";
+import {
+  addDays,
+  isTransitionDay,
+  localTimeExists,
+  wallSpan,
+  zonedParts,
+  fromLocalMinutes,
+} from "../lib/localtime";
 import {
   type Arrival,
   bestChoice,
@@ -48,7 +55,10 @@ interface Verdict {
 }
 
 /** "HH:MM:00" of every minute of a day, built once: a listing names hundreds of times. */
-const HOURS = Array.from({ length: 1440 }, (_, m) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}:00`);
+const HOURS = Array.from(
+  { length: 1440 },
+  (_, m) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}:00`,
+);
 const hourOf = (minute: number) => HOURS[((minute % 1440) + 1440) % 1440]!;
 
 const DEFAULT_STAFF_DAYS = 730;
@@ -127,7 +137,8 @@ export class Availability {
 
   /** The local minutes a stay of `stay` real minutes from `start` holds (wallSpan; plain arithmetic away from a clock change). */
   span(start: number, stay: number): { from: number; to: number; end: number } {
-    if (!this.transitionDay(start) && !this.transitionDay(start + stay)) return { from: start, to: start + stay, end: start + stay };
+    if (!this.transitionDay(start) && !this.transitionDay(start + stay))
+      return { from: start, to: start + stay, end: start + stay };
     return wallSpan(this.catalog.settings.timezone, start, stay);
   }
 
@@ -136,8 +147,16 @@ export class Availability {
    * minutes: 1 where held (written into `into` when given). `plain`: no clock change on the grid
    * (gridIsPlain), so a stay's span is plain arithmetic and the holds are marked hold by hold.
    */
-  private heldOnGrid(table: EngineTable, grid: readonly number[], step: number, stay: number, plain: boolean, into?: Uint8Array): Uint8Array {
-    if (plain) return heldOnGrid(this.blockers(table), this.longestHold, grid[0] ?? 0, step, grid.length, stay, into);
+  private heldOnGrid(
+    table: EngineTable,
+    grid: readonly number[],
+    step: number,
+    stay: number,
+    plain: boolean,
+    into?: Uint8Array,
+  ): Uint8Array {
+    if (plain)
+      return heldOnGrid(this.blockers(table), this.longestHold, grid[0] ?? 0, step, grid.length, stay, into);
     // a clock change inside the grid: each start's stay covers its own wall-clock span
     return Uint8Array.from(grid, (start) => (this.isFree(table, start, stay) ? 0 : 1));
   }
@@ -152,7 +171,11 @@ export class Availability {
     let list = this.blockersByTable.get(table.id);
     if (!list) {
       // a single table's own list as it is (sorted already); a group's merged with its members'
-      list = table.isGroup ? [table.id, ...table.memberIds].flatMap((id) => this.holdsByTable.get(id) ?? []).sort((a, b) => a.startMin - b.startMin) : (this.holdsByTable.get(table.id) ?? []);
+      list = table.isGroup
+        ? [table.id, ...table.memberIds]
+            .flatMap((id) => this.holdsByTable.get(id) ?? [])
+            .sort((a, b) => a.startMin - b.startMin)
+        : (this.holdsByTable.get(table.id) ?? []);
       this.blockersByTable.set(table.id, list);
     }
     return list;
@@ -163,7 +186,8 @@ export class Availability {
    * day from the service; `date`, the calendar date, when none is named).
    */
   isClosed(table: EngineTable, date: string, start: number, serviceId?: number, stay = 1): boolean {
-    const service = serviceId === undefined ? undefined : this.catalog.services.find((s) => s.id === serviceId);
+    const service =
+      serviceId === undefined ? undefined : this.catalog.services.find((s) => s.id === serviceId);
     const day = service ? serviceDayOf(service, start) : date;
     return this.catalog.closures.some((c) => closureCovers(c, day, start, stay, table, serviceId));
   }
@@ -201,31 +225,52 @@ export class Availability {
    * the booking window (staff: max_days_ahead_staff), ends by 9999-12-31, and the party size
    * is open to the channel. `date` is the start's calendar date, kept for the callers' sake.
    */
-  checkTime(service: EngineService, _date: string, start: number, pax: number, mode: Mode, stay = 0): Refusal | undefined {
+  checkTime(
+    service: EngineService,
+    _date: string,
+    start: number,
+    pax: number,
+    mode: Mode,
+    stay = 0,
+  ): Refusal | undefined {
     return this.timeVerdict(service, start, pax, mode, stay)?.refusal;
   }
 
   timeVerdict(service: EngineService, start: number, pax: number, mode: Mode, stay = 0): Verdict | undefined {
     const day = serviceDayOf(service, start);
-    if (!serviceRunsOn(service, day)) return { refusal: "service_is_not_available", detail: "the service does not run on this day" };
-    if (mode === "online" && !service.online) return { refusal: "service_not_available", detail: "the service does not take online bookings" };
+    if (!serviceRunsOn(service, day))
+      return { refusal: "service_is_not_available", detail: "the service does not run on this day" };
+    if (mode === "online" && !service.online)
+      return { refusal: "service_not_available", detail: "the service does not take online bookings" };
     const online = mode === "online" ? this.catalog.settings.max_online_pax : Infinity;
     if (pax < service.paxMin || pax > Math.min(service.paxMax ?? Infinity, online)) {
-      return { refusal: "service_not_available", why: "party_size", detail: "the service does not take this party size through this channel" };
+      return {
+        refusal: "service_not_available",
+        why: "party_size",
+        detail: "the service does not take this party size through this channel",
+      };
     }
     const [first, last] = serviceSpan(service, day);
-    if (start < first || start > last || !this.exists(start)) return slot("this time is outside the service's hours, or skipped by a clock change");
+    if (start < first || start > last || !this.exists(start))
+      return slot("this time is outside the service's hours, or skipped by a clock change");
     if (start + stay >= END_OF_TIME) return slot("no stay may end after 9999-12-31", "window");
     const held = this.span(start, stay);
-    if (held.to - held.from > 1440) return slot("a stay may not cover more than a day of the wall clock (a clock change adds an hour)");
+    if (held.to - held.from > 1440)
+      return slot("a stay may not cover more than a day of the wall clock (a clock change adds an hour)");
     if (mode === "online") {
       const step = service.slotInterval ?? this.catalog.settings.slot_interval;
       if ((start - first) % step !== 0) return slot("this time is not on the service's grid");
-      if (day > this.lastDate) return slot(`bookings open ${this.catalog.settings.max_days_ahead} days ahead`, "window");
-      if (start < this.now || start < this.earliestOnline) return slot("this time is past or inside the notice", "notice");
+      if (day > this.lastDate)
+        return slot(`bookings open ${this.catalog.settings.max_days_ahead} days ahead`, "window");
+      if (start < this.now || start < this.earliestOnline)
+        return slot("this time is past or inside the notice", "notice");
       return undefined;
     }
-    if (day > this.lastStaffDate) return slot(`staff may book up to ${this.catalog.settings.max_days_ahead_staff ?? DEFAULT_STAFF_DAYS} days ahead`, "window");
+    if (day > this.lastStaffDate)
+      return slot(
+        `staff may book up to ${this.catalog.settings.max_days_ahead_staff ?? DEFAULT_STAFF_DAYS} days ahead`,
+        "window",
+      );
     // Staff skip notice and may record a walk-in earlier today (or of last night's service still
     // running past midnight), but not rewrite past days.
     const stillRunning = pastMidnight(service) && day === addDays(this.today, -1) && this.now <= last;
@@ -251,9 +296,22 @@ export class Availability {
   }
 
   /** Tables that seat the party and are free and open at `start`. */
-  freeTables(o: { pax: number; start: number; stay: number; date: string; mode: Mode; serviceId?: number; roomId?: number; ignoreReservation?: number }): EngineTable[] {
+  freeTables(o: {
+    pax: number;
+    start: number;
+    stay: number;
+    date: string;
+    mode: Mode;
+    serviceId?: number;
+    roomId?: number;
+    ignoreReservation?: number;
+  }): EngineTable[] {
     return this.usableTables(o.mode, o.roomId).filter(
-      (t) => t.guestsMin <= o.pax && o.pax <= t.guestsMax && this.isFree(t, o.start, o.stay, o.ignoreReservation) && !this.isClosed(t, o.date, o.start, o.serviceId, o.stay),
+      (t) =>
+        t.guestsMin <= o.pax &&
+        o.pax <= t.guestsMax &&
+        this.isFree(t, o.start, o.stay, o.ignoreReservation) &&
+        !this.isClosed(t, o.date, o.start, o.serviceId, o.stay),
     );
   }
 
@@ -261,13 +319,17 @@ export class Availability {
    * Everything a booking needs: the time rules, the tables (see decideTables), then pacing,
    * which online bookings always obey and staff unless they override it.
    */
-  decide(o: TableRequest & { service: EngineService; mode: Mode; overridePacing?: boolean | undefined }): Decision {
+  decide(
+    o: TableRequest & { service: EngineService; mode: Mode; overridePacing?: boolean | undefined },
+  ): Decision {
     const stay = o.stay ?? stayMinutes(o.pax, this.catalog.settings, o.service);
     const verdict = this.timeVerdict(o.service, o.start, o.pax, o.mode, stay);
     if (verdict) return { ok: false, ...verdict };
     const decision = this.decideTables({ ...o, stay, serviceId: o.service.id });
     if (!decision.ok || (o.mode === "staff" && o.overridePacing)) return decision;
-    return this.pacingAllows(o.service, o.start, o.pax, o.ignoreReservation) ? decision : pacingRefusal(o.service, o.start);
+    return this.pacingAllows(o.service, o.start, o.pax, o.ignoreReservation)
+      ? decision
+      : pacingRefusal(o.service, o.start);
   }
 
   /**
@@ -282,31 +344,77 @@ export class Availability {
       const chosen = o.tableIds.map((id) => usable.find((t) => t.id === id));
       const missing = o.tableIds.filter((_, i) => !chosen[i]);
       if (missing.length) {
-        return { ok: false, refusal: "table_not_available", why: "full", detail: `table ${missing.join(", ")} cannot be booked by this channel${o.roomId ? " in this room" : ""}` };
+        return {
+          ok: false,
+          refusal: "table_not_available",
+          why: "full",
+          detail: `table ${missing.join(", ")} cannot be booked by this channel${o.roomId ? " in this room" : ""}`,
+        };
       }
       const tables = chosen as EngineTable[];
       const seats = tables.reduce((sum, t) => sum + t.guestsMax, 0);
-      if (o.pax > seats) return { ok: false, refusal: "room_capacity_exceeded", why: "party_size", detail: `the tables seat ${seats}, the party is ${o.pax}` };
+      if (o.pax > seats)
+        return {
+          ok: false,
+          refusal: "room_capacity_exceeded",
+          why: "party_size",
+          detail: `the tables seat ${seats}, the party is ${o.pax}`,
+        };
       // Online guests respect guests_min, as the best choice does; staff may seat anyone anywhere.
       const smallest = Math.min(...tables.map((t) => t.guestsMin));
       if (o.mode === "online" && o.pax < smallest) {
-        return { ok: false, refusal: "table_not_available", why: "party_size", detail: `the tables asked for take parties of ${smallest} or more` };
+        return {
+          ok: false,
+          refusal: "table_not_available",
+          why: "party_size",
+          detail: `the tables asked for take parties of ${smallest} or more`,
+        };
       }
-      if (tables.some(closed)) return { ok: false, refusal: "booking_slot_not_available", why: "closed", detail: "a closure covers this stay for the tables asked for" };
+      if (tables.some(closed))
+        return {
+          ok: false,
+          refusal: "booking_slot_not_available",
+          why: "closed",
+          detail: "a closure covers this stay for the tables asked for",
+        };
       const busy = tables.filter((t) => !this.isFree(t, o.start, stay, o.ignoreReservation));
-      if (busy.length) return { ok: false, refusal: "table_not_available", why: "full", detail: `table ${busy.map((t) => t.id).join(", ")} is held at this time` };
+      if (busy.length)
+        return {
+          ok: false,
+          refusal: "table_not_available",
+          why: "full",
+          detail: `table ${busy.map((t) => t.id).join(", ")} is held at this time`,
+        };
       return { ok: true, tables, stay };
     }
     const fitting = usable.filter((t) => t.guestsMin <= o.pax && o.pax <= t.guestsMax);
-    if (!fitting.length) return { ok: false, refusal: "room_capacity_exceeded", why: "party_size", detail: `no table ${o.roomId ? "in this room " : ""}seats a party of ${o.pax}` };
+    if (!fitting.length)
+      return {
+        ok: false,
+        refusal: "room_capacity_exceeded",
+        why: "party_size",
+        detail: `no table ${o.roomId ? "in this room " : ""}seats a party of ${o.pax}`,
+      };
     const open = fitting.filter((t) => !closed(t));
-    if (!open.length) return { ok: false, refusal: "booking_slot_not_available", why: "closed", detail: "a closure covers this stay" };
+    if (!open.length)
+      return {
+        ok: false,
+        refusal: "booking_slot_not_available",
+        why: "closed",
+        detail: "a closure covers this stay",
+      };
     const best = bestChoice(
       open.filter((t) => this.isFree(t, o.start, stay, o.ignoreReservation)),
       o.pax,
       o.spread,
     );
-    if (!best) return { ok: false, refusal: "table_not_available", why: "full", detail: `every table that seats ${o.pax} is held at this time` };
+    if (!best)
+      return {
+        ok: false,
+        refusal: "table_not_available",
+        why: "full",
+        detail: `every table that seats ${o.pax} is held at this time`,
+      };
     return { ok: true, tables: [best], stay };
   }
 
@@ -326,24 +434,33 @@ export class Availability {
       usable,
       fitting: usable.filter((t) => t.guestsMin <= pax && pax <= t.guestsMax),
       // hours close calendar dates: a stay of a day's last times reaches two dates on
-      closures: outOfOrder ? this.catalog.closures.filter((c) => c.endDate >= date && c.startDate <= addDays(date, 2)) : [],
+      closures: outOfOrder
+        ? this.catalog.closures.filter((c) => c.endDate >= date && c.startDate <= addDays(date, 2))
+        : [],
     };
-    const available_services = services.filter((s) => serviceRunsOn(s, date)).map((s) => this.serviceSlots(s, day));
+    const available_services = services
+      .filter((s) => serviceRunsOn(s, date))
+      .map((s) => this.serviceSlots(s, day));
     return { day: date, available_services };
   }
 
   private serviceSlots(service: EngineService, d: DayContext): DayServiceSlots {
     const { settings } = this.catalog;
     const stay = stayMinutes(d.pax, settings, service);
-    const partyFits = service.online && d.pax >= service.paxMin && d.pax <= Math.min(service.paxMax ?? Infinity, settings.max_online_pax);
-    const closedAt = (t: EngineTable, start: number) => d.closures.some((c) => closureCovers(c, d.date, start, stay, t, service.id));
+    const partyFits =
+      service.online &&
+      d.pax >= service.paxMin &&
+      d.pax <= Math.min(service.paxMax ?? Infinity, settings.max_online_pax);
+    const closedAt = (t: EngineTable, start: number) =>
+      d.closures.some((c) => closureCovers(c, d.date, start, stay, t, service.id));
     const entry: DayServiceSlots = { id: service.id, title: service.name, available_slots: [], slots: [] };
     const grid = serviceGrid(service, d.date, settings);
     const holds = this.gridHolds(grid, service.slotInterval ?? settings.slot_interval, stay);
     for (let k = 0; k < grid.length; k++) {
       const start = grid[k]!;
       if (!this.exists(start)) continue;
-      const disabled = d.closures.length > 0 && d.usable.length > 0 && d.usable.every((t) => closedAt(t, start));
+      const disabled =
+        d.closures.length > 0 && d.usable.length > 0 && d.usable.every((t) => closedAt(t, start));
       // In decide()'s order: the party size, the window, the notice, then the tables.
       let reason: Unavailable | undefined = !partyFits
         ? "party_size"
@@ -361,7 +478,13 @@ export class Availability {
         const open = d.closures.length ? d.fitting.filter((t) => !closedAt(t, start)) : d.fitting;
         if (open === d.fitting) free = holds.free(open)[k] ?? 0;
         else for (const t of open) if (!holds.held(t)[k]) free++;
-        reason = !open.length ? "closed" : !free ? "full" : this.pacingAllows(service, start, d.pax) ? undefined : "pacing";
+        reason = !open.length
+          ? "closed"
+          : !free
+            ? "full"
+            : this.pacingAllows(service, start, d.pax)
+              ? undefined
+              : "pacing";
       }
       const hour = hourOf(start);
       // built field by field, in the answer's order (a spread costs more, 850 times a week)

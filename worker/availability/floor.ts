@@ -10,7 +10,15 @@ import { localMinutes } from "../lib/localtime";
 import { loadAvailability } from "./availability.repo";
 import { toBookingRooms } from "./availability.dto";
 import type { RoomsQuestion } from "./availability.schemas";
-import { Availability, bestChoice, type EngineService, serviceDayOf, serviceRunsOn, serviceSpan, stayMinutes } from "./engine";
+import {
+  Availability,
+  bestChoice,
+  type EngineService,
+  serviceDayOf,
+  serviceRunsOn,
+  serviceSpan,
+  stayMinutes,
+} from "./engine";
 import { namedService } from "./listing";
 
 /** Whether the service runs at `start`, by its service day: 00:30 belongs to last night's service when it runs past midnight. */
@@ -24,11 +32,16 @@ function runsAt(s: EngineService, start: number): boolean {
 function serviceAt(services: EngineService[], q: RoomsQuestion, start: number): EngineService {
   if (q.service_id !== undefined) {
     const service = namedService(services, q.service_id, false);
-    if (!runsAt(service, start)) throw new ApiError("no_service_available", `service ${service.id} does not run at ${q.start_date} ${q.start_hour}`);
+    if (!runsAt(service, start))
+      throw new ApiError(
+        "no_service_available",
+        `service ${service.id} does not run at ${q.start_date} ${q.start_hour}`,
+      );
     return service;
   }
   const service = services.find((s) => s.enabled && runsAt(s, start));
-  if (!service) throw new ApiError("no_service_available", `no service runs at ${q.start_date} ${q.start_hour}`);
+  if (!service)
+    throw new ApiError("no_service_available", `no service runs at ${q.start_date} ${q.start_hour}`);
   return service;
 }
 
@@ -42,7 +55,17 @@ export async function floorAt(db: Db, property: PropertyRow, q: RoomsQuestion) {
     throw new ApiError("no_room_available", `no bookable table seats a party of ${q.pax}`, { status: 206 });
   }
   const best = q.best_choice
-    ? bestChoice(engine.freeTables({ pax: q.pax, start, stay, date: q.start_date, mode: "staff", serviceId: service.id }), q.pax)
+    ? bestChoice(
+        engine.freeTables({
+          pax: q.pax,
+          start,
+          stay,
+          date: q.start_date,
+          mode: "staff",
+          serviceId: service.id,
+        }),
+        q.pax,
+      )
     : undefined;
   return toBookingRooms(property.id, catalog, (t) => ({
     free: engine.isFree(t, start, stay),

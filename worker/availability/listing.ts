@@ -13,7 +13,13 @@ import { queryBoolean } from "../lib/query";
 import type { Preload } from "../properties/binding";
 import { Availability, type DaySlots, type EngineService, listedDays, paced } from "./engine";
 import { dateOrDateTime } from "./availability.schemas";
-import { availabilityFrom, type ListingRead, listingQueries, listingRead, loadAvailability } from "./availability.repo";
+import {
+  availabilityFrom,
+  type ListingRead,
+  listingQueries,
+  listingRead,
+  loadAvailability,
+} from "./availability.repo";
 
 const DAYS = 7;
 
@@ -22,7 +28,10 @@ export function namedService(services: EngineService[], id: number, online: bool
   const service = services.find((s) => s.id === id);
   if (!service) throw new ApiError("service_not_found", `service ${id} does not exist in this property`);
   if (!service.enabled || (online && !service.online)) {
-    throw new ApiError("service_forbidden", `service ${id} is ${service.enabled ? "not open to online booking" : "disabled"}`);
+    throw new ApiError(
+      "service_forbidden",
+      `service ${id} is ${service.enabled ? "not open to online booking" : "disabled"}`,
+    );
   }
   return service;
 }
@@ -45,13 +54,18 @@ export const preloaded = new WeakMap<Context<AppEnv>, Preloaded>();
 export function slotsPreload(c: Context<AppEnv>): Preload | undefined {
   if (c.req.method !== "GET" || !c.req.path.endsWith("/bookings/slots")) return undefined;
   const date = dateOrDateTime.safeParse(c.req.query("start_date"));
-  const flag = queryBoolean.safeParse(c.req.query("out_of_order") ?? c.req.query("out_of_service") ?? "false");
+  const flag = queryBoolean.safeParse(
+    c.req.query("out_of_order") ?? c.req.query("out_of_service") ?? "false",
+  );
   if (!date.success || !flag.success) return undefined;
   const outOfOrder = flag.data;
   let read: ListingRead;
   return {
     statements: (db, propertyId) => {
-      read = listingRead(propertyId, date.data, addDays(date.data, DAYS - 1), { outOfOrder, fresh: wantsFresh(c) });
+      read = listingRead(propertyId, date.data, addDays(date.data, DAYS - 1), {
+        outOfOrder,
+        fresh: wantsFresh(c),
+      });
       return listingQueries(db, propertyId, read);
     },
     keep: (results) => preloaded.set(c, { read, results }),
@@ -59,7 +73,12 @@ export function slotsPreload(c: Context<AppEnv>): Preload | undefined {
 }
 
 /** 7 days of slots from start_date (default: today in the property's zone); `read`: the days' rows, read already with the property row. */
-export async function slotListing(db: Db, property: PropertyRow, q: ListingQuestion, read?: Preloaded): Promise<DaySlots[]> {
+export async function slotListing(
+  db: Db,
+  property: PropertyRow,
+  q: ListingQuestion,
+  read?: Preloaded,
+): Promise<DaySlots[]> {
   const firstDay = q.start_date ?? zonedParts(resolveSettings(property.settings).timezone, now()).date;
   const days = listedDays(firstDay, DAYS);
   const { catalog, holds, arrivals, catalogVersion } = read
@@ -67,12 +86,15 @@ export async function slotListing(db: Db, property: PropertyRow, q: ListingQuest
     : await loadAvailability(db, property, firstDay, days.at(-1)!, { lean: true, noCache: q.fresh ?? false });
   let services = catalog.services.filter((s) => s.enabled && s.online);
   if (q.service_id !== undefined) services = [namedService(catalog.services, q.service_id, true)];
-  if (!services.length) throw new ApiError("no_service_available", "the property has no service open to online booking");
-  const key = read && !q.fresh ? listingKey(property, catalogVersion, catalog.services, q, firstDay) : undefined;
+  if (!services.length)
+    throw new ApiError("no_service_available", "the property has no service open to online booking");
+  const key =
+    read && !q.fresh ? listingKey(property, catalogVersion, catalog.services, q, firstDay) : undefined;
   const known = key === undefined ? undefined : listings.get(key);
   if (known) return known;
   const engine = new Availability(catalog, holds, now(), arrivals);
-  if (!engine.usableTables("online").length) throw new ApiError("no_room_available", "the property has no bookable online table in a bookable room");
+  if (!engine.usableTables("online").length)
+    throw new ApiError("no_room_available", "the property has no bookable online table in a bookable room");
   const listed = days.map((day) => engine.daySlots(day, q.pax, services, q.out_of_order ?? false));
   if (key !== undefined) keepListing(key, listed);
   return listed;
@@ -89,10 +111,25 @@ const listings = new Map<string, DaySlots[]>();
 /** A week's listing of a busy restaurant is about 850 times, some 70 KB of objects: 100 of them stay well inside an isolate's 128 MB. */
 const LISTINGS_KEPT = 100;
 
-function listingKey(property: PropertyRow, catalogVersion: number, services: EngineService[], q: ListingQuestion, firstDay: string): string | undefined {
+function listingKey(
+  property: PropertyRow,
+  catalogVersion: number,
+  services: EngineService[],
+  q: ListingQuestion,
+  firstDay: string,
+): string | undefined {
   if (q.out_of_order || services.some(paced)) return undefined;
   const minute = Math.floor(now() / 60000);
-  return [property.id, catalogVersion, property.holdsVersion, minute, firstDay, q.pax, q.service_id ?? "", JSON.stringify(property.settings)].join("|");
+  return [
+    property.id,
+    catalogVersion,
+    property.holdsVersion,
+    minute,
+    firstDay,
+    q.pax,
+    q.service_id ?? "",
+    JSON.stringify(property.settings),
+  ].join("|");
 }
 
 function keepListing(key: string, days: DaySlots[]) {

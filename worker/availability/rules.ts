@@ -10,7 +10,13 @@ import { addDays, fromLocalMinutes, isoWeekday, localMinutes } from "../lib/loca
 
 export type EngineSettings = Pick<
   Settings,
-  "timezone" | "average_stay" | "turn_times" | "slot_interval" | "min_notice" | "max_days_ahead" | "max_online_pax"
+  | "timezone"
+  | "average_stay"
+  | "turn_times"
+  | "slot_interval"
+  | "min_notice"
+  | "max_days_ahead"
+  | "max_online_pax"
 > &
   Partial<Pick<Settings, "max_days_ahead_staff">>;
 
@@ -148,7 +154,9 @@ export interface TableRequest {
   spread?: number | undefined;
 }
 
-export type Decision = { ok: true; tables: EngineTable[]; stay: number } | { ok: false; refusal: Refusal; detail: string; why?: Unavailable | undefined };
+export type Decision =
+  | { ok: true; tables: EngineTable[]; stay: number }
+  | { ok: false; refusal: Refusal; detail: string; why?: Unavailable | undefined };
 
 /** No stay may end after 9999-12-31 (dates have four digits): the first minute of year 10000. */
 export const END_OF_TIME = localMinutes("9999-12-31") + 1440;
@@ -159,11 +167,17 @@ export const capDate = (date: string) => (date.length > 10 || date > LAST_DATE ?
 
 /** `count` days from `first`, none past 9999-12-31 (a listing never shows year 10000). */
 export function listedDays(first: string, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => addDays(first, i)).filter((d) => d.length === 10 && d <= LAST_DATE);
+  return Array.from({ length: count }, (_, i) => addDays(first, i)).filter(
+    (d) => d.length === 10 && d <= LAST_DATE,
+  );
 }
 
 /** Stay of a party: the first turn_times rule with pax <= max_pax, else the service's average_stay, else the property's. */
-export function stayMinutes(pax: number, settings: Pick<EngineSettings, "turn_times" | "average_stay">, service?: Pick<EngineService, "averageStay">): number {
+export function stayMinutes(
+  pax: number,
+  settings: Pick<EngineSettings, "turn_times" | "average_stay">,
+  service?: Pick<EngineService, "averageStay">,
+): number {
   const rule = settings.turn_times.find((r) => pax <= r.max_pax);
   return rule?.minutes ?? service?.averageStay ?? settings.average_stay;
 }
@@ -196,19 +210,36 @@ const CLOCK_SHIFT = 120;
  * latest last start of the services (past midnight too), plus the longest stay the settings or a
  * service give, plus a clock change. A hold starting later blocks nothing a listing shows.
  */
-export function listingReach(settings: Pick<EngineSettings, "turn_times" | "average_stay">, services: Pick<EngineService, "startHour" | "endHour" | "averageStay">[]): number {
-  const longest = Math.max(settings.average_stay, ...settings.turn_times.map((r) => r.minutes), ...services.map((s) => s.averageStay ?? 0));
+export function listingReach(
+  settings: Pick<EngineSettings, "turn_times" | "average_stay">,
+  services: Pick<EngineService, "startHour" | "endHour" | "averageStay">[],
+): number {
+  const longest = Math.max(
+    settings.average_stay,
+    ...settings.turn_times.map((r) => r.minutes),
+    ...services.map((s) => s.averageStay ?? 0),
+  );
   const lastStart = Math.max(0, ...services.map((s) => serviceSpan(s, "1970-01-01")[1]));
   return lastStart + longest + CLOCK_SHIFT;
 }
 
 /** The first and the last start of a service day, in local minutes. */
-export function serviceSpan(service: Pick<EngineService, "startHour" | "endHour">, date: string): [number, number] {
-  return [localMinutes(date, service.startHour), localMinutes(date, service.endHour) + (pastMidnight(service) ? 1440 : 0)];
+export function serviceSpan(
+  service: Pick<EngineService, "startHour" | "endHour">,
+  date: string,
+): [number, number] {
+  return [
+    localMinutes(date, service.startHour),
+    localMinutes(date, service.endHour) + (pastMidnight(service) ? 1440 : 0),
+  ];
 }
 
 /** The service's start times of a service day: start_hour to end_hour (past midnight too), every slot_interval. */
-export function serviceGrid(service: EngineService, date: string, settings: Pick<EngineSettings, "slot_interval">): number[] {
+export function serviceGrid(
+  service: EngineService,
+  date: string,
+  settings: Pick<EngineSettings, "slot_interval">,
+): number[] {
   const [first, last] = serviceSpan(service, date);
   const step = service.slotInterval ?? settings.slot_interval;
   const out: number[] = [];
@@ -225,10 +256,18 @@ export function serviceGrid(service: EngineService, date: string, settings: Pick
  * start_hour to end_hour of the next date, end_date being the last night's morning. They refuse
  * a party whose stay overlaps them, not only one that starts inside.
  */
-export function closureCovers(c: EngineClosure, serviceDay: string, start: number, stay: number, table: EngineTable, serviceId: number | undefined): boolean {
+export function closureCovers(
+  c: EngineClosure,
+  serviceDay: string,
+  start: number,
+  stay: number,
+  table: EngineTable,
+  serviceId: number | undefined,
+): boolean {
   if (c.roomIds && !c.roomIds.includes(table.roomId)) return false;
   // Closing one table closes the groups it belongs to; closing a group closes only the group.
-  if (c.tableIds && !c.tableIds.includes(table.id) && !table.memberIds.some((m) => c.tableIds!.includes(m))) return false;
+  if (c.tableIds && !c.tableIds.includes(table.id) && !table.memberIds.some((m) => c.tableIds!.includes(m)))
+    return false;
   if (c.serviceIds && (serviceId === undefined || !c.serviceIds.includes(serviceId))) return false;
   if (!c.startHour || !c.endHour) return serviceDay >= c.startDate && serviceDay <= c.endDate;
   const b = bounds(c);
@@ -248,7 +287,10 @@ export function closureCovers(c: EngineClosure, serviceDay: string, start: numbe
  * for a window past midnight) and the day numbers of its first and last opening, worked out
  * once per closure (the listing's hot path).
  */
-const closureBounds = new WeakMap<EngineClosure, { firstDay: number; lastOpening: number; from: number; to: number }>();
+const closureBounds = new WeakMap<
+  EngineClosure,
+  { firstDay: number; lastOpening: number; from: number; to: number }
+>();
 function bounds(c: EngineClosure) {
   let b = closureBounds.get(c);
   if (!b) {
@@ -257,7 +299,12 @@ function bounds(c: EngineClosure) {
     const to = minutesOf(c.endHour);
     const overnight = c.endHour! <= c.startHour!;
     const lastDay = localMinutes(c.endDate) / 1440;
-    b = { firstDay: localMinutes(c.startDate) / 1440, lastOpening: overnight ? lastDay - 1 : lastDay, from, to: overnight ? to + 1440 : to };
+    b = {
+      firstDay: localMinutes(c.startDate) / 1440,
+      lastOpening: overnight ? lastDay - 1 : lastDay,
+      from,
+      to: overnight ? to + 1440 : to,
+    };
     closureBounds.set(c, b);
   }
   return b;
@@ -283,10 +330,22 @@ export function firstFrom(list: readonly { startMin: number }[], from: number): 
  * `holds`: sorted by start, none longer than `longest` minutes. `into`: a buffer of `count` to
  * write into (cleared first) instead of a new one.
  */
-export function heldOnGrid(holds: readonly Hold[], longest: number, first: number, step: number, count: number, stay: number, into?: Uint8Array): Uint8Array {
+export function heldOnGrid(
+  holds: readonly Hold[],
+  longest: number,
+  first: number,
+  step: number,
+  count: number,
+  stay: number,
+  into?: Uint8Array,
+): Uint8Array {
   const held = into ? into.fill(0) : new Uint8Array(count);
   const last = first + (count - 1) * step;
-  for (let i = firstFrom(holds, first - longest + 1); i < holds.length && holds[i]!.startMin <= last + stay; i++) {
+  for (
+    let i = firstFrom(holds, first - longest + 1);
+    i < holds.length && holds[i]!.startMin <= last + stay;
+    i++
+  ) {
     const h = holds[i]!;
     const from = Math.max(0, Math.ceil((h.startMin - stay - first) / step));
     const to = Math.min(count - 1, Math.ceil((h.endMin - first) / step) - 1);
@@ -300,13 +359,17 @@ export function heldOnGrid(holds: readonly Hold[], longest: number, first: numbe
  * minutes counted from the service's start_hour. The same arithmetic as the trigger
  * reservations_pacing_insert (migrations/shard/0003), so the engine and the database agree.
  */
-export function pacingBucket(service: Pick<EngineService, "startHour" | "pacingInterval">, start: number): number {
+export function pacingBucket(
+  service: Pick<EngineService, "startHour" | "pacingInterval">,
+  start: number,
+): number {
   const [hh, mm] = service.startHour.split(":").map(Number) as [number, number];
   const sinceStart = (((start - (hh * 60 + mm)) % 1440) + 1440) % 1440;
   return start - (sinceStart % (service.pacingInterval ?? 15));
 }
 
-export const paced = (s: EngineService) => (s.maxCoversPerInterval ?? null) !== null || (s.maxPartiesPerInterval ?? null) !== null;
+export const paced = (s: EngineService) =>
+  (s.maxCoversPerInterval ?? null) !== null || (s.maxPartiesPerInterval ?? null) !== null;
 
 /**
  * Best choice: a single table before a group, then fewest empty seats, then lowest id.
@@ -314,7 +377,11 @@ export const paced = (s: EngineService) => (s.maxCoversPerInterval ?? null) !== 
  * first two: bookings racing for one time, each retrying with its own spread, then land on
  * different equally good tables instead of all losing the same one again.
  */
-export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guestsMax">>(tables: T[], pax: number, spread?: number): T | undefined {
+export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guestsMax">>(
+  tables: T[],
+  pax: number,
+  spread?: number,
+): T | undefined {
   const key = (t: T) => [Number(t.isGroup), t.guestsMax - pax, t.id] as const;
   let best: T | undefined;
   for (const t of tables) {
@@ -326,6 +393,8 @@ export function bestChoice<T extends Pick<EngineTable, "id" | "isGroup" | "guest
     if (a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))) best = t;
   }
   if (!best || spread === undefined) return best;
-  const ties = tables.filter((t) => Number(t.isGroup) === Number(best.isGroup) && t.guestsMax === best.guestsMax).sort((a, b) => a.id - b.id);
+  const ties = tables
+    .filter((t) => Number(t.isGroup) === Number(best.isGroup) && t.guestsMax === best.guestsMax)
+    .sort((a, b) => a.id - b.id);
   return ties[Math.floor(spread * ties.length)] ?? best;
 }

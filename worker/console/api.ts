@@ -13,7 +13,14 @@ export const CONSOLE_API = "/console/api/v2";
 export function consoleAuth(): MiddlewareHandler<AppEnv>[] {
   const asClient: MiddlewareHandler<AppEnv> = async function consoleClientMiddleware(c, next) {
     const { entry } = sessionOf(c);
-    c.set("client", { id: entry.ownerClientId, clientId: "console", productionEnabled: false, propertyId: entry.id, actor: `console:${entry.id}`, console: true });
+    c.set("client", {
+      id: entry.ownerClientId,
+      clientId: "console",
+      productionEnabled: false,
+      propertyId: entry.id,
+      actor: `console:${entry.id}`,
+      console: true,
+    });
     await next();
   };
   return [requireConsoleSession(), asClient];

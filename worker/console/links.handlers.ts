@@ -18,11 +18,19 @@ export const SIGN_IN_LINK_SECONDS = 60;
 export async function createSignInLink(c: Context<AppEnv>) {
   const client = c.get("client");
   // Mounted for the integrator API only; a console session already is the restaurant.
-  if (client.console) throw new ApiError("property_forbidden", "the console cannot make sign-in links for itself");
+  if (client.console)
+    throw new ApiError("property_forbidden", "the console cannot make sign-in links for itself");
   const token = randomToken("csl_", 32);
   const at = nowIso();
   const expiresAt = addSeconds(at, SIGN_IN_LINK_SECONDS);
-  await insertConsoleLink(c.get("control"), { tokenHash: await sha256Hex(token), kind: "sign_in", propertyId: c.get("property").id, clientId: client.id, expiresAt, createdAt: at });
+  await insertConsoleLink(c.get("control"), {
+    tokenHash: await sha256Hex(token),
+    kind: "sign_in",
+    propertyId: c.get("property").id,
+    clientId: client.id,
+    expiresAt,
+    createdAt: at,
+  });
   const url = new URL(`${CONSOLE_PATH}/link/${token}`, config(c.env).publicOrigin).toString();
   return { data: [{ url, expires_at: expiresAt }] };
 }

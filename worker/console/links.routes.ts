@@ -4,14 +4,32 @@
  * console's own API: a signed-in console has no use for a link into itself.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
+import {
+  bearerSecurity,
+  envelope,
+  errorResponses,
+  json,
+  PROPERTY_SCOPED,
+  propertyHeader,
+} from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import { createSignInLink, SIGN_IN_LINK_SECONDS } from "./links.handlers";
 
 const SignInLink = z
   .object({
-    url: z.string().url().openapi({ description: "open it in the restaurant's browser: the first visit signs in and shows the console", example: "https://example.com/console/link/csl_..." }),
-    expires_at: z.string().openapi({ description: "when the link stops working, if it has not been followed by then", example: "2030-01-01T12:01:00.000Z" }),
+    url: z
+      .string()
+      .url()
+      .openapi({
+        description: "open it in the restaurant's browser: the first visit signs in and shows the console",
+        example: "https://example.com/console/link/csl_...",
+      }),
+    expires_at: z
+      .string()
+      .openapi({
+        description: "when the link stops working, if it has not been followed by then",
+        example: "2030-01-01T12:01:00.000Z",
+      }),
   })
   .openapi("ConsoleSignInLink");
 
@@ -32,4 +50,6 @@ const createLinkRoute = createRoute({
   },
 });
 
-export const consoleLinksRouter = createRouter().openapi(createLinkRoute, async (c) => c.json(await createSignInLink(c), 201));
+export const consoleLinksRouter = createRouter().openapi(createLinkRoute, async (c) =>
+  c.json(await createSignInLink(c), 201),
+);

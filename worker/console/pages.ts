@@ -30,7 +30,18 @@ export const SHELL_HEADERS: Record<string, string> = {
 };
 
 /** The paths that answer the shell (`*` is one path segment). */
-export const SHELL_PATHS = ["/console", "/console/sign-in", "/console/new", "/console/day/:date", "/console/timeline/:date", "/console/reservations/:id", "/console/guests/:id", "/console/restaurant", "/console/restaurant/:section", "/console/reset/:token"];
+export const SHELL_PATHS = [
+  "/console",
+  "/console/sign-in",
+  "/console/new",
+  "/console/day/:date",
+  "/console/timeline/:date",
+  "/console/reservations/:id",
+  "/console/guests/:id",
+  "/console/restaurant",
+  "/console/restaurant/:section",
+  "/console/reset/:token",
+];
 
 export function shell(locale: string): string {
   return `<!doctype html>

@@ -36,7 +36,14 @@ type Ctx = Context<AppEnv>;
 const Forgot = z.object({ username: z.string().min(1).max(400) });
 const Reset = z.object({ token: z.string().min(1).max(100), password: passwordField });
 
-const logged = (err: unknown) => console.error(JSON.stringify({ level: "error", where: "console password reset", message: String((err as Error)?.stack ?? err) }));
+const logged = (err: unknown) =>
+  console.error(
+    JSON.stringify({
+      level: "error",
+      where: "console password reset",
+      message: String((err as Error)?.stack ?? err),
+    }),
+  );
 
 /** Whether this username or this address asked too often (the sign-in's limiter, buckets of their own). */
 async function limited(c: Ctx, username: string): Promise<boolean> {
@@ -49,7 +56,10 @@ async function limited(c: Ctx, username: string): Promise<boolean> {
 
 export async function forgotPassword(c: Ctx) {
   const body = await bodyOf(c, Forgot);
-  if (await limited(c, body.username)) throw new ApiError("too_many_requests", "too many requests for a reset link; retry after 60 seconds", { headers: { "Retry-After": "60" } });
+  if (await limited(c, body.username))
+    throw new ApiError("too_many_requests", "too many requests for a reset link; retry after 60 seconds", {
+      headers: { "Retry-After": "60" },
+    });
   // Whether the username is known is settled after the answer: it takes as long either way.
   c.executionCtx.waitUntil(sendResetLink(c.env, c.get("control"), body.username).catch(logged));
   return c.body(null, 202);
@@ -68,9 +78,20 @@ export async function sendResetLink(env: Bindings, control: ControlDb, username:
   const link = await newLink(secret, "reset");
   const at = nowIso();
   const expiresAt = addSeconds(at, RESET_MINUTES * 60);
-  await insertConsoleLink(control, { tokenHash: link.hash, kind: "reset", propertyId: entry.id, expiresAt, createdAt: at });
+  await insertConsoleLink(control, {
+    tokenHash: link.hash,
+    kind: "reset",
+    propertyId: entry.id,
+    expiresAt,
+    createdAt: at,
+  });
   const locale = asLocale(resolveSettings(property.settings ?? {}).locale);
-  await writeResetMessage(db, { propertyId: entry.id, to: property.email, locale, link: { nonce: link.nonce!, hash: link.hash, expiresAt } });
+  await writeResetMessage(db, {
+    propertyId: entry.id,
+    to: property.email,
+    locale,
+    link: { nonce: link.nonce!, hash: link.hash, expiresAt },
+  });
   await sendNow(env, entry.shard, entry.id);
 }
 
@@ -79,7 +100,8 @@ export async function resetPassword(c: Ctx) {
   const control = c.get("control");
   const link = await spendConsoleLink(control, await sha256Hex(body.token), "reset", nowIso());
   const entry = link && (await getEntry(control, link.propertyId));
-  if (!entry || entry.deletedAt) throw new ApiError("link_expired", "this reset link has expired or was used already; ask for a new one");
+  if (!entry || entry.deletedAt)
+    throw new ApiError("link_expired", "this reset link has expired or was used already; ask for a new one");
   await setCredentials(control, entry.id, await credentialChanges({ password: body.password }));
   await endPropertySessions(control, entry.id);
   await dropResetLinks(control, entry.id);

@@ -9,7 +9,15 @@ import { nowIso } from "../lib/time";
 import { checkAccount } from "../properties/accounts";
 import { credentialChanges } from "../properties/credentials";
 import { getEntry, setCredentials } from "../shards/directory.repo";
-import { asLocale, CONSOLE_PATH, endConsoleSession, propertyFacts, sessionDto, sessionOf, startConsoleSession } from "./session";
+import {
+  asLocale,
+  CONSOLE_PATH,
+  endConsoleSession,
+  propertyFacts,
+  sessionDto,
+  sessionOf,
+  startConsoleSession,
+} from "./session";
 import { endPropertySessions, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
@@ -27,7 +35,10 @@ export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.
 export async function signIn(c: Ctx) {
   const body = await bodyOf(c, SignIn);
   const checked = await checkAccount(c, body.username, body.password);
-  if (!checked.ok && checked.why === "limited") throw new ApiError("too_many_requests", "too many sign-in attempts; retry after 60 seconds", { headers: { "Retry-After": "60" } });
+  if (!checked.ok && checked.why === "limited")
+    throw new ApiError("too_many_requests", "too many sign-in attempts; retry after 60 seconds", {
+      headers: { "Retry-After": "60" },
+    });
   if (!checked.ok) throw new ApiError("invalid_credentials", "unknown username or wrong password");
   const facts = await propertyFacts(c, checked.entry);
   const session = await startConsoleSession(c, checked.entry, facts.locale);
@@ -48,19 +59,27 @@ export async function changePassword(c: Ctx) {
   const session = sessionOf(c);
   const body = await bodyOf(c, PasswordChange);
   const entry = await getEntry(c.get("control"), session.entry.id);
-  if (!entry || !(await verifyPassword(body.old_password, entry.passwordHash))) throw new ApiError("invalid_credentials", "the old password is wrong");
+  if (!entry || !(await verifyPassword(body.old_password, entry.passwordHash)))
+    throw new ApiError("invalid_credentials", "the old password is wrong");
   const changes = await credentialChanges({ password: body.new_password });
   await setCredentials(c.get("control"), entry.id, changes);
   await endPropertySessions(c.get("control"), entry.id);
   // This browser stays signed in: a fresh session under the new password.
-  await startConsoleSession(c, { ...entry, passwordHash: changes.passwordHash! }, asLocale(session.row.locale));
+  await startConsoleSession(
+    c,
+    { ...entry, passwordHash: changes.passwordHash! },
+    asLocale(session.row.locale),
+  );
   return c.body(null, 204);
 }
 
 /** A platform's single-use link (60 s): a fresh session for its property, then the console. */
 export async function followLink(c: Ctx) {
   const token = c.req.param("token") ?? "";
-  const link = token.length <= 100 ? await spendConsoleLink(c.get("control"), await sha256Hex(token), "sign_in", nowIso()) : undefined;
+  const link =
+    token.length <= 100
+      ? await spendConsoleLink(c.get("control"), await sha256Hex(token), "sign_in", nowIso())
+      : undefined;
   const entry = link && (await getEntry(c.get("control"), link.propertyId));
   if (!entry || entry.deletedAt) return c.redirect(`${CONSOLE_PATH}/sign-in?link=expired`, 303);
   const facts = await propertyFacts(c, entry);

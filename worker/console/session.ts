@@ -42,7 +42,11 @@ function slidEnd(createdAt: string): string {
 }
 
 /** Signs the browser in as the property: a new session, its cookie; answers it. */
-export async function startConsoleSession(c: Context<AppEnv>, entry: DirectoryRow, locale: Locale): Promise<ConsoleSession> {
+export async function startConsoleSession(
+  c: Context<AppEnv>,
+  entry: DirectoryRow,
+  locale: Locale,
+): Promise<ConsoleSession> {
   const token = randomToken("con_", 32);
   const at = nowIso();
   const row = await repo.insertConsoleSession(c.get("control"), {
@@ -53,7 +57,13 @@ export async function startConsoleSession(c: Context<AppEnv>, entry: DirectoryRo
     expiresAt: addSeconds(at, SLIDE_SECONDS),
     createdAt: at,
   });
-  setCookie(c, COOKIE, token, { httpOnly: true, secure: secure(c), sameSite: "Strict", path: CONSOLE_PATH, maxAge: MAX_SECONDS });
+  setCookie(c, COOKIE, token, {
+    httpOnly: true,
+    secure: secure(c),
+    sameSite: "Strict",
+    path: CONSOLE_PATH,
+    maxAge: MAX_SECONDS,
+  });
   return { row, entry, csrf: await csrfOf(token) };
 }
 
@@ -62,7 +72,12 @@ export async function currentConsoleSession(c: Context<AppEnv>): Promise<Console
   const token = getCookie(c, COOKIE);
   if (!token || token.length > 100) return undefined;
   const found = await repo.findConsoleSession(c.get("control"), await sha256Hex(token), nowIso());
-  if (!found || found.entry.deletedAt || passwordStamp(found.entry.passwordHash) !== found.session.passwordStamp) return undefined;
+  if (
+    !found ||
+    found.entry.deletedAt ||
+    passwordStamp(found.entry.passwordHash) !== found.session.passwordStamp
+  )
+    return undefined;
   const row = found.session;
   const end = slidEnd(row.createdAt);
   if (Date.parse(end) - Date.parse(row.expiresAt) >= SLIDE_STEP_MS) {
@@ -80,7 +95,8 @@ export async function endConsoleSession(c: Context<AppEnv>, session: ConsoleSess
 /** The write's X-CSRF-Token is the session's (403 csrf_token_invalid otherwise). */
 export function checkCsrf(c: Context<AppEnv>, session: ConsoleSession): void {
   const sent = c.req.header("X-CSRF-Token") ?? "";
-  if (!timingSafeEqual(sent, session.csrf)) throw new ApiError("csrf_token_invalid", "send the session's csrf_token in the X-CSRF-Token header");
+  if (!timingSafeEqual(sent, session.csrf))
+    throw new ApiError("csrf_token_invalid", "send the session's csrf_token in the X-CSRF-Token header");
 }
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -110,7 +126,12 @@ export function sessionOf(c: Context<AppEnv>): ConsoleSession {
 export async function propertyFacts(c: Context<AppEnv>, entry: DirectoryRow) {
   const p = await getPropertyRow(shardDb(openShard(c.env, entry.shard, { write: false })), entry.id);
   const settings = resolveSettings(p?.settings ?? {});
-  return { id: entry.id, name: p?.name ?? entry.username ?? "", timezone: settings.timezone, locale: asLocale(settings.locale) };
+  return {
+    id: entry.id,
+    name: p?.name ?? entry.username ?? "",
+    timezone: settings.timezone,
+    locale: asLocale(settings.locale),
+  };
 }
 
 /** The session as the console's page reads it. */
@@ -132,4 +153,5 @@ export function acceptedLocale(header: string | undefined): Locale {
   return "en";
 }
 
-export const asLocale = (value: string | null | undefined): Locale => ((LOCALES as readonly string[]).includes(value ?? "") ? (value as Locale) : "en");
+export const asLocale = (value: string | null | undefined): Locale =>
+  (LOCALES as readonly string[]).includes(value ?? "") ? (value as Locale) : "en";

@@ -7,12 +7,19 @@ export type ConsoleSessionRow = typeof consoleSessions.$inferSelect;
 export type ConsoleLinkRow = typeof consoleLinks.$inferSelect;
 type DirectoryRow = typeof propertyDirectory.$inferSelect;
 
-export async function insertConsoleSession(control: ControlDb, row: Omit<typeof consoleSessions.$inferInsert, "id">): Promise<ConsoleSessionRow> {
+export async function insertConsoleSession(
+  control: ControlDb,
+  row: Omit<typeof consoleSessions.$inferInsert, "id">,
+): Promise<ConsoleSessionRow> {
   return (await control.insert(consoleSessions).values(row).returning())[0]!;
 }
 
 /** The unexpired session of a token hash, with its property's directory entry (one read). */
-export async function findConsoleSession(control: ControlDb, tokenHash: string, at: string): Promise<{ session: ConsoleSessionRow; entry: DirectoryRow } | undefined> {
+export async function findConsoleSession(
+  control: ControlDb,
+  tokenHash: string,
+  at: string,
+): Promise<{ session: ConsoleSessionRow; entry: DirectoryRow } | undefined> {
   const rows = await control
     .select({ session: consoleSessions, entry: propertyDirectory })
     .from(consoleSessions)
@@ -31,27 +38,55 @@ export async function deleteConsoleSession(control: ControlDb, id: number): Prom
 }
 
 /** Ends every session of a property but `keep` (a password changed or reset). */
-export async function endPropertySessions(control: ControlDb, propertyId: number, keep?: number): Promise<void> {
-  await control.delete(consoleSessions).where(and(eq(consoleSessions.propertyId, propertyId), keep === undefined ? undefined : ne(consoleSessions.id, keep)));
+export async function endPropertySessions(
+  control: ControlDb,
+  propertyId: number,
+  keep?: number,
+): Promise<void> {
+  await control
+    .delete(consoleSessions)
+    .where(
+      and(
+        eq(consoleSessions.propertyId, propertyId),
+        keep === undefined ? undefined : ne(consoleSessions.id, keep),
+      ),
+    );
 }
 
-export async function insertConsoleLink(control: ControlDb, row: Omit<typeof consoleLinks.$inferInsert, "id">): Promise<void> {
+export async function insertConsoleLink(
+  control: ControlDb,
+  row: Omit<typeof consoleLinks.$inferInsert, "id">,
+): Promise<void> {
   await control.insert(consoleLinks).values(row);
 }
 
 /** Spends an unexpired, unused link of this kind in one statement: two racing uses cannot both have it. */
-export async function spendConsoleLink(control: ControlDb, tokenHash: string, kind: ConsoleLinkRow["kind"], at: string): Promise<ConsoleLinkRow | undefined> {
+export async function spendConsoleLink(
+  control: ControlDb,
+  tokenHash: string,
+  kind: ConsoleLinkRow["kind"],
+  at: string,
+): Promise<ConsoleLinkRow | undefined> {
   const rows = await control
     .update(consoleLinks)
     .set({ usedAt: at })
-    .where(and(eq(consoleLinks.tokenHash, tokenHash), eq(consoleLinks.kind, kind), isNull(consoleLinks.usedAt), gt(consoleLinks.expiresAt, at)))
+    .where(
+      and(
+        eq(consoleLinks.tokenHash, tokenHash),
+        eq(consoleLinks.kind, kind),
+        isNull(consoleLinks.usedAt),
+        gt(consoleLinks.expiresAt, at),
+      ),
+    )
     .returning();
   return rows[0];
 }
 
 /** A reset done: the property's other reset links, sent before it, no longer work. */
 export async function dropResetLinks(control: ControlDb, propertyId: number): Promise<void> {
-  await control.delete(consoleLinks).where(and(eq(consoleLinks.propertyId, propertyId), eq(consoleLinks.kind, "reset")));
+  await control
+    .delete(consoleLinks)
+    .where(and(eq(consoleLinks.propertyId, propertyId), eq(consoleLinks.kind, "reset")));
 }
 
 /** Housekeeping: expired sessions and links (a platform's sign-in links, password reset links). */

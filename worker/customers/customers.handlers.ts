@@ -8,7 +8,13 @@ import { decodeCursor, idCursor, page } from "../lib/pagination";
 import * as repo from "./customers.repo";
 import type { CustomerFields, CustomerRow } from "./customers.repo";
 import { checkEmailFree, emailTaken, mergedFields, mergeTarget, requireCustomer } from "./customers.rules";
-import { customerFieldsOf, type CustomerUpdateBody, type ListQuestion, type MergeRequest, toCustomerDto } from "./customers.schemas";
+import {
+  customerFieldsOf,
+  type CustomerUpdateBody,
+  type ListQuestion,
+  type MergeRequest,
+  toCustomerDto,
+} from "./customers.schemas";
 import { eraseCustomer } from "./erasure";
 
 type Ctx = Context<AppEnv>;
@@ -17,13 +23,22 @@ const actor = (c: Ctx) => c.get("client").actor;
 
 /** The customers with their counts, in the property's clock. */
 async function present(c: Ctx, rows: CustomerRow[]) {
-  const counts = await repo.customerCounts(c.get("db"), rows.map((r) => r.id));
+  const counts = await repo.customerCounts(
+    c.get("db"),
+    rows.map((r) => r.id),
+  );
   const tz = resolveSettings(c.get("property").settings).timezone;
   return rows.map((r) => toCustomerDto(r, counts.get(r.id) ?? repo.NO_COUNTS, tz));
 }
 
 export async function listCustomers(c: Ctx, q: ListQuestion) {
-  const rows = await repo.listCustomers(c.get("db"), c.get("property").id, q.limit, decodeCursor(q.next_cursor, idCursor)?.id, q.search);
+  const rows = await repo.listCustomers(
+    c.get("db"),
+    c.get("property").id,
+    q.limit,
+    decodeCursor(q.next_cursor, idCursor)?.id,
+    q.search,
+  );
   const result = page(rows, q.limit, (r) => ({ id: r.id }));
   return { data: await present(c, result.data), next_cursor: result.next_cursor };
 }
@@ -59,7 +74,11 @@ export async function mergeCustomer(c: Ctx, id: number, body: MergeRequest) {
   const source = await requireCustomer(db, propertyId, id);
   const into = await mergeTarget(db, propertyId, source, body.into);
   const merged = await repo.mergeCustomers(db, source, into, mergedFields(source, into), actor(c));
-  if (!merged) throw new ApiError("user_not_found", `customer ${source.id} or ${into.id} was erased or merged away a moment ago`);
+  if (!merged)
+    throw new ApiError(
+      "user_not_found",
+      `customer ${source.id} or ${into.id} was erased or merged away a moment ago`,
+    );
   return { data: await present(c, [merged]) };
 }
 

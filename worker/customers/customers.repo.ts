@@ -5,7 +5,13 @@
  * history, their webhook outbox or what the erasure's caller adds (their emails).
  */
 import { and, asc, eq, gt, inArray, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { customers, reservationHistory, reservations, webhookEventBodies, webhookEvents } from "../db/shard.schema";
+import {
+  customers,
+  reservationHistory,
+  reservations,
+  webhookEventBodies,
+  webhookEvents,
+} from "../db/shard.schema";
 import type { Db } from "../env";
 import { abortReason, type Statement } from "../lib/d1";
 import { nowIso } from "../lib/time";
@@ -15,7 +21,9 @@ import { nextSeq } from "../reservations/history.repo";
 import { VISIT } from "../reservations/reservations.repo";
 
 export type CustomerRow = typeof customers.$inferSelect;
-export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, "id" | "propertyId" | "createdAt" | "erasedAt">>;
+export type CustomerFields = Partial<
+  Omit<typeof customers.$inferInsert, "id" | "propertyId" | "createdAt" | "erasedAt">
+>;
 
 export interface CustomerCounts {
   visits: number;
@@ -25,7 +33,13 @@ export interface CustomerCounts {
   last_visit: string | null;
 }
 
-export const NO_COUNTS: CustomerCounts = { visits: 0, no_shows: 0, cancellations: 0, covers: 0, last_visit: null };
+export const NO_COUNTS: CustomerCounts = {
+  visits: 0,
+  no_shows: 0,
+  cancellations: 0,
+  covers: 0,
+  last_visit: null,
+};
 
 /** Case-insensitive for ASCII on both sides (SQLite's lower), and no LIKE: no pattern length limit, no wildcards to escape. */
 function matches(search: string): SQL {
@@ -36,24 +50,51 @@ function matches(search: string): SQL {
 }
 
 /** A page of the property's customers by id, optionally those whose name, email or phone contains `search`. */
-export async function listCustomers(db: Db, propertyId: number, limit: number, afterId = 0, search?: string): Promise<CustomerRow[]> {
+export async function listCustomers(
+  db: Db,
+  propertyId: number,
+  limit: number,
+  afterId = 0,
+  search?: string,
+): Promise<CustomerRow[]> {
   return db
     .select()
     .from(customers)
-    .where(and(eq(customers.propertyId, propertyId), gt(customers.id, afterId), search ? matches(search) : undefined))
+    .where(
+      and(
+        eq(customers.propertyId, propertyId),
+        gt(customers.id, afterId),
+        search ? matches(search) : undefined,
+      ),
+    )
     .orderBy(asc(customers.id))
     .limit(limit + 1);
 }
 
 export async function getCustomer(db: Db, propertyId: number, id: number): Promise<CustomerRow | undefined> {
-  return (await db.select().from(customers).where(and(eq(customers.id, id), eq(customers.propertyId, propertyId))).limit(1))[0];
+  return (
+    await db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.id, id), eq(customers.propertyId, propertyId)))
+      .limit(1)
+  )[0];
 }
 
 /** The property's customer with this email, if any (emails are unique per property). */
-export async function customerByEmail(db: Db, propertyId: number, email: string): Promise<CustomerRow | undefined> {
-  return (await db.select().from(customers).where(and(eq(customers.propertyId, propertyId), eq(customers.email, email))).limit(1))[0];
+export async function customerByEmail(
+  db: Db,
+  propertyId: number,
+  email: string,
+): Promise<CustomerRow | undefined> {
+  return (
+    await db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.propertyId, propertyId), eq(customers.email, email)))
+      .limit(1)
+  )[0];
 }
-
 
 /** Visits, no-shows, cancellations, covers and last visit of each customer, from their reservations. */
 export async function customerCounts(db: Db, ids: number[]): Promise<Map<number, CustomerCounts>> {
@@ -82,12 +123,19 @@ export async function customerCounts(db: Db, ids: number[]): Promise<Map<number,
 function historyOf(db: Db, customerId: number, actor: string, action: string, changes: string) {
   return db
     .insert(reservationHistory)
-    .select(sql`SELECT id, ${nextSeq(sql`reservations.id`)}, ${Date.parse(nowIso())}, ${actor}, ${action}, NULL, NULL, ${changes} FROM reservations WHERE customer_id = ${customerId}`);
+    .select(
+      sql`SELECT id, ${nextSeq(sql`reservations.id`)}, ${Date.parse(nowIso())}, ${actor}, ${action}, NULL, NULL, ${changes} FROM reservations WHERE customer_id = ${customerId}`,
+    );
 }
 
 /** Undefined when the customer is gone (merged away meanwhile). */
-export async function updateCustomer(db: Db, id: number, fields: CustomerFields): Promise<CustomerRow | undefined> {
-  if (!Object.keys(fields).length) return (await db.select().from(customers).where(eq(customers.id, id)).limit(1))[0];
+export async function updateCustomer(
+  db: Db,
+  id: number,
+  fields: CustomerFields,
+): Promise<CustomerRow | undefined> {
+  if (!Object.keys(fields).length)
+    return (await db.select().from(customers).where(eq(customers.id, id)).limit(1))[0];
   return (await db.update(customers).set(fields).where(eq(customers.id, id)).returning())[0];
 }
 
@@ -98,7 +146,13 @@ export async function updateCustomer(db: Db, id: number, fields: CustomerFields)
  * version moves on, so a write based on the old one is refused and decided again. Undefined when
  * either customer went meanwhile (erased or merged away): nothing is written then.
  */
-export async function mergeCustomers(db: Db, source: CustomerRow, into: CustomerRow, fields: CustomerFields, actor: string): Promise<CustomerRow | undefined> {
+export async function mergeCustomers(
+  db: Db,
+  source: CustomerRow,
+  into: CustomerRow,
+  fields: CustomerFields,
+  actor: string,
+): Promise<CustomerRow | undefined> {
   const changes = JSON.stringify({ customer_id: [source.id, into.id] });
   const batch = db.batch([
     historyOf(db, source.id, actor, "customer_merged", changes),
@@ -107,7 +161,12 @@ export async function mergeCustomers(db: Db, source: CustomerRow, into: Customer
       // a guest who leaned on the source's record keeps its details, not those of `into`
       .set({ customerId: into.id, guest: GUEST_WRITTEN_OUT, version: sql`${reservations.version} + 1` })
       // not once the source is erased: its reservations stay, and its delete below then fails
-      .where(and(eq(reservations.customerId, source.id), sql`(SELECT erased_at FROM customers WHERE id = ${source.id}) IS NULL`)),
+      .where(
+        and(
+          eq(reservations.customerId, source.id),
+          sql`(SELECT erased_at FROM customers WHERE id = ${source.id}) IS NULL`,
+        ),
+      ),
     // first, so that its email is free for `into`
     db.delete(customers).where(eq(customers.id, source.id)),
     db.update(customers).set(fields).where(eq(customers.id, into.id)).returning(),
@@ -121,8 +180,12 @@ export async function mergeCustomers(db: Db, source: CustomerRow, into: Customer
 
 // What of a reservation is personal: its guest, the customer's details it copied, and the words
 // of the guest and the staff about them; in the outbox's snapshots under the row's own names.
-const PERSONAL_HISTORY = ["$.customer", "$.notes", "$.special_request", "$.allergies"].map((p) => `'${p}'`).join(", ");
-const PERSONAL_SNAPSHOT = ["$.customerSnapshot", "$.guest", "$.notes", "$.specialRequest", "$.allergies"].map((p) => `'${p}'`).join(", ");
+const PERSONAL_HISTORY = ["$.customer", "$.notes", "$.special_request", "$.allergies"]
+  .map((p) => `'${p}'`)
+  .join(", ");
+const PERSONAL_SNAPSHOT = ["$.customerSnapshot", "$.guest", "$.notes", "$.specialRequest", "$.allergies"]
+  .map((p) => `'${p}'`)
+  .join(", ");
 
 /**
  * Erases a customer's personal data and keeps the reservations, anonymised: the customer row
@@ -133,31 +196,68 @@ const PERSONAL_SNAPSHOT = ["$.customerSnapshot", "$.guest", "$.notes", "$.specia
  * same-bytes-on-retry rule. `alsoScrub` adds, at the batch's end, the statements that scrub other
  * copies of the reservations' data (their emails), given the SQL that selects their ids.
  */
-export async function eraseCustomer(db: Db, id: number, actor: string, alsoScrub: (reservationIds: SQLWrapper) => Statement[]): Promise<void> {
+export async function eraseCustomer(
+  db: Db,
+  id: number,
+  actor: string,
+  alsoScrub: (reservationIds: SQLWrapper) => Statement[],
+): Promise<void> {
   const at = nowIso();
   const theirs = db.select({ id: reservations.id }).from(reservations).where(eq(reservations.customerId, id));
   await db.batch([
     historyOf(db, id, actor, "customer_erased", "{}"),
     // The record is erased before the reservations, so their update shows the guest gone (its
     // event says so); one that leaned on the record has it written out first (no change, no event).
-    db.update(reservations).set({ guest: GUEST_WRITTEN_OUT }).where(and(eq(reservations.customerId, id), isNull(reservations.guest))),
+    db
+      .update(reservations)
+      .set({ guest: GUEST_WRITTEN_OUT })
+      .where(and(eq(reservations.customerId, id), isNull(reservations.guest))),
     db
       .update(customers)
-      .set({ firstName: null, lastName: null, email: null, phone: null, locale: null, tags: [], allergies: null, notes: null, marketingConsent: false, banned: false, erasedAt: at })
+      .set({
+        firstName: null,
+        lastName: null,
+        email: null,
+        phone: null,
+        locale: null,
+        tags: [],
+        allergies: null,
+        notes: null,
+        marketingConsent: false,
+        banned: false,
+        erasedAt: at,
+      })
       .where(eq(customers.id, id)),
     db
       .update(reservations)
-      .set({ guest: null, customerSnapshot: null, notes: null, specialRequest: null, allergies: null, version: sql`${reservations.version} + 1` })
+      .set({
+        guest: null,
+        customerSnapshot: null,
+        notes: null,
+        specialRequest: null,
+        allergies: null,
+        version: sql`${reservations.version} + 1`,
+      })
       .where(eq(reservations.customerId, id)),
     // after the update above, whose own events carried the data as it was
     db
       .update(webhookEventBodies)
       .set({
         snapshot: sql.raw(`json_remove(snapshot, ${PERSONAL_SNAPSHOT})`),
-        previous: sql.raw(`CASE WHEN previous IS NULL THEN NULL ELSE json_remove(previous, ${PERSONAL_SNAPSHOT}) END`),
+        previous: sql.raw(
+          `CASE WHEN previous IS NULL THEN NULL ELSE json_remove(previous, ${PERSONAL_SNAPSHOT}) END`,
+        ),
         payload: null,
       })
-      .where(inArray(webhookEventBodies.eventId, db.select({ id: webhookEvents.id }).from(webhookEvents).where(inArray(webhookEvents.reservationId, theirs)))),
+      .where(
+        inArray(
+          webhookEventBodies.eventId,
+          db
+            .select({ id: webhookEvents.id })
+            .from(webhookEvents)
+            .where(inArray(webhookEvents.reservationId, theirs)),
+        ),
+      ),
     db
       .update(reservationHistory)
       .set({ changes: sql.raw(`json_remove(changes, ${PERSONAL_HISTORY})`) })

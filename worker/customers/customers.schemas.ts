@@ -26,13 +26,21 @@ export const CustomerSchema = z
     notes: z.string().nullable().openapi({ description: "staff only" }),
     banned: z.boolean(),
     marketing_consent: z.boolean(),
-    erased: z.boolean().openapi({ description: "the personal data was erased (DELETE); the reservations stay, anonymised" }),
+    erased: z
+      .boolean()
+      .openapi({ description: "the personal data was erased (DELETE); the reservations stay, anonymised" }),
     created_at: z.string().openapi({ description: "local wall clock", example: "2026-11-22T10:15:00" }),
-    visits: z.number().int().openapi({ description: "reservations checked in (not cancelled or refused after)" }),
+    visits: z
+      .number()
+      .int()
+      .openapi({ description: "reservations checked in (not cancelled or refused after)" }),
     no_shows: z.number().int().openapi({ description: "reservations EXPIRED as no-shows" }),
     cancellations: z.number().int(),
     covers: z.number().int().openapi({ description: "guests over all visits" }),
-    last_visit: z.string().nullable().openapi({ description: "the date of the latest visit", example: "2026-11-20" }),
+    last_visit: z
+      .string()
+      .nullable()
+      .openapi({ description: "the date of the latest visit", example: "2026-11-20" }),
   })
   .openapi("Customer");
 
@@ -49,11 +57,21 @@ export const CustomerUpdate = z
     banned: z.boolean().optional(),
     marketing_consent: z.boolean().optional(),
   })
-  .openapi("CustomerUpdate", { description: "Partial: only the fields given change.", example: { phone: "+39 055 654321", tags: ["vip"], allergies: "shellfish" } });
+  .openapi("CustomerUpdate", {
+    description: "Partial: only the fields given change.",
+    example: { phone: "+39 055 654321", tags: ["vip"], allergies: "shellfish" },
+  });
 
 // `into` is checked by the handler, after the customer of the path: a stranger's id answers 404 first.
 export const MergeBody = z
-  .object({ into: z.number().int().positive().optional().openapi({ description: "the customer that stays (required)" }) })
+  .object({
+    into: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .openapi({ description: "the customer that stays (required)" }),
+  })
   .openapi("CustomerMerge", { example: { into: 42 } });
 
 export const ListQuery = z.object({
@@ -64,7 +82,11 @@ export const ListQuery = z.object({
     .min(1)
     .max(100)
     .optional()
-    .openapi({ param: { name: "search", in: "query" }, description: "part of a name, an email or a phone (case-insensitive)", example: "lovelace" }),
+    .openapi({
+      param: { name: "search", in: "query" },
+      description: "part of a name, an email or a phone (case-insensitive)",
+      example: "lovelace",
+    }),
 });
 
 export type Customer = z.infer<typeof CustomerSchema>;
@@ -79,7 +101,9 @@ export function toCustomerDto(c: CustomerRow, counts: CustomerCounts, timeZone: 
     last_name: c.lastName,
     email: c.email,
     phone: c.phone,
-    locale: (LOCALES as readonly string[]).includes(c.locale ?? "") ? (c.locale as (typeof LOCALES)[number]) : null,
+    locale: (LOCALES as readonly string[]).includes(c.locale ?? "")
+      ? (c.locale as (typeof LOCALES)[number])
+      : null,
     tags: c.tags,
     allergies: c.allergies,
     notes: c.notes,

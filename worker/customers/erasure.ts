@@ -41,10 +41,17 @@ export function registerForget(step: ForgetStep): void {
  * batch, the copies elsewhere before it (so a failed erasure leaves none behind) and after it
  * (for one written meanwhile).
  */
-export async function eraseCustomer(env: Bindings, db: Db, customer: CustomerRow, actor: string): Promise<void> {
+export async function eraseCustomer(
+  env: Bindings,
+  db: Db,
+  customer: CustomerRow,
+  actor: string,
+): Promise<void> {
   const person = { customerId: customer.id, email: customer.email, phone: customer.phone };
   const forget = () => Promise.all(forgetSteps.map((step) => step(env, person)));
   await forget();
-  await repo.eraseCustomer(db, customer.id, actor, (reservationIds) => steps.flatMap((step) => step(db, reservationIds)));
+  await repo.eraseCustomer(db, customer.id, actor, (reservationIds) =>
+    steps.flatMap((step) => step(db, reservationIds)),
+  );
   await forget();
 }

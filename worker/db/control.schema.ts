@@ -40,7 +40,9 @@ export const accessTokens = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     tokenHash: text("token_hash").notNull(),
-    clientId: integer("client_id").notNull().references(() => apiClients.id),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => apiClients.id),
     /** a token from a restaurant's approval reaches this property only; null: every granted one (client_credentials) */
     propertyId: integer("property_id").references(() => propertyDirectory.id),
     /** the refresh-token family it was issued with (worker/oauth): revoked with it */
@@ -71,7 +73,9 @@ export const propertyDirectory = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     publicKey: text("public_key").notNull(),
-    ownerClientId: integer("owner_client_id").notNull().references(() => apiClients.id),
+    ownerClientId: integer("owner_client_id")
+      .notNull()
+      .references(() => apiClients.id),
     shard: integer("shard").notNull(),
     movingSince: text("moving_since"),
     /**
@@ -99,8 +103,12 @@ export const propertyDirectory = sqliteTable(
 export const propertyGrants = sqliteTable(
   "property_grants",
   {
-    clientId: integer("client_id").notNull().references(() => apiClients.id),
-    propertyId: integer("property_id").notNull().references(() => propertyDirectory.id),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => apiClients.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => propertyDirectory.id),
     createdAt: createdAt(),
   },
   (t) => [
@@ -144,8 +152,12 @@ export const oauthCodes = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     codeHash: text("code_hash").notNull(),
-    clientId: integer("client_id").notNull().references(() => apiClients.id),
-    propertyId: integer("property_id").notNull().references(() => propertyDirectory.id),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => apiClients.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => propertyDirectory.id),
     redirectUri: text("redirect_uri").notNull(),
     codeChallenge: text("code_challenge").notNull(),
     expiresAt: text("expires_at").notNull(),
@@ -174,8 +186,12 @@ export const refreshTokens = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     tokenHash: text("token_hash").notNull(),
     familyId: text("family_id").notNull(),
-    clientId: integer("client_id").notNull().references(() => apiClients.id),
-    propertyId: integer("property_id").notNull().references(() => propertyDirectory.id),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => apiClients.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => propertyDirectory.id),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
     /** the hash of the token that replaced it: marks the rotation its successor's insert depends on */
@@ -228,7 +244,10 @@ export const signInSessions = sqliteTable(
     index("sign_in_sessions_expires_idx").on(t.expiresAt),
     check("sign_in_sessions_kind_ck", sql`${t.kind} IN ('authorize', 'apps')`),
     check("sign_in_sessions_signed_in_ck", sql`(${t.propertyId} IS NULL) = (${t.passwordStamp} IS NULL)`),
-    check("sign_in_sessions_request_ck", sql`${t.kind} = 'apps' OR (${t.clientId} IS NOT NULL AND ${t.redirectUri} IS NOT NULL AND length(${t.codeChallenge}) = 43)`),
+    check(
+      "sign_in_sessions_request_ck",
+      sql`${t.kind} = 'apps' OR (${t.clientId} IS NOT NULL AND ${t.redirectUri} IS NOT NULL AND length(${t.codeChallenge}) = 43)`,
+    ),
   ],
 );
 

@@ -7,7 +7,16 @@
  * it serves; CHECK constraints state the invariants the code relies on.
  */
 import { sql } from "drizzle-orm";
-import { check, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  check,
+  customType,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { CHANNELS, RESERVATION_STATUSES } from "../../shared/schemas";
 import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "./enums";
 
@@ -74,7 +83,9 @@ export const rooms = sqliteTable(
   "rooms",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     name: text("name").notNull(),
     bookable: integer("bookable", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
@@ -90,8 +101,12 @@ export const diningTables = sqliteTable(
   "dining_tables",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
-    roomId: integer("room_id").notNull().references(() => rooms.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
+    roomId: integer("room_id")
+      .notNull()
+      .references(() => rooms.id),
     name: text("name").notNull(),
     guestsMin: integer("guests_min").notNull().default(1),
     guestsMax: integer("guests_max").notNull(),
@@ -119,8 +134,12 @@ export const diningTables = sqliteTable(
 export const tableGroupMembers = sqliteTable(
   "table_group_members",
   {
-    groupId: integer("group_id").notNull().references(() => diningTables.id),
-    memberId: integer("member_id").notNull().references(() => diningTables.id),
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => diningTables.id),
+    memberId: integer("member_id")
+      .notNull()
+      .references(() => diningTables.id),
   },
   (t) => [
     // a group's members
@@ -134,7 +153,9 @@ export const services = sqliteTable(
   "services",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     name: text("name").notNull(),
     description: text("description"),
     imageUrl: text("image_url"),
@@ -178,7 +199,9 @@ export const closures = sqliteTable(
   "closures",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     startDate: text("start_date").notNull(),
     endDate: text("end_date").notNull(),
     startHour: text("start_hour"),
@@ -199,7 +222,9 @@ export const customers = sqliteTable(
   "customers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     firstName: text("first_name"),
     lastName: text("last_name"),
     email: text("email"),
@@ -230,7 +255,9 @@ export const reservations = sqliteTable(
   "reservations",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     customerId: integer("customer_id").references(() => customers.id),
     serviceId: integer("service_id").references(() => services.id),
     roomId: integer("room_id").references(() => rooms.id),
@@ -309,13 +336,19 @@ export const reservations = sqliteTable(
     // so no index by service or room (32 bytes a reservation each, kept for good)
     index("reservations_property_start_idx").on(t.propertyId, t.startMin, t.id),
     // the booking server's ListBookings: a search-engine user's bookings, across properties
-    index("reservations_searchengine_user_idx").on(t.searchengineUserId).where(sql`${t.searchengineUserId} IS NOT NULL`),
+    index("reservations_searchengine_user_idx")
+      .on(t.searchengineUserId)
+      .where(sql`${t.searchengineUserId} IS NOT NULL`),
     // CreateBooking is idempotent on its token: one booking per token and property, whatever the concurrency
-    uniqueIndex("reservations_searchengine_token_uq").on(t.propertyId, t.searchengineToken).where(sql`${t.searchengineToken} IS NOT NULL`),
+    uniqueIndex("reservations_searchengine_token_uq")
+      .on(t.propertyId, t.searchengineToken)
+      .where(sql`${t.searchengineToken} IS NOT NULL`),
     // the guest's manage link; a booking that emails nobody has none (a lookup by = implies NOT NULL, so SQLite uses it)
     index("reservations_manage_token_idx").on(t.manageTokenHash).where(sql`${t.manageTokenHash} IS NOT NULL`),
     // the cron that expires unpaid PREPAY reservations: only those of a service that takes payment have a due time
-    index("reservations_status_due_idx").on(t.status, t.paymentDueAt).where(sql`${t.paymentDueAt} IS NOT NULL`),
+    index("reservations_status_due_idx")
+      .on(t.status, t.paymentDueAt)
+      .where(sql`${t.paymentDueAt} IS NOT NULL`),
     // a customer's visits and counts, merge and erasure
     index("reservations_customer_idx").on(t.customerId, t.startMin),
     check("reservations_status_ck", sql`${t.status} IN ${oneOf(RESERVATION_STATUSES)}`),
@@ -352,7 +385,9 @@ export const NOW_MILLIS = sql`(CAST(round((julianday('now') - 2440587.5) * 86400
 export const reservationHistory = sqliteTable(
   "reservation_history",
   {
-    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    reservationId: integer("reservation_id")
+      .notNull()
+      .references(() => reservations.id),
     /** the entry's number within its reservation, from 1 (history.repo.ts insertHistory) */
     seq: integer("seq").notNull(),
     at: epochMillis("at").notNull().default(NOW_MILLIS),
@@ -362,7 +397,10 @@ export const reservationHistory = sqliteTable(
     fromStatus: text("from_status"),
     toStatus: text("to_status"),
     /** JSON: {field: [before, after]} of what changed */
-    changes: text("changes", { mode: "json" }).notNull().$type<Record<string, [unknown, unknown]>>().default(sql`'{}'`),
+    changes: text("changes", { mode: "json" })
+      .notNull()
+      .$type<Record<string, [unknown, unknown]>>()
+      .default(sql`'{}'`),
   },
   // GET /reservations/{id}/history reads the key's range
   (t) => [primaryKey({ columns: [t.reservationId, t.seq] })],
@@ -377,8 +415,12 @@ export const reservationHistory = sqliteTable(
 export const reservationTables = sqliteTable(
   "reservation_tables",
   {
-    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
-    tableId: integer("table_id").notNull().references(() => diningTables.id),
+    reservationId: integer("reservation_id")
+      .notNull()
+      .references(() => reservations.id),
+    tableId: integer("table_id")
+      .notNull()
+      .references(() => diningTables.id),
     startMin: integer("start_min").notNull(),
     endMin: integer("end_min").notNull(),
   },
@@ -401,7 +443,9 @@ export const catalogChanges = sqliteTable(
   "catalog_changes",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     kind: text("kind", { enum: ["room", "table", "service", "regroup"] }).notNull(),
     targetId: integer("target_id").notNull(),
     /** the property's local minutes at the deletion: reservations ending later are upcoming */
@@ -425,7 +469,9 @@ export const catalogChanges = sqliteTable(
 export const guestBookingChecks = sqliteTable(
   "guest_booking_checks",
   {
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     /** as the guest typed them; the trigger compares them folded (plus-tags, phone punctuation) */
     email: text("email"),
     phone: text("phone"),
@@ -449,7 +495,9 @@ export const webhookSubscriptions = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** the API client (control database) the subscription belongs to */
     clientId: integer("client_id").notNull(),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     endpoint: text("endpoint").notNull(),
     webhookType: text("webhook_type").notNull(),
     /** whsec_<base64>: HMAC keys must be readable to sign, so they are stored, never shown again */
@@ -491,8 +539,12 @@ export const webhookEvents = sqliteTable(
      * random one they were sent with. Never looked up, so no index.
      */
     uid: text("uid").notNull(),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
-    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
+    reservationId: integer("reservation_id")
+      .notNull()
+      .references(() => reservations.id),
     type: text("type").notNull(),
     /**
      * What the outbox triggers write: the reservation row right after the change (JSON), the row's
@@ -532,8 +584,12 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    eventId: integer("event_id").notNull().references(() => webhookEvents.id),
-    subscriptionId: integer("subscription_id").notNull().references(() => webhookSubscriptions.id),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => webhookEvents.id),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => webhookSubscriptions.id),
     /** the event's property, copied: the queue's message names it, so the consumer finds the shard */
     propertyId: integer("property_id").notNull(),
     /** the event's reservation, copied so the order check is one index seek */
@@ -572,7 +628,9 @@ export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    deliveryId: integer("delivery_id").notNull().references(() => webhookDeliveries.id),
+    deliveryId: integer("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id),
     at: text("at").notNull(),
     /** null when no HTTP answer came (refused, timed out, endpoint not allowed) */
     statusCode: integer("status_code"),
@@ -600,7 +658,9 @@ export const messages = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** the Message-ID's local part: random, the same on every attempt */
     uid: text("uid").notNull(),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     /** null: a message about the restaurant's account (a console password reset), not a reservation */
     reservationId: integer("reservation_id").references(() => reservations.id),
     template: text("template", { enum: MESSAGE_TEMPLATES }).notNull(),
@@ -657,9 +717,13 @@ export const waitlistOffers = sqliteTable(
   "waitlist_offers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    propertyId: integer("property_id").notNull().references(() => properties.id),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
     /** the WAITING reservation offered a table */
-    reservationId: integer("reservation_id").notNull().references(() => reservations.id),
+    reservationId: integer("reservation_id")
+      .notNull()
+      .references(() => reservations.id),
     /** random; with the LINK_SECRET it gives the offer's link token, whose hash is token_hash */
     nonce: text("nonce").notNull(),
     tokenHash: text("token_hash").notNull(),

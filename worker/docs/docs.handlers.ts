@@ -25,7 +25,8 @@ const docsCsp = (nonce: string) =>
   ].join("; ");
 
 /** /docs/errors is static HTML: no script, no fetch, its own inline style. */
-const ERRORS_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const ERRORS_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** /docs: Swagger UI served from the Worker's own assets (no CDN). */
 export function swaggerPage(c: Context<AppEnv>) {
@@ -66,7 +67,10 @@ export function swaggerPage(c: Context<AppEnv>) {
 /** /docs/errors: every error code with its status and title, each row an anchor the problems' `type` links to. */
 export function errorsPage(c: Context<AppEnv>) {
   const rows = Object.entries(ERRORS)
-    .map(([code, [status, title]]) => `<tr id="${code}"><td>${status}</td><td><code>${code}</code></td><td>${title}</td></tr>`)
+    .map(
+      ([code, [status, title]]) =>
+        `<tr id="${code}"><td>${status}</td><td><code>${code}</code></td><td>${title}</td></tr>`,
+    )
     .join("");
   c.header("Content-Security-Policy", ERRORS_CSP);
   return c.html(html`<!doctype html>

@@ -25,7 +25,8 @@ export function parseClock(value: string): Source {
     return () => Date.now() + offset;
   }
   const at = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at)) throw new Error(`DEV_CLOCK: "${value}" is neither an ISO instant nor +/- milliseconds`);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at))
+    throw new Error(`DEV_CLOCK: "${value}" is neither an ISO instant nor +/- milliseconds`);
   return () => at;
 }
 

@@ -8,7 +8,16 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
-import { bearerSecurity, envelope, errorResponses, IdParam, json, listEnvelope, PROPERTY_SCOPED, propertyHeader } from "./openapi";
+import {
+  bearerSecurity,
+  envelope,
+  errorResponses,
+  IdParam,
+  json,
+  listEnvelope,
+  PROPERTY_SCOPED,
+  propertyHeader,
+} from "./openapi";
 import { decodeCursor, idCursor, page, paginationQuery } from "./pagination";
 import { createRouter } from "./router";
 
@@ -27,7 +36,10 @@ type AnyContract = CatalogContract<z.ZodType, z.ZodType, z.ZodType>;
 
 const common = (o: AnyContract) => ({ tags: [o.tag], security: bearerSecurity });
 const scoped = (...more: ErrorCode[]) => errorResponses(...PROPERTY_SCOPED, ...more);
-const body = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } }, required: true });
+const body = <T extends z.ZodType>(schema: T) => ({
+  content: { "application/json": { schema } },
+  required: true,
+});
 
 function listRoute<S extends z.ZodType>(o: AnyContract & { schema: S }) {
   const plural = o.tag.toLowerCase();
@@ -74,7 +86,10 @@ function updateRoute<S extends z.ZodType, U extends z.ZodType>(o: AnyContract & 
     summary: `Update a ${o.singular}`,
     description: "Partial: only the fields given change.",
     request: { headers: propertyHeader, params: IdParam, body: body(o.update) },
-    responses: { 200: json(envelope(o.schema), `the updated ${o.singular}`), ...scoped(o.notFound, ...(o.writeErrors ?? [])) },
+    responses: {
+      200: json(envelope(o.schema), `the updated ${o.singular}`),
+      ...scoped(o.notFound, ...(o.writeErrors ?? [])),
+    },
   });
 }
 
@@ -85,11 +100,16 @@ function removeRoute(o: AnyContract) {
     path: "/{id}",
     summary: `Delete a ${o.singular}`,
     request: { headers: propertyHeader, params: IdParam },
-    responses: { 200: json(envelope(z.number().int()), `the id of the deleted ${o.singular}`), ...scoped(o.notFound, ...(o.deleteErrors ?? [])) },
+    responses: {
+      200: json(envelope(z.number().int()), `the id of the deleted ${o.singular}`),
+      ...scoped(o.notFound, ...(o.deleteErrors ?? [])),
+    },
   });
 }
 
-export function catalogRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType>(o: CatalogContract<S, C, U>) {
+export function catalogRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType>(
+  o: CatalogContract<S, C, U>,
+) {
   return {
     singular: o.singular,
     notFound: o.notFound,
@@ -134,7 +154,9 @@ export interface CatalogResource<Row extends { id: number }, Create, Update, Dto
   toDto(row: Row): Dto;
 }
 
-type CatalogRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType> = ReturnType<typeof catalogRoutes<S, C, U>>;
+type CatalogRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType> = ReturnType<
+  typeof catalogRoutes<S, C, U>
+>;
 
 const scopeOf = (c: Context<AppEnv>): CatalogScope => ({ db: c.get("db"), property: c.get("property") });
 
@@ -149,10 +171,12 @@ const reply = (c: Context<AppEnv>, body: object, status: 200 | 201) => c.json(bo
  * record or 404, create answers 201, an update naming nothing answers the record as it is,
  * and delete answers the deleted id.
  */
-export function catalogRouter<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, Row extends { id: number }>(
-  routes: CatalogRoutes<S, C, U>,
-  resource: CatalogResource<Row, z.output<C>, z.output<U>, z.output<S>>,
-) {
+export function catalogRouter<
+  S extends z.ZodType,
+  C extends z.ZodType,
+  U extends z.ZodType,
+  Row extends { id: number },
+>(routes: CatalogRoutes<S, C, U>, resource: CatalogResource<Row, z.output<C>, z.output<U>, z.output<S>>) {
   const gone = (id: number) => notFound(routes.notFound, routes.singular, id);
   const find = async (c: Context<AppEnv>, id: number) => {
     const row = await resource.get(scopeOf(c), id);
@@ -165,10 +189,16 @@ export function catalogRouter<S extends z.ZodType, C extends z.ZodType, U extend
       const { limit, next_cursor } = c.req.valid("query");
       const rows = await resource.list(scopeOf(c), limit, decodeCursor(next_cursor, idCursor)?.id);
       const result = page(rows, limit, (r) => ({ id: r.id }));
-      return reply(c, { data: result.data.map((r) => resource.toDto(r)), next_cursor: result.next_cursor }, 200);
+      return reply(
+        c,
+        { data: result.data.map((r) => resource.toDto(r)), next_cursor: result.next_cursor },
+        200,
+      );
     })
     .openapi(routes.get, async (c) => reply(c, one(await find(c, c.req.valid("param").id)), 200))
-    .openapi(routes.create, async (c) => reply(c, one(await resource.create(scopeOf(c), c.req.valid("json"))), 201))
+    .openapi(routes.create, async (c) =>
+      reply(c, one(await resource.create(scopeOf(c), c.req.valid("json"))), 201),
+    )
     .openapi(routes.update, async (c) => {
       const current = await find(c, c.req.valid("param").id);
       const body = c.req.valid("json");

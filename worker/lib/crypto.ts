@@ -37,9 +37,17 @@ export async function hashPassword(password: string): Promise<string> {
   return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${base64url(salt)}$${base64url(hash)}`;
 }
 
-async function pbkdf2(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
+async function pbkdf2(
+  password: string,
+  salt: Uint8Array<ArrayBuffer>,
+  iterations: number,
+): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(password), "PBKDF2", false, ["deriveBits"]);
-  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, 256);
+  const bits = await crypto.subtle.deriveBits(
+    { name: "PBKDF2", hash: "SHA-256", salt, iterations },
+    key,
+    256,
+  );
   return new Uint8Array(bits);
 }
 
@@ -51,8 +59,17 @@ export async function verifyPassword(password: string, stored: string | null | u
   const parts = (stored ?? "").split("$");
   const iterations = Number(parts[1]);
   const salt = parts.length === 4 ? fromBase64url(parts[2]!) : undefined;
-  const valid = !!salt && parts[0] === "pbkdf2-sha256" && Number.isInteger(iterations) && iterations > 0 && iterations <= PBKDF2_ITERATIONS;
-  const hash = await pbkdf2(password, valid ? salt : new Uint8Array(16), valid ? iterations : PBKDF2_ITERATIONS);
+  const valid =
+    !!salt &&
+    parts[0] === "pbkdf2-sha256" &&
+    Number.isInteger(iterations) &&
+    iterations > 0 &&
+    iterations <= PBKDF2_ITERATIONS;
+  const hash = await pbkdf2(
+    password,
+    valid ? salt : new Uint8Array(16),
+    valid ? iterations : PBKDF2_ITERATIONS,
+  );
   return valid && timingSafeEqual(base64url(hash), parts[3]!);
 }
 

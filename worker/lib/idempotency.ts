@@ -18,13 +18,18 @@ import { claimKey, completeKey, findKey, forgetSubjects, releaseKey } from "./id
 const encoder = new TextEncoder();
 
 async function bodyKey(idempotencyKey: string, scope: string): Promise<CryptoKey> {
-  const material = await crypto.subtle.digest("SHA-256", encoder.encode(`idempotency-response\n${scope}\n${idempotencyKey}`));
+  const material = await crypto.subtle.digest(
+    "SHA-256",
+    encoder.encode(`idempotency-response\n${scope}\n${idempotencyKey}`),
+  );
   return crypto.subtle.importKey("raw", material, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
 async function seal(text: string, key: CryptoKey): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(text)));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(text)),
+  );
   return `v1.${base64url(iv)}.${base64url(sealed)}`;
 }
 
@@ -37,7 +42,11 @@ function fromBase64url(value: string): Uint8Array<ArrayBuffer> {
 
 async function unseal(stored: string, key: CryptoKey): Promise<string> {
   const [, iv, data] = stored.split(".");
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64url(iv!) }, key, fromBase64url(data!));
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: fromBase64url(iv!) },
+    key,
+    fromBase64url(data!),
+  );
   return new TextDecoder().decode(plain);
 }
 
@@ -79,7 +88,8 @@ interface Claim {
 /** The Idempotency-Key of a write; undefined when there is none to honour. */
 function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
   const key = c.req.header("Idempotency-Key");
-  if (key === undefined || c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return undefined;
+  if (key === undefined || c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS")
+    return undefined;
   if (!KEY_SHAPE.test(key)) {
     throw new ApiError("invalid_input_data", "Idempotency-Key must be 1 to 255 visible ASCII characters", {
       errors: [{ path: "Idempotency-Key", message: "invalid header" }],
@@ -93,7 +103,9 @@ async function fingerprint(c: Context<AppEnv>, scope: string, key: string): Prom
   const keyHash = await sha256Hex(`${scope}\n${key}`);
   const body = await c.req.text();
   const url = new URL(c.req.url);
-  const requestHash = await sha256Hex(`${c.req.method} ${url.pathname}${url.search}\n${c.req.header("Property") ?? ""}\n${body}`);
+  const requestHash = await sha256Hex(
+    `${c.req.method} ${url.pathname}${url.search}\n${c.req.header("Property") ?? ""}\n${body}`,
+  );
   return { db: c.env.DB, scope, key, keyHash, requestHash };
 }
 
@@ -113,17 +125,27 @@ function claimed(k: Claim): Promise<boolean> {
 /** A key claimed before: the first request's answer again, or why it cannot be given. */
 async function replay(c: Context<AppEnv>, k: Claim): Promise<Response> {
   const stored = await findKey(k.db, k.scope, k.keyHash);
-  if (!stored) throw new ApiError("idempotency_key_in_use", "this Idempotency-Key is being processed; retry shortly");
+  if (!stored)
+    throw new ApiError("idempotency_key_in_use", "this Idempotency-Key is being processed; retry shortly");
   if (stored.request_hash !== k.requestHash) {
-    throw new ApiError("idempotency_key_reused", "this Idempotency-Key was used with another request; use a new key");
+    throw new ApiError(
+      "idempotency_key_reused",
+      "this Idempotency-Key was used with another request; use a new key",
+    );
   }
   if (stored.state === "running") {
-    throw new ApiError("idempotency_key_in_use", "the first request with this Idempotency-Key is still running", {
-      headers: { "Retry-After": "1" },
-    });
+    throw new ApiError(
+      "idempotency_key_in_use",
+      "the first request with this Idempotency-Key is still running",
+      {
+        headers: { "Retry-After": "1" },
+      },
+    );
   }
   // c.body keeps the headers of this request (X-Request-Id and the security headers).
-  const replayed = stored.response_body ? await unseal(stored.response_body, await bodyKey(k.key, k.scope)) : "";
+  const replayed = stored.response_body
+    ? await unseal(stored.response_body, await bodyKey(k.key, k.scope))
+    : "";
   return c.body(replayed, (stored.response_status ?? 200) as ContentfulStatusCode, {
     "Content-Type": stored.response_type ?? "application/json",
     "Cache-Control": "no-store",
@@ -176,7 +198,8 @@ export function subjectsOf(text: string, path: string): string[] {
   const walk = (value: unknown, key: string, customers: boolean): void => {
     if (Array.isArray(value)) return value.forEach((v) => walk(v, key, customers));
     if (typeof value === "string" && value && key === "email") out.add(subjectTag.email(value));
-    if (typeof value === "string" && value && (key === "phone" || key === "telephone")) out.add(subjectTag.phone(value));
+    if (typeof value === "string" && value && (key === "phone" || key === "telephone"))
+      out.add(subjectTag.phone(value));
     if (!value || typeof value !== "object") return;
     const id = (value as { id?: unknown }).id;
     if ((key === "customer" || customers) && typeof id === "number") out.add(subjectTag.customer(id));
@@ -186,10 +209,15 @@ export function subjectsOf(text: string, path: string): string[] {
   return [...out];
 }
 
-const subjectHashes = (tags: string[]) => Promise.all(tags.map(async (t) => (await sha256Hex(`idempotency-subject\n${t}`)).slice(0, 32)));
+const subjectHashes = (tags: string[]) =>
+  Promise.all(tags.map(async (t) => (await sha256Hex(`idempotency-subject\n${t}`)).slice(0, 32)));
 
 /** Forgets the stored answers that speak of this person (an erasure): a replay of one runs the request again. */
 export async function forgetAnswersAbout(db: D1Database, who: Subject): Promise<void> {
-  const tags = [who.customerId ? subjectTag.customer(who.customerId) : "", who.email ? subjectTag.email(who.email) : "", who.phone ? subjectTag.phone(who.phone) : ""].filter(Boolean);
+  const tags = [
+    who.customerId ? subjectTag.customer(who.customerId) : "",
+    who.email ? subjectTag.email(who.email) : "",
+    who.phone ? subjectTag.phone(who.phone) : "",
+  ].filter(Boolean);
   if (tags.length) await forgetSubjects(db, await subjectHashes(tags));
 }

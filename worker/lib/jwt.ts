@@ -18,7 +18,13 @@ function pkcs8Der(pem: string): Uint8Array<ArrayBuffer> {
 
 /** `header` and `claims` signed with the RSA key `pem` (PKCS8) by RSASSA-PKCS1-v1_5 with SHA-256. */
 export async function signRs256(header: object, claims: object, pem: string): Promise<string> {
-  const key = await crypto.subtle.importKey("pkcs8", pkcs8Der(pem), { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "pkcs8",
+    pkcs8Der(pem),
+    { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const input = `${segment(header)}.${segment(claims)}`;
   const signature = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", key, encoder.encode(input));
   return `${input}.${base64url(new Uint8Array(signature))}`;

@@ -80,9 +80,17 @@ export function toLocalDateTime(timeZone: string, instant: string | number, with
  * local minute there names two instants, so the hold keeps both). Any other day: all three are
  * `start` and `start + stay`.
  */
-export function wallSpan(timeZone: string, start: number, stay: number): { from: number; to: number; end: number } {
+export function wallSpan(
+  timeZone: string,
+  start: number,
+  stay: number,
+): { from: number; to: number; end: number } {
   const plain = start + stay;
-  if (!isTransitionDay(timeZone, fromLocalMinutes(start).date) && !isTransitionDay(timeZone, fromLocalMinutes(plain).date)) return { from: start, to: plain, end: plain };
+  if (
+    !isTransitionDay(timeZone, fromLocalMinutes(start).date) &&
+    !isTransitionDay(timeZone, fromLocalMinutes(plain).date)
+  )
+    return { from: start, to: plain, end: plain };
   const u0 = localToUtc(timeZone, start);
   const u1 = u0 + stay * 60000;
   // local minutes rise with real time between offset changes: each piece's ends bound the span

@@ -21,7 +21,10 @@ const DRAIN_BYTES = 8 * 1024 * 1024;
  * dropped (up to DRAIN_BYTES) rather than left half-read: a request answered while its body is
  * still streaming in made `wrangler dev` answer 503 "worker restarted mid-request" instead.
  */
-async function readAtMost(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+async function readAtMost(
+  body: ReadableStream<Uint8Array>,
+  max: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -39,7 +42,7 @@ async function readAtMost(body: ReadableStream<Uint8Array>, max: number): Promis
   if (size > max) return undefined;
   const bytes = new Uint8Array(new ArrayBuffer(size));
   let at = 0;
-  for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
+  for (const chunk of chunks) bytes.set(chunk, at), (at += chunk.byteLength);
   return bytes;
 }
 
@@ -49,7 +52,10 @@ async function readAtMost(body: ReadableStream<Uint8Array>, max: number): Promis
  * then handed on from memory. `refuse` answers the 413 where the one problem shape does not
  * apply (the OAuth endpoints' RFC 6749 errors).
  */
-export function limitBody(maxSize = MAX_BODY_BYTES, refuse?: (c: Context<AppEnv>, detail: string) => Response): MiddlewareHandler<AppEnv> {
+export function limitBody(
+  maxSize = MAX_BODY_BYTES,
+  refuse?: (c: Context<AppEnv>, detail: string) => Response,
+): MiddlewareHandler<AppEnv> {
   const detail = `request bodies are limited to ${maxSize / 1024} KiB`;
   const tooLarge = (c: Context<AppEnv>) => {
     if (refuse) return refuse(c, detail);
@@ -102,7 +108,12 @@ type LimiterName = "API_RATE_LIMITER" | "PUBLIC_RATE_LIMITER" | "PUBLIC_WRITE_RA
  * The Workers Rate Limiting binding, keyed per caller; 429 with Retry-After when spent.
  * `methods`: only requests with these methods count (default: all).
  */
-export function rateLimit(options: { binding: LimiterName; key: (c: Context<AppEnv>) => string; periodSeconds?: number; methods?: string[] }): MiddlewareHandler<AppEnv> {
+export function rateLimit(options: {
+  binding: LimiterName;
+  key: (c: Context<AppEnv>) => string;
+  periodSeconds?: number;
+  methods?: string[];
+}): MiddlewareHandler<AppEnv> {
   const retryAfter = String(options.periodSeconds ?? 60);
   return async function rateLimitMiddleware(c, next) {
     if (options.methods && !options.methods.includes(c.req.method)) return next();
@@ -135,6 +146,11 @@ export function callerKey(c: Context<AppEnv>): string {
   const [head = "", tail = ""] = ip.toLowerCase().split("::");
   const h = head ? head.split(":") : [];
   const t = tail ? tail.split(":") : [];
-  const groups = ip.includes("::") ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill("0"), ...t] : h;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  const groups = ip.includes("::")
+    ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill("0"), ...t]
+    : h;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -9,7 +9,9 @@ import { normaliseUsername, USERNAME_MAX, USERNAME_MIN, usernameProblem } from "
 export const ProblemSchema = z
   .object({
     type: z.string(),
-    title: z.string().openapi({ description: "the reason phrase of the error code", example: "property not found" }),
+    title: z
+      .string()
+      .openapi({ description: "the reason phrase of the error code", example: "property not found" }),
     status: z.number().int(),
     code: z.string().openapi({ example: "property_not_found" }),
     detail: z.string(),
@@ -20,7 +22,8 @@ export const ProblemSchema = z
 
 /** `{"data": [item]}`: the API wraps every result in an array, even a single record. */
 export const envelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
-export const listEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: nextCursorSchema });
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), next_cursor: nextCursorSchema });
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { "application/json": { schema } },
@@ -45,7 +48,13 @@ export function errorResponses(...codes: ErrorCode[]) {
 }
 
 export const AUTHED = ["authentication_required", "invalid_token"] as const satisfies ErrorCode[];
-export const PROPERTY_SCOPED = [...AUTHED, "property_header_required", "property_not_found", "property_forbidden", "sandbox_expired"] as const satisfies ErrorCode[];
+export const PROPERTY_SCOPED = [
+  ...AUTHED,
+  "property_header_required",
+  "property_not_found",
+  "property_forbidden",
+  "sandbox_expired",
+] as const satisfies ErrorCode[];
 
 export const bearerSecurity = [{ bearer: [] }];
 
@@ -53,7 +62,11 @@ export const propertyHeader = z.object({
   Property: z
     .string()
     .optional()
-    .openapi({ param: { name: "Property", in: "header", required: true }, description: "the property id the call acts on", example: "1" }),
+    .openapi({
+      param: { name: "Property", in: "header", required: true },
+      description: "the property id the call acts on",
+      example: "1",
+    }),
 });
 
 /** A path id named `name`: plain decimal digits only ("1e3", "0x10", "1.5" are refused, not coerced). */
@@ -90,19 +103,25 @@ export const usernameField = z
     type: "string",
     minLength: USERNAME_MIN,
     maxLength: USERNAME_MAX,
-    description: "unique, compared case-insensitively after Unicode NFKC normalisation; no spaces or invisible characters",
+    description:
+      "unique, compared case-insensitively after Unicode NFKC normalisation; no spaces or invisible characters",
     example: "trattoria-roma",
   });
 export { httpUrl as urlField } from "../../shared/schemas";
 
-type Responses = Record<string, { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+type Responses = Record<
+  string,
+  { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }
+>;
 interface DocOperation {
   requestBody?: { content?: Record<string, unknown> };
   responses?: Responses;
 }
 
 const problemRef = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
-const RETRY_AFTER = { "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer" } } };
+const RETRY_AFTER = {
+  "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer" } },
+};
 const JSON_MEDIA = /^application\/([a-z0-9.+-]*\+)?json$/i;
 
 /** Where the middleware of app.ts stands, by path: which paths are rate limited, which take only JSON. */
@@ -122,7 +141,10 @@ const WRITES = new Set(["post", "put", "patch"]);
  * address, or on failed authentications for the search engine's partner): all but the
  * `unlimited` ones.
  */
-export function documentMiddlewareAnswers<D extends { paths?: Record<string, Record<string, unknown>> }>(doc: D, guarded: GuardedPaths = {}): D {
+export function documentMiddlewareAnswers<D extends { paths?: Record<string, Record<string, unknown>> }>(
+  doc: D,
+  guarded: GuardedPaths = {},
+): D {
   const { unlimited = () => false, jsonOnly = () => false } = guarded;
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item) as [string, DocOperation][]) {
@@ -130,8 +152,15 @@ export function documentMiddlewareAnswers<D extends { paths?: Record<string, Rec
       const media = Object.keys(op.requestBody?.content ?? {});
       const jsonWrite = WRITES.has(method) && jsonOnly(path);
       if (media.length || jsonWrite) {
-        op.responses["413"] ??= { description: `payload too large: request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB`, content: problemRef };
-        if (jsonWrite || (media.length && media.every((m) => JSON_MEDIA.test(m)))) op.responses["415"] ??= { description: "unsupported media type: send Content-Type: application/json", content: problemRef };
+        op.responses["413"] ??= {
+          description: `payload too large: request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB`,
+          content: problemRef,
+        };
+        if (jsonWrite || (media.length && media.every((m) => JSON_MEDIA.test(m))))
+          op.responses["415"] ??= {
+            description: "unsupported media type: send Content-Type: application/json",
+            content: problemRef,
+          };
       }
       if (unlimited(path)) continue;
       op.responses["429"] ??= { description: "too many requests", content: problemRef };

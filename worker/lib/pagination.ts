@@ -10,15 +10,25 @@ export const paginationQuery = {
     .min(1)
     .max(200)
     .default(50)
-    .openapi({ param: { name: "limit", in: "query" }, description: "elements per page (1..200, default 50)", example: 50 }),
+    .openapi({
+      param: { name: "limit", in: "query" },
+      description: "elements per page (1..200, default 50)",
+      example: 50,
+    }),
   next_cursor: z
     .string()
     .max(200)
     .optional()
-    .openapi({ param: { name: "next_cursor", in: "query" }, description: "the `next_cursor` of the previous page" }),
+    .openapi({
+      param: { name: "next_cursor", in: "query" },
+      description: "the `next_cursor` of the previous page",
+    }),
 };
 
-export const nextCursorSchema = z.string().nullable().openapi({ description: "pass as `next_cursor` for the next page; null on the last page" });
+export const nextCursorSchema = z
+  .string()
+  .nullable()
+  .openapi({ description: "pass as `next_cursor` for the next page; null on the last page" });
 
 /** The cursor of lists ordered by id. */
 export const idCursor = z.object({ id: z.number().int() });
@@ -28,7 +38,10 @@ export function encodeCursor(value: Record<string, string | number>): string {
 }
 
 /** Decodes a cursor made by encodeCursor; anything else is a 400 on the next_cursor field. */
-export function decodeCursor<T extends Record<string, string | number>>(cursor: string | undefined, shape: z.ZodType<T>): T | undefined {
+export function decodeCursor<T extends Record<string, string | number>>(
+  cursor: string | undefined,
+  shape: z.ZodType<T>,
+): T | undefined {
   if (cursor === undefined || cursor === "") return undefined;
   try {
     const json = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));

@@ -13,7 +13,9 @@ function compile(routes: RouteInfo[]) {
       .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
       .map((r) => ({
         method: r.method,
-        regex: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_][A-Za-z0-9_]*/g, "[^/]+")}$`),
+        regex: new RegExp(
+          `^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_][A-Za-z0-9_]*/g, "[^/]+")}$`,
+        ),
       }));
     cache.set(routes, compiled);
   }

@@ -35,9 +35,18 @@ export interface WallClock {
 
 /** The wall-clock date and time at `instant` in `timeZone` (now: pass the clock's `now()`). */
 export function zonedParts(timeZone: string, instant: Date | number): WallClock {
-  const p: Record<string, string> = { year: "00", month: "00", day: "00", hour: "00", minute: "00", second: "00" };
-  for (const part of formatter(timeZone).formatToParts(instant)) if (part.type in p) p[part.type] = part.value;
-  const minutes = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) / 60000;
+  const p: Record<string, string> = {
+    year: "00",
+    month: "00",
+    day: "00",
+    hour: "00",
+    minute: "00",
+    second: "00",
+  };
+  for (const part of formatter(timeZone).formatToParts(instant))
+    if (part.type in p) p[part.type] = part.value;
+  const minutes =
+    Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) / 60000;
   return { date: `${p.year}-${p.month}-${p.day}`, hour: `${p.hour}:${p.minute}:${p.second}`, minutes };
 }
 

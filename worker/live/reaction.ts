@@ -12,9 +12,15 @@ export const liveReaction: ReservationReaction = {
   committed(change, row) {
     const background = currentBackground();
     if (!background?.env.RESTAURANT) return;
-    const message = { type: "reservation" as const, id: row.id, date: row.startDate, version: change.version };
+    const message = {
+      type: "reservation" as const,
+      id: row.id,
+      date: row.startDate,
+      version: change.version,
+    };
     // the desk's bookings commit inside the restaurant's own object: a call to itself would be a round trip
-    if (background.restaurant?.propertyId === row.propertyId) return void background.restaurant.announce(message);
+    if (background.restaurant?.propertyId === row.propertyId)
+      return void background.restaurant.announce(message);
     background.waitUntil(
       restaurantObject(background.env, row.propertyId)
         .announce(message)

@@ -15,7 +15,15 @@ import { type Due, enqueue } from "../outbox/queue";
 import { shardD1, shardDb } from "../shards/shards";
 import { retryDelay } from "../outbox/retry";
 import type { TakeDue } from "../outbox/senders";
-import { type ClaimedMessage, heldLeases, type Lease, leaseMessages, type MessageState, type SendContext, takeHeld } from "./lease.repo";
+import {
+  type ClaimedMessage,
+  heldLeases,
+  type Lease,
+  leaseMessages,
+  type MessageState,
+  type SendContext,
+  takeHeld,
+} from "./lease.repo";
 import { storedToken } from "./links";
 import * as repo from "./messages.repo";
 import { buildMime } from "./mime";
@@ -48,7 +56,11 @@ interface Attempted {
  * messages are leased in one round trip, sent side by side and closed in one. Answers the ids
  * whose attempt failed on our side (the queue tries those again).
  */
-export async function attemptMessages(env: Bindings, shard: number, ids: number[]): Promise<Map<number, unknown>> {
+export async function attemptMessages(
+  env: Bindings,
+  shard: number,
+  ids: number[],
+): Promise<Map<number, unknown>> {
   const d1 = shardD1(env, shard);
   const failed = new Map<number, unknown>();
   const firsts: number[][] = [];
@@ -71,13 +83,19 @@ export const takeHeldMessages = (db: Db, o: TakeDue) => takeHeld(db, o, iso(Date
  * One attempt of each message a write's batch took and held (takeHeldMessages), from what the
  * batch answered with them, then of those that waited for them; answers the ids that failed.
  */
-export async function attemptHeldMessages(env: Bindings, shard: number, answered: unknown): Promise<Map<number, unknown>> {
+export async function attemptHeldMessages(
+  env: Bindings,
+  shard: number,
+  answered: unknown,
+): Promise<Map<number, unknown>> {
   const failed = new Map<number, unknown>();
   const leases = heldLeases(answered);
-  const next = await attemptLeases(env, shardD1(env, shard), leases, clockNow(), failed).catch((err: unknown) => {
-    for (const { id } of leases) failed.set(id, err);
-    return [];
-  });
+  const next = await attemptLeases(env, shardD1(env, shard), leases, clockNow(), failed).catch(
+    (err: unknown) => {
+      for (const { id } of leases) failed.set(id, err);
+      return [];
+    },
+  );
   if (!next.length) return failed;
   const more = await attemptMessages(env, shard, next);
   return new Map([...failed, ...more]);
@@ -93,16 +111,33 @@ export async function attemptMessage(env: Bindings, shard: number, id: number): 
  * One round: leases, the sends side by side, the closes; answers the messages that waited for
  * these. A message not leased that fails to be queued again fails alone (`failed`).
  */
-async function attemptRound(env: Bindings, d1: D1Database, ids: number[], failed: Map<number, unknown>): Promise<number[]> {
+async function attemptRound(
+  env: Bindings,
+  d1: D1Database,
+  ids: number[],
+  failed: Map<number, unknown>,
+): Promise<number[]> {
   const now = clockNow();
   const leases = await leaseMessages(shardDb(d1), ids, iso(now), iso(now + LEASE_MS));
   return attemptLeases(env, d1, leases, now, failed);
 }
 
 /** The sends of a round's leases side by side, then their closes; answers the messages that waited for these. */
-async function attemptLeases(env: Bindings, d1: D1Database, leases: Lease[], now: number, failed: Map<number, unknown>): Promise<number[]> {
+async function attemptLeases(
+  env: Bindings,
+  d1: D1Database,
+  leases: Lease[],
+  now: number,
+  failed: Map<number, unknown>,
+): Promise<number[]> {
   const attempts = await Promise.all(
-    leases.map((lease) => (lease.claimed ? attemptLeased(env, lease) : notLeased(env, d1, lease.id, lease.state, now).catch((err: unknown) => void failed.set(lease.id, err)))),
+    leases.map((lease) =>
+      lease.claimed
+        ? attemptLeased(env, lease)
+        : notLeased(env, d1, lease.id, lease.state, now).catch(
+            (err: unknown) => void failed.set(lease.id, err),
+          ),
+    ),
   );
   const made = attempts.filter((a): a is Attempted => a !== undefined);
   if (!made.length) return [];
@@ -115,7 +150,10 @@ async function attemptLeases(env: Bindings, d1: D1Database, leases: Lease[], now
 }
 
 /** Writes and sends a leased message; answers how to close the attempt. */
-async function attemptLeased(env: Bindings, { id, claimed, context }: Lease & { claimed: ClaimedMessage }): Promise<Attempted> {
+async function attemptLeased(
+  env: Bindings,
+  { id, claimed, context }: Lease & { claimed: ClaimedMessage },
+): Promise<Attempted> {
   let error: string | undefined;
   let ready: Ready | undefined;
   try {
@@ -124,13 +162,22 @@ async function attemptLeased(env: Bindings, { id, claimed, context }: Lease & { 
     await sendMail(env, { from: config(env).emailFrom, to: ready.to, raw: ready.raw });
   } catch (err) {
     error = String((err as Error)?.message ?? err).slice(0, 500);
-    console.error(JSON.stringify({ level: "error", where: "message attempt", message_id: id, message: error }));
+    console.error(
+      JSON.stringify({ level: "error", where: "message attempt", message_id: id, message: error }),
+    );
   }
   if (error === undefined) return { id, finish: { state: "sent", tried: true } };
   const delay = retryDelay(claimed.attempts + 1, config(env).retryScale);
-  if (delay === undefined) return { id, finish: { state: "failed", error: `${error}; retries exhausted`, tried: true } };
+  if (delay === undefined)
+    return { id, finish: { state: "failed", error: `${error}; retries exhausted`, tried: true } };
   const raw = ready && "raw" in ready && !ready.kept ? ready.raw : undefined;
-  const finish = { state: "pending" as const, error, nextAttemptAt: iso(clockNow() + delay * 1000), tried: true, raw };
+  const finish = {
+    state: "pending" as const,
+    error,
+    nextAttemptAt: iso(clockNow() + delay * 1000),
+    tried: true,
+    raw,
+  };
   return { id, finish, retry: { row: { property_id: claimed.property_id, id }, delay } };
 }
 
@@ -140,7 +187,13 @@ async function attemptLeased(env: Bindings, { id, claimed, context }: Lease & { 
  * that one's attempt (attemptMessages), and should that attempt never end, the cron's sweeper
  * finds both.
  */
-async function notLeased(env: Bindings, d1: D1Database, id: number, row: MessageState | undefined, now: number): Promise<undefined> {
+async function notLeased(
+  env: Bindings,
+  d1: D1Database,
+  id: number,
+  row: MessageState | undefined,
+  now: number,
+): Promise<undefined> {
   if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
   const dueIn = Date.parse(row.next_attempt_at) - now;
   if (dueIn <= 0) return undefined;
@@ -192,7 +245,10 @@ async function prepareReset(env: Bindings, ctx: SendContext): Promise<Ready> {
 function noLongerDue(s: Sendable, snapshot: MessageSnapshot): string | undefined {
   const r = s.reservation;
   const template = s.message.template as Template;
-  if (template === "reminder" && (!HOLDING.has(r.status) || r.start_date !== snapshot.date || r.start_hour !== snapshot.hour)) {
+  if (
+    template === "reminder" &&
+    (!HOLDING.has(r.status) || r.start_date !== snapshot.date || r.start_hour !== snapshot.hour)
+  ) {
     return "the reservation changed: this reminder is no longer due";
   }
   if (template === "offer" && s.offer?.state !== "open") return "the offer is no longer open";
@@ -230,7 +286,12 @@ async function compose(c: Config, s: Sendable, snapshot: MessageSnapshot): Promi
  */
 async function linksOf(c: Config, s: Sendable, locale: Locale, pax: number) {
   const publicKey = encodeURIComponent(String(s.property.public_key));
-  const manage = await storedToken(c.linkSecret, "manage", s.reservation.manage_nonce, s.reservation.manage_token_hash);
+  const manage = await storedToken(
+    c.linkSecret,
+    "manage",
+    s.reservation.manage_nonce,
+    s.reservation.manage_token_hash,
+  );
   const offer = s.offer && (await storedToken(c.linkSecret, "offer", s.offer.nonce, s.offer.token_hash));
   return {
     manage: manage && `${c.publicOrigin}/p/${publicKey}/manage/${manage}?locale=${locale}`,
@@ -248,7 +309,11 @@ interface Rendered {
 }
 
 /** From the restaurant to the guest (replies to the restaurant), or to the restaurant (replies to the guest). */
-function mimeOf(c: Config, m: Record<string, unknown>, { restaurant, snapshot, rendered, locale }: Rendered): string {
+function mimeOf(
+  c: Config,
+  m: Record<string, unknown>,
+  { restaurant, snapshot, rendered, locale }: Rendered,
+): string {
   const guest = [snapshot.guest.first_name, snapshot.guest.last_name].filter(Boolean).join(" ");
   const toGuest = m.recipient === "guest";
   const replyToRestaurant = restaurant.email ? { name: restaurant.name, addr: restaurant.email } : undefined;
@@ -270,7 +335,13 @@ function mimeOf(c: Config, m: Record<string, unknown>, { restaurant, snapshot, r
 /** The restaurant as messages show it, from its row in the shard (raw, or as drizzle reads it). */
 export function restaurantOf(p: Record<string, unknown>, settings: Settings): Restaurant {
   const raw = p.position ?? "{}";
-  const position = (typeof raw === "string" ? JSON.parse(raw) : raw) as { address?: string; zip?: string; city?: string; latitude?: number; longitude?: number };
+  const position = (typeof raw === "string" ? JSON.parse(raw) : raw) as {
+    address?: string;
+    zip?: string;
+    city?: string;
+    latitude?: number;
+    longitude?: number;
+  };
   const place = [position.zip, position.city].filter(Boolean).join(" ");
   const address = [position.address, place].filter(Boolean).join(", ") || null;
   return {

@@ -10,10 +10,16 @@ export function guestOf(row: Pick<ReservationRow, "customerSnapshot" | "guest">)
   const raw = (row.customerSnapshot ?? row.guest) as unknown;
   if (!raw) return null;
   const c = (typeof raw === "string" ? JSON.parse(raw) : raw) as Partial<Guest>;
-  return { first_name: c.first_name ?? null, last_name: c.last_name ?? null, email: c.email ?? null, phone: c.phone ?? null };
+  return {
+    first_name: c.first_name ?? null,
+    last_name: c.last_name ?? null,
+    email: c.email ?? null,
+    phone: c.phone ?? null,
+  };
 }
 
-export const asLocale = (value: string | null | undefined): Locale | null => ((LOCALES as readonly string[]).includes(value ?? "") ? (value as Locale) : null);
+export const asLocale = (value: string | null | undefined): Locale | null =>
+  (LOCALES as readonly string[]).includes(value ?? "") ? (value as Locale) : null;
 
 export function factsOf(row: ReservationRow): ReservationFacts {
   return {

@@ -41,7 +41,12 @@ const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
  * is a line break too (it would end the content line), other control characters are dropped.
  */
 export function escapeText(value: string): string {
-  return value.replace(CONTROLS, "").replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r\n?|\n/g, "\\n");
+  return value
+    .replace(CONTROLS, "")
+    .replace(/\\/g, "\\\\")
+    .replace(/;/g, "\\;")
+    .replace(/,/g, "\\,")
+    .replace(/\r\n?|\n/g, "\\n");
 }
 
 /** A parameter value: quoted, without the DQUOTE, line breaks and control characters it may not hold (RFC 5545 3.2). */
@@ -71,8 +76,13 @@ export function fold(line: string): string {
 const utf8Octets = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, "0");
-const basicLocal = (date: string, hour: string) => `${date.replace(/-/g, "")}T${hour.replace(/:/g, "").slice(0, 6)}`;
-const basicUtc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+const basicLocal = (date: string, hour: string) =>
+  `${date.replace(/-/g, "")}T${hour.replace(/:/g, "").slice(0, 6)}`;
+const basicUtc = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 
 function offsetText(minutes: number): string {
   return `${minutes < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(minutes) / 60))}${pad(Math.abs(minutes) % 60)}`;
@@ -95,7 +105,11 @@ function observances(timeZone: string, year: number): Observance[] {
   // The offset in force at the start of the range, then every change until the end of the year after.
   return [
     { onset: local(from, initial), from: initial, to: initial },
-    ...transitions(timeZone, from, Date.UTC(year + 2, 0, 1)).map((x) => ({ onset: local(x.at, x.from), from: x.from, to: x.to })),
+    ...transitions(timeZone, from, Date.UTC(year + 2, 0, 1)).map((x) => ({
+      onset: local(x.at, x.from),
+      from: x.from,
+      to: x.to,
+    })),
   ];
 }
 
@@ -122,7 +136,13 @@ function buildVtimezone(timeZone: string, year: number): string[] {
   const lines = ["BEGIN:VTIMEZONE", `TZID:${timeZone}`];
   for (const o of observances(timeZone, year)) {
     const kind = o.to > o.from ? "DAYLIGHT" : "STANDARD";
-    lines.push(`BEGIN:${kind}`, `DTSTART:${o.onset}`, `TZOFFSETFROM:${offsetText(o.from)}`, `TZOFFSETTO:${offsetText(o.to)}`, `END:${kind}`);
+    lines.push(
+      `BEGIN:${kind}`,
+      `DTSTART:${o.onset}`,
+      `TZOFFSETFROM:${offsetText(o.from)}`,
+      `TZOFFSETTO:${offsetText(o.to)}`,
+      `END:${kind}`,
+    );
   }
   lines.push("END:VTIMEZONE");
   return lines;
@@ -151,7 +171,11 @@ export function calendar(e: CalendarEvent): string {
     ...(e.location ? [`LOCATION:${escapeText(e.location)}`] : []),
     ...(e.url ? [`URL:${e.url}`] : []),
     `ORGANIZER;CN=${param(e.organizer.name)}:mailto:${e.organizer.email}`,
-    ...(e.attendee ? [`ATTENDEE;CN=${param(e.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${e.attendee.email}`] : []),
+    ...(e.attendee
+      ? [
+          `ATTENDEE;CN=${param(e.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${e.attendee.email}`,
+        ]
+      : []),
     "TRANSP:OPAQUE",
     "END:VEVENT",
     "END:VCALENDAR",

@@ -51,7 +51,8 @@ const breaks = (text: string) => text.replace(/\r\n?/g, "\n");
 /** Sections one blank line apart, and no empty one: no blank runs. */
 export function asText(l: Letter): string {
   const b = l.block;
-  const row = (r: Row) => `${r.label}: ${r.value}${r.href && r.hrefLabel ? ` (${r.hrefLabel}: ${r.href})` : ""}`;
+  const row = (r: Row) =>
+    `${r.label}: ${r.value}${r.href && r.hrefLabel ? ` (${r.hrefLabel}: ${r.href})` : ""}`;
   const link = (k: Link) => `${k.label}: ${k.url}`;
   const sections = [
     l.greeting,
@@ -69,7 +70,9 @@ const HOUSE = "#1f1c19";
 
 /** WCAG relative luminance of #rrggbb. */
 function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((n) => parseInt(hex.slice(n, n + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+  const [r, g, b] = [1, 3, 5]
+    .map((n) => parseInt(hex.slice(n, n + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
@@ -89,7 +92,8 @@ function markup(h: HtmlEscapedString | Promise<HtmlEscapedString>): string {
 type Palette = ReturnType<typeof palette>;
 
 function header(brand: Brand, p: Palette) {
-  if (brand.logo) return html`<p style="margin:0 0 16px"><img src="${brand.logo}" alt="${brand.name}" height="48" style="max-height:48px;max-width:100%;border:0"></p>`;
+  if (brand.logo)
+    return html`<p style="margin:0 0 16px"><img src="${brand.logo}" alt="${brand.name}" height="48" style="max-height:48px;max-width:100%;border:0"></p>`;
   return html`<p style="margin:0 0 16px;font-size:20px;font-weight:700;color:${p.link}">${brand.name}</p>`;
 }
 
@@ -100,21 +104,33 @@ function summary(b: Block, p: Palette) {
     if (!r.hrefLabel) return html`<a href="${r.href}" style="color:${p.link}">${r.value}</a>`;
     return html`${r.value}<br><a href="${r.href}" style="color:${p.link}">${r.hrefLabel}</a>`;
   };
-  const rows = b.rows.map((r) => html`<tr><th align="left" valign="top" style="padding:4px 16px 4px 0;font-weight:600;white-space:nowrap">${r.label}</th><td style="padding:4px 0;overflow-wrap:break-word">${value(r)}</td></tr>`);
-  const manage = b.manage ? html`<tr><td colspan="2" style="padding:8px 0 0"><a href="${b.manage.url}" style="color:${p.link};font-weight:600">${b.manage.label}</a></td></tr>` : "";
+  const rows = b.rows.map(
+    (r) =>
+      html`<tr><th align="left" valign="top" style="padding:4px 16px 4px 0;font-weight:600;white-space:nowrap">${r.label}</th><td style="padding:4px 0;overflow-wrap:break-word">${value(r)}</td></tr>`,
+  );
+  const manage = b.manage
+    ? html`<tr><td colspan="2" style="padding:8px 0 0"><a href="${b.manage.url}" style="color:${p.link};font-weight:600">${b.manage.label}</a></td></tr>`
+    : "";
   return html`<table role="presentation" style="width:100%;border-collapse:collapse;margin:20px 0;background:#f6f4f1;border-left:4px solid ${p.accent}"><tbody><tr><td style="padding:12px 16px"><table role="presentation" style="border-collapse:collapse">${rows}${manage}</table></td></tr></tbody></table>`;
 }
 
 function actions(b: Block, p: Palette) {
-  const button = (k: Link) => html`<p style="margin:16px 0"><a href="${k.url}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${p.accent};color:${p.onAccent};text-decoration:none;font-weight:600">${k.label}</a></p>`;
-  const cal = b.calendar.map((k, n) => html`${n ? " · " : ""}<a href="${k.url}" style="color:${p.link}">${k.label}</a>`);
+  const button = (k: Link) =>
+    html`<p style="margin:16px 0"><a href="${k.url}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${p.accent};color:${p.onAccent};text-decoration:none;font-weight:600">${k.label}</a></p>`;
+  const cal = b.calendar.map(
+    (k, n) => html`${n ? " · " : ""}<a href="${k.url}" style="color:${p.link}">${k.label}</a>`,
+  );
   return html`${b.buttons.map(button)}${b.calendar.length ? html`<p style="margin:16px 0">${b.calendarLabel}: ${cal}</p>` : ""}`;
 }
 
 export function asHtml(locale: Locale, brand: Brand, l: Letter): string {
   const p = palette(brand.accent);
   const b = l.block;
-  const signature = l.signature ? html`<p>${breaks(l.signature).split("\n").map((line, n) => (n ? html`<br>${line}` : line))}</p>` : "";
+  const signature = l.signature
+    ? html`<p>${breaks(l.signature)
+        .split("\n")
+        .map((line, n) => (n ? html`<br>${line}` : line))}</p>`
+    : "";
   return markup(html`<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${l.subject}</title></head>
 <body style="margin:0;padding:24px 12px;background:#f6f4f1;color:${HOUSE};font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
 <div style="max-width:36rem;margin:0 auto;background:#ffffff;border-radius:8px;border-top:6px solid ${p.accent};padding:24px">

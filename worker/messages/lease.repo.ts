@@ -26,7 +26,9 @@ export interface MessageState {
 }
 
 /** One message's lease: taken (with what writing it needs), or not, with the row as it is. */
-export type Lease = { id: number; claimed: ClaimedMessage; context: SendContext } | { id: number; claimed: undefined; state: MessageState | undefined };
+export type Lease =
+  | { id: number; claimed: ClaimedMessage; context: SendContext }
+  | { id: number; claimed: undefined; state: MessageState | undefined };
 
 /**
  * Whether an attempt may hold a message now: due, nobody holds it, and no earlier message of its
@@ -46,13 +48,37 @@ const leasable = (now: string) =>
  * Leases messages `ids` until `leaseUntil`, each if it is leasable. One round trip for all: each
  * lease comes with what writing its message needs, and one not taken with the row, which says why.
  */
-export async function leaseMessages(db: Db, ids: number[], now: string, leaseUntil: string): Promise<Lease[]> {
+export async function leaseMessages(
+  db: Db,
+  ids: number[],
+  now: string,
+  leaseUntil: string,
+): Promise<Lease[]> {
   const statements = ids.flatMap((id) => [
-    db.update(m).set({ leaseUntil }).where(and(eq(m.id, id), leasable(now))).returning(HELD),
-    db.select({ state: m.state, next_attempt_at: m.nextAttemptAt, lease_until: m.leaseUntil, property_id: m.propertyId }).from(m).where(eq(m.id, id)),
+    db
+      .update(m)
+      .set({ leaseUntil })
+      .where(and(eq(m.id, id), leasable(now)))
+      .returning(HELD),
+    db
+      .select({
+        state: m.state,
+        next_attempt_at: m.nextAttemptAt,
+        lease_until: m.leaseUntil,
+        property_id: m.propertyId,
+      })
+      .from(m)
+      .where(eq(m.id, id)),
   ]);
   const answered = await db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
-  return ids.map((id, i) => heldLeases(answered[2 * i])[0] ?? { id, claimed: undefined, state: (answered[2 * i + 1] as MessageState[])[0] });
+  return ids.map(
+    (id, i) =>
+      heldLeases(answered[2 * i])[0] ?? {
+        id,
+        claimed: undefined,
+        state: (answered[2 * i + 1] as MessageState[])[0],
+      },
+  );
 }
 
 /**
@@ -83,22 +109,43 @@ const HELD = {
   id: m.id,
   property_id: m.propertyId,
   attempts: m.attempts,
-  message: sql<string>`json_object('id', messages.id, 'uid', messages.uid, 'property_id', messages.property_id, 'reservation_id', messages.reservation_id,
+  message:
+    sql<string>`json_object('id', messages.id, 'uid', messages.uid, 'property_id', messages.property_id, 'reservation_id', messages.reservation_id,
     'template', messages.template, 'recipient', messages.recipient, 'to_address', messages.to_address, 'locale', messages.locale,
     'sequence', messages.sequence, 'snapshot', messages.snapshot, 'created_at', messages.created_at,
     'raw', (SELECT b.raw FROM message_bodies b WHERE b.message_id = messages.id))`.as("message"),
-  property: sql<string | null>`(SELECT json_object('id', p.id, 'public_key', p.public_key, 'name', p.name, 'email', p.email, 'phone', p.phone,
-    'website', p.website, 'position', p.position, 'settings', p.settings, 'deleted_at', p.deleted_at) FROM properties p WHERE p.id = messages.property_id)`.as("property"),
-  reservation: sql<string | null>`(SELECT json_object('id', r.id, 'status', r.status, 'start_date', r.start_date, 'start_hour', r.start_hour,
+  property: sql<
+    string | null
+  >`(SELECT json_object('id', p.id, 'public_key', p.public_key, 'name', p.name, 'email', p.email, 'phone', p.phone,
+    'website', p.website, 'position', p.position, 'settings', p.settings, 'deleted_at', p.deleted_at) FROM properties p WHERE p.id = messages.property_id)`.as(
+    "property",
+  ),
+  reservation: sql<
+    string | null
+  >`(SELECT json_object('id', r.id, 'status', r.status, 'start_date', r.start_date, 'start_hour', r.start_hour,
     'manage_nonce', r.manage_nonce, 'manage_token_hash', r.manage_token_hash, 'special_request', r.special_request, 'occasion', r.occasion,
     'allergies', r.allergies, 'tables', (SELECT group_concat(t.name, ', ') FROM json_each(r.table_ids) j JOIN dining_tables t ON t.id = j.value))
     FROM reservations r WHERE r.id = messages.reservation_id)`.as("reservation"),
-  service_name: sql<string | null>`(SELECT s.name FROM services s WHERE s.id = json_extract(messages.snapshot, '$.service_id'))`.as("service_name"),
-  offer: sql<string | null>`(SELECT json_object('nonce', o.nonce, 'token_hash', o.token_hash, 'state', o.state) FROM waitlist_offers o
-    WHERE o.reservation_id = messages.reservation_id AND o.nonce = json_extract(messages.snapshot, '$.offer.nonce'))`.as("offer"),
+  service_name: sql<
+    string | null
+  >`(SELECT s.name FROM services s WHERE s.id = json_extract(messages.snapshot, '$.service_id'))`.as(
+    "service_name",
+  ),
+  offer: sql<
+    string | null
+  >`(SELECT json_object('nonce', o.nonce, 'token_hash', o.token_hash, 'state', o.state) FROM waitlist_offers o
+    WHERE o.reservation_id = messages.reservation_id AND o.nonce = json_extract(messages.snapshot, '$.offer.nonce'))`.as(
+    "offer",
+  ),
 };
 
-type HeldRow = ClaimedMessage & { message: string; property: string | null; reservation: string | null; service_name: string | null; offer: string | null };
+type HeldRow = ClaimedMessage & {
+  message: string;
+  property: string | null;
+  reservation: string | null;
+  service_name: string | null;
+  offer: string | null;
+};
 
 interface SentReservation {
   id: number;
@@ -114,7 +161,8 @@ interface SentReservation {
   tables: string | null;
 }
 
-const parsed = <T>(json: string | null): T | undefined => (json === null ? undefined : (JSON.parse(json) as T));
+const parsed = <T>(json: string | null): T | undefined =>
+  json === null ? undefined : (JSON.parse(json) as T);
 
 /** What a lease or takeHeld answered, as the leases an attempt takes, oldest first. */
 export function heldLeases(answered: unknown): Lease[] {
@@ -134,7 +182,12 @@ function contextOf(row: HeldRow) {
     property: parsed<Record<string, unknown>>(row.property),
     reservation: r,
     /** what the guest told the restaurant and the tables given, as they are now (the restaurant's notice goes at once) */
-    request: r && { specialRequest: r.special_request, occasion: r.occasion, allergies: r.allergies, tables: r.tables },
+    request: r && {
+      specialRequest: r.special_request,
+      occasion: r.occasion,
+      allergies: r.allergies,
+      tables: r.tables,
+    },
     serviceName: row.service_name,
     offer: parsed<{ nonce: string; token_hash: string; state: string }>(row.offer),
   };

@@ -14,7 +14,9 @@ const encoder = new TextEncoder();
 function hmacKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
     keys.set(secret, key);
   }
   return key;
@@ -41,7 +43,12 @@ export async function newLink(secret: string | undefined, purpose: LinkPurpose):
 }
 
 /** The token of a stored link, if the secret still gives it (a rotated secret does not). */
-export async function storedToken(secret: string | undefined, purpose: LinkPurpose, nonce: string | null, hash: string | null): Promise<string | undefined> {
+export async function storedToken(
+  secret: string | undefined,
+  purpose: LinkPurpose,
+  nonce: string | null,
+  hash: string | null,
+): Promise<string | undefined> {
   if (!secret || !nonce || !hash) return undefined;
   const token = await linkToken(secret, purpose, nonce);
   return (await sha256Hex(token)) === hash ? token : undefined;

@@ -11,5 +11,9 @@ export async function listReservationMessages(c: Context<AppEnv>, reservationId:
   const ctx = bookingContext(c);
   const row = await requireReservation(ctx, reservationId);
   const domain = config(c.env).emailFrom.split("@")[1]!;
-  return c.json({ data: (await listMessages(c.get("db"), row.id)).map((m) => toMessageDto(m, domain)) }, 200, { "Cache-Control": "no-store" });
+  return c.json(
+    { data: (await listMessages(c.get("db"), row.id)).map((m) => toMessageDto(m, domain)) },
+    200,
+    { "Cache-Control": "no-store" },
+  );
 }

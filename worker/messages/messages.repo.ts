@@ -18,7 +18,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * The inserts of planned messages, for the batch of their change. `reservationId` is the changed
  * reservation's id (or, for a reservation inserted in the same batch, the SQL that reads it).
  */
-export function insertMessages(db: Db, propertyId: number, reservationId: number | SQL, planned: PlannedMessage[]) {
+export function insertMessages(
+  db: Db,
+  propertyId: number,
+  reservationId: number | SQL,
+  planned: PlannedMessage[],
+) {
   return planned.map((m) =>
     db.insert(messages).values({
       uid: `msg_${randomToken("", 18)}`,
@@ -36,7 +41,17 @@ export function insertMessages(db: Db, propertyId: number, reservationId: number
 }
 
 /** A message about the restaurant's account (a console password reset): no reservation, to the restaurant. */
-export async function insertAccountMessage(db: Db, m: { propertyId: number; template: "password_reset"; to: string; locale: Locale; snapshot: ResetSnapshot; dueAt: number }): Promise<void> {
+export async function insertAccountMessage(
+  db: Db,
+  m: {
+    propertyId: number;
+    template: "password_reset";
+    to: string;
+    locale: Locale;
+    snapshot: ResetSnapshot;
+    dueAt: number;
+  },
+): Promise<void> {
   await db.insert(messages).values({
     uid: `msg_${randomToken("", 18)}`,
     propertyId: m.propertyId,
@@ -54,13 +69,28 @@ export async function insertAccountMessage(db: Db, m: { propertyId: number; temp
  * One planned message, inserted only if the statement before it in the batch changed exactly one
  * row (SQLite's changes()): a message that exists only if its offer was made.
  */
-export function insertMessageIfChanged(d1: D1Database, propertyId: number, m: PlannedMessage): D1PreparedStatement {
+export function insertMessageIfChanged(
+  d1: D1Database,
+  propertyId: number,
+  m: PlannedMessage,
+): D1PreparedStatement {
   return d1
     .prepare(
       `INSERT INTO messages (uid, property_id, reservation_id, template, recipient, to_address, locale, sequence, snapshot, next_attempt_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE changes() = 1`,
     )
-    .bind(`msg_${randomToken("", 18)}`, propertyId, m.reservationId ?? null, m.template, m.recipient, m.to, m.locale, m.sequence, JSON.stringify(m.snapshot), iso(m.dueAt));
+    .bind(
+      `msg_${randomToken("", 18)}`,
+      propertyId,
+      m.reservationId ?? null,
+      m.template,
+      m.recipient,
+      m.to,
+      m.locale,
+      m.sequence,
+      JSON.stringify(m.snapshot),
+      iso(m.dueAt),
+    );
 }
 
 /** The reservation's reminder still to come goes (the reservation moved, or stopped holding). */
@@ -68,7 +98,13 @@ export function dropReminder(db: Db, reservationId: number) {
   return db
     .update(messages)
     .set({ state: "cancelled", lastError: "the reservation changed: this reminder is no longer due" })
-    .where(and(eq(messages.reservationId, reservationId), eq(messages.template, "reminder"), eq(messages.state, "pending")));
+    .where(
+      and(
+        eq(messages.reservationId, reservationId),
+        eq(messages.template, "reminder"),
+        eq(messages.state, "pending"),
+      ),
+    );
 }
 
 /**
@@ -94,7 +130,11 @@ export function eraseMessages(db: Db, reservationIds: SQLWrapper) {
 }
 
 export async function listMessages(db: Db, reservationId: number): Promise<MessageRow[]> {
-  return db.select().from(messages).where(eq(messages.reservationId, reservationId)).orderBy(asc(messages.id));
+  return db
+    .select()
+    .from(messages)
+    .where(eq(messages.reservationId, reservationId))
+    .orderBy(asc(messages.id));
 }
 
 // ---------- delivery ----------
@@ -129,7 +169,11 @@ export interface MessageFinish {
  * no longer due) stays cancelled, unless the attempt did send it. Answers, from the same round
  * trip, the messages that waited for these (nextInLine).
  */
-export async function finishMessages(d1: D1Database, finished: { id: number; finish: MessageFinish }[], at: string): Promise<number[]> {
+export async function finishMessages(
+  d1: D1Database,
+  finished: { id: number; finish: MessageFinish }[],
+  at: string,
+): Promise<number[]> {
   const groups = finished.map(({ id, finish }) => [...closing(d1, id, finish, at), nextInLine(d1, id, at)]);
   const answered = await d1.batch(groups.flat());
   const next = new Set<number>();
@@ -179,7 +223,9 @@ const nextInLine = (d1: D1Database, id: number, now: string) =>
 /** Drops sent, failed and cancelled messages written before `before`, at most `limit` a call. */
 export async function purgeMessages(d1: D1Database, before: string, limit: number): Promise<number> {
   const r = await d1
-    .prepare("DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE state <> 'pending' AND created_at < ?1 ORDER BY id LIMIT ?2)")
+    .prepare(
+      "DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE state <> 'pending' AND created_at < ?1 ORDER BY id LIMIT ?2)",
+    )
     .bind(before, limit)
     .run();
   return r.meta.changes ?? 0;

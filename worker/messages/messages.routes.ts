@@ -1,7 +1,15 @@
 /** GET /reservations/{reservation_id}/messages: the contract of a reservation's emails, with their states. */
 import { createRoute } from "@hono/zod-openapi";
 import type { ErrorCode } from "../errors";
-import { bearerSecurity, envelope, errorResponses, json, PROPERTY_SCOPED, propertyHeader, ReservationIdParam } from "../lib/openapi";
+import {
+  bearerSecurity,
+  envelope,
+  errorResponses,
+  json,
+  PROPERTY_SCOPED,
+  propertyHeader,
+  ReservationIdParam,
+} from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import { listReservationMessages } from "./messages.handlers";
 import { Message } from "./messages.schemas";
@@ -19,8 +27,12 @@ const listRoute = createRoute({
   request: { headers: propertyHeader, params: ReservationIdParam },
   responses: {
     200: json(envelope(Message), "oldest first"),
-    ...errorResponses(...([...PROPERTY_SCOPED, "reservation_not_available", "reservation_not_found"] as ErrorCode[])),
+    ...errorResponses(
+      ...([...PROPERTY_SCOPED, "reservation_not_available", "reservation_not_found"] as ErrorCode[]),
+    ),
   },
 });
 
-export const reservationMessagesRouter = createRouter().openapi(listRoute, (c) => listReservationMessages(c, c.req.valid("param").reservation_id));
+export const reservationMessagesRouter = createRouter().openapi(listRoute, (c) =>
+  listReservationMessages(c, c.req.valid("param").reservation_id),
+);

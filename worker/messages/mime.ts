@@ -39,7 +39,8 @@ const WORD_BYTES = 30;
  */
 function base64Of(bytes: Uint8Array): string {
   let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x2000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x2000) as unknown as number[]);
+  for (let i = 0; i < bytes.length; i += 0x2000)
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x2000) as unknown as number[]);
   return btoa(binary);
 }
 

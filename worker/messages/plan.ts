@@ -51,10 +51,31 @@ const HOLDING = new Set<ReservationStatus>(["PREPAY", "ACCEPTED", "CONFIRMED", "
 const ONLINE = new Set<Channel>(["PLATFORM_BOOK", "SEARCHENGINE"]);
 const HOUR = 3_600_000;
 
-export function snapshotOf(f: ReservationFacts, timeZone: string, ics: MessageSnapshot["ics"], extra: Partial<MessageSnapshot> = {}): MessageSnapshot {
+export function snapshotOf(
+  f: ReservationFacts,
+  timeZone: string,
+  ics: MessageSnapshot["ics"],
+  extra: Partial<MessageSnapshot> = {},
+): MessageSnapshot {
   const guest = f.guest ?? { first_name: null, last_name: null, email: null, phone: null };
-  const range = f.status === "WAITING" && f.waitUntilMin != null ? { wait_until: fromLocalMinutes(f.waitUntilMin).hour } : {};
-  return { date: f.startDate, hour: f.startHour, end: stayEndDate(timeZone, f.startMin, f.endMin), pax: f.pax, status: f.status, channel: f.channel, service_id: f.serviceId, guest, notes: f.notes, ics, ...range, ...extra };
+  const range =
+    f.status === "WAITING" && f.waitUntilMin != null
+      ? { wait_until: fromLocalMinutes(f.waitUntilMin).hour }
+      : {};
+  return {
+    date: f.startDate,
+    hour: f.startHour,
+    end: stayEndDate(timeZone, f.startMin, f.endMin),
+    pax: f.pax,
+    status: f.status,
+    channel: f.channel,
+    service_id: f.serviceId,
+    guest,
+    notes: f.notes,
+    ics,
+    ...range,
+    ...extra,
+  };
 }
 
 /** Whether the guest of this reservation gets emails at all. */
@@ -80,10 +101,31 @@ function outbox(c: Change) {
   const { after, settings } = c;
   const messages: PlannedMessage[] = [];
   const guestLocale = after.locale ?? settings.locale;
-  const toGuest = (template: Template, ics: MessageSnapshot["ics"], dueAt = c.now, extra: Partial<MessageSnapshot> = {}) =>
-    messages.push({ template, recipient: "guest", to: after.guest!.email!, locale: guestLocale, sequence: c.version, snapshot: snapshotOf(after, settings.timezone, ics, extra), dueAt });
+  const toGuest = (
+    template: Template,
+    ics: MessageSnapshot["ics"],
+    dueAt = c.now,
+    extra: Partial<MessageSnapshot> = {},
+  ) =>
+    messages.push({
+      template,
+      recipient: "guest",
+      to: after.guest!.email!,
+      locale: guestLocale,
+      sequence: c.version,
+      snapshot: snapshotOf(after, settings.timezone, ics, extra),
+      dueAt,
+    });
   const toRestaurant = (template: Template) =>
-    messages.push({ template, recipient: "restaurant", to: c.propertyEmail!, locale: settings.locale, sequence: c.version, snapshot: snapshotOf(after, settings.timezone, null), dueAt: c.now });
+    messages.push({
+      template,
+      recipient: "restaurant",
+      to: c.propertyEmail!,
+      locale: settings.locale,
+      sequence: c.version,
+      snapshot: snapshotOf(after, settings.timezone, null),
+      dueAt: c.now,
+    });
   const startUtc = localToUtc(settings.timezone, after.startMin);
   const remind = () => {
     const at = startUtc - settings.reminder_hours * HOUR;
@@ -105,7 +147,7 @@ type Outbox = ReturnType<typeof outbox>;
 function created(c: Change, out: Outbox): void {
   const { after } = c;
   if (out.guest && after.status === "WAITING") out.toGuest("waiting", null);
-  if (out.guest && HOLDING.has(after.status)) (out.toGuest("confirmation", "REQUEST"), out.remind());
+  if (out.guest && HOLDING.has(after.status)) out.toGuest("confirmation", "REQUEST"), out.remind();
   if (out.restaurant && after.status !== "OUTOFORDER") out.toRestaurant("restaurant_booking");
 }
 
@@ -113,19 +155,27 @@ function created(c: Change, out: Outbox): void {
  * A new status: an end is a cancellation to tell, a waiting party given a table a confirmation.
  * `done`: nothing else of the change is told. A reservation that stops holding drops its reminder.
  */
-function statusChanged(c: Change, before: ReservationFacts, out: Outbox): { done: boolean; dropReminder: boolean } {
+function statusChanged(
+  c: Change,
+  before: ReservationFacts,
+  out: Outbox,
+): { done: boolean; dropReminder: boolean } {
   const { after } = c;
   if (before.status === after.status) return { done: false, dropReminder: false };
   const dropReminder = !HOLDING.has(after.status) && HOLDING.has(before.status);
-  const ended = after.status === "CANCELLED" || after.status === "REJECTED" || (after.status === "EXPIRED" && c.expiredUnpaid === true);
+  const ended =
+    after.status === "CANCELLED" ||
+    after.status === "REJECTED" ||
+    (after.status === "EXPIRED" && c.expiredUnpaid === true);
   if (ended && before.status !== "CANCELLED") {
     // A guest with a calendar entry gets it cancelled; a waiting party had none.
     if (out.guest) out.toGuest("cancellation", HOLDING.has(before.status) ? "CANCEL" : null);
-    if (out.restaurant && after.status === "CANCELLED" && c.actor === "guest") out.toRestaurant("restaurant_cancellation");
+    if (out.restaurant && after.status === "CANCELLED" && c.actor === "guest")
+      out.toRestaurant("restaurant_cancellation");
     return { done: true, dropReminder };
   }
   if (before.status === "WAITING" && HOLDING.has(after.status)) {
-    if (out.guest) (out.toGuest("confirmation", "REQUEST"), out.remind());
+    if (out.guest) out.toGuest("confirmation", "REQUEST"), out.remind();
     return { done: true, dropReminder };
   }
   return { done: false, dropReminder };
@@ -134,11 +184,17 @@ function statusChanged(c: Change, before: ReservationFacts, out: Outbox): { done
 /** A new day, time, party or service tells the guest; answers whether the reminder is planned again. */
 function moved(c: Change, before: ReservationFacts, out: Outbox): boolean {
   const { after } = c;
-  const changed = before.startDate !== after.startDate || before.startHour !== after.startHour || before.pax !== after.pax || before.serviceId !== after.serviceId;
+  const changed =
+    before.startDate !== after.startDate ||
+    before.startHour !== after.startHour ||
+    before.pax !== after.pax ||
+    before.serviceId !== after.serviceId;
   if (!changed || !(HOLDING.has(after.status) || after.status === "WAITING")) return false;
   const holding = HOLDING.has(after.status);
   if (out.guest) {
-    out.toGuest("change", holding ? "REQUEST" : null, c.now, { before: { date: before.startDate, hour: before.startHour, pax: before.pax } });
+    out.toGuest("change", holding ? "REQUEST" : null, c.now, {
+      before: { date: before.startDate, hour: before.startHour, pax: before.pax },
+    });
     if (holding) out.remind();
   }
   return holding;

@@ -33,7 +33,8 @@ export const messagesReaction: ReservationReaction = {
       now: now(),
     });
     // The old reminder goes before the new messages come (a moved reservation gets a new one).
-    const drop = plan.dropReminder && typeof reservationId === "number" ? [dropReminder(ctx.db, reservationId)] : [];
+    const drop =
+      plan.dropReminder && typeof reservationId === "number" ? [dropReminder(ctx.db, reservationId)] : [];
     return [...drop, ...insertMessages(ctx.db, ctx.property.id, reservationId, plan.messages)];
   },
 };

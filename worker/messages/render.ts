@@ -52,7 +52,12 @@ export interface RenderInput {
   reservationId: number;
   restaurant: Restaurant;
   service: string | null;
-  links: { manage?: string | undefined; calendar?: string | undefined; offer?: string | undefined; book?: string | undefined };
+  links: {
+    manage?: string | undefined;
+    calendar?: string | undefined;
+    offer?: string | undefined;
+    book?: string | undefined;
+  };
   request?: Request | undefined;
   /** the host name of the public origin: the calendar UID's domain */
   domain: string;
@@ -93,7 +98,10 @@ function formatter(locale: Locale, style: keyof typeof STYLES, timeZone: string)
 /** A wall-clock date and hour, in the message's language (formatted in UTC, so no zone shifts them). */
 export function formatWhen(locale: Locale, date: string, hour: string) {
   const at = localMinutes(date, hour) * 60000;
-  return { date: formatter(locale, "date", "UTC").format(at), time: formatter(locale, "time", "UTC").format(at) };
+  return {
+    date: formatter(locale, "date", "UTC").format(at),
+    time: formatter(locale, "time", "UTC").format(at),
+  };
 }
 
 const fullName = (g: MessageSnapshot["guest"]) => [g.first_name, g.last_name].filter(Boolean).join(" ");
@@ -102,7 +110,9 @@ function vars(i: RenderInput, t: Texts): Vars {
   const s = i.snapshot;
   const when = formatWhen(i.locale, s.date, s.hour);
   const before = s.before ? formatWhen(i.locale, s.before.date, s.before.hour) : undefined;
-  const until = s.offer ? formatter(i.locale, "full", i.restaurant.timezone).format(Date.parse(s.offer.expires_at)) : "";
+  const until = s.offer
+    ? formatter(i.locale, "full", i.restaurant.timezone).format(Date.parse(s.offer.expires_at))
+    : "";
   return {
     restaurant: i.restaurant.name,
     date: when.date,
@@ -146,14 +156,27 @@ function forRestaurant(i: RenderInput, t: Texts, v: Vars): Block {
     ...when(t, v),
     { label: t.tables, value: r?.tables ?? "" },
     { label: t.status, value: t.statuses[s.status as ReservationStatus] ?? s.status },
-    { label: t.email, value: s.guest.email ?? "", href: s.guest.email ? `mailto:${s.guest.email}` : undefined },
-    { label: t.phone, value: s.guest.phone ?? "", href: s.guest.phone ? `tel:${s.guest.phone.replace(/[^+\d]/g, "")}` : undefined },
+    {
+      label: t.email,
+      value: s.guest.email ?? "",
+      href: s.guest.email ? `mailto:${s.guest.email}` : undefined,
+    },
+    {
+      label: t.phone,
+      value: s.guest.phone ?? "",
+      href: s.guest.phone ? `tel:${s.guest.phone.replace(/[^+\d]/g, "")}` : undefined,
+    },
     { label: t.occasion, value: occasion },
     { label: t.allergies, value: r?.allergies ?? "" },
     { label: t.request, value: r?.specialRequest ?? "" },
     { label: t.notes, value: s.notes ?? "" },
   ];
-  return { paragraphs: t.body[i.template](v), rows: rows.filter((row) => row.value), buttons: [], calendar: [] };
+  return {
+    paragraphs: t.body[i.template](v),
+    rows: rows.filter((row) => row.value),
+    buttons: [],
+    calendar: [],
+  };
 }
 
 /** Google Calendar, Outlook and the .ics: for a message that carries the entry. */
@@ -193,15 +216,46 @@ function forGuest(i: RenderInput, t: Texts, v: Vars): Block {
   }
   const rows: Row[] = [
     ...when(t, v),
-    { label: t.address, value: i.restaurant.address ?? "", href: i.restaurant.map ?? undefined, hrefLabel: t.map },
-    { label: t.phone, value: i.restaurant.phone ?? "", href: i.restaurant.phone ? `tel:${i.restaurant.phone.replace(/[^+\d]/g, "")}` : undefined },
+    {
+      label: t.address,
+      value: i.restaurant.address ?? "",
+      href: i.restaurant.map ?? undefined,
+      hrefLabel: t.map,
+    },
+    {
+      label: t.phone,
+      value: i.restaurant.phone ?? "",
+      href: i.restaurant.phone ? `tel:${i.restaurant.phone.replace(/[^+\d]/g, "")}` : undefined,
+    },
   ];
   const manage = live && i.links.manage ? { label: t.manage, url: i.links.manage } : undefined;
-  return { paragraphs, rows: rows.filter((row) => row.value), manage, buttons, calendar: calendarLinks(i, t), calendarLabel: t.calendar };
+  return {
+    paragraphs,
+    rows: rows.filter((row) => row.value),
+    manage,
+    buttons,
+    calendar: calendarLinks(i, t),
+    calendarLabel: t.calendar,
+  };
 }
 
 /** The calendar entry of the reservation as this message tells it. */
-export function calendarEntry(i: Pick<RenderInput, "snapshot" | "sequence" | "writtenAt" | "reservationId" | "restaurant" | "service" | "links" | "domain" | "organizer" | "locale">, method: "REQUEST" | "CANCEL"): string {
+export function calendarEntry(
+  i: Pick<
+    RenderInput,
+    | "snapshot"
+    | "sequence"
+    | "writtenAt"
+    | "reservationId"
+    | "restaurant"
+    | "service"
+    | "links"
+    | "domain"
+    | "organizer"
+    | "locale"
+  >,
+  method: "REQUEST" | "CANCEL",
+): string {
   const s = i.snapshot;
   const t = TEXTS[i.locale];
   const end = s.end.split("T");
@@ -215,7 +269,13 @@ export function calendarEntry(i: Pick<RenderInput, "snapshot" | "sequence" | "wr
     start: { date: s.date, hour: s.hour },
     end: { date: end[0] ?? s.date, hour: end[1] ?? s.hour },
     summary: `${i.restaurant.name}: ${t.party(s.pax)}`,
-    description: [i.service, i.links.manage ? `${t.manage}: ${i.links.manage}` : "", i.restaurant.phone ? `${t.phone}: ${i.restaurant.phone}` : ""].filter(Boolean).join("\n"),
+    description: [
+      i.service,
+      i.links.manage ? `${t.manage}: ${i.links.manage}` : "",
+      i.restaurant.phone ? `${t.phone}: ${i.restaurant.phone}` : "",
+    ]
+      .filter(Boolean)
+      .join("\n"),
     location: i.restaurant.address ?? undefined,
     url: i.links.manage,
     organizer: { name: i.restaurant.name, email: i.organizer },
@@ -230,8 +290,17 @@ export function render(i: RenderInput): Rendered {
   const subject = t.subject[i.template](v);
   const greeting = toRestaurant ? t.greeting(i.restaurant.name) : t.greeting(i.snapshot.guest.first_name);
   const block = toRestaurant ? forRestaurant(i, t, v) : forGuest(i, t, v);
-  const letter = { subject, greeting, block, signature: toRestaurant ? "" : t.signature(i.restaurant.name), footer: t.footer(i.restaurant.name) };
-  const ics = !toRestaurant && i.snapshot.ics ? { method: i.snapshot.ics, content: calendarEntry(i, i.snapshot.ics) } : undefined;
+  const letter = {
+    subject,
+    greeting,
+    block,
+    signature: toRestaurant ? "" : t.signature(i.restaurant.name),
+    footer: t.footer(i.restaurant.name),
+  };
+  const ics =
+    !toRestaurant && i.snapshot.ics
+      ? { method: i.snapshot.ics, content: calendarEntry(i, i.snapshot.ics) }
+      : undefined;
   const brand = { name: i.restaurant.name, accent: i.restaurant.accent, logo: i.restaurant.logo };
   return { subject, text: asText(letter), html: asHtml(i.locale, brand, letter), calendar: ics };
 }

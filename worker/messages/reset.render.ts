@@ -76,7 +76,12 @@ export function renderReset(i: ResetInput): { subject: string; text: string; htm
   const letter = {
     subject: t.subject(i.brand.name),
     greeting: words.greeting(i.brand.name),
-    block: { paragraphs: t.body(i.minutes), rows: [], buttons: [{ label: t.button, url: i.link }], calendar: [] },
+    block: {
+      paragraphs: t.body(i.minutes),
+      rows: [],
+      buttons: [{ label: t.button, url: i.link }],
+      calendar: [],
+    },
     signature: "",
     footer: words.footer(i.brand.name),
   };

@@ -26,12 +26,25 @@ export interface ResetMessage {
 
 /** Writes the reset message to the property's outbox, due at once. */
 export async function writeResetMessage(db: Db, m: ResetMessage): Promise<void> {
-  const snapshot: ResetSnapshot = { reset: { nonce: m.link.nonce, token_hash: m.link.hash, expires_at: m.link.expiresAt } };
-  await insertAccountMessage(db, { propertyId: m.propertyId, template: "password_reset", to: m.to, locale: m.locale, snapshot, dueAt: now() });
+  const snapshot: ResetSnapshot = {
+    reset: { nonce: m.link.nonce, token_hash: m.link.hash, expires_at: m.link.expiresAt },
+  };
+  await insertAccountMessage(db, {
+    propertyId: m.propertyId,
+    template: "password_reset",
+    to: m.to,
+    locale: m.locale,
+    snapshot,
+    dueAt: now(),
+  });
 }
 
 /** The reset message's MIME, or why it is no longer to be sent (the link expired, the secret changed). */
-export async function composeReset(c: Config, message: Record<string, unknown>, property: Record<string, unknown>): Promise<{ raw: string } | { skip: string }> {
+export async function composeReset(
+  c: Config,
+  message: Record<string, unknown>,
+  property: Record<string, unknown>,
+): Promise<{ raw: string } | { skip: string }> {
   const { reset } = JSON.parse(String(message.snapshot)) as ResetSnapshot;
   if (Date.parse(reset.expires_at) <= now()) return { skip: "the reset link expired before it was sent" };
   const token = await storedToken(c.linkSecret, "reset", reset.nonce, reset.token_hash);
@@ -39,7 +52,12 @@ export async function composeReset(c: Config, message: Record<string, unknown>, 
   const settings = resolveSettings(JSON.parse(String(property.settings ?? "{}")));
   const locale = message.locale as Locale;
   const brand = { name: String(property.name), accent: settings.accent_color, logo: settings.logo_url };
-  const rendered = renderReset({ locale, brand, link: `${c.publicOrigin}/console/reset/${token}`, minutes: RESET_MINUTES });
+  const rendered = renderReset({
+    locale,
+    brand,
+    link: `${c.publicOrigin}/console/reset/${token}`,
+    minutes: RESET_MINUTES,
+  });
   const raw = buildMime({
     from: { name: `${brand.name} · console`, addr: c.emailFrom },
     to: { name: brand.name, addr: String(message.to_address) },

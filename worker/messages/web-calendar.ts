@@ -14,9 +14,14 @@ export interface WebEvent {
   end: { date: string; hour: string };
 }
 
-const instant = (e: WebEvent, at: { date: string; hour: string }) => new Date(localToUtc(e.timeZone, localMinutes(at.date, at.hour)));
+const instant = (e: WebEvent, at: { date: string; hour: string }) =>
+  new Date(localToUtc(e.timeZone, localMinutes(at.date, at.hour)));
 /** 20270328T183000Z */
-const basic = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+const basic = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 /** 2027-03-28T18:30:00Z */
 const extended = (d: Date) => d.toISOString().replace(/\.\d{3}/, "");
 
@@ -35,12 +40,27 @@ export function googleCalendarUrl(e: WebEvent): string {
 
 /** Outlook on the web's compose deep link (outlook.com and Microsoft 365 accounts alike). */
 export function outlookCalendarUrl(e: WebEvent): string {
-  const params = { path: "/calendar/action/compose", rru: "addevent", subject: e.title, startdt: extended(instant(e, e.start)), enddt: extended(instant(e, e.end)), body: e.details, location: e.location };
+  const params = {
+    path: "/calendar/action/compose",
+    rru: "addevent",
+    subject: e.title,
+    startdt: extended(instant(e, e.start)),
+    enddt: extended(instant(e, e.end)),
+    body: e.details,
+    location: e.location,
+  };
   return `https://outlook.live.com/calendar/0/deeplink/compose?${query(params)}`;
 }
 
 /** A map of the restaurant: its point when known, else its address, on Google Maps (which phones open in their maps app). */
-export function mapUrl(place: { latitude?: number | null; longitude?: number | null; address: string | null }): string | null {
-  if (typeof place.latitude === "number" && typeof place.longitude === "number") return `https://www.google.com/maps/search/?api=1&query=${place.latitude},${place.longitude}`;
-  return place.address ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(place.address)}` : null;
+export function mapUrl(place: {
+  latitude?: number | null;
+  longitude?: number | null;
+  address: string | null;
+}): string | null {
+  if (typeof place.latitude === "number" && typeof place.longitude === "number")
+    return `https://www.google.com/maps/search/?api=1&query=${place.latitude},${place.longitude}`;
+  return place.address
+    ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(place.address)}`
+    : null;
 }

@@ -11,12 +11,26 @@ import { openShard, shardDb } from "../shards/shards";
 import { pickLocale } from "./authorize";
 import { revokeGrant } from "./grants";
 import { appsBody, type ConnectedApp, render, signInBody } from "./pages";
-import { currentSession, endSession, OAUTH_PATH, postedForm, type Session, signedInEntry, signIn, startSession } from "./signin";
+import {
+  currentSession,
+  endSession,
+  OAUTH_PATH,
+  postedForm,
+  type Session,
+  signedInEntry,
+  signIn,
+  startSession,
+} from "./signin";
 import { type Locale, TEXT } from "./text";
 
 const PAGE = `${OAUTH_PATH}/connected-apps`;
 
-const requestLocale = (c: Context<AppEnv>): Locale => pickLocale(LOCALES, [c.req.query("locale"), c.req.query("ui_locales"), c.req.header("Accept-Language")], "en");
+const requestLocale = (c: Context<AppEnv>): Locale =>
+  pickLocale(
+    LOCALES,
+    [c.req.query("locale"), c.req.query("ui_locales"), c.req.header("Accept-Language")],
+    "en",
+  );
 const back = (c: Context<AppEnv>, query = "") => c.redirect(`${PAGE}${query}`, 303);
 
 interface SignInView {
@@ -40,11 +54,19 @@ function signInPage(c: Context<AppEnv>, locale: Locale, csrf: string, v: SignInV
 }
 
 /** The list, for a signed-in session: every granted client, the owner marked. */
-async function appsPage(c: Context<AppEnv>, session: Session, entry: DirectoryRow, o: { disconnected?: string; error?: string } = {}) {
+async function appsPage(
+  c: Context<AppEnv>,
+  session: Session,
+  entry: DirectoryRow,
+  o: { disconnected?: string; error?: string } = {},
+) {
   const locale = (c.req.query("locale") ? requestLocale(c) : session.row.locale) as Locale;
   const t = TEXT[locale];
   const property = await getPropertyRow(shardDb(openShard(c.env, entry.shard, { write: false })), entry.id);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: resolveSettings(property?.settings).timezone });
+  const date = new Intl.DateTimeFormat(locale, {
+    dateStyle: "long",
+    timeZone: resolveSettings(property?.settings).timezone,
+  });
   const apps: ConnectedApp[] = (await grantsOf(c.get("control"), entry.id)).map((g) => ({
     clientId: g.clientId,
     name: g.name,
@@ -52,12 +74,21 @@ async function appsPage(c: Context<AppEnv>, session: Session, entry: DirectoryRo
     connectedOn: date.format(new Date(g.grantedAt)),
     owner: g.id === entry.ownerClientId,
   }));
-  const body = appsBody({ t, csrf: session.csrf, base: PAGE, username: entry.username ?? "", restaurant: property?.name ?? "", apps, ...o });
+  const body = appsBody({
+    t,
+    csrf: session.csrf,
+    base: PAGE,
+    username: entry.username ?? "",
+    restaurant: property?.name ?? "",
+    apps,
+    ...o,
+  });
   return render(c, { locale, title: t.appsTitle, body, languages: (l) => `${PAGE}?locale=${l}` });
 }
 
 /** A move between shards refuses the shard's write for a while: nothing changed, and the page says so. */
-const movingNow = (err: unknown) => (err instanceof ApiError && err.code === "service_unavailable") || !!abortReason(err, ["property_moving"]);
+const movingNow = (err: unknown) =>
+  (err instanceof ApiError && err.code === "service_unavailable") || !!abortReason(err, ["property_moving"]);
 
 /** GET /connected-apps: the sign-in, or the list once signed in. */
 export async function showConnectedApps(c: Context<AppEnv>) {
@@ -83,7 +114,11 @@ export async function signInToApps(c: Context<AppEnv>) {
   const locale = posted.session.row.locale as Locale;
   const limited = result.why === "limited";
   const t = TEXT[locale];
-  return signInPage(c, locale, posted.session.csrf, { error: limited ? t.tooManyAttempts : t.wrongCredentials, username: posted.form.username ?? "", status: limited ? 429 : 200 });
+  return signInPage(c, locale, posted.session.csrf, {
+    error: limited ? t.tooManyAttempts : t.wrongCredentials,
+    username: posted.form.username ?? "",
+    status: limited ? 429 : 200,
+  });
 }
 
 /** POST /connected-apps/disconnect: one app, never the one that created the restaurant. */
@@ -96,7 +131,8 @@ export async function disconnectApp(c: Context<AppEnv>) {
   try {
     await revokeGrant(c.env, c.get("control"), client.id, entry.id);
   } catch (err) {
-    if (movingNow(err)) return appsPage(c, posted.session, entry, { error: TEXT[posted.session.row.locale as Locale].busy });
+    if (movingNow(err))
+      return appsPage(c, posted.session, entry, { error: TEXT[posted.session.row.locale as Locale].busy });
     throw err;
   }
   return back(c, `?disconnected=${encodeURIComponent(client.clientId)}`);

@@ -11,7 +11,16 @@ import { addSeconds, nowIso } from "../lib/time";
 import { type AuthorizeQuery, checkAuthorize, pickLocale, redirectWith, untrusted } from "./authorize";
 import { issuerOf } from "./issuer";
 import { consentBody, errorBody, render, signInBody } from "./pages";
-import { currentSession, endSession, OAUTH_PATH, postedForm, signedInEntry, signIn, startSession, propertyName } from "./signin";
+import {
+  currentSession,
+  endSession,
+  OAUTH_PATH,
+  postedForm,
+  signedInEntry,
+  signIn,
+  startSession,
+  propertyName,
+} from "./signin";
 import type { SessionRow } from "./sessions.repo";
 import { type Locale, TEXT } from "./text";
 import { insertCode } from "./tokens.repo";
@@ -19,17 +28,36 @@ import { insertCode } from "./tokens.repo";
 /** An authorization code lives 60 seconds. */
 const CODE_TTL_SECONDS = 60;
 
-const requestLocale = (c: Context<AppEnv>): Locale => pickLocale(LOCALES, [c.req.query("ui_locales"), c.req.query("locale"), c.req.header("Accept-Language")], "en");
+const requestLocale = (c: Context<AppEnv>): Locale =>
+  pickLocale(
+    LOCALES,
+    [c.req.query("ui_locales"), c.req.query("locale"), c.req.header("Accept-Language")],
+    "en",
+  );
 
-function errorPage(c: Context<AppEnv>, locale: Locale, reason: (t: (typeof TEXT)[Locale]) => string, status: 400 | 403 = 400) {
+function errorPage(
+  c: Context<AppEnv>,
+  locale: Locale,
+  reason: (t: (typeof TEXT)[Locale]) => string,
+  status: 400 | 403 = 400,
+) {
   const t = TEXT[locale];
   return render(c, { locale, title: t.invalidTitle, body: errorBody(t, reason(t)), status });
 }
 
 /** Back to the client: 303 to its redirect_uri with the answer, the flow's state and the issuer. */
-function backToClient(c: Context<AppEnv>, redirectUri: string, params: Record<string, string | undefined>, state: string | null | undefined) {
+function backToClient(
+  c: Context<AppEnv>,
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+  state: string | null | undefined,
+) {
   const location = redirectWith(redirectUri, { ...params, state: state ?? undefined, iss: issuerOf(c) });
-  return c.body(null, 303, { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+  return c.body(null, 303, {
+    Location: location,
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+  });
 }
 
 const origin = (uri: string) => new URL(uri).origin;
@@ -57,7 +85,15 @@ async function signInPage(c: Context<AppEnv>, flow: Flow, v: SignInView) {
     // Cancel goes back to the client from this form: the CSP must let the form's redirect through.
     formTargets: [origin(flow.redirectUri!)],
     ...(languages && { languages }),
-    body: signInBody({ t, action: `${OAUTH_PATH}/authorize`, title: t.connectTitle(name), intro: t.connectIntro(name), cancel: true, returnHost: new URL(flow.redirectUri!).host, ...form }),
+    body: signInBody({
+      t,
+      action: `${OAUTH_PATH}/authorize`,
+      title: t.connectTitle(name),
+      intro: t.connectIntro(name),
+      cancel: true,
+      returnHost: new URL(flow.redirectUri!).host,
+      ...form,
+    }),
   });
 }
 
@@ -66,11 +102,25 @@ export async function startAuthorization(c: Context<AppEnv>, q: AuthorizeQuery) 
   const locale = requestLocale(c);
   const client = q.client_id ? await findClient(c.get("control"), q.client_id) : undefined;
   const distrust = untrusted(q, client);
-  if (distrust || !client) return errorPage(c, locale, (t) => (distrust === "wrong_redirect" ? t.wrongRedirect : t.unknownClient));
+  if (distrust || !client)
+    return errorPage(c, locale, (t) => (distrust === "wrong_redirect" ? t.wrongRedirect : t.unknownClient));
   const checked = checkAuthorize(q);
-  if ("error" in checked) return backToClient(c, client.redirectUri, { error: checked.error.error, error_description: checked.error.description }, q.state);
+  if ("error" in checked)
+    return backToClient(
+      c,
+      client.redirectUri,
+      { error: checked.error.error, error_description: checked.error.description },
+      q.state,
+    );
   const { redirectUri, state, codeChallenge } = checked.request;
-  const csrf = await startSession(c, { kind: "authorize", locale, clientId: client.id, redirectUri, state: state ?? null, codeChallenge });
+  const csrf = await startSession(c, {
+    kind: "authorize",
+    locale,
+    clientId: client.id,
+    redirectUri,
+    state: state ?? null,
+    codeChallenge,
+  });
   const self = new URL(c.req.url);
   const languages = (l: Locale) => (self.searchParams.set("ui_locales", l), `${self.pathname}${self.search}`);
   return signInPage(c, { locale, clientId: client.id, redirectUri }, { csrf, languages });
@@ -89,13 +139,23 @@ export async function signInToAuthorize(c: Context<AppEnv>) {
   const s = session.row;
   if (form.action === "cancel") {
     await endSession(c, s);
-    return backToClient(c, s.redirectUri!, { error: "access_denied", error_description: "the restaurant cancelled" }, s.state);
+    return backToClient(
+      c,
+      s.redirectUri!,
+      { error: "access_denied", error_description: "the restaurant cancelled" },
+      s.state,
+    );
   }
   const result = await signIn(c, s, form.username ?? "", form.password ?? "");
   if (result.ok) return c.redirect(`${OAUTH_PATH}/authorize/consent`, 303);
   const t = TEXT[s.locale as Locale];
   const limited = result.why === "limited";
-  return signInPage(c, s, { csrf: session.csrf, error: limited ? t.tooManyAttempts : t.wrongCredentials, username: form.username ?? "", status: limited ? 429 : 200 });
+  return signInPage(c, s, {
+    csrf: session.csrf,
+    error: limited ? t.tooManyAttempts : t.wrongCredentials,
+    username: form.username ?? "",
+    status: limited ? 429 : 200,
+  });
 }
 
 /** GET /authorize/consent: what the client will be able to do; Allow or Deny. */
@@ -119,7 +179,12 @@ export async function showConsent(c: Context<AppEnv>) {
     appsHref: `${OAUTH_PATH}/connected-apps?locale=${locale}`,
     returnHost: new URL(s.redirectUri!).host,
   });
-  return render(c, { locale, title: t.consentTitle(client.name, restaurant), body, formTargets: [origin(s.redirectUri!)] });
+  return render(c, {
+    locale,
+    title: t.consentTitle(client.name, restaurant),
+    body,
+    formTargets: [origin(s.redirectUri!)],
+  });
 }
 
 /** POST /authorize/consent: the decision, a code (single use, bound to the client, redirect_uri and challenge) or access_denied. */
@@ -129,7 +194,13 @@ export async function decideConsent(c: Context<AppEnv>) {
   if (!posted || !entry) return errorPage(c, requestLocale(c), (t) => t.expired, 403);
   const s = posted.session.row;
   await endSession(c, s);
-  if (posted.form.decision !== "approve") return backToClient(c, s.redirectUri!, { error: "access_denied", error_description: "the restaurant denied the request" }, s.state);
+  if (posted.form.decision !== "approve")
+    return backToClient(
+      c,
+      s.redirectUri!,
+      { error: "access_denied", error_description: "the restaurant denied the request" },
+      s.state,
+    );
   const code = randomToken("ac_", 32);
   const at = nowIso();
   await insertCode(c.get("control"), {

@@ -10,7 +10,13 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
-import { decideConsent, showConsent, signInToAuthorize, startAuthorization, untrustedRequest } from "./authorize.handlers";
+import {
+  decideConsent,
+  showConsent,
+  signInToAuthorize,
+  startAuthorization,
+  untrustedRequest,
+} from "./authorize.handlers";
 
 const one = (description: string) => z.string().optional().openapi({ description });
 const AuthorizeQuery = z.object({
@@ -35,7 +41,11 @@ const authorizeRoute = createRoute({
   responses: {
     200: { content: { "text/html": { schema: z.string() } }, description: "the sign-in page" },
     303: { description: "back to the client's redirect_uri with `error` (a request the client got wrong)" },
-    400: { content: { "text/html": { schema: z.string() } }, description: "an error page: unknown client_id, redirect_uri not the registered one, or a parameter sent twice" },
+    400: {
+      content: { "text/html": { schema: z.string() } },
+      description:
+        "an error page: unknown client_id, redirect_uri not the registered one, or a parameter sent twice",
+    },
   },
 });
 

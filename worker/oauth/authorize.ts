@@ -33,7 +33,10 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const MAX_STATE = 1024;
 
 /** Whether the client and its redirect_uri can be trusted: exactly the URI the client registered. */
-export function untrusted(q: AuthorizeQuery, client: { redirectUri: string } | undefined): Untrusted | undefined {
+export function untrusted(
+  q: AuthorizeQuery,
+  client: { redirectUri: string } | undefined,
+): Untrusted | undefined {
   if (!client) return "unknown_client";
   if (q.redirect_uri !== client.redirectUri) return "wrong_redirect";
   return undefined;
@@ -42,11 +45,14 @@ export function untrusted(q: AuthorizeQuery, client: { redirectUri: string } | u
 /** The rest of the request, for a trusted client: the request itself, or the error to send back. */
 export function checkAuthorize(v: AuthorizeQuery): { request: AuthorizeRequest } | { error: RedirectError } {
   const invalid = (description: string) => ({ error: { error: "invalid_request" as const, description } });
-  if (v.response_type !== "code") return { error: { error: "unsupported_response_type", description: "response_type must be code" } };
+  if (v.response_type !== "code")
+    return { error: { error: "unsupported_response_type", description: "response_type must be code" } };
   if (!v.code_challenge) return invalid("code_challenge is required (PKCE, RFC 7636)");
   if (v.code_challenge_method !== "S256") return invalid("code_challenge_method must be S256");
-  if (!CHALLENGE.test(v.code_challenge)) return invalid("code_challenge must be the base64url S256 of the code_verifier (43 characters)");
-  if (v.state !== undefined && v.state.length > MAX_STATE) return invalid(`state is limited to ${MAX_STATE} characters`);
+  if (!CHALLENGE.test(v.code_challenge))
+    return invalid("code_challenge must be the base64url S256 of the code_verifier (43 characters)");
+  if (v.state !== undefined && v.state.length > MAX_STATE)
+    return invalid(`state is limited to ${MAX_STATE} characters`);
   return { request: { redirectUri: v.redirect_uri!, state: v.state, codeChallenge: v.code_challenge } };
 }
 
@@ -58,7 +64,11 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
 }
 
 /** The first of the locales asked for (ui_locales, then Accept-Language) that the pages speak. */
-export function pickLocale<L extends string>(supported: readonly L[], asked: (string | undefined)[], fallback: L): L {
+export function pickLocale<L extends string>(
+  supported: readonly L[],
+  asked: (string | undefined)[],
+  fallback: L,
+): L {
   for (const list of asked) {
     const tags = (list ?? "")
       .split(/[\s,]+/)

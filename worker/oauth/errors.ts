@@ -35,10 +35,16 @@ export function authBodyTooLarge(c: Context<AppEnv>, detail: string): Response {
 }
 
 /** Validation failures of the OAuth routes answer in RFC 6749's shape. */
-export const oauthValidationHook = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): undefined => {
+export const oauthValidationHook = (result: {
+  success: boolean;
+  error?: { issues: { path: PropertyKey[]; message: string }[] };
+}): undefined => {
   if (!result.success) {
     const issue = result.error?.issues[0];
-    throw new OAuthError("invalid_request", issue ? `${issue.path.map(String).join(".") || "body"}: ${issue.message}` : "invalid request");
+    throw new OAuthError(
+      "invalid_request",
+      issue ? `${issue.path.map(String).join(".") || "body"}: ${issue.message}` : "invalid request",
+    );
   }
   return undefined;
 };

@@ -41,7 +41,13 @@ async function newPair(clientId: number, propertyId: number, familyId: string, t
     refreshExpiresAt: addSeconds(at, REFRESH_TTL_SECONDS),
     at,
   };
-  const answer: TokenAnswer = { access_token: access, token_type: "Bearer", expires_in: ttl, refresh_token: refresh, property_ids: [propertyId] };
+  const answer: TokenAnswer = {
+    access_token: access,
+    token_type: "Bearer",
+    expires_in: ttl,
+    refresh_token: refresh,
+    property_ids: [propertyId],
+  };
   return { issued, answer };
 }
 
@@ -52,11 +58,20 @@ function required(req: OAuthRequest, name: string): string {
 }
 
 /** grant_type=authorization_code, for the authenticated client `clientId`. */
-export async function exchangeCode(control: ControlDb, clientId: number, req: OAuthRequest, ttl: number): Promise<TokenAnswer> {
+export async function exchangeCode(
+  control: ControlDb,
+  clientId: number,
+  req: OAuthRequest,
+  ttl: number,
+): Promise<TokenAnswer> {
   const code = required(req, "code");
   const redirectUri = required(req, "redirect_uri");
   const verifier = required(req, "code_verifier");
-  if (!VERIFIER.test(verifier)) throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_', '~'");
+  if (!VERIFIER.test(verifier))
+    throw new OAuthError(
+      "invalid_request",
+      "code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_', '~'",
+    );
   const codeHash = await sha256Hex(code);
   const row = await findCode(control, codeHash);
   if (!row || row.clientId !== clientId) throw invalidGrant("unknown authorization code");
@@ -65,10 +80,12 @@ export async function exchangeCode(control: ControlDb, clientId: number, req: OA
     await revokeFamily(control, row.familyId!, nowIso());
     throw invalidGrant("the authorization code was already used; the tokens issued for it are revoked");
   }
-  if (row.redirectUri !== redirectUri) throw invalidGrant("redirect_uri is not the one of the authorization request");
+  if (row.redirectUri !== redirectUri)
+    throw invalidGrant("redirect_uri is not the one of the authorization request");
   const { issued, answer } = await newPair(clientId, row.propertyId, randomToken("fam_", 16), ttl);
   if (row.expiresAt <= issued.at) throw invalidGrant("the authorization code expired");
-  if ((await s256(verifier)) !== row.codeChallenge) throw invalidGrant("code_verifier does not match the code_challenge");
+  if ((await s256(verifier)) !== row.codeChallenge)
+    throw invalidGrant("code_verifier does not match the code_challenge");
   if (!(await redeemCode(control, { codeHash, redirectUri, codeChallenge: row.codeChallenge }, issued))) {
     // Another request redeemed it meanwhile, or the restaurant is gone: either way nothing was issued here.
     throw invalidGrant("the authorization code is no longer valid");
@@ -77,7 +94,12 @@ export async function exchangeCode(control: ControlDb, clientId: number, req: OA
 }
 
 /** grant_type=refresh_token: rotates the token; a token seen before revokes its family. */
-export async function exchangeRefresh(control: ControlDb, clientId: number, req: OAuthRequest, ttl: number): Promise<TokenAnswer> {
+export async function exchangeRefresh(
+  control: ControlDb,
+  clientId: number,
+  req: OAuthRequest,
+  ttl: number,
+): Promise<TokenAnswer> {
   const presented = required(req, "refresh_token");
   const row = await findRefresh(control, await sha256Hex(presented));
   if (!row || row.clientId !== clientId) throw invalidGrant("unknown refresh token");
@@ -98,7 +120,11 @@ export async function exchangeRefresh(control: ControlDb, clientId: number, req:
 }
 
 /** RFC 7009 for a refresh token of this client: its family goes (access tokens included). False when it is none. */
-export async function revokeRefreshToken(control: ControlDb, clientId: number, token: string): Promise<boolean> {
+export async function revokeRefreshToken(
+  control: ControlDb,
+  clientId: number,
+  token: string,
+): Promise<boolean> {
   const row = await findRefresh(control, await sha256Hex(token));
   if (!row || row.clientId !== clientId) return false;
   await revokeFamily(control, row.familyId, nowIso());

@@ -19,7 +19,9 @@ type Ctx = Context<AppEnv>;
 export async function listConnectedApps(c: Ctx, propertyId: number) {
   const property = await authoriseProperty(c, propertyId);
   const client = c.get("client");
-  const grants = (await grantsOf(c.get("control"), propertyId)).filter((g) => g.id !== property.ownerClientId && (client.console || g.id === client.id));
+  const grants = (await grantsOf(c.get("control"), propertyId)).filter(
+    (g) => g.id !== property.ownerClientId && (client.console || g.id === client.id),
+  );
   return { data: grants.map(toConnectedAppDto), next_cursor: null };
 }
 
@@ -29,12 +31,20 @@ export async function disconnectApp(c: Ctx, propertyId: number, clientId: string
   const caller = c.get("client");
   // Asked before anything is looked up, so the answer never tells which other apps are connected.
   if (!caller.console && clientId !== caller.clientId) {
-    throw new ApiError("property_forbidden", "a client disconnects only itself; the restaurant disconnects other apps from its console");
+    throw new ApiError(
+      "property_forbidden",
+      "a client disconnects only itself; the restaurant disconnects other apps from its console",
+    );
   }
   const app = await findClient(c.get("control"), clientId);
-  if (app && app.id === property.ownerClientId) throw new ApiError("app_not_disconnectable", "the app that created the restaurant cannot be disconnected from it");
+  if (app && app.id === property.ownerClientId)
+    throw new ApiError(
+      "app_not_disconnectable",
+      "the app that created the restaurant cannot be disconnected from it",
+    );
   const granted = app && (await grantsOf(c.get("control"), propertyId)).some((g) => g.id === app.id);
-  if (!app || !granted) throw new ApiError("app_not_found", `no app ${clientId} is connected to property ${propertyId}`);
+  if (!app || !granted)
+    throw new ApiError("app_not_found", `no app ${clientId} is connected to property ${propertyId}`);
   await revokeGrant(c.env, c.get("control"), app.id, propertyId);
   return { data: [clientId] };
 }

@@ -3,7 +3,15 @@
  * lists and disconnects them from its console; an integrator sees and disconnects only itself.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { AUTHED, bearerSecurity, envelope, errorResponses, json, listEnvelope, PropertyIdParam } from "../lib/openapi";
+import {
+  AUTHED,
+  bearerSecurity,
+  envelope,
+  errorResponses,
+  json,
+  listEnvelope,
+  PropertyIdParam,
+} from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import { disconnectApp, listConnectedApps } from "./grants.handlers";
 import { ClientIdParam, ConnectedAppSchema } from "./grants.schemas";
@@ -40,7 +48,14 @@ const deleteRoute = createRoute({
   request: { params: PropertyIdParam.merge(ClientIdParam) },
   responses: {
     200: json(envelope(z.string()), "the client_id of the disconnected app"),
-    ...errorResponses(...AUTHED, "property_not_found", "property_forbidden", "app_not_disconnectable", "app_not_found", "service_unavailable"),
+    ...errorResponses(
+      ...AUTHED,
+      "property_not_found",
+      "property_forbidden",
+      "app_not_disconnectable",
+      "app_not_found",
+      "service_unavailable",
+    ),
   },
 });
 

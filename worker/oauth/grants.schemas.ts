@@ -5,8 +5,12 @@ import type { grantsOf } from "../shards/directory.repo";
 export const ConnectedAppSchema = z
   .object({
     client_id: z.string().openapi({ description: "the app's OAuth client_id", example: "cl_3f9a..." }),
-    name: z.string().openapi({ description: "the app's name, as its maker registered it", example: "Table Planner" }),
-    connected_at: z.string().openapi({ description: "when the restaurant connected it", example: "2030-01-01T12:00:00.000Z" }),
+    name: z
+      .string()
+      .openapi({ description: "the app's name, as its maker registered it", example: "Table Planner" }),
+    connected_at: z
+      .string()
+      .openapi({ description: "when the restaurant connected it", example: "2030-01-01T12:00:00.000Z" }),
   })
   .openapi("ConnectedApp");
 
@@ -20,4 +24,8 @@ export const ClientIdParam = z.object({
 
 type Grant = Awaited<ReturnType<typeof grantsOf>>[number];
 
-export const toConnectedAppDto = (g: Grant): z.infer<typeof ConnectedAppSchema> => ({ client_id: g.clientId, name: g.name, connected_at: g.grantedAt });
+export const toConnectedAppDto = (g: Grant): z.infer<typeof ConnectedAppSchema> => ({
+  client_id: g.clientId,
+  name: g.name,
+  connected_at: g.grantedAt,
+});

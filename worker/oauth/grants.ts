@@ -23,7 +23,12 @@ export interface GrantRevoked {
   subscriptions_deleted: number;
 }
 
-export async function revokeGrant(env: Bindings, control: ControlDb, clientId: number, propertyId: number): Promise<GrantRevoked> {
+export async function revokeGrant(
+  env: Bindings,
+  control: ControlDb,
+  clientId: number,
+  propertyId: number,
+): Promise<GrantRevoked> {
   const entry = await getEntry(control, propertyId);
   let subscriptions = 0;
   if (entry?.movingSince) throw movingError();
@@ -31,5 +36,10 @@ export async function revokeGrant(env: Bindings, control: ControlDb, clientId: n
   if (shard) subscriptions += await deleteClientSubscriptions(shard, clientId, propertyId, nowIso());
   const rows = await revokeGrantRows(control, clientId, propertyId, nowIso());
   if (shard) subscriptions += await deleteClientSubscriptions(shard, clientId, propertyId, nowIso());
-  return { granted: rows.granted, access_tokens_revoked: rows.accessTokens, refresh_tokens_revoked: rows.refreshTokens, subscriptions_deleted: subscriptions };
+  return {
+    granted: rows.granted,
+    access_tokens_revoked: rows.accessTokens,
+    refresh_tokens_revoked: rows.refreshTokens,
+    subscriptions_deleted: subscriptions,
+  };
 }

@@ -30,7 +30,14 @@ const route = createRoute({
   path: METADATA_PATH,
   tags: ["Clients and tokens"],
   summary: "OAuth authorization server metadata (RFC 8414)",
-  responses: { 200: { content: { "application/json": { schema: Metadata } }, description: "the endpoints and what they support" } },
+  responses: {
+    200: {
+      content: { "application/json": { schema: Metadata } },
+      description: "the endpoints and what they support",
+    },
+  },
 });
 
-export const metadataRouter = createRouter().openapi(route, (c) => c.json(serverMetadata(c), 200, { "Cache-Control": "public, max-age=3600" }));
+export const metadataRouter = createRouter().openapi(route, (c) =>
+  c.json(serverMetadata(c), 200, { "Cache-Control": "public, max-age=3600" }),
+);

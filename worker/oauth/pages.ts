@@ -97,7 +97,13 @@ ${p.languages ? languageLinks(p.locale, p.languages) : ""}
   return c.html(body, p.status ?? 200, await headers(p.formTargets ?? []));
 }
 
-const NAMES: Record<Locale, string> = { en: "English", it: "Italiano", fr: "Français", de: "Deutsch", es: "Español" };
+const NAMES: Record<Locale, string> = {
+  en: "English",
+  it: "Italiano",
+  fr: "Français",
+  de: "Deutsch",
+  es: "Español",
+};
 
 function languageLinks(current: Locale, href: (locale: Locale) => string) {
   const others = LOCALES.filter((l) => l !== current);
@@ -130,7 +136,9 @@ ${f.error ? html`<p class="alert" role="alert" id="sign-in-error">${f.error}</p>
 <div class="field"><label for="password">${f.t.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200" aria-invalid="${invalid}"${f.error ? raw(' aria-describedby="sign-in-error" autofocus') : ""}></div>
 <div class="actions"><button type="submit" name="action" value="sign-in">${f.t.signIn}</button>${
-    f.cancel ? html`<button type="submit" name="action" value="cancel" class="secondary" formnovalidate>${f.t.cancel}</button>` : ""
+    f.cancel
+      ? html`<button type="submit" name="action" value="cancel" class="secondary" formnovalidate>${f.t.cancel}</button>`
+      : ""
   }</div>
 </form>
 ${f.returnHost ? html`<p class="muted">${f.t.returnTo(f.returnHost)}</p>` : ""}`;

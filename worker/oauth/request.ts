@@ -13,7 +13,9 @@ export async function readOAuthRequest(c: Context<AppEnv>) {
   const body = await readBody(c);
   const str = (k: string) => (typeof body[k] === "string" ? (body[k] as string) : undefined);
   const basic = c.req.header("Authorization") !== undefined;
-  const client = basic ? basicClient(c, str("client_secret")) : { clientId: str("client_id"), clientSecret: str("client_secret") };
+  const client = basic
+    ? basicClient(c, str("client_secret"))
+    : { clientId: str("client_id"), clientSecret: str("client_secret") };
   return { body, str, ...client, basic };
 }
 
@@ -25,7 +27,10 @@ async function readBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const text = new TextDecoder().decode(await c.req.arrayBuffer());
   if (/^application\/x-www-form-urlencoded/i.test(type)) return Object.fromEntries(new URLSearchParams(text));
   if (/^application\/json/i.test(type)) return jsonObject(text);
-  throw new OAuthError("invalid_request", "send the body as application/x-www-form-urlencoded or application/json");
+  throw new OAuthError(
+    "invalid_request",
+    "send the body as application/x-www-form-urlencoded or application/json",
+  );
 }
 
 function jsonObject(text: string): Record<string, unknown> {
@@ -35,7 +40,8 @@ function jsonObject(text: string): Record<string, unknown> {
   } catch {
     parsed = undefined;
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new OAuthError("invalid_request", "the body is not a JSON object");
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new OAuthError("invalid_request", "the body is not a JSON object");
   return parsed as Record<string, unknown>;
 }
 
@@ -46,8 +52,15 @@ function jsonObject(text: string): Record<string, unknown> {
  */
 function basicClient(c: Context<AppEnv>, bodySecret: string | undefined) {
   const credentials = basicCredentials(c.req.raw);
-  if (!credentials) throw new OAuthError("invalid_client", "the Authorization header must be HTTP Basic client_id:client_secret", 401, true);
-  if (bodySecret !== undefined) throw new OAuthError("invalid_request", "authenticate the client one way: Basic or body, not both");
+  if (!credentials)
+    throw new OAuthError(
+      "invalid_client",
+      "the Authorization header must be HTTP Basic client_id:client_secret",
+      401,
+      true,
+    );
+  if (bodySecret !== undefined)
+    throw new OAuthError("invalid_request", "authenticate the client one way: Basic or body, not both");
   return { clientId: formDecode(credentials.username), clientSecret: formDecode(credentials.password) };
 }
 
@@ -62,7 +75,12 @@ function formDecode(s: string): string {
 
 export async function requireClient(c: Context<AppEnv>, req: OAuthRequest) {
   if (!req.clientId || !req.clientSecret) {
-    throw new OAuthError("invalid_client", "client authentication is required (HTTP Basic or client_id and client_secret)", 401, req.basic);
+    throw new OAuthError(
+      "invalid_client",
+      "client authentication is required (HTTP Basic or client_id and client_secret)",
+      401,
+      req.basic,
+    );
   }
   const client = await authenticateClient(c.get("control"), req.clientId, req.clientSecret);
   if (!client) throw new OAuthError("invalid_client", "unknown client or wrong secret", 401, req.basic);

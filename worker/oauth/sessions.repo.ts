@@ -4,24 +4,45 @@ import { signInSessions } from "../db/control.schema";
 import type { ControlDb } from "../env";
 
 export type SessionRow = typeof signInSessions.$inferSelect;
-export type NewSession = Omit<typeof signInSessions.$inferInsert, "id" | "createdAt" | "propertyId" | "passwordStamp">;
+export type NewSession = Omit<
+  typeof signInSessions.$inferInsert,
+  "id" | "createdAt" | "propertyId" | "passwordStamp"
+>;
 
-export async function insertSession(control: ControlDb, row: NewSession & { createdAt: string }): Promise<void> {
+export async function insertSession(
+  control: ControlDb,
+  row: NewSession & { createdAt: string },
+): Promise<void> {
   await control.insert(signInSessions).values(row);
 }
 
 /** The unexpired session of this kind behind a cookie's token hash. */
-export async function findSession(control: ControlDb, tokenHash: string, kind: SessionRow["kind"], now: string): Promise<SessionRow | undefined> {
+export async function findSession(
+  control: ControlDb,
+  tokenHash: string,
+  kind: SessionRow["kind"],
+  now: string,
+): Promise<SessionRow | undefined> {
   const rows = await control
     .select()
     .from(signInSessions)
-    .where(and(eq(signInSessions.tokenHash, tokenHash), eq(signInSessions.kind, kind), gt(signInSessions.expiresAt, now)))
+    .where(
+      and(
+        eq(signInSessions.tokenHash, tokenHash),
+        eq(signInSessions.kind, kind),
+        gt(signInSessions.expiresAt, now),
+      ),
+    )
     .limit(1);
   return rows[0];
 }
 
 /** Signs the session in: the property, and a new token (the old one stops working). */
-export async function signInSession(control: ControlDb, id: number, set: { tokenHash: string; propertyId: number; passwordStamp: string; expiresAt: string }): Promise<void> {
+export async function signInSession(
+  control: ControlDb,
+  id: number,
+  set: { tokenHash: string; propertyId: number; passwordStamp: string; expiresAt: string },
+): Promise<void> {
   await control.update(signInSessions).set(set).where(eq(signInSessions.id, id));
 }
 

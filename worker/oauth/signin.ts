@@ -15,7 +15,14 @@ import { type DirectoryRow } from "../shards/directory.repo";
 import { type AccountCheck, checkAccount, passwordStamp, signedInProperty } from "../properties/accounts";
 import { getPropertyRow } from "../properties/properties.repo";
 import { openShard, shardDb } from "../shards/shards";
-import { deleteSession, findSession, insertSession, type NewSession, type SessionRow, signInSession } from "./sessions.repo";
+import {
+  deleteSession,
+  findSession,
+  insertSession,
+  type NewSession,
+  type SessionRow,
+  signInSession,
+} from "./sessions.repo";
 
 export const OAUTH_PATH = "/auth/api/v2/api-account/oauth2";
 type Kind = SessionRow["kind"];
@@ -43,10 +50,18 @@ export interface Session {
 }
 
 /** A new session and its cookie; answers the CSRF token for the page's forms. */
-export async function startSession(c: Context<AppEnv>, row: Omit<NewSession, "tokenHash" | "expiresAt">): Promise<string> {
+export async function startSession(
+  c: Context<AppEnv>,
+  row: Omit<NewSession, "tokenHash" | "expiresAt">,
+): Promise<string> {
   const token = randomToken("ses_", 32);
   const at = nowIso();
-  await insertSession(c.get("control"), { ...row, tokenHash: await sha256Hex(token), expiresAt: addSeconds(at, TTL[row.kind]), createdAt: at });
+  await insertSession(c.get("control"), {
+    ...row,
+    tokenHash: await sha256Hex(token),
+    expiresAt: addSeconds(at, TTL[row.kind]),
+    createdAt: at,
+  });
   setSessionCookie(c, row.kind, token);
   return csrfOf(token);
 }
@@ -74,37 +89,59 @@ function crossSite(c: Context<AppEnv>): boolean {
  * A form posted by one of our pages in this browser: the session of its cookie, whose CSRF
  * token the form carries, not from another site (when the browser says). Undefined otherwise.
  */
-export async function postedForm(c: Context<AppEnv>, kind: Kind): Promise<{ session: Session; form: Record<string, string> } | undefined> {
+export async function postedForm(
+  c: Context<AppEnv>,
+  kind: Kind,
+): Promise<{ session: Session; form: Record<string, string> } | undefined> {
   if (crossSite(c)) return undefined;
   if (!/^application\/x-www-form-urlencoded/i.test(c.req.header("Content-Type") ?? "")) return undefined;
   const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer())));
   const session = await currentSession(c, kind);
-  if (!session || typeof form.csrf !== "string" || !timingSafeEqual(form.csrf, session.csrf)) return undefined;
+  if (!session || typeof form.csrf !== "string" || !timingSafeEqual(form.csrf, session.csrf))
+    return undefined;
   return { session, form };
 }
 
 export function endSession(c: Context<AppEnv>, session: SessionRow): Promise<void> {
-  deleteCookie(c, COOKIE[session.kind], { path: OAUTH_PATH, secure: new URL(c.req.url).protocol === "https:" });
+  deleteCookie(c, COOKIE[session.kind], {
+    path: OAUTH_PATH,
+    secure: new URL(c.req.url).protocol === "https:",
+  });
   return deleteSession(c.get("control"), session.id);
 }
 
 export type SignInResult = AccountCheck;
 
 /** Checks a username and password (worker/properties/accounts.ts) and, when right, signs the session in. */
-export async function signIn(c: Context<AppEnv>, session: SessionRow, rawUsername: string, password: string): Promise<SignInResult> {
+export async function signIn(
+  c: Context<AppEnv>,
+  session: SessionRow,
+  rawUsername: string,
+  password: string,
+): Promise<SignInResult> {
   const checked = await checkAccount(c, rawUsername, password);
   if (!checked.ok) return checked;
   const { entry } = checked;
   // A new token on sign-in: a token planted or seen before it is worth nothing after.
   const token = randomToken("ses_", 32);
-  const set = { tokenHash: await sha256Hex(token), propertyId: entry.id, passwordStamp: passwordStamp(entry.passwordHash)! };
-  await signInSession(c.get("control"), session.id, { ...set, expiresAt: addSeconds(nowIso(), TTL[session.kind]) });
+  const set = {
+    tokenHash: await sha256Hex(token),
+    propertyId: entry.id,
+    passwordStamp: passwordStamp(entry.passwordHash)!,
+  };
+  await signInSession(c.get("control"), session.id, {
+    ...set,
+    expiresAt: addSeconds(nowIso(), TTL[session.kind]),
+  });
   setSessionCookie(c, session.kind, token);
   return { ok: true, entry };
 }
 
 /** The property a session is signed in to, while it exists and its password is the one signed in with. */
-export async function signedInEntry(c: Context<AppEnv>, session: SessionRow): Promise<DirectoryRow | undefined> {
+export async function signedInEntry(
+  c: Context<AppEnv>,
+  session: SessionRow,
+): Promise<DirectoryRow | undefined> {
   if (session.propertyId === null || session.passwordStamp === null) return undefined;
   return signedInProperty(c.get("control"), session.propertyId, session.passwordStamp);
 }

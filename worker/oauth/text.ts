@@ -45,7 +45,8 @@ const en: Text = {
   wrongCredentials: "The username or the password is not right. Check both and try again.",
   tooManyAttempts: "Too many sign-in attempts. Wait a minute, then try again.",
   connectTitle: (client) => `Connect ${client} to your restaurant`,
-  connectIntro: (client) => `Sign in with your restaurant's username and password to let ${client} work with your reservations.`,
+  connectIntro: (client) =>
+    `Sign in with your restaurant's username and password to let ${client} work with your reservations.`,
   returnTo: (host) => `Afterwards you go back to ${host}.`,
   consentTitle: (client, restaurant) => `Allow ${client} to work with ${restaurant}?`,
   signedInAs: "Signed in as",
@@ -59,11 +60,13 @@ const en: Text = {
   allow: "Allow",
   deny: "Deny",
   appsTitle: "Connected apps",
-  appsIntro: "Sign in with your restaurant's username and password to see the apps connected to it and disconnect them.",
+  appsIntro:
+    "Sign in with your restaurant's username and password to see the apps connected to it and disconnect them.",
   owner: "Created your restaurant's account: it cannot be disconnected here.",
   connectedOn: (date) => `Connected on ${date}`,
   disconnect: "Disconnect",
-  disconnected: (client) => `${client} is disconnected: its access to your restaurant and its notifications have ended.`,
+  disconnected: (client) =>
+    `${client} is disconnected: its access to your restaurant and its notifications have ended.`,
   noApps: "No app is connected to your restaurant.",
   signOut: "Sign out",
   invalidTitle: "This link cannot connect an app",
@@ -83,7 +86,8 @@ const it: Text = {
   wrongCredentials: "Il nome utente o la password non sono corretti. Controlla entrambi e riprova.",
   tooManyAttempts: "Troppi tentativi di accesso. Attendi un minuto e riprova.",
   connectTitle: (client) => `Collega ${client} al tuo ristorante`,
-  connectIntro: (client) => `Accedi con il nome utente e la password del tuo ristorante per permettere a ${client} di lavorare con le tue prenotazioni.`,
+  connectIntro: (client) =>
+    `Accedi con il nome utente e la password del tuo ristorante per permettere a ${client} di lavorare con le tue prenotazioni.`,
   returnTo: (host) => `Dopo tornerai su ${host}.`,
   consentTitle: (client, restaurant) => `Permetti a ${client} di lavorare con ${restaurant}?`,
   signedInAs: "Accesso effettuato come",
@@ -97,16 +101,19 @@ const it: Text = {
   allow: "Consenti",
   deny: "Rifiuta",
   appsTitle: "App collegate",
-  appsIntro: "Accedi con il nome utente e la password del tuo ristorante per vedere le app collegate e scollegarle.",
+  appsIntro:
+    "Accedi con il nome utente e la password del tuo ristorante per vedere le app collegate e scollegarle.",
   owner: "Ha creato l'account del tuo ristorante: non si può scollegare da qui.",
   connectedOn: (date) => `Collegata il ${date}`,
   disconnect: "Scollega",
-  disconnected: (client) => `${client} è scollegata: il suo accesso al ristorante e i suoi avvisi sono terminati.`,
+  disconnected: (client) =>
+    `${client} è scollegata: il suo accesso al ristorante e i suoi avvisi sono terminati.`,
   noApps: "Nessuna app è collegata al tuo ristorante.",
   signOut: "Esci",
   invalidTitle: "Questo link non può collegare un'app",
   unknownClient: "L'app che ti ha mandato qui non ci è nota.",
-  wrongRedirect: "L'app che ti ha mandato qui non ha indicato l'indirizzo di ritorno registrato presso di noi.",
+  wrongRedirect:
+    "L'app che ti ha mandato qui non ha indicato l'indirizzo di ritorno registrato presso di noi.",
   expired: "Questa pagina è scaduta o è stata aperta altrove.",
   badRequest: "L'app ha inviato una richiesta incompleta o non valida.",
   busy: "I dati del tuo ristorante vengono spostati proprio ora. Riprova tra un minuto.",
@@ -121,7 +128,8 @@ const fr: Text = {
   wrongCredentials: "Le nom d'utilisateur ou le mot de passe est incorrect. Vérifiez les deux et réessayez.",
   tooManyAttempts: "Trop de tentatives de connexion. Attendez une minute, puis réessayez.",
   connectTitle: (client) => `Relier ${client} à votre restaurant`,
-  connectIntro: (client) => `Connectez-vous avec le nom d'utilisateur et le mot de passe de votre restaurant pour permettre à ${client} de gérer vos réservations.`,
+  connectIntro: (client) =>
+    `Connectez-vous avec le nom d'utilisateur et le mot de passe de votre restaurant pour permettre à ${client} de gérer vos réservations.`,
   returnTo: (host) => `Vous reviendrez ensuite sur ${host}.`,
   consentTitle: (client, restaurant) => `Autoriser ${client} à travailler avec ${restaurant} ?`,
   signedInAs: "Connecté en tant que",
@@ -135,16 +143,19 @@ const fr: Text = {
   allow: "Autoriser",
   deny: "Refuser",
   appsTitle: "Applications connectées",
-  appsIntro: "Connectez-vous avec le nom d'utilisateur et le mot de passe de votre restaurant pour voir les applications qui y sont reliées et les déconnecter.",
+  appsIntro:
+    "Connectez-vous avec le nom d'utilisateur et le mot de passe de votre restaurant pour voir les applications qui y sont reliées et les déconnecter.",
   owner: "A créé le compte de votre restaurant : elle ne peut pas être déconnectée ici.",
   connectedOn: (date) => `Connectée le ${date}`,
   disconnect: "Déconnecter",
-  disconnected: (client) => `${client} est déconnectée : son accès à votre restaurant et ses notifications ont pris fin.`,
+  disconnected: (client) =>
+    `${client} est déconnectée : son accès à votre restaurant et ses notifications ont pris fin.`,
   noApps: "Aucune application n'est reliée à votre restaurant.",
   signOut: "Se déconnecter",
   invalidTitle: "Ce lien ne peut pas relier une application",
   unknownClient: "L'application qui vous a envoyé ici nous est inconnue.",
-  wrongRedirect: "L'application qui vous a envoyé ici n'a pas donné l'adresse de retour enregistrée chez nous.",
+  wrongRedirect:
+    "L'application qui vous a envoyé ici n'a pas donné l'adresse de retour enregistrée chez nous.",
   expired: "Cette page a expiré ou a été ouverte ailleurs.",
   badRequest: "L'application a envoyé une demande incomplète ou mal formée.",
   busy: "Les données de votre restaurant sont en cours de déplacement. Réessayez dans une minute.",
@@ -156,10 +167,12 @@ const de: Text = {
   password: "Passwort",
   signIn: "Anmelden",
   cancel: "Abbrechen",
-  wrongCredentials: "Benutzername oder Passwort stimmen nicht. Prüfen Sie beides und versuchen Sie es erneut.",
+  wrongCredentials:
+    "Benutzername oder Passwort stimmen nicht. Prüfen Sie beides und versuchen Sie es erneut.",
   tooManyAttempts: "Zu viele Anmeldeversuche. Warten Sie eine Minute und versuchen Sie es dann erneut.",
   connectTitle: (client) => `${client} mit Ihrem Restaurant verbinden`,
-  connectIntro: (client) => `Melden Sie sich mit Benutzername und Passwort Ihres Restaurants an, damit ${client} mit Ihren Reservierungen arbeiten kann.`,
+  connectIntro: (client) =>
+    `Melden Sie sich mit Benutzername und Passwort Ihres Restaurants an, damit ${client} mit Ihren Reservierungen arbeiten kann.`,
   returnTo: (host) => `Danach kehren Sie zu ${host} zurück.`,
   consentTitle: (client, restaurant) => `${client} erlauben, mit ${restaurant} zu arbeiten?`,
   signedInAs: "Angemeldet als",
@@ -173,20 +186,24 @@ const de: Text = {
   allow: "Erlauben",
   deny: "Ablehnen",
   appsTitle: "Verbundene Apps",
-  appsIntro: "Melden Sie sich mit Benutzername und Passwort Ihres Restaurants an, um die verbundenen Apps zu sehen und zu trennen.",
+  appsIntro:
+    "Melden Sie sich mit Benutzername und Passwort Ihres Restaurants an, um die verbundenen Apps zu sehen und zu trennen.",
   owner: "Hat das Konto Ihres Restaurants angelegt: Diese App lässt sich hier nicht trennen.",
   connectedOn: (date) => `Verbunden am ${date}`,
   disconnect: "Trennen",
-  disconnected: (client) => `${client} ist getrennt: Ihr Zugriff auf Ihr Restaurant und ihre Benachrichtigungen sind beendet.`,
+  disconnected: (client) =>
+    `${client} ist getrennt: Ihr Zugriff auf Ihr Restaurant und ihre Benachrichtigungen sind beendet.`,
   noApps: "Mit Ihrem Restaurant ist keine App verbunden.",
   signOut: "Abmelden",
   invalidTitle: "Über diesen Link lässt sich keine App verbinden",
   unknownClient: "Die App, die Sie hierher geschickt hat, ist uns nicht bekannt.",
-  wrongRedirect: "Die App, die Sie hierher geschickt hat, hat nicht die bei uns registrierte Rücksprungadresse angegeben.",
+  wrongRedirect:
+    "Die App, die Sie hierher geschickt hat, hat nicht die bei uns registrierte Rücksprungadresse angegeben.",
   expired: "Diese Seite ist abgelaufen oder wurde anderswo geöffnet.",
   badRequest: "Die App hat eine unvollständige oder fehlerhafte Anfrage gesendet.",
   busy: "Die Daten Ihres Restaurants werden gerade verschoben. Versuchen Sie es in einer Minute erneut.",
-  backToApp: "Kehren Sie zur App zurück und beginnen Sie erneut. Wenn es wieder passiert, informieren Sie die Anbieter der App.",
+  backToApp:
+    "Kehren Sie zur App zurück und beginnen Sie erneut. Wenn es wieder passiert, informieren Sie die Anbieter der App.",
 };
 
 const es: Text = {
@@ -194,10 +211,12 @@ const es: Text = {
   password: "Contraseña",
   signIn: "Iniciar sesión",
   cancel: "Cancelar",
-  wrongCredentials: "El nombre de usuario o la contraseña no son correctos. Revisa ambos e inténtalo de nuevo.",
+  wrongCredentials:
+    "El nombre de usuario o la contraseña no son correctos. Revisa ambos e inténtalo de nuevo.",
   tooManyAttempts: "Demasiados intentos de inicio de sesión. Espera un minuto y vuelve a intentarlo.",
   connectTitle: (client) => `Conecta ${client} con tu restaurante`,
-  connectIntro: (client) => `Inicia sesión con el nombre de usuario y la contraseña de tu restaurante para que ${client} pueda trabajar con tus reservas.`,
+  connectIntro: (client) =>
+    `Inicia sesión con el nombre de usuario y la contraseña de tu restaurante para que ${client} pueda trabajar con tus reservas.`,
   returnTo: (host) => `Después volverás a ${host}.`,
   consentTitle: (client, restaurant) => `¿Permitir que ${client} trabaje con ${restaurant}?`,
   signedInAs: "Sesión iniciada como",
@@ -211,16 +230,19 @@ const es: Text = {
   allow: "Permitir",
   deny: "Denegar",
   appsTitle: "Apps conectadas",
-  appsIntro: "Inicia sesión con el nombre de usuario y la contraseña de tu restaurante para ver las apps conectadas y desconectarlas.",
+  appsIntro:
+    "Inicia sesión con el nombre de usuario y la contraseña de tu restaurante para ver las apps conectadas y desconectarlas.",
   owner: "Creó la cuenta de tu restaurante: no se puede desconectar desde aquí.",
   connectedOn: (date) => `Conectada el ${date}`,
   disconnect: "Desconectar",
-  disconnected: (client) => `${client} está desconectada: su acceso a tu restaurante y sus avisos han terminado.`,
+  disconnected: (client) =>
+    `${client} está desconectada: su acceso a tu restaurante y sus avisos han terminado.`,
   noApps: "No hay ninguna app conectada a tu restaurante.",
   signOut: "Cerrar sesión",
   invalidTitle: "Este enlace no puede conectar una app",
   unknownClient: "No conocemos la app que te ha enviado aquí.",
-  wrongRedirect: "La app que te ha enviado aquí no ha indicado la dirección de vuelta que registró con nosotros.",
+  wrongRedirect:
+    "La app que te ha enviado aquí no ha indicado la dirección de vuelta que registró con nosotros.",
   expired: "Esta página ha caducado o se abrió en otro lugar.",
   badRequest: "La app ha enviado una solicitud incompleta o mal formada.",
   busy: "Los datos de tu restaurante se están moviendo ahora mismo. Inténtalo de nuevo en un minuto.",

@@ -14,13 +14,18 @@ export async function token(c: Context<AppEnv>) {
   const req = await readOAuthRequest(c);
   const grant = req.str("grant_type");
   if (!grant) throw new OAuthError("invalid_request", "grant_type is required");
-  if (!GRANTS.includes(grant)) throw new OAuthError("unsupported_grant_type", `grant_type is one of ${GRANTS.join(", ")}`);
+  if (!GRANTS.includes(grant))
+    throw new OAuthError("unsupported_grant_type", `grant_type is one of ${GRANTS.join(", ")}`);
   const client = await requireClient(c, req);
   const ttl = config(c.env).tokenTtlSeconds;
   const control = c.get("control");
   if (grant === "authorization_code") return exchangeCode(control, client.id, req, ttl);
   if (grant === "refresh_token") return exchangeRefresh(control, client.id, req, ttl);
-  return { access_token: await issueToken(control, client.id, ttl), token_type: "Bearer" as const, expires_in: ttl };
+  return {
+    access_token: await issueToken(control, client.id, ttl),
+    token_type: "Bearer" as const,
+    expires_in: ttl,
+  };
 }
 
 /** POST /revoke: the client's token, whichever kind it is, revoked; an unknown one is no error. */
@@ -30,5 +35,6 @@ export async function revoke(c: Context<AppEnv>): Promise<void> {
   const presented = req.str("token");
   if (!presented) throw new OAuthError("invalid_request", "token is required");
   // token_type_hint only orders the look-ups (RFC 7009 2.1): either kind is found.
-  if (!(await revokeRefreshToken(c.get("control"), client.id, presented))) await revokeToken(c.get("control"), client.id, presented);
+  if (!(await revokeRefreshToken(c.get("control"), client.id, presented)))
+    await revokeToken(c.get("control"), client.id, presented);
 }

@@ -13,14 +13,33 @@ import { revoke, token } from "./token.handlers";
 
 const TokenRequestSchema = z
   .object({
-    grant_type: z.string().openapi({ description: "client_credentials, authorization_code or refresh_token", example: "client_credentials" }),
+    grant_type: z
+      .string()
+      .openapi({
+        description: "client_credentials, authorization_code or refresh_token",
+        example: "client_credentials",
+      }),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
     scope: z.string().optional(),
-    code: z.string().optional().openapi({ description: "authorization_code: the code from the redirect (single use, 60 s)" }),
-    redirect_uri: z.string().optional().openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
-    code_verifier: z.string().optional().openapi({ description: "authorization_code: the PKCE verifier whose S256 is the request's code_challenge" }),
-    refresh_token: z.string().optional().openapi({ description: "refresh_token: the latest refresh token (each is single use)" }),
+    code: z
+      .string()
+      .optional()
+      .openapi({ description: "authorization_code: the code from the redirect (single use, 60 s)" }),
+    redirect_uri: z
+      .string()
+      .optional()
+      .openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
+    code_verifier: z
+      .string()
+      .optional()
+      .openapi({
+        description: "authorization_code: the PKCE verifier whose S256 is the request's code_challenge",
+      }),
+    refresh_token: z
+      .string()
+      .optional()
+      .openapi({ description: "refresh_token: the latest refresh token (each is single use)" }),
   })
   .openapi("TokenRequest");
 
@@ -29,16 +48,28 @@ const TokenSchema = z
     access_token: z.string(),
     token_type: z.literal("Bearer"),
     expires_in: z.number().int(),
-    refresh_token: z.string().optional().openapi({ description: "authorization_code and refresh_token grants: the next refresh token; the one sent is spent" }),
+    refresh_token: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "authorization_code and refresh_token grants: the next refresh token; the one sent is spent",
+      }),
     property_ids: z
       .array(z.number().int())
       .optional()
-      .openapi({ description: "authorization_code and refresh_token grants: the restaurant that approved; the access token reaches it only" }),
+      .openapi({
+        description:
+          "authorization_code and refresh_token grants: the restaurant that approved; the access token reaches it only",
+      }),
   })
   .openapi("AccessToken");
 
 const OAuthErrorSchema = z.object({ error: z.string(), error_description: z.string() }).openapi("OAuthError");
-const oauthError = (description: string) => ({ content: { "application/json": { schema: OAuthErrorSchema } }, description });
+const oauthError = (description: string) => ({
+  content: { "application/json": { schema: OAuthErrorSchema } },
+  description,
+});
 
 const tags = ["Clients and tokens"];
 
@@ -70,8 +101,18 @@ const revokeRoute = createRoute({
   path: "/revoke",
   tags,
   summary: "Revoke an access or refresh token (RFC 7009)",
-  description: "A refresh token takes its whole family with it: every refresh and access token issued from the same approval.",
-  request: { body: formAndJson(z.object({ token: z.string(), token_type_hint: z.string().optional(), client_id: z.string().optional(), client_secret: z.string().optional() })) },
+  description:
+    "A refresh token takes its whole family with it: every refresh and access token issued from the same approval.",
+  request: {
+    body: formAndJson(
+      z.object({
+        token: z.string(),
+        token_type_hint: z.string().optional(),
+        client_id: z.string().optional(),
+        client_secret: z.string().optional(),
+      }),
+    ),
+  },
   responses: {
     200: { description: "revoked, or it was not a valid token of this client" },
     400: oauthError("invalid_request"),

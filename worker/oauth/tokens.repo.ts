@@ -23,7 +23,10 @@ export interface Issued {
   at: string;
 }
 
-export async function insertCode(control: ControlDb, row: Omit<typeof oauthCodes.$inferInsert, "id" | "usedAt" | "familyId">): Promise<void> {
+export async function insertCode(
+  control: ControlDb,
+  row: Omit<typeof oauthCodes.$inferInsert, "id" | "usedAt" | "familyId">,
+): Promise<void> {
   await control.insert(oauthCodes).values(row);
 }
 
@@ -35,10 +38,14 @@ export async function findCode(control: ControlDb, codeHash: string): Promise<Co
 function issueStatements(d1: D1Database, t: Issued, guard: string, ...values: unknown[]) {
   return [
     d1
-      .prepare(`INSERT INTO access_tokens (token_hash, client_id, property_id, family_id, expires_at, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${guard}`)
+      .prepare(
+        `INSERT INTO access_tokens (token_hash, client_id, property_id, family_id, expires_at, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${guard}`,
+      )
       .bind(t.accessHash, t.clientId, t.propertyId, t.familyId, t.accessExpiresAt, t.at, ...values),
     d1
-      .prepare(`INSERT INTO refresh_tokens (token_hash, family_id, client_id, property_id, expires_at, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${guard}`)
+      .prepare(
+        `INSERT INTO refresh_tokens (token_hash, family_id, client_id, property_id, expires_at, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${guard}`,
+      )
       .bind(t.refreshHash, t.familyId, t.clientId, t.propertyId, t.refreshExpiresAt, t.at, ...values),
   ];
 }
@@ -48,7 +55,11 @@ function issueStatements(d1: D1Database, t: Issued, guard: string, ...values: un
  * property still live), grants the property to the client and issues a family's first tokens,
  * all in one batch. Answers false when the code could not be claimed.
  */
-export async function redeemCode(control: ControlDb, code: { codeHash: string; redirectUri: string; codeChallenge: string }, t: Issued): Promise<boolean> {
+export async function redeemCode(
+  control: ControlDb,
+  code: { codeHash: string; redirectUri: string; codeChallenge: string },
+  t: Issued,
+): Promise<boolean> {
   const d1 = control.$client;
   const claimed = "EXISTS (SELECT 1 FROM oauth_codes WHERE code_hash = ? AND family_id = ?)";
   const [claim] = await d1.batch([
@@ -60,7 +71,9 @@ export async function redeemCode(control: ControlDb, code: { codeHash: string; r
       )
       .bind(t.at, t.familyId, code.codeHash, t.clientId, t.propertyId, code.redirectUri, code.codeChallenge),
     d1
-      .prepare(`INSERT INTO property_grants (client_id, property_id, created_at) SELECT ?, ?, ? WHERE ${claimed} ON CONFLICT DO NOTHING`)
+      .prepare(
+        `INSERT INTO property_grants (client_id, property_id, created_at) SELECT ?, ?, ? WHERE ${claimed} ON CONFLICT DO NOTHING`,
+      )
       .bind(t.clientId, t.propertyId, t.at, code.codeHash, t.familyId),
     ...issueStatements(d1, t, claimed, code.codeHash, t.familyId),
   ]);
@@ -68,7 +81,9 @@ export async function redeemCode(control: ControlDb, code: { codeHash: string; r
 }
 
 export async function findRefresh(control: ControlDb, tokenHash: string): Promise<RefreshRow | undefined> {
-  return (await control.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1))[0];
+  return (
+    await control.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1)
+  )[0];
 }
 
 /**
@@ -86,7 +101,13 @@ export async function rotateRefresh(control: ControlDb, oldId: number, t: Issued
            AND EXISTS (SELECT 1 FROM property_grants g WHERE g.client_id = ?4 AND g.property_id = ?5)`,
       )
       .bind(t.at, t.refreshHash, oldId, t.clientId, t.propertyId),
-    ...issueStatements(d1, t, "EXISTS (SELECT 1 FROM refresh_tokens WHERE id = ? AND replaced_by = ?)", oldId, t.refreshHash),
+    ...issueStatements(
+      d1,
+      t,
+      "EXISTS (SELECT 1 FROM refresh_tokens WHERE id = ? AND replaced_by = ?)",
+      oldId,
+      t.refreshHash,
+    ),
   ]);
   return mark!.meta.changes === 1;
 }
@@ -94,8 +115,14 @@ export async function rotateRefresh(control: ControlDb, oldId: number, t: Issued
 /** Revokes every refresh and access token of a family (a reuse, or RFC 7009 on a refresh token). */
 export async function revokeFamily(control: ControlDb, familyId: string, at: string): Promise<void> {
   await control.batch([
-    control.update(refreshTokens).set({ revokedAt: at }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt))),
-    control.update(accessTokens).set({ revokedAt: at }).where(and(eq(accessTokens.familyId, familyId), isNull(accessTokens.revokedAt))),
+    control
+      .update(refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt))),
+    control
+      .update(accessTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(accessTokens.familyId, familyId), isNull(accessTokens.revokedAt))),
   ]);
 }
 
@@ -108,14 +135,32 @@ export async function revokeFamily(control: ControlDb, familyId: string, at: str
 export async function revokeGrantRows(control: ControlDb, clientId: number, propertyId: number, at: string) {
   const d1 = control.$client;
   const [grant, access, refresh] = await d1.batch([
-    d1.prepare("DELETE FROM property_grants WHERE client_id = ?1 AND property_id = ?2").bind(clientId, propertyId),
-    d1.prepare("UPDATE access_tokens SET revoked_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND revoked_at IS NULL AND expires_at > ?3").bind(clientId, propertyId, at),
-    d1.prepare("UPDATE refresh_tokens SET revoked_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND revoked_at IS NULL AND used_at IS NULL").bind(clientId, propertyId, at),
-    d1.prepare("DELETE FROM oauth_codes WHERE client_id = ?1 AND property_id = ?2 AND used_at IS NULL").bind(clientId, propertyId),
+    d1
+      .prepare("DELETE FROM property_grants WHERE client_id = ?1 AND property_id = ?2")
+      .bind(clientId, propertyId),
+    d1
+      .prepare(
+        "UPDATE access_tokens SET revoked_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND revoked_at IS NULL AND expires_at > ?3",
+      )
+      .bind(clientId, propertyId, at),
+    d1
+      .prepare(
+        "UPDATE refresh_tokens SET revoked_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND revoked_at IS NULL AND used_at IS NULL",
+      )
+      .bind(clientId, propertyId, at),
+    d1
+      .prepare("DELETE FROM oauth_codes WHERE client_id = ?1 AND property_id = ?2 AND used_at IS NULL")
+      .bind(clientId, propertyId),
     // a console sign-in link the client made and nobody followed yet would outlive its access
-    d1.prepare("DELETE FROM console_links WHERE client_id = ?1 AND property_id = ?2 AND used_at IS NULL").bind(clientId, propertyId),
+    d1
+      .prepare("DELETE FROM console_links WHERE client_id = ?1 AND property_id = ?2 AND used_at IS NULL")
+      .bind(clientId, propertyId),
   ]);
-  return { granted: grant!.meta.changes > 0, accessTokens: access!.meta.changes, refreshTokens: refresh!.meta.changes };
+  return {
+    granted: grant!.meta.changes > 0,
+    accessTokens: access!.meta.changes,
+    refreshTokens: refresh!.meta.changes,
+  };
 }
 
 /** Housekeeping: codes, refresh tokens and sign-in sessions that expired before `before`. */

@@ -7,11 +7,31 @@ import { apiClients, propertyDirectory, propertyGrants } from "../db/control.sch
 import type { ControlDb } from "../env";
 
 /** Grants the client the property; undefined when either is unknown (or the property deleted). */
-export async function grantProperty(control: ControlDb, clientId: string, propertyId: number): Promise<{ added: boolean } | undefined> {
-  const client = (await control.select({ id: apiClients.id }).from(apiClients).where(eq(apiClients.clientId, clientId)).limit(1))[0];
-  const property = (await control.select({ id: propertyDirectory.id }).from(propertyDirectory).where(and(eq(propertyDirectory.id, propertyId), isNull(propertyDirectory.deletedAt))).limit(1))[0];
+export async function grantProperty(
+  control: ControlDb,
+  clientId: string,
+  propertyId: number,
+): Promise<{ added: boolean } | undefined> {
+  const client = (
+    await control
+      .select({ id: apiClients.id })
+      .from(apiClients)
+      .where(eq(apiClients.clientId, clientId))
+      .limit(1)
+  )[0];
+  const property = (
+    await control
+      .select({ id: propertyDirectory.id })
+      .from(propertyDirectory)
+      .where(and(eq(propertyDirectory.id, propertyId), isNull(propertyDirectory.deletedAt)))
+      .limit(1)
+  )[0];
   if (!client || !property) return undefined;
-  const added = await control.insert(propertyGrants).values({ clientId: client.id, propertyId: property.id }).onConflictDoNothing().returning({ id: propertyGrants.clientId });
+  const added = await control
+    .insert(propertyGrants)
+    .values({ clientId: client.id, propertyId: property.id })
+    .onConflictDoNothing()
+    .returning({ id: propertyGrants.clientId });
   return { added: added.length > 0 };
 }
 
@@ -21,7 +41,11 @@ export async function setProduction(control: ControlDb, clientId: string, enable
     .update(apiClients)
     .set({ productionEnabled: enabled })
     .where(eq(apiClients.clientId, clientId))
-    .returning({ client_id: apiClients.clientId, username: apiClients.username, production_enabled: apiClients.productionEnabled });
+    .returning({
+      client_id: apiClients.clientId,
+      username: apiClients.username,
+      production_enabled: apiClients.productionEnabled,
+    });
   return rows[0];
 }
 

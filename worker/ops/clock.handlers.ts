@@ -14,7 +14,8 @@ const ClockBody = z.object({ at: z.string().max(40).nullable() }).strict();
 
 /** POST /__ops/clock {"at": ISO instant | "+/-ms" | null}: pins the clock, or unpins it (null). */
 export async function pinClock(c: Context<AppEnv>): Promise<{ now: string }> {
-  if (c.env.ENVIRONMENT !== "development") throw new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`);
+  if (c.env.ENVIRONMENT !== "development")
+    throw new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`);
   const body = ClockBody.safeParse(await c.req.json().catch(() => undefined));
   if (!body.success) throw invalidField("at", "an ISO instant, +/- milliseconds, or null");
   if (body.data.at !== null) {

@@ -9,7 +9,8 @@ export function operatorOnly(): MiddlewareHandler<AppEnv> {
     const token = c.env.OPS_TOKEN;
     if (!token) throw new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`);
     const given = c.req.header("Authorization")?.replace(/^Bearer\s+/i, "") ?? "";
-    if (!timingSafeEqual(given, token)) throw new ApiError("invalid_token", "the operator's token is required here");
+    if (!timingSafeEqual(given, token))
+      throw new ApiError("invalid_token", "the operator's token is required here");
     await next();
   };
 }

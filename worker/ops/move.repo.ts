@@ -26,7 +26,12 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "properties", where: "id = ?1", key: "id", sequenced: false },
   { name: "rooms", where: own, key: "id", sequenced: true },
   { name: "dining_tables", where: own, key: "id", sequenced: true },
-  { name: "table_group_members", where: "group_id IN (SELECT id FROM dining_tables WHERE property_id = ?1)", key: "rowid", sequenced: false },
+  {
+    name: "table_group_members",
+    where: "group_id IN (SELECT id FROM dining_tables WHERE property_id = ?1)",
+    key: "rowid",
+    sequenced: false,
+  },
   { name: "services", where: own, key: "id", sequenced: true },
   { name: "closures", where: own, key: "id", sequenced: true },
   { name: "customers", where: own, key: "id", sequenced: true },
@@ -35,11 +40,26 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "reservation_history", where: ofReservations, key: "reservation_id, seq", sequenced: false },
   { name: "webhook_subscriptions", where: own, key: "id", sequenced: true },
   { name: "webhook_events", where: own, key: "id", sequenced: true },
-  { name: "webhook_event_bodies", where: "event_id IN (SELECT id FROM webhook_events WHERE property_id = ?1)", key: "rowid", sequenced: false },
+  {
+    name: "webhook_event_bodies",
+    where: "event_id IN (SELECT id FROM webhook_events WHERE property_id = ?1)",
+    key: "rowid",
+    sequenced: false,
+  },
   { name: "webhook_deliveries", where: own, key: "id", sequenced: true },
-  { name: "webhook_attempts", where: "delivery_id IN (SELECT id FROM webhook_deliveries WHERE property_id = ?1)", key: "id", sequenced: true },
+  {
+    name: "webhook_attempts",
+    where: "delivery_id IN (SELECT id FROM webhook_deliveries WHERE property_id = ?1)",
+    key: "id",
+    sequenced: true,
+  },
   { name: "messages", where: own, key: "id", sequenced: true },
-  { name: "message_bodies", where: "message_id IN (SELECT id FROM messages WHERE property_id = ?1)", key: "rowid", sequenced: false },
+  {
+    name: "message_bodies",
+    where: "message_id IN (SELECT id FROM messages WHERE property_id = ?1)",
+    key: "rowid",
+    sequenced: false,
+  },
   { name: "waitlist_offers", where: own, key: "id", sequenced: true },
 ];
 
@@ -51,22 +71,38 @@ export function movedTable(name: string): MovedTable {
 
 /** The property's state in a shard: undefined when the shard has no row of it. */
 export async function shardState(d1: D1Database, propertyId: number) {
-  return (await d1.prepare("SELECT shard_state, copying FROM properties WHERE id = ?").bind(propertyId).first<{ shard_state: string; copying: number }>()) ?? undefined;
+  return (
+    (await d1
+      .prepare("SELECT shard_state, copying FROM properties WHERE id = ?")
+      .bind(propertyId)
+      .first<{ shard_state: string; copying: number }>()) ?? undefined
+  );
 }
 
 /** Freezes the property in its shard: from this commit on, every write to its rows aborts. */
 export async function markLeaving(d1: D1Database, propertyId: number): Promise<boolean> {
-  const r = await d1.prepare("UPDATE properties SET shard_state = 'leaving' WHERE id = ? AND shard_state = 'live'").bind(propertyId).run();
+  const r = await d1
+    .prepare("UPDATE properties SET shard_state = 'leaving' WHERE id = ? AND shard_state = 'live'")
+    .bind(propertyId)
+    .run();
   return (r.meta.changes ?? 0) === 1;
 }
 
 /** A page of the property's rows of one table, by its key, after `after`. */
-export async function readPage(d1: D1Database, t: MovedTable, propertyId: number, after: PageKey, limit: number): Promise<Record<string, unknown>[]> {
+export async function readPage(
+  d1: D1Database,
+  t: MovedTable,
+  propertyId: number,
+  after: PageKey,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
   const columns = t.key === "rowid" ? "rowid AS _key, *" : "*";
   const pair = t.key === "reservation_id, seq";
   const [first, second] = typeof after === "number" ? [after, 0] : after;
   const { results } = await d1
-    .prepare(`SELECT ${columns} FROM ${t.name} WHERE ${t.where} AND ${pair ? "(reservation_id, seq) > (?2, ?4)" : `${t.key} > ?2`} ORDER BY ${t.key} LIMIT ?3`)
+    .prepare(
+      `SELECT ${columns} FROM ${t.name} WHERE ${t.where} AND ${pair ? "(reservation_id, seq) > (?2, ?4)" : `${t.key} > ?2`} ORDER BY ${t.key} LIMIT ?3`,
+    )
     .bind(...[propertyId, first, limit, ...(pair ? [second] : [])])
     .all<Record<string, unknown>>();
   return results;
@@ -83,19 +119,34 @@ export function keyOf(t: MovedTable, row: Record<string, unknown>): PageKey {
  * only such a batch write to a property that is moving, and stay quiet for it), and that restores
  * the table's sequence, which ids from another shard's range would otherwise have raised.
  */
-export async function writePage(d1: D1Database, t: MovedTable, propertyId: number, rows: Record<string, unknown>[]): Promise<void> {
+export async function writePage(
+  d1: D1Database,
+  t: MovedTable,
+  propertyId: number,
+  rows: Record<string, unknown>[],
+): Promise<void> {
   const insert = (row: Record<string, unknown>) => {
     const cols = Object.keys(row).filter((c) => c !== "_key");
-    return d1.prepare(`INSERT INTO ${t.name} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).bind(...cols.map((c) => row[c] ?? null));
+    return d1
+      .prepare(`INSERT INTO ${t.name} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`)
+      .bind(...cols.map((c) => row[c] ?? null));
   };
   // The property's own row arrives "arriving": no write reaches it until the move switches it live.
   if (t.name === "properties") {
     await d1.batch(rows.map((row) => insert({ ...row, shard_state: "arriving", copying: 0 })));
     return;
   }
-  const saveSequence = d1.prepare("INSERT OR REPLACE INTO move_sequences (name, seq) SELECT name, seq FROM sqlite_sequence WHERE name = ?").bind(t.name);
+  const saveSequence = d1
+    .prepare(
+      "INSERT OR REPLACE INTO move_sequences (name, seq) SELECT name, seq FROM sqlite_sequence WHERE name = ?",
+    )
+    .bind(t.name);
   const restoreSequence = [
-    d1.prepare("UPDATE sqlite_sequence SET seq = (SELECT seq FROM move_sequences WHERE name = ?1) WHERE name = ?1 AND EXISTS (SELECT 1 FROM move_sequences WHERE name = ?1)").bind(t.name),
+    d1
+      .prepare(
+        "UPDATE sqlite_sequence SET seq = (SELECT seq FROM move_sequences WHERE name = ?1) WHERE name = ?1 AND EXISTS (SELECT 1 FROM move_sequences WHERE name = ?1)",
+      )
+      .bind(t.name),
     d1.prepare("DELETE FROM move_sequences WHERE name = ?").bind(t.name),
   ];
   await d1.batch([
@@ -109,7 +160,11 @@ export async function writePage(d1: D1Database, t: MovedTable, propertyId: numbe
 
 /** How many rows of the property each table holds in a shard. */
 export async function countRows(d1: D1Database, propertyId: number): Promise<Record<string, number>> {
-  const results = await d1.batch<{ n: number }>(MOVED_TABLES.map((t) => d1.prepare(`SELECT count(*) AS n FROM ${t.name} WHERE ${t.where}`).bind(propertyId)));
+  const results = await d1.batch<{ n: number }>(
+    MOVED_TABLES.map((t) =>
+      d1.prepare(`SELECT count(*) AS n FROM ${t.name} WHERE ${t.where}`).bind(propertyId),
+    ),
+  );
   return Object.fromEntries(MOVED_TABLES.map((t, i) => [t.name, results[i]!.results[0]!.n]));
 }
 
@@ -125,15 +180,28 @@ export async function markLive(d1: D1Database, propertyId: number): Promise<void
  * Deletes up to `limit` of the property's rows of one table (children first), in a batch that sets
  * `copying` around it; the property's own row goes last. Answers how many went.
  */
-export async function deletePage(d1: D1Database, t: MovedTable, propertyId: number, limit: number): Promise<number> {
+export async function deletePage(
+  d1: D1Database,
+  t: MovedTable,
+  propertyId: number,
+  limit: number,
+): Promise<number> {
   const copying = d1.prepare("UPDATE properties SET copying = 1 WHERE id = ?").bind(propertyId);
   if (t.name === "properties") {
-    await d1.batch([copying, d1.prepare("DELETE FROM catalog_changes WHERE property_id = ?").bind(propertyId), d1.prepare("DELETE FROM properties WHERE id = ?").bind(propertyId)]);
+    await d1.batch([
+      copying,
+      d1.prepare("DELETE FROM catalog_changes WHERE property_id = ?").bind(propertyId),
+      d1.prepare("DELETE FROM properties WHERE id = ?").bind(propertyId),
+    ]);
     return 1;
   }
   const [, deleted] = await d1.batch([
     copying,
-    d1.prepare(`DELETE FROM ${t.name} WHERE (${t.key}) IN (SELECT ${t.key} FROM ${t.name} WHERE ${t.where} LIMIT ?2)`).bind(propertyId, limit),
+    d1
+      .prepare(
+        `DELETE FROM ${t.name} WHERE (${t.key}) IN (SELECT ${t.key} FROM ${t.name} WHERE ${t.where} LIMIT ?2)`,
+      )
+      .bind(propertyId, limit),
     d1.prepare("UPDATE properties SET copying = 0 WHERE id = ?").bind(propertyId),
   ]);
   return deleted!.meta.changes ?? 0;

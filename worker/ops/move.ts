@@ -25,17 +25,32 @@ async function movingEntry(control: ControlDb, id: number): Promise<DirectoryRow
 
 function checkTarget(env: Bindings, entry: DirectoryRow, target: number) {
   if (!Number.isInteger(target) || target < 0 || target >= shardCount(env)) {
-    throw new ApiError("invalid_input_data", `there is no shard ${target} (shards 0 to ${shardCount(env) - 1})`, { errors: [{ path: "shard", message: "no such shard" }] });
+    throw new ApiError(
+      "invalid_input_data",
+      `there is no shard ${target} (shards 0 to ${shardCount(env) - 1})`,
+      { errors: [{ path: "shard", message: "no such shard" }] },
+    );
   }
-  if (target === entry.shard) throw new ApiError("invalid_input_data", `property ${entry.id} is on shard ${target} already`, { errors: [{ path: "shard", message: "already there" }] });
+  if (target === entry.shard)
+    throw new ApiError("invalid_input_data", `property ${entry.id} is on shard ${target} already`, {
+      errors: [{ path: "shard", message: "already there" }],
+    });
 }
 
 /** Starts the move of property `id` to shard `target`; answers the tables to copy, in order. */
 export async function beginMove(env: Bindings, control: ControlDb, id: number, target: number) {
   const entry = await movingEntry(control, id);
   checkTarget(env, entry, target);
-  if (entry.movingSince) throw new ApiError("resource_in_use", `property ${id} is being moved since ${entry.movingSince}; finish or abort that move first`);
-  if (await repo.shardState(shardD1(env, target), id)) throw new ApiError("resource_in_use", `shard ${target} holds rows of property ${id} already; abort the earlier move`);
+  if (entry.movingSince)
+    throw new ApiError(
+      "resource_in_use",
+      `property ${id} is being moved since ${entry.movingSince}; finish or abort that move first`,
+    );
+  if (await repo.shardState(shardD1(env, target), id))
+    throw new ApiError(
+      "resource_in_use",
+      `shard ${target} holds rows of property ${id} already; abort the earlier move`,
+    );
   await ensureIdRange(env, target);
   await setMoving(control, id, true);
   await repo.markLeaving(shardD1(env, entry.shard), id);
@@ -43,10 +58,18 @@ export async function beginMove(env: Bindings, control: ControlDb, id: number, t
 }
 
 /** Copies the next page of `table` after `after`; answers how many rows and where to go on. */
-export async function copyPage(env: Bindings, control: ControlDb, id: number, target: number, table: string, after: repo.PageKey) {
+export async function copyPage(
+  env: Bindings,
+  control: ControlDb,
+  id: number,
+  target: number,
+  table: string,
+  after: repo.PageKey,
+) {
   const entry = await movingEntry(control, id);
   checkTarget(env, entry, target);
-  if (!entry.movingSince) throw new ApiError("resource_not_available", `property ${id} is not being moved; begin first`);
+  if (!entry.movingSince)
+    throw new ApiError("resource_not_available", `property ${id} is not being moved; begin first`);
   const t = repo.movedTable(table);
   const rows = await repo.readPage(shardD1(env, entry.shard), t, id, after, PAGE);
   if (rows.length) await repo.writePage(shardD1(env, target), t, id, rows);
@@ -58,11 +81,18 @@ export async function copyPage(env: Bindings, control: ControlDb, id: number, ta
 export async function switchMove(env: Bindings, control: ControlDb, id: number, target: number) {
   const entry = await movingEntry(control, id);
   checkTarget(env, entry, target);
-  if (!entry.movingSince) throw new ApiError("resource_not_available", `property ${id} is not being moved; begin first`);
-  const [source, copy] = await Promise.all([repo.countRows(shardD1(env, entry.shard), id), repo.countRows(shardD1(env, target), id)]);
+  if (!entry.movingSince)
+    throw new ApiError("resource_not_available", `property ${id} is not being moved; begin first`);
+  const [source, copy] = await Promise.all([
+    repo.countRows(shardD1(env, entry.shard), id),
+    repo.countRows(shardD1(env, target), id),
+  ]);
   const differ = Object.keys(source).filter((t) => source[t] !== copy[t]);
   if (differ.length) {
-    throw new ApiError("resource_in_use", `the copy is incomplete: ${differ.map((t) => `${t} ${copy[t]} of ${source[t]}`).join(", ")}`);
+    throw new ApiError(
+      "resource_in_use",
+      `the copy is incomplete: ${differ.map((t) => `${t} ${copy[t]} of ${source[t]}`).join(", ")}`,
+    );
   }
   await repo.markLive(shardD1(env, target), id);
   await setMoving(control, id, false, target);
@@ -72,7 +102,8 @@ export async function switchMove(env: Bindings, control: ControlDb, id: number, 
 /** Deletes the next page of the property's rows from shard `from` (the one it left); done when none is left. */
 export async function cleanupPage(env: Bindings, control: ControlDb, id: number, from: number) {
   const entry = await movingEntry(control, id);
-  if (entry.shard === from) throw new ApiError("resource_in_use", `property ${id} still lives on shard ${from}`);
+  if (entry.shard === from)
+    throw new ApiError("resource_in_use", `property ${id} still lives on shard ${from}`);
   return deleteFrom(shardD1(env, from), id);
 }
 

@@ -16,7 +16,15 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { operatorOnly } from "./guard";
 import { pinClock } from "./clock.handlers";
-import { clientsReport, grantClient, moveStep, revokeClientGrant, setClientProduction, shardsReport, syncDirectoryUsernames } from "./ops.handlers";
+import {
+  clientsReport,
+  grantClient,
+  moveStep,
+  revokeClientGrant,
+  setClientProduction,
+  shardsReport,
+  syncDirectoryUsernames,
+} from "./ops.handlers";
 
 export const opsRouter = new Hono<AppEnv>()
   .use("*", operatorOnly())

@@ -11,7 +11,13 @@ export const Production = z.object({ client_id: z.string().max(100), enabled: z.
 export const MoveStep = z.discriminatedUnion("step", [
   z.object({ step: z.literal("begin"), property_id: id, shard }),
   // where the last page ended: a number, or a pair for a table with a two-column key (reservation_history)
-  z.object({ step: z.literal("copy"), property_id: id, shard, table: z.string().max(64), after: z.union([z.number().int().min(0), z.tuple([z.number().int().min(0), z.number().int().min(0)])]) }),
+  z.object({
+    step: z.literal("copy"),
+    property_id: id,
+    shard,
+    table: z.string().max(64),
+    after: z.union([z.number().int().min(0), z.tuple([z.number().int().min(0), z.number().int().min(0)])]),
+  }),
   z.object({ step: z.literal("switch"), property_id: id, shard }),
   z.object({ step: z.literal("cleanup"), property_id: id, shard }),
   z.object({ step: z.literal("abort"), property_id: id, shard }),

@@ -27,13 +27,18 @@ import { attemptAll, dueRows, kinds, senderOf, type TakeDue } from "./senders";
 const INLINE = 10;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const logged = (where: string) => (err: unknown) => console.error(JSON.stringify({ level: "error", where, message: String((err as Error)?.stack ?? err) }));
+const logged = (where: string) => (err: unknown) =>
+  console.error(JSON.stringify({ level: "error", where, message: String((err as Error)?.stack ?? err) }));
 
 /**
  * Queues shard `shard`'s due rows of every kind that no message is on its way for, `batch` at a
  * time, until `until` (epoch ms) when given; answers how many.
  */
-export async function dispatchDue(env: Bindings, shard: number, o: { batch?: number; until?: number; kinds?: OutboxKind[] } = {}): Promise<number> {
+export async function dispatchDue(
+  env: Bindings,
+  shard: number,
+  o: { batch?: number; until?: number; kinds?: OutboxKind[] } = {},
+): Promise<number> {
   const batch = o.batch ?? 500;
   const db = shardDb(shardD1(env, shard));
   let total = 0;
@@ -72,7 +77,11 @@ export function takeDueWithWrite(db: Db, propertyId: number): Statement[] {
  */
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
   const db = shardDb(shardD1(env, shard));
-  const found = await db.batch(kinds().map((kind) => senderOf(kind).takeDue(db, taking(INLINE, propertyId))) as unknown as Parameters<Db["batch"]>[0]);
+  const found = await db.batch(
+    kinds().map((kind) => senderOf(kind).takeDue(db, taking(INLINE, propertyId))) as unknown as Parameters<
+      Db["batch"]
+    >[0],
+  );
   await sendTaken(env, shard, found, { held: false });
 }
 
@@ -80,14 +89,26 @@ export async function sendNow(env: Bindings, shard: number, propertyId: number |
  * Attempts the rows takeDueWithWrite's statements (or, `held: false`, sendNow's) answered, in
  * their order; queues the rest of the shard's when they were a full take.
  */
-export async function sendTaken(env: Bindings, shard: number, answered: readonly unknown[], o = { held: true }): Promise<void> {
+export async function sendTaken(
+  env: Bindings,
+  shard: number,
+  answered: readonly unknown[],
+  o = { held: true },
+): Promise<void> {
   const all = kinds();
   await Promise.all(
     all.map(async (kind, i) => {
       const due = dueRows(answered[i] ?? []);
       if (!due.length) return;
       const held = o.held ? senderOf(kind).held : undefined;
-      const failed = await (held ? held.attempt(env, shard, answered[i]) : attemptAll(env, kind, shard, due.map((r) => r.id)));
+      const failed = await (held
+        ? held.attempt(env, shard, answered[i])
+        : attemptAll(
+            env,
+            kind,
+            shard,
+            due.map((r) => r.id),
+          ));
       for (const err of failed.values()) logged(`${kind} attempt`)(err);
       if (due.length === INLINE) await dispatchDue(env, shard, { kinds: [kind] });
     }),
@@ -105,8 +126,14 @@ export function dispatchAfterWrite(): MiddlewareHandler<AppEnv> {
     if (c.req.method === "GET" || shard === undefined) return;
     // what the request's writes took in their own batches (takeDueWithWrite), whatever it answered; or else a take now
     const taken = c.get("outboxTaken") ?? [];
-    if (taken.length) c.executionCtx.waitUntil(Promise.all(taken.map((answered) => sendTaken(c.env, shard, answered))).catch(logged("outbox dispatch")));
-    else if (c.res.status < 400) c.executionCtx.waitUntil(sendNow(c.env, shard, c.get("property")?.id).catch(logged("outbox dispatch")));
+    if (taken.length)
+      c.executionCtx.waitUntil(
+        Promise.all(taken.map((answered) => sendTaken(c.env, shard, answered))).catch(
+          logged("outbox dispatch"),
+        ),
+      );
+    else if (c.res.status < 400)
+      c.executionCtx.waitUntil(sendNow(c.env, shard, c.get("property")?.id).catch(logged("outbox dispatch")));
   };
 }
 
@@ -118,12 +145,15 @@ export function dispatchAfterWrite(): MiddlewareHandler<AppEnv> {
  */
 export async function consume(batch: MessageBatch<DeliveryMessage>, env: Bindings): Promise<void> {
   const control = controlDb(env.DB);
-  const entries = await shardsOf(control, [...new Set(batch.messages.map((m) => m.body.property_id).filter(Number.isInteger))]);
+  const entries = await shardsOf(control, [
+    ...new Set(batch.messages.map((m) => m.body.property_id).filter(Number.isInteger)),
+  ]);
   const groups = new Map<string, { kind: OutboxKind; shard: number; messages: Message<DeliveryMessage>[] }>();
   for (const message of batch.messages) {
     const kind = kindOf(message.body);
     const entry = entries.get(message.body.property_id);
-    if (!entry || !kind) message.ack(); // no such property, or a message of another format: nothing to send
+    if (!entry || !kind)
+      message.ack(); // no such property, or a message of another format: nothing to send
     else if (entry.movingSince) message.retry({ delaySeconds: 5 });
     else {
       const key = `${kind}:${entry.shard}`;
@@ -136,9 +166,16 @@ export async function consume(batch: MessageBatch<DeliveryMessage>, env: Binding
 }
 
 /** One kind's messages of one shard: attempted together; each failed one is retried by the queue. */
-async function consumeGroup(env: Bindings, kind: OutboxKind, shard: number, messages: Message<DeliveryMessage>[]): Promise<void> {
+async function consumeGroup(
+  env: Bindings,
+  kind: OutboxKind,
+  shard: number,
+  messages: Message<DeliveryMessage>[],
+): Promise<void> {
   const ids = messages.map((m) => m.body.delivery_id);
-  const failed = await attemptAll(env, kind, shard, ids).catch((err: unknown) => new Map(ids.map((id) => [id, err])));
+  const failed = await attemptAll(env, kind, shard, ids).catch(
+    (err: unknown) => new Map(ids.map((id) => [id, err])),
+  );
   for (const message of messages) {
     const { delivery_id } = message.body;
     if (!failed.has(delivery_id)) {
@@ -148,7 +185,15 @@ async function consumeGroup(env: Bindings, kind: OutboxKind, shard: number, mess
     const err = failed.get(delivery_id);
     // The property started moving mid-attempt: its shard refuses the bookkeeping; try again there later.
     if (!abortReason(err, ["property_moving"] as const)) {
-      console.error(JSON.stringify({ level: "error", where: "outbox consumer", kind, delivery_id, message: String((err as Error)?.stack ?? err) }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          where: "outbox consumer",
+          kind,
+          delivery_id,
+          message: String((err as Error)?.stack ?? err),
+        }),
+      );
     }
     message.retry({ delaySeconds: 5 });
   }

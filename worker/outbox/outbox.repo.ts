@@ -24,5 +24,9 @@ export function takeDueFrom(db: Db, t: OutboxTable, o: TakeDue, dueBy: SQL | str
     )
     .orderBy(asc(t.id))
     .limit(o.limit);
-  return db.update(t).set({ queuedAt: o.now }).where(inArray(t.id, due)).returning({ id: t.id, property_id: t.propertyId });
+  return db
+    .update(t)
+    .set({ queuedAt: o.now })
+    .where(inArray(t.id, due))
+    .returning({ id: t.id, property_id: t.propertyId });
 }

@@ -15,7 +15,9 @@ export interface Due {
 }
 
 export function queueMessage(kind: OutboxKind, row: Due): DeliveryMessage {
-  return kind === "webhook" ? { property_id: row.property_id, delivery_id: row.id } : { property_id: row.property_id, delivery_id: row.id, kind };
+  return kind === "webhook"
+    ? { property_id: row.property_id, delivery_id: row.id }
+    : { property_id: row.property_id, delivery_id: row.id, kind };
 }
 
 /** The kind a queue message names; a message without one is a webhook delivery. */
@@ -27,6 +29,8 @@ export function kindOf(body: DeliveryMessage): OutboxKind | undefined {
 export async function enqueue(env: Bindings, kind: OutboxKind, rows: Due[], delaySeconds = 0): Promise<void> {
   const delay = Math.min(Math.ceil(delaySeconds), MAX_QUEUE_DELAY_SECONDS);
   for (let i = 0; i < rows.length; i += 100) {
-    await env.WEBHOOK_QUEUE.sendBatch(rows.slice(i, i + 100).map((r) => ({ body: queueMessage(kind, r), delaySeconds: delay })));
+    await env.WEBHOOK_QUEUE.sendBatch(
+      rows.slice(i, i + 100).map((r) => ({ body: queueMessage(kind, r), delaySeconds: delay })),
+    );
   }
 }

@@ -60,10 +60,17 @@ export function senderOf(kind: OutboxKind): Sender {
 }
 
 /** One attempt of each of rows `ids` of kind `kind` in shard `shard`; answers the failed ids with their errors. */
-export async function attemptAll(env: Bindings, kind: OutboxKind, shard: number, ids: number[]): Promise<Map<number, unknown>> {
+export async function attemptAll(
+  env: Bindings,
+  kind: OutboxKind,
+  shard: number,
+  ids: number[],
+): Promise<Map<number, unknown>> {
   const sender = senderOf(kind);
   if (sender.attemptMany) return sender.attemptMany(env, shard, ids);
   const failed = new Map<number, unknown>();
-  await Promise.all(ids.map((id) => sender.attempt(env, shard, id).catch((err: unknown) => failed.set(id, err))));
+  await Promise.all(
+    ids.map((id) => sender.attempt(env, shard, id).catch((err: unknown) => failed.set(id, err))),
+  );
   return failed;
 }

@@ -17,10 +17,15 @@ export type AccountCheck = { ok: true; entry: DirectoryRow } | { ok: false; why:
 export const passwordStamp = (hash: string | null | undefined): string | null => hash?.split("$")[2] ?? null;
 
 /** Whether this username and password are a live property's, within the sign-in limits. */
-export async function checkAccount(c: Context<AppEnv>, rawUsername: string, password: string): Promise<AccountCheck> {
+export async function checkAccount(
+  c: Context<AppEnv>,
+  rawUsername: string,
+  password: string,
+): Promise<AccountCheck> {
   const key = usernameKey(normaliseUsername(rawUsername.slice(0, 400)));
   for (const bucket of [`signin-user:${key}`, `signin-ip:${callerKey(c)}`]) {
-    if (!(await c.env.SIGNIN_RATE_LIMITER.limit({ key: bucket })).success) return { ok: false, why: "limited" };
+    if (!(await c.env.SIGNIN_RATE_LIMITER.limit({ key: bucket })).success)
+      return { ok: false, why: "limited" };
   }
   const entry = key ? await findByUsername(c.get("control"), key) : undefined;
   // verifyPassword hashes even without an entry: an unknown username takes as long as a wrong password.
@@ -30,7 +35,11 @@ export async function checkAccount(c: Context<AppEnv>, rawUsername: string, pass
 }
 
 /** The property a sign-in reaches, while it exists and its password is still the one signed in with. */
-export async function signedInProperty(control: ControlDb, propertyId: number, stamp: string): Promise<DirectoryRow | undefined> {
+export async function signedInProperty(
+  control: ControlDb,
+  propertyId: number,
+  stamp: string,
+): Promise<DirectoryRow | undefined> {
   const entry = await getEntry(control, propertyId);
   if (!entry || entry.deletedAt || passwordStamp(entry.passwordHash) !== stamp) return undefined;
   return entry;

@@ -19,7 +19,9 @@ const BOOKMARK = /^[0-9a-zA-Z-]{1,200}$/;
 export const MOVING_RETRY_AFTER = "5";
 
 export function movingError(): ApiError {
-  return new ApiError("service_unavailable", "this restaurant's data is being moved; retry shortly", { headers: { "Retry-After": MOVING_RETRY_AFTER } });
+  return new ApiError("service_unavailable", "this restaurant's data is being moved; retry shortly", {
+    headers: { "Retry-After": MOVING_RETRY_AFTER },
+  });
 }
 
 const sessions = new WeakMap<Context<AppEnv>, D1DatabaseSession>();
@@ -46,19 +48,28 @@ export async function bindProperty(
 ): Promise<PropertyRow | undefined> {
   const { preload } = o;
   const db = await bindShard(c, entry, o);
-  const [row, results] = preload ? await getPropertyRowWith(db, entry.id, preload.statements(db, entry.id)) : [await getPropertyRow(db, entry.id), []];
+  const [row, results] = preload
+    ? await getPropertyRowWith(db, entry.id, preload.statements(db, entry.id))
+    : [await getPropertyRow(db, entry.id), []];
   preload?.keep(results);
   if (row) c.set("property", row);
   return row;
 }
 
 /** Opens the property's shard for this request (as bindProperty), without reading the property's row. */
-export async function bindShard(c: Context<AppEnv>, entry: DirectoryRow, o: { write?: boolean; primary?: boolean } = {}): Promise<Db> {
+export async function bindShard(
+  c: Context<AppEnv>,
+  entry: DirectoryRow,
+  o: { write?: boolean; primary?: boolean } = {},
+): Promise<Db> {
   const write = o.write ?? !READS.has(c.req.method);
   if (write && entry.movingSince) throw movingError();
   if (write) await ensureIdRange(c.env, entry.shard);
   const asked = c.req.header("X-D1-Bookmark");
-  const session = openShard(c.env, entry.shard, { write: write || o.primary === true, bookmark: asked && BOOKMARK.test(asked) ? asked : undefined });
+  const session = openShard(c.env, entry.shard, {
+    write: write || o.primary === true,
+    bookmark: asked && BOOKMARK.test(asked) ? asked : undefined,
+  });
   sessions.set(c, session);
   c.set("shard", entry.shard);
   c.set("d1", session as unknown as D1Database);
@@ -67,7 +78,10 @@ export async function bindShard(c: Context<AppEnv>, entry: DirectoryRow, o: { wr
 }
 
 /** The property behind a public key, bound; undefined when the key is unknown or deleted. */
-export async function bindByPublicKey(c: Context<AppEnv>, publicKey: string): Promise<PropertyRow | undefined> {
+export async function bindByPublicKey(
+  c: Context<AppEnv>,
+  publicKey: string,
+): Promise<PropertyRow | undefined> {
   const entry = await findByPublicKey(c.get("control"), publicKey);
   return entry && bindProperty(c, entry);
 }

@@ -4,7 +4,14 @@
  */
 import { and, asc, eq, gt, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem as AnyBatchItem } from "drizzle-orm/batch";
-import { catalogChanges, closures, diningTables, rooms, services, tableGroupMembers } from "../db/shard.schema";
+import {
+  catalogChanges,
+  closures,
+  diningTables,
+  rooms,
+  services,
+  tableGroupMembers,
+} from "../db/shard.schema";
 import type { Db } from "../env";
 import { abortReason } from "../lib/d1";
 import { zonedParts } from "../lib/localtime";
@@ -46,30 +53,59 @@ export async function getRoom(db: Db, propertyId: number, id: number) {
   return rows[0];
 }
 
-export async function insertRoom(db: Db, propertyId: number, input: { name: string; bookable?: boolean | undefined }) {
-  const rows = await db.insert(rooms).values({ propertyId, name: input.name, bookable: input.bookable ?? true }).returning();
+export async function insertRoom(
+  db: Db,
+  propertyId: number,
+  input: { name: string; bookable?: boolean | undefined },
+) {
+  const rows = await db
+    .insert(rooms)
+    .values({ propertyId, name: input.name, bookable: input.bookable ?? true })
+    .returning();
   return rows[0]!;
 }
 
 /** Undefined when the room was deleted meanwhile. */
-export async function updateRoom(db: Db, id: number, input: { name?: string | undefined; bookable?: boolean | undefined }) {
+export async function updateRoom(
+  db: Db,
+  id: number,
+  input: { name?: string | undefined; bookable?: boolean | undefined },
+) {
   const rows = await db
     .update(rooms)
-    .set({ ...(input.name !== undefined && { name: input.name }), ...(input.bookable !== undefined && { bookable: input.bookable }) })
+    .set({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.bookable !== undefined && { bookable: input.bookable }),
+    })
     .where(and(eq(rooms.id, id), isNull(rooms.deletedAt)))
     .returning();
   return rows[0];
 }
 
 /** Soft-deletes a room with its tables, their group memberships and their mentions in closures, in one batch. */
-export async function deleteRoom(db: Db, propertyId: number, id: number, timeZone: string): Promise<Deletion> {
+export async function deleteRoom(
+  db: Db,
+  propertyId: number,
+  id: number,
+  timeZone: string,
+): Promise<Deletion> {
   const at = nowIso();
   const tableIds = sql`SELECT id FROM dining_tables WHERE room_id = ${id}`;
   return guardedDelete(db, propertyId, timeZone, { roomId: id }, [
-    db.delete(tableGroupMembers).where(inArray(tableGroupMembers.groupId, db.select({ id: diningTables.id }).from(diningTables).where(eq(diningTables.roomId, id)))),
+    db
+      .delete(tableGroupMembers)
+      .where(
+        inArray(
+          tableGroupMembers.groupId,
+          db.select({ id: diningTables.id }).from(diningTables).where(eq(diningTables.roomId, id)),
+        ),
+      ),
     ...pruneClosures(db, propertyId, "tableIds", tableIds),
     ...pruneClosures(db, propertyId, "roomIds", sql`SELECT ${id}`),
-    db.update(diningTables).set({ deletedAt: at }).where(and(eq(diningTables.roomId, id), isNull(diningTables.deletedAt))),
+    db
+      .update(diningTables)
+      .set({ deletedAt: at })
+      .where(and(eq(diningTables.roomId, id), isNull(diningTables.deletedAt))),
     db.update(rooms).set({ deletedAt: at }).where(eq(rooms.id, id)),
   ]);
 }
@@ -83,8 +119,15 @@ function pruneClosures(db: Db, propertyId: number, field: "roomIds" | "tableIds"
   return [
     db
       .update(closures)
-      .set({ [field]: sql`(SELECT json_group_array(value) FROM json_each(${col}) WHERE value NOT IN (${gone}))` })
-      .where(and(eq(closures.propertyId, propertyId), sql`${col} IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(${col}) WHERE value IN (${gone}))`)),
+      .set({
+        [field]: sql`(SELECT json_group_array(value) FROM json_each(${col}) WHERE value NOT IN (${gone}))`,
+      })
+      .where(
+        and(
+          eq(closures.propertyId, propertyId),
+          sql`${col} IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(${col}) WHERE value IN (${gone}))`,
+        ),
+      ),
     db.delete(closures).where(and(eq(closures.propertyId, propertyId), sql`${col} = '[]'`)),
   ] as const;
 }
@@ -94,16 +137,29 @@ function pruneClosures(db: Db, propertyId: number, field: "roomIds" | "tableIds"
 async function withMembers(db: Db, tables: TableRow[]): Promise<TableWithMembers[]> {
   const groupIds = tables.filter((t) => t.isGroup).map((t) => t.id);
   const members = await inChunks(groupIds, (chunk) =>
-    db.select().from(tableGroupMembers).where(inArray(tableGroupMembers.groupId, chunk)).orderBy(asc(tableGroupMembers.memberId)),
+    db
+      .select()
+      .from(tableGroupMembers)
+      .where(inArray(tableGroupMembers.groupId, chunk))
+      .orderBy(asc(tableGroupMembers.memberId)),
   );
-  return tables.map((t) => ({ ...t, memberIds: members.filter((m) => m.groupId === t.id).map((m) => m.memberId) }));
+  return tables.map((t) => ({
+    ...t,
+    memberIds: members.filter((m) => m.groupId === t.id).map((m) => m.memberId),
+  }));
 }
 
 export async function listTables(db: Db, propertyId: number, limit: number, afterId = 0) {
   const rows = await db
     .select()
     .from(diningTables)
-    .where(and(eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt), gt(diningTables.id, afterId)))
+    .where(
+      and(
+        eq(diningTables.propertyId, propertyId),
+        isNull(diningTables.deletedAt),
+        gt(diningTables.id, afterId),
+      ),
+    )
     .orderBy(asc(diningTables.id))
     .limit(limit + 1);
   return withMembers(db, rows);
@@ -115,16 +171,27 @@ export async function tablesOfRooms(db: Db, propertyId: number, roomIds: number[
     db
       .select()
       .from(diningTables)
-      .where(and(eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt), inArray(diningTables.roomId, chunk))),
+      .where(
+        and(
+          eq(diningTables.propertyId, propertyId),
+          isNull(diningTables.deletedAt),
+          inArray(diningTables.roomId, chunk),
+        ),
+      ),
   );
-  return withMembers(db, rows.sort((a, b) => a.id - b.id));
+  return withMembers(
+    db,
+    rows.sort((a, b) => a.id - b.id),
+  );
 }
 
 export async function getTable(db: Db, propertyId: number, id: number) {
   const rows = await db
     .select()
     .from(diningTables)
-    .where(and(eq(diningTables.id, id), eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt)))
+    .where(
+      and(eq(diningTables.id, id), eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt)),
+    )
     .limit(1);
   return rows[0] ? (await withMembers(db, rows))[0] : undefined;
 }
@@ -134,7 +201,13 @@ export function getTablesByIds(db: Db, propertyId: number, ids: number[]) {
     db
       .select()
       .from(diningTables)
-      .where(and(inArray(diningTables.id, chunk), eq(diningTables.propertyId, propertyId), isNull(diningTables.deletedAt))),
+      .where(
+        and(
+          inArray(diningTables.id, chunk),
+          eq(diningTables.propertyId, propertyId),
+          isNull(diningTables.deletedAt),
+        ),
+      ),
   );
 }
 
@@ -152,7 +225,9 @@ export function getServicesByIds(db: Db, propertyId: number, ids: number[]) {
     db
       .select({ id: services.id })
       .from(services)
-      .where(and(inArray(services.id, chunk), eq(services.propertyId, propertyId), isNull(services.deletedAt))),
+      .where(
+        and(inArray(services.id, chunk), eq(services.propertyId, propertyId), isNull(services.deletedAt)),
+      ),
   );
 }
 
@@ -169,13 +244,19 @@ export interface TableFields {
 }
 
 export async function insertTable(db: Db, propertyId: number, fields: TableFields, memberIds: number[]) {
-  const insert = db.insert(diningTables).values({ propertyId, ...fields }).returning();
+  const insert = db
+    .insert(diningTables)
+    .values({ propertyId, ...fields })
+    .returning();
   if (!memberIds.length) return (await insert)[0]!;
   // Not last_insert_rowid(): each member row inserted changes it. The table's sequence holds
   // the id AUTOINCREMENT just gave the group (the batch runs alone), whatever rows a move
   // brought here from another shard's range.
   const groupId = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'dining_tables')` as unknown as number;
-  const [rows] = await db.batch([insert, ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId, memberId }))]);
+  const [rows] = await db.batch([
+    insert,
+    ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId, memberId })),
+  ]);
   return rows[0]!;
 }
 
@@ -199,17 +280,28 @@ export async function updateTable(
   const members =
     memberIds === undefined
       ? []
-      : [db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)), ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId: id, memberId }))];
+      : [
+          db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)),
+          ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId: id, memberId })),
+        ];
   if (!guard) {
     if (!members.length) return { table: (await update)[0] };
     const [rows] = await db.batch([update, ...members]);
     return { table: rows[0] };
   }
-  const result = await guarded(db, guard.propertyId, guard.timeZone, { tableId: id }, "regroup", [update, ...members]);
+  const result = await guarded(db, guard.propertyId, guard.timeZone, { tableId: id }, "regroup", [
+    update,
+    ...members,
+  ]);
   return "usedBy" in result ? result : { table: (result.results[0] as TableRow[])[0] };
 }
 
-export async function deleteTable(db: Db, propertyId: number, id: number, timeZone: string): Promise<Deletion> {
+export async function deleteTable(
+  db: Db,
+  propertyId: number,
+  id: number,
+  timeZone: string,
+): Promise<Deletion> {
   return guardedDelete(db, propertyId, timeZone, { tableId: id }, [
     db.delete(tableGroupMembers).where(eq(tableGroupMembers.groupId, id)),
     ...pruneClosures(db, propertyId, "tableIds", sql`SELECT ${id}`),
@@ -247,10 +339,18 @@ export async function getService(db: Db, propertyId: number, id: number) {
   return rows[0];
 }
 
-export type ServiceFields = Omit<typeof services.$inferInsert, "id" | "propertyId" | "createdAt" | "deletedAt">;
+export type ServiceFields = Omit<
+  typeof services.$inferInsert,
+  "id" | "propertyId" | "createdAt" | "deletedAt"
+>;
 
 export async function insertService(db: Db, propertyId: number, fields: ServiceFields) {
-  return (await db.insert(services).values({ ...fields, propertyId }).returning())[0]!;
+  return (
+    await db
+      .insert(services)
+      .values({ ...fields, propertyId })
+      .returning()
+  )[0]!;
 }
 
 /** Undefined when the service was deleted meanwhile. */
@@ -264,7 +364,12 @@ export async function updateService(db: Db, id: number, fields: Partial<ServiceF
   )[0];
 }
 
-export async function deleteService(db: Db, propertyId: number, id: number, timeZone: string): Promise<Deletion> {
+export async function deleteService(
+  db: Db,
+  propertyId: number,
+  id: number,
+  timeZone: string,
+): Promise<Deletion> {
   return guardedDelete(db, propertyId, timeZone, { serviceId: id }, [
     ...pruneClosures(db, propertyId, "serviceIds", sql`SELECT ${id}`),
     db.update(services).set({ deletedAt: nowIso() }).where(eq(services.id, id)),
@@ -283,14 +388,23 @@ export async function listClosures(db: Db, propertyId: number, limit: number, af
 }
 
 export async function getClosure(db: Db, propertyId: number, id: number) {
-  const rows = await db.select().from(closures).where(and(eq(closures.id, id), eq(closures.propertyId, propertyId))).limit(1);
+  const rows = await db
+    .select()
+    .from(closures)
+    .where(and(eq(closures.id, id), eq(closures.propertyId, propertyId)))
+    .limit(1);
   return rows[0];
 }
 
 export type ClosureFields = Omit<typeof closures.$inferInsert, "id" | "propertyId" | "createdAt">;
 
 export async function insertClosure(db: Db, propertyId: number, fields: ClosureFields) {
-  return (await db.insert(closures).values({ ...fields, propertyId }).returning())[0]!;
+  return (
+    await db
+      .insert(closures)
+      .values({ ...fields, propertyId })
+      .returning()
+  )[0]!;
 }
 
 /** Undefined when the closure was deleted meanwhile. */
@@ -312,7 +426,13 @@ export type Deletion = { deleted: true } | { deleted: false; usedBy: number | un
  * Runs a deletion's statements behind a catalog_changes row, in one batch: the row's
  * trigger aborts the batch while an upcoming reservation uses the target.
  */
-async function guardedDelete(db: Db, propertyId: number, timeZone: string, what: Target, statements: BatchItem[]): Promise<Deletion> {
+async function guardedDelete(
+  db: Db,
+  propertyId: number,
+  timeZone: string,
+  what: Target,
+  statements: BatchItem[],
+): Promise<Deletion> {
   const kind = "roomId" in what ? "room" : "tableId" in what ? "table" : "service";
   const result = await guarded(db, propertyId, timeZone, what, kind, statements);
   return "usedBy" in result ? { deleted: false, usedBy: result.usedBy } : { deleted: true };
@@ -329,7 +449,10 @@ async function guarded(
   const targetId = "roomId" in what ? what.roomId : "tableId" in what ? what.tableId : what.serviceId;
   const nowMin = zonedParts(timeZone, now()).minutes;
   try {
-    const results = await db.batch([db.insert(catalogChanges).values({ propertyId, kind, targetId, nowMin }), ...statements] as unknown as Parameters<Db["batch"]>[0]);
+    const results = await db.batch([
+      db.insert(catalogChanges).values({ propertyId, kind, targetId, nowMin }),
+      ...statements,
+    ] as unknown as Parameters<Db["batch"]>[0]);
     return { results: results.slice(1) };
   } catch (err) {
     if (!abortReason(err, ["resource_in_use"] as const)) throw err;
@@ -341,13 +464,21 @@ async function guarded(
  * The first upcoming (not final, not yet ended) reservation that uses the room, one of the
  * tables or the service, in the property's own clock: the one named in the 409.
  */
-export async function upcomingUse(db: Db, propertyId: number, nowMin: number, what: Target): Promise<number | undefined> {
+export async function upcomingUse(
+  db: Db,
+  propertyId: number,
+  nowMin: number,
+  what: Target,
+): Promise<number | undefined> {
   const used = (tables: ReturnType<typeof sql>) =>
     sql`(EXISTS (SELECT 1 FROM reservation_tables rt WHERE rt.reservation_id = r.id AND rt.table_id IN (${tables}))
         OR EXISTS (SELECT 1 FROM json_each(r.table_ids) j WHERE j.value IN (${tables})))`;
   const uses =
     "roomId" in what
-      ? [sql`r.room_id = ${what.roomId}`, used(sql`SELECT id FROM dining_tables WHERE room_id = ${what.roomId}`)]
+      ? [
+          sql`r.room_id = ${what.roomId}`,
+          used(sql`SELECT id FROM dining_tables WHERE room_id = ${what.roomId}`),
+        ]
       : "tableId" in what
         ? [used(sql`SELECT ${what.tableId}`)]
         : [sql`r.service_id = ${what.serviceId}`];

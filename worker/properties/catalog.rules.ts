@@ -24,34 +24,52 @@ export function upcomingReservation(usedBy: number | undefined): string {
 
 /** The 409 of a deletion an upcoming reservation refused. */
 export function inUse(singular: string, id: number, usedBy: number | undefined): ApiError {
-  return new ApiError("resource_in_use", `${singular} ${id} is used by ${upcomingReservation(usedBy)}; move or cancel it first`);
+  return new ApiError(
+    "resource_in_use",
+    `${singular} ${id} is used by ${upcomingReservation(usedBy)}; move or cancel it first`,
+  );
 }
 
 /** Members of a group: two or more distinct single tables of the group's room. */
-export async function checkMembers(db: Db, propertyId: number, roomId: number, memberIds: number[], selfId?: number) {
+export async function checkMembers(
+  db: Db,
+  propertyId: number,
+  roomId: number,
+  memberIds: number[],
+  selfId?: number,
+) {
   // sorted, as reads answer them from D1
   const unique = [...new Set(memberIds)].sort((a, b) => a - b);
   if (unique.length < 2) throw invalid("table_ids", "a group needs at least two distinct member tables");
-  if (selfId !== undefined && unique.includes(selfId)) throw invalid("table_ids", "a group cannot contain itself");
+  if (selfId !== undefined && unique.includes(selfId))
+    throw invalid("table_ids", "a group cannot contain itself");
   const found = await repo.getTablesByIds(db, propertyId, unique);
   for (const id of unique) {
     const t = found.find((f) => f.id === id);
     if (!t) throw invalid("table_ids", `table ${id} does not exist in this property`);
     if (t.isGroup) throw invalid("table_ids", `table ${id} is itself a group`);
-    if (t.roomId !== roomId) throw invalid("table_ids", `table ${id} is in another room; a group's tables share one room`);
+    if (t.roomId !== roomId)
+      throw invalid("table_ids", `table ${id} is in another room; a group's tables share one room`);
   }
   return { unique, found };
 }
 
 /** A new table's row and members; a group given no guests_max seats the sum of its members. */
-export async function newTable(db: Db, propertyId: number, body: TableCreateBody): Promise<{ fields: TableFields; memberIds: number[] }> {
+export async function newTable(
+  db: Db,
+  propertyId: number,
+  body: TableCreateBody,
+): Promise<{ fields: TableFields; memberIds: number[] }> {
   const isGroup = body.group ?? false;
   let memberIds: number[] = [];
   let guestsMax = body.guests_max;
   if (isGroup) {
     const members = await checkMembers(db, propertyId, body.room_id, body.table_ids ?? []);
     memberIds = members.unique;
-    guestsMax ??= Math.min(MAX_GUESTS, members.found.reduce((sum, t) => sum + t.guestsMax, 0));
+    guestsMax ??= Math.min(
+      MAX_GUESTS,
+      members.found.reduce((sum, t) => sum + t.guestsMax, 0),
+    );
   } else if (body.table_ids?.length) {
     throw invalid("table_ids", "only a group table has member tables; set group: true");
   }
@@ -60,7 +78,16 @@ export async function newTable(db: Db, propertyId: number, body: TableCreateBody
   if (guestsMin > guestsMax) throw invalid("guests_min", "guests_min must not exceed guests_max");
   // a group given no guests_max follows its members (triggers keep it their sum)
   const guestsMaxAuto = isGroup && body.guests_max === undefined;
-  const fields = { name: body.name, roomId: body.room_id, guestsMin, guestsMax, guestsMaxAuto, bookable: body.bookable ?? true, online: body.online ?? true, isGroup };
+  const fields = {
+    name: body.name,
+    roomId: body.room_id,
+    guestsMin,
+    guestsMax,
+    guestsMaxAuto,
+    bookable: body.bookable ?? true,
+    online: body.online ?? true,
+    isGroup,
+  };
   return { fields, memberIds };
 }
 
@@ -78,24 +105,38 @@ async function checkMove(db: Db, propertyId: number, current: TableWithMembers, 
   if (roomId === current.roomId) return;
   await requireRoom(db, propertyId, roomId);
   const groups = await repo.groupsContaining(db, current.id);
-  if (groups.length) throw new ApiError("resource_in_use", `table ${current.id} belongs to group ${groups.join(", ")}; a group's tables share one room`);
+  if (groups.length)
+    throw new ApiError(
+      "resource_in_use",
+      `table ${current.id} belongs to group ${groups.join(", ")}; a group's tables share one room`,
+    );
 }
 
 /** A group's members after the change (checked again when its room changes); undefined: they stay. */
-async function membersAfter(db: Db, propertyId: number, current: TableWithMembers, body: TableUpdateBody, roomId: number) {
+async function membersAfter(
+  db: Db,
+  propertyId: number,
+  current: TableWithMembers,
+  body: TableUpdateBody,
+  roomId: number,
+) {
   if (current.isGroup && (body.table_ids !== undefined || roomId !== current.roomId)) {
-    return (await checkMembers(db, propertyId, roomId, body.table_ids ?? current.memberIds, current.id)).unique;
+    return (await checkMembers(db, propertyId, roomId, body.table_ids ?? current.memberIds, current.id))
+      .unique;
   }
-  if (!current.isGroup && body.table_ids?.length) throw invalid("table_ids", "only a group table has member tables");
+  if (!current.isGroup && body.table_ids?.length)
+    throw invalid("table_ids", "only a group table has member tables");
   return undefined;
 }
 
 /** A number fixes a table's seats; null lets a group's follow its members again (a trigger sums them). */
 function seatsAfter(current: TableWithMembers, body: TableUpdateBody): Partial<TableFields> {
-  if (body.guests_max === null && !current.isGroup) throw invalid("guests_max", "only a group's seats can follow its members; give a number");
+  if (body.guests_max === null && !current.isGroup)
+    throw invalid("guests_max", "only a group's seats can follow its members; give a number");
   const guestsMin = body.guests_min ?? current.guestsMin;
   const guestsMax = body.guests_max ?? current.guestsMax;
-  if (guestsMin > guestsMax && body.guests_max !== null) throw invalid("guests_min", "guests_min must not exceed guests_max");
+  if (guestsMin > guestsMax && body.guests_max !== null)
+    throw invalid("guests_min", "guests_min must not exceed guests_max");
   return {
     guestsMin,
     ...(typeof body.guests_max === "number" && { guestsMax, guestsMaxAuto: false }),
@@ -104,7 +145,12 @@ function seatsAfter(current: TableWithMembers, body: TableUpdateBody): Partial<T
   };
 }
 
-export async function tableChange(db: Db, propertyId: number, current: TableWithMembers, body: TableUpdateBody): Promise<TableChange> {
+export async function tableChange(
+  db: Db,
+  propertyId: number,
+  current: TableWithMembers,
+  body: TableUpdateBody,
+): Promise<TableChange> {
   const roomId = body.room_id ?? current.roomId;
   await checkMove(db, propertyId, current, roomId);
   const memberIds = await membersAfter(db, propertyId, current, body, roomId);
@@ -116,29 +162,44 @@ export async function tableChange(db: Db, propertyId: number, current: TableWith
     ...(body.bookable !== undefined && { bookable: body.bookable }),
     ...(body.online !== undefined && { online: body.online }),
   };
-  const regrouped = roomId !== current.roomId || (memberIds !== undefined && memberIds.join() !== current.memberIds.join());
+  const regrouped =
+    roomId !== current.roomId || (memberIds !== undefined && memberIds.join() !== current.memberIds.join());
   return { fields, memberIds, regrouped };
 }
 
 /** A table that is a group's member goes only once the group lets it go. */
 export async function checkTableRemovable(db: Db, tableId: number) {
   const groups = await repo.groupsContaining(db, tableId);
-  if (groups.length) throw new ApiError("resource_in_use", `table ${tableId} belongs to group ${groups.join(", ")}; change or delete the group first`);
+  if (groups.length)
+    throw new ApiError(
+      "resource_in_use",
+      `table ${tableId} belongs to group ${groups.join(", ")}; change or delete the group first`,
+    );
 }
 
 // An end_hour earlier than start_hour is a service past midnight: nothing to refuse.
-export function checkService(s: { paxMin: number; paxMax: number | null; validFrom: string | null; validTo: string | null }) {
+export function checkService(s: {
+  paxMin: number;
+  paxMax: number | null;
+  validFrom: string | null;
+  validTo: string | null;
+}) {
   if (s.paxMax !== null && s.paxMax < s.paxMin) throw invalid("pax_max", "pax_max must not be below pax_min");
-  if (s.validFrom && s.validTo && s.validTo < s.validFrom) throw invalid("valid_to", "valid_to must not be before valid_from");
+  if (s.validFrom && s.validTo && s.validTo < s.validFrom)
+    throw invalid("valid_to", "valid_to must not be before valid_from");
 }
 
 /** Cross-field rules and references: the ids named must exist in this property. */
 export async function checkClosure(db: Db, propertyId: number, c: ClosureFields) {
   if (c.endDate < c.startDate) throw invalid("end_date", "end_date must not be before start_date");
-  if ((c.startHour == null) !== (c.endHour == null)) throw invalid("end_hour", "give both start_hour and end_hour, or neither for whole days");
+  if ((c.startHour == null) !== (c.endHour == null))
+    throw invalid("end_hour", "give both start_hour and end_hour, or neither for whole days");
   // An end_hour not after start_hour runs past midnight: it ends on a later date.
   if (c.startHour && c.endHour && c.endHour <= c.startHour && c.endDate <= c.startDate) {
-    throw invalid("end_hour", "end_hour must be after start_hour, or, past midnight, end on an end_date after start_date");
+    throw invalid(
+      "end_hour",
+      "end_hour must be after start_hour, or, past midnight, end on an end_date after start_date",
+    );
   }
   const checks = [
     ["room_ids", "room", c.roomIds, repo.getRoomsByIds],

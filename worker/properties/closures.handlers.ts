@@ -3,13 +3,25 @@ import type { CatalogResource } from "../lib/crud";
 import * as repo from "./catalog.repo";
 import type { ClosureFields, ClosureRow } from "./catalog.repo";
 import { checkClosure } from "./catalog.rules";
-import { type Closure, type ClosureCreateBody, type ClosureUpdateBody, closureFieldsOf, toClosureDto } from "./closures.schemas";
+import {
+  type Closure,
+  type ClosureCreateBody,
+  type ClosureUpdateBody,
+  closureFieldsOf,
+  toClosureDto,
+} from "./closures.schemas";
 
 export const closures: CatalogResource<ClosureRow, ClosureCreateBody, ClosureUpdateBody, Closure> = {
   list: ({ db, property }, limit, afterId) => repo.listClosures(db, property.id, limit, afterId),
   get: ({ db, property }, id) => repo.getClosure(db, property.id, id),
   async create({ db, property }, body) {
-    const fields: ClosureFields = { startHour: null, endHour: null, ...closureFieldsOf(body), startDate: body.start_date, endDate: body.end_date ?? body.start_date };
+    const fields: ClosureFields = {
+      startHour: null,
+      endHour: null,
+      ...closureFieldsOf(body),
+      startDate: body.start_date,
+      endDate: body.end_date ?? body.start_date,
+    };
     await checkClosure(db, property.id, fields);
     return repo.insertClosure(db, property.id, fields);
   },

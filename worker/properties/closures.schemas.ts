@@ -9,7 +9,10 @@ const date = dateString;
 /** A closure's end: any time of day, or "24:00" for the end of the day (its last minute closed too). */
 const endHour = z
   .string()
-  .regex(/^(([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?|24:00(:00)?)$/, "expected a time HH:MM:SS, or 24:00 for the end of the day")
+  .regex(
+    /^(([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?|24:00(:00)?)$/,
+    "expected a time HH:MM:SS, or 24:00 for the end of the day",
+  )
   .transform((v) => (v.length === 5 ? `${v}:00` : v));
 
 export const ClosureSchema = z
@@ -18,7 +21,13 @@ export const ClosureSchema = z
     start_date: z.string(),
     end_date: z.string(),
     start_hour: z.string().nullable(),
-    end_hour: z.string().nullable().openapi({ description: "exclusive; 24:00:00 is the end of the day; not after start_hour: the hour of the next date (past midnight)" }),
+    end_hour: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "exclusive; 24:00:00 is the end of the day; not after start_hour: the hour of the next date (past midnight)",
+      }),
     room_ids: z.array(z.number().int()).nullable().openapi({ description: "null: every room" }),
     table_ids: z.array(z.number().int()).nullable().openapi({ description: "null: every table" }),
     service_ids: z.array(z.number().int()).nullable().openapi({ description: "null: every service" }),
@@ -28,22 +37,36 @@ export const ClosureSchema = z
 
 const idList = z.array(z.number().int().positive()).min(1).max(200).nullable().optional();
 const closureFields = {
-  start_hour: hour.nullable().optional().openapi({
-    description:
-      "with end_hour: close only [start_hour, end_hour) of each date from start_date to end_date; both absent: whole days. " +
-      "An end_hour not after start_hour runs past midnight: each night from start_hour to end_hour of the next date, " +
-      "start_date naming the first night's date and end_date the last night's end (23:00 on 2030-12-31 to 01:00: start_date 2030-12-31, end_date 2031-01-01)",
-  }),
-  end_hour: endHour.nullable().optional().openapi({ description: 'exclusive; "24:00" closes to the end of the day, its last minute included' }),
+  start_hour: hour
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "with end_hour: close only [start_hour, end_hour) of each date from start_date to end_date; both absent: whole days. " +
+        "An end_hour not after start_hour runs past midnight: each night from start_hour to end_hour of the next date, " +
+        "start_date naming the first night's date and end_date the last night's end (23:00 on 2030-12-31 to 01:00: start_date 2030-12-31, end_date 2031-01-01)",
+    }),
+  end_hour: endHour
+    .nullable()
+    .optional()
+    .openapi({ description: 'exclusive; "24:00" closes to the end of the day, its last minute included' }),
   room_ids: idList,
   table_ids: idList,
   service_ids: idList,
   reason: lineField(500).nullable().optional(),
 };
 export const ClosureCreate = z
-  .object({ start_date: date, end_date: date.optional().openapi({ description: "default: start_date" }), ...closureFields })
-  .openapi("ClosureCreate", { example: { start_date: "2026-12-24", end_date: "2026-12-26", reason: "Christmas" } });
-export const ClosureUpdate = z.object({ start_date: date.optional(), end_date: date.optional(), ...closureFields }).openapi("ClosureUpdate");
+  .object({
+    start_date: date,
+    end_date: date.optional().openapi({ description: "default: start_date" }),
+    ...closureFields,
+  })
+  .openapi("ClosureCreate", {
+    example: { start_date: "2026-12-24", end_date: "2026-12-26", reason: "Christmas" },
+  });
+export const ClosureUpdate = z
+  .object({ start_date: date.optional(), end_date: date.optional(), ...closureFields })
+  .openapi("ClosureUpdate");
 
 export type Closure = z.infer<typeof ClosureSchema>;
 export type ClosureCreateBody = z.infer<typeof ClosureCreate>;

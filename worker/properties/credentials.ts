@@ -10,7 +10,10 @@ import { usernameKey } from "../lib/username";
 import type { Credentials } from "../shards/directory.repo";
 
 /** The directory's fields for the given username (already normalised by the route) and password; only what is given. */
-export async function credentialChanges(input: { username?: string | null | undefined; password?: string | undefined }): Promise<Partial<Credentials>> {
+export async function credentialChanges(input: {
+  username?: string | null | undefined;
+  password?: string | undefined;
+}): Promise<Partial<Credentials>> {
   const out: Partial<Credentials> = {};
   if (input.username !== undefined) {
     out.username = input.username;
@@ -21,12 +24,21 @@ export async function credentialChanges(input: { username?: string | null | unde
 }
 
 /** A new property's credentials: what was given, the rest null. */
-export async function newCredentials(input: { username?: string | null | undefined; password?: string | undefined; passwordHash?: string | undefined }): Promise<Credentials> {
-  const given = await credentialChanges({ username: input.username ?? null, ...(input.passwordHash ? {} : { password: input.password }) });
+export async function newCredentials(input: {
+  username?: string | null | undefined;
+  password?: string | undefined;
+  passwordHash?: string | undefined;
+}): Promise<Credentials> {
+  const given = await credentialChanges({
+    username: input.username ?? null,
+    ...(input.passwordHash ? {} : { password: input.password }),
+  });
   return { username: null, usernameKey: null, passwordHash: input.passwordHash ?? null, ...given };
 }
 
 /** Turns the UNIQUE failure of a username key (a property's or a client's) into 409 "username taken". */
 export function asUsernameTaken(err: unknown, username: string | null | undefined): unknown {
-  return abortReason(err, ["username_key"]) ? new ApiError("username_taken", `the username "${username ?? ""}" is taken`) : err;
+  return abortReason(err, ["username_key"])
+    ? new ApiError("username_taken", `the username "${username ?? ""}" is taken`)
+    : err;
 }

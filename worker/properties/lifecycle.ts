@@ -12,8 +12,23 @@ import { ensureIdRange, openShard, shardCount, shardD1, shardDb } from "../shard
 import { ApiError } from "../errors";
 import { normaliseUsername, usernameKey, usernameProblem } from "../lib/username";
 import { asUsernameTaken, credentialChanges, newCredentials } from "./credentials";
-import { type DirectoryRow, fillCredentials, grantJustPlaced, listGranted, markDeleted, placeStatement, setCredentials, unplace } from "../shards/directory.repo";
-import { getPropertyRows, insertPropertyRow, type PropertyInput, softDeleteProperty, usernamesPage } from "./properties.repo";
+import {
+  type DirectoryRow,
+  fillCredentials,
+  grantJustPlaced,
+  listGranted,
+  markDeleted,
+  placeStatement,
+  setCredentials,
+  unplace,
+} from "../shards/directory.repo";
+import {
+  getPropertyRows,
+  insertPropertyRow,
+  type PropertyInput,
+  softDeleteProperty,
+  usernamesPage,
+} from "./properties.repo";
 
 export interface Placement {
   sandbox: boolean;
@@ -21,10 +36,21 @@ export interface Placement {
 }
 
 /** Writes the row of a property the directory has just placed; undoes the placement on failure. */
-export async function writePlaced(env: Bindings, control: ControlDb, entry: DirectoryRow, input: PropertyInput, o: Placement): Promise<PropertyRow> {
+export async function writePlaced(
+  env: Bindings,
+  control: ControlDb,
+  entry: DirectoryRow,
+  input: PropertyInput,
+  o: Placement,
+): Promise<PropertyRow> {
   try {
     await ensureIdRange(env, entry.shard);
-    return await insertPropertyRow(shardDb(shardD1(env, entry.shard)), { ...entry, createdAt: entry.createdAt }, input, o);
+    return await insertPropertyRow(
+      shardDb(shardD1(env, entry.shard)),
+      { ...entry, createdAt: entry.createdAt },
+      input,
+      o,
+    );
   } catch (err) {
     await unplace(control, entry.id);
     throw err;
@@ -35,14 +61,32 @@ export async function writePlaced(env: Bindings, control: ControlDb, entry: Dire
  * A new property of `clientId`, granted to it, placed on the emptiest shard. Its username is
  * claimed in the directory's unique index first: taken -> 409 "username taken".
  */
-export async function createProperty(env: Bindings, control: ControlDb, clientId: number, input: PropertyInput, o: Placement): Promise<PropertyRow> {
+export async function createProperty(
+  env: Bindings,
+  control: ControlDb,
+  clientId: number,
+  input: PropertyInput,
+  o: Placement,
+): Promise<PropertyRow> {
   const createdAt = nowIso();
   const credentials = await newCredentials(input);
-  const place = placeStatement(control, { publicKey: randomToken("pk_", 16), owner: clientId, shards: shardCount(env), createdAt, credentials });
+  const place = placeStatement(control, {
+    publicKey: randomToken("pk_", 16),
+    owner: clientId,
+    shards: shardCount(env),
+    createdAt,
+    credentials,
+  });
   const [placed] = await control.batch([place, grantJustPlaced(control, clientId)]).catch((err) => {
     throw asUsernameTaken(err, input.username);
   });
-  return writePlaced(env, control, placed[0]!, { ...input, passwordHash: credentials.passwordHash ?? undefined }, o);
+  return writePlaced(
+    env,
+    control,
+    placed[0]!,
+    { ...input, passwordHash: credentials.passwordHash ?? undefined },
+    o,
+  );
 }
 
 /**
@@ -50,7 +94,12 @@ export async function createProperty(env: Bindings, control: ControlDb, clientId
  * whether the username is free): only the client that created the property changes them.
  * Answers the hashed changes for the shard's copy.
  */
-export async function changeCredentials(control: ControlDb, clientId: number, property: PropertyRow, input: { username?: string | null | undefined; password?: string | undefined }) {
+export async function changeCredentials(
+  control: ControlDb,
+  clientId: number,
+  property: PropertyRow,
+  input: { username?: string | null | undefined; password?: string | undefined },
+) {
   if (input.username === undefined && input.password === undefined) return {};
   requireOwner(property, clientId, "changes its username or password");
   const changes = await credentialChanges(input);
@@ -65,11 +114,17 @@ export async function changeCredentials(control: ControlDb, clientId: number, pr
  * the restaurant cannot undo or that change who may act for it. See docs/decisions.md.
  */
 export function requireOwner(property: PropertyRow, clientId: number, act: string): void {
-  if (property.ownerClientId !== clientId) throw new ApiError("property_forbidden", `only the client that created this property ${act}`);
+  if (property.ownerClientId !== clientId)
+    throw new ApiError("property_forbidden", `only the client that created this property ${act}`);
 }
 
 /** Marks the property deleted in its shard, then in the directory (which makes it unknown): its creator only. */
-export async function deleteProperty(db: Parameters<typeof softDeleteProperty>[0], control: ControlDb, clientId: number, property: PropertyRow): Promise<void> {
+export async function deleteProperty(
+  db: Parameters<typeof softDeleteProperty>[0],
+  control: ControlDb,
+  clientId: number,
+  property: PropertyRow,
+): Promise<void> {
   requireOwner(property, clientId, "deletes it");
   await softDeleteProperty(db, property.id);
   await markDeleted(control, property.id);
@@ -79,12 +134,25 @@ export async function deleteProperty(db: Parameters<typeof softDeleteProperty>[0
  * A page of the client's properties: ids from the directory, rows from each shard that holds
  * some (one read per shard, side by side), in id order. `more`: another page follows.
  */
-export async function propertiesPage(env: Bindings, control: ControlDb, clientId: number, limit: number, afterId = 0, only: number | null = null) {
+export async function propertiesPage(
+  env: Bindings,
+  control: ControlDb,
+  clientId: number,
+  limit: number,
+  afterId = 0,
+  only: number | null = null,
+) {
   const entries = await listGranted(control, clientId, limit + 1, afterId, only);
   const shown = entries.slice(0, limit);
   const byShard = new Map<number, number[]>();
   for (const e of shown) byShard.set(e.shard, [...(byShard.get(e.shard) ?? []), e.id]);
-  const rows = (await Promise.all([...byShard].map(([shard, ids]) => getPropertyRows(shardDb(openShard(env, shard, { write: false })), ids)))).flat();
+  const rows = (
+    await Promise.all(
+      [...byShard].map(([shard, ids]) =>
+        getPropertyRows(shardDb(openShard(env, shard, { write: false })), ids),
+      ),
+    )
+  ).flat();
   return { rows: rows.sort((a, b) => a.id - b.id), more: entries.length > limit, lastId: shown.at(-1)?.id };
 }
 
@@ -106,8 +174,13 @@ export async function syncUsernames(env: Bindings, control: ControlDb) {
           skipped.push({ id: row.id, username, why: problem });
           continue;
         }
-        const filled = await fillCredentials(control, row.id, { username, usernameKey: usernameKey(username), passwordHash: row.passwordHash }).catch((err: unknown) => {
-          if (asUsernameTaken(err, username) instanceof ApiError) skipped.push({ id: row.id, username, why: "taken by another property or client" });
+        const filled = await fillCredentials(control, row.id, {
+          username,
+          usernameKey: usernameKey(username),
+          passwordHash: row.passwordHash,
+        }).catch((err: unknown) => {
+          if (asUsernameTaken(err, username) instanceof ApiError)
+            skipped.push({ id: row.id, username, why: "taken by another property or client" });
           else throw err;
           return false;
         });

@@ -15,7 +15,14 @@ type Ctx = Context<AppEnv>;
 export async function listProperties(c: Ctx, q: { limit: number; next_cursor?: string | undefined }) {
   const after = decodeCursor(q.next_cursor, idCursor);
   const client = c.get("client");
-  const found = await propertiesPage(c.env, c.get("control"), client.id, q.limit, after?.id, client.propertyId);
+  const found = await propertiesPage(
+    c.env,
+    c.get("control"),
+    client.id,
+    q.limit,
+    after?.id,
+    client.propertyId,
+  );
   const next = found.more && found.lastId !== undefined ? encodeCursor({ id: found.lastId }) : null;
   return { data: found.rows.map(toPropertyDto), next_cursor: next };
 }
@@ -28,9 +35,13 @@ export async function newProperty(c: Ctx, body: PropertyCreateBody) {
   const client = c.get("client");
   // A token from a restaurant's approval acts for that restaurant only, never for the client itself.
   if (client.propertyId !== null) {
-    throw new ApiError("insufficient_scope", "this token reaches one restaurant; create properties with a client_credentials token", {
-      headers: { "WWW-Authenticate": 'Bearer realm="api", error="insufficient_scope"' },
-    });
+    throw new ApiError(
+      "insufficient_scope",
+      "this token reaches one restaurant; create properties with a client_credentials token",
+      {
+        headers: { "WWW-Authenticate": 'Bearer realm="api", error="insufficient_scope"' },
+      },
+    );
   }
   const placement = { sandbox: !client.productionEnabled, sandboxDays: config(c.env).sandboxDays };
   const property = await createProperty(c.env, c.get("control"), client.id, body, placement);
@@ -44,11 +55,18 @@ function refuseConsole(c: Ctx, what: string) {
 
 export async function changeProperty(c: Ctx, id: number, { password, ...body }: PropertyUpdateBody) {
   const current = await authoriseProperty(c, id);
-  if (password !== undefined || body.username !== undefined) refuseConsole(c, "change the sign-in here; use POST /console/password");
+  if (password !== undefined || body.username !== undefined)
+    refuseConsole(c, "change the sign-in here; use POST /console/password");
   // A PUT naming nothing ({}, unknown fields only, no body) answers the property as it is and writes nothing.
   if (password === undefined && namesNothing(body)) return { data: [toPropertyDto(current)] };
-  const changed = await changeCredentials(c.get("control"), c.get("client").id, current, { username: body.username, password });
-  const updated = await updateProperty(c.get("db"), current, { ...body, ...(changed.passwordHash && { passwordHash: changed.passwordHash }) });
+  const changed = await changeCredentials(c.get("control"), c.get("client").id, current, {
+    username: body.username,
+    password,
+  });
+  const updated = await updateProperty(c.get("db"), current, {
+    ...body,
+    ...(changed.passwordHash && { passwordHash: changed.passwordHash }),
+  });
   return { data: [toPropertyDto(updated)] };
 }
 

@@ -21,7 +21,12 @@ export interface PropertyInput {
   settings?: SettingsPatch | undefined;
 }
 
-const propertyRowQuery = (db: Db, id: number) => db.select().from(properties).where(and(eq(properties.id, id), isNull(properties.deletedAt))).limit(1);
+const propertyRowQuery = (db: Db, id: number) =>
+  db
+    .select()
+    .from(properties)
+    .where(and(eq(properties.id, id), isNull(properties.deletedAt)))
+    .limit(1);
 
 /** The live row of property `id` in this shard. */
 export async function getPropertyRow(db: Db, id: number): Promise<PropertyRow | undefined> {
@@ -29,7 +34,11 @@ export async function getPropertyRow(db: Db, id: number): Promise<PropertyRow | 
 }
 
 /** The live row of property `id`, read in one round trip with `alongside` (whose results follow it). */
-export async function getPropertyRowWith(db: Db, id: number, alongside: BatchItem<"sqlite">[]): Promise<[PropertyRow | undefined, unknown[]]> {
+export async function getPropertyRowWith(
+  db: Db,
+  id: number,
+  alongside: BatchItem<"sqlite">[],
+): Promise<[PropertyRow | undefined, unknown[]]> {
   const [rows, ...rest] = await db.batch([propertyRowQuery(db, id), ...alongside]);
   return [rows[0], rest];
 }
@@ -37,7 +46,10 @@ export async function getPropertyRowWith(db: Db, id: number, alongside: BatchIte
 /** The live rows of these properties in this shard (a page of GET /properties spans shards). */
 export async function getPropertyRows(db: Db, ids: number[]): Promise<PropertyRow[]> {
   if (!ids.length) return [];
-  return db.select().from(properties).where(and(inArray(properties.id, ids), isNull(properties.deletedAt)));
+  return db
+    .select()
+    .from(properties)
+    .where(and(inArray(properties.id, ids), isNull(properties.deletedAt)));
 }
 
 /** The shard's live properties that expire no-shows (settings.no_show_after_minutes set), for the cron. */
@@ -45,7 +57,13 @@ export async function noShowProperties(db: Db): Promise<PropertyRow[]> {
   return db
     .select()
     .from(properties)
-    .where(and(isNull(properties.deletedAt), eq(properties.shardState, "live"), sql`json_extract(${properties.settings}, '$.no_show_after_minutes') IS NOT NULL`));
+    .where(
+      and(
+        isNull(properties.deletedAt),
+        eq(properties.shardState, "live"),
+        sql`json_extract(${properties.settings}, '$.no_show_after_minutes') IS NOT NULL`,
+      ),
+    );
 }
 
 /** Writes a new property's row under the id and key the directory gave it. */
@@ -81,8 +99,14 @@ export async function insertPropertyRow(
 }
 
 /** Changes the given fields; a new password comes hashed (`passwordHash`: the directory holds the same hash). */
-export async function updateProperty(db: Db, current: PropertyRow, input: Omit<Partial<PropertyInput>, "password"> & { enabled?: boolean | undefined }) {
-  const settings = input.settings ? { ...(current.settings as object), ...stripUndefined(input.settings) } : undefined;
+export async function updateProperty(
+  db: Db,
+  current: PropertyRow,
+  input: Omit<Partial<PropertyInput>, "password"> & { enabled?: boolean | undefined },
+) {
+  const settings = input.settings
+    ? { ...(current.settings as object), ...stripUndefined(input.settings) }
+    : undefined;
   const rows = await db
     .update(properties)
     .set({
@@ -142,4 +166,3 @@ export function toPropertyDto(p: PropertyRow) {
     updated_at: p.updatedAt,
   };
 }
-

@@ -1,9 +1,23 @@
 /** /properties: the restaurants a client acts on. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { AUTHED, bearerSecurity, envelope, errorResponses, IdParam, json, listEnvelope } from "../lib/openapi";
+import {
+  AUTHED,
+  bearerSecurity,
+  envelope,
+  errorResponses,
+  IdParam,
+  json,
+  listEnvelope,
+} from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
 import { createRouter } from "../lib/router";
-import { changeProperty, getProperty, listProperties, newProperty, removeProperty } from "./properties.handlers";
+import {
+  changeProperty,
+  getProperty,
+  listProperties,
+  newProperty,
+  removeProperty,
+} from "./properties.handlers";
 import { PropertyCreateSchema, PropertySchema, PropertyUpdateSchema } from "./properties.schemas";
 
 const tags = ["Properties"];
@@ -16,7 +30,10 @@ const listRoute = createRoute({
   security,
   summary: "List the properties this client may act on",
   request: { query: z.object(paginationQuery) },
-  responses: { 200: json(listEnvelope(PropertySchema), "the client's properties, by id"), ...errorResponses(...AUTHED) },
+  responses: {
+    200: json(listEnvelope(PropertySchema), "the client's properties, by id"),
+    ...errorResponses(...AUTHED),
+  },
 });
 
 const getRoute = createRoute({
@@ -43,7 +60,13 @@ const createPropertyRoute = createRoute({
   request: { body: { content: { "application/json": { schema: PropertyCreateSchema } }, required: true } },
   responses: {
     201: json(envelope(PropertySchema), "the created property"),
-    ...errorResponses(...AUTHED, "insufficient_scope", "username_taken", "idempotency_key_in_use", "idempotency_key_reused"),
+    ...errorResponses(
+      ...AUTHED,
+      "insufficient_scope",
+      "username_taken",
+      "idempotency_key_in_use",
+      "idempotency_key_reused",
+    ),
   },
 });
 
@@ -55,10 +78,19 @@ const updateRoute = createRoute({
   summary: "Update a property",
   description:
     "Partial: only the fields given change; `settings` are merged. `username` and `password` (the restaurant's sign-in) change only for the client that created the property (403 for others); a new password ends the restaurant's open sign-in sessions.",
-  request: { params: IdParam, body: { content: { "application/json": { schema: PropertyUpdateSchema } }, required: true } },
+  request: {
+    params: IdParam,
+    body: { content: { "application/json": { schema: PropertyUpdateSchema } }, required: true },
+  },
   responses: {
     200: json(envelope(PropertySchema), "the updated property"),
-    ...errorResponses(...AUTHED, "property_not_found", "property_forbidden", "sandbox_expired", "username_taken"),
+    ...errorResponses(
+      ...AUTHED,
+      "property_not_found",
+      "property_forbidden",
+      "sandbox_expired",
+      "username_taken",
+    ),
   },
 });
 
@@ -81,5 +113,7 @@ export const propertiesRouter = createRouter()
   .openapi(listRoute, async (c) => c.json(await listProperties(c, c.req.valid("query")), 200))
   .openapi(getRoute, async (c) => c.json(await getProperty(c, c.req.valid("param").id), 200))
   .openapi(createPropertyRoute, async (c) => c.json(await newProperty(c, c.req.valid("json")), 201))
-  .openapi(updateRoute, async (c) => c.json(await changeProperty(c, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(updateRoute, async (c) =>
+    c.json(await changeProperty(c, c.req.valid("param").id, c.req.valid("json")), 200),
+  )
   .openapi(deleteRoute, async (c) => c.json(await removeProperty(c, c.req.valid("param").id), 200));

@@ -1,7 +1,14 @@
 /** A property's API shape (also in the answer of a client's creation) and its create and update bodies. */
 import { z } from "@hono/zod-openapi";
 import { lineField, settingsPatchSchema, settingsSchema } from "../../shared/schemas";
-import { emailField, optionalLine, optionalText, passwordField, urlField, usernameField } from "../lib/openapi";
+import {
+  emailField,
+  optionalLine,
+  optionalText,
+  passwordField,
+  urlField,
+  usernameField,
+} from "../lib/openapi";
 
 export const PositionSchema = z
   .object({
@@ -12,7 +19,16 @@ export const PositionSchema = z
     city: optionalLine(100),
     zip: optionalLine(20),
   })
-  .openapi("Position", { example: { latitude: 45.4642, longitude: 9.19, country: "IT", address: "Via Roma 1", city: "Milano", zip: "20121" } });
+  .openapi("Position", {
+    example: {
+      latitude: 45.4642,
+      longitude: 9.19,
+      country: "IT",
+      address: "Via Roma 1",
+      city: "Milano",
+      zip: "20121",
+    },
+  });
 
 // A fresh object: shared/ schemas are plain zod, made before the OpenAPI extension.
 export const SettingsSchema = z.object(settingsSchema.shape).openapi("PropertySettings");
@@ -47,12 +63,22 @@ const propertyFields = {
   phone: optionalLine(40).nullable(),
   description: optionalText(5000).nullable(),
   position: PositionSchema.optional(),
-  settings: z.object(settingsPatchSchema.shape).optional().openapi({ description: "only the settings given change; see PropertySettings for defaults" }),
+  settings: z
+    .object(settingsPatchSchema.shape)
+    .optional()
+    .openapi({ description: "only the settings given change; see PropertySettings for defaults" }),
 };
 
 export const PropertyCreateSchema = z
   .object({ name: lineField(200).min(1), ...propertyFields })
-  .openapi("PropertyCreate", { example: { name: "Trattoria Roma", email: "info@trattoria.example", phone: "+39 02 1234567", settings: { timezone: "Europe/Rome", locale: "it" } } });
+  .openapi("PropertyCreate", {
+    example: {
+      name: "Trattoria Roma",
+      email: "info@trattoria.example",
+      phone: "+39 02 1234567",
+      settings: { timezone: "Europe/Rome", locale: "it" },
+    },
+  });
 
 export const PropertyUpdateSchema = z
   .object({ name: lineField(200).min(1).optional(), enabled: z.boolean().optional(), ...propertyFields })

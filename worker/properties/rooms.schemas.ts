@@ -5,13 +5,23 @@ import type { RoomRow, TableWithMembers } from "./catalog.repo";
 import { TableSchema, toTableDto } from "./tables.schemas";
 
 export const RoomSchema = z
-  .object({ id: z.number().int(), property_id: z.number().int(), name: z.string(), bookable: z.boolean(), tables: z.array(TableSchema) })
+  .object({
+    id: z.number().int(),
+    property_id: z.number().int(),
+    name: z.string(),
+    bookable: z.boolean(),
+    tables: z.array(TableSchema),
+  })
   .openapi("Room");
 
 const name = lineField(100).min(1);
 
-export const RoomCreate = z.object({ name, bookable: z.boolean().optional() }).openapi("RoomCreate", { example: { name: "Main hall", bookable: true } });
-export const RoomUpdate = z.object({ name: name.optional(), bookable: z.boolean().optional() }).openapi("RoomUpdate");
+export const RoomCreate = z
+  .object({ name, bookable: z.boolean().optional() })
+  .openapi("RoomCreate", { example: { name: "Main hall", bookable: true } });
+export const RoomUpdate = z
+  .object({ name: name.optional(), bookable: z.boolean().optional() })
+  .openapi("RoomUpdate");
 
 export type Room = z.infer<typeof RoomSchema>;
 export type RoomCreateBody = z.infer<typeof RoomCreate>;

@@ -4,7 +4,13 @@ import type { CatalogResource } from "../lib/crud";
 import * as repo from "./catalog.repo";
 import type { ServiceRow } from "./catalog.repo";
 import { checkService, inUse } from "./catalog.rules";
-import { type Service, type ServiceCreateBody, type ServiceUpdateBody, serviceFieldsOf, toServiceDto } from "./services.schemas";
+import {
+  type Service,
+  type ServiceCreateBody,
+  type ServiceUpdateBody,
+  serviceFieldsOf,
+  toServiceDto,
+} from "./services.schemas";
 
 function newService(body: ServiceCreateBody) {
   return {
@@ -34,7 +40,12 @@ export const services: CatalogResource<ServiceRow, ServiceCreateBody, ServiceUpd
     return repo.updateService(db, current.id, fields);
   },
   async remove({ db, property }, service) {
-    const result = await repo.deleteService(db, property.id, service.id, resolveSettings(property.settings).timezone);
+    const result = await repo.deleteService(
+      db,
+      property.id,
+      service.id,
+      resolveSettings(property.settings).timezone,
+    );
     if (!result.deleted) throw inUse("service", service.id, result.usedBy);
   },
   toDto: toServiceDto,

@@ -23,19 +23,51 @@ export const ServiceSchema = z
     image_url: z.string().nullable(),
     weekdays: z.array(z.number().int()),
     start_hour: z.string().openapi({ description: "first bookable start" }),
-    end_hour: z.string().openapi({ description: "last bookable start; earlier than start_hour: the service runs past midnight" }),
-    slot_interval: z.number().int().nullable().openapi({ description: "overrides the property's slot_interval" }),
-    average_stay: z.number().int().nullable().openapi({ description: "overrides the property's average_stay" }),
+    end_hour: z
+      .string()
+      .openapi({
+        description: "last bookable start; earlier than start_hour: the service runs past midnight",
+      }),
+    slot_interval: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "overrides the property's slot_interval" }),
+    average_stay: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "overrides the property's average_stay" }),
     pax_min: z.number().int(),
     pax_max: z.number().int().nullable(),
     online: z.boolean(),
     enabled: z.boolean(),
     valid_from: z.string().nullable(),
     valid_to: z.string().nullable(),
-    prepayment_window: z.number().int().nullable().openapi({ description: "minutes a guest has to pay: new reservations start PREPAY and expire unpaid after it; null: no prepayment" }),
-    pacing_interval: z.number().int().openapi({ description: "pacing: the length of an interval in minutes, counted from start_hour (default 15)" }),
-    max_covers_per_interval: z.number().int().nullable().openapi({ description: "pacing: at most so many guests may arrive in one interval; null: no limit" }),
-    max_parties_per_interval: z.number().int().nullable().openapi({ description: "pacing: at most so many parties may arrive in one interval; null: no limit" }),
+    prepayment_window: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({
+        description:
+          "minutes a guest has to pay: new reservations start PREPAY and expire unpaid after it; null: no prepayment",
+      }),
+    pacing_interval: z
+      .number()
+      .int()
+      .openapi({
+        description: "pacing: the length of an interval in minutes, counted from start_hour (default 15)",
+      }),
+    max_covers_per_interval: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "pacing: at most so many guests may arrive in one interval; null: no limit" }),
+    max_parties_per_interval: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "pacing: at most so many parties may arrive in one interval; null: no limit" }),
   })
   .openapi("Service");
 
@@ -59,10 +91,22 @@ const serviceFields = {
 export const ServiceCreate = z
   .object({ name: lineField(100).min(1), start_hour: hour, end_hour: hour, ...serviceFields })
   .openapi("ServiceCreate", {
-    example: { name: "Dinner", start_hour: "19:00:00", end_hour: "22:00:00", weekdays: [2, 3, 4, 5, 6, 7], pacing_interval: 15, max_covers_per_interval: 20 },
+    example: {
+      name: "Dinner",
+      start_hour: "19:00:00",
+      end_hour: "22:00:00",
+      weekdays: [2, 3, 4, 5, 6, 7],
+      pacing_interval: 15,
+      max_covers_per_interval: 20,
+    },
   });
 export const ServiceUpdate = z
-  .object({ name: lineField(100).min(1).optional(), start_hour: hour.optional(), end_hour: hour.optional(), ...serviceFields })
+  .object({
+    name: lineField(100).min(1).optional(),
+    start_hour: hour.optional(),
+    end_hour: hour.optional(),
+    ...serviceFields,
+  })
   .openapi("ServiceUpdate");
 
 export type Service = z.infer<typeof ServiceSchema>;

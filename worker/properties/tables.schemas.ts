@@ -11,9 +11,13 @@ export const TableSchema = z
     guests_min: z.number().int(),
     guests_max: z.number().int(),
     bookable: z.boolean(),
-    online: z.boolean().openapi({ description: "true: bookable online (booking engine, search engine); false: staff only" }),
+    online: z
+      .boolean()
+      .openapi({ description: "true: bookable online (booking engine, search engine); false: staff only" }),
     group: z.boolean().openapi({ description: "a combination of two or more tables of one room" }),
-    table_ids: z.array(z.number().int()).openapi({ description: "for a group, its member tables; empty otherwise" }),
+    table_ids: z
+      .array(z.number().int())
+      .openapi({ description: "for a group, its member tables; empty otherwise" }),
   })
   .openapi("Table");
 
@@ -30,11 +34,16 @@ export const TableCreate = z
     guests_min: guests.optional().openapi({ description: "default 1" }),
     guests_max: guests
       .optional()
-      .openapi({ description: "required for a single table; a group without it seats the sum of its members, and follows them when they change" }),
+      .openapi({
+        description:
+          "required for a single table; a group without it seats the sum of its members, and follows them when they change",
+      }),
     bookable: z.boolean().optional(),
     online: z.boolean().optional(),
     group: z.boolean().optional(),
-    table_ids: ids.optional().openapi({ description: "members of a group: at least two tables of the same room" }),
+    table_ids: ids
+      .optional()
+      .openapi({ description: "members of a group: at least two tables of the same room" }),
   })
   .openapi("TableCreate", { example: { name: "T1", room_id: 1, guests_min: 1, guests_max: 4 } });
 
@@ -46,7 +55,10 @@ export const TableUpdate = z
     guests_max: guests
       .nullable()
       .optional()
-      .openapi({ description: "a number fixes it; for a group, null makes it follow its members again (their sum, never below guests_min)" }),
+      .openapi({
+        description:
+          "a number fixes it; for a group, null makes it follow its members again (their sum, never below guests_min)",
+      }),
     bookable: z.boolean().optional(),
     online: z.boolean().optional(),
     table_ids: ids.optional(),
@@ -57,7 +69,12 @@ export type Table = z.infer<typeof TableSchema>;
 export type TableCreateBody = z.infer<typeof TableCreate>;
 export type TableUpdateBody = z.infer<typeof TableUpdate>;
 
-export function toTableDto(t: Pick<TableWithMembers, "id" | "name" | "roomId" | "guestsMin" | "guestsMax" | "bookable" | "online" | "isGroup" | "memberIds">): Table {
+export function toTableDto(
+  t: Pick<
+    TableWithMembers,
+    "id" | "name" | "roomId" | "guestsMin" | "guestsMax" | "bookable" | "online" | "isGroup" | "memberIds"
+  >,
+): Table {
   return {
     id: t.id,
     name: t.name,

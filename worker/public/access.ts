@@ -8,7 +8,8 @@ import { guestVisible } from "./public.repo";
 /** Unknown, deleted, disabled or expired properties all answer 404 "property not found", alike: a key tells nothing. */
 export async function guestProperty(c: Context<AppEnv>, publicKey: string): Promise<PropertyRow> {
   const property = await bindByPublicKey(c, publicKey);
-  if (!property || !guestVisible(property)) throw new ApiError("property_not_found", "no restaurant takes online bookings under this key");
+  if (!property || !guestVisible(property))
+    throw new ApiError("property_not_found", "no restaurant takes online bookings under this key");
   return property;
 }
 

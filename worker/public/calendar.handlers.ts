@@ -15,7 +15,10 @@ import { FINAL } from "../reservations/machine";
 import { guestProperty, PRIVATE } from "./access";
 import { findManaged } from "./guest";
 
-export async function calendar(c: Context<AppEnv>, { public_key, token }: { public_key: string; token: string }) {
+export async function calendar(
+  c: Context<AppEnv>,
+  { public_key, token }: { public_key: string; token: string },
+) {
   const property = await guestProperty(c, public_key);
   const found = await findManaged(c.get("db"), property, token);
   const settings = resolveSettings(property.settings);
@@ -37,5 +40,9 @@ export async function calendar(c: Context<AppEnv>, { public_key, token }: { publ
     },
     method,
   );
-  return c.body(ics, 200, { ...PRIVATE, "Content-Type": "text/calendar; charset=utf-8", "Content-Disposition": 'attachment; filename="reservation.ics"' });
+  return c.body(ics, 200, {
+    ...PRIVATE,
+    "Content-Type": "text/calendar; charset=utf-8",
+    "Content-Disposition": 'attachment; filename="reservation.ics"',
+  });
 }

@@ -15,7 +15,10 @@ const calendarRoute = createRoute({
     "METHOD REQUEST, or CANCEL once the reservation is cancelled. The entry the confirmation, change and cancellation emails carry.",
   request: { params: ManageParam },
   responses: {
-    200: { content: { "text/calendar": { schema: z.string().openapi({ example: "BEGIN:VCALENDAR\r\n…" }) } }, description: "the calendar entry" },
+    200: {
+      content: { "text/calendar": { schema: z.string().openapi({ example: "BEGIN:VCALENDAR\r\n…" }) } },
+      description: "the calendar entry",
+    },
     ...errorResponses("property_not_found", "reservation_not_found"),
   },
 });

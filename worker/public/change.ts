@@ -21,14 +21,28 @@ import { type ManagedReservation, serviceName } from "./public.repo";
 
 type Change = Omit<PublicChangeInput, "hour"> & { hour?: string | undefined };
 
-export async function changeManaged(db: Db, property: PropertyRow, token: string, c: Change): Promise<ManagedReservation> {
+export async function changeManaged(
+  db: Db,
+  property: PropertyRow,
+  token: string,
+  c: Change,
+): Promise<ManagedReservation> {
   const found = await findManaged(db, property, token);
   const row = found.row;
   const settings = resolveSettings(property.settings);
-  if (FINAL.has(row.status as ReservationStatus)) throw new ApiError("reservation_not_available", `a ${row.status} reservation cannot be changed`);
-  if (row.checkinDate !== null) throw new ApiError("party_arrived", "the restaurant has checked your party in; a reservation in progress cannot be changed online");
+  if (FINAL.has(row.status as ReservationStatus))
+    throw new ApiError("reservation_not_available", `a ${row.status} reservation cannot be changed`);
+  if (row.checkinDate !== null)
+    throw new ApiError(
+      "party_arrived",
+      "the restaurant has checked your party in; a reservation in progress cannot be changed online",
+    );
   // Changes close when cancellations do: a guest cannot move away what they could no longer cancel.
-  if (cancellableUntil(row, settings) === null) throw new ApiError("cancel_notice_passed", "online changes close with online cancellation; please call the restaurant");
+  if (cancellableUntil(row, settings) === null)
+    throw new ApiError(
+      "cancel_notice_passed",
+      "online changes close with online cancellation; please call the restaurant",
+    );
   const target = { date: c.date ?? row.startDate, hour: c.hour ?? row.startHour, pax: c.pax ?? row.pax };
   checkOnlinePax(settings, target.pax);
   const service = await serviceFor(db, property, row.serviceId, c, target);
@@ -50,7 +64,13 @@ export async function changeManaged(db: Db, property: PropertyRow, token: string
  * The service of the new time: the one named, else the reservation's when it runs then, else
  * (a time of another service that day) the online service whose rules take that time.
  */
-async function serviceFor(db: Db, property: PropertyRow, current: number | null, c: Change, t: { date: string; hour: string; pax: number }): Promise<EngineService> {
+async function serviceFor(
+  db: Db,
+  property: PropertyRow,
+  current: number | null,
+  c: Change,
+  t: { date: string; hour: string; pax: number },
+): Promise<EngineService> {
   const { catalog, holds, arrivals } = await loadAvailability(db, property, t.date, t.date);
   const online = catalog.services.filter(isOnline);
   const engine = new Availability(catalog, holds, now(), arrivals);
@@ -58,12 +78,17 @@ async function serviceFor(db: Db, property: PropertyRow, current: number | null,
   const takes = (s: EngineService) => engine.checkTime(s, t.date, start, t.pax, "online") === undefined;
   if (c.service_id !== undefined) {
     const named = online.find((s) => s.id === c.service_id);
-    if (!named) throw new ApiError("service_not_found", `service ${c.service_id} does not take online bookings`);
+    if (!named)
+      throw new ApiError("service_not_found", `service ${c.service_id} does not take online bookings`);
     return named;
   }
   const own = online.find((s) => s.id === current);
   const service = own && takes(own) ? own : (online.find(takes) ?? own);
-  if (!service) throw new ApiError("booking_slot_not_available", `no service takes online bookings on ${t.date} at ${t.hour}`);
+  if (!service)
+    throw new ApiError(
+      "booking_slot_not_available",
+      `no service takes online bookings on ${t.date} at ${t.hour}`,
+    );
   const refused = engine.checkTime(service, t.date, start, t.pax, "online");
   if (refused) throw new ApiError(refused, timeRefusalDetail(refused, resolveSettings(property.settings)));
   return service;

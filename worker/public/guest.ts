@@ -5,7 +5,13 @@
  * disagree.
  */
 import type { PublicService, PublicSlotDay } from "../../shared/public";
-import { LOCALES, resolveSettings, type LocaleTexts, type ReservationStatus, type Settings } from "../../shared/schemas";
+import {
+  LOCALES,
+  resolveSettings,
+  type LocaleTexts,
+  type ReservationStatus,
+  type Settings,
+} from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability, type EngineService, listedDays } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";
@@ -43,7 +49,11 @@ export function serviceTexts(texts: LocaleTexts, id: number, name: string, descr
  * Services open to online booking and still valid. pax_max is what a guest may book online:
  * the service's limit, capped by the property's max_online_pax.
  */
-export async function onlineServices(db: Db, property: PropertyRow, locale?: Locale): Promise<PublicService[]> {
+export async function onlineServices(
+  db: Db,
+  property: PropertyRow,
+  locale?: Locale,
+): Promise<PublicService[]> {
   const s = resolveSettings(property.settings);
   const texts = textsFor(s, locale);
   const today = zonedParts(s.timezone, now()).date;
@@ -65,7 +75,10 @@ export async function onlineServices(db: Db, property: PropertyRow, locale?: Loc
 /** A party larger than the property takes online is a 400 with a message the guest can act on. */
 export function checkOnlinePax(settings: Settings, pax: number) {
   if (pax > settings.max_online_pax) {
-    throw invalidField("pax", `online bookings take parties of up to ${settings.max_online_pax}; please call the restaurant for a larger party`);
+    throw invalidField(
+      "pax",
+      `online bookings take parties of up to ${settings.max_online_pax}; please call the restaurant for a larger party`,
+    );
   }
 }
 
@@ -78,22 +91,42 @@ export function checkOnlinePax(settings: Settings, pax: number) {
  * an open table that seats the party, but every such table is held or the kitchen's pacing is
  * reached. A service past midnight lists its late times under the day it started.
  */
-export async function publicSlots(db: Db, property: PropertyRow, q: { date: string; pax: number; days: number; service_id?: number | undefined; locale?: Locale | undefined }): Promise<PublicSlotDay[]> {
+export async function publicSlots(
+  db: Db,
+  property: PropertyRow,
+  q: {
+    date: string;
+    pax: number;
+    days: number;
+    service_id?: number | undefined;
+    locale?: Locale | undefined;
+  },
+): Promise<PublicSlotDay[]> {
   const settings = resolveSettings(property.settings);
   checkOnlinePax(settings, q.pax);
   const texts = textsFor(settings, q.locale);
   const days = listedDays(q.date, q.days);
-  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, { lean: true });
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, {
+    lean: true,
+  });
   let services = catalog.services.filter(isOnline);
   if (q.service_id !== undefined) services = services.filter((s) => s.id === q.service_id);
-  if (q.service_id !== undefined && !services.length) throw new ApiError("service_not_found", `service ${q.service_id} does not take online bookings`);
+  if (q.service_id !== undefined && !services.length)
+    throw new ApiError("service_not_found", `service ${q.service_id} does not take online bookings`);
   const engine = new Availability(catalog, holds, now(), arrivals);
   return days.map((date) => ({
     date,
     services: engine.daySlots(date, q.pax, services, true).available_services.map((entry) => {
       const full = entry.slots.filter((t) => t.reason === "full" || t.reason === "pacing").map((t) => t.hour);
       const { startHour } = services.find((s) => s.id === entry.id)!;
-      return { service_id: entry.id, name: serviceTexts(texts, entry.id, entry.title, null).name, start_hour: startHour, times: entry.available_slots, waiting_list: full.length > 0, full_times: full };
+      return {
+        service_id: entry.id,
+        name: serviceTexts(texts, entry.id, entry.title, null).name,
+        start_hour: startHour,
+        times: entry.available_slots,
+        waiting_list: full.length > 0,
+        full_times: full,
+      };
     }),
   }));
 }
@@ -110,7 +143,11 @@ export function cancellableUntil(row: ReservationRow, s: Settings, at = now()): 
 
 export async function findManaged(db: Db, property: PropertyRow, token: string): Promise<ManagedReservation> {
   const found = await findByManageToken(db, property.id, await sha256Hex(token));
-  if (!found) throw new ApiError("reservation_not_found", "no reservation has this link; check the address in your confirmation");
+  if (!found)
+    throw new ApiError(
+      "reservation_not_found",
+      "no reservation has this link; check the address in your confirmation",
+    );
   return found;
 }
 
@@ -119,15 +156,27 @@ export async function findManaged(db: Db, property: PropertyRow, token: string):
  * arrived" once the staff checked the party in). Repeating it on
  * a reservation already cancelled (or otherwise final) answers the reservation as it is.
  */
-export async function cancelManaged(db: Db, property: PropertyRow, token: string, linkSecret?: string): Promise<ManagedReservation> {
+export async function cancelManaged(
+  db: Db,
+  property: PropertyRow,
+  token: string,
+  linkSecret?: string,
+): Promise<ManagedReservation> {
   const found = await findManaged(db, property, token);
   if (FINAL.has(found.row.status as ReservationStatus)) return found;
   // Checked in by the staff: the party is at the table, whatever the notice says.
-  if (found.row.checkinDate !== null) throw new ApiError("party_arrived", "the restaurant has checked your party in; a reservation in progress cannot be cancelled online");
+  if (found.row.checkinDate !== null)
+    throw new ApiError(
+      "party_arrived",
+      "the restaurant has checked your party in; a reservation in progress cannot be cancelled online",
+    );
   const s = resolveSettings(property.settings);
   if (cancellableUntil(found.row, s) === null) {
     const notice = s.cancel_notice ? `${s.cancel_notice} minutes before the start` : "the start";
-    throw new ApiError("cancel_notice_passed", `online cancellation closes ${notice}; please call the restaurant`);
+    throw new ApiError(
+      "cancel_notice_passed",
+      `online cancellation closes ${notice}; please call the restaurant`,
+    );
   }
   const row = await act({ db, property, actor: "guest", linkSecret }, found.row.id, { type: "cancel" });
   return { ...found, row, serviceName: found.serviceName ?? (await serviceName(db, row.serviceId)) };

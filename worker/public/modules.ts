@@ -21,7 +21,11 @@ async function readMap(assets: Fetcher | undefined): Promise<PreloadMap | undefi
 }
 
 /** The addresses of the modules the page's widget imports first, in the page's language. */
-export async function pageModules(assets: Fetcher | undefined, page: Page, locale: Locale): Promise<string[]> {
+export async function pageModules(
+  assets: Fetcher | undefined,
+  page: Page,
+  locale: Locale,
+): Promise<string[]> {
   map ??= readMap(assets).then((m) => {
     if (!m) map = undefined; // not built yet: ask again next time
     return m;

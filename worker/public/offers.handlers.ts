@@ -6,7 +6,14 @@
 import type { Context } from "hono";
 import { config } from "../config";
 import type { AppEnv, PropertyRow } from "../env";
-import { checkOpen, claimOffer, findOffer, type FoundOffer, type OfferContext, passOffer } from "../waitlist/offers";
+import {
+  checkOpen,
+  claimOffer,
+  findOffer,
+  type FoundOffer,
+  type OfferContext,
+  passOffer,
+} from "../waitlist/offers";
 import { guestProperty, PRIVATE } from "./access";
 import { toPublicOffer } from "./public.dto";
 import { serviceName } from "./public.repo";

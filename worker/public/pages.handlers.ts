@@ -47,7 +47,13 @@ function fromQuery(c: Context<AppEnv>) {
 function headersFor(page: Page): Record<string, string> {
   if (page === "manage" || page === "offer") {
     // The token is in the address: keep it out of caches, Referer headers, indexes and frames.
-    return { "Content-Security-Policy": `${CSP}; frame-ancestors 'none'`, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex", Vary: "Accept-Language" };
+    return {
+      "Content-Security-Policy": `${CSP}; frame-ancestors 'none'`,
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+      "X-Robots-Tag": "noindex",
+      Vary: "Accept-Language",
+    };
   }
   return { "Content-Security-Policy": CSP, "Cache-Control": "no-cache", Vary: "Accept-Language" };
 }
@@ -63,6 +69,14 @@ export const page = (name: Page) => async (c: Context<AppEnv>) => {
   const token = name === "manage" || name === "offer" ? c.req.param("token") : undefined;
   const locale = pickLocale(c, property);
   const modules = await pageModules(c.env.ASSETS, name, locale);
-  const shell = shellPage({ property, page: name, locale, path: new URL(c.req.url).pathname, token, modules, ...fromQuery(c) });
+  const shell = shellPage({
+    property,
+    page: name,
+    locale,
+    path: new URL(c.req.url).pathname,
+    token,
+    modules,
+    ...fromQuery(c),
+  });
   return c.html(shell, 200, headersFor(name));
 };

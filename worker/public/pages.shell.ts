@@ -15,7 +15,16 @@ export type Page = "welcome" | "services" | "book" | "manage" | "offer";
 const SCAN_DAYS = 14;
 
 /** Page titles and descriptions in the widget's locales. */
-const TEXT: Record<Locale, Record<Page, string> & { describe: (name: string) => string; notFound: string; noScript: string; loading: string; language: string }> = {
+const TEXT: Record<
+  Locale,
+  Record<Page, string> & {
+    describe: (name: string) => string;
+    notFound: string;
+    noScript: string;
+    loading: string;
+    language: string;
+  }
+> = {
   en: {
     welcome: "Welcome",
     services: "Menus and services",
@@ -145,7 +154,12 @@ function preloads(v: Shell) {
   const base = `/api/v2/public/${encodeURIComponent(v.property.publicKey)}`;
   const pax = Math.min(Number(v.pax ?? 2), settings.max_online_pax);
   const firstDate = zonedParts(settings.timezone, now() + settings.min_notice * 60_000).date;
-  const slots = new URLSearchParams({ date: firstDate, pax: String(pax), days: String(SCAN_DAYS), locale: v.locale });
+  const slots = new URLSearchParams({
+    date: firstDate,
+    pax: String(pax),
+    days: String(SCAN_DAYS),
+    locale: v.locale,
+  });
   const link = (href: string) => html`<link rel="preload" href="${href}" as="fetch" crossorigin>
 `;
   return html`${link(`${base}?locale=${v.locale}`)}${link(`${base}/slots?${slots}`)}`;
@@ -157,7 +171,9 @@ function heading(v: Shell) {
   const t = TEXT[v.locale];
   const name = v.property.name;
   const title = v.page === "welcome" ? name : `${t[v.page]} · ${name}`;
-  const description = (v.page === "welcome" && (textsFor(settings, v.locale).welcome_message || settings.welcome_message)) || t.describe(name);
+  const description =
+    (v.page === "welcome" && (textsFor(settings, v.locale).welcome_message || settings.welcome_message)) ||
+    t.describe(name);
   return { title, description, accent: settings.accent_color, icon: settings.logo_url ?? "/favicon.svg" };
 }
 
@@ -178,12 +194,21 @@ function element(v: Shell) {
   const pax = v.pax ? html` pax="${v.pax}"` : "";
   const accent = v.accent ? html` style="--be-accent: ${v.accent}"` : "";
   // What shows until the widget has its data, in the page's language (the widget's slot "loading").
-  const loading = v.page === "book" ? bookSkeleton(TEXT[v.locale].loading) : html`<p slot="loading" role="status" class="be-loading">${TEXT[v.locale].loading}</p>`;
+  const loading =
+    v.page === "book"
+      ? bookSkeleton(TEXT[v.locale].loading)
+      : html`<p slot="loading" role="status" class="be-loading">${TEXT[v.locale].loading}</p>`;
   return html`<booking-engine property="${v.property.publicKey}" page="${v.page}" locale="${v.locale}" hosted${token}${pax}${accent}>${loading}</booking-engine>`;
 }
 
 /** Each language's own name. */
-const NAMES: Record<Locale, string> = { en: "English", it: "Italiano", fr: "Français", de: "Deutsch", es: "Español" };
+const NAMES: Record<Locale, string> = {
+  en: "English",
+  it: "Italiano",
+  fr: "Français",
+  de: "Deutsch",
+  es: "Español",
+};
 
 /** The language switch: this page in each language, what the address adds kept. */
 function languages(v: Shell) {
@@ -212,8 +237,10 @@ export function shellPage(v: Shell) {
 ${v.page === "manage" || v.page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
 ${accent ? html`<meta name="theme-color" content="${accent}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
-${preloads(v)}${(v.modules ?? []).map((href) => html`<link rel="modulepreload" href="${href}">
-`)}<script type="module" src="/widget/booking-engine.js"></script>
+${preloads(v)}${(v.modules ?? []).map(
+  (href) => html`<link rel="modulepreload" href="${href}">
+`,
+)}<script type="module" src="/widget/booking-engine.js"></script>
 </head>
 <body>
 <main>

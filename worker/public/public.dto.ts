@@ -12,7 +12,8 @@ import type { BookingResult } from "./booking";
 import type { ManagedReservation, TypedGuest } from "./public.repo";
 
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
-const coordinate = (v: unknown, max: number) => (typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= max ? v : null);
+const coordinate = (v: unknown, max: number) =>
+  typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= max ? v : null;
 
 /** The property's position object, split for guests into an address and a point for the map link. */
 function contact(property: PropertyRow): Pick<PublicProfile, "address" | "position" | "phone" | "website"> {
@@ -50,7 +51,12 @@ export function toProfile(property: PropertyRow, locale?: Locale): PublicProfile
 }
 
 /** A reservation as its guest sees it: the guest's own typed details, never the customer record. */
-export function toPublicReservation(property: PropertyRow, row: ReservationRow, guest: TypedGuest | undefined, service: string | null): PublicReservation {
+export function toPublicReservation(
+  property: PropertyRow,
+  row: ReservationRow,
+  guest: TypedGuest | undefined,
+  service: string | null,
+): PublicReservation {
   const s = resolveSettings(property.settings);
   return {
     status: row.status,
@@ -67,7 +73,8 @@ export function toPublicReservation(property: PropertyRow, row: ReservationRow, 
     restaurant: { name: property.name, timezone: s.timezone },
     cancellable_until: cancellableUntil(row, s),
     arrived: row.checkinDate !== null,
-    waiting_until: row.status === "WAITING" && row.waitUntilMin !== null ? fromLocalMinutes(row.waitUntilMin).hour : null,
+    waiting_until:
+      row.status === "WAITING" && row.waitUntilMin !== null ? fromLocalMinutes(row.waitUntilMin).hour : null,
   };
 }
 
@@ -75,10 +82,18 @@ export function toPublicReservation(property: PropertyRow, row: ReservationRow, 
  * The booking's answer: the reservation, and its manage token and link, shown this once. The
  * link carries the guest's language to the manage page.
  */
-export function toPublicBooking(property: PropertyRow, booked: BookingResult, o: { origin: string; locale: Locale | undefined }) {
+export function toPublicBooking(
+  property: PropertyRow,
+  booked: BookingResult,
+  o: { origin: string; locale: Locale | undefined },
+) {
   const locale = o.locale ? `?locale=${o.locale}` : "";
   const manageUrl = `${o.origin}/p/${encodeURIComponent(property.publicKey)}/manage/${booked.token}${locale}`;
-  return { ...toPublicReservation(property, booked.row, booked.guest, booked.serviceName), manage_token: booked.token, manage_url: manageUrl };
+  return {
+    ...toPublicReservation(property, booked.row, booked.guest, booked.serviceName),
+    manage_token: booked.token,
+    manage_url: manageUrl,
+  };
 }
 
 /** The guest's own reservation, found by its manage token. */
@@ -89,8 +104,19 @@ export function toManagedReservation(property: PropertyRow, found: ManagedReserv
 /** A waiting-list offer and the reservation it is for, the guest as the reservation holds them. */
 export function toPublicOffer(property: PropertyRow, hit: FoundOffer, service: string | null) {
   const g = guestOf(hit.reservation);
-  const guest = { first_name: g?.first_name ?? "", last_name: g?.last_name ?? "", email: g?.email ?? "", phone: g?.phone ?? null };
+  const guest = {
+    first_name: g?.first_name ?? "",
+    last_name: g?.last_name ?? "",
+    email: g?.email ?? "",
+    phone: g?.phone ?? null,
+  };
   // an offer made before ranges offered the reservation's own time
-  const hour = hit.offer.startMin !== null ? fromLocalMinutes(hit.offer.startMin).hour : hit.reservation.startHour;
-  return { state: shownState(hit.offer), expires_at: hit.offer.expiresAt, hour, reservation: toPublicReservation(property, hit.reservation, guest, service) };
+  const hour =
+    hit.offer.startMin !== null ? fromLocalMinutes(hit.offer.startMin).hour : hit.reservation.startHour;
+  return {
+    state: shownState(hit.offer),
+    expires_at: hit.offer.expiresAt,
+    hour,
+    reservation: toPublicReservation(property, hit.reservation, guest, service),
+  };
 }

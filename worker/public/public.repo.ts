@@ -32,7 +32,11 @@ export interface ManagedReservation {
  * The reservation of a manage token within one property (a token of another property is
  * unknown here), with its service's name and the guest as typed, in one round trip.
  */
-export async function findByManageToken(db: Db, propertyId: number, tokenHash: string): Promise<ManagedReservation | undefined> {
+export async function findByManageToken(
+  db: Db,
+  propertyId: number,
+  tokenHash: string,
+): Promise<ManagedReservation | undefined> {
   const owned = and(eq(reservations.propertyId, propertyId), eq(reservations.manageTokenHash, tokenHash));
   const [found, created] = await db.batch([
     db
@@ -56,17 +60,31 @@ export async function findByManageToken(db: Db, propertyId: number, tokenHash: s
 
 /** Services a guest may book online (enabled, online, not deleted, no prepayment), in id order. */
 export async function listOnlineServices(db: Db, propertyId: number) {
-  return db
-    .select()
-    .from(services)
-    // Prepaid services are not booked online: the widget takes no payment (guest.ts, isOnline).
-    .where(and(eq(services.propertyId, propertyId), isNull(services.deletedAt), eq(services.enabled, true), eq(services.online, true), isNull(services.prepaymentWindow)))
-    .orderBy(asc(services.id));
+  return (
+    db
+      .select()
+      .from(services)
+      // Prepaid services are not booked online: the widget takes no payment (guest.ts, isOnline).
+      .where(
+        and(
+          eq(services.propertyId, propertyId),
+          isNull(services.deletedAt),
+          eq(services.enabled, true),
+          eq(services.online, true),
+          isNull(services.prepaymentWindow),
+        ),
+      )
+      .orderBy(asc(services.id))
+  );
 }
 
 export async function serviceName(db: Db, serviceId: number | null): Promise<string | null> {
   if (serviceId === null) return null;
-  const rows = await db.select({ name: services.name }).from(services).where(eq(services.id, serviceId)).limit(1);
+  const rows = await db
+    .select({ name: services.name })
+    .from(services)
+    .where(eq(services.id, serviceId))
+    .limit(1);
   return rows[0]?.name ?? null;
 }
 

@@ -1,6 +1,15 @@
 /** The shapes of the public widget API, its waiting-list offers and calendar entries included. */
 import { z } from "@hono/zod-openapi";
-import { PublicBooking, PublicBookingInput, PublicChangeInput, PublicOffer, PublicProfile, PublicReservation, PublicService, PublicSlotDay } from "../../shared/public";
+import {
+  PublicBooking,
+  PublicBookingInput,
+  PublicChangeInput,
+  PublicOffer,
+  PublicProfile,
+  PublicReservation,
+  PublicService,
+  PublicSlotDay,
+} from "../../shared/public";
 import { dateString, LOCALES } from "../../shared/schemas";
 import { queryId, queryPax } from "../lib/query";
 
@@ -27,12 +36,31 @@ export const ProfileSchema = z.object(PublicProfile.shape).openapi("PublicProfil
   },
 });
 export const ServiceSchema = z.object(PublicService.shape).openapi("PublicService", {
-  example: { id: 3, name: "Cena", description: "Dinner from the wood-fired oven", image_url: null, pax_min: 1, pax_max: 8, weekdays: [2, 3, 4, 5, 6, 7], start_hour: "19:00:00", end_hour: "22:30:00" },
+  example: {
+    id: 3,
+    name: "Cena",
+    description: "Dinner from the wood-fired oven",
+    image_url: null,
+    pax_min: 1,
+    pax_max: 8,
+    weekdays: [2, 3, 4, 5, 6, 7],
+    start_hour: "19:00:00",
+    end_hour: "22:30:00",
+  },
 });
 export const SlotDaySchema = z.object(PublicSlotDay.shape).openapi("PublicSlotDay", {
   example: {
     date: "2026-12-05",
-    services: [{ service_id: 3, name: "Cena", start_hour: "19:00:00", times: ["19:00:00", "19:15:00", "21:30:00", "00:30:00"], waiting_list: true, full_times: ["20:00:00", "20:15:00"] }],
+    services: [
+      {
+        service_id: 3,
+        name: "Cena",
+        start_hour: "19:00:00",
+        times: ["19:00:00", "19:15:00", "21:30:00", "00:30:00"],
+        waiting_list: true,
+        full_times: ["20:00:00", "20:15:00"],
+      },
+    ],
   },
 });
 const reservationExample = {
@@ -51,9 +79,15 @@ const reservationExample = {
   arrived: false,
   waiting_until: null,
 };
-export const ReservationSchema = z.object(PublicReservation.shape).openapi("PublicReservation", { example: reservationExample });
+export const ReservationSchema = z
+  .object(PublicReservation.shape)
+  .openapi("PublicReservation", { example: reservationExample });
 export const BookingSchema = z.object(PublicBooking.shape).openapi("PublicBooking", {
-  example: { ...reservationExample, manage_token: "Vx3…43 characters…Qk", manage_url: "https://book.example/p/pk_3f2a9c0d1e/manage/Vx3…Qk" },
+  example: {
+    ...reservationExample,
+    manage_token: "Vx3…43 characters…Qk",
+    manage_url: "https://book.example/p/pk_3f2a9c0d1e/manage/Vx3…Qk",
+  },
 });
 export const BookingInputSchema = z.object(PublicBookingInput.shape).openapi("PublicBookingInput", {
   example: {
@@ -76,7 +110,12 @@ export const TimeTakenSchema = z
     code: z.string().openapi({ example: "time_no_longer_available" }),
     detail: z.string(),
     request_id: z.string().nullable(),
-    alternatives: z.array(z.string()).openapi({ description: "free times of that day and service, nearest first, at most 6", example: ["19:45:00", "19:15:00"] }),
+    alternatives: z
+      .array(z.string())
+      .openapi({
+        description: "free times of that day and service, nearest first, at most 6",
+        example: ["19:45:00", "19:15:00"],
+      }),
   })
   .openapi("TimeTakenProblem");
 
@@ -84,43 +123,94 @@ export const publicKeyParam = z
   .string()
   .min(1)
   .max(100)
-  .openapi({ param: { name: "public_key", in: "path" }, description: "the property's public key (booking links)", example: "pk_3f2a9c0d1e" });
+  .openapi({
+    param: { name: "public_key", in: "path" },
+    description: "the property's public key (booking links)",
+    example: "pk_3f2a9c0d1e",
+  });
 export const KeyParam = z.object({ public_key: publicKeyParam });
 export const ManageParam = z.object({
   public_key: publicKeyParam,
-  token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" }, description: "the manage token of the confirmation", example: "Vx3…Qk" }),
+  token: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({
+      param: { name: "token", in: "path" },
+      description: "the manage token of the confirmation",
+      example: "Vx3…Qk",
+    }),
 });
 
 const localeQuery = z
   .enum(LOCALES)
   .optional()
-  .openapi({ param: { name: "locale", in: "query" }, description: "the restaurant's own texts in this language (settings.translations), the defaults where it has none", example: "it" });
+  .openapi({
+    param: { name: "locale", in: "query" },
+    description:
+      "the restaurant's own texts in this language (settings.translations), the defaults where it has none",
+    example: "it",
+  });
 export const LocaleQuery = z.object({ locale: localeQuery });
 
 // PublicSlotsQuery's rules, in plain digits as the integrator API's query fields ("1e1" is not 10).
 export const SlotsQuery = z.object({
-  date: z.string().pipe(dateString).openapi({ param: { name: "date", in: "query" }, description: "first day, in the restaurant's zone", example: "2026-12-05" }),
-  pax: queryPax.openapi({ param: { name: "pax", in: "query" }, type: "integer", description: "party size", example: 2 }),
+  date: z
+    .string()
+    .pipe(dateString)
+    .openapi({
+      param: { name: "date", in: "query" },
+      description: "first day, in the restaurant's zone",
+      example: "2026-12-05",
+    }),
+  pax: queryPax.openapi({
+    param: { name: "pax", in: "query" },
+    type: "integer",
+    description: "party size",
+    example: 2,
+  }),
   days: z
     .string()
     .regex(/^\d{1,2}$/, { message: "expected a number of days 1..14", abort: true })
     .transform(Number)
     .pipe(z.number().int().min(1).max(14))
     .optional()
-    .openapi({ param: { name: "days", in: "query" }, type: "integer", description: "how many days from date (default 1, at most 14)", example: 7 }),
+    .openapi({
+      param: { name: "days", in: "query" },
+      type: "integer",
+      description: "how many days from date (default 1, at most 14)",
+      example: 7,
+    }),
   service_id: queryId
     .optional()
-    .openapi({ param: { name: "service_id", in: "query" }, type: "integer", description: "only this service" }),
+    .openapi({
+      param: { name: "service_id", in: "query" },
+      type: "integer",
+      description: "only this service",
+    }),
   locale: localeQuery,
 });
 
 export const ChangeSchema = z
   .object(PublicChangeInput.shape)
-  .refine((c) => c.date !== undefined || c.hour !== undefined || c.pax !== undefined || c.service_id !== undefined, "give date, hour, pax or service_id")
+  .refine(
+    (c) => c.date !== undefined || c.hour !== undefined || c.pax !== undefined || c.service_id !== undefined,
+    "give date, hour, pax or service_id",
+  )
   .openapi("PublicChangeInput", { example: { date: "2026-12-06", hour: "20:00", pax: 3 } });
 
-export const OfferSchema = z.object({ ...PublicOffer.shape, reservation: ReservationSchema }).openapi("PublicOffer");
+export const OfferSchema = z
+  .object({ ...PublicOffer.shape, reservation: ReservationSchema })
+  .openapi("PublicOffer");
 export const OfferParam = z.object({
   public_key: publicKeyParam,
-  token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" }, description: "the token of the offer's email", example: "Qm9…" }),
+  token: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({
+      param: { name: "token", in: "path" },
+      description: "the token of the offer's email",
+      example: "Qm9…",
+    }),
 });

@@ -6,6 +6,13 @@
  */
 export { act } from "./act";
 export type { BookingContext } from "./context";
-export { type Created, type CreateExtras, type CreateInput, createReservation, createReservationWithRelated, type FirstRead } from "./create";
+export {
+  type Created,
+  type CreateExtras,
+  type CreateInput,
+  createReservation,
+  createReservationWithRelated,
+  type FirstRead,
+} from "./create";
 export { type UpdateInput, updateReservation } from "./update";
 export { engineOf, type LoadedDay, loadDay, requireReservation } from "./write";

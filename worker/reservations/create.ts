@@ -3,18 +3,49 @@
  * reactions add what follows) and commit (one batch, which the database refuses when a
  * concurrent booking took the table first). A refused batch is planned again on fresh data.
  */
-import { resolveSettings, type Channel, type Locale, type Occasion, type ReservationStatus, type Settings } from "../../shared/schemas";
-import { type Availability, type Catalog, type EngineService, type EngineSettings, type EngineTable, type Mode, stayMinutes } from "../availability/engine";
+import {
+  resolveSettings,
+  type Channel,
+  type Locale,
+  type Occasion,
+  type ReservationStatus,
+  type Settings,
+} from "../../shared/schemas";
+import {
+  type Availability,
+  type Catalog,
+  type EngineService,
+  type EngineSettings,
+  type EngineTable,
+  type Mode,
+  stayMinutes,
+} from "../availability/engine";
 import { invalidField } from "../errors";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
 import type { BookingContext } from "./context";
 import { checkCustomerInput, type CustomerRead, resolveCustomer } from "./customers";
 import { HOLDING } from "./machine";
-import { afterCommit, amendments, type Follow, type ReservationChange, reactionStatements } from "./reactions";
+import {
+  afterCommit,
+  amendments,
+  type Follow,
+  type ReservationChange,
+  reactionStatements,
+} from "./reactions";
 import * as repo from "./reservations.repo";
 import type { CustomerInput, CustomerPlan, HoldSpan, ReservationRow } from "./reservations.repo";
-import { checkPlace, engineOf, findService, holdSpans, type LoadedDay, loadDay, newTries, refusal, settle } from "./write";
+import {
+  checkPlace,
+  engineOf,
+  findService,
+  holdSpans,
+  type LoadedDay,
+  loadDay,
+  newTries,
+  refusal,
+  settle,
+} from "./write";
 
 export interface CreateInput {
   start_date: string;
@@ -92,26 +123,54 @@ export interface Created {
   related: repo.Related | undefined;
 }
 
-export async function createReservation(ctx: BookingContext, b: CreateInput, channel: Channel, extras: CreateExtras = {}, first: FirstRead = {}): Promise<ReservationRow> {
+export async function createReservation(
+  ctx: BookingContext,
+  b: CreateInput,
+  channel: Channel,
+  extras: CreateExtras = {},
+  first: FirstRead = {},
+): Promise<ReservationRow> {
   return (await create(ctx, b, channel, { extras, first, related: false })).row;
 }
 
 /** createReservation, with what its answer names: the customer read in the commit's own batch, the rest from the catalog it was decided on. */
-export function createReservationWithRelated(ctx: BookingContext, b: CreateInput, channel: Channel, first: FirstRead = {}): Promise<Created> {
+export function createReservationWithRelated(
+  ctx: BookingContext,
+  b: CreateInput,
+  channel: Channel,
+  first: FirstRead = {},
+): Promise<Created> {
   return create(ctx, b, channel, { extras: {}, first, related: true });
 }
 
-async function create(ctx: BookingContext, b: CreateInput, channel: Channel, o: { extras: CreateExtras; first: FirstRead; related: boolean }): Promise<Created> {
+async function create(
+  ctx: BookingContext,
+  b: CreateInput,
+  channel: Channel,
+  o: { extras: CreateExtras; first: FirstRead; related: boolean },
+): Promise<Created> {
   const mode = checkCreate(ctx, b, channel);
   const tries = newTries();
   for (let attempt = 1; ; attempt++) {
     const early: FirstRead = attempt === 1 ? o.first : {};
     // The customer and the day side by side: one round trip for both, and the holds are no older
     // than the customer's row when the engine decides.
-    const [customer, loaded] = await Promise.all([resolveCustomer(ctx, b.customer, early.customer), early.day ?? loadDay(ctx, b.start_date, attempt > 1)]);
+    const [customer, loaded] = await Promise.all([
+      resolveCustomer(ctx, b.customer, early.customer),
+      early.day ?? loadDay(ctx, b.start_date, attempt > 1),
+    ]);
     // Only a retry after losing a table spreads: an uncontended booking takes the best table.
     const engine = early.day ? early.engine : undefined;
-    const plan = await planCreate(ctx, { b, channel, extras: o.extras, mode, customer, day: loaded, engine, spread: tries.table > 0 ? Math.random() : undefined });
+    const plan = await planCreate(ctx, {
+      b,
+      channel,
+      extras: o.extras,
+      mode,
+      customer,
+      day: loaded,
+      engine,
+      spread: tries.table > 0 ? Math.random() : undefined,
+    });
     try {
       return await commitCreate(ctx, plan, o.related);
     } catch (err) {
@@ -127,13 +186,21 @@ async function create(ctx: BookingContext, b: CreateInput, channel: Channel, o: 
  * Answers the holds the booking would take on `day` (none for a waiting party). `engine`: the
  * engine over `day` when the caller decides many bookings on it.
  */
-export function precheckCreate(ctx: BookingContext, b: CreateInput, channel: Channel, day: LoadedDay, engine = engineOf(day)): HoldSpan[] {
+export function precheckCreate(
+  ctx: BookingContext,
+  b: CreateInput,
+  channel: Channel,
+  day: LoadedDay,
+  engine = engineOf(day),
+): HoldSpan[] {
   const mode = checkCreate(ctx, b, channel);
   const service = findService(day.catalog.services, b.service_id);
   checkPlace(engine, b.room_id, b.table_ids);
   // the engine's settings are the day's, resolved once when it was read
   const decided = decide(engine, service, b, { mode, settings: engine.catalog.settings, spread: undefined });
-  return HOLDING.has(decided.status) ? holdSpans(engine, decided.tables, localMinutes(b.start_date, b.start_hour), decided.stay) : [];
+  return HOLDING.has(decided.status)
+    ? holdSpans(engine, decided.tables, localMinutes(b.start_date, b.start_hour), decided.stay)
+    : [];
 }
 
 /** The input rules that need no data: who may block, wait, override or set a duration. */
@@ -141,13 +208,20 @@ function checkCreate(ctx: BookingContext, b: CreateInput, channel: Channel): Mod
   const mode: Mode = channel === "PLATFORM_ADMIN" ? "staff" : "online";
   const block = isBlock(b);
   if (channel === "SEARCHENGINE" && (!ctx.property.searchengineEnabled || ctx.property.sandbox)) {
-    throw invalidField("channel", "the search-engine feature is off for this property (a sandbox property never has it): POST /reservations/searchengine turns it on");
+    throw invalidField(
+      "channel",
+      "the search-engine feature is off for this property (a sandbox property never has it): POST /reservations/searchengine turns it on",
+    );
   }
-  if (b.duration !== undefined && mode !== "staff") throw invalidField("duration", "only staff (PLATFORM_ADMIN) reservations set a duration");
-  if (block && mode !== "staff") throw invalidField("status", "only staff (PLATFORM_ADMIN) can block tables with OUTOFORDER");
+  if (b.duration !== undefined && mode !== "staff")
+    throw invalidField("duration", "only staff (PLATFORM_ADMIN) reservations set a duration");
+  if (block && mode !== "staff")
+    throw invalidField("status", "only staff (PLATFORM_ADMIN) can block tables with OUTOFORDER");
   if (block && b.waiting_list) throw invalidField("waiting_list", "an OUTOFORDER block cannot wait");
-  if (b.override_pacing && mode !== "staff") throw invalidField("override_pacing", "only staff (PLATFORM_ADMIN) bookings may override pacing");
-  if (!block && !b.customer) throw invalidField("customer", "a customer is required: a first or last name, and an email or a phone");
+  if (b.override_pacing && mode !== "staff")
+    throw invalidField("override_pacing", "only staff (PLATFORM_ADMIN) bookings may override pacing");
+  if (!block && !b.customer)
+    throw invalidField("customer", "a customer is required: a first or last name, and an email or a phone");
   checkCustomerInput(b.customer);
   return mode;
 }
@@ -173,32 +247,73 @@ async function planCreate(ctx: BookingContext, p: PlanInput): Promise<CreatePlan
   const settings = resolveSettings(ctx.property.settings);
   const decided = decide(engine, service, b, { mode, settings, spread: p.spread });
   const row = newRow(ctx, p, service, decided, customer);
-  const change: ReservationChange = { ctx, before: null, after: storedRow(row, customer), reservationId: repo.NEW_RESERVATION_ID, version: 0, action: "created", releasesTables: false };
+  const change: ReservationChange = {
+    ctx,
+    before: null,
+    after: storedRow(row, customer),
+    reservationId: repo.NEW_RESERVATION_ID,
+    version: 0,
+    action: "created",
+    releasesTables: false,
+  };
   Object.assign(row, await amendments(change));
   change.after = storedRow(row, customer);
-  const spans = HOLDING.has(decided.status) ? holdSpans(engine, decided.tables, row.startMin, decided.stay) : [];
-  const history: repo.HistoryEntry = { actor: ctx.actor, action: "created", fromStatus: null, toStatus: decided.status, changes: { status: [null, decided.status], ...p.extras.history } };
+  const spans = HOLDING.has(decided.status)
+    ? holdSpans(engine, decided.tables, row.startMin, decided.stay)
+    : [];
+  const history: repo.HistoryEntry = {
+    actor: ctx.actor,
+    action: "created",
+    fromStatus: null,
+    toStatus: decided.status,
+    changes: { status: [null, decided.status], ...p.extras.history },
+  };
   const limit = guestLimit(mode, settings, b.customer);
   const names = catalogNames(engine.catalog, service, row);
   return { row, customer, spans, history, follow: await reactionStatements(change), limit, change, names };
 }
 
 /** The service, room and tables a new reservation names, from the catalog the engine decided on. */
-function catalogNames(catalog: Catalog, service: EngineService, row: Pick<NewRow, "roomId" | "tableIds">): repo.CatalogNames {
+function catalogNames(
+  catalog: Catalog,
+  service: EngineService,
+  row: Pick<NewRow, "roomId" | "tableIds">,
+): repo.CatalogNames {
   const room = catalog.rooms.find((r) => r.id === row.roomId);
   const tables = (row.tableIds ?? []).flatMap((id) => catalog.tables.filter((t) => t.id === id));
-  return { services: new Map([[service.id, service]]), rooms: new Map(room ? [[room.id, room]] : []), tables: new Map(tables.map((t) => [t.id, t])) };
+  return {
+    services: new Map([[service.id, service]]),
+    rooms: new Map(room ? [[room.id, room]] : []),
+    tables: new Map(tables.map((t) => [t.id, t])),
+  };
 }
 
 async function commitCreate(ctx: BookingContext, plan: CreatePlan, related: boolean): Promise<Created> {
   const names = related ? plan.names : undefined;
-  const { row, related: read, followed } = await repo.insertReservation(ctx.db, plan.row, plan.customer, plan.spans, plan.history, plan.follow.statements, { limit: plan.limit, names });
+  const {
+    row,
+    related: read,
+    followed,
+  } = await repo.insertReservation(
+    ctx.db,
+    plan.row,
+    plan.customer,
+    plan.spans,
+    plan.history,
+    plan.follow.statements,
+    { limit: plan.limit, names },
+  );
   afterCommit(plan.change, row, plan.follow, followed);
   return { row, related: read };
 }
 
 /** The engine's decision: a waiting party takes no table; anyone else the best free one (or those named). */
-function decide(engine: Availability, service: EngineService, b: CreateInput, o: { mode: Mode; settings: EngineSettings; spread: number | undefined }): Decided {
+function decide(
+  engine: Availability,
+  service: EngineService,
+  b: CreateInput,
+  o: { mode: Mode; settings: EngineSettings; spread: number | undefined },
+): Decided {
   const { mode, spread } = o;
   const start = localMinutes(b.start_date, b.start_hour);
   const stay = b.duration ?? stayMinutes(b.pax, o.settings, service);
@@ -211,13 +326,30 @@ function decide(engine: Availability, service: EngineService, b: CreateInput, o:
   const block = isBlock(b);
   // A staff block is no arrival: pacing does not count it.
   const overridePacing = block || b.override_pacing;
-  const decision = engine.decide({ service, date: b.start_date, start, pax: b.pax, mode, stay, roomId: b.room_id, tableIds: b.table_ids, overridePacing, spread });
+  const decision = engine.decide({
+    service,
+    date: b.start_date,
+    start,
+    pax: b.pax,
+    mode,
+    stay,
+    roomId: b.room_id,
+    tableIds: b.table_ids,
+    overridePacing,
+    spread,
+  });
   if (!decision.ok) throw refusal(decision.refusal, decision.detail);
   const status: ReservationStatus = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
   return { status, tables: decision.tables, stay: decision.stay };
 }
 
-function newRow(ctx: BookingContext, p: PlanInput, service: EngineService, d: Decided, customer: CustomerPlan | undefined): NewRow {
+function newRow(
+  ctx: BookingContext,
+  p: PlanInput,
+  service: EngineService,
+  d: Decided,
+  customer: CustomerPlan | undefined,
+): NewRow {
   const { b, extras } = p;
   const at = nowIso();
   const start = localMinutes(b.start_date, b.start_hour);
@@ -274,8 +406,18 @@ function storedRow(row: NewRow, customer: CustomerPlan | undefined): Reservation
  * The per-guest limit of an online booking (the setting max_online_bookings_per_guest): staff
  * bookings, and a property without a limit, have none.
  */
-function guestLimit(mode: Mode, settings: Settings, customer: CreateInput["customer"]): repo.GuestLimit | undefined {
+function guestLimit(
+  mode: Mode,
+  settings: Settings,
+  customer: CreateInput["customer"],
+): repo.GuestLimit | undefined {
   const max = settings.max_online_bookings_per_guest;
-  if (mode !== "online" || max === null || !customer || (!customer.email && !customer.phone)) return undefined;
-  return { email: customer.email?.toLowerCase() ?? null, phone: customer.phone ?? null, nowMin: zonedParts(settings.timezone, now()).minutes, maxBookings: max };
+  if (mode !== "online" || max === null || !customer || (!customer.email && !customer.phone))
+    return undefined;
+  return {
+    email: customer.email?.toLowerCase() ?? null,
+    phone: customer.phone ?? null,
+    nowMin: zonedParts(settings.timezone, now()).minutes,
+    maxBookings: max,
+  };
 }

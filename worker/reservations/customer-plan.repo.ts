@@ -17,9 +17,19 @@ export interface CustomerInput {
   locale?: string | undefined;
 }
 
-const byId = (db: Db, propertyId: number, id: number) => db.select().from(customers).where(and(eq(customers.id, id), eq(customers.propertyId, propertyId))).limit(1);
+const byId = (db: Db, propertyId: number, id: number) =>
+  db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, id), eq(customers.propertyId, propertyId)))
+    .limit(1);
 
-const byField = (db: Db, propertyId: number, field: typeof customers.email | typeof customers.phone, value: string) =>
+const byField = (
+  db: Db,
+  propertyId: number,
+  field: typeof customers.email | typeof customers.phone,
+  value: string,
+) =>
   db
     .select()
     .from(customers)
@@ -28,7 +38,9 @@ const byField = (db: Db, propertyId: number, field: typeof customers.email | typ
     .limit(1);
 
 /** What a booking's customer input is looked up by: an id, and an email (whose owner must be that id); else an email, else a phone. */
-export type CustomerLookup = { id: number; email?: string | undefined } | { id?: undefined; email?: string | undefined; phone?: string | undefined };
+export type CustomerLookup =
+  | { id: number; email?: string | undefined }
+  | { id?: undefined; email?: string | undefined; phone?: string | undefined };
 
 /** The keys of `input` a lookup reads by, lower-cased as stored: two inputs with the same lookup read the same rows. */
 export function customerLookup(input: CustomerInput & { id?: number | undefined }): CustomerLookup {
@@ -44,13 +56,20 @@ export function customerLookup(input: CustomerInput & { id?: number | undefined 
  * new person, whatever the phone).
  */
 export function customerQueries(db: Db, propertyId: number, l: CustomerLookup) {
-  if (l.id !== undefined) return [byId(db, propertyId, l.id), ...(l.email ? [byField(db, propertyId, customers.email, l.email)] : [])];
+  if (l.id !== undefined)
+    return [
+      byId(db, propertyId, l.id),
+      ...(l.email ? [byField(db, propertyId, customers.email, l.email)] : []),
+    ];
   if (l.email) return [byField(db, propertyId, customers.email, l.email)];
   return "phone" in l && l.phone ? [byField(db, propertyId, customers.phone, l.phone)] : [];
 }
 
 /** What the statements of a lookup found: the customer, and for a lookup by id the owner of the email given with it. */
-export function customerFound(l: CustomerLookup, results: readonly unknown[]): { existing: CustomerRow | undefined; emailOwner: CustomerRow | undefined } {
+export function customerFound(
+  l: CustomerLookup,
+  results: readonly unknown[],
+): { existing: CustomerRow | undefined; emailOwner: CustomerRow | undefined } {
   const [first, second] = results as CustomerRow[][];
   return { existing: first?.[0], emailOwner: l.id !== undefined ? second?.[0] : undefined };
 }
@@ -66,7 +85,10 @@ export interface CustomerPlan {
 const normalName = (v: string | null | undefined) => v?.normalize("NFKC").trim().toLowerCase() || null;
 
 /** A typed name that disagrees with the stored one (a name missing on either side agrees). */
-export function namesDiffer(input: CustomerInput, existing: Pick<CustomerRow, "firstName" | "lastName">): boolean {
+export function namesDiffer(
+  input: CustomerInput,
+  existing: Pick<CustomerRow, "firstName" | "lastName">,
+): boolean {
   const differs = (typed: string | undefined, stored: string | null) => {
     const [a, b] = [normalName(typed), normalName(stored)];
     return a !== null && b !== null && a !== b;
@@ -74,7 +96,12 @@ export function namesDiffer(input: CustomerInput, existing: Pick<CustomerRow, "f
   return differs(input.first_name, existing.firstName) || differs(input.last_name, existing.lastName);
 }
 
-const asGuest = (f: CustomerPlan["fields"]): Guest => ({ first_name: f.firstName, last_name: f.lastName, email: f.email, phone: f.phone });
+const asGuest = (f: CustomerPlan["fields"]): Guest => ({
+  first_name: f.firstName,
+  last_name: f.lastName,
+  email: f.email,
+  phone: f.phone,
+});
 
 /**
  * What to write for a booking's customer. Named by id (`explicit`, staff only):
@@ -83,11 +110,26 @@ const asGuest = (f: CustomerPlan["fields"]): Guest => ({ first_name: f.firstName
  * sharing an email or a phone: the stored customer stays as it is and the reservation keeps the
  * guest as typed. Unknown: a new customer.
  */
-export function planCustomer(input: CustomerInput, existing: CustomerRow | undefined, explicit: boolean): CustomerPlan {
-  const typed = { firstName: input.first_name ?? null, lastName: input.last_name ?? null, email: input.email?.toLowerCase() ?? null, phone: input.phone ?? null };
+export function planCustomer(
+  input: CustomerInput,
+  existing: CustomerRow | undefined,
+  explicit: boolean,
+): CustomerPlan {
+  const typed = {
+    firstName: input.first_name ?? null,
+    lastName: input.last_name ?? null,
+    email: input.email?.toLowerCase() ?? null,
+    phone: input.phone ?? null,
+  };
   if (!existing) return { existing, fields: typed, locale: input.locale ?? null, guest: asGuest(typed) };
-  const known = { firstName: existing.firstName, lastName: existing.lastName, email: existing.email, phone: existing.phone };
-  if (!explicit && namesDiffer(input, existing)) return { existing, fields: known, locale: existing.locale, guest: asGuest(typed) };
+  const known = {
+    firstName: existing.firstName,
+    lastName: existing.lastName,
+    email: existing.email,
+    phone: existing.phone,
+  };
+  if (!explicit && namesDiffer(input, existing))
+    return { existing, fields: known, locale: existing.locale, guest: asGuest(typed) };
   const pick = <T>(given: T | null, stored: T | null) => (explicit ? (given ?? stored) : (stored ?? given));
   const fields = {
     firstName: pick(typed.firstName, known.firstName),
@@ -96,7 +138,12 @@ export function planCustomer(input: CustomerInput, existing: CustomerRow | undef
     phone: pick(typed.phone, known.phone),
   };
   // The same person: what they gave this time, and what the restaurant knows for the rest.
-  const given = { firstName: typed.firstName ?? known.firstName, lastName: typed.lastName ?? known.lastName, email: typed.email ?? known.email, phone: typed.phone ?? known.phone };
+  const given = {
+    firstName: typed.firstName ?? known.firstName,
+    lastName: typed.lastName ?? known.lastName,
+    email: typed.email ?? known.email,
+    phone: typed.phone ?? known.phone,
+  };
   return { existing, fields, locale: existing.locale ?? input.locale ?? null, guest: asGuest(given) };
 }
 

@@ -18,8 +18,10 @@ export interface CustomerRead {
 /** The input rules of a customer given without an id: a name, and an email or a phone. */
 export function checkCustomerInput(input: CustomerGiven | undefined) {
   if (!input || input.id !== undefined) return;
-  if (!input.first_name && !input.last_name) throw invalidField("customer.first_name", "give the customer's first or last name");
-  if (!input.email && !input.phone) throw invalidField("customer.email", "give the customer's email or phone");
+  if (!input.first_name && !input.last_name)
+    throw invalidField("customer.first_name", "give the customer's first or last name");
+  if (!input.email && !input.phone)
+    throw invalidField("customer.email", "give the customer's email or phone");
 }
 
 /** Independent reads in one round trip (none, one, or a batch). */
@@ -34,17 +36,28 @@ export async function readAll(db: Db, statements: Statement[]): Promise<readonly
  * by phone, else new. Banned: 403. Reads only (one round trip, none when `read` answers the same
  * lookup): what to write joins the reservation's batch, so a refused booking writes nothing.
  */
-export async function resolveCustomer(ctx: BookingContext, input: CustomerGiven | undefined, read?: CustomerRead) {
+export async function resolveCustomer(
+  ctx: BookingContext,
+  input: CustomerGiven | undefined,
+  read?: CustomerRead,
+) {
   if (!input) return undefined;
   const lookup = repo.customerLookup(input);
-  const results = read && sameLookup(read.lookup, lookup) ? read.results : await readAll(ctx.db, repo.customerQueries(ctx.db, ctx.property.id, lookup));
+  const results =
+    read && sameLookup(read.lookup, lookup)
+      ? read.results
+      : await readAll(ctx.db, repo.customerQueries(ctx.db, ctx.property.id, lookup));
   const { existing, emailOwner } = repo.customerFound(lookup, results);
   if (input.id !== undefined) {
-    if (!existing) throw new ApiError("user_not_found", `customer ${input.id} does not exist in this property`);
-    if (emailOwner && emailOwner.id !== existing.id) throw invalidField("customer.email", `this email belongs to customer ${emailOwner.id} of the property`);
+    if (!existing)
+      throw new ApiError("user_not_found", `customer ${input.id} does not exist in this property`);
+    if (emailOwner && emailOwner.id !== existing.id)
+      throw invalidField("customer.email", `this email belongs to customer ${emailOwner.id} of the property`);
   }
-  if (existing?.banned) throw new ApiError("customer_is_banned", "this customer may not book at this property");
+  if (existing?.banned)
+    throw new ApiError("customer_is_banned", "this customer may not book at this property");
   return repo.planCustomer(input, existing, input.id !== undefined);
 }
 
-const sameLookup = (a: repo.CustomerLookup, b: repo.CustomerLookup) => JSON.stringify(a) === JSON.stringify(b);
+const sameLookup = (a: repo.CustomerLookup, b: repo.CustomerLookup) =>
+  JSON.stringify(a) === JSON.stringify(b);

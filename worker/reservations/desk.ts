@@ -47,10 +47,16 @@ export interface DeskJob {
  * D1 bookmark of its commit (the caller's next read, given it, sees the booking) and the outbox
  * rows its commit took (for the request to attempt once it has answered).
  */
-export type Booked = Created & { property: PropertyRow; bookmark: string | null; taken: (readonly unknown[])[] };
+export type Booked = Created & {
+  property: PropertyRow;
+  bookmark: string | null;
+  taken: (readonly unknown[])[];
+};
 
 /** The desk's answer: the booking, or the problem to answer. */
-type DeskAnswer = Booked | { problem: { code: ErrorCode; detail: string | undefined; options: ApiError["options"] } };
+type DeskAnswer =
+  | Booked
+  | { problem: { code: ErrorCode; detail: string | undefined; options: ApiError["options"] } };
 
 /** What the desk has done since its object started. */
 export interface DeskFigures {
@@ -95,21 +101,30 @@ export const bookedAtDesk = (c: Context<AppEnv>) => c.req.method === "POST" && C
 
 /** The Worker's side: the booking goes to the restaurant's object, its answer comes back as the route's. */
 export async function bookAtDesk(env: Bindings, job: DeskJob): Promise<Booked> {
-  const answer = (await restaurantObject(env, job.propertyId).book(job as unknown as DeskMessage)) as unknown as DeskAnswer;
-  if ("problem" in answer) throw new ApiError(answer.problem.code, answer.problem.detail, answer.problem.options);
+  const answer = (await restaurantObject(env, job.propertyId).book(
+    job as unknown as DeskMessage,
+  )) as unknown as DeskAnswer;
+  if ("problem" in answer)
+    throw new ApiError(answer.problem.code, answer.problem.detail, answer.problem.options);
   return answer;
 }
 
 /** The object's side, registered by worker/wiring.ts. */
 export const bookingDesk: DeskHandler = {
-  book: (room, job) => enqueue(deskOf(room), room.env, job as unknown as DeskJob) as unknown as Promise<DeskMessage>,
+  book: (room, job) =>
+    enqueue(deskOf(room), room.env, job as unknown as DeskJob) as unknown as Promise<DeskMessage>,
   figures: (room) => ({ ...deskOf(room).figures }),
 };
 
 function deskOf(room: DeskRoom): Desk {
   let desk = room.kept.get("desk") as Desk | undefined;
   if (!desk) {
-    desk = { queue: [], busy: false, days: new Map(), figures: { reads: 0, refused: 0, committed: 0, widestRound: 0 } };
+    desk = {
+      queue: [],
+      busy: false,
+      days: new Map(),
+      figures: { reads: 0, refused: 0, committed: 0, widestRound: 0 },
+    };
     room.kept.set("desk", desk);
   }
   return desk;
@@ -174,7 +189,10 @@ async function serveDay(desk: Desk, env: Bindings, key: string, round: Waiting[]
     return;
   }
   const { winners, refused } = decideRound(env, round, read);
-  take(desk, winners.map((x) => x.w));
+  take(
+    desk,
+    winners.map((x) => x.w),
+  );
   desk.figures.committed += winners.length;
   const committed = await Promise.all(winners.map((x) => commit(x, env)));
   if (!committed.every(Boolean)) return;
@@ -210,7 +228,12 @@ async function commit({ w, ctx, day, engine, customer }: Winner, env: Bindings):
     const session = openShard(env, w.job.shard, { write: true });
     const taken: (readonly unknown[])[] = [];
     const outbox = { took: (answered: readonly unknown[]) => void taken.push(answered) };
-    const created = await createReservationWithRelated({ ...ctx, db: shardDb(session), outbox }, w.job.input, w.job.channel, { day, engine, customer });
+    const created = await createReservationWithRelated(
+      { ...ctx, db: shardDb(session), outbox },
+      w.job.input,
+      w.job.channel,
+      { day, engine, customer },
+    );
     w.answer({ ...created, property: ctx.property, bookmark: session.getBookmark(), taken });
     return true;
   } catch (err) {
@@ -231,9 +254,17 @@ async function readDay(desk: Desk, env: Bindings, round: Waiting[], key: string)
   desk.figures.reads++;
   const job = round[0]!.job;
   const db = shardDb(shardD1(env, job.shard));
-  const lookups = round.slice(0, CUSTOMERS_WITH_DAY).map((w) => (w.job.input.customer ? customerLookup(w.job.input.customer) : undefined));
+  const lookups = round
+    .slice(0, CUSTOMERS_WITH_DAY)
+    .map((w) => (w.job.input.customer ? customerLookup(w.job.input.customer) : undefined));
   const statements = lookups.map((l) => (l ? customerQueries(db, job.propertyId, l) : []));
-  const read = await loadDeskDay(db, job.propertyId, job.input.start_date, desk.days.get(key), statements.flat());
+  const read = await loadDeskDay(
+    db,
+    job.propertyId,
+    job.input.start_date,
+    desk.days.get(key),
+    statements.flat(),
+  );
   // 404 when the row is gone, 403 when its sandbox expired: the checks the Worker left to this read
   const property = checkPropertyRow(job.propertyId, read?.property);
   desk.days.delete(key);
@@ -243,7 +274,11 @@ async function readDay(desk: Desk, env: Bindings, round: Waiting[], key: string)
 }
 
 /** Each lookup's results, cut from the read's by how many statements each sent. */
-function customersOf(lookups: (CustomerRead["lookup"] | undefined)[], statements: unknown[][], results: readonly unknown[]): (CustomerRead | undefined)[] {
+function customersOf(
+  lookups: (CustomerRead["lookup"] | undefined)[],
+  statements: unknown[][],
+  results: readonly unknown[],
+): (CustomerRead | undefined)[] {
   let at = 0;
   return lookups.map((lookup, i) => {
     const n = statements[i]!.length;
@@ -258,11 +293,17 @@ function take(desk: Desk, waiting: Waiting[]): Waiting[] {
 }
 
 function contextOf(env: Bindings, job: DeskJob, property: PropertyRow): BookingContext {
-  return { db: shardDb(shardD1(env, job.shard)), property, actor: job.actor, linkSecret: config(env).linkSecret };
+  return {
+    db: shardDb(shardD1(env, job.shard)),
+    property,
+    actor: job.actor,
+    linkSecret: config(env).linkSecret,
+  };
 }
 
 /** An ApiError crosses back as data (its class would not survive the trip); anything else fails the call as before. */
 function answerError(w: Waiting, err: unknown): void {
-  if (err instanceof ApiError) w.answer({ problem: { code: err.code, detail: err.detail, options: err.options } });
+  if (err instanceof ApiError)
+    w.answer({ problem: { code: err.code, detail: err.detail, options: err.options } });
   else w.fail(err);
 }

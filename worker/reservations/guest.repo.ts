@@ -15,7 +15,10 @@ export const CUSTOMER_AS_GUEST = `CASE WHEN c.erased_at IS NULL THEN json_object
 const guestOrCustomer = sql`coalesce(${reservations.guest}, (SELECT ${sql.raw(CUSTOMER_AS_GUEST)} FROM customers c WHERE c.id = ${reservations.customerId}))`;
 
 /** Every column of a reservation, with the guest put back: what every read of one selects. */
-export const reservationFields = { ...getTableColumns(reservations), guest: guestOrCustomer.mapWith(reservations.guest) };
+export const reservationFields = {
+  ...getTableColumns(reservations),
+  guest: guestOrCustomer.mapWith(reservations.guest),
+};
 
 /**
  * The guest written out on each reservation that leans on its customer's record, before the

@@ -35,16 +35,22 @@ function storedChanges(e: HistoryEntry): HistoryEntry["changes"] {
 }
 
 /** The number the next entry of a reservation takes (its entries are 1, 2, ...; a batch runs alone). */
-export const nextSeq = (reservationId: number | SQL) => sql<number>`(SELECT coalesce(max(h.seq), 0) + 1 FROM reservation_history h WHERE h.reservation_id = ${reservationId})`;
+export const nextSeq = (reservationId: number | SQL) =>
+  sql<number>`(SELECT coalesce(max(h.seq), 0) + 1 FROM reservation_history h WHERE h.reservation_id = ${reservationId})`;
 
 /** The statement that writes a history entry (`reservationId` may be the SQL of the id just inserted). */
 export function insertHistory(db: Db, reservationId: number, entry: HistoryEntry) {
-  return db.insert(reservationHistory).values({ reservationId, seq: nextSeq(reservationId), ...entry, changes: storedChanges(entry) });
+  return db
+    .insert(reservationHistory)
+    .values({ reservationId, seq: nextSeq(reservationId), ...entry, changes: storedChanges(entry) });
 }
 
 /** The changes as written: the status change first, the stamped time last (reservations/history.ts's order). */
 function shownChanges(h: HistoryRow, timeZone: string): HistoryRow["changes"] {
-  const out: HistoryRow["changes"] = h.fromStatus === h.toStatus || "status" in h.changes ? { ...h.changes } : { status: [h.fromStatus, h.toStatus], ...h.changes };
+  const out: HistoryRow["changes"] =
+    h.fromStatus === h.toStatus || "status" in h.changes
+      ? { ...h.changes }
+      : { status: [h.fromStatus, h.toStatus], ...h.changes };
   const stamped = STAMPED[h.action];
   if (stamped && !(stamped in out)) out[stamped] = [null, toLocalDateTime(timeZone, h.at, true)];
   return out;
@@ -52,6 +58,10 @@ function shownChanges(h: HistoryRow, timeZone: string): HistoryRow["changes"] {
 
 /** A reservation's history in order, `changes` as written (local times in `timeZone`, the property's). */
 export async function listHistory(db: Db, reservationId: number, timeZone: string): Promise<HistoryRow[]> {
-  const rows = await db.select().from(reservationHistory).where(eq(reservationHistory.reservationId, reservationId)).orderBy(asc(reservationHistory.seq));
+  const rows = await db
+    .select()
+    .from(reservationHistory)
+    .where(eq(reservationHistory.reservationId, reservationId))
+    .orderBy(asc(reservationHistory.seq));
   return rows.map((h) => ({ ...h, changes: shownChanges(h, timeZone) }));
 }

@@ -26,18 +26,25 @@ const FIELDS_SHOWN: [keyof ReservationRow, string][] = [
 function shown(key: keyof ReservationRow, value: unknown, timeZone: string, startMin: number): unknown {
   if (value === null || value === undefined) return null;
   if (key === "endMin") return stayEndDate(timeZone, startMin, value as number);
-  if (key === "checkinDate" || key === "checkoutDate") return toLocalDateTime(timeZone, value as string, true);
+  if (key === "checkinDate" || key === "checkoutDate")
+    return toLocalDateTime(timeZone, value as string, true);
   return value;
 }
 
 /** {field: [before, after]} of what a write changes, in the API's names and formats. */
-export function diff(before: ReservationRow, set: Partial<ReservationRow>, timeZone: string): Record<string, [unknown, unknown]> {
+export function diff(
+  before: ReservationRow,
+  set: Partial<ReservationRow>,
+  timeZone: string,
+): Record<string, [unknown, unknown]> {
   const out: Record<string, [unknown, unknown]> = {};
   for (const [key, name] of FIELDS_SHOWN) {
     if (!(key in set)) continue;
-    const [a, b] = [shown(key, before[key], timeZone, before.startMin), shown(key, set[key], timeZone, set.startMin ?? before.startMin)];
+    const [a, b] = [
+      shown(key, before[key], timeZone, before.startMin),
+      shown(key, set[key], timeZone, set.startMin ?? before.startMin),
+    ];
     if (JSON.stringify(a) !== JSON.stringify(b)) out[name] = [a, b];
   }
   return out;
 }
-

@@ -6,7 +6,12 @@ import type { ReservationStatus } from "../../shared/schemas";
 import { ARRIVING } from "../availability/rules";
 
 /** Statuses that hold their tables. WAITING and the final ones hold nothing. */
-export const HOLDING: ReadonlySet<ReservationStatus> = new Set(["PREPAY", "ACCEPTED", "CONFIRMED", "OUTOFORDER"]);
+export const HOLDING: ReadonlySet<ReservationStatus> = new Set([
+  "PREPAY",
+  "ACCEPTED",
+  "CONFIRMED",
+  "OUTOFORDER",
+]);
 export const FINAL: ReadonlySet<ReservationStatus> = new Set(["CANCELLED", "EXPIRED", "REJECTED"]);
 
 /** Status PATCH targets from each status. */
@@ -57,7 +62,12 @@ const refuse = (reason: string): Outcome => ({ ok: false, reason });
 function moveTo(state: MachineState, status: ReservationStatus, extra: Partial<MachineState> = {}): Outcome {
   const before = HOLDING.has(state.status);
   const after = HOLDING.has(status);
-  return { ok: true, state: { ...state, ...extra, status }, takesTables: !before && after, releasesTables: before && !after };
+  return {
+    ok: true,
+    state: { ...state, ...extra, status },
+    takesTables: !before && after,
+    releasesTables: before && !after,
+  };
 }
 
 /** The outcome of an action on a reservation; a refusal is the API's 403 "reservation not available". */
@@ -83,19 +93,22 @@ function statusMove(state: MachineState, action: StatusAction): Outcome {
   const { status } = state;
   switch (action.type) {
     case "status":
-      if (!MOVES[status].includes(action.to)) return refuse(`a ${status} reservation cannot become ${action.to}`);
+      if (!MOVES[status].includes(action.to))
+        return refuse(`a ${status} reservation cannot become ${action.to}`);
       return moveTo(state, action.to);
     case "cancel":
       if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be cancelled`);
       return moveTo(state, "CANCELLED");
     case "expire_unpaid":
-      if (status !== "PREPAY") return refuse(`only a PREPAY reservation expires unpaid, this one is ${status}`);
+      if (status !== "PREPAY")
+        return refuse(`only a PREPAY reservation expires unpaid, this one is ${status}`);
       // A guest already checked in is at the table: staff settle that, not the cron.
       if (state.checkedIn) return refuse("a checked-in guest does not expire unpaid");
       return moveTo(state, "EXPIRED");
     case "expire_no_show":
       // A party that never came: only one that would arrive, and not checked in.
-      if (!(ARRIVING as readonly string[]).includes(status)) return refuse(`only an arriving reservation can be a no-show, this one is ${status}`);
+      if (!(ARRIVING as readonly string[]).includes(status))
+        return refuse(`only an arriving reservation can be a no-show, this one is ${status}`);
       if (state.checkedIn) return refuse("a checked-in guest came: no no-show");
       return moveTo(state, "EXPIRED");
     case "update":
@@ -107,7 +120,8 @@ function statusMove(state: MachineState, action: StatusAction): Outcome {
 function checkin(state: MachineState): Outcome {
   const { status } = state;
   if (state.checkedIn) return refuse("the reservation is already checked in");
-  if (!["WAITING", "PREPAY", "ACCEPTED", "CONFIRMED"].includes(status)) return refuse(`a ${status} reservation cannot be checked in`);
+  if (!["WAITING", "PREPAY", "ACCEPTED", "CONFIRMED"].includes(status))
+    return refuse(`a ${status} reservation cannot be checked in`);
   // A walk-in from the waiting list is accepted on arrival; other statuses stay.
   return moveTo(state, checkinResult(status), { checkedIn: true, checkinPrev: status });
 }
@@ -150,6 +164,15 @@ export function checkinResult(status: ReservationStatus): ReservationStatus {
 export function parseStatusTarget(value: string): ReservationStatus | undefined {
   const upper = value.trim().toUpperCase();
   if (upper === "DECLINED") return "REJECTED";
-  const all: ReservationStatus[] = ["WAITING", "ACCEPTED", "CANCELLED", "CONFIRMED", "EXPIRED", "PREPAY", "OUTOFORDER", "REJECTED"];
+  const all: ReservationStatus[] = [
+    "WAITING",
+    "ACCEPTED",
+    "CANCELLED",
+    "CONFIRMED",
+    "EXPIRED",
+    "PREPAY",
+    "OUTOFORDER",
+    "REJECTED",
+  ];
   return all.find((s) => s === upper);
 }

@@ -21,7 +21,10 @@ const LOOKBACK_MIN = 2 * 1440;
 const PER_BATCH = 50;
 
 /** Expires the shard's no-shows until `until` (epoch ms); answers the ids expired. */
-export async function expireNoShows(db: Db, o: { until?: number; linkSecret?: string | undefined } = {}): Promise<number[]> {
+export async function expireNoShows(
+  db: Db,
+  o: { until?: number; linkSecret?: string | undefined } = {},
+): Promise<number[]> {
   const properties = new Map((await noShowProperties(db)).map((p) => [p.id, p]));
   const windows = [...properties.values()].map((p) => {
     const s = resolveSettings(p.settings);
@@ -35,7 +38,11 @@ export async function expireNoShows(db: Db, o: { until?: number; linkSecret?: st
     for (const row of await dueNoShows(db, windows.slice(i, i + PER_BATCH), BATCH)) {
       if (o.until !== undefined && now() > o.until) return expired;
       try {
-        await act({ db, property: properties.get(row.propertyId)!, actor: "system", linkSecret: o.linkSecret }, row.id, { type: "expire_no_show" });
+        await act(
+          { db, property: properties.get(row.propertyId)!, actor: "system", linkSecret: o.linkSecret },
+          row.id,
+          { type: "expire_no_show" },
+        );
         expired.push(row.id);
       } catch (err) {
         // Checked in, cancelled or moved between the read and the write: nothing to expire.

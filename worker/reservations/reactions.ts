@@ -71,7 +71,8 @@ export function registerReaction(reaction: ReservationReaction): void {
 /** Every reaction's additions to the row, merged in registration order. */
 export async function amendments(change: ReservationChange): Promise<Partial<ReservationRow>> {
   const out: Partial<ReservationRow> = {};
-  for (const r of registry) if (r.amend) Object.assign(out, await r.amend({ ...change, after: { ...change.after, ...out } }));
+  for (const r of registry)
+    if (r.amend) Object.assign(out, await r.amend({ ...change, after: { ...change.after, ...out } }));
   return out;
 }
 
@@ -100,7 +101,12 @@ export async function reactionStatements(change: ReservationChange): Promise<Fol
 }
 
 /** Tells every reaction the change committed, each with the answers of its own statements (`answered`: all of `follow`'s). */
-export function afterCommit(change: ReservationChange, row: ReservationRow, follow: Follow, answered: readonly unknown[]): void {
+export function afterCommit(
+  change: ReservationChange,
+  row: ReservationRow,
+  follow: Follow,
+  answered: readonly unknown[],
+): void {
   const own = byReaction(follow, answered);
   registry.forEach((r, i) => r.committed?.(change, row, own[i] ?? []));
 }

@@ -11,7 +11,12 @@ import { toReservationDto } from "./reservations.schemas";
  * creation answer `start_date`, single records `start_day` (the API has both names). `known`: read
  * already (a creation reads them in its commit's batch).
  */
-export async function present<K extends "start_date" | "start_day">(c: Context<AppEnv>, rows: ReservationRow[], key: K, known?: Related) {
+export async function present<K extends "start_date" | "start_day">(
+  c: Context<AppEnv>,
+  rows: ReservationRow[],
+  key: K,
+  known?: Related,
+) {
   const property = c.get("property");
   const related = known ?? (await loadRelated(c.get("db"), property.id, rows));
   const tz = resolveSettings(property.settings).timezone;

@@ -19,7 +19,9 @@ import type { ListQuery, ReservationCreate, ReservationUpdate } from "./reservat
 type Step = Extract<Action["type"], "checkin" | "undo_checkin" | "checkout" | "undo_checkout">;
 
 /** Where a change's batch hands the outbox rows it took: to this request, whose dispatch attempts them after the answer. */
-const outboxOf = (c: Context<AppEnv>) => ({ took: (answered: readonly unknown[]) => c.set("outboxTaken", [...(c.get("outboxTaken") ?? []), answered]) });
+const outboxOf = (c: Context<AppEnv>) => ({
+  took: (answered: readonly unknown[]) => c.set("outboxTaken", [...(c.get("outboxTaken") ?? []), answered]),
+});
 
 /** The caller as the booking rules know it: the client acting on its property, and where else its reservations live. */
 export function bookingContext(c: Context<AppEnv>): BookingContext {
@@ -36,9 +38,16 @@ export function bookingContext(c: Context<AppEnv>): BookingContext {
 }
 
 /** The list's query as the repository filters it: days as local minutes, `incoming` from now on. */
-function listFilters(q: z.output<typeof ListQuery>, here: { date: string; minutes: number }): repo.ListFilters {
+function listFilters(
+  q: z.output<typeof ListQuery>,
+  here: { date: string; minutes: number },
+): repo.ListFilters {
   return {
-    fromMin: q.start_date ? localMinutes(q.start_date) : q.customer_id === undefined ? localMinutes(here.date) : undefined,
+    fromMin: q.start_date
+      ? localMinutes(q.start_date)
+      : q.customer_id === undefined
+        ? localMinutes(here.date)
+        : undefined,
     toMin: q.end_date ? localMinutes(q.end_date) + 1440 : undefined,
     startHour: q.start_hour,
     statuses: [...new Set([...(q["status[]"] ?? []), ...(q.status ?? [])])],
@@ -67,7 +76,13 @@ export async function list(c: Context<AppEnv>, q: z.output<typeof ListQuery>) {
  * with the day, and answers it with the booking and what the answer names.
  */
 export async function create(c: Context<AppEnv>, body: z.output<typeof ReservationCreate>) {
-  const job = { shard: c.get("shard"), propertyId: c.get("pendingProperty"), actor: c.get("client").actor, input: body, channel: body.channel ?? "PLATFORM_ADMIN" };
+  const job = {
+    shard: c.get("shard"),
+    propertyId: c.get("pendingProperty"),
+    actor: c.get("client").actor,
+    input: body,
+    channel: body.channel ?? "PLATFORM_ADMIN",
+  };
   const { row, related, property, bookmark, taken } = await bookAtDesk(c.env, job);
   c.set("property", property);
   if (taken.length) c.set("outboxTaken", taken);

@@ -5,7 +5,16 @@
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import { customers, diningTables, type Guest, guestBookingChecks, reservations, reservationTables, rooms, services } from "../db/shard.schema";
+import {
+  customers,
+  diningTables,
+  type Guest,
+  guestBookingChecks,
+  reservations,
+  reservationTables,
+  rooms,
+  services,
+} from "../db/shard.schema";
 import type { Db } from "../env";
 import { inChunks } from "../properties/catalog.repo";
 import { abortReason } from "../lib/d1";
@@ -32,7 +41,14 @@ export interface HoldSpan {
  * Why a batch was refused by the database: a table taken, the service's pacing reached, the row
  * changed, a customer created (or merged away) meanwhile, or the guest's online bookings at their limit.
  */
-export type WriteConflict = "table_not_available" | "pacing_full" | "reservation_changed" | "customer_changed" | "service_gone" | "catalog_changed" | "guest_booking_limit";
+export type WriteConflict =
+  | "table_not_available"
+  | "pacing_full"
+  | "reservation_changed"
+  | "customer_changed"
+  | "service_gone"
+  | "catalog_changed"
+  | "guest_booking_limit";
 
 /** The trigger's RAISE message, wherever drizzle and D1 wrapped it. */
 export function writeConflict(err: unknown): WriteConflict | undefined {
@@ -47,7 +63,8 @@ export function writeConflict(err: unknown): WriteConflict | undefined {
     "catalog_changed",
     "guest_booking_limit",
   ] as const);
-  if (reason === "customers.property_id, customers.email" || reason === "FOREIGN KEY constraint failed") return "customer_changed";
+  if (reason === "customers.property_id, customers.email" || reason === "FOREIGN KEY constraint failed")
+    return "customer_changed";
   if (reason === "service_not_found") return "service_gone";
   return reason;
 }
@@ -63,7 +80,13 @@ export function reservationQuery(db: Db, id: number) {
 
 /** The property a reservation id belongs to in this shard, if any. */
 export async function reservationOwner(db: Db, id: number): Promise<number | undefined> {
-  return (await db.select({ propertyId: reservations.propertyId }).from(reservations).where(eq(reservations.id, id)).limit(1))[0]?.propertyId;
+  return (
+    await db
+      .select({ propertyId: reservations.propertyId })
+      .from(reservations)
+      .where(eq(reservations.id, id))
+      .limit(1)
+  )[0]?.propertyId;
 }
 
 // ---------- writes ----------
@@ -75,7 +98,8 @@ type NewReservation = Omit<typeof reservations.$inferInsert, "id" | "createdAt" 
 const justInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'reservations')` as unknown as number;
 /** The id of the reservation a batch inserts, for the statements that follow it in the same batch. */
 export const NEW_RESERVATION_ID: SQL = justInserted as unknown as SQL;
-const customerJustInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'customers')` as unknown as number;
+const customerJustInserted =
+  sql`(SELECT seq FROM sqlite_sequence WHERE name = 'customers')` as unknown as number;
 
 /**
  * The statements that write a booking's customer, and the id the reservation takes: a new
@@ -84,12 +108,27 @@ const customerJustInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = '
 function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | undefined) {
   if (!plan) return { statements: [], customerId: undefined };
   const { existing, fields, locale } = plan;
-  if (!existing) return { statements: [db.insert(customers).values({ propertyId, ...fields, locale })], customerId: customerJustInserted };
-  return { statements: customerDetailsChange(plan) ? [db.update(customers).set({ ...fields, locale }).where(eq(customers.id, existing.id))] : [], customerId: existing.id };
+  if (!existing)
+    return {
+      statements: [db.insert(customers).values({ propertyId, ...fields, locale })],
+      customerId: customerJustInserted,
+    };
+  return {
+    statements: customerDetailsChange(plan)
+      ? [
+          db
+            .update(customers)
+            .set({ ...fields, locale })
+            .where(eq(customers.id, existing.id)),
+        ]
+      : [],
+    customerId: existing.id,
+  };
 }
 
 /** The guest a write stores: leaning on the customer the batch names where that record says the same (guest.repo.ts). */
-const keptGuest = (guest: Guest | null | undefined, customerId: number | undefined) => (guest && customerId !== undefined ? storedGuest(guest, customerId) : guest);
+const keptGuest = (guest: Guest | null | undefined, customerId: number | undefined) =>
+  guest && customerId !== undefined ? storedGuest(guest, customerId) : guest;
 
 /** An online booking's per-guest limit: the guest as typed, the property's local minutes now and the most it may hold. */
 export interface GuestLimit {
@@ -129,13 +168,20 @@ export async function insertReservation(
   const c = customerStatements(db, row.propertyId, customer);
   const guard = guestLimitStatements(db, row.propertyId, o.limit);
   // The customer the answer names, read last in the same batch: it sees the rows just written.
-  const reads = o.names ? customerQueries(db, row.propertyId, c.customerId === undefined ? [] : [c.customerId]) : [];
+  const reads = o.names
+    ? customerQueries(db, row.propertyId, c.customerId === undefined ? [] : [c.customerId])
+    : [];
   const results = await db.batch([
     ...guard,
     ...c.statements,
     db
       .insert(reservations)
-      .values({ ...row, guest: keptGuest(row.guest, c.customerId), customerId: c.customerId ?? null, customerSnapshot: customer ? customerSnapshot(customer) : null })
+      .values({
+        ...row,
+        guest: keptGuest(row.guest, c.customerId),
+        customerId: c.customerId ?? null,
+        customerSnapshot: customer ? customerSnapshot(customer) : null,
+      })
       .returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
     insertHistory(db, justInserted, history),
@@ -143,8 +189,16 @@ export async function insertReservation(
     ...reads,
   ] as unknown as Parameters<Db["batch"]>[0]);
   const inserted = (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
-  const related = o.names ? { ...o.names, ...customersOf(...(results.slice(results.length - reads.length) as unknown as CustomerRows)) } : undefined;
-  const followed = results.slice(results.length - reads.length - follow.length, results.length - reads.length);
+  const related = o.names
+    ? {
+        ...o.names,
+        ...customersOf(...(results.slice(results.length - reads.length) as unknown as CustomerRows)),
+      }
+    : undefined;
+  const followed = results.slice(
+    results.length - reads.length - follow.length,
+    results.length - reads.length,
+  );
   return { row: { ...inserted, guest: row.guest ?? null }, related, followed };
 }
 
@@ -195,7 +249,14 @@ export async function dueUnpaid(db: Db, at: string, limit: number): Promise<Rese
   return db
     .select(reservationFields)
     .from(reservations)
-    .where(and(eq(reservations.status, "PREPAY"), isNotNull(reservations.paymentDueAt), lt(reservations.paymentDueAt, at), isNull(reservations.checkinDate)))
+    .where(
+      and(
+        eq(reservations.status, "PREPAY"),
+        isNotNull(reservations.paymentDueAt),
+        lt(reservations.paymentDueAt, at),
+        isNull(reservations.checkinDate),
+      ),
+    )
     .orderBy(asc(reservations.paymentDueAt))
     .limit(limit);
 }
@@ -230,8 +291,13 @@ export async function dueNoShows(db: Db, windows: NoShowWindow[], limit: number)
       .orderBy(asc(reservations.startMin))
       .limit(limit),
   );
-  const results = (await db.batch(queries as unknown as Parameters<Db["batch"]>[0])) as unknown as ReservationRow[][];
-  return results.flat().sort((a, b) => a.startMin - b.startMin).slice(0, limit);
+  const results = (await db.batch(
+    queries as unknown as Parameters<Db["batch"]>[0],
+  )) as unknown as ReservationRow[][];
+  return results
+    .flat()
+    .sort((a, b) => a.startMin - b.startMin)
+    .slice(0, limit);
 }
 
 // ---------- reads ----------
@@ -254,7 +320,12 @@ export interface ListFilters {
 
 const HOLDING_SQL = sql`('PREPAY', 'ACCEPTED', 'CONFIRMED', 'OUTOFORDER')`;
 
-export async function listReservations(db: Db, propertyId: number, f: ListFilters, limit: number): Promise<ReservationRow[]> {
+export async function listReservations(
+  db: Db,
+  propertyId: number,
+  f: ListFilters,
+  limit: number,
+): Promise<ReservationRow[]> {
   const r = reservations;
   const where: (SQL | undefined)[] = [eq(r.propertyId, propertyId)];
   if (f.fromMin !== undefined) where.push(gte(r.startMin, f.fromMin));
@@ -264,11 +335,16 @@ export async function listReservations(db: Db, propertyId: number, f: ListFilter
   if (f.serviceIds?.length) where.push(inArray(r.serviceId, f.serviceIds));
   if (f.roomIds?.length) where.push(inArray(r.roomId, f.roomIds));
   if (f.customerId !== undefined) where.push(eq(r.customerId, f.customerId));
-  if (f.textSearch) where.push(sql`${r.customerId} IN (SELECT id FROM customers c WHERE c.property_id = ${propertyId} AND ${customerMatches(f.textSearch)})`);
-  if (f.incomingFrom !== undefined) where.push(sql`${r.status} IN ${HOLDING_SQL}`, isNull(r.checkinDate), gte(r.startMin, f.incomingFrom));
+  if (f.textSearch)
+    where.push(
+      sql`${r.customerId} IN (SELECT id FROM customers c WHERE c.property_id = ${propertyId} AND ${customerMatches(f.textSearch)})`,
+    );
+  if (f.incomingFrom !== undefined)
+    where.push(sql`${r.status} IN ${HOLDING_SQL}`, isNull(r.checkinDate), gte(r.startMin, f.incomingFrom));
   if (f.arrived) where.push(isNotNull(r.checkinDate), isNull(r.checkoutDate));
   if (f.departed) where.push(isNotNull(r.checkoutDate));
-  if (f.after) where.push(or(gt(r.startMin, f.after.s), and(eq(r.startMin, f.after.s), gt(r.id, f.after.id))));
+  if (f.after)
+    where.push(or(gt(r.startMin, f.after.s), and(eq(r.startMin, f.after.s), gt(r.id, f.after.id))));
   return db
     .select(reservationFields)
     .from(r)
@@ -279,7 +355,8 @@ export async function listReservations(db: Db, propertyId: number, f: ListFilter
 
 /** SQLite's lower() folds ASCII only; a needle is folded the same way, so both sides agree. */
 const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+const titleCase = (s: string) =>
+  s.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
 
 /**
  * text_search: the name ("first last"), the email or the phone contains the text, ASCII letters
@@ -290,7 +367,9 @@ const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, 
  */
 function customerMatches(text: string): SQL {
   const name = sql`lower(coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, ''))`;
-  const needles = [...new Set([text, text.toLowerCase(), text.toUpperCase(), titleCase(text)].map(asciiLower))];
+  const needles = [
+    ...new Set([text, text.toLowerCase(), text.toUpperCase(), titleCase(text)].map(asciiLower)),
+  ];
   const email = sql`instr(lower(coalesce(c.email, '')), ${asciiLower(text)}) > 0`;
   return sql`(${sql.join([...needles.map((n) => sql`instr(${name}, ${n}) > 0`), email, sql`instr(coalesce(c.phone, ''), ${text}) > 0`], sql` OR `)})`;
 }
@@ -301,7 +380,10 @@ export const VISIT = sql`${reservations.checkinDate} IS NOT NULL AND ${reservati
 /** Each customer's visits (those with none are absent), on the index by customer. */
 function visitsOf(db: Db, customerIds: number[]) {
   return db
-    .select({ id: sql<number>`${reservations.customerId}`, visits: sql<number>`sum(CASE WHEN ${VISIT} THEN 1 ELSE 0 END)` })
+    .select({
+      id: sql<number>`${reservations.customerId}`,
+      visits: sql<number>`sum(CASE WHEN ${VISIT} THEN 1 ELSE 0 END)`,
+    })
     .from(reservations)
     .where(inArray(reservations.customerId, customerIds))
     .groupBy(reservations.customerId);
@@ -313,7 +395,10 @@ function visitsOf(db: Db, customerIds: number[]) {
  */
 function relatedQueries(db: Db, propertyId: number, customerIds: number[]) {
   return [
-    db.select({ id: services.id, name: services.name }).from(services).where(eq(services.propertyId, propertyId)),
+    db
+      .select({ id: services.id, name: services.name })
+      .from(services)
+      .where(eq(services.propertyId, propertyId)),
     db.select({ id: rooms.id, name: rooms.name }).from(rooms).where(eq(rooms.propertyId, propertyId)),
     db.select(NAMED_TABLE).from(diningTables).where(eq(diningTables.propertyId, propertyId)),
     ...customerQueries(db, propertyId, customerIds),
@@ -323,11 +408,24 @@ function relatedQueries(db: Db, propertyId: number, customerIds: number[]) {
 /** The customers given (ids, or none) with their visits. */
 function customerQueries(db: Db, propertyId: number, customerIds: number[]) {
   const ids = customerIds.length ? customerIds : [0];
-  return [db.select().from(customers).where(and(eq(customers.propertyId, propertyId), inArray(customers.id, ids))), visitsOf(db, ids)] as const;
+  return [
+    db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.propertyId, propertyId), inArray(customers.id, ids))),
+    visitsOf(db, ids),
+  ] as const;
 }
 
 /** What an answer shows of a table. */
-const NAMED_TABLE = { id: diningTables.id, name: diningTables.name, bookable: diningTables.bookable, online: diningTables.online, isGroup: diningTables.isGroup, roomId: diningTables.roomId };
+const NAMED_TABLE = {
+  id: diningTables.id,
+  name: diningTables.name,
+  bookable: diningTables.bookable,
+  online: diningTables.online,
+  isGroup: diningTables.isGroup,
+  roomId: diningTables.roomId,
+};
 
 type Rows<Q extends readonly unknown[]> = { -readonly [K in keyof Q]: Awaited<Q[K]> };
 type CustomerRows = Rows<ReturnType<typeof customerQueries>>;
@@ -353,8 +451,13 @@ export async function loadRelated(db: Db, propertyId: number, rows: ReservationR
   // The first 90 customers come in the same round trip (D1 binds at most 100 parameters);
   // only a page with more needs another.
   const [first, rest] = [customerIds.slice(0, 90), customerIds.slice(90)];
-  const [serviceRows, roomRows, tableRows, firstCustomers, firstVisits] = await db.batch(relatedQueries(db, propertyId, first));
-  const customerRows = [...firstCustomers, ...(await inChunks(rest, (chunk) => db.select().from(customers).where(inArray(customers.id, chunk))))];
+  const [serviceRows, roomRows, tableRows, firstCustomers, firstVisits] = await db.batch(
+    relatedQueries(db, propertyId, first),
+  );
+  const customerRows = [
+    ...firstCustomers,
+    ...(await inChunks(rest, (chunk) => db.select().from(customers).where(inArray(customers.id, chunk)))),
+  ];
   const visitRows = [...firstVisits, ...(await inChunks(rest, (chunk) => visitsOf(db, chunk)))];
   return relatedOf([serviceRows, roomRows, tableRows, customerRows, visitRows]);
 }

@@ -2,12 +2,28 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { type ErrorCode } from "../errors";
-import { bearerSecurity, envelope, errorResponses, json, ReservationIdParam, listEnvelope, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
+import {
+  bearerSecurity,
+  envelope,
+  errorResponses,
+  json,
+  ReservationIdParam,
+  listEnvelope,
+  PROPERTY_SCOPED,
+  propertyHeader,
+} from "../lib/openapi";
 import { queryBoolean } from "../lib/query";
 import { createRouter } from "../lib/router";
 import { parseStatusTarget } from "./machine";
 import * as h from "./reservations.handlers";
-import { HistoryItem, ListQuery, Reservation, ReservationCreate, ReservationListItem, ReservationUpdate } from "./reservations.schemas";
+import {
+  HistoryItem,
+  ListQuery,
+  Reservation,
+  ReservationCreate,
+  ReservationListItem,
+  ReservationUpdate,
+} from "./reservations.schemas";
 
 const base = { tags: ["Reservations"], security: bearerSecurity };
 const scoped = [...PROPERTY_SCOPED] as ErrorCode[];
@@ -24,7 +40,10 @@ const listRoute = createRoute({
     "customer_id gives one guest's reservations, on any day unless start_date or end_date narrows them. " +
     "status[], service_ids[] and room_ids[] take repeated keys.",
   request: { headers: propertyHeader, query: ListQuery },
-  responses: { 200: json(listEnvelope(ReservationListItem), "a page of reservations"), ...errorResponses(...scoped) },
+  responses: {
+    200: json(listEnvelope(ReservationListItem), "a page of reservations"),
+    ...errorResponses(...scoped),
+  },
 });
 
 const getRoute = createRoute({
@@ -33,7 +52,10 @@ const getRoute = createRoute({
   path: "/{reservation_id}",
   summary: "Find a reservation by id",
   request: { headers: propertyHeader, params: ReservationIdParam },
-  responses: { 200: one("the reservation"), ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found") },
+  responses: {
+    200: one("the reservation"),
+    ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found"),
+  },
 });
 
 const historyRoute = createRoute({
@@ -42,7 +64,10 @@ const historyRoute = createRoute({
   path: "/{reservation_id}/history",
   summary: "Every change of a reservation",
   request: { headers: propertyHeader, params: ReservationIdParam },
-  responses: { 200: json(envelope(HistoryItem), "oldest first"), ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found") },
+  responses: {
+    200: json(envelope(HistoryItem), "oldest first"),
+    ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found"),
+  },
 });
 
 const WRITE_ERRORS: ErrorCode[] = [
@@ -66,9 +91,15 @@ const createRouteDef = createRoute({
   description:
     "The availability check and the write are one atomic D1 batch: two requests never hold one table at one time. " +
     "Without table_ids the engine picks the best table. waiting_list true: WAITING, no table held. An online channel " +
-    "(not PLATFORM_ADMIN) keeps to the restaurant's max_online_bookings_per_guest (403 \"guest booking limit reached\").",
-  request: { headers: propertyHeader, body: { content: { "application/json": { schema: ReservationCreate } }, required: true } },
-  responses: { 201: json(envelope(ReservationListItem), "the created reservation"), ...errorResponses(...scoped, ...WRITE_ERRORS, "guest_booking_limit", ...idempotent) },
+    '(not PLATFORM_ADMIN) keeps to the restaurant\'s max_online_bookings_per_guest (403 "guest booking limit reached").',
+  request: {
+    headers: propertyHeader,
+    body: { content: { "application/json": { schema: ReservationCreate } }, required: true },
+  },
+  responses: {
+    201: json(envelope(ReservationListItem), "the created reservation"),
+    ...errorResponses(...scoped, ...WRITE_ERRORS, "guest_booking_limit", ...idempotent),
+  },
 });
 
 const updateRoute = createRoute({
@@ -76,11 +107,23 @@ const updateRoute = createRoute({
   method: "put",
   path: "/{reservation_id}",
   summary: "Update a reservation",
-  description: "Partial. A move (day, hour, party, service, room, tables) is checked again, ignoring the reservation itself.",
-  request: { headers: propertyHeader, params: ReservationIdParam, body: { content: { "application/json": { schema: ReservationUpdate } }, required: true } },
+  description:
+    "Partial. A move (day, hour, party, service, room, tables) is checked again, ignoring the reservation itself.",
+  request: {
+    headers: propertyHeader,
+    params: ReservationIdParam,
+    body: { content: { "application/json": { schema: ReservationUpdate } }, required: true },
+  },
   responses: {
     200: one("the updated reservation"),
-    ...errorResponses(...scoped, ...WRITE_ERRORS, "reservation_not_available", "reservation_not_found", "service_unavailable", ...idempotent),
+    ...errorResponses(
+      ...scoped,
+      ...WRITE_ERRORS,
+      "reservation_not_available",
+      "reservation_not_found",
+      "service_unavailable",
+      ...idempotent,
+    ),
   },
 });
 
@@ -89,10 +132,16 @@ const statusQuery = z.object({
     .string()
     .transform((v, ctx) => {
       const target = parseStatusTarget(v);
-      if (!target) ctx.addIssue({ code: "custom", message: "expected a reservation status (any case) or declined" });
+      if (!target)
+        ctx.addIssue({ code: "custom", message: "expected a reservation status (any case) or declined" });
       return target!;
     })
-    .openapi({ param: { name: "status", in: "query" }, type: "string", example: "accepted", description: "accepted, confirmed, declined (= REJECTED), cancelled, expired..." }),
+    .openapi({
+      param: { name: "status", in: "query" },
+      type: "string",
+      example: "accepted",
+      description: "accepted, confirmed, declined (= REJECTED), cancelled, expired...",
+    }),
 });
 
 const statusRoute = (path: string, summary: string) =>
@@ -101,16 +150,25 @@ const statusRoute = (path: string, summary: string) =>
     method: "patch",
     path,
     summary,
-    description: "Only the moves the reservation's status allows (403 \"reservation not available\" otherwise). Accepting a waiting-list reservation needs a free table: its own, else the best choice.",
+    description:
+      'Only the moves the reservation\'s status allows (403 "reservation not available" otherwise). Accepting a waiting-list reservation needs a free table: its own, else the best choice.',
     request: { headers: propertyHeader, params: ReservationIdParam, query: statusQuery },
     responses: {
       200: one("the reservation"),
-      ...errorResponses(...scoped, "reservation_not_available", "resource_not_available", "reservation_not_found", ...idempotent),
+      ...errorResponses(
+        ...scoped,
+        "reservation_not_available",
+        "resource_not_available",
+        "reservation_not_found",
+        ...idempotent,
+      ),
     },
   });
 
 const undoQuery = z.object({
-  undo: queryBoolean.optional().openapi({ param: { name: "undo", in: "query" }, description: "true: reverse a step made by mistake" }),
+  undo: queryBoolean
+    .optional()
+    .openapi({ param: { name: "undo", in: "query" }, description: "true: reverse a step made by mistake" }),
 });
 
 const CHECKIN = {
@@ -119,7 +177,11 @@ const CHECKIN = {
   codes: ["checkin_too_early", "checkin_too_late"] as ErrorCode[],
 };
 
-const stepRoute = (path: "/{reservation_id}/checkin" | "/{reservation_id}/checkout", summary: string, more: { description?: string; codes?: ErrorCode[] } = {}) =>
+const stepRoute = (
+  path: "/{reservation_id}/checkin" | "/{reservation_id}/checkout",
+  summary: string,
+  more: { description?: string; codes?: ErrorCode[] } = {},
+) =>
   createRoute({
     ...base,
     method: "patch",
@@ -129,7 +191,14 @@ const stepRoute = (path: "/{reservation_id}/checkin" | "/{reservation_id}/checko
     request: { headers: propertyHeader, params: ReservationIdParam, query: undoQuery },
     responses: {
       200: one("the reservation"),
-      ...errorResponses(...scoped, "reservation_not_available", "table_not_available", "reservation_not_found", ...(more.codes ?? []), ...idempotent),
+      ...errorResponses(
+        ...scoped,
+        "reservation_not_available",
+        "table_not_available",
+        "reservation_not_found",
+        ...(more.codes ?? []),
+        ...idempotent,
+      ),
     },
   });
 
@@ -138,13 +207,18 @@ const deleteRoute = createRoute({
   method: "delete",
   path: "/{reservation_id}",
   summary: "Cancel a reservation",
-  description: "The reservation becomes CANCELLED and releases its tables; the record is kept. Repeating it changes nothing.",
+  description:
+    "The reservation becomes CANCELLED and releases its tables; the record is kept. Repeating it changes nothing.",
   request: { headers: propertyHeader, params: ReservationIdParam },
-  responses: { 200: json(envelope(z.number().int()), "the id of the cancelled reservation"), ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found") },
+  responses: {
+    200: json(envelope(z.number().int()), "the id of the cancelled reservation"),
+    ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found"),
+  },
 });
 
 /** PATCH status, on both paths the API documents. */
-const changeStatus: RouteHandler<ReturnType<typeof statusRoute>, AppEnv> = (c) => h.changeStatus(c, c.req.valid("param").reservation_id, c.req.valid("query").status);
+const changeStatus: RouteHandler<ReturnType<typeof statusRoute>, AppEnv> = (c) =>
+  h.changeStatus(c, c.req.valid("param").reservation_id, c.req.valid("query").status);
 
 export const reservationsRouter = createRouter()
   .openapi(listRoute, (c) => h.list(c, c.req.valid("query")))
@@ -153,9 +227,14 @@ export const reservationsRouter = createRouter()
   .openapi(historyRoute, (c) => h.history(c, c.req.valid("param").reservation_id))
   .openapi(updateRoute, (c) => h.update(c, c.req.valid("param").reservation_id, c.req.valid("json")))
   .openapi(statusRoute("/{reservation_id}", "Change the status of a reservation"), changeStatus)
-  .openapi(statusRoute("/{reservation_id}/status", "Change the status of a reservation (its /status path)"), changeStatus)
-  .openapi(stepRoute("/{reservation_id}/checkin", "Check a reservation in (undo=true reverses it)", CHECKIN), (c) =>
-    h.step(c, c.req.valid("param").reservation_id, c.req.valid("query").undo ? "undo_checkin" : "checkin"),
+  .openapi(
+    statusRoute("/{reservation_id}/status", "Change the status of a reservation (its /status path)"),
+    changeStatus,
+  )
+  .openapi(
+    stepRoute("/{reservation_id}/checkin", "Check a reservation in (undo=true reverses it)", CHECKIN),
+    (c) =>
+      h.step(c, c.req.valid("param").reservation_id, c.req.valid("query").undo ? "undo_checkin" : "checkin"),
   )
   .openapi(stepRoute("/{reservation_id}/checkout", "Check a reservation out (undo=true reverses it)"), (c) =>
     h.step(c, c.req.valid("param").reservation_id, c.req.valid("query").undo ? "undo_checkout" : "checkout"),

@@ -1,6 +1,15 @@
 /** The reservation contracts: bodies, list filters and the response shapes the API documents. */
 import { z } from "@hono/zod-openapi";
-import { CHANNELS, LOCALES, lineField, OCCASIONS, type Occasion, RESERVATION_STATUSES, type ReservationStatus, textField } from "../../shared/schemas";
+import {
+  CHANNELS,
+  LOCALES,
+  lineField,
+  OCCASIONS,
+  type Occasion,
+  RESERVATION_STATUSES,
+  type ReservationStatus,
+  textField,
+} from "../../shared/schemas";
 import { stayEndDate, toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
@@ -18,23 +27,29 @@ const pax = z.number().int().min(1).max(1000);
 export const phoneField = z
   .string()
   .trim()
-  .regex(/^\+?[0-9 ().\-/]{3,32}$/, "expected a phone number: digits, spaces, ( ) . - / and an optional leading +");
+  .regex(
+    /^\+?[0-9 ().\-/]{3,32}$/,
+    "expected a phone number: digits, spaces, ( ) . - / and an optional leading +",
+  );
 
-const occasion = z.enum(OCCASIONS).openapi({ description: "what the reservation celebrates", example: "birthday" });
+const occasion = z
+  .enum(OCCASIONS)
+  .openapi({ description: "what the reservation celebrates", example: "birthday" });
 
 /** A start on a whole minute (the engine works in minutes). */
-const startHour = hourField.refine((h) => h.endsWith(":00"), "start_hour must be on a whole minute (seconds 00)");
+const startHour = hourField.refine(
+  (h) => h.endsWith(":00"),
+  "start_hour must be on a whole minute (seconds 00)",
+);
 
 export const CustomerInput = z
   .object({
-    id: id
-      .optional()
-      .openapi({
-        description:
-          "an existing customer of the property, whose details given here replace theirs; otherwise matched by email, or by phone " +
-          "when no email is given. A match is never rewritten: it only gets the details it lacks, and one whose typed name differs " +
-          "stays as it is while the reservation keeps the guest as typed (`guest`)",
-      }),
+    id: id.optional().openapi({
+      description:
+        "an existing customer of the property, whose details given here replace theirs; otherwise matched by email, or by phone " +
+        "when no email is given. A match is never rewritten: it only gets the details it lacks, and one whose typed name differs " +
+        "stays as it is while the reservation keeps the guest as typed (`guest`)",
+    }),
     first_name: lineField(100).min(1).optional(),
     last_name: lineField(100).min(1).optional(),
     email: emailField.optional(),
@@ -47,21 +62,58 @@ export const ReservationCreate = z
     start_date: dateField.openapi({ type: "string", example: "2026-12-05" }),
     start_hour: startHour.openapi({ type: "string", example: "20:00:00" }),
     pax: pax.openapi({ example: 2 }),
-    channel: z.enum(CHANNELS).optional().openapi({ description: "default PLATFORM_ADMIN (staff); SEARCHENGINE needs the search-engine feature" }),
-    customer: CustomerInput.optional().openapi({ description: "required (a name, and an email or a phone) unless status is OUTOFORDER" }),
+    channel: z
+      .enum(CHANNELS)
+      .optional()
+      .openapi({
+        description: "default PLATFORM_ADMIN (staff); SEARCHENGINE needs the search-engine feature",
+      }),
+    customer: CustomerInput.optional().openapi({
+      description: "required (a name, and an email or a phone) unless status is OUTOFORDER",
+    }),
     service_id: id,
     room_id: id.optional(),
-    table_ids: tableIds.optional().openapi({ description: "tables of one room, their seats adding up; absent: the engine picks the best table" }),
+    table_ids: tableIds
+      .optional()
+      .openapi({
+        description: "tables of one room, their seats adding up; absent: the engine picks the best table",
+      }),
     waiting_list: z.boolean().optional().openapi({ description: "true: WAITING, holds no table" }),
     notes: textField(2000).optional().openapi({ description: "staff only: never shown to the guest" }),
     special_request: textField(2000).optional().openapi({ description: "the guest's own words" }),
     occasion: occasion.optional(),
     allergies: textField(1000).optional(),
-    status: z.string().optional().openapi({ description: "OUTOFORDER creates a staff block that closes tables; other values are ignored" }),
-    duration: z.number().int().min(5).max(1440).optional().openapi({ description: "staff only: minutes the tables are held, instead of the stay rules" }),
-    override_pacing: z.boolean().optional().openapi({ description: "staff only: book even when the service's pacing (covers or parties per interval) is reached" }),
-    notify: z.boolean().optional().openapi({ description: "false: the guest is not emailed about this reservation (default true, unless the property's email_staff_bookings is off)" }),
-    locale: z.enum(LOCALES).optional().openapi({ description: "the guest's language for emails (default: the property's locale)" }),
+    status: z
+      .string()
+      .optional()
+      .openapi({
+        description: "OUTOFORDER creates a staff block that closes tables; other values are ignored",
+      }),
+    duration: z
+      .number()
+      .int()
+      .min(5)
+      .max(1440)
+      .optional()
+      .openapi({ description: "staff only: minutes the tables are held, instead of the stay rules" }),
+    override_pacing: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "staff only: book even when the service's pacing (covers or parties per interval) is reached",
+      }),
+    notify: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "false: the guest is not emailed about this reservation (default true, unless the property's email_staff_bookings is off)",
+      }),
+    locale: z
+      .enum(LOCALES)
+      .optional()
+      .openapi({ description: "the guest's language for emails (default: the property's locale)" }),
   })
   .openapi("ReservationCreate", {
     example: {
@@ -69,7 +121,12 @@ export const ReservationCreate = z
       start_hour: "20:00:00",
       pax: 2,
       channel: "PLATFORM_ADMIN",
-      customer: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "+39 055 123456" },
+      customer: {
+        first_name: "Ada",
+        last_name: "Lovelace",
+        email: "ada@example.com",
+        phone: "+39 055 123456",
+      },
       service_id: 1,
       waiting_list: false,
     },
@@ -90,40 +147,139 @@ export const ReservationUpdate = z
     occasion: occasion.nullable().optional(),
     allergies: textField(1000).nullable().optional(),
     duration: z.number().int().min(5).max(1440).optional(),
-    override_pacing: z.boolean().optional().openapi({ description: "a move (time, party, service) past the service's pacing" }),
-    notify: z.boolean().optional().openapi({ description: "false: the guest gets no more emails about this reservation; true: they do again" }),
+    override_pacing: z
+      .boolean()
+      .optional()
+      .openapi({ description: "a move (time, party, service) past the service's pacing" }),
+    notify: z
+      .boolean()
+      .optional()
+      .openapi({
+        description: "false: the guest gets no more emails about this reservation; true: they do again",
+      }),
     locale: z.enum(LOCALES).optional().openapi({ description: "the guest's language for emails" }),
   })
   .openapi("ReservationUpdate", {
-    description: "Partial: only the fields given change. Read-only fields (id, status, channel, end_date) are ignored.",
-    example: { start_day: "2026-12-06", start_hour: "20:30:00", pax: 4, service_id: 1, room_id: 1, table_ids: [2] },
+    description:
+      "Partial: only the fields given change. Read-only fields (id, status, channel, end_date) are ignored.",
+    example: {
+      start_day: "2026-12-06",
+      start_hour: "20:30:00",
+      pax: 4,
+      service_id: 1,
+      room_id: 1,
+      table_ids: [2],
+    },
   });
 
 // Any case, and "declined" for REJECTED, as the status PATCH takes them.
 const statusValue = z.string().transform((v, ctx) => {
   const status = parseStatusTarget(v);
-  if (!status) ctx.addIssue({ code: "custom", message: `expected one of ${RESERVATION_STATUSES.join(", ")}` });
+  if (!status)
+    ctx.addIssue({ code: "custom", message: `expected one of ${RESERVATION_STATUSES.join(", ")}` });
   return status!;
 });
 const statusList = queryList(statusValue, RESERVATION_STATUSES.length);
 const idList = queryList(queryId, 30);
 
-export const ListQuery = z.object({
-  ...paginationQuery,
-  start_date: dateField.optional().openapi({ param: { name: "start_date", in: "query" }, type: "string", description: "first day (default: today; with customer_id: no first day)" }),
-  end_date: dateField.optional().openapi({ param: { name: "end_date", in: "query" }, type: "string", description: "last day, inclusive" }),
-  start_hour: hourField.optional().openapi({ param: { name: "start_hour", in: "query" }, type: "string", description: "only reservations starting at or after this hour, on every day of the range" }),
-  "status[]": statusList.optional().openapi({ param: { name: "status[]", in: "query" }, type: "array", items: { type: "string", enum: [...RESERVATION_STATUSES] } }),
-  status: statusList.optional().openapi({ param: { name: "status", in: "query" }, type: "array", items: { type: "string" }, description: "same as status[]" }),
-  customer_id: queryId.optional().openapi({ param: { name: "customer_id", in: "query" }, type: "integer", description: "only this customer's reservations; without start_date and end_date, on any day (past ones too)" }),
-  text_search: z.string().trim().min(1).max(100).optional().openapi({ param: { name: "text_search", in: "query" }, description: "up to 100 characters that the customer's name (first, last, or \"first last\"), email or phone contains; letters in any case (beyond ASCII: as typed, lower case, capitals or Title Case); `%` and `_` are plain characters" }),
-  "service_ids[]": idList.optional().openapi({ param: { name: "service_ids[]", in: "query" }, type: "array", items: { type: "integer" }, description: "up to 30" }),
-  "room_ids[]": idList.optional().openapi({ param: { name: "room_ids[]", in: "query" }, type: "array", items: { type: "integer" }, description: "up to 30" }),
-  incoming: queryBoolean.optional().openapi({ param: { name: "incoming", in: "query" }, description: "true: only holding reservations not checked in, starting now or later (false: no filter)" }),
-  arrived: queryBoolean.optional().openapi({ param: { name: "arrived", in: "query" }, description: "true: only checked in and not checked out (false: no filter)" }),
-  departed: queryBoolean.optional().openapi({ param: { name: "departed", in: "query" }, description: "true: only checked out (false: no filter)" }),
-})
-  .refine((q) => !q.start_date || !q.end_date || q.end_date >= q.start_date, { message: "end_date must not be before start_date", path: ["end_date"] });
+export const ListQuery = z
+  .object({
+    ...paginationQuery,
+    start_date: dateField
+      .optional()
+      .openapi({
+        param: { name: "start_date", in: "query" },
+        type: "string",
+        description: "first day (default: today; with customer_id: no first day)",
+      }),
+    end_date: dateField
+      .optional()
+      .openapi({
+        param: { name: "end_date", in: "query" },
+        type: "string",
+        description: "last day, inclusive",
+      }),
+    start_hour: hourField
+      .optional()
+      .openapi({
+        param: { name: "start_hour", in: "query" },
+        type: "string",
+        description: "only reservations starting at or after this hour, on every day of the range",
+      }),
+    "status[]": statusList
+      .optional()
+      .openapi({
+        param: { name: "status[]", in: "query" },
+        type: "array",
+        items: { type: "string", enum: [...RESERVATION_STATUSES] },
+      }),
+    status: statusList
+      .optional()
+      .openapi({
+        param: { name: "status", in: "query" },
+        type: "array",
+        items: { type: "string" },
+        description: "same as status[]",
+      }),
+    customer_id: queryId
+      .optional()
+      .openapi({
+        param: { name: "customer_id", in: "query" },
+        type: "integer",
+        description:
+          "only this customer's reservations; without start_date and end_date, on any day (past ones too)",
+      }),
+    text_search: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({
+        param: { name: "text_search", in: "query" },
+        description:
+          'up to 100 characters that the customer\'s name (first, last, or "first last"), email or phone contains; letters in any case (beyond ASCII: as typed, lower case, capitals or Title Case); `%` and `_` are plain characters',
+      }),
+    "service_ids[]": idList
+      .optional()
+      .openapi({
+        param: { name: "service_ids[]", in: "query" },
+        type: "array",
+        items: { type: "integer" },
+        description: "up to 30",
+      }),
+    "room_ids[]": idList
+      .optional()
+      .openapi({
+        param: { name: "room_ids[]", in: "query" },
+        type: "array",
+        items: { type: "integer" },
+        description: "up to 30",
+      }),
+    incoming: queryBoolean
+      .optional()
+      .openapi({
+        param: { name: "incoming", in: "query" },
+        description:
+          "true: only holding reservations not checked in, starting now or later (false: no filter)",
+      }),
+    arrived: queryBoolean
+      .optional()
+      .openapi({
+        param: { name: "arrived", in: "query" },
+        description: "true: only checked in and not checked out (false: no filter)",
+      }),
+    departed: queryBoolean
+      .optional()
+      .openapi({
+        param: { name: "departed", in: "query" },
+        description: "true: only checked out (false: no filter)",
+      }),
+  })
+  .refine((q) => !q.start_date || !q.end_date || q.end_date >= q.start_date, {
+    message: "end_date must not be before start_date",
+    path: ["end_date"],
+  });
 
 const ReservationTable = z
   .object({
@@ -148,30 +304,59 @@ const reservationFields = {
       last_name: z.string().nullable(),
       email: z.string().nullable(),
       phone: z.string().nullable(),
-      visits: z.number().int().openapi({ description: "the customer's visits: reservations checked in (not cancelled or refused after), so a list can mark returning guests" }),
+      visits: z
+        .number()
+        .int()
+        .openapi({
+          description:
+            "the customer's visits: reservations checked in (not cancelled or refused after), so a list can mark returning guests",
+        }),
     })
     .nullable()
     .openapi({ description: "the customer record the reservation belongs to, as it stands" }),
   guest: z
-    .object({ first_name: z.string().nullable(), last_name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() })
+    .object({
+      first_name: z.string().nullable(),
+      last_name: z.string().nullable(),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+    })
     .nullable()
-    .openapi({ description: "the guest as given for this reservation: differs from `customer` when someone booked with a known email or phone under another name" }),
+    .openapi({
+      description:
+        "the guest as given for this reservation: differs from `customer` when someone booked with a known email or phone under another name",
+    }),
   service: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   channel: z.enum(CHANNELS),
   room: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   start_hour: z.string().openapi({ example: "20:00:00" }),
   end_date: z.string().openapi({ description: "local wall clock, no zone", example: "2026-12-05T21:30:00" }),
   last_status_change: z.string().openapi({ description: "local wall clock", example: "2026-11-22T10:15:00" }),
-  checkin_date: z.string().optional().openapi({ description: "local wall clock with milliseconds; present after check-in", example: "2026-12-05T20:02:11.123" }),
+  checkin_date: z
+    .string()
+    .optional()
+    .openapi({
+      description: "local wall clock with milliseconds; present after check-in",
+      example: "2026-12-05T20:02:11.123",
+    }),
   checkout_date: z.string().optional().openapi({ description: "present after check-out" }),
-  expiration_date: z.string().optional().openapi({ description: "present after check-in: when the stay ends" }),
+  expiration_date: z
+    .string()
+    .optional()
+    .openapi({ description: "present after check-in: when the stay ends" }),
   payment_due_date: z.string().optional().openapi({ description: "PREPAY: when the payment window closes" }),
   notes: z.string().optional().openapi({ description: "staff only" }),
   special_request: z.string().optional().openapi({ description: "the guest's own words" }),
   occasion: z.enum(OCCASIONS).optional(),
   allergies: z.string().optional(),
-  override_pacing: z.boolean().optional().openapi({ description: "present (true) when staff booked or moved it past the service's pacing" }),
-  status_reason: z.enum(["no_show", "unpaid"]).optional().openapi({ description: "EXPIRED: why (a party that never came, or a payment window that closed)" }),
+  override_pacing: z
+    .boolean()
+    .optional()
+    .openapi({ description: "present (true) when staff booked or moved it past the service's pacing" }),
+  status_reason: z
+    .enum(["no_show", "unpaid"])
+    .optional()
+    .openapi({ description: "EXPIRED: why (a party that never came, or a payment window that closed)" }),
   tables: z.array(ReservationTable),
   waiting_list: z.boolean(),
 };
@@ -181,22 +366,34 @@ export const ReservationListItem = z
   .object({ ...reservationFields, start_date: z.string().openapi({ example: "2026-12-05" }) })
   .openapi("ReservationListItem");
 /** Single-record responses carry start_day. */
-export const Reservation = z.object({ ...reservationFields, start_day: z.string().openapi({ example: "2026-12-05" }) }).openapi("Reservation");
+export const Reservation = z
+  .object({ ...reservationFields, start_day: z.string().openapi({ example: "2026-12-05" }) })
+  .openapi("Reservation");
 
 export const HistoryItem = z
   .object({
-    id: z.number().int().openapi({ description: "the entry's number within its reservation: 1, 2, ... in order" }),
+    id: z
+      .number()
+      .int()
+      .openapi({ description: "the entry's number within its reservation: 1, 2, ... in order" }),
     at: z.string().openapi({ description: "local wall clock with milliseconds" }),
     actor: z.string().openapi({ example: "client:12" }),
     action: z.string().openapi({ example: "checkin" }),
     from_status: z.string().nullable(),
     to_status: z.string().nullable(),
-    changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).openapi({ description: "field: [before, after]" }),
+    changes: z
+      .record(z.string(), z.tuple([z.unknown(), z.unknown()]))
+      .openapi({ description: "field: [before, after]" }),
   })
   .openapi("ReservationHistoryItem");
 
 /** A reservation as the API shows it; `dateKey` is start_date (lists, create) or start_day (single records). */
-export function toReservationDto<K extends "start_date" | "start_day">(r: ReservationRow, rel: Related, tz: string, dateKey: K) {
+export function toReservationDto<K extends "start_date" | "start_day">(
+  r: ReservationRow,
+  rel: Related,
+  tz: string,
+  dateKey: K,
+) {
   const customer = r.customerId !== null ? rel.customers.get(r.customerId) : undefined;
   const service = r.serviceId !== null ? rel.services.get(r.serviceId) : undefined;
   const room = r.roomId !== null ? rel.rooms.get(r.roomId) : undefined;
@@ -206,7 +403,14 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
     pax: r.pax,
     status: r.status as ReservationStatus,
     customer: customer
-      ? { id: customer.id, first_name: customer.firstName, last_name: customer.lastName, email: customer.email, phone: customer.phone, visits: rel.visits.get(customer.id) ?? 0 }
+      ? {
+          id: customer.id,
+          first_name: customer.firstName,
+          last_name: customer.lastName,
+          email: customer.email,
+          phone: customer.phone,
+          visits: rel.visits.get(customer.id) ?? 0,
+        }
       : null,
     guest: r.guest ?? null,
     service: service ? { id: service.id, name: service.name } : null,
@@ -228,7 +432,19 @@ export function toReservationDto<K extends "start_date" | "start_day">(r: Reserv
     ...(r.statusReason !== null && { status_reason: r.statusReason as "no_show" | "unpaid" }),
     tables: r.tableIds.flatMap((tid) => {
       const t = rel.tables.get(tid);
-      return t ? [{ id: t.id, name: t.name, bookable: t.bookable, online: t.online, free: !holding, group: t.isGroup, room_id: t.roomId }] : [];
+      return t
+        ? [
+            {
+              id: t.id,
+              name: t.name,
+              bookable: t.bookable,
+              online: t.online,
+              free: !holding,
+              group: t.isGroup,
+              room_id: t.roomId,
+            },
+          ]
+        : [];
     }),
     waiting_list: r.waitingList,
   };

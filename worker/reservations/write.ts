@@ -42,7 +42,12 @@ export function refusal(code: Refusal, detail: string): ApiError {
  * hold spans the wall clock the stay covers (Availability.span: a clock-change night's stay
  * reaches its real end), as the engine's free-table check reads it.
  */
-export function holdSpans(engine: Availability, tables: EngineTable[], start: number, stay: number): HoldSpan[] {
+export function holdSpans(
+  engine: Availability,
+  tables: EngineTable[],
+  start: number,
+  stay: number,
+): HoldSpan[] {
   const ids = new Set<number>();
   for (const t of tables) for (const id of [t.id, ...t.memberIds]) ids.add(id);
   const { from, to } = engine.span(start, stay);
@@ -80,18 +85,35 @@ export function guestLimitReached(): ApiError {
  * customer or catalog changed meanwhile is decided again on fresh data, up to ATTEMPTS, then
  * 503. Returning means: try again.
  */
-export function settle(err: unknown, tries: Tries, o: { tablesNamed?: boolean; noTable?: "resource_not_available" | "table_not_available" }): void {
+export function settle(
+  err: unknown,
+  tries: Tries,
+  o: { tablesNamed?: boolean; noTable?: "resource_not_available" | "table_not_available" },
+): void {
   const conflict = repo.writeConflict(err);
   if (!conflict) throw err;
-  if (conflict === "service_gone") throw new ApiError("service_not_found", "the service was deleted a moment ago");
+  if (conflict === "service_gone")
+    throw new ApiError("service_not_found", "the service was deleted a moment ago");
   if (conflict === "guest_booking_limit") throw guestLimitReached();
-  if (conflict === "pacing_full") throw new ApiError("booking_slot_not_available", "pacing: other parties reached the service's limit for this interval a moment ago");
+  if (conflict === "pacing_full")
+    throw new ApiError(
+      "booking_slot_not_available",
+      "pacing: other parties reached the service's limit for this interval a moment ago",
+    );
   if (conflict === "table_not_available") {
-    if (o.tablesNamed || ++tries.table >= TABLE_ATTEMPTS) throw new ApiError(o.noTable ?? "table_not_available", "the table was taken by another booking a moment ago");
+    if (o.tablesNamed || ++tries.table >= TABLE_ATTEMPTS)
+      throw new ApiError(
+        o.noTable ?? "table_not_available",
+        "the table was taken by another booking a moment ago",
+      );
     return;
   }
   if (++tries.other >= ATTEMPTS) {
-    throw new ApiError("service_unavailable", "the reservation is being changed by other requests; retry shortly", { headers: { "Retry-After": "1" } });
+    throw new ApiError(
+      "service_unavailable",
+      "the reservation is being changed by other requests; retry shortly",
+      { headers: { "Retry-After": "1" } },
+    );
   }
 }
 
@@ -106,13 +128,19 @@ export function findService(services: EngineService[], id: number): EngineServic
  * share one room (room_id's, when given), and a group never comes with its own members.
  */
 export function checkPlace(a: Availability, roomId: number | undefined, tableIds: number[] | undefined) {
-  if (roomId !== undefined && !a.catalog.rooms.some((r) => r.id === roomId)) throw new ApiError("room_not_found", `room ${roomId} does not exist in this property`);
+  if (roomId !== undefined && !a.catalog.rooms.some((r) => r.id === roomId))
+    throw new ApiError("room_not_found", `room ${roomId} does not exist in this property`);
   const tables = (tableIds ?? []).map((id) => a.catalog.tables.find((t) => t.id === id) ?? tableGone(id));
   const room = roomId ?? tables[0]?.roomId;
   for (const t of tables) {
-    if (t.roomId !== room) throw invalidField("table_ids", `table ${t.id} is in room ${t.roomId}, not in room ${room}: a party sits in one room`);
+    if (t.roomId !== room)
+      throw invalidField(
+        "table_ids",
+        `table ${t.id} is in room ${t.roomId}, not in room ${room}: a party sits in one room`,
+      );
     const member = t.memberIds.find((m) => tableIds!.includes(m));
-    if (member !== undefined) throw invalidField("table_ids", `table ${member} is already part of group ${t.id}`);
+    if (member !== undefined)
+      throw invalidField("table_ids", `table ${member} is already part of group ${t.id}`);
   }
 }
 
@@ -126,6 +154,10 @@ export async function requireReservation(ctx: BookingContext, id: number): Promi
   const row = preloaded ? preloaded.row : await repo.getReservation(ctx.db, id);
   if (row && row.propertyId === ctx.property.id) return row;
   const other = await ctx.locateElsewhere?.(id);
-  if (other !== undefined) throw new ApiError("reservation_not_available", `reservation ${id} belongs to property ${other}, not to property ${ctx.property.id}`);
+  if (other !== undefined)
+    throw new ApiError(
+      "reservation_not_available",
+      `reservation ${id} belongs to property ${other}, not to property ${ctx.property.id}`,
+    );
   throw new ApiError("reservation_not_found", `reservation ${id} does not exist in this property`);
 }

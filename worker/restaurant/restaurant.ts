@@ -13,7 +13,9 @@ import { clockFromEnv, nowIso } from "../lib/clock";
 import { deskHandler, type DeskMessage, type DeskRoom } from "./desk";
 
 /** What an open console hears. */
-export type LiveMessage = { type: "hello"; at: string } | { type: "reservation"; id: number; date: string; version: number };
+export type LiveMessage =
+  | { type: "hello"; at: string }
+  | { type: "reservation"; id: number; date: string; version: number };
 
 /** The sockets' tag: the consoles of this restaurant. */
 const CONSOLES = "console";
@@ -25,8 +27,13 @@ export class Restaurant extends DurableObject<Bindings> {
   async book(job: DeskMessage): Promise<DeskMessage> {
     // a door of its own: the clock as the Worker's, and what follows a commit reaches the consoles
     clockFromEnv(this.env);
-    const restaurant = { propertyId: Number(job.propertyId), announce: (message: LiveMessage) => this.announce(message) };
-    return withBackground({ env: this.env, waitUntil: (work) => this.ctx.waitUntil(work), restaurant }, () => deskHandler().book(this.room, job));
+    const restaurant = {
+      propertyId: Number(job.propertyId),
+      announce: (message: LiveMessage) => this.announce(message),
+    };
+    return withBackground({ env: this.env, waitUntil: (work) => this.ctx.waitUntil(work), restaurant }, () =>
+      deskHandler().book(this.room, job),
+    );
   }
 
   /** What the desk has done since the object started (tests and the bench). */
@@ -36,7 +43,8 @@ export class Restaurant extends DurableObject<Bindings> {
 
   /** A console's WebSocket upgrade (already authorised by the Worker): accepted, greeted, kept. */
   override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket upgrade", { status: 426 });
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket")
+      return new Response("expected a WebSocket upgrade", { status: 426 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server, [CONSOLES]);

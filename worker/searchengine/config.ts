@@ -9,7 +9,10 @@ const ServiceAccountKey = z.object({
   client_email: z.string().min(3).max(320),
   private_key: z.string().includes("PRIVATE KEY"),
   private_key_id: z.string().max(200).optional(),
-  token_uri: z.string().url().refine((u) => /^https?:\/\//.test(u), "an http(s) URL"),
+  token_uri: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), "an http(s) URL"),
 });
 export type ServiceAccountKey = z.infer<typeof ServiceAccountKey>;
 
@@ -25,11 +28,17 @@ export interface SearchengineConfig {
 const parsed = new WeakMap<Bindings, SearchengineConfig>();
 
 function parseKey(raw: string | undefined): SearchengineConfig["serviceAccount"] {
-  if (!raw) return { problem: "SEARCHENGINE_SERVICE_ACCOUNT is not set: no service-account key to call the notification API with" };
+  if (!raw)
+    return {
+      problem:
+        "SEARCHENGINE_SERVICE_ACCOUNT is not set: no service-account key to call the notification API with",
+    };
   try {
     const key = ServiceAccountKey.safeParse(JSON.parse(raw));
     if (key.success) return key.data;
-    return { problem: `SEARCHENGINE_SERVICE_ACCOUNT lacks ${key.error.issues.map((i) => i.path.join(".")).join(", ")}` };
+    return {
+      problem: `SEARCHENGINE_SERVICE_ACCOUNT lacks ${key.error.issues.map((i) => i.path.join(".")).join(", ")}`,
+    };
   } catch {
     return { problem: "SEARCHENGINE_SERVICE_ACCOUNT is not JSON" };
   }

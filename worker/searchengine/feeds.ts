@@ -6,7 +6,13 @@
  */
 import { resolveSettings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
-import { Availability, type EngineService, serviceGrid, serviceRunsOn, stayMinutes } from "../availability/engine";
+import {
+  Availability,
+  type EngineService,
+  serviceGrid,
+  serviceRunsOn,
+  stayMinutes,
+} from "../availability/engine";
 import type { Bindings, ControlDb, Db, PropertyRow } from "../env";
 import { now } from "../lib/clock";
 import { addDays, zonedParts } from "../lib/localtime";
@@ -26,7 +32,11 @@ export interface FeedMerchant {
  * Every merchant (or the one of `only`), from every shard's primary: a switch turned off leaves
  * the feeds at once.
  */
-export async function allMerchants(env: Bindings, control: ControlDb, only?: string): Promise<FeedMerchant[]> {
+export async function allMerchants(
+  env: Bindings,
+  control: ControlDb,
+  only?: string,
+): Promise<FeedMerchant[]> {
   const found = await Promise.all(
     Array.from({ length: shardCount(env) }, async (_, k) => {
       const db = shardDb(openShard(env, k, { write: true }));
@@ -34,9 +44,17 @@ export async function allMerchants(env: Bindings, control: ControlDb, only?: str
     }),
   );
   const rows = found.flat();
-  const entries = await shardsOf(control, rows.map((r) => r.property.id));
+  const entries = await shardsOf(
+    control,
+    rows.map((r) => r.property.id),
+  );
   return rows
-    .filter((r) => entries.get(r.property.id)?.shard === r.k && !entries.get(r.property.id)?.deletedAt && guestVisible(r.property))
+    .filter(
+      (r) =>
+        entries.get(r.property.id)?.shard === r.k &&
+        !entries.get(r.property.id)?.deletedAt &&
+        guestVisible(r.property),
+    )
     .map(({ db, property }) => ({ db, property }));
 }
 
@@ -58,7 +76,12 @@ export function merchantFeed(merchants: FeedMerchant[], complete = true) {
   const merchant = merchants.map(({ property: p }) => {
     const pos = (p.position ?? {}) as Record<string, unknown>;
     const address = Object.fromEntries(
-      Object.entries({ street_address: pos.address, locality: pos.city, postal_code: pos.zip, country: pos.country }).filter(([, v]) => typeof v === "string" && v),
+      Object.entries({
+        street_address: pos.address,
+        locality: pos.city,
+        postal_code: pos.zip,
+        country: pos.country,
+      }).filter(([, v]) => typeof v === "string" && v),
     );
     return {
       merchant_id: p.publicKey,
@@ -78,7 +101,8 @@ export function merchantFeed(merchants: FeedMerchant[], complete = true) {
 
 const todayOf = (p: PropertyRow) => zonedParts(resolveSettings(p.settings).timezone, now()).date;
 /** Services open to online booking (enabled, online, no prepayment) and still valid today. */
-const feedServices = (services: EngineService[], today: string) => services.filter((s) => isOnline(s) && (!s.validTo || s.validTo >= today));
+const feedServices = (services: EngineService[], today: string) =>
+  services.filter((s) => isOnline(s) && (!s.validTo || s.validTo >= today));
 
 export async function serviceFeed(merchants: FeedMerchant[], complete = true) {
   const lists = await Promise.all(
@@ -112,7 +136,9 @@ function daySlots(m: FeedMerchant, engine: Availability, services: EngineService
     for (const start of serviceGrid(service, date, settings)) {
       for (const pax of partySizes(service, settings.max_online_pax)) {
         if (engine.checkTime(service, date, start, pax, "online")) continue;
-        const seating = tables.filter((t) => t.guestsMin <= pax && pax <= t.guestsMax && !engine.isClosed(t, date, start, service.id));
+        const seating = tables.filter(
+          (t) => t.guestsMin <= pax && pax <= t.guestsMax && !engine.isClosed(t, date, start, service.id),
+        );
         if (!seating.length) continue;
         const stay = stayMinutes(pax, settings, service);
         out.push({
@@ -137,11 +163,19 @@ function daySlots(m: FeedMerchant, engine: Availability, services: EngineService
  * memory at once, whatever the number of merchants (the whole feed is tens of megabytes each).
  * The text is what JSON.stringify of {metadata, service_availability: [{availability}, ...]} gives.
  */
-export async function* availabilityFeedText(merchants: FeedMerchant[], complete = true): AsyncGenerator<string> {
+export async function* availabilityFeedText(
+  merchants: FeedMerchant[],
+  complete = true,
+): AsyncGenerator<string> {
   yield `{"metadata":${JSON.stringify(metadata(complete))},"service_availability":[`;
   for (const [i, m] of merchants.entries()) {
     const today = todayOf(m.property);
-    const { catalog, holds } = await loadAvailability(m.db, m.property, today, addDays(today, resolveSettings(m.property.settings).max_days_ahead));
+    const { catalog, holds } = await loadAvailability(
+      m.db,
+      m.property,
+      today,
+      addDays(today, resolveSettings(m.property.settings).max_days_ahead),
+    );
     const engine = new Availability(catalog, holds, now());
     const services = feedServices(catalog.services, today);
     yield `${i ? "," : ""}{"availability":[`;

@@ -70,7 +70,10 @@ export function startSecOf(timeZone: string, local: number): number {
  * whole minute or is not the canonical instant of its wall-clock time (the other pass of a
  * repeated DST hour).
  */
-export function slotLocal(timeZone: string, startSec: number): { date: string; hour: string; minutes: number } | undefined {
+export function slotLocal(
+  timeZone: string,
+  startSec: number,
+): { date: string; hour: string; minutes: number } | undefined {
   if (!Number.isSafeInteger(startSec) || startSec % 60 !== 0) return undefined;
   const here = zonedParts(timeZone, startSec * 1000);
   if (startSecOf(timeZone, here.minutes) !== startSec) return undefined;
@@ -163,26 +166,40 @@ const minutesOf = (local: string) => {
 export function notificationMask(s: NotificationSnapshot): MaskField[] {
   const c = s.changes;
   const mask: MaskField[] = [];
-  if (c.status && bookingStatus(c.status[0] as ReservationStatus) !== bookingStatus(s.status, s.action === "expired_unpaid")) mask.push("status");
+  if (
+    c.status &&
+    bookingStatus(c.status[0] as ReservationStatus) !== bookingStatus(s.status, s.action === "expired_unpaid")
+  )
+    mask.push("status");
   const now = fromLocalMinutes(s.startMin);
-  const oldStart = minutesOf(`${(c.start_date?.[0] as string) ?? now.date}T${(c.start_hour?.[0] as string) ?? now.hour}`);
+  const oldStart = minutesOf(
+    `${(c.start_date?.[0] as string) ?? now.date}T${(c.start_hour?.[0] as string) ?? now.hour}`,
+  );
   if (oldStart !== s.startMin) mask.push("startTime");
   // end_date is the wall clock at the real end: the old stay is the real time between the two
   const tz = s.timezone ?? "UTC";
-  const oldStay = c.end_date ? (localToUtc(tz, minutesOf(c.end_date[0] as string)) - localToUtc(tz, oldStart)) / 60000 : s.endMin - s.startMin;
+  const oldStay = c.end_date
+    ? (localToUtc(tz, minutesOf(c.end_date[0] as string)) - localToUtc(tz, oldStart)) / 60000
+    : s.endMin - s.startMin;
   if (oldStay !== s.endMin - s.startMin) mask.push("duration");
   if (c.pax && c.pax[0] !== s.pax) mask.push("partySize");
   return mask;
 }
 
 /** The body of PATCH .../notification/partners/{partner}/bookings/{id}?updateMask=...: what changed, named. */
-export function notificationBody(partnerId: string, s: NotificationSnapshot, mask: MaskField[], timeZone: string) {
+export function notificationBody(
+  partnerId: string,
+  s: NotificationSnapshot,
+  mask: MaskField[],
+  timeZone: string,
+) {
   const body: Record<string, unknown> = {
     name: `partners/${partnerId}/bookings/${s.id}`,
     merchantId: s.merchantId,
     serviceId: s.serviceId === null ? "" : String(s.serviceId),
   };
-  if (mask.includes("startTime")) body.startTime = new Date(localToUtc(timeZone, s.startMin)).toISOString().replace(".000Z", "Z");
+  if (mask.includes("startTime"))
+    body.startTime = new Date(localToUtc(timeZone, s.startMin)).toISOString().replace(".000Z", "Z");
   if (mask.includes("duration")) body.duration = `${(s.endMin - s.startMin) * 60}s`;
   if (mask.includes("partySize")) body.partySize = s.pax;
   if (mask.includes("status")) body.status = bookingStatus(s.status, s.action === "expired_unpaid");

@@ -19,7 +19,10 @@ export const MAPSBOOKING_SCOPE = "https://www.googleapis.com/auth/mapsbooking";
 /** A token is used until this long before it expires, so none expires on the way. */
 const EARLY_MS = 60_000;
 
-const TokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().int().positive().default(3600) });
+const TokenAnswer = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.coerce.number().int().positive().default(3600),
+});
 
 interface Cached {
   token: Promise<{ value: string; until: number }>;
@@ -33,15 +36,28 @@ async function assertion(key: ServiceAccountKey): Promise<string> {
   // Real time, not the Worker's (maybe shifted) clock: the token endpoint checks it against its own.
   const iat = Math.floor(Date.now() / 1000);
   const header = { alg: "RS256", typ: "JWT", ...(key.private_key_id && { kid: key.private_key_id }) };
-  const claims = { scope: MAPSBOOKING_SCOPE, iss: key.client_email, aud: key.token_uri, iat, exp: iat + 3600 };
+  const claims = {
+    scope: MAPSBOOKING_SCOPE,
+    iss: key.client_email,
+    aud: key.token_uri,
+    iat,
+    exp: iat + 3600,
+  };
   return signRs256(header, claims, key.private_key);
 }
 
-async function exchange(key: ServiceAccountKey, timeoutMs: number, fetcher: typeof fetch): Promise<{ value: string; until: number }> {
+async function exchange(
+  key: ServiceAccountKey,
+  timeoutMs: number,
+  fetcher: typeof fetch,
+): Promise<{ value: string; until: number }> {
   const res = await fetcher(key.token_uri, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: await assertion(key) }),
+    body: new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: await assertion(key),
+    }),
     signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await res.text();
@@ -52,7 +68,11 @@ async function exchange(key: ServiceAccountKey, timeoutMs: number, fetcher: type
 }
 
 /** An access token for the key: the cached one while it lasts, else a new one (one request at a time per key). */
-export async function accessToken(key: ServiceAccountKey, timeoutMs: number, fetcher: typeof fetch = fetch): Promise<string> {
+export async function accessToken(
+  key: ServiceAccountKey,
+  timeoutMs: number,
+  fetcher: typeof fetch = fetch,
+): Promise<string> {
   const name = keyName(key);
   const cached = tokens.get(name);
   if (cached) {
@@ -72,19 +92,39 @@ export function forgetToken(key: ServiceAccountKey): void {
 }
 
 /** One attempt at a SEARCHENGINE_BOOKING event: its booking's change, PATCHed to the notification API. */
-export async function sendNotification(env: Bindings, d1: D1Database, event: EventRow, timeoutMs: number): Promise<Outcome> {
+export async function sendNotification(
+  env: Bindings,
+  d1: D1Database,
+  event: EventRow,
+  timeoutMs: number,
+): Promise<Outcome> {
   const started = Date.now();
-  const failed = (error: string): Outcome => ({ status: null, error, excerpt: null, retryAfter: undefined, latencyMs: Date.now() - started });
+  const failed = (error: string): Outcome => ({
+    status: null,
+    error,
+    excerpt: null,
+    retryAfter: undefined,
+    latencyMs: Date.now() - started,
+  });
   const { serviceAccount: key, partnerId, notificationUrl } = searchengineConfig(env);
   if ("problem" in key) return failed(key.problem);
-  if (!partnerId) return failed("SEARCHENGINE_PARTNER_ID is not set: the notification API's paths name the partner");
+  if (!partnerId)
+    return failed("SEARCHENGINE_PARTNER_ID is not set: the notification API's paths name the partner");
   const snapshot = JSON.parse(event.snapshot) as NotificationSnapshot;
   const timeZone = snapshot.timezone && isTimeZone(snapshot.timezone) ? snapshot.timezone : "UTC";
   const mask = notificationMask(snapshot);
   if (!mask.length) mask.push("status");
   // The first attempt fixes the body: every retry sends the same bytes.
-  const body = event.payload ?? (await fixPayload(d1, event.id, JSON.stringify(notificationBody(partnerId, snapshot, mask, timeZone)), event.snapshot));
-  if (body === undefined) return failed("the event was rewritten (an erasure) while its body was built; built again next attempt");
+  const body =
+    event.payload ??
+    (await fixPayload(
+      d1,
+      event.id,
+      JSON.stringify(notificationBody(partnerId, snapshot, mask, timeZone)),
+      event.snapshot,
+    ));
+  if (body === undefined)
+    return failed("the event was rewritten (an erasure) while its body was built; built again next attempt");
   let token: string;
   try {
     token = await accessToken(key, timeoutMs);
@@ -92,7 +132,13 @@ export async function sendNotification(env: Bindings, d1: D1Database, event: Eve
     return failed(`no access token: ${(err as Error)?.message ?? String(err)}`);
   }
   const url = `${notificationUrl}/v1alpha/notification/partners/${encodeURIComponent(partnerId)}/bookings/${snapshot.id}?updateMask=${mask.join(",")}`;
-  const outcome = await send(url, { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body, timeoutMs, "PATCH");
+  const outcome = await send(
+    url,
+    { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body,
+    timeoutMs,
+    "PATCH",
+  );
   if (outcome.status === 401) forgetToken(key);
   return outcome;
 }

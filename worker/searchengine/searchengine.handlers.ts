@@ -16,10 +16,16 @@ import { listUserBookings, locateBooking } from "./locate";
 import type * as s from "./searchengine.schemas";
 
 /** The merchant behind a merchant_id, bound to its shard's primary; undefined when unknown, off, a sandbox or not visible. */
-async function merchantOf(c: Context<AppEnv>, merchantId: string, write: boolean): Promise<Merchant | undefined> {
+async function merchantOf(
+  c: Context<AppEnv>,
+  merchantId: string,
+  write: boolean,
+): Promise<Merchant | undefined> {
   const entry = await findByPublicKey(c.get("control"), merchantId);
   const property = entry && (await bindProperty(c, entry, { write, primary: true }));
-  return property && property.searchengineEnabled && !property.sandbox && guestVisible(property) ? { db: c.get("db"), property, linkSecret: config(c.env).linkSecret } : undefined;
+  return property && property.searchengineEnabled && !property.sandbox && guestVisible(property)
+    ? { db: c.get("db"), property, linkSecret: config(c.env).linkSecret }
+    : undefined;
 }
 
 /**
@@ -27,15 +33,23 @@ async function merchantOf(c: Context<AppEnv>, merchantId: string, write: boolean
  * goes on while the property moves between shards, a write waits); 404 when there is none.
  */
 async function bookingOf(c: Context<AppEnv>, bookingId: string, write: boolean) {
-  const located = /^[1-9]\d{0,15}$/.test(bookingId) ? await locateBooking(c.env, c.get("control"), Number(bookingId)) : undefined;
+  const located = /^[1-9]\d{0,15}$/.test(bookingId)
+    ? await locateBooking(c.env, c.get("control"), Number(bookingId))
+    : undefined;
   const property = located && (await bindProperty(c, located.entry, { write, primary: true }));
-  if (!located || !property) throw new ApiError("booking_not_found", `no booking ${bookingId} was made through the search engine`);
+  if (!located || !property)
+    throw new ApiError("booking_not_found", `no booking ${bookingId} was made through the search engine`);
   return { merchant: { db: c.get("db"), property, linkSecret: config(c.env).linkSecret }, row: located.row };
 }
 
 /** BatchAvailabilityLookup: one answer per slot, in order. */
-export async function lookupAvailability(c: Context<AppEnv>, q: z.infer<typeof s.BatchAvailabilityLookupRequest>) {
-  return { slot_time_availability: await lookupSlots(await merchantOf(c, q.merchant_id, false), q.slot_time) };
+export async function lookupAvailability(
+  c: Context<AppEnv>,
+  q: z.infer<typeof s.BatchAvailabilityLookupRequest>,
+) {
+  return {
+    slot_time_availability: await lookupSlots(await merchantOf(c, q.merchant_id, false), q.slot_time),
+  };
 }
 
 export async function book(c: Context<AppEnv>, q: z.infer<typeof s.CreateBookingRequest>) {
@@ -49,8 +63,14 @@ export async function changeBooking(c: Context<AppEnv>, q: z.infer<typeof s.Upda
 
 export async function bookingStatus(c: Context<AppEnv>, q: z.infer<typeof s.GetBookingStatusRequest>) {
   const { merchant, row } = await bookingOf(c, q.booking_id, false);
-  const [booking] = await present(merchant.db, [{ ...row, merchantId: merchant.property.publicKey, settings: merchant.property.settings }]);
-  return { booking_id: booking!.booking_id, booking_status: booking!.status, prepayment_status: "PREPAYMENT_NOT_PROVIDED" as const };
+  const [booking] = await present(merchant.db, [
+    { ...row, merchantId: merchant.property.publicKey, settings: merchant.property.settings },
+  ]);
+  return {
+    booking_id: booking!.booking_id,
+    booking_status: booking!.status,
+    prepayment_status: "PREPAYMENT_NOT_PROVIDED" as const,
+  };
 }
 
 export async function userBookings(c: Context<AppEnv>, q: z.infer<typeof s.ListBookingsRequest>) {
@@ -72,5 +92,7 @@ export async function feed(c: Context<AppEnv>, kind: keyof typeof FEEDS, only: s
  */
 export async function availabilityFeed(c: Context<AppEnv>, only: string | undefined): Promise<Response> {
   const merchants = await allMerchants(c.env, c.get("control"), only);
-  return c.body(textStream(availabilityFeedText(merchants, only === undefined)), 200, { "Content-Type": "application/json" });
+  return c.body(textStream(availabilityFeedText(merchants, only === undefined)), 200, {
+    "Content-Type": "application/json",
+  });
 }

@@ -22,7 +22,10 @@ const FINAL_SQL: ReservationStatus[] = ["CANCELLED", "EXPIRED", "REJECTED"];
  */
 export async function setSwitch(db: Db, propertyId: number, enabled: boolean): Promise<void> {
   const at = nowIso();
-  const flip = db.update(properties).set({ searchengineEnabled: enabled, updatedAt: at }).where(eq(properties.id, propertyId));
+  const flip = db
+    .update(properties)
+    .set({ searchengineEnabled: enabled, updatedAt: at })
+    .where(eq(properties.id, propertyId));
   if (!enabled) {
     await flip;
     return;
@@ -32,23 +35,59 @@ export async function setSwitch(db: Db, propertyId: number, enabled: boolean): P
   await db.batch([
     flip,
     // At most one live per property (a partial unique index): a second switch-on adds nothing.
-    db.insert(s).values({ clientId: 0, propertyId, endpoint: "searchengine:notification", webhookType: SEARCHENGINE_EVENT, secret: "" }).onConflictDoNothing(),
-    db.update(s).set({ disabledAt: null, disabledReason: null, updatedAt: at }).where(and(live, isNotNull(s.disabledAt))),
+    db
+      .insert(s)
+      .values({
+        clientId: 0,
+        propertyId,
+        endpoint: "searchengine:notification",
+        webhookType: SEARCHENGINE_EVENT,
+        secret: "",
+      })
+      .onConflictDoNothing(),
+    db
+      .update(s)
+      .set({ disabledAt: null, disabledReason: null, updatedAt: at })
+      .where(and(live, isNotNull(s.disabledAt))),
   ]);
 }
 
 /** The property's booking made with this CreateBooking idempotency token, if any. */
-export async function bookingByToken(db: Db, propertyId: number, token: string): Promise<ReservationRow | undefined> {
-  return (await db.select(reservationFields).from(reservations).where(and(eq(reservations.propertyId, propertyId), eq(reservations.searchengineToken, token))).limit(1))[0];
+export async function bookingByToken(
+  db: Db,
+  propertyId: number,
+  token: string,
+): Promise<ReservationRow | undefined> {
+  return (
+    await db
+      .select(reservationFields)
+      .from(reservations)
+      .where(and(eq(reservations.propertyId, propertyId), eq(reservations.searchengineToken, token)))
+      .limit(1)
+  )[0];
 }
 
 /** Whether the user already holds a live booking of this service at this start (SLOT_ALREADY_BOOKED_BY_USER). */
-export async function userBooked(db: Db, propertyId: number, userId: string, serviceId: number, startMin: number): Promise<boolean> {
+export async function userBooked(
+  db: Db,
+  propertyId: number,
+  userId: string,
+  serviceId: number,
+  startMin: number,
+): Promise<boolean> {
   const r = reservations;
   const rows = await db
     .select({ id: r.id })
     .from(r)
-    .where(and(eq(r.searchengineUserId, userId), eq(r.propertyId, propertyId), eq(r.serviceId, serviceId), eq(r.startMin, startMin), notInArray(r.status, FINAL_SQL)))
+    .where(
+      and(
+        eq(r.searchengineUserId, userId),
+        eq(r.propertyId, propertyId),
+        eq(r.serviceId, serviceId),
+        eq(r.startMin, startMin),
+        notInArray(r.status, FINAL_SQL),
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }
@@ -56,7 +95,11 @@ export async function userBooked(db: Db, propertyId: number, userId: string, ser
 /** A reservation with what its property says about it: the merchant id and the zone's settings. */
 export type BookingRow = ReservationRow & { merchantId: string; settings: unknown };
 
-const withProperty = { row: reservationFields, merchantId: properties.publicKey, settings: properties.settings };
+const withProperty = {
+  row: reservationFields,
+  merchantId: properties.publicKey,
+  settings: properties.settings,
+};
 const flatten = (rows: { row: ReservationRow; merchantId: string; settings: unknown }[]): BookingRow[] =>
   rows.map((x) => ({ ...x.row, merchantId: x.merchantId, settings: x.settings }));
 
@@ -89,7 +132,12 @@ export async function typedUsers(db: Db, ids: number[]): Promise<Map<number, Rec
   const rows = await db
     .select({ id: reservationHistory.reservationId, changes: reservationHistory.changes })
     .from(reservationHistory)
-    .where(and(sql`${reservationHistory.reservationId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`, eq(reservationHistory.action, "created")));
+    .where(
+      and(
+        sql`${reservationHistory.reservationId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+        eq(reservationHistory.action, "created"),
+      ),
+    );
   const out = new Map<number, Record<string, string | null>>();
   for (const r of rows) {
     const after = r.changes?.customer?.[1];
@@ -104,7 +152,12 @@ export async function expiredUnpaid(db: Db, ids: number[]): Promise<Set<number>>
   const rows = await db
     .select({ id: reservationHistory.reservationId })
     .from(reservationHistory)
-    .where(and(sql`${reservationHistory.reservationId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`, eq(reservationHistory.action, "expired_unpaid")));
+    .where(
+      and(
+        sql`${reservationHistory.reservationId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+        eq(reservationHistory.action, "expired_unpaid"),
+      ),
+    );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -114,6 +167,14 @@ export async function merchantRows(db: Db, only?: string): Promise<PropertyRow[]
   return db
     .select()
     .from(p)
-    .where(and(eq(p.searchengineEnabled, true), eq(p.sandbox, false), isNull(p.deletedAt), ne(p.shardState, "arriving"), only === undefined ? undefined : eq(p.publicKey, only)))
+    .where(
+      and(
+        eq(p.searchengineEnabled, true),
+        eq(p.sandbox, false),
+        isNull(p.deletedAt),
+        ne(p.shardState, "arriving"),
+        only === undefined ? undefined : eq(p.publicKey, only),
+      ),
+    )
     .orderBy(asc(p.id));
 }

@@ -13,7 +13,9 @@ import * as s from "./searchengine.schemas";
 
 const base = { tags: ["searchengine"], security: [{ partner: [] }] };
 const problems = (...codes: ErrorCode[]) => errorResponses("authentication_required", ...codes);
-const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
+const body = <T extends z.ZodType>(schema: T) => ({
+  body: { content: { "application/json": { schema } }, required: true },
+});
 
 type Router = ReturnType<typeof createRouter>;
 /** A v3 method at its path, and again with a trailing slash (kept out of the document). */
@@ -28,7 +30,13 @@ const r = searchengineRouter;
 
 method(
   r,
-  { ...base, method: "get", path: "/v3/HealthCheck", summary: "HealthCheck: the booking server is up", responses: { 200: json(z.object({}), "serving"), ...problems() } },
+  {
+    ...base,
+    method: "get",
+    path: "/v3/HealthCheck",
+    summary: "HealthCheck: the booking server is up",
+    responses: { 200: json(z.object({}), "serving"), ...problems() },
+  },
   (c) => c.json({}, 200),
 );
 
@@ -39,7 +47,8 @@ method(
     method: "post",
     path: "/v3/BatchAvailabilityLookup",
     summary: "BatchAvailabilityLookup: whether each slot can be booked now",
-    description: "One answer per slot_time, in order, by the engine that decides online bookings. An unknown merchant, or one whose switch is off, has nothing available.",
+    description:
+      "One answer per slot_time, in order, by the engine that decides online bookings. An unknown merchant, or one whose switch is off, has nothing available.",
     request: body(s.BatchAvailabilityLookupRequest),
     responses: { 200: json(s.BatchAvailabilityLookupResponse, "the slots' availability"), ...problems() },
   },
@@ -53,9 +62,13 @@ method(
     method: "post",
     path: "/v3/CreateBooking",
     summary: "CreateBooking: book a slot on channel SEARCHENGINE",
-    description: "Idempotent on idempotency_token. A refusal (slot taken, already booked by the user) is HTTP 200 with booking_failure.",
+    description:
+      "Idempotent on idempotency_token. A refusal (slot taken, already booked by the user) is HTTP 200 with booking_failure.",
     request: body(s.CreateBookingRequest),
-    responses: { 200: json(s.BookingOutcome, "the booking, or booking_failure"), ...problems("service_unavailable") },
+    responses: {
+      200: json(s.BookingOutcome, "the booking, or booking_failure"),
+      ...problems("service_unavailable"),
+    },
   },
   async (c) => c.json(await h.book(c, c.req.valid("json")), 200),
 );
@@ -67,9 +80,13 @@ method(
     method: "post",
     path: "/v3/UpdateBooking",
     summary: "UpdateBooking: move, resize or cancel a booking",
-    description: "status CANCELED cancels (within the restaurant's cancel notice); a new start_sec, duration_sec or party size moves the booking by the online rules.",
+    description:
+      "status CANCELED cancels (within the restaurant's cancel notice); a new start_sec, duration_sec or party size moves the booking by the online rules.",
     request: body(s.UpdateBookingRequest),
-    responses: { 200: json(s.BookingOutcome, "the booking, or booking_failure"), ...problems("booking_not_found", "service_unavailable") },
+    responses: {
+      200: json(s.BookingOutcome, "the booking, or booking_failure"),
+      ...problems("booking_not_found", "service_unavailable"),
+    },
   },
   async (c) => c.json(await h.changeBooking(c, c.req.valid("json")), 200),
 );
@@ -103,7 +120,8 @@ method(
 const FEEDS: Record<h.FeedKind, string> = {
   merchants: "The merchant feed: restaurants whose search-engine switch is on",
   services: "The service feed: their services open to online booking",
-  availability: "The availability feed: every start and party size over each booking window, with spots_total and spots_open",
+  availability:
+    "The availability feed: every start and party size over each booking window, with spots_total and spots_open",
 };
 
 const FeedQuery = z.object({
@@ -112,7 +130,10 @@ const FeedQuery = z.object({
     .min(1)
     .max(200)
     .optional()
-    .openapi({ param: { name: "merchant_id", in: "query" }, description: "only this merchant: an increment (PROCESS_AS_INCREMENTAL), to look at or to upload alone" }),
+    .openapi({
+      param: { name: "merchant_id", in: "query" },
+      description: "only this merchant: an increment (PROCESS_AS_INCREMENTAL), to look at or to upload alone",
+    }),
 });
 
 for (const [kind, summary] of Object.entries(FEEDS) as [h.FeedKind, string][]) {

@@ -9,7 +9,9 @@ const base = { tags: ["Reservations"], security: bearerSecurity };
 const scoped = [...PROPERTY_SCOPED] as ErrorCode[];
 const idempotent = ["idempotency_key_in_use", "idempotency_key_reused"] as ErrorCode[];
 
-const SearchengineBody = z.object({ enable_searchengine: z.boolean() }).openapi("SearchengineSwitch", { example: { enable_searchengine: true } });
+const SearchengineBody = z
+  .object({ enable_searchengine: z.boolean() })
+  .openapi("SearchengineSwitch", { example: { enable_searchengine: true } });
 const searchengineRoute = createRoute({
   ...base,
   method: "post",
@@ -20,20 +22,25 @@ const searchengineRoute = createRoute({
     "and changes of its search-engine bookings made here are reported to the search engine. Off: it leaves the feeds and the " +
     "booking server's availability at once; bookings already made can still be cancelled, and their changes are still reported. " +
     "A sandbox property cannot turn it on (400 naming enable_searchengine): only production properties reach the search engine.",
-  request: { headers: propertyHeader, body: { content: { "application/json": { schema: SearchengineBody } }, required: true } },
+  request: {
+    headers: propertyHeader,
+    body: { content: { "application/json": { schema: SearchengineBody } }, required: true },
+  },
   responses: {
     201: json(z.object({ status: z.literal("ACCEPTED") }), "the switch is applied"),
     ...errorResponses(...scoped, "validation_error", ...idempotent),
   },
 });
 
-export const searchengineSwitchRouter = createRouter()
-  .openapi(
-    searchengineRoute,
-    async (c) => c.json(await applySwitch(c, c.req.valid("json")), 201),
-    // This route's documented 400 is "validation error", not the usual "invalid input data".
-    (result) => {
-      if (!result.success) throw new ApiError("validation_error", "the body must be {\"enable_searchengine\": true|false}", { errors: zodFieldErrors(result.error) });
-      return undefined;
-    },
-  );
+export const searchengineSwitchRouter = createRouter().openapi(
+  searchengineRoute,
+  async (c) => c.json(await applySwitch(c, c.req.valid("json")), 201),
+  // This route's documented 400 is "validation error", not the usual "invalid input data".
+  (result) => {
+    if (!result.success)
+      throw new ApiError("validation_error", 'the body must be {"enable_searchengine": true|false}', {
+        errors: zodFieldErrors(result.error),
+      });
+    return undefined;
+  },
+);

@@ -19,7 +19,12 @@ export interface Credentials {
 
 const entry = preparedOnce((control) =>
   control
-    .select({ entry: d, granted: sql<number | null>`(SELECT 1 FROM ${g} WHERE ${g.clientId} = ${sql.placeholder("client")} AND ${g.propertyId} = ${d.id})` })
+    .select({
+      entry: d,
+      granted: sql<
+        number | null
+      >`(SELECT 1 FROM ${g} WHERE ${g.clientId} = ${sql.placeholder("client")} AND ${g.propertyId} = ${d.id})`,
+    })
     .from(d)
     .where(and(eq(d.id, sql.placeholder("id")), isNull(d.deletedAt)))
     .limit(1)
@@ -30,35 +35,72 @@ const entry = preparedOnce((control) =>
  * The live entry of `id`, with whether `clientId` is granted it. `only`: the one property the
  * caller's token reaches (a token from a restaurant's approval); null for every granted one.
  */
-export async function findEntry(control: ControlDb, id: number, clientId: number, only: number | null = null) {
+export async function findEntry(
+  control: ControlDb,
+  id: number,
+  clientId: number,
+  only: number | null = null,
+) {
   const row = await entry(control).get({ id, client: clientId });
   return foundEntry(row?.entry, row?.granted != null, id, only);
 }
 
 /** What findEntry answers, from an entry and its grant read elsewhere (with the token: auth/clients.repo.ts). */
-export function foundEntry(row: DirectoryRow | null | undefined, granted: boolean, id: number, only: number | null) {
+export function foundEntry(
+  row: DirectoryRow | null | undefined,
+  granted: boolean,
+  id: number,
+  only: number | null,
+) {
   return row ? { entry: row, granted: granted && (only === null || only === id) } : undefined;
 }
 
 /** The live entry whose username has this key (the hosted sign-in). */
 export async function findByUsername(control: ControlDb, key: string): Promise<DirectoryRow | undefined> {
-  return (await control.select().from(d).where(and(eq(d.usernameKey, key), isNull(d.deletedAt))).limit(1))[0];
+  return (
+    await control
+      .select()
+      .from(d)
+      .where(and(eq(d.usernameKey, key), isNull(d.deletedAt)))
+      .limit(1)
+  )[0];
 }
 
 /** Fills a property's sign-in where the directory has none yet (rows from before it kept one). */
-export async function fillCredentials(control: ControlDb, id: number, credentials: Credentials): Promise<boolean> {
-  const rows = await control.update(d).set(credentials).where(and(eq(d.id, id), isNull(d.usernameKey))).returning({ id: d.id });
+export async function fillCredentials(
+  control: ControlDb,
+  id: number,
+  credentials: Credentials,
+): Promise<boolean> {
+  const rows = await control
+    .update(d)
+    .set(credentials)
+    .where(and(eq(d.id, id), isNull(d.usernameKey)))
+    .returning({ id: d.id });
   return rows.length > 0;
 }
 
 /** Changes a property's username and/or password hash; a taken username fails on the UNIQUE index. */
-export async function setCredentials(control: ControlDb, id: number, set: Partial<Credentials>): Promise<void> {
+export async function setCredentials(
+  control: ControlDb,
+  id: number,
+  set: Partial<Credentials>,
+): Promise<void> {
   if (Object.keys(set).length) await control.update(d).set(set).where(eq(d.id, id));
 }
 
 /** The live entry of a public key (the widget's API, the hosted pages). */
-export async function findByPublicKey(control: ControlDb, publicKey: string): Promise<DirectoryRow | undefined> {
-  return (await control.select().from(d).where(and(eq(d.publicKey, publicKey), isNull(d.deletedAt))).limit(1))[0];
+export async function findByPublicKey(
+  control: ControlDb,
+  publicKey: string,
+): Promise<DirectoryRow | undefined> {
+  return (
+    await control
+      .select()
+      .from(d)
+      .where(and(eq(d.publicKey, publicKey), isNull(d.deletedAt)))
+      .limit(1)
+  )[0];
 }
 
 /** Any entry of `id`, live or deleted (the queue consumer, ops). */
@@ -67,20 +109,37 @@ export async function getEntry(control: ControlDb, id: number): Promise<Director
 }
 
 /** A page of the client's live granted properties, by id (`only`: as in findEntry). */
-export async function listGranted(control: ControlDb, clientId: number, limit: number, afterId = 0, only: number | null = null): Promise<DirectoryRow[]> {
+export async function listGranted(
+  control: ControlDb,
+  clientId: number,
+  limit: number,
+  afterId = 0,
+  only: number | null = null,
+): Promise<DirectoryRow[]> {
   return (
     await control
       .select({ entry: d })
       .from(g)
       .innerJoin(d, eq(d.id, g.propertyId))
-      .where(and(eq(g.clientId, clientId), isNull(d.deletedAt), gt(d.id, afterId), only === null ? undefined : eq(d.id, only)))
+      .where(
+        and(
+          eq(g.clientId, clientId),
+          isNull(d.deletedAt),
+          gt(d.id, afterId),
+          only === null ? undefined : eq(d.id, only),
+        ),
+      )
       .orderBy(asc(d.id))
       .limit(limit)
   ).map((r) => r.entry);
 }
 
 /** The shards that hold any of the client's live granted properties, with those properties (`only`: as in findEntry). */
-export async function grantedByShard(control: ControlDb, clientId: number, only: number | null = null): Promise<Map<number, number[]>> {
+export async function grantedByShard(
+  control: ControlDb,
+  clientId: number,
+  only: number | null = null,
+): Promise<Map<number, number[]>> {
   const rows = await control
     .select({ id: d.id, shard: d.shard })
     .from(g)
@@ -97,26 +156,50 @@ export async function grantedByShard(control: ControlDb, clientId: number, only:
  */
 export function placeStatement(
   control: ControlDb,
-  o: { publicKey: string; owner: number | ReturnType<typeof sql>; shards: number; createdAt: string; credentials?: Credentials | undefined },
+  o: {
+    publicKey: string;
+    owner: number | ReturnType<typeof sql>;
+    shards: number;
+    createdAt: string;
+    credentials?: Credentials | undefined;
+  },
 ) {
   const indexes = sql.raw(Array.from({ length: o.shards }, (_, i) => `(${i})`).join(", "));
   const emptiest = sql`(SELECT v.column1 FROM (VALUES ${indexes}) v
     ORDER BY (SELECT count(*) FROM ${d} x WHERE x.shard = v.column1 AND x.deleted_at IS NULL), v.column1 LIMIT 1)`;
   return control
     .insert(d)
-    .values({ publicKey: o.publicKey, ownerClientId: o.owner as number, shard: emptiest as unknown as number, createdAt: o.createdAt, ...o.credentials })
+    .values({
+      publicKey: o.publicKey,
+      ownerClientId: o.owner as number,
+      shard: emptiest as unknown as number,
+      createdAt: o.createdAt,
+      ...o.credentials,
+    })
     .returning();
 }
 
 /** The grant of the property just placed in the same batch to its creator. */
 export function grantJustPlaced(control: ControlDb, owner: number | ReturnType<typeof sql>) {
-  return control.insert(g).values({ clientId: owner as number, propertyId: sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')` as unknown as number });
+  return control
+    .insert(g)
+    .values({
+      clientId: owner as number,
+      propertyId:
+        sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')` as unknown as number,
+    });
 }
 
 /** The clients granted a property, oldest grant first (the restaurant's connected-apps page). */
 export async function grantsOf(control: ControlDb, propertyId: number) {
   return control
-    .select({ id: apiClients.id, clientId: apiClients.clientId, name: apiClients.name, redirectUri: apiClients.redirectUri, grantedAt: g.createdAt })
+    .select({
+      id: apiClients.id,
+      clientId: apiClients.clientId,
+      name: apiClients.name,
+      redirectUri: apiClients.redirectUri,
+      grantedAt: g.createdAt,
+    })
     .from(g)
     .innerJoin(apiClients, eq(apiClients.id, g.clientId))
     .where(eq(g.propertyId, propertyId))
@@ -150,7 +233,12 @@ export async function countByShard(control: ControlDb): Promise<Map<number, numb
 }
 
 /** Marks a move as started (writes answer 503) or clears it, optionally switching the shard. */
-export async function setMoving(control: ControlDb, id: number, moving: boolean, shard?: number): Promise<void> {
+export async function setMoving(
+  control: ControlDb,
+  id: number,
+  moving: boolean,
+  shard?: number,
+): Promise<void> {
   await control
     .update(d)
     .set({ movingSince: moving ? nowIso() : null, ...(shard !== undefined && { shard }) })

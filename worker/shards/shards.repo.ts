@@ -18,7 +18,15 @@ export const SEQUENCED_TABLES = [
 ] as const;
 
 /** Every table of a shard, for `ops shards`. */
-export const SHARD_TABLES = ["properties", ...SEQUENCED_TABLES, "table_group_members", "reservation_tables", "reservation_history", "webhook_event_bodies", "message_bodies"] as const;
+export const SHARD_TABLES = [
+  "properties",
+  ...SEQUENCED_TABLES,
+  "table_group_members",
+  "reservation_tables",
+  "reservation_history",
+  "webhook_event_bodies",
+  "message_bodies",
+] as const;
 
 /**
  * Starts every sequence of the shard at `base` unless it is there already (SQLite's AUTOINCREMENT
@@ -29,14 +37,20 @@ export const SHARD_TABLES = ["properties", ...SEQUENCED_TABLES, "table_group_mem
 export async function seedIdRange(d1: D1Database, base: number): Promise<void> {
   await d1.batch(
     SEQUENCED_TABLES.flatMap((name) => [
-      d1.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)").bind(name, base),
+      d1
+        .prepare(
+          "INSERT INTO sqlite_sequence (name, seq) SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)",
+        )
+        .bind(name, base),
       d1.prepare("UPDATE sqlite_sequence SET seq = ?2 WHERE name = ?1 AND seq < ?2").bind(name, base),
     ]),
   );
 }
 
 /** Rows per table, the live properties and the database's size in bytes. */
-export async function shardStats(d1: D1Database): Promise<{ properties: number; rows: Record<string, number>; bytes: number }> {
+export async function shardStats(
+  d1: D1Database,
+): Promise<{ properties: number; rows: Record<string, number>; bytes: number }> {
   const results = await d1.batch<{ n: number }>([
     d1.prepare("SELECT count(*) AS n FROM properties WHERE deleted_at IS NULL AND shard_state = 'live'"),
     ...SHARD_TABLES.map((t) => d1.prepare(`SELECT count(*) AS n FROM ${t}`)),

@@ -20,7 +20,8 @@ export function shardCount(env: Bindings): number {
 
 export function shardD1(env: Bindings, index: number): D1Database {
   const d1 = env[`SHARD_${index}`];
-  if (!d1) throw new Error(`no binding SHARD_${index}: the directory names a shard this Worker does not have`);
+  if (!d1)
+    throw new Error(`no binding SHARD_${index}: the directory names a shard this Worker does not have`);
   return d1;
 }
 
@@ -44,7 +45,11 @@ export function ensureIdRange(env: Bindings, index: number): Promise<void> {
  * A session on shard `index`: writes go to the primary; reads may go to a read replica, no
  * older than `bookmark` (the X-D1-Bookmark a caller got from its last write) when one is given.
  */
-export function openShard(env: Bindings, index: number, o: { write: boolean; bookmark?: string | undefined }): D1DatabaseSession {
+export function openShard(
+  env: Bindings,
+  index: number,
+  o: { write: boolean; bookmark?: string | undefined },
+): D1DatabaseSession {
   const d1 = shardD1(env, index);
   if (o.write) return d1.withSession("first-primary");
   try {

@@ -36,7 +36,12 @@ export function closeOpenOffer(db: Db, reservationId: number, state: "claimed" |
  * The WAITING parties of a property on one day, who asked first first, that were never offered a
  * table (an offer is made once: a party that let one pass stays on the list for the restaurant).
  */
-export async function waitingNeverOffered(db: Db, propertyId: number, date: string, limit = 50): Promise<ReservationRow[]> {
+export async function waitingNeverOffered(
+  db: Db,
+  propertyId: number,
+  date: string,
+  limit = 50,
+): Promise<ReservationRow[]> {
   return waitingFrom(db, propertyId, localMinutes(date), limit);
 }
 
@@ -93,13 +98,32 @@ export async function lapsedOffers(db: Db, now: string, limit: number): Promise<
  * batch, so two closings of one offer (the cron and a decline at once) pass it on once. A party
  * offered meanwhile by a change that freed a table is not offered again (waitlist_offers_once).
  */
-export async function closeAndPass(d1: D1Database, offerId: number, state: "declined" | "expired", at: string, propertyId: number, next?: { offer: NewOffer; message: PlannedMessage }): Promise<boolean> {
-  const close = d1.prepare("UPDATE waitlist_offers SET state = ?2, closed_at = ?3 WHERE id = ?1 AND state = 'open'").bind(offerId, state, at);
+export async function closeAndPass(
+  d1: D1Database,
+  offerId: number,
+  state: "declined" | "expired",
+  at: string,
+  propertyId: number,
+  next?: { offer: NewOffer; message: PlannedMessage },
+): Promise<boolean> {
+  const close = d1
+    .prepare("UPDATE waitlist_offers SET state = ?2, closed_at = ?3 WHERE id = ?1 AND state = 'open'")
+    .bind(offerId, state, at);
   const pass = next
     ? [
         d1
-          .prepare("INSERT INTO waitlist_offers (property_id, reservation_id, nonce, token_hash, expires_at, start_min, created_at) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE changes() = 1")
-          .bind(propertyId, next.offer.reservationId, next.offer.nonce, next.offer.tokenHash, next.offer.expiresAt, next.offer.startMin, at),
+          .prepare(
+            "INSERT INTO waitlist_offers (property_id, reservation_id, nonce, token_hash, expires_at, start_min, created_at) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE changes() = 1",
+          )
+          .bind(
+            propertyId,
+            next.offer.reservationId,
+            next.offer.nonce,
+            next.offer.tokenHash,
+            next.offer.expiresAt,
+            next.offer.startMin,
+            at,
+          ),
         insertMessageIfChanged(d1, propertyId, next.message),
       ]
     : [];
@@ -110,7 +134,9 @@ export async function closeAndPass(d1: D1Database, offerId: number, state: "decl
 /** Drops closed offers closed before `before`. */
 export async function purgeOffers(d1: D1Database, before: string, limit: number): Promise<number> {
   const r = await d1
-    .prepare("DELETE FROM waitlist_offers WHERE id IN (SELECT id FROM waitlist_offers WHERE state <> 'open' AND closed_at < ?1 ORDER BY id LIMIT ?2)")
+    .prepare(
+      "DELETE FROM waitlist_offers WHERE id IN (SELECT id FROM waitlist_offers WHERE state <> 'open' AND closed_at < ?1 ORDER BY id LIMIT ?2)",
+    )
     .bind(before, limit)
     .run();
   return r.meta.changes ?? 0;

@@ -41,9 +41,16 @@ export interface OfferContext {
  * email, for the caller's batch. `ignoring`: the reservation whose tables are being released;
  * `read`: that day's waiting parties, when the request read them already (waitingOnDayOf).
  */
-export async function planOffer(ctx: OfferContext, date: string, ignoring?: number, read?: ReservationRow[]): Promise<PlannedOffer | undefined> {
+export async function planOffer(
+  ctx: OfferContext,
+  date: string,
+  ignoring?: number,
+  read?: ReservationRow[],
+): Promise<PlannedOffer | undefined> {
   if (!ctx.linkSecret) return undefined;
-  const waiting = (read ?? (await repo.waitingNeverOffered(ctx.db, ctx.property.id, date))).filter((w) => w.id !== ignoring);
+  const waiting = (read ?? (await repo.waitingNeverOffered(ctx.db, ctx.property.id, date))).filter(
+    (w) => w.id !== ignoring,
+  );
   if (!waiting.length) return undefined;
   const { catalog, holds } = await loadAvailability(ctx.db, ctx.property, date, date);
   const at = now();
@@ -58,12 +65,23 @@ export async function planOffer(ctx: OfferContext, date: string, ignoring?: numb
 }
 
 /** The offer of `start` to the party: its row, and its email telling that time. */
-async function offerTo(ctx: OfferContext, party: ReservationRow, start: number, at: number): Promise<PlannedOffer> {
+async function offerTo(
+  ctx: OfferContext,
+  party: ReservationRow,
+  start: number,
+  at: number,
+): Promise<PlannedOffer> {
   const settings = resolveSettings(ctx.property.settings);
   const link = await newLink(ctx.linkSecret, "offer");
   const expiresAt = new Date(at + settings.offer_minutes * 60_000).toISOString();
   const offered = fromLocalMinutes(start);
-  const facts = { ...factsOf(party), startDate: offered.date, startHour: offered.hour, startMin: start, endMin: start + party.endMin - party.startMin };
+  const facts = {
+    ...factsOf(party),
+    startDate: offered.date,
+    startHour: offered.hour,
+    startMin: start,
+    endMin: start + party.endMin - party.startMin,
+  };
   return {
     offer: { reservationId: party.id, nonce: link.nonce!, tokenHash: link.hash, expiresAt, startMin: start },
     message: {
@@ -72,7 +90,9 @@ async function offerTo(ctx: OfferContext, party: ReservationRow, start: number, 
       to: facts.guest!.email!,
       locale: facts.locale ?? settings.locale,
       sequence: party.version,
-      snapshot: snapshotOf(facts, settings.timezone, null, { offer: { nonce: link.nonce!, expires_at: expiresAt } }),
+      snapshot: snapshotOf(facts, settings.timezone, null, {
+        offer: { nonce: link.nonce!, expires_at: expiresAt },
+      }),
       dueAt: at,
       reservationId: party.id,
     },
@@ -83,7 +103,11 @@ async function offerTo(ctx: OfferContext, party: ReservationRow, start: number, 
  * An open offer declined or run out: closed, and offered to the next party that fits now (if
  * any), in one batch. Answers false when it was not open any more (someone else closed it).
  */
-export async function passOffer(ctx: OfferContext & { d1: D1Database }, offer: repo.OfferRow, state: "declined" | "expired"): Promise<boolean> {
+export async function passOffer(
+  ctx: OfferContext & { d1: D1Database },
+  offer: repo.OfferRow,
+  state: "declined" | "expired",
+): Promise<boolean> {
   const party = await getReservation(ctx.db, offer.reservationId);
   // The party just let it pass has an offer row, so planOffer skips it.
   const next = party ? await planOffer(ctx, party.startDate) : undefined;
@@ -93,9 +117,16 @@ export async function passOffer(ctx: OfferContext & { d1: D1Database }, offer: r
 const EXPIRY_BATCH = 100;
 
 /** The cron: every open offer of this shard whose time ran out passes to the next party, until `until`. */
-export async function expireOffers(d1: D1Database, db: Db, linkSecret: string | undefined, until: number): Promise<number> {
+export async function expireOffers(
+  d1: D1Database,
+  db: Db,
+  linkSecret: string | undefined,
+  until: number,
+): Promise<number> {
   const lapsed = await repo.lapsedOffers(db, nowIso(), EXPIRY_BATCH);
-  const properties = new Map((await getPropertyRows(db, [...new Set(lapsed.map((o) => o.propertyId))])).map((p) => [p.id, p]));
+  const properties = new Map(
+    (await getPropertyRows(db, [...new Set(lapsed.map((o) => o.propertyId))])).map((p) => [p.id, p]),
+  );
   let passed = 0;
   for (const offer of lapsed) {
     if (now() > until) break;
@@ -123,7 +154,10 @@ export function shownState(offer: repo.OfferRow, at = nowIso()): repo.OfferRow["
 /** Only an open offer within its time is claimed or declined. */
 export function checkOpen(offer: repo.OfferRow): void {
   if (offer.state !== "open" || offer.expiresAt <= nowIso()) {
-    throw new ApiError("offer_not_available", offer.state === "claimed" ? "this offer was claimed already" : "this offer is no longer open");
+    throw new ApiError(
+      "offer_not_available",
+      offer.state === "claimed" ? "this offer was claimed already" : "this offer is no longer open",
+    );
   }
 }
 
@@ -136,10 +170,22 @@ export async function claimOffer(ctx: OfferContext, offer: repo.OfferRow): Promi
   try {
     // at the time offered (a later one of the party's range), in the same write
     const moveTo = offer.startMin ?? undefined;
-    await act({ db: ctx.db, property: ctx.property, actor: "guest", linkSecret: ctx.linkSecret }, offer.reservationId, { type: "status", to: "ACCEPTED" }, "resource_not_available", moveTo);
+    await act(
+      { db: ctx.db, property: ctx.property, actor: "guest", linkSecret: ctx.linkSecret },
+      offer.reservationId,
+      { type: "status", to: "ACCEPTED" },
+      "resource_not_available",
+      moveTo,
+    );
   } catch (err) {
-    if (err instanceof ApiError && (err.code === "resource_not_available" || err.code === "reservation_not_available")) {
-      throw new ApiError("offer_not_available", "the table has been taken meanwhile; you are still on the waiting list");
+    if (
+      err instanceof ApiError &&
+      (err.code === "resource_not_available" || err.code === "reservation_not_available")
+    ) {
+      throw new ApiError(
+        "offer_not_available",
+        "the table has been taken meanwhile; you are still on the waiting list",
+      );
     }
     throw err;
   }

@@ -32,7 +32,11 @@ export interface Offered {
  * start of its range still to come, with the earliest such start; `ignoring`: a reservation whose
  * holds no longer count (just cancelled).
  */
-export function nextParty(engine: Availability, waiting: WaitingParty[], ignoring?: number): Offered | undefined {
+export function nextParty(
+  engine: Availability,
+  waiting: WaitingParty[],
+  ignoring?: number,
+): Offered | undefined {
   for (const party of [...waiting].sort((a, b) => a.id - b.id)) {
     if (!party.reachable) continue;
     const start = rangeStarts(engine, party).find((s) => fits(engine, party, s, ignoring));
@@ -42,7 +46,10 @@ export function nextParty(engine: Availability, waiting: WaitingParty[], ignorin
 }
 
 /** The starts of the party's range on its service's grid, earliest first, none past. */
-export function rangeStarts(engine: Availability, w: Pick<WaitingParty, "startMin" | "waitUntilMin" | "serviceId">): number[] {
+export function rangeStarts(
+  engine: Availability,
+  w: Pick<WaitingParty, "startMin" | "waitUntilMin" | "serviceId">,
+): number[] {
   const service = engine.catalog.services.find((s) => s.id === w.serviceId);
   const step = service?.slotInterval ?? engine.catalog.settings.slot_interval;
   const last = w.waitUntilMin ?? w.startMin;
@@ -55,5 +62,13 @@ function fits(engine: Availability, w: WaitingParty, start: number, ignoring: nu
   // Online guests sit at online tables only, as when they asked; staff's waiting entries anywhere.
   const mode = w.channel === "PLATFORM_ADMIN" ? "staff" : "online";
   const stay = w.endMin - w.startMin;
-  return engine.decideTables({ date: w.startDate, start, pax: w.pax, stay, mode, serviceId: w.serviceId ?? undefined, ignoreReservation: ignoring }).ok;
+  return engine.decideTables({
+    date: w.startDate,
+    start,
+    pax: w.pax,
+    stay,
+    mode,
+    serviceId: w.serviceId ?? undefined,
+    ignoreReservation: ignoring,
+  }).ok;
 }

@@ -21,10 +21,23 @@ export const waitlistReaction: ReservationReaction = {
     if (!before) return [];
     const out: Statement[] = [];
     if (before.status === "WAITING" && after.status !== "WAITING") {
-      out.push(closeOpenOffer(ctx.db, before.id, HOLDING.has(after.status as ReservationStatus) ? "claimed" : "expired", nowIso()));
+      out.push(
+        closeOpenOffer(
+          ctx.db,
+          before.id,
+          HOLDING.has(after.status as ReservationStatus) ? "claimed" : "expired",
+          nowIso(),
+        ),
+      );
     }
-    const offer = releasesTables ? await planOffer(ctx, before.startDate, before.id, preloaded?.[0] as ReservationRow[] | undefined) : undefined;
-    if (offer) out.push(insertOffer(ctx.db, ctx.property.id, offer.offer), ...insertMessages(ctx.db, ctx.property.id, before.id, [offer.message]));
+    const offer = releasesTables
+      ? await planOffer(ctx, before.startDate, before.id, preloaded?.[0] as ReservationRow[] | undefined)
+      : undefined;
+    if (offer)
+      out.push(
+        insertOffer(ctx.db, ctx.property.id, offer.offer),
+        ...insertMessages(ctx.db, ctx.property.id, before.id, [offer.message]),
+      );
     return out;
   },
 };

@@ -21,7 +21,10 @@ function ipv4(host: string): number[] | undefined {
  */
 function privateV4([a, b, c]: number[]): boolean {
   return (
-    a === 0 || a === 10 || a === 127 || a! >= 224 ||
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    a! >= 224 ||
     (a === 100 && b! >= 64 && b! <= 127) ||
     (a === 169 && b === 254) ||
     (a === 172 && b! >= 16 && b! <= 31) ||
@@ -40,7 +43,9 @@ function groups(v6: string): number[] | undefined {
   if (dotted) {
     const v4 = ipv4(dotted[1]!);
     if (!v4) return undefined;
-    text = text.slice(0, -dotted[1]!.length) + `${((v4[0]! << 8) | v4[1]!).toString(16)}:${((v4[2]! << 8) | v4[3]!).toString(16)}`;
+    text =
+      text.slice(0, -dotted[1]!.length) +
+      `${((v4[0]! << 8) | v4[1]!).toString(16)}:${((v4[2]! << 8) | v4[3]!).toString(16)}`;
   }
   const [head, tail] = text.split("::");
   const parse = (s: string | undefined) => (s ? s.split(":").map((g) => parseInt(g, 16)) : []);
@@ -70,8 +75,13 @@ function privateV6(literal: string): boolean {
 
 function internalName(host: string): boolean {
   return (
-    host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal") ||
-    host.endsWith(".lan") || host.endsWith(".home.arpa") || !host.includes(".")
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host.endsWith(".local") ||
+    host.endsWith(".internal") ||
+    host.endsWith(".lan") ||
+    host.endsWith(".home.arpa") ||
+    !host.includes(".")
   );
 }
 
@@ -96,7 +106,9 @@ export function endpointProblem(endpoint: string, sandbox: boolean): string | un
   const local = LOCAL_NAMES.has(host) || host.endsWith(".localhost");
   if (sandbox && local && (url.protocol === "http:" || url.protocol === "https:")) return undefined;
   if (url.protocol !== "https:") {
-    return sandbox ? "endpoint must use https (sandbox properties may also use http://localhost)" : "endpoint must use https";
+    return sandbox
+      ? "endpoint must use https (sandbox properties may also use http://localhost)"
+      : "endpoint must use https";
   }
   const literal = ipv4(host) !== undefined || host.startsWith("[");
   if ((literal && privateAddress(host)) || (!literal && internalName(host))) {
@@ -115,7 +127,10 @@ export type Resolve = (name: string) => Promise<string[]>;
  * or (transient: worth a retry) it cannot be resolved. Literal addresses were checked by
  * endpointProblem already.
  */
-export async function resolvedProblem(endpoint: string, resolve: Resolve): Promise<{ reason: string; transient: boolean } | undefined> {
+export async function resolvedProblem(
+  endpoint: string,
+  resolve: Resolve,
+): Promise<{ reason: string; transient: boolean } | undefined> {
   const host = new URL(endpoint).hostname.toLowerCase().replace(/\.$/, "");
   if (ipv4(host) || host.startsWith("[")) return undefined;
   let addresses: string[];

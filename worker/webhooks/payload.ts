@@ -15,20 +15,40 @@ import { type EventRow, fixPayloadStatement, propertySettings } from "./webhooks
 function rowFromSnapshot(json: string): ReservationRow {
   const raw = JSON.parse(json) as Record<string, unknown>;
   const flag = (v: unknown) => v === 1 || v === true;
-  return { ...raw, waitingList: flag(raw.waitingList), overridePacing: flag(raw.overridePacing), tableIds: (raw.tableIds as number[] | null) ?? [] } as ReservationRow;
+  return {
+    ...raw,
+    waitingList: flag(raw.waitingList),
+    overridePacing: flag(raw.overridePacing),
+    tableIds: (raw.tableIds as number[] | null) ?? [],
+  } as ReservationRow;
 }
 
 /** The related records, with the row's customer as its snapshot recorded it (when it did). */
 function withSnapshotCustomer(related: Related, row: ReservationRow): Related {
   if (row.customerId === null || !row.customerSnapshot) return related;
-  const c = row.customerSnapshot as unknown as { first_name: string | null; last_name: string | null; email: string | null; phone: string | null };
+  const c = row.customerSnapshot as unknown as {
+    first_name: string | null;
+    last_name: string | null;
+    email: string | null;
+    phone: string | null;
+  };
   const known = related.customers.get(row.customerId);
-  const customer = { ...known!, id: row.customerId, firstName: c.first_name, lastName: c.last_name, email: c.email, phone: c.phone };
+  const customer = {
+    ...known!,
+    id: row.customerId,
+    firstName: c.first_name,
+    lastName: c.last_name,
+    email: c.email,
+    phone: c.phone,
+  };
   return { ...related, customers: new Map([[row.customerId, customer]]) };
 }
 
 /** Top-level fields whose value differs, with their value before (null where the field was absent). */
-function previousAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+function previousAttributes(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) out[key] = before[key] ?? null;
@@ -37,16 +57,41 @@ function previousAttributes(before: Record<string, unknown>, after: Record<strin
 }
 
 /** The bodies of events of one property, on one read of its settings and related records. */
-export async function buildPayloads(db: Db, propertyId: number, events: EventRow[]): Promise<Map<number, string>> {
+export async function buildPayloads(
+  db: Db,
+  propertyId: number,
+  events: EventRow[],
+): Promise<Map<number, string>> {
   const tz = resolveSettings(await propertySettings(db, propertyId)).timezone;
-  const rows = events.map((e) => ({ event: e, now: rowFromSnapshot(e.snapshot), before: e.previous ? rowFromSnapshot(e.previous) : undefined }));
-  const related = await loadRelated(db, propertyId, rows.flatMap((r) => (r.before ? [r.now, r.before] : [r.now])));
+  const rows = events.map((e) => ({
+    event: e,
+    now: rowFromSnapshot(e.snapshot),
+    before: e.previous ? rowFromSnapshot(e.previous) : undefined,
+  }));
+  const related = await loadRelated(
+    db,
+    propertyId,
+    rows.flatMap((r) => (r.before ? [r.now, r.before] : [r.now])),
+  );
   const out = new Map<number, string>();
   for (const { event, now, before } of rows) {
     const reservation = toReservationDto(now, withSnapshotCustomer(related, now), tz, "start_day");
     const data: Record<string, unknown> = { reservation };
-    if (before) data.previous_attributes = previousAttributes(toReservationDto(before, withSnapshotCustomer(related, before), tz, "start_day"), reservation);
-    out.set(event.id, JSON.stringify({ id: event.uid, type: event.type, created_at: event.createdAt, property_id: event.propertyId, data }));
+    if (before)
+      data.previous_attributes = previousAttributes(
+        toReservationDto(before, withSnapshotCustomer(related, before), tz, "start_day"),
+        reservation,
+      );
+    out.set(
+      event.id,
+      JSON.stringify({
+        id: event.uid,
+        type: event.type,
+        created_at: event.createdAt,
+        property_id: event.propertyId,
+        data,
+      }),
+    );
   }
   return out;
 }
@@ -60,7 +105,11 @@ export async function buildPayload(db: Db, event: EventRow): Promise<string> {
  * Those still to build are built per property and fixed in one round trip; by event id, the body
  * or why there is none (an erasure rewrote the event meanwhile: the next attempt builds it again).
  */
-export async function fixedPayloads(db: Db, d1: D1Database, events: EventRow[]): Promise<Map<number, string | Error>> {
+export async function fixedPayloads(
+  db: Db,
+  d1: D1Database,
+  events: EventRow[],
+): Promise<Map<number, string | Error>> {
   const out = new Map<number, string | Error>();
   const todo = new Map<number, EventRow[]>();
   for (const e of new Map(events.map((e) => [e.id, e])).values()) {
@@ -68,15 +117,29 @@ export async function fixedPayloads(db: Db, d1: D1Database, events: EventRow[]):
     else todo.set(e.propertyId, [...(todo.get(e.propertyId) ?? []), e]);
   }
   if (!todo.size) return out;
-  const built = await Promise.all([...todo].map(([propertyId, list]) => buildPayloads(db, propertyId, list).catch((err: unknown) => err as Error)));
+  const built = await Promise.all(
+    [...todo].map(([propertyId, list]) =>
+      buildPayloads(db, propertyId, list).catch((err: unknown) => err as Error),
+    ),
+  );
   const pending = [...todo.values()].flatMap((list, i) => list.map((e) => ({ e, body: built[i]! })));
   for (const { e, body } of pending) if (body instanceof Error) out.set(e.id, body);
-  const fixing = pending.filter((p): p is { e: EventRow; body: Map<number, string> } => !(p.body instanceof Error));
+  const fixing = pending.filter(
+    (p): p is { e: EventRow; body: Map<number, string> } => !(p.body instanceof Error),
+  );
   if (!fixing.length) return out;
-  const results = await d1.batch(fixing.map(({ e, body }) => fixPayloadStatement(d1, e.id, body.get(e.id)!, e.snapshot)));
+  const results = await d1.batch(
+    fixing.map(({ e, body }) => fixPayloadStatement(d1, e.id, body.get(e.id)!, e.snapshot)),
+  );
   fixing.forEach(({ e }, i) => {
     const kept = (results[i]!.results[0] as { payload: string } | undefined)?.payload;
-    out.set(e.id, kept ?? new Error("the event was rewritten (an erasure) while its body was built; the next attempt builds it again"));
+    out.set(
+      e.id,
+      kept ??
+        new Error(
+          "the event was rewritten (an erasure) while its body was built; the next attempt builds it again",
+        ),
+    );
   });
   return out;
 }

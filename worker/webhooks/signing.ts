@@ -26,7 +26,13 @@ export function generateSecret(): string {
 }
 
 async function hmac(secret: string, content: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", fromBase64(secret.slice(PREFIX.length)), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    fromBase64(secret.slice(PREFIX.length)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   return toBase64(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(content))));
 }
 
@@ -34,14 +40,24 @@ async function hmac(secret: string, content: string): Promise<string> {
  * The webhook-signature header for a message: one `v1,<sig>` per secret, space-separated, so a
  * receiver holding either the new or the previous secret verifies it during a rotation.
  */
-export async function signatureHeader(secrets: string[], id: string, timestamp: number, body: string): Promise<string> {
+export async function signatureHeader(
+  secrets: string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): Promise<string> {
   const content = `${id}.${timestamp}.${body}`;
   const signatures = await Promise.all(secrets.map(async (s) => `v1,${await hmac(s, content)}`));
   return signatures.join(" ");
 }
 
 /** The three Standard Webhooks headers, plus the content type. */
-export async function webhookHeaders(secrets: string[], id: string, body: string, now = Date.now()): Promise<Record<string, string>> {
+export async function webhookHeaders(
+  secrets: string[],
+  id: string,
+  body: string,
+  now = Date.now(),
+): Promise<Record<string, string>> {
   const timestamp = Math.floor(now / 1000);
   return {
     "content-type": "application/json",

@@ -19,16 +19,27 @@ import type { SubscriptionChange, WebhookType } from "./webhooks.schemas";
 import * as repo from "./webhooks.repo";
 
 /** The client's subscriptions live in the shards of its properties: one read of each, side by side. */
-async function acrossShards<T>(c: Context<AppEnv>, read: (db: Db, propertyIds: number[]) => Promise<T[]>): Promise<T[]> {
+async function acrossShards<T>(
+  c: Context<AppEnv>,
+  read: (db: Db, propertyIds: number[]) => Promise<T[]>,
+): Promise<T[]> {
   const byShard = await grantedByShard(c.get("control"), c.get("client").id, c.get("client").propertyId);
-  return (await Promise.all([...byShard].map(([shard, ids]) => read(shardDb(openShard(c.env, shard, { write: false })), ids)))).flat();
+  return (
+    await Promise.all(
+      [...byShard].map(([shard, ids]) => read(shardDb(openShard(c.env, shard, { write: false })), ids)),
+    )
+  ).flat();
 }
 
 /** The client's subscription `id`, with its property authorised and the request bound to its shard. */
 async function ownSubscription(c: Context<AppEnv>, id: number) {
-  const [found] = await acrossShards(c, (db, ids) => repo.findSubscription(db, c.get("client").id, ids, id).then((r) => (r ? [r] : [])));
+  const [found] = await acrossShards(c, (db, ids) =>
+    repo.findSubscription(db, c.get("client").id, ids, id).then((r) => (r ? [r] : [])),
+  );
   if (!found) throw new ApiError("subscription_not_found", `subscription ${id} does not exist`);
-  const property = await authoriseProperty(c, found.propertyId, { allowExpired: c.req.method === "GET" || c.req.method === "DELETE" });
+  const property = await authoriseProperty(c, found.propertyId, {
+    allowExpired: c.req.method === "GET" || c.req.method === "DELETE",
+  });
   // Read again in the bound session: a write below must start from the primary's row.
   const row = (await repo.findSubscription(c.get("db"), c.get("client").id, [property.id], id)) ?? found;
   return { row, property };
@@ -41,8 +52,14 @@ interface Page {
 
 export async function listSubscriptions(c: Context<AppEnv>, q: Page) {
   const after = decodeCursor(q.next_cursor, idCursor);
-  const rows = await acrossShards(c, (db, ids) => repo.listSubscriptions(db, c.get("client").id, ids, q.limit, after?.id));
-  const result = page(rows.sort((a, b) => a.id - b.id), q.limit, (r) => ({ id: r.id }));
+  const rows = await acrossShards(c, (db, ids) =>
+    repo.listSubscriptions(db, c.get("client").id, ids, q.limit, after?.id),
+  );
+  const result = page(
+    rows.sort((a, b) => a.id - b.id),
+    q.limit,
+    (r) => ({ id: r.id }),
+  );
   return { data: result.data.map(toSubscriptionDto), next_cursor: result.next_cursor };
 }
 
@@ -55,7 +72,10 @@ export async function getSubscription(c: Context<AppEnv>, id: number) {
  * A subscription of the property of the Property header, with its signing secret, shown only
  * here: a new one, or the one the client's subscriptions of this property to the endpoint share.
  */
-export async function createSubscription(c: Context<AppEnv>, body: { endpoint: string; webhook_type: WebhookType }) {
+export async function createSubscription(
+  c: Context<AppEnv>,
+  body: { endpoint: string; webhook_type: WebhookType },
+) {
   const property = c.get("property");
   await checkEndpoint(body.endpoint, property);
   const row = await repo.insertSubscription(c.get("db"), {
@@ -76,7 +96,9 @@ export async function updateSubscription(c: Context<AppEnv>, id: number, body: S
   if (body.endpoint !== undefined) await checkEndpoint(body.endpoint, property);
   // At an endpoint the client already subscribed, it signs with that endpoint's secret.
   const moved = body.endpoint !== undefined && body.endpoint !== row.endpoint;
-  const shared = moved ? await repo.endpointSecret(c.get("db"), row.clientId, row.propertyId, body.endpoint!, row.id) : undefined;
+  const shared = moved
+    ? await repo.endpointSecret(c.get("db"), row.clientId, row.propertyId, body.endpoint!, row.id)
+    : undefined;
   const updated = await repo.updateSubscription(c.get("db"), row.id, {
     ...(body.endpoint !== undefined && { endpoint: body.endpoint }),
     ...shared,
@@ -99,11 +121,20 @@ export async function deleteSubscription(c: Context<AppEnv>, id: number) {
  */
 export async function rotateSecret(c: Context<AppEnv>, id: number, overlapSeconds: number) {
   const { row } = await ownSubscription(c, id);
-  const updated = await repo.rotateEndpointSecret(c.get("db"), row, generateSecret(), overlapSeconds > 0 ? addSeconds(nowIso(), overlapSeconds) : null);
+  const updated = await repo.rotateEndpointSecret(
+    c.get("db"),
+    row,
+    generateSecret(),
+    overlapSeconds > 0 ? addSeconds(nowIso(), overlapSeconds) : null,
+  );
   return { data: [{ ...toSubscriptionDto(updated), secret: updated.secret }] };
 }
 
-export async function listDeliveries(c: Context<AppEnv>, id: number, q: Page & { state?: repo.DeliveryRow["state"] | undefined }) {
+export async function listDeliveries(
+  c: Context<AppEnv>,
+  id: number,
+  q: Page & { state?: repo.DeliveryRow["state"] | undefined },
+) {
   const { row } = await ownSubscription(c, id);
   const before = decodeCursor(q.next_cursor, idCursor);
   const rows = await repo.listDeliveries(c.get("db"), row.id, q.limit, before?.id, q.state);
@@ -115,9 +146,15 @@ export async function listDeliveries(c: Context<AppEnv>, id: number, q: Page & {
 export async function replayDelivery(c: Context<AppEnv>, id: number, deliveryId: number) {
   const { row } = await ownSubscription(c, id);
   const outcome = await repo.replayDelivery(c.get("db"), row.id, deliveryId);
-  if (outcome === "not_found") throw new ApiError("delivery_not_found", `subscription ${id} has no delivery ${deliveryId}`);
-  if (outcome === "not_failed") throw new ApiError("delivery_not_failed", "only a failed delivery can be replayed; this one is pending or delivered");
-  if (row.disabledAt) await repo.updateSubscription(c.get("db"), row.id, { disabledAt: null, disabledReason: null });
+  if (outcome === "not_found")
+    throw new ApiError("delivery_not_found", `subscription ${id} has no delivery ${deliveryId}`);
+  if (outcome === "not_failed")
+    throw new ApiError(
+      "delivery_not_failed",
+      "only a failed delivery can be replayed; this one is pending or delivered",
+    );
+  if (row.disabledAt)
+    await repo.updateSubscription(c.get("db"), row.id, { disabledAt: null, disabledReason: null });
   c.executionCtx.waitUntil(dispatchDue(c.env, c.get("shard")));
   const [item] = await repo.listDeliveries(c.get("db"), row.id, 1, deliveryId + 1, undefined);
   return { data: [toDeliveryDto(item!)] };

@@ -4,7 +4,13 @@
  * `propertyIds`: grants live in the control database).
  */
 import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
-import { properties, webhookAttempts, webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/shard.schema";
+import {
+  properties,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEvents,
+  webhookSubscriptions,
+} from "../db/shard.schema";
 import type { Db } from "../env";
 import { nowIso } from "../lib/time";
 import { takeDueFrom } from "../outbox/outbox.repo";
@@ -19,14 +25,40 @@ export type EventRow = typeof webhookEvents.$inferSelect;
 const s = webhookSubscriptions;
 /** The client's live subscriptions on these properties (one bound parameter, however many). */
 const owned = (clientId: number, propertyIds: number[]) =>
-  and(eq(s.clientId, clientId), isNull(s.deletedAt), sql`${s.propertyId} IN (SELECT value FROM json_each(${JSON.stringify(propertyIds)}))`);
+  and(
+    eq(s.clientId, clientId),
+    isNull(s.deletedAt),
+    sql`${s.propertyId} IN (SELECT value FROM json_each(${JSON.stringify(propertyIds)}))`,
+  );
 
-export async function listSubscriptions(db: Db, clientId: number, propertyIds: number[], limit: number, afterId = 0): Promise<SubscriptionRow[]> {
-  return db.select().from(s).where(and(owned(clientId, propertyIds), gt(s.id, afterId))).orderBy(asc(s.id)).limit(limit + 1);
+export async function listSubscriptions(
+  db: Db,
+  clientId: number,
+  propertyIds: number[],
+  limit: number,
+  afterId = 0,
+): Promise<SubscriptionRow[]> {
+  return db
+    .select()
+    .from(s)
+    .where(and(owned(clientId, propertyIds), gt(s.id, afterId)))
+    .orderBy(asc(s.id))
+    .limit(limit + 1);
 }
 
-export async function findSubscription(db: Db, clientId: number, propertyIds: number[], id: number): Promise<SubscriptionRow | undefined> {
-  return (await db.select().from(s).where(and(owned(clientId, propertyIds), eq(s.id, id))).limit(1))[0];
+export async function findSubscription(
+  db: Db,
+  clientId: number,
+  propertyIds: number[],
+  id: number,
+): Promise<SubscriptionRow | undefined> {
+  return (
+    await db
+      .select()
+      .from(s)
+      .where(and(owned(clientId, propertyIds), eq(s.id, id)))
+      .limit(1)
+  )[0];
 }
 
 /** A client's live subscriptions of one property to one endpoint: they share one signing secret. */
@@ -34,14 +66,22 @@ const sameEndpoint = (clientId: number, propertyId: number, endpoint: string) =>
   and(eq(s.clientId, clientId), eq(s.propertyId, propertyId), eq(s.endpoint, endpoint), isNull(s.deletedAt));
 
 /** `column` of the oldest live subscription of the client and property to `endpoint` (NULL if none). */
-const ofEndpoint = (column: "secret" | "previous_secret" | "previous_secret_expires_at", clientId: number, propertyId: number, endpoint: string) =>
+const ofEndpoint = (
+  column: "secret" | "previous_secret" | "previous_secret_expires_at",
+  clientId: number,
+  propertyId: number,
+  endpoint: string,
+) =>
   sql`(SELECT ${sql.raw(column)} FROM webhook_subscriptions WHERE client_id = ${clientId} AND property_id = ${propertyId} AND endpoint = ${endpoint} AND deleted_at IS NULL ORDER BY id LIMIT 1)`;
 
 /**
  * A new subscription; at an endpoint the client already subscribed for this property, it takes
  * that endpoint's secret (and rotation window), in the same statement: `secret` is for a new endpoint.
  */
-export async function insertSubscription(db: Db, row: { clientId: number; propertyId: number; endpoint: string; webhookType: string; secret: string }): Promise<SubscriptionRow> {
+export async function insertSubscription(
+  db: Db,
+  row: { clientId: number; propertyId: number; endpoint: string; webhookType: string; secret: string },
+): Promise<SubscriptionRow> {
   const { clientId, propertyId, endpoint } = row;
   const values = {
     ...row,
@@ -53,9 +93,19 @@ export async function insertSubscription(db: Db, row: { clientId: number; proper
 }
 
 /** The secret (and rotation window) of the client's other live subscription at `endpoint`, if any. */
-export async function endpointSecret(db: Db, clientId: number, propertyId: number, endpoint: string, exceptId: number) {
+export async function endpointSecret(
+  db: Db,
+  clientId: number,
+  propertyId: number,
+  endpoint: string,
+  exceptId: number,
+) {
   const [other] = await db
-    .select({ secret: s.secret, previousSecret: s.previousSecret, previousSecretExpiresAt: s.previousSecretExpiresAt })
+    .select({
+      secret: s.secret,
+      previousSecret: s.previousSecret,
+      previousSecretExpiresAt: s.previousSecretExpiresAt,
+    })
     .from(s)
     .where(and(sameEndpoint(clientId, propertyId, endpoint), sql`${s.id} <> ${exceptId}`))
     .orderBy(asc(s.id))
@@ -67,20 +117,45 @@ export async function endpointSecret(db: Db, clientId: number, propertyId: numbe
  * A new secret for every live subscription of the client and property at `row`'s endpoint; the
  * one they shared signs alongside it until `previousExpiresAt` (none: it stops at once).
  */
-export async function rotateEndpointSecret(db: Db, row: SubscriptionRow, secret: string, previousExpiresAt: string | null): Promise<SubscriptionRow> {
+export async function rotateEndpointSecret(
+  db: Db,
+  row: SubscriptionRow,
+  secret: string,
+  previousExpiresAt: string | null,
+): Promise<SubscriptionRow> {
   await db
     .update(s)
-    .set({ secret, previousSecret: previousExpiresAt ? sql`${sql.raw('"secret"')}` : null, previousSecretExpiresAt: previousExpiresAt, updatedAt: nowIso() })
+    .set({
+      secret,
+      previousSecret: previousExpiresAt ? sql`${sql.raw('"secret"')}` : null,
+      previousSecretExpiresAt: previousExpiresAt,
+      updatedAt: nowIso(),
+    })
     .where(sameEndpoint(row.clientId, row.propertyId, row.endpoint));
   return (await db.select().from(s).where(eq(s.id, row.id)).limit(1))[0]!;
 }
 
-export async function updateSubscription(db: Db, id: number, set: Partial<SubscriptionRow>): Promise<SubscriptionRow> {
-  return (await db.update(s).set({ ...set, updatedAt: nowIso() }).where(eq(s.id, id)).returning())[0]!;
+export async function updateSubscription(
+  db: Db,
+  id: number,
+  set: Partial<SubscriptionRow>,
+): Promise<SubscriptionRow> {
+  return (
+    await db
+      .update(s)
+      .set({ ...set, updatedAt: nowIso() })
+      .where(eq(s.id, id))
+      .returning()
+  )[0]!;
 }
 
 /** Ends a client's subscriptions on a property (a grant revoked); their pending deliveries fail. */
-export async function deleteClientSubscriptions(d1: D1Database, clientId: number, propertyId: number, at: string): Promise<number> {
+export async function deleteClientSubscriptions(
+  d1: D1Database,
+  clientId: number,
+  propertyId: number,
+  at: string,
+): Promise<number> {
   const [, deleted] = await d1.batch([
     d1
       .prepare(
@@ -88,7 +163,11 @@ export async function deleteClientSubscriptions(d1: D1Database, clientId: number
          WHERE state = 'pending' AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE client_id = ?1 AND property_id = ?2 AND deleted_at IS NULL)`,
       )
       .bind(clientId, propertyId),
-    d1.prepare("UPDATE webhook_subscriptions SET deleted_at = ?3, updated_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND deleted_at IS NULL").bind(clientId, propertyId, at),
+    d1
+      .prepare(
+        "UPDATE webhook_subscriptions SET deleted_at = ?3, updated_at = ?3 WHERE client_id = ?1 AND property_id = ?2 AND deleted_at IS NULL",
+      )
+      .bind(clientId, propertyId, at),
   ]);
   return deleted!.meta.changes ?? 0;
 }
@@ -98,19 +177,39 @@ const d = webhookDeliveries;
 /** An event's webhook-id: 'msg_' and its id, unless it kept the random one of before (shard.schema.ts). */
 const WEBHOOK_ID = (e: string) => `coalesce(nullif(${e}.uid, ''), 'msg_' || ${e}.id)`;
 
-export async function listDeliveries(db: Db, subscriptionId: number, limit: number, beforeId: number | undefined, state: DeliveryRow["state"] | undefined) {
+export async function listDeliveries(
+  db: Db,
+  subscriptionId: number,
+  limit: number,
+  beforeId: number | undefined,
+  state: DeliveryRow["state"] | undefined,
+) {
   const where = [eq(d.subscriptionId, subscriptionId)];
   if (beforeId !== undefined) where.push(lt(d.id, beforeId));
   if (state) where.push(eq(d.state, state));
   const rows = await db
-    .select({ delivery: d, event: { uid: sql<string>`${sql.raw(WEBHOOK_ID("webhook_events"))}`, type: webhookEvents.type, reservationId: webhookEvents.reservationId, createdAt: webhookEvents.createdAt } })
+    .select({
+      delivery: d,
+      event: {
+        uid: sql<string>`${sql.raw(WEBHOOK_ID("webhook_events"))}`,
+        type: webhookEvents.type,
+        reservationId: webhookEvents.reservationId,
+        createdAt: webhookEvents.createdAt,
+      },
+    })
     .from(d)
     .innerJoin(webhookEvents, eq(webhookEvents.id, d.eventId))
     .where(and(...where))
     .orderBy(desc(d.id))
     .limit(limit + 1);
   const ids = rows.slice(0, limit).map((r) => r.delivery.id);
-  const attempts = await inChunks(ids, (chunk) => db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, chunk)).orderBy(asc(webhookAttempts.id)));
+  const attempts = await inChunks(ids, (chunk) =>
+    db
+      .select()
+      .from(webhookAttempts)
+      .where(inArray(webhookAttempts.deliveryId, chunk))
+      .orderBy(asc(webhookAttempts.id)),
+  );
   const byDelivery = new Map<number, AttemptRow[]>();
   for (const a of attempts) byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
   return rows.map((r) => ({ ...r, attempts: byDelivery.get(r.delivery.id) ?? [] }));
@@ -118,12 +217,27 @@ export async function listDeliveries(db: Db, subscriptionId: number, limit: numb
 export type DeliveryListItem = Awaited<ReturnType<typeof listDeliveries>>[number];
 
 /** A failed delivery starts a new round of the retry schedule, with the same webhook-id and body. */
-export async function replayDelivery(db: Db, subscriptionId: number, id: number): Promise<"replayed" | "not_found" | "not_failed"> {
-  const [row] = await db.select({ state: d.state }).from(d).where(and(eq(d.id, id), eq(d.subscriptionId, subscriptionId))).limit(1);
+export async function replayDelivery(
+  db: Db,
+  subscriptionId: number,
+  id: number,
+): Promise<"replayed" | "not_found" | "not_failed"> {
+  const [row] = await db
+    .select({ state: d.state })
+    .from(d)
+    .where(and(eq(d.id, id), eq(d.subscriptionId, subscriptionId)))
+    .limit(1);
   if (!row) return "not_found";
   const updated = await db
     .update(d)
-    .set({ state: "pending", cycleAttempts: 0, nextAttemptAt: nowIso(), queuedAt: null, leaseUntil: null, lastError: null })
+    .set({
+      state: "pending",
+      cycleAttempts: 0,
+      nextAttemptAt: nowIso(),
+      queuedAt: null,
+      leaseUntil: null,
+      lastError: null,
+    })
     .where(and(eq(d.id, id), eq(d.state, "failed")))
     .returning({ id: d.id });
   return updated.length ? "replayed" : "not_failed";
@@ -146,7 +260,8 @@ export interface ClaimedDelivery {
  * property, which the queue's message carries); `propertyId`: only that property's. Due: a first attempt at once (the schedule starts at 0),
  * whatever clock stamped it; a retry once its time came. Skips those a message is on its way for.
  */
-export const takeDue = (db: Db, o: TakeDue) => takeDueFrom(db, webhookDeliveries, o, sql`max(${o.now}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
+export const takeDue = (db: Db, o: TakeDue) =>
+  takeDueFrom(db, webhookDeliveries, o, sql`max(${o.now}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
 /**
  * Leases those of deliveries `ids` that are due, that nobody else holds, and that have no earlier
@@ -154,7 +269,12 @@ export const takeDue = (db: Db, o: TakeDue) => takeDueFrom(db, webhookDeliveries
  * it: RESERVATION_CREATED before RESERVATION_UPDATED) still untried, until `leaseUntil`; answers
  * the leased ones, in one statement however many.
  */
-export async function leaseDeliveries(d1: D1Database, ids: number[], now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
+export async function leaseDeliveries(
+  d1: D1Database,
+  ids: number[],
+  now: string,
+  leaseUntil: string,
+): Promise<ClaimedDelivery[]> {
   const { results } = await d1
     .prepare(
       `UPDATE webhook_deliveries AS d SET lease_until = ?2
@@ -177,7 +297,9 @@ export async function leaseDeliveries(d1: D1Database, ids: number[], now: string
 /** Of deliveries `ids`, those still pending that no live lease holds (the others are done, or being tried elsewhere). */
 export async function unheld(d1: D1Database, ids: number[], now: string): Promise<number[]> {
   const { results } = await d1
-    .prepare("SELECT id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'pending' AND (lease_until IS NULL OR lease_until < ?2)")
+    .prepare(
+      "SELECT id FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'pending' AND (lease_until IS NULL OR lease_until < ?2)",
+    )
     .bind(JSON.stringify(ids), now)
     .all<{ id: number }>();
   return results.map((r) => r.id);
@@ -185,9 +307,17 @@ export async function unheld(d1: D1Database, ids: number[], now: string): Promis
 
 export async function deliveryState(d1: D1Database, id: number) {
   return d1
-    .prepare("SELECT state, next_attempt_at, lease_until, cycle_attempts, property_id FROM webhook_deliveries WHERE id = ?")
+    .prepare(
+      "SELECT state, next_attempt_at, lease_until, cycle_attempts, property_id FROM webhook_deliveries WHERE id = ?",
+    )
     .bind(id)
-    .first<{ state: string; next_attempt_at: string; lease_until: string | null; cycle_attempts: number; property_id: number }>();
+    .first<{
+      state: string;
+      next_attempt_at: string;
+      lease_until: string | null;
+      cycle_attempts: number;
+      property_id: number;
+    }>();
 }
 
 export async function markQueued(d1: D1Database, id: number, at: string): Promise<void> {
@@ -196,7 +326,15 @@ export async function markQueued(d1: D1Database, id: number, at: string): Promis
 
 export interface SendTarget {
   sub:
-    | { endpoint: string; webhook_type: string; secret: string; previous_secret: string | null; previous_secret_expires_at: string | null; disabled_at: string | null; deleted_at: string | null }
+    | {
+        endpoint: string;
+        webhook_type: string;
+        secret: string;
+        previous_secret: string | null;
+        previous_secret_expires_at: string | null;
+        disabled_at: string | null;
+        deleted_at: string | null;
+      }
     | undefined;
   event: EventRow;
   sandbox: boolean;
@@ -209,8 +347,12 @@ type Subscription = NonNullable<SendTarget["sub"]> & { id: number; sandbox: numb
  * one round trip however many: by delivery id, its target or why it has none (an event without
  * its body, an invariant broken: the attempt counts as failed on our side, delivery.ts).
  */
-export async function sendTargets(d1: D1Database, claimed: ClaimedDelivery[]): Promise<Map<number, SendTarget | Error>> {
-  const ids = (key: "subscription_id" | "event_id") => JSON.stringify([...new Set(claimed.map((c) => c[key]))]);
+export async function sendTargets(
+  d1: D1Database,
+  claimed: ClaimedDelivery[],
+): Promise<Map<number, SendTarget | Error>> {
+  const ids = (key: "subscription_id" | "event_id") =>
+    JSON.stringify([...new Set(claimed.map((c) => c[key]))]);
   const [subs, events] = await d1.batch([
     d1
       .prepare(
@@ -244,7 +386,11 @@ export async function sendTargets(d1: D1Database, claimed: ClaimedDelivery[]): P
 
 /** The settings of the event's property, for the time zone its body is written in (undefined: no such property). */
 export async function propertySettings(db: Db, propertyId: number): Promise<unknown> {
-  const [property] = await db.select({ settings: properties.settings }).from(properties).where(eq(properties.id, propertyId)).limit(1);
+  const [property] = await db
+    .select({ settings: properties.settings })
+    .from(properties)
+    .where(eq(properties.id, propertyId))
+    .limit(1);
   return property?.settings;
 }
 
@@ -253,14 +399,28 @@ export async function propertySettings(db: Db, propertyId: number): Promise<unkn
  * event still holds the snapshot the body was built from: a customer's erasure rewrites it, and
  * a body built from the old one must never be kept (undefined: build again).
  */
-export async function fixPayload(d1: D1Database, eventId: number, built: string, from: string): Promise<string | undefined> {
+export async function fixPayload(
+  d1: D1Database,
+  eventId: number,
+  built: string,
+  from: string,
+): Promise<string | undefined> {
   const row = await fixPayloadStatement(d1, eventId, built, from).first<{ payload: string }>();
   return row?.payload;
 }
 
 /** fixPayload as a statement, for a batch: its result's one row holds the kept body (none: build again). */
-export function fixPayloadStatement(d1: D1Database, eventId: number, built: string, from: string): D1PreparedStatement {
-  return d1.prepare("UPDATE webhook_event_bodies SET payload = coalesce(payload, ?2) WHERE event_id = ?1 AND snapshot = ?3 RETURNING payload").bind(eventId, built, from);
+export function fixPayloadStatement(
+  d1: D1Database,
+  eventId: number,
+  built: string,
+  from: string,
+): D1PreparedStatement {
+  return d1
+    .prepare(
+      "UPDATE webhook_event_bodies SET payload = coalesce(payload, ?2) WHERE event_id = ?1 AND snapshot = ?3 RETURNING payload",
+    )
+    .bind(eventId, built, from);
 }
 
 export interface AttemptRecord {
@@ -273,16 +433,30 @@ export interface AttemptRecord {
 
 export function recordAttempt(d1: D1Database, deliveryId: number, a: AttemptRecord): D1PreparedStatement {
   return d1
-    .prepare("INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, error, response_excerpt) VALUES (?, ?, ?, ?, ?, ?)")
+    .prepare(
+      "INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, error, response_excerpt) VALUES (?, ?, ?, ?, ?, ?)",
+    )
     .bind(deliveryId, a.at, a.status, a.latencyMs, a.error, a.excerpt);
 }
 
 /** The subscription is disabled, with everything else it had pending. */
-export function disableSubscription(d1: D1Database, subscriptionId: number, exceptDelivery: number, at: string, reason: string): D1PreparedStatement[] {
+export function disableSubscription(
+  d1: D1Database,
+  subscriptionId: number,
+  exceptDelivery: number,
+  at: string,
+  reason: string,
+): D1PreparedStatement[] {
   return [
-    d1.prepare("UPDATE webhook_subscriptions SET disabled_at = ?2, disabled_reason = ?3, updated_at = ?2 WHERE id = ?1 AND disabled_at IS NULL").bind(subscriptionId, at, reason),
     d1
-      .prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = ?3 WHERE subscription_id = ?1 AND state = 'pending' AND id <> ?2")
+      .prepare(
+        "UPDATE webhook_subscriptions SET disabled_at = ?2, disabled_reason = ?3, updated_at = ?2 WHERE id = ?1 AND disabled_at IS NULL",
+      )
+      .bind(subscriptionId, at, reason),
+    d1
+      .prepare(
+        "UPDATE webhook_deliveries SET state = 'failed', last_error = ?3 WHERE subscription_id = ?1 AND state = 'pending' AND id <> ?2",
+      )
       .bind(subscriptionId, exceptDelivery, `subscription disabled (${reason})`),
   ];
 }
@@ -300,7 +474,12 @@ export interface Finish {
  * after `also` (its attempt record, a disabled subscription) in the same batch. Accepted attempts
  * close together in deliveredStatements.
  */
-export function finishStatements(d1: D1Database, id: number, o: Finish, also: D1PreparedStatement[] = []): D1PreparedStatement[] {
+export function finishStatements(
+  d1: D1Database,
+  id: number,
+  o: Finish,
+  also: D1PreparedStatement[] = [],
+): D1PreparedStatement[] {
   const tried = also.length > 0;
   return [
     ...also,
@@ -330,9 +509,16 @@ export interface Delivered {
  * events that have no undelivered delivery left (snapshot, previous, payload: about 2.3 KB; only
  * failed deliveries are replayed, so nothing sends them again). The events' records stay for the log.
  */
-export function deliveredStatements(d1: D1Database, rows: Delivered[], attemptedAt: string, at: string): D1PreparedStatement[] {
+export function deliveredStatements(
+  d1: D1Database,
+  rows: Delivered[],
+  attemptedAt: string,
+  at: string,
+): D1PreparedStatement[] {
   if (!rows.length) return [];
-  const list = JSON.stringify(rows.map((r) => ({ id: r.id, s: r.status, l: r.latencyMs, e: r.error, x: r.excerpt })));
+  const list = JSON.stringify(
+    rows.map((r) => ({ id: r.id, s: r.status, l: r.latencyMs, e: r.error, x: r.excerpt })),
+  );
   const ids = JSON.stringify(rows.map((r) => r.id));
   return [
     d1

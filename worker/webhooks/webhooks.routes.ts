@@ -3,7 +3,16 @@
  * Beyond the basic four: secret rotation, the delivery log and replay.
  */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { AUTHED, bearerSecurity, envelope, errorResponses, json, listEnvelope, PROPERTY_SCOPED, propertyHeader } from "../lib/openapi";
+import {
+  AUTHED,
+  bearerSecurity,
+  envelope,
+  errorResponses,
+  json,
+  listEnvelope,
+  PROPERTY_SCOPED,
+  propertyHeader,
+} from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
 import { createRouter } from "../lib/router";
 import * as h from "./webhooks.handlers";
@@ -31,7 +40,10 @@ const listRoute = createRoute({
   security,
   summary: "List the client's webhook subscriptions",
   request: { query: z.object(paginationQuery) },
-  responses: { 200: json(listEnvelope(Subscription), "the subscriptions, by id"), ...errorResponses(...AUTHED) },
+  responses: {
+    200: json(listEnvelope(Subscription), "the subscriptions, by id"),
+    ...errorResponses(...AUTHED),
+  },
 });
 
 const getRoute = createRoute({
@@ -53,7 +65,10 @@ const createSubscriptionRoute = createRoute({
   description:
     "The subscription belongs to the property of the Property header. The answer carries the signing `secret`, shown only here (and on rotation). " +
     "Deliveries are signed as Standard Webhooks: headers webhook-id, webhook-timestamp, webhook-signature.",
-  request: { headers: propertyHeader, body: { content: { "application/json": { schema: SubscriptionInput } }, required: true } },
+  request: {
+    headers: propertyHeader,
+    body: { content: { "application/json": { schema: SubscriptionInput } }, required: true },
+  },
   responses: {
     201: json(envelope(SubscriptionWithSecret), "the created subscription, with its secret"),
     ...errorResponses(...PROPERTY_SCOPED, "idempotency_key_in_use", "idempotency_key_reused"),
@@ -67,8 +82,14 @@ const updateRoute = createRoute({
   security,
   summary: "Update a webhook subscription",
   description: "Partial: only the fields given change. A subscription disabled by a 410 is enabled again.",
-  request: { params: SubscriptionId, body: { content: { "application/json": { schema: SubscriptionInput.partial() } }, required: true } },
-  responses: { 200: json(envelope(Subscription), "the updated subscription"), ...errorResponses(...notFound) },
+  request: {
+    params: SubscriptionId,
+    body: { content: { "application/json": { schema: SubscriptionInput.partial() } }, required: true },
+  },
+  responses: {
+    200: json(envelope(Subscription), "the updated subscription"),
+    ...errorResponses(...notFound),
+  },
 });
 
 const deleteRoute = createRoute({
@@ -79,7 +100,10 @@ const deleteRoute = createRoute({
   summary: "Delete a webhook subscription",
   description: "Nothing more is sent to it; its delivery log is kept.",
   request: { params: SubscriptionId },
-  responses: { 200: json(envelope(Subscription), "the deleted subscription"), ...errorResponses(...notFound) },
+  responses: {
+    200: json(envelope(Subscription), "the deleted subscription"),
+    ...errorResponses(...notFound),
+  },
 });
 
 const rotateRoute = createRoute({
@@ -98,7 +122,10 @@ const rotateRoute = createRoute({
       required: false,
     },
   },
-  responses: { 200: json(envelope(SubscriptionWithSecret), "the subscription with its new secret"), ...errorResponses(...notFound, "idempotency_key_in_use", "idempotency_key_reused") },
+  responses: {
+    200: json(envelope(SubscriptionWithSecret), "the subscription with its new secret"),
+    ...errorResponses(...notFound, "idempotency_key_in_use", "idempotency_key_reused"),
+  },
 });
 
 const deliveriesRoute = createRoute({
@@ -111,10 +138,16 @@ const deliveriesRoute = createRoute({
     params: SubscriptionId,
     query: z.object({
       ...paginationQuery,
-      state: z.enum(["pending", "delivered", "failed"]).optional().openapi({ param: { name: "state", in: "query" } }),
+      state: z
+        .enum(["pending", "delivered", "failed"])
+        .optional()
+        .openapi({ param: { name: "state", in: "query" } }),
     }),
   },
-  responses: { 200: json(listEnvelope(Delivery), "the deliveries, newest first"), ...errorResponses(...notFound) },
+  responses: {
+    200: json(listEnvelope(Delivery), "the deliveries, newest first"),
+    ...errorResponses(...notFound),
+  },
 });
 
 const replayRoute = createRoute({
@@ -129,22 +162,35 @@ const replayRoute = createRoute({
   request: { params: DeliveryParams },
   responses: {
     202: json(envelope(Delivery), "the delivery, pending again"),
-    ...errorResponses(...notFound, "delivery_not_found", "delivery_not_failed", "idempotency_key_in_use", "idempotency_key_reused"),
+    ...errorResponses(
+      ...notFound,
+      "delivery_not_found",
+      "delivery_not_failed",
+      "idempotency_key_in_use",
+      "idempotency_key_reused",
+    ),
   },
 });
 
 export const webhooksRouter = createRouter()
   .openapi(listRoute, async (c) => c.json(await h.listSubscriptions(c, c.req.valid("query")), 200))
   .openapi(getRoute, async (c) => c.json(await h.getSubscription(c, c.req.valid("param").id), 200))
-  .openapi(createSubscriptionRoute, async (c) => c.json(await h.createSubscription(c, c.req.valid("json")), 201))
-  .openapi(updateRoute, async (c) => c.json(await h.updateSubscription(c, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(createSubscriptionRoute, async (c) =>
+    c.json(await h.createSubscription(c, c.req.valid("json")), 201),
+  )
+  .openapi(updateRoute, async (c) =>
+    c.json(await h.updateSubscription(c, c.req.valid("param").id, c.req.valid("json")), 200),
+  )
   .openapi(deleteRoute, async (c) => c.json(await h.deleteSubscription(c, c.req.valid("param").id), 200))
   .openapi(rotateRoute, async (c) => {
     // The body is optional: without one, the default overlap.
-    const overlap = (c.req.valid("json") as { overlap_seconds?: number } | undefined)?.overlap_seconds ?? 86_400;
+    const overlap =
+      (c.req.valid("json") as { overlap_seconds?: number } | undefined)?.overlap_seconds ?? 86_400;
     return c.json(await h.rotateSecret(c, c.req.valid("param").id, overlap), 200);
   })
-  .openapi(deliveriesRoute, async (c) => c.json(await h.listDeliveries(c, c.req.valid("param").id, c.req.valid("query")), 200))
+  .openapi(deliveriesRoute, async (c) =>
+    c.json(await h.listDeliveries(c, c.req.valid("param").id, c.req.valid("query")), 200),
+  )
   .openapi(replayRoute, async (c) => {
     const { id, delivery_id } = c.req.valid("param");
     return c.json(await h.replayDelivery(c, id, delivery_id), 202);
@@ -152,10 +198,18 @@ export const webhooksRouter = createRouter()
 
 /** The headers of every delivery (Standard Webhooks). */
 const deliveryHeaders = z.object({
-  "webhook-id": z.string().openapi({ description: "the event's id: the same on every retry; deduplicate on it", example: "msg_1000000004217" }),
-  "webhook-timestamp": z.string().openapi({ description: "seconds since the epoch, when this attempt was signed", example: "1795661496" }),
+  "webhook-id": z
+    .string()
+    .openapi({
+      description: "the event's id: the same on every retry; deduplicate on it",
+      example: "msg_1000000004217",
+    }),
+  "webhook-timestamp": z
+    .string()
+    .openapi({ description: "seconds since the epoch, when this attempt was signed", example: "1795661496" }),
   "webhook-signature": z.string().openapi({
-    description: "`v1,<base64 HMAC-SHA256>` with the endpoint's secret, space-separated with one by the previous secret during a rotation",
+    description:
+      "`v1,<base64 HMAC-SHA256>` with the endpoint's secret, space-separated with one by the previous secret during a rotation",
     example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
   }),
 });
@@ -168,11 +222,17 @@ function eventOperation(type: string, schema: z.ZodType, what: string) {
     tags,
     summary: type,
     description: `${what} Signed as Standard Webhooks with the endpoint's one secret.`,
-    request: { headers: deliveryHeaders, body: { content: { "application/json": { schema } }, required: true } },
+    request: {
+      headers: deliveryHeaders,
+      body: { content: { "application/json": { schema } }, required: true },
+    },
     responses: {
       200: { description: "received (any 2xx): the delivery is done" },
       410: { description: "Gone: the subscription is disabled" },
-      default: { description: "anything else, or no answer within 10 s: retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h)" },
+      default: {
+        description:
+          "anything else, or no answer within 10 s: retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h)",
+      },
     },
   };
 }
@@ -183,7 +243,13 @@ export function registerWebhookEvents(app: Pick<OpenAPIHono, "openAPIRegistry">)
   app.openAPIRegistry.register("ReservationPreviousAttributes", PreviousAttributes);
   app.openAPIRegistry.register("ReservationCreatedEvent", ReservationCreatedEvent);
   app.openAPIRegistry.register("ReservationUpdatedEvent", ReservationUpdatedEvent);
-  app.openAPIRegistry.registerWebhook(eventOperation("RESERVATION_CREATED", ReservationCreatedEvent, "A new reservation, whatever its channel: the reservation as GET /reservations/{id} shows it."));
+  app.openAPIRegistry.registerWebhook(
+    eventOperation(
+      "RESERVATION_CREATED",
+      ReservationCreatedEvent,
+      "A new reservation, whatever its channel: the reservation as GET /reservations/{id} shows it.",
+    ),
+  );
   app.openAPIRegistry.registerWebhook(
     eventOperation(
       "RESERVATION_UPDATED",

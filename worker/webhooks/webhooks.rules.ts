@@ -13,5 +13,6 @@ export async function checkEndpoint(endpoint: string, property: PropertyRow) {
   if (problem) throw invalidField("endpoint", problem);
   if (property.sandbox) return;
   const dns = await resolvedProblem(endpoint, resolveName);
-  if (dns && !dns.transient) throw invalidField("endpoint", `endpoint must be a public address: ${dns.reason}`);
+  if (dns && !dns.transient)
+    throw invalidField("endpoint", `endpoint must be a public address: ${dns.reason}`);
 }

@@ -9,16 +9,22 @@ import { ApiError } from "../api.js";
 /** What went wrong, in the API's words when it gave any. */
 export function problemText(err: unknown): string {
   if (err instanceof ApiError) {
-    if (err.status === 0 || err.status >= 500) return msg("The server could not answer. Try again.", { id: "console.error.server" });
+    if (err.status === 0 || err.status >= 500)
+      return msg("The server could not answer. Try again.", { id: "console.error.server" });
     const fields = err.errors.map((e) => e.message).join("; ");
-    return [err.detail, fields].filter(Boolean).join(": ") || err.code || msg("The request was refused.", { id: "console.error.refused" });
+    return (
+      [err.detail, fields].filter(Boolean).join(": ") ||
+      err.code ||
+      msg("The request was refused.", { id: "console.error.refused" })
+    );
   }
   if (err instanceof TypeError) return msg("No connection to the server.", { id: "console.error.offline" });
   return String(err);
 }
 
 /** An alert beside an action (role=alert: read out as it appears). */
-export const actionError = (err: unknown) => (err ? html`<p class="message error" role="alert" part="error">${problemText(err)}</p>` : nothing);
+export const actionError = (err: unknown) =>
+  err ? html`<p class="message error" role="alert" part="error">${problemText(err)}</p>` : nothing;
 
 /** The API's message for one field, with the id a field's aria-describedby points to. */
 export function fieldError(err: unknown, path: string, id: string) {
@@ -27,4 +33,5 @@ export function fieldError(err: unknown, path: string, id: string) {
 }
 
 /** Whether the API refused this field (for aria-invalid). */
-export const invalid = (err: unknown, path: string) => (err instanceof ApiError && err.at(path) ? "true" : "false");
+export const invalid = (err: unknown, path: string) =>
+  err instanceof ApiError && err.at(path) ? "true" : "false";

@@ -12,7 +12,13 @@ export interface NavigateDetail {
 
 /** Asks <booking-console> to show `route` (bubbles and crosses shadow roots). */
 export function navigate(from: Element, route: Route, replace = false) {
-  from.dispatchEvent(new CustomEvent<NavigateDetail>("console-navigate", { detail: { route, replace }, bubbles: true, composed: true }));
+  from.dispatchEvent(
+    new CustomEvent<NavigateDetail>("console-navigate", {
+      detail: { route, replace },
+      bubbles: true,
+      composed: true,
+    }),
+  );
 }
 
 function follow(route: Route) {
@@ -24,7 +30,8 @@ function follow(route: Route) {
 }
 
 /** An anchor to a view. */
-export const link = (route: Route, content: unknown, part = "link") => html`<a href=${routePath(route)} part=${part} @click=${follow(route)}>${content}</a>`;
+export const link = (route: Route, content: unknown, part = "link") =>
+  html`<a href=${routePath(route)} part=${part} @click=${follow(route)}>${content}</a>`;
 
 declare global {
   interface GlobalEventHandlersEventMap {

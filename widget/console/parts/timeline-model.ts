@@ -56,6 +56,9 @@ export function spanOf(holds: Hold[], services: Service[]): { from: number; to: 
 /** Tables by room, in the catalog's order; groups after their room's single tables. */
 export function rowsByRoom(tables: Table[], rooms: { id: number; name: string }[]) {
   return rooms
-    .map((room) => ({ room, tables: tables.filter((t) => t.room_id === room.id).sort((a, b) => Number(a.group) - Number(b.group)) }))
+    .map((room) => ({
+      room,
+      tables: tables.filter((t) => t.room_id === room.id).sort((a, b) => Number(a.group) - Number(b.group)),
+    }))
     .filter((g) => g.tables.length);
 }

@@ -2,10 +2,13 @@
 import { msg } from "@lit/localize";
 import type { Channel, Occasion, Person, Reservation, ReservationStatus } from "../types.js";
 
-export function statusText(r: Pick<Reservation, "status" | "checkin_date" | "checkout_date" | "status_reason">): string {
+export function statusText(
+  r: Pick<Reservation, "status" | "checkin_date" | "checkout_date" | "status_reason">,
+): string {
   if (r.checkout_date) return msg("Left", { id: "console.status.left" });
   if (r.checkin_date) return msg("Seated", { id: "console.status.seated" });
-  if (r.status === "EXPIRED" && r.status_reason === "no_show") return msg("No-show", { id: "console.status.noshow" });
+  if (r.status === "EXPIRED" && r.status_reason === "no_show")
+    return msg("No-show", { id: "console.status.noshow" });
   const words: Record<ReservationStatus, string> = {
     WAITING: msg("Waiting list", { id: "console.status.waiting" }),
     ACCEPTED: msg("Booked", { id: "console.status.accepted" }),
@@ -47,4 +50,5 @@ export function guestName(r: Pick<Reservation, "guest" | "customer">): string {
 export const COUNTED: ReadonlySet<ReservationStatus> = new Set(["ACCEPTED", "CONFIRMED", "PREPAY"]);
 
 /** Whether the party counts in the day's covers. */
-export const counts = (r: Reservation) => COUNTED.has(r.status) || (!!r.checkin_date && r.status !== "CANCELLED");
+export const counts = (r: Reservation) =>
+  COUNTED.has(r.status) || (!!r.checkin_date && r.status !== "CANCELLED");

@@ -30,7 +30,9 @@ export function byService(list: Reservation[]): ServiceGroup[] {
     g.reservations.push(r);
     if (counts(r)) g.covers += r.pax;
   }
-  return [...groups.values()].sort((a, b) => (a.id === 0 ? 1 : b.id === 0 ? -1 : (a.reservations[0]!.start_hour < b.reservations[0]!.start_hour ? -1 : 1)));
+  return [...groups.values()].sort((a, b) =>
+    a.id === 0 ? 1 : b.id === 0 ? -1 : a.reservations[0]!.start_hour < b.reservations[0]!.start_hour ? -1 : 1,
+  );
 }
 
 /** Covers arriving per quarter hour ("19:00" -> 12), for the parties that count. */
@@ -111,7 +113,10 @@ export class DayView extends ConsoleView {
         ${link({ view: "timeline", date }, msg("This day's timeline", { id: "console.day.timeline" }))}
       </div>
       ${this.list.render({
-        pending: () => (this.list.value ? this.book(this.list.value) : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`),
+        pending: () =>
+          this.list.value
+            ? this.book(this.list.value)
+            : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
         complete: (list) => this.book(list),
         error: (err) => actionError(err),
       })}

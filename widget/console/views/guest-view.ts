@@ -13,7 +13,8 @@ import { statusText } from "../parts/words.js";
 import type { Customer, Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
 
-const fullName = (c: Pick<Customer, "first_name" | "last_name">) => [c.first_name, c.last_name].filter(Boolean).join(" ") || "—";
+const fullName = (c: Pick<Customer, "first_name" | "last_name">) =>
+  [c.first_name, c.last_name].filter(Boolean).join(" ") || "—";
 
 /**
  * @csspart profile - the guest's profile form
@@ -34,22 +35,30 @@ export class GuestView extends ConsoleView {
 
   private data = new Task(this, {
     task: async ([id], { signal }) => {
-      const [customer, reservations] = await Promise.all([this.api.customer(id, signal), this.api.guestReservations(id, signal)]);
+      const [customer, reservations] = await Promise.all([
+        this.api.customer(id, signal),
+        this.api.guestReservations(id, signal),
+      ]);
       return { customer, reservations };
     },
     args: () => [this.recordId, this.version] as const,
   });
 
   private found = new Task(this, {
-    task: async ([text], { signal }) => (text.length >= 2 ? (await this.api.customers(text, signal)).filter((c) => c.id !== this.recordId) : []),
+    task: async ([text], { signal }) =>
+      text.length >= 2 ? (await this.api.customers(text, signal)).filter((c) => c.id !== this.recordId) : [],
     args: () => [this.search] as const,
   });
 
   override render() {
     return this.data.render({
-      pending: () => (this.data.value ? this.show(this.data.value.customer, this.data.value.reservations) : html`<h1 tabindex="-1">${msg("Guest", { id: "console.res.guest" })}</h1><p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`),
+      pending: () =>
+        this.data.value
+          ? this.show(this.data.value.customer, this.data.value.reservations)
+          : html`<h1 tabindex="-1">${msg("Guest", { id: "console.res.guest" })}</h1><p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
       complete: ({ customer, reservations }) => this.show(customer, reservations),
-      error: (err) => html`<h1 tabindex="-1">${msg("Guest", { id: "console.res.guest" })}</h1>${actionError(err)}`,
+      error: (err) =>
+        html`<h1 tabindex="-1">${msg("Guest", { id: "console.res.guest" })}</h1>${actionError(err)}`,
     });
   }
 
@@ -91,9 +100,11 @@ export class GuestView extends ConsoleView {
   private list(reservations: Reservation[]) {
     return html`<section aria-labelledby="guest-res-title">
       <h2 id="guest-res-title">${msg("Reservations", { id: "console.guest.reservations" })}</h2>
-      ${reservations.length
-        ? html`<ul>${reservations.map((r) => html`<li>${link({ view: "reservation", id: r.id }, `${formatDate(r.start_date ?? r.start_day ?? "", this.locale, "long")} ${formatTime(r.start_hour, this.locale)}`)} · ${r.pax} · ${statusText(r)}</li>`)}</ul>`
-        : html`<p class="muted">${msg("No reservations.", { id: "console.guest.noreservations" })}</p>`}
+      ${
+        reservations.length
+          ? html`<ul>${reservations.map((r) => html`<li>${link({ view: "reservation", id: r.id }, `${formatDate(r.start_date ?? r.start_day ?? "", this.locale, "long")} ${formatTime(r.start_hour, this.locale)}`)} · ${r.pax} · ${statusText(r)}</li>`)}</ul>`
+          : html`<p class="muted">${msg("No reservations.", { id: "console.guest.noreservations" })}</p>`
+      }
     </section>`;
   }
 
@@ -107,10 +118,12 @@ export class GuestView extends ConsoleView {
       <ul id="merge-found" aria-live="polite">
         ${list.map((o) => html`<li><button class="btn secondary small" type="button" aria-pressed=${this.other?.id === o.id ? "true" : "false"} @click=${() => (this.other = o)}>${fullName(o)} · ${o.phone ?? o.email ?? ""}</button></li>`)}
       </ul>
-      ${this.other
-        ? html`<p>${msg(str`${fullName(this.other)} (${this.other.visits} visits) becomes part of ${fullName(c)}: their reservations move here, the other record goes.`, { id: "console.guest.merge.what" })}</p>
+      ${
+        this.other
+          ? html`<p>${msg(str`${fullName(this.other)} (${this.other.visits} visits) becomes part of ${fullName(c)}: their reservations move here, the other record goes.`, { id: "console.guest.merge.what" })}</p>
             <button class="btn danger" type="button" @click=${() => this.doMerge(c)}>${msg("Merge", { id: "console.guest.merge.do" })}</button>`
-        : nothing}
+          : nothing
+      }
       ${actionError(this.mergeError)}
     </section>`;
   }
@@ -125,11 +138,19 @@ export class GuestView extends ConsoleView {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     const text = (name: string) => String(data.get(name) ?? "").trim() || null;
-    const tags = String(data.get("tags") ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+    const tags = String(data.get("tags") ?? "")
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
     this.saveError = undefined;
     this.said = "";
     try {
-      await this.api.updateCustomer(this.recordId, { tags, allergies: text("allergies"), notes: text("notes"), banned: data.get("banned") === "on" });
+      await this.api.updateCustomer(this.recordId, {
+        tags,
+        allergies: text("allergies"),
+        notes: text("notes"),
+        banned: data.get("banned") === "on",
+      });
       this.said = msg("Saved.", { id: "console.saved" });
       this.data.run();
     } catch (err) {

@@ -12,7 +12,8 @@ const loaders: Record<View, () => Promise<void>> = {
   day: async () => define("bc-day-view", (await import("./day-view.js")).DayView),
   timeline: async () => define("bc-timeline-view", (await import("./timeline-view.js")).TimelineView),
   new: async () => define("bc-new-view", (await import("./new-view.js")).NewView),
-  reservation: async () => define("bc-reservation-view", (await import("./reservation-view.js")).ReservationView),
+  reservation: async () =>
+    define("bc-reservation-view", (await import("./reservation-view.js")).ReservationView),
   guest: async () => define("bc-guest-view", (await import("./guest-view.js")).GuestView),
   restaurant: async () => define("bc-restaurant-view", (await import("./restaurant-view.js")).RestaurantView),
   "sign-in": async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),

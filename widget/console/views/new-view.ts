@@ -21,12 +21,16 @@ type Kind = "phone" | "email" | "walk-in";
 export function serviceAt(services: Service[], date: string, hour: string): Service | undefined {
   const weekday = ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
   const that = services.filter((s) => s.enabled && s.weekdays.includes(weekday));
-  const inHours = (s: Service) => (s.start_hour <= s.end_hour ? s.start_hour <= hour && hour <= s.end_hour : hour >= s.start_hour || hour <= s.end_hour);
+  const inHours = (s: Service) =>
+    s.start_hour <= s.end_hour
+      ? s.start_hour <= hour && hour <= s.end_hour
+      : hour >= s.start_hour || hour <= s.end_hour;
   return that.find(inHours) ?? that[0] ?? services[0];
 }
 
 /** A refusal because the service's pacing is reached (the staff may book past it). */
-export const pacingRefused = (err: unknown) => err instanceof ApiError && err.code === "booking_slot_not_available" && /pacing/i.test(err.detail ?? "");
+export const pacingRefused = (err: unknown) =>
+  err instanceof ApiError && err.code === "booking_slot_not_available" && /pacing/i.test(err.detail ?? "");
 
 /**
  * @csspart form - the booking form
@@ -51,7 +55,10 @@ export class NewView extends ConsoleView {
 
   private base = new Task(this, {
     task: async (_args, { signal }) => {
-      const [services, property] = await Promise.all([this.api.services(signal), this.api.property(signal).catch(() => undefined)]);
+      const [services, property] = await Promise.all([
+        this.api.services(signal),
+        this.api.property(signal).catch(() => undefined),
+      ]);
       return { services: services.filter((s) => s.enabled), phone: property?.phone ?? undefined };
     },
     args: () => [this.api] as const,
@@ -59,7 +66,9 @@ export class NewView extends ConsoleView {
 
   private rooms = new Task(this, {
     task: async ([date, hour, pax, service_id], { signal }): Promise<BookingRoom[]> =>
-      date && hour && pax > 0 && service_id ? this.api.rooms({ date, hour: hour.length === 5 ? `${hour}:00` : hour, pax, service_id }, signal) : [],
+      date && hour && pax > 0 && service_id
+        ? this.api.rooms({ date, hour: hour.length === 5 ? `${hour}:00` : hour, pax, service_id }, signal)
+        : [],
     args: () => [this.date, this.hour, this.pax, this.serviceId] as const,
   });
 
@@ -69,12 +78,19 @@ export class NewView extends ConsoleView {
   });
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has("route")) this.kind = this.route?.view === "new" && this.route.walkIn ? "walk-in" : this.kind === "walk-in" ? "phone" : this.kind;
+    if (changed.has("route"))
+      this.kind =
+        this.route?.view === "new" && this.route.walkIn
+          ? "walk-in"
+          : this.kind === "walk-in"
+            ? "phone"
+            : this.kind;
     if ((changed.has("route") || changed.has("today")) && this.walkIn) this.resetWalkIn();
     if (!this.date) this.date = this.today;
     if (!this.hour) this.hour = nowIn(this.session.property.timezone, now()).slice(0, 5);
     const services = this.base.value?.services;
-    if (services?.length && !services.some((s) => s.id === this.serviceId)) this.serviceId = serviceAt(services, this.date, `${this.hour}:00`)?.id ?? 0;
+    if (services?.length && !services.some((s) => s.id === this.serviceId))
+      this.serviceId = serviceAt(services, this.date, `${this.hour}:00`)?.id ?? 0;
   }
 
   private resetWalkIn() {
@@ -113,7 +129,9 @@ export class NewView extends ConsoleView {
         <legend>${msg("How the booking came", { id: "console.new.kind" })}</legend>
         <div class="actions">
           ${(["phone", "email", "walk-in"] as Kind[]).map(
-            (k) => html`<label><input type="radio" name="kind" style="width:auto;display:inline;min-height:0" .checked=${this.kind === k} @change=${() => this.pick(k)} />
+            (
+              k,
+            ) => html`<label><input type="radio" name="kind" style="width:auto;display:inline;min-height:0" .checked=${this.kind === k} @change=${() => this.pick(k)} />
               ${k === "phone" ? msg("Phone", { id: "console.new.phone" }) : k === "email" ? msg("Email", { id: "console.new.email" }) : msg("Walk-in", { id: "console.nav.walkin" })}</label>`,
           )}
         </div>
@@ -191,16 +209,20 @@ export class NewView extends ConsoleView {
   private suggestions() {
     const list = this.found.value ?? [];
     return html`<div id="suggestions" part="suggestions" aria-live="polite">
-      ${list.length
-        ? html`<p class="muted">${msg("Known guests:", { id: "console.new.known" })}</p>
+      ${
+        list.length
+          ? html`<p class="muted">${msg("Known guests:", { id: "console.new.known" })}</p>
             <ul>${list.map((c) => html`<li><button class="btn secondary small" type="button" @click=${() => (this.customer = c)}>${[c.first_name, c.last_name].filter(Boolean).join(" ")} · ${c.phone ?? c.email ?? ""}${c.banned ? ` · ${msg("banned", { id: "console.guest.banned.short" })}` : ""}</button></li>`)}</ul>`
-        : nothing}
+          : nothing
+      }
     </div>`;
   }
 
   private tables() {
     const rooms = this.rooms.value ?? [];
-    const free = rooms.flatMap((room) => room.tables.filter((t) => t.free && !t.closed && t.bookable).map((t) => ({ ...t, room: room.name })));
+    const free = rooms.flatMap((room) =>
+      room.tables.filter((t) => t.free && !t.closed && t.bookable).map((t) => ({ ...t, room: room.name })),
+    );
     const best = free.find((t) => t.best_choice);
     return html`<label>${msg("Table", { id: "console.new.table" })}
       <select name="table_id" aria-describedby="e-tables">
@@ -215,9 +237,18 @@ export class NewView extends ConsoleView {
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? "").trim() || undefined;
     const tableId = Number(data.get("table_id"));
-    const typed = { first_name: text("first_name"), last_name: text("last_name"), phone: text("phone"), email: text("email") };
+    const typed = {
+      first_name: text("first_name"),
+      last_name: text("last_name"),
+      phone: text("phone"),
+      email: text("email"),
+    };
     const anonymous = this.walkIn && !typed.first_name && !typed.last_name && !typed.phone && !typed.email;
-    const customer = this.customer ? { id: this.customer.id } : anonymous ? { first_name: msg("Walk-in", { id: "console.nav.walkin" }), phone: housePhone } : typed;
+    const customer = this.customer
+      ? { id: this.customer.id }
+      : anonymous
+        ? { first_name: msg("Walk-in", { id: "console.nav.walkin" }), phone: housePhone }
+        : typed;
     const walkIn = this.walkIn;
     return {
       start_date: walkIn ? this.today : this.date,
@@ -249,4 +280,3 @@ export class NewView extends ConsoleView {
     }
   }
 }
-

@@ -14,14 +14,26 @@ import { channelText, guestName, occasionText, statusText } from "../parts/words
 import type { HistoryItem, Message, Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
 
-type Action = "checkin" | "checkout" | "undo-checkin" | "undo-checkout" | "accept" | "decline" | "no-show" | "cancel";
+type Action =
+  | "checkin"
+  | "checkout"
+  | "undo-checkin"
+  | "undo-checkout"
+  | "accept"
+  | "decline"
+  | "no-show"
+  | "cancel";
 
 /** The actions a reservation allows now (the server's state machine decides in the end). */
 export function actionsOf(r: Reservation): Action[] {
   if (r.status === "WAITING") return ["accept", "decline", "checkin", "cancel"];
   if (r.checkout_date) return ["undo-checkout"];
-  if (r.checkin_date) return r.status === "CANCELLED" || r.status === "EXPIRED" || r.status === "REJECTED" ? [] : ["checkout", "undo-checkin"];
-  if (r.status === "ACCEPTED" || r.status === "CONFIRMED" || r.status === "PREPAY") return ["checkin", "no-show", "cancel"];
+  if (r.checkin_date)
+    return r.status === "CANCELLED" || r.status === "EXPIRED" || r.status === "REJECTED"
+      ? []
+      : ["checkout", "undo-checkin"];
+  if (r.status === "ACCEPTED" || r.status === "CONFIRMED" || r.status === "PREPAY")
+    return ["checkin", "no-show", "cancel"];
   if (r.status === "OUTOFORDER") return ["cancel"];
   return [];
 }
@@ -63,9 +75,13 @@ export class ReservationView extends ConsoleView {
 
   override render() {
     return this.data.render({
-      pending: () => (this.data.value ? this.show(this.data.value) : html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1><p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`),
+      pending: () =>
+        this.data.value
+          ? this.show(this.data.value)
+          : html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1><p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
       complete: (d) => this.show(d),
-      error: (err) => html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1>${actionError(err)}`,
+      error: (err) =>
+        html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1>${actionError(err)}`,
     });
   }
 
@@ -82,9 +98,11 @@ export class ReservationView extends ConsoleView {
       </section>
       <section aria-labelledby="messages-title">
         <h2 id="messages-title">${msg("Messages", { id: "console.res.messages" })}</h2>
-        ${d.messages.length
-          ? html`<ul>${d.messages.map((m) => html`<li>${m.template} → ${m.to} · ${m.state}</li>`)}</ul>`
-          : html`<p class="muted">${msg("No messages.", { id: "console.res.nomessages" })}</p>`}
+        ${
+          d.messages.length
+            ? html`<ul>${d.messages.map((m) => html`<li>${m.template} → ${m.to} · ${m.state}</li>`)}</ul>`
+            : html`<p class="muted">${msg("No messages.", { id: "console.res.nomessages" })}</p>`
+        }
       </section>
     `;
   }
@@ -168,11 +186,14 @@ export class ReservationView extends ConsoleView {
 
   /** A check-in refused for its hour, in words: when it opens (three hours before), or that the day is over. */
   private arrivalText(r: Reservation, err: ApiError): string | undefined {
-    if (err.code === "checkin_too_late") return msg("Too late to seat this party: its day is over.", { id: "console.checkin.late" });
+    if (err.code === "checkin_too_late")
+      return msg("Too late to seat this party: its day is over.", { id: "console.checkin.late" });
     if (err.code !== "checkin_too_early") return undefined;
     const [h = 0, m = 0] = r.start_hour.split(":").map(Number);
     const opens = formatTime(`${(h + 21) % 24}:${String(m).padStart(2, "0")}`, this.locale);
-    return msg(str`Too early to seat this party: seating opens three hours before its time, at ${opens}.`, { id: "console.checkin.early" });
+    return msg(str`Too early to seat this party: seating opens three hours before its time, at ${opens}.`, {
+      id: "console.checkin.early",
+    });
   }
 
   private edit(r: Reservation, tables: Table[]) {
@@ -204,7 +225,13 @@ export class ReservationView extends ConsoleView {
   private async save(e: SubmitEvent, r: Reservation) {
     e.preventDefault();
     const form = e.target as HTMLFormElement;
-    const change = changesOf(r, new FormData(form), [...(form.elements.namedItem("table_ids") as HTMLSelectElement).selectedOptions].map((o) => Number(o.value)));
+    const change = changesOf(
+      r,
+      new FormData(form),
+      [...(form.elements.namedItem("table_ids") as HTMLSelectElement).selectedOptions].map((o) =>
+        Number(o.value),
+      ),
+    );
     this.editError = undefined;
     this.done = "";
     if (!Object.keys(change).length) return;

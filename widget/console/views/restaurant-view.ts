@@ -52,7 +52,10 @@ export class RestaurantView extends ConsoleView {
   override render() {
     return html`<h1 tabindex="-1">${msg("Restaurant", { id: "console.nav.restaurant" })}</h1>
       ${this.data.render({
-        pending: () => (this.data.value ? this.show(this.data.value) : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`),
+        pending: () =>
+          this.data.value
+            ? this.show(this.data.value)
+            : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
         complete: (d) => this.show(d),
         error: (err) => actionError(err),
       })}`;
@@ -134,7 +137,15 @@ export class RestaurantView extends ConsoleView {
     const err = this.errorAt("table");
     return html`<section part="section" aria-labelledby="rooms-title">
       <h2 id="rooms-title">${msg("Rooms and tables", { id: "console.rest.rooms" })}</h2>
-      ${rooms.map((r) => html`<h3>${r.name}</h3><p>${tables.filter((t) => t.room_id === r.id).map((t) => `${t.name} (${t.guests_min}–${t.guests_max})`).join(", ") || "—"}</p>`)}
+      ${rooms.map(
+        (r) =>
+          html`<h3>${r.name}</h3><p>${
+            tables
+              .filter((t) => t.room_id === r.id)
+              .map((t) => `${t.name} (${t.guests_min}–${t.guests_max})`)
+              .join(", ") || "—"
+          }</p>`,
+      )}
       <form class="toolbar" aria-label=${msg("Add a table", { id: "console.rest.table.add" })} @submit=${this.addTable} novalidate>
         <label>${msg("Room", { id: "console.rest.room" })}<select name="room_id">${rooms.map((r) => html`<option value=${r.id}>${r.name}</option>`)}</select></label>
         <label>${msg("Table name", { id: "console.rest.table.name" })}<input name="name" aria-invalid=${invalid(err, "name")} aria-describedby="e-tname" /></label>
@@ -149,7 +160,12 @@ export class RestaurantView extends ConsoleView {
   private addTable = (e: SubmitEvent) => {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
-    const input = { name: String(data.get("name") ?? "").trim(), room_id: Number(data.get("room_id")), guests_min: Number(data.get("guests_min")), guests_max: Number(data.get("guests_max")) };
+    const input = {
+      name: String(data.get("name") ?? "").trim(),
+      room_id: Number(data.get("room_id")),
+      guests_min: Number(data.get("guests_min")),
+      guests_max: Number(data.get("guests_max")),
+    };
     return this.attempt("table", undefined, () => this.api.createTable(input));
   };
 
@@ -158,8 +174,12 @@ export class RestaurantView extends ConsoleView {
     return html`<section part="section" aria-labelledby="closures-title">
       <h2 id="closures-title">${msg("Closures", { id: "console.rest.closures" })}</h2>
       <ul>
-        ${closures.map((c) => html`<li>${formatDate(c.start_date, this.locale, "long")}${c.end_date !== c.start_date ? ` – ${formatDate(c.end_date, this.locale, "long")}` : ""}${c.reason ? ` · ${c.reason}` : ""}
-          <button class="btn secondary small" type="button" @click=${() => this.attempt("closure", undefined, () => this.api.deleteClosure(c.id))}>${msg("Reopen", { id: "console.rest.closure.delete" })}</button></li>`)}
+        ${closures.map(
+          (
+            c,
+          ) => html`<li>${formatDate(c.start_date, this.locale, "long")}${c.end_date !== c.start_date ? ` – ${formatDate(c.end_date, this.locale, "long")}` : ""}${c.reason ? ` · ${c.reason}` : ""}
+          <button class="btn secondary small" type="button" @click=${() => this.attempt("closure", undefined, () => this.api.deleteClosure(c.id))}>${msg("Reopen", { id: "console.rest.closure.delete" })}</button></li>`,
+        )}
       </ul>
       <form class="toolbar" aria-label=${msg("Close the restaurant", { id: "console.rest.closure.add" })} @submit=${this.addClosure} novalidate>
         <label>${msg("From", { id: "console.rest.from" })}<input name="start_date" type="date" aria-invalid=${invalid(err, "start_date")} aria-describedby="e-cfrom" /></label>
@@ -175,7 +195,13 @@ export class RestaurantView extends ConsoleView {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     const text = (n: string) => String(data.get(n) ?? "").trim() || undefined;
-    return this.attempt("closure", undefined, () => this.api.createClosure({ start_date: text("start_date") ?? "", end_date: text("end_date"), reason: text("reason") }));
+    return this.attempt("closure", undefined, () =>
+      this.api.createClosure({
+        start_date: text("start_date") ?? "",
+        end_date: text("end_date"),
+        reason: text("reason"),
+      }),
+    );
   };
 
   private profile(p: Property) {
@@ -225,11 +251,13 @@ export class RestaurantView extends ConsoleView {
   private apps(apps: Loaded["apps"]) {
     return html`<section part="section" aria-labelledby="apps-title">
       <h2 id="apps-title">${msg("Connected apps", { id: "console.rest.apps" })}</h2>
-      ${apps === undefined
-        ? html`<p class="muted">${msg("The connected apps cannot be read right now.", { id: "console.rest.apps.none" })}</p>`
-        : apps.length
-          ? html`<ul>${apps.map((a) => html`<li>${a.name} <button class="btn secondary small" type="button" @click=${() => this.attempt("apps", undefined, () => this.api.revokeApp(a.client_id))}>${msg(str`Disconnect ${a.name}`, { id: "console.rest.apps.revoke" })}</button></li>`)}</ul>`
-          : html`<p class="muted">${msg("No app is connected.", { id: "console.rest.apps.empty" })}</p>`}
+      ${
+        apps === undefined
+          ? html`<p class="muted">${msg("The connected apps cannot be read right now.", { id: "console.rest.apps.none" })}</p>`
+          : apps.length
+            ? html`<ul>${apps.map((a) => html`<li>${a.name} <button class="btn secondary small" type="button" @click=${() => this.attempt("apps", undefined, () => this.api.revokeApp(a.client_id))}>${msg(str`Disconnect ${a.name}`, { id: "console.rest.apps.revoke" })}</button></li>`)}</ul>`
+            : html`<p class="muted">${msg("No app is connected.", { id: "console.rest.apps.empty" })}</p>`
+      }
       ${this.feedback("apps")}
     </section>`;
   }
@@ -254,7 +282,10 @@ export class RestaurantView extends ConsoleView {
     const form = e.target as HTMLFormElement;
     const data = new FormData(form);
     return this.attempt("password", undefined, async () => {
-      await this.api.changePassword(String(data.get("old_password") ?? ""), String(data.get("new_password") ?? ""));
+      await this.api.changePassword(
+        String(data.get("old_password") ?? ""),
+        String(data.get("new_password") ?? ""),
+      );
       form.reset();
     });
   };

@@ -88,7 +88,7 @@ export class SignIn extends LitElement {
         <label>${msg("Password", { id: "console.signin.password" })}
           <input name="password" type="password" autocomplete="current-password" required aria-invalid=${wrong ? "true" : invalid(this.error, "password")} aria-describedby="signin-error" />
         </label>
-        <div id="signin-error">${wrong ? html`<p class="message error" role="alert" part="error">${msg("Wrong username or password.", { id: "console.signin.wrong" })}</p>` : this.limited() ?? actionError(this.error)}</div>
+        <div id="signin-error">${wrong ? html`<p class="message error" role="alert" part="error">${msg("Wrong username or password.", { id: "console.signin.wrong" })}</p>` : (this.limited() ?? actionError(this.error))}</div>
         <div class="actions">
           <button class="btn" type="submit" ?disabled=${this.busy}>${msg("Sign in", { id: "console.signin.submit" })}</button>
           <button class="btn secondary" type="button" @click=${() => this.switchTo("forgot")}>${msg("Forgot your password?", { id: "console.signin.forgot" })}</button>
@@ -156,8 +156,13 @@ export class SignIn extends LitElement {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     return this.attempt(async () => {
-      const session = await this.api.signIn(String(data.get("username") ?? ""), String(data.get("password") ?? ""));
-      this.dispatchEvent(new CustomEvent("console-signed-in", { detail: session, bubbles: true, composed: true }));
+      const session = await this.api.signIn(
+        String(data.get("username") ?? ""),
+        String(data.get("password") ?? ""),
+      );
+      this.dispatchEvent(
+        new CustomEvent("console-signed-in", { detail: session, bubbles: true, composed: true }),
+      );
     });
   };
 

@@ -114,7 +114,12 @@ export class TimelineView extends ConsoleView {
 
   private data = new Task(this, {
     task: async ([date], { signal }) => {
-      const [list, rooms, tables, services] = await Promise.all([this.api.day({ date }, signal), this.api.roomList(signal), this.api.tables(signal), this.api.services(signal)]);
+      const [list, rooms, tables, services] = await Promise.all([
+        this.api.day({ date }, signal),
+        this.api.roomList(signal),
+        this.api.tables(signal),
+        this.api.services(signal),
+      ]);
       return { holds: holdsOf(list, date), rooms, tables: tables.filter((t) => t.bookable), services };
     },
     args: () => [this.date, this.version] as const,
@@ -153,14 +158,22 @@ export class TimelineView extends ConsoleView {
       <div aria-live="polite" role="status">${this.said}</div>
       ${actionError(this.moveError)}
       ${this.data.render({
-        pending: () => (this.data.value ? this.grid(this.data.value) : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`),
+        pending: () =>
+          this.data.value
+            ? this.grid(this.data.value)
+            : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
         complete: (d) => this.grid(d),
         error: (err) => actionError(err),
       })}
     `;
   }
 
-  private grid(d: { holds: Hold[]; rooms: { id: number; name: string }[]; tables: Table[]; services: import("../types.js").Service[] }) {
+  private grid(d: {
+    holds: Hold[];
+    rooms: { id: number; name: string }[];
+    tables: Table[];
+    services: import("../types.js").Service[];
+  }) {
     const span = spanOf(d.holds, d.services);
     const hours = (span.to - span.from) / 60;
     const groups = rowsByRoom(d.tables, d.rooms);
@@ -207,7 +220,9 @@ export class TimelineView extends ConsoleView {
     const r = h.reservation;
     const cls = `hold ${r.checkin_date ? "seated" : ""} ${r.status === "OUTOFORDER" ? "block" : ""} ${moving ? "moving" : ""}`;
     const [begins, ends] = [this.time(start), this.time(start + h.end - h.start)];
-    const label = msg(str`${guestName(r)}, ${r.pax} guests, ${begins} to ${ends}`, { id: "console.timeline.hold" });
+    const label = msg(str`${guestName(r)}, ${r.pax} guests, ${begins} to ${ends}`, {
+      id: "console.timeline.hold",
+    });
     return html`<button
       class=${cls}
       part="hold"
@@ -229,7 +244,8 @@ export class TimelineView extends ConsoleView {
     const index = order.findIndex((t) => t.id === p.tableId);
     let next: Pending | undefined;
     if (e.key === "ArrowUp" && index > 0) next = { ...p, tableId: order[index - 1]!.id };
-    else if (e.key === "ArrowDown" && index < order.length - 1) next = { ...p, tableId: order[index + 1]!.id };
+    else if (e.key === "ArrowDown" && index < order.length - 1)
+      next = { ...p, tableId: order[index + 1]!.id };
     else if (e.key === "ArrowLeft") next = { ...p, start: p.start - STEP };
     else if (e.key === "ArrowRight") next = { ...p, start: p.start + STEP };
     else if (e.key === "Escape" && this.pending) {
@@ -250,7 +266,9 @@ export class TimelineView extends ConsoleView {
     this.pending = next;
     const table = order.find((t) => t.id === next!.tableId);
     const at = this.time(next.start);
-    this.said = msg(str`Move to ${table?.name ?? ""} at ${at}? Enter to confirm.`, { id: "console.timeline.propose" });
+    this.said = msg(str`Move to ${table?.name ?? ""} at ${at}? Enter to confirm.`, {
+      id: "console.timeline.propose",
+    });
     void this.refocus(h.reservation.id);
   }
 
@@ -287,7 +305,9 @@ export class TimelineView extends ConsoleView {
     this.moveError = undefined;
     const others = r.tables.map((t) => t.id).filter((id) => id !== p.hold.tableId);
     const change = {
-      ...(p.tableId !== p.hold.tableId ? { table_ids: [p.tableId, ...others.filter((id) => id !== p.tableId)] } : {}),
+      ...(p.tableId !== p.hold.tableId
+        ? { table_ids: [p.tableId, ...others.filter((id) => id !== p.tableId)] }
+        : {}),
       ...(p.start !== p.hold.start ? { start_hour: hourOf(p.start) } : {}),
     };
     if (!Object.keys(change).length) {
@@ -308,4 +328,3 @@ export class TimelineView extends ConsoleView {
     }
   }
 }
-
