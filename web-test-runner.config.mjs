@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
-import { freePort, migrate, ROOT, startDevOnFreePort } from "./scripts/dev-server.mjs";
+import { migrate, ROOT, startDevOnFreePort } from "./scripts/dev-server.mjs";
 import { createRestaurant, request, token } from "./scripts/restaurant.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "./scripts/setup.mjs";
 import { TEST_CATALOG } from "./tests/support/catalog.mjs";
 import { consoleRelay } from "./tests/support/console-relay.mjs";
-import { CHROMIUM, CHROMIUM_ARGS } from "./scripts/setup.mjs";
 
 const CLOCK = process.env.DEV_CLOCK || undefined;
 /** The operator's token of this run's Worker: /fixture/clock pins its clock through the operator door. */
@@ -152,7 +152,10 @@ async function fixtures(ctx, next) {
     stalls.set(stall[2], seen);
     if (seen > Number(stall[1]))
       return relayConsole(Object.assign(ctx, { path: `/console/${stall[3]}` }), await readBody(ctx.req));
-    await new Promise((r) => (ctx.req.once("close", r), setTimeout(r, 30_000)));
+    await new Promise((r) => {
+      ctx.req.once("close", r);
+      setTimeout(r, 30_000);
+    });
     ctx.status = 504;
     return;
   }

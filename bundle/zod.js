@@ -6,7 +6,6 @@
 // shared/ and zod-to-openapi for every `z.<member>` they use and fails the build when this `z` does
 // not name one, so a new use fails the build rather than the Worker (the tests run on zod's own `z`).
 import {
-  ZodType,
   array,
   boolean,
   coerce,
@@ -24,7 +23,9 @@ import {
   tuple,
   union,
   unknown,
+  ZodType,
 } from "zod/v4";
+
 export * from "zod/v4";
 export const z = {
   ZodType,

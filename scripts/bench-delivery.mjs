@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startReceiver } from "../tests/receiver.mjs";
-import { build, freePort, migrate, startDevOnFreePort } from "./dev-server.mjs";
+import { build, migrate, startDevOnFreePort } from "./dev-server.mjs";
 import { createRestaurant, request } from "./restaurant.mjs";
 
 const { values } = parseArgs({
@@ -94,7 +94,10 @@ async function cleanup() {
   rmSync(dir, { recursive: true, force: true });
 }
 for (const signal of ["SIGINT", "SIGTERM"])
-  process.on(signal, async () => (await cleanup(), process.exit(130)));
+  process.on(signal, async () => {
+    await cleanup();
+    process.exit(130);
+  });
 
 try {
   build();
@@ -146,9 +149,11 @@ try {
       customer: { first_name: "Guest", last_name: `N${k}`, email: `guest-${k}@bench.example` },
     };
     const created = await api("/api/v2/reservations", { token: r.token, property: r.property_id, body });
-    if (created.status !== 201)
-      return void ((refused[created.status] = (refused[created.status] ?? 0) + 1),
-      refused[created.status] < 3 && console.error(created.text ?? JSON.stringify(created.json)));
+    const refuse = (answer) => {
+      refused[answer.status] = (refused[answer.status] ?? 0) + 1;
+      if (refused[answer.status] < 3) console.error(answer.text ?? JSON.stringify(answer.json));
+    };
+    if (created.status !== 201) return refuse(created);
     writes++;
     const id = created.json.data[0].id;
     r.reservations.push(id);
@@ -158,9 +163,7 @@ try {
       property: r.property_id,
     });
     if (cancelled.status === 200) writes++;
-    else
-      (refused[cancelled.status] = (refused[cancelled.status] ?? 0) + 1),
-        refused[cancelled.status] < 3 && console.error(cancelled.text ?? JSON.stringify(cancelled.json));
+    else refuse(cancelled);
   };
   const started = Date.now();
   const interval = 2000 / RATE;

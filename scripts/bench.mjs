@@ -26,11 +26,11 @@
 // run with all of them.
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { build, freePort } from "./dev-server.mjs";
 import { goalLines, goalsOf } from "./bench/goals.mjs";
-import { benchWidget, widgetLines } from "./bench/widget.mjs";
 import { cleanup, keptDirs, tempDir, workerLog } from "./bench/phase.mjs";
 import { elapsed, printErrors, say, summariseErrors } from "./bench/report.mjs";
+import { benchWidget, widgetLines } from "./bench/widget.mjs";
+import { build, freePort } from "./dev-server.mjs";
 import { ensureDeps } from "./setup.mjs";
 
 // autocannon is a devDependency: install the packages first on a fresh checkout.
@@ -125,7 +125,7 @@ async function main() {
   report.elapsedSeconds = (performance.now() - started) / 1000;
   if (process.env.BENCH_OUT) {
     const keepSamples = (k, v) => (k === "samples" && !(Array.isArray(v) && v.length <= 20) ? undefined : v);
-    writeFileSync(process.env.BENCH_OUT, JSON.stringify(report, keepSamples, 2) + "\n");
+    writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(report, keepSamples, 2)}\n`);
     say(`results written to ${process.env.BENCH_OUT}`);
   }
   if (process.env.BENCH_KEEP) say(`kept the databases: ${keptDirs().join(", ")}`);

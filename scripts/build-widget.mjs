@@ -1,9 +1,10 @@
 // The widget bundle: Vite in library mode, one ES module with Lit inside, at
 // dist/public/widget/booking-engine.js, and one small chunk per translated locale under
 // dist/public/widget/locales/ (served by the Worker's assets binding).
-import { gzipSync } from "node:zlib";
+
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { ROOT } from "./dev-server.mjs";
 
 export const WIDGET_OUT = join(ROOT, "dist", "public", "widget");
@@ -150,7 +151,7 @@ async function minifyFile(file) {
   });
   // Minified code has line breaks only inside template literals, where they are the indentation
   // of Lit's html and css: one space renders the same (no <pre> or pre-wrap text in the templates).
-  writeFileSync(file, minified.code.trimEnd().replace(/\n\s*/g, " ") + "\n");
+  writeFileSync(file, `${minified.code.trimEnd().replace(/\n\s*/g, " ")}\n`);
 }
 
 const jsIn = (dir) =>

@@ -100,7 +100,7 @@ function checkLink(file, lineNo, target) {
   const [pathPart, anchor] = target.split("#", 2);
   const path = decodeURIComponent(pathPart);
   const dest = path === "" ? file : resolve(dirname(file), path);
-  if (!dest.startsWith(ROOT + "/") && dest !== ROOT)
+  if (!dest.startsWith(`${ROOT}/`) && dest !== ROOT)
     return problems.push(`${where}: link to ${target} leaves the repository`);
   if (!existsSync(dest)) return problems.push(`${where}: link to ${target}: ${rel(dest)} does not exist`);
   if (anchor === undefined) return;

@@ -9,8 +9,8 @@ import { door } from "./ops-door.mjs";
 import {
   createClient,
   DEMO_CATALOG,
-  request,
   RESTAURANT_PASSWORD,
+  request,
   seedCatalog,
   token,
 } from "./restaurant.mjs";

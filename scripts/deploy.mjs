@@ -19,8 +19,8 @@ import * as cf from "./deploy/cloudflare.mjs";
 import {
   isPlaceholderId,
   problems,
-  readConfig,
   REQUIRED_SECRETS,
+  readConfig,
   withDatabaseId,
   withVar,
   writeConfig,

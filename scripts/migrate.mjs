@@ -7,8 +7,8 @@
 // the applied migrations are recorded in wrangler's own table, so `wrangler d1 migrations` agrees.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { defaultPersistDir, ROOT, wrangler } from "./paths.mjs";
 
 /** The [[d1_databases]] of wrangler.toml: binding, database_id, migrations_dir. */

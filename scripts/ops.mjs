@@ -179,7 +179,7 @@ async function withDoor(work) {
     if (!token) fail("npm start is running without OPS_TOKEN in .dev.vars: restart it (it creates one)");
     return run(() => work(door(local, token)));
   }
-  const temporary = token ?? "ops-" + Math.random().toString(36).slice(2);
+  const temporary = token ?? `ops-${Math.random().toString(36).slice(2)}`;
   console.log("no Worker answers locally: starting one on the local D1 for this command...");
   const server = await startDevOnFreePort({
     persistTo: values["persist-to"] ?? defaultPersistDir(),

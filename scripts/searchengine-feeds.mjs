@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { defaultPersistDir, freePort, startDevOnFreePort } from "./dev-server.mjs";
+import { defaultPersistDir, startDevOnFreePort } from "./dev-server.mjs";
 import { devVar } from "./ops-door.mjs";
 
 export const FEEDS = [

@@ -1,10 +1,10 @@
 // npm start: build, migrate the local D1, serve with wrangler dev, ensure the demo, print the URLs.
 import { mkdirSync, renameSync } from "node:fs";
-import { build, defaultPersistDir, migrate, PortTakenError, startDev } from "./dev-server.mjs";
 import { ensureDemo } from "./demo.mjs";
-import { RESTAURANT_PASSWORD } from "./restaurant.mjs";
+import { build, defaultPersistDir, migrate, PortTakenError, startDev } from "./dev-server.mjs";
 import { isSingleDatabaseState } from "./migrate.mjs";
 import { devVar, door, ensureLocalSecrets } from "./ops-door.mjs";
+import { RESTAURANT_PASSWORD } from "./restaurant.mjs";
 import { ensureDeps } from "./setup.mjs";
 
 const started = performance.now();

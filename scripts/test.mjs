@@ -60,6 +60,7 @@ const stages = [
         args: [join(ROOT, "scripts", "check-code.mjs")],
       },
       { what: "docs links", cmd: process.execPath, args: [join(ROOT, "scripts", "check-docs.mjs")] },
+      { what: "format and lint (Biome)", cmd: bin("biome"), args: ["ci", "."] },
     ],
   },
   // The build, as `npm run deploy -- --dry-run` makes it: the checks that need no account, the

@@ -21,7 +21,7 @@
  * `alternatives`: the nearest free times of that day (at most 6, nearest first).
  */
 import { z } from "zod";
-import { LOCALES, OCCASIONS, dateString, hourString, lineField, textField } from "./schemas.js";
+import { dateString, hourString, LOCALES, lineField, OCCASIONS, textField } from "./schemas.js";
 
 export const PublicProfile = z.object({
   public_key: z.string(),

@@ -40,8 +40,8 @@ export async function startReceiver() {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(value === undefined ? "" : JSON.stringify(value));
     };
-    let m;
-    if ((m = /^\/control\/([\w-]+)$/.exec(url.pathname))) {
+    let m = /^\/control\/([\w-]+)$/.exec(url.pathname);
+    if (m) {
       if (req.method === "PUT") {
         hooks.set(m[1], { answers: JSON.parse(body || "{}").answers ?? [], received: [] });
         return send(204);
@@ -55,7 +55,8 @@ export async function startReceiver() {
       await new Promise((r) => probe.close(r));
       return send(200, { port });
     }
-    if (req.method === "POST" && (m = /^\/listener\/(\d+)\/up$/.exec(url.pathname))) {
+    m = req.method === "POST" ? /^\/listener\/(\d+)\/up$/.exec(url.pathname) : null;
+    if (m) {
       const server = createServer(handle);
       server.keepAliveTimeout = 65_000;
       await new Promise((r) => server.listen(Number(m[1]), "127.0.0.1", r));
@@ -66,7 +67,8 @@ export async function startReceiver() {
     if (req.method === "POST" && url.pathname === "/google/token")
       return google.token(req, body, hook("google-token"), send);
     let name = /^\/hook\/([\w-]+)$/.exec(url.pathname)?.[1];
-    if ((m = /^\/google\/v1alpha\/notification\/partners\/[\w-]+\/bookings\/(\d+)$/.exec(url.pathname))) {
+    m = /^\/google\/v1alpha\/notification\/partners\/[\w-]+\/bookings\/(\d+)$/.exec(url.pathname);
+    if (m) {
       if (req.method !== "PATCH") return send(405, { error: "PATCH only" });
       if (!google.authorised(req.headers.authorization))
         return send(401, { error: { code: 401, status: "UNAUTHENTICATED" } });
@@ -107,7 +109,13 @@ export async function startReceiver() {
     serviceAccount: google.serviceAccount(),
     close: () =>
       Promise.all(
-        [server, ...extra.values()].map((s) => new Promise((r) => (s.closeAllConnections?.(), s.close(r)))),
+        [server, ...extra.values()].map(
+          (s) =>
+            new Promise((r) => {
+              s.closeAllConnections?.();
+              s.close(r);
+            }),
+        ),
       ),
   };
 }
@@ -146,7 +154,11 @@ function googleSide() {
       };
       h.received.push(entry);
       const scripted = h.answers.shift();
-      if (scripted) return send((entry.answered = scripted.status), { error: "scripted" });
+      const answer = (status, value) => {
+        entry.answered = status;
+        return send(status, value);
+      };
+      if (scripted) return answer(scripted.status, { error: "scripted" });
       try {
         if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer")
           throw new Error("grant_type");
@@ -166,14 +178,14 @@ function googleSide() {
         )
           throw new Error("claims");
       } catch (err) {
-        return send((entry.answered = 400), {
+        return answer(400, {
           error: "invalid_grant",
           error_description: String(err?.message ?? err),
         });
       }
       const token = `ya29.test-${randomBytes(12).toString("hex")}`;
       issued.set(token, Date.now() + 3600_000);
-      send((entry.answered = 200), { access_token: token, expires_in: 3600, token_type: "Bearer" });
+      answer(200, { access_token: token, expires_in: 3600, token_type: "Bearer" });
     },
   };
   return side;

@@ -4,16 +4,16 @@
  */
 import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
-import { LitElement, css, html, nothing, type PropertyValues } from "lit";
+import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { PublicApi, PublicApiError, type PublicProfile } from "./api.js";
+import { ownEntries } from "./entries.js";
 import type { NavigateDetail } from "./events.js";
 import { pickLocale, setLocale, supported } from "./localization.js";
 import { definePage } from "./pages/lazy.js";
 import { parseColor, textOnAccent } from "./parts/contrast.js";
-import { nextTask, prepareBookPage } from "./prepare.js";
 import { base, theme } from "./parts/styles.js";
-import { ownEntries } from "./entries.js";
+import { nextTask, prepareBookPage } from "./prepare.js";
 
 export type Page = NavigateDetail["page"];
 const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"];

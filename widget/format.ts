@@ -11,7 +11,10 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(locale: string, options: Intl.DateTimeFormatOptions) {
   const key = `${locale}|${JSON.stringify(options)}`;
   let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" })));
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
+    formatters.set(key, f);
+  }
   return f;
 }
 
@@ -66,7 +69,10 @@ export function isoWeekday(date: string): number {
 const weekStarts = new Map<string, number>();
 export function firstDayOfWeek(locale: string): number {
   let day = weekStarts.get(locale);
-  if (day === undefined) weekStarts.set(locale, (day = weekStart(locale)));
+  if (day === undefined) {
+    day = weekStart(locale);
+    weekStarts.set(locale, day);
+  }
   return day;
 }
 

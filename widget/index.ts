@@ -13,16 +13,16 @@ const elements: [string, CustomElementConstructor][] = [["booking-engine", Booki
 // A page that loads the script twice keeps the first definitions.
 for (const [name, ctor] of elements) if (!customElements.get(name)) customElements.define(name, ctor);
 
-export { BookingEngine };
-export { definePage } from "./pages/lazy.js";
 // What several pages share stays in this module (exports are kept), so no page waits for a third file;
 // what only a booking's summary needs (details, confirmation, manage and offer pages) is a chunk of
 // its own, kept out of the booking page's first load.
 export { fire } from "./events.js";
 export { addDays, formatDate, formatTime } from "./format.js";
-export { placeOf } from "./parts/place.js";
+export { definePage } from "./pages/lazy.js";
 export { choiceGroup, choiceStyles } from "./parts/choice.js";
 export { callUs, contact } from "./parts/contact.js";
+export { placeOf } from "./parts/place.js";
+export { BookingEngine };
 
 declare global {
   interface HTMLElementTagNameMap {

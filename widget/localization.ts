@@ -5,7 +5,7 @@
  */
 import { configureLocalization } from "@lit/localize";
 
-export { LOCALES, pickLocale, supported, type Locale } from "./languages.js";
+export { LOCALES, type Locale, pickLocale, supported } from "./languages.js";
 
 // Static specifiers, so that Vite makes one chunk per locale and the test server finds the files.
 const tables = {

@@ -5,21 +5,21 @@
  * within a time budget of its own: a slow shard stops its own work, never another's.
  */
 import { purgeTokens } from "./auth/clients.repo";
+import { config } from "./config";
 import { dropExpiredConsoleRows } from "./console/sessions.repo";
 import { controlDb } from "./db/handles";
 import type { Bindings } from "./env";
 import { now } from "./lib/clock";
-import { purgeOAuth } from "./oauth/tokens.repo";
 import { purgeKeys } from "./lib/idempotency.repo";
+import { purgeMessages } from "./messages/messages.repo";
+import { purgeOAuth } from "./oauth/tokens.repo";
+import { dispatchDue } from "./outbox/dispatch";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
 import { expireUnpaid } from "./reservations/expiry";
 import { expireNoShows } from "./reservations/noshow";
 import { ensureIdRange, shardCount, shardD1, shardDb } from "./shards/shards";
-import { config } from "./config";
-import { purgeMessages } from "./messages/messages.repo";
 import { expireOffers } from "./waitlist/offers";
 import { purgeOffers } from "./waitlist/offers.repo";
-import { dispatchDue } from "./outbox/dispatch";
 import { purgeDeliveries } from "./webhooks/webhooks.repo";
 import { wire } from "./wiring";
 

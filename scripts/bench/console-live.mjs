@@ -96,7 +96,10 @@ async function openSocket(url, cookie) {
     });
   };
   await open();
-  socket.close = () => ((socket.closed = true), socket.ws?.close());
+  socket.close = () => {
+    socket.closed = true;
+    socket.ws?.close();
+  };
   return socket;
 }
 
@@ -122,7 +125,13 @@ function startPolling(url, cookie, date) {
       ),
     POLL_MS,
   );
-  return { answers, stop: () => ((stopped = true), clearInterval(timer)) };
+  return {
+    answers,
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }
 
 /**

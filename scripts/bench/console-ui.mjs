@@ -3,8 +3,9 @@
 // time from the day's list arriving in the page to the day view (300 rows) and the timeline
 // (300 bars) being on screen, median of 10 loads each. Only the rendering is measured here; the
 // Worker's side of the console is in the "console" part.
+
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { WIDGET_OUT } from "../build-widget.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../setup.mjs";

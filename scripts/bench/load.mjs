@@ -94,7 +94,7 @@ const pick = ({ mean, p50, p99 }) => ({ mean, p50, p99 });
  * DELETE's answer. `booking()` gives the body of each POST.
  */
 export async function measurePairs({ url, auth, booking, connections = 10, duration = 10, warmup = 2 }) {
-  const run = async (seconds, record) => {
+  const run = async (seconds, _record) => {
     const tally = {
       pairs: [],
       posts: [],

@@ -3,11 +3,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, migrate, startDevOnFreePort } from "../dev-server.mjs";
+import { migrate, startDevOnFreePort } from "../dev-server.mjs";
 import { call, createClient, fetchRetry } from "./api.mjs";
+import { tokenRotor } from "./load.mjs";
 import { say } from "./report.mjs";
 import * as seed from "./seed.mjs";
-import { tokenRotor } from "./load.mjs";
 
 /** The operator's door (/__ops, worker/ops/ops.routes.ts) answers this token in the bench's servers only. */
 export const OPS_TOKEN = `bench-ops-${Date.now().toString(36)}`;

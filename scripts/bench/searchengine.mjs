@@ -56,7 +56,10 @@ function grid(s) {
 /** `count` lookup bodies of SLOTS slots each over the next WINDOW days, from a seeded generator. */
 function lookupBodies(merchantId, services, count) {
   let a = 42;
-  const rand = () => (a = (a * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rand = () => {
+    a = (a * 1103515245 + 12345) % 2147483648;
+    return a / 2147483648;
+  };
   const today = seed.today();
   return Array.from({ length: count }, () => {
     const slot_time = [];

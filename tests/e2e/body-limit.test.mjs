@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { freePort, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 
 const STATE = mkdtempSync(join(tmpdir(), "be-body-limit-e2e-"));
 const AUTH = "/auth/api/v2/api-account/oauth2";

@@ -7,8 +7,6 @@
 // SCREENSHOTS=1 refreshes docs/console-*.png (a test run leaves the checkout clean).
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { axeViolations } from "../support/axe.mjs";
-import { focused, tabTo } from "../support/keyboard.mjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +15,8 @@ import { chromium } from "playwright-core";
 import { build, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { createClient, createRestaurant, RESTAURANT_PASSWORD, request } from "../../scripts/restaurant.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
+import { axeViolations } from "../support/axe.mjs";
+import { focused, tabTo } from "../support/keyboard.mjs";
 
 const STATE = mkdtempSync(join(tmpdir(), "be-console-e2e-"));
 const SCREENSHOTS = !process.env.DEV_CLOCK && process.env.SCREENSHOTS;

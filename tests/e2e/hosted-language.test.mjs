@@ -5,7 +5,6 @@
 // loads, once each.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { axeViolations } from "../support/axe.mjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +13,7 @@ import { chromium } from "playwright-core";
 import { build, migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { createRestaurant } from "../../scripts/restaurant.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
+import { axeViolations } from "../support/axe.mjs";
 import { TEST_CATALOG } from "../support/catalog.mjs";
 
 const STATE = mkdtempSync(join(tmpdir(), "be-language-e2e-"));
@@ -78,14 +78,14 @@ describe("the hosted pages' language", () => {
     let release;
     const held = new Promise((r) => (release = r));
     // The restaurant's profile is slow to come: what does the guest see meanwhile?
-    await page.route(
-      `**/api/v2/public/${restaurant.public_key}?*`,
-      async (route) => (await held, route.continue()),
-    );
-    await page.route(
-      `**/api/v2/public/${restaurant.public_key}`,
-      async (route) => (await held, route.continue()),
-    );
+    await page.route(`**/api/v2/public/${restaurant.public_key}?*`, async (route) => {
+      await held;
+      return route.continue();
+    });
+    await page.route(`**/api/v2/public/${restaurant.public_key}`, async (route) => {
+      await held;
+      return route.continue();
+    });
     await page.goto(`${server.url}/p/${restaurant.public_key}/book`);
     await page.waitForFunction(() => customElements.get("booking-engine"));
     const status = page.getByRole("status");

@@ -4,12 +4,10 @@
 // every page of the flow in two languages, and the sign-in page's screenshot for the README.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { axeViolations } from "../support/axe.mjs";
-import { run } from "../support/run.mjs";
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
 import * as oauth from "oauth4webapi";
@@ -17,6 +15,8 @@ import { chromium } from "playwright-core";
 import { build, freePort, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { AUTH, createRestaurant, RESTAURANT_PASSWORD, request } from "../../scripts/restaurant.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
+import { axeViolations } from "../support/axe.mjs";
+import { run } from "../support/run.mjs";
 
 const STATE = mkdtempSync(join(tmpdir(), "be-oauth-e2e-"));
 const ARTIFACTS = join(ROOT, "tests", "e2e", ".tmp");

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
 import PostalMime from "postal-mime";
-import { build, freePort, migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { build, migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { createRestaurant, request } from "../../scripts/restaurant.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 

@@ -3,13 +3,13 @@
 // `npm run ops -- searchengine-feeds DIR` writes the three feeds as files.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { run } from "../support/run.mjs";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ROOT } from "../../scripts/dev-server.mjs";
 import { bannerField, npmStartOnFreePort, stopNpmStart } from "../support/npm-start.mjs";
+import { run } from "../support/run.mjs";
 
 // Set once npm start is up, on a port of its own.
 let PORT;

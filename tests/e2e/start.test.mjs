@@ -3,7 +3,6 @@
 // and a second `npm start` that finds the demo already there.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { run } from "../support/run.mjs";
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
@@ -12,8 +11,9 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
 import { freePort, ROOT } from "../../scripts/dev-server.mjs";
-import { npmStart as npmStartOn, npmStartOnFreePort, stopNpmStart } from "../support/npm-start.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
+import { npmStart as npmStartOn, npmStartOnFreePort, stopNpmStart } from "../support/npm-start.mjs";
+import { run } from "../support/run.mjs";
 
 // Both change if npm start finds its port taken and starts on another.
 let PORT = await freePort();
@@ -34,7 +34,10 @@ async function waitForPort(port, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => (socket.end(), resolve(true)));
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
       socket.on("error", () => resolve(false));
     });
     if (ok) return;

@@ -80,7 +80,9 @@ describe("a typed client generated from the OpenAPI document (openapi-typescript
     );
     // The same script with a field the request does not take and one the answer does not have.
     const wrong = SCRIPT.replace("start_hour: free[0].hour", "start_time: free[0].hour").replace(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own template literal, as text
       "${r.start_day}",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: likewise
       "${r.start_date}",
     );
     assert.notEqual(wrong, SCRIPT);

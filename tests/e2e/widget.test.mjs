@@ -6,18 +6,18 @@
 // browser's time zone (npm test runs this file at the instants of scripts/instants.mjs).
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { axeViolations } from "../support/axe.mjs";
-import { focused, tabTo } from "../support/keyboard.mjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { build, freePort, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { build, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { createRestaurant } from "../../scripts/restaurant.mjs";
-import { TEST_CATALOG } from "../support/catalog.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
+import { axeViolations } from "../support/axe.mjs";
+import { TEST_CATALOG } from "../support/catalog.mjs";
+import { focused, tabTo } from "../support/keyboard.mjs";
 
 const CLOCK = process.env.DEV_CLOCK || undefined;
 const BROWSER_ZONE = process.env.BROWSER_ZONE || undefined;
@@ -561,7 +561,7 @@ describe("the booking widget on the hosted pages", () => {
   });
 
   it("works embedded on another origin, and tells the host page", ANY_TIME, async () => {
-    const embed = createServer((req, res) => {
+    const embed = createServer((_req, res) => {
       res.setHeader("Content-Type", "text/html; charset=utf-8");
       res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Chez nous</title>
         <script type="module" src="${server.url}/widget/booking-engine.js"></script></head>

@@ -1,10 +1,10 @@
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
-import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { PublicSlotDay } from "../../widget/api.js";
-import type { BookingCreatedDetail } from "../../widget/events.js";
 import { PublicApiError } from "../../widget/api.js";
+import type { BookingEngine } from "../../widget/booking-engine.js";
 import { setClock } from "../../widget/clock.js";
+import type { BookingCreatedDetail } from "../../widget/events.js";
 import { bookingError } from "../../widget/pages/book-steps.js";
 import {
   bookAsStaff,

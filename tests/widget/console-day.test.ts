@@ -1,9 +1,9 @@
 import { expect } from "@open-wc/testing";
-import { addDays } from "../../widget/format.js";
-import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
 import type { Reservation } from "../../widget/console/types.js";
+import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
+import { addDays } from "../../widget/format.js";
+import { openConsole, settled, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";
 import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
-import { openConsole, signIn, type, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let date = "";
 let lunch = 0;

@@ -5,9 +5,9 @@
  */
 import { fixture, html } from "@open-wc/testing";
 import "../../widget/console/index.js";
-import type { BookingConsole } from "../../widget/console/booking-console.js";
 import { setClock } from "../../widget/clock.js";
-import { pinWorkerClock, until, useRestaurant, type Restaurant } from "./env.js";
+import type { BookingConsole } from "../../widget/console/booking-console.js";
+import { pinWorkerClock, type Restaurant, until, useRestaurant } from "./env.js";
 
 export { romeInstant } from "./env.js";
 

@@ -1,16 +1,16 @@
 import { expect } from "@open-wc/testing";
 import type { Reservation } from "../../widget/console/types.js";
-import { freeTime, staff } from "./env.js";
 import {
   byText,
   openConsole,
+  settled,
   shown,
   signIn,
   type,
   useConsoleRestaurant,
   viewOf,
-  settled,
 } from "./console-env.js";
+import { freeTime, staff } from "./env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 

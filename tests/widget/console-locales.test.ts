@@ -3,7 +3,7 @@ import * as de from "../../widget/console/locales/de.js";
 import * as es from "../../widget/console/locales/es.js";
 import * as fr from "../../widget/console/locales/fr.js";
 import * as it_ from "../../widget/console/locales/it.js";
-import { openConsole, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
+import { openConsole, settled, useConsoleRestaurant, viewOf } from "./console-env.js";
 
 describe("the console's locale tables (lit-localize build from widget/console/xliff)", () => {
   it("translate exactly the messages the console's code asks for, in Italian, French, German and Spanish", async () => {

@@ -2,18 +2,18 @@ import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
 import type { Reservation } from "../../widget/console/types.js";
-import { freeTime, pinWorkerClock, staff, until } from "./env.js";
 import {
   byText,
   openConsole,
-  shown,
   romeInstant,
+  settled,
+  shown,
   signIn,
   type,
   useConsoleRestaurant,
   viewOf,
-  settled,
 } from "./console-env.js";
+import { freeTime, pinWorkerClock, staff, until } from "./env.js";
 
 before(() => useConsoleRestaurant());
 

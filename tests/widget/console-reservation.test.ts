@@ -1,17 +1,17 @@
 import { expect } from "@open-wc/testing";
-import { actionsOf } from "../../widget/console/views/reservation-view.js";
 import type { Reservation } from "../../widget/console/types.js";
-import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
+import { actionsOf } from "../../widget/console/views/reservation-view.js";
 import {
   byText,
   openConsole,
+  settled,
   shown,
   signIn,
   type,
   useConsoleRestaurant,
   viewOf,
-  settled,
 } from "./console-env.js";
+import { freeTime, pinWorkerClock, restaurant, romeInstant, staff, until } from "./env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 

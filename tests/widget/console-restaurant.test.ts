@@ -1,15 +1,15 @@
 import { expect } from "@open-wc/testing";
-import { restaurant, staff, until } from "./env.js";
 import {
   byText,
   openConsole,
+  settled,
   shown,
   signIn,
   type,
   useConsoleRestaurant,
   viewOf,
-  settled,
 } from "./console-env.js";
+import { restaurant, staff, until } from "./env.js";
 
 before(() => useConsoleRestaurant());
 

@@ -1,14 +1,14 @@
 import { expect } from "@open-wc/testing";
-import { until } from "./env.js";
 import {
   openConsole,
   PASSWORD,
+  settled,
   signOut,
   type,
   useConsoleRestaurant,
   viewOf,
-  settled,
 } from "./console-env.js";
+import { until } from "./env.js";
 
 let username = "";
 before(async () => (username = (await useConsoleRestaurant()).username));

@@ -1,10 +1,10 @@
 import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
-import { addDays } from "../../widget/format.js";
 import { holdsOf, spanOf } from "../../widget/console/parts/timeline-model.js";
 import type { Reservation } from "../../widget/console/types.js";
+import { addDays } from "../../widget/format.js";
+import { openConsole, settled, shown, signIn, useConsoleRestaurant, viewOf } from "./console-env.js";
 import { freeTime, restaurant, staff, until } from "./env.js";
-import { openConsole, shown, signIn, useConsoleRestaurant, viewOf, settled } from "./console-env.js";
 
 let slot: { date: string; hour: string; service_id: number };
 const table = (name: string) =>

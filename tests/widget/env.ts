@@ -16,7 +16,7 @@ declare global {
   namespace it {
     function skip(name: string, fn: () => Promise<void> | void): void;
   }
-  function before(fn: () => Promise<unknown> | void): void;
+  function before(fn: () => Promise<unknown> | undefined): void;
   function beforeEach(fn: () => Promise<void> | void): void;
   function afterEach(fn: () => Promise<void> | void): void;
 }
@@ -61,7 +61,10 @@ let addresses = 0;
  * An `api` for a widget under test that is a guest of its own address (web-test-runner.config.mjs
  * relays it): its bookings and changes spend a budget of their own, not the browser's.
  */
-export const ownAddress = () => `${location.origin}/as-guest/${(addresses = (addresses % 250) + 1)}`;
+export const ownAddress = () => {
+  addresses = (addresses % 250) + 1;
+  return `${location.origin}/as-guest/${addresses}`;
+};
 
 /** What a guest sees, asked from another address (the relay): the widget's own budget is not spent. */
 const asOther = () => `/other-guest/${restaurant().publicKey}`;

@@ -206,7 +206,7 @@ describe("next available, and the date grid per party size", () => {
   it("a new party size marks the date grid again", async () => {
     const date = await day(2);
     // Every table that seats 8 closed that day: a party of 2 still finds one.
-    const body = { start_date: date, table_ids: [tables["S5"]!.id, tables["S3+S4"]!.id], reason: "refit" };
+    const body = { start_date: date, table_ids: [tables.S5!.id, tables["S3+S4"]!.id], reason: "refit" };
     expect((await staff("closures", { method: "POST", body })).status).to.equal(201);
     const el = await mount();
     const page = await bookPageWithTimes(el);

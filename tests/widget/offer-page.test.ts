@@ -1,9 +1,9 @@
 import { expect, fixture, html } from "@open-wc/testing";
 import { render } from "lit";
 import "../../widget/index.js";
+import type { PublicBooking } from "../../shared/public.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import { confirmation } from "../../widget/pages/book-steps.js";
-import type { PublicBooking } from "../../shared/public.js";
 import { env, freeTime, ownAddress, publicBase, restaurant, staff, useRestaurant } from "./env.js";
 import { inShadow } from "./helpers.js";
 

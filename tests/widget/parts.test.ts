@@ -1,9 +1,9 @@
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import { definePage } from "../../widget/index.js";
-import type { DateGrid } from "../../widget/parts/date-grid.js";
 import type { PhotoCarousel } from "../../widget/parts/carousel.js";
 import { textOnAccent } from "../../widget/parts/contrast.js";
+import type { DateGrid } from "../../widget/parts/date-grid.js";
 import { inShadow } from "./helpers.js";
 
 // The parts are defined with their pages, which load on demand.

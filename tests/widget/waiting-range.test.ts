@@ -5,9 +5,9 @@
  */
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
+import type { PublicApi, PublicOffer } from "../../widget/api.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import type { BookingCreatedDetail } from "../../widget/events.js";
-import type { PublicApi, PublicOffer } from "../../widget/api.js";
 import { OfferPage } from "../../widget/pages/offer-page.js";
 import { bookAsStaff, ownAddress, profile, restaurant, slots, until, useRestaurant } from "./env.js";
 import { allInShadow, bookPageWithTimes, chooseDate, deepText, inShadow, settled } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
-import { shardCount, shardD1 } from "../../worker/shards/shards";
 import { describe, expect, it } from "vitest";
+import { shardCount, shardD1 } from "../../worker/shards/shards";
 import {
   basic,
   createClient,

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { now } from "../../worker/lib/clock";
 import {
   basic,
   createClient,
@@ -13,7 +14,6 @@ import {
   tableDump,
 } from "./auth.fixtures";
 import { AUTH, call, expectProblem, newClient, shardOf, unique } from "./helpers";
-import { now } from "../../worker/lib/clock";
 
 describe("POST /auth/api/v2/api-account/oauth2/client", () => {
   it("creates a client and its sandbox property from the flat shape", async () => {

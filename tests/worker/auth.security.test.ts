@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { now } from "../../worker/lib/clock";
 import { basic, enableProduction, formToken, grant, revoke, revokeGrant } from "./auth.fixtures";
 import { call, expectProblem, getToken, newClient, shardOf } from "./helpers";
-import { now } from "../../worker/lib/clock";
 
 const ids = (res: { json: any }) => (res.json.data as { id: number }[]).map((p) => p.id);
 

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { freshIp, GUEST, ORIGIN, seedCatalog, dateInDays, type TestClient } from "./helpers";
+import { dateInDays, freshIp, GUEST, ORIGIN, seedCatalog, type TestClient } from "./helpers";
 import { restaurant } from "./oauth.fixtures";
 
 const worker = () => (exports as unknown as { default: Fetcher }).default;

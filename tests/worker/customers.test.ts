@@ -6,9 +6,9 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { mergeCustomers } from "../../worker/customers/customers.repo";
 import { customers } from "../../worker/db/shard.schema";
 import { setClock } from "../../worker/lib/clock";
-import { mergeCustomers } from "../../worker/customers/customers.repo";
 import { storedGuest } from "../../worker/reservations/guest.repo";
 import { expireNoShows } from "../../worker/reservations/noshow";
 import { shardDb } from "../../worker/shards/shards";

@@ -34,7 +34,9 @@ export function watchCalls(beforeBatch: (sql: string[]) => Promise<void> = async
   };
   wrap(session, "batch", (_self, [statements]) => statements.map((s: { statement: string }) => s.statement));
   for (const name of ["first", "all", "run", "raw"]) wrap(statement, name, (self) => [self.statement]);
-  restore = () => saved.forEach(([proto, name, original]) => (proto[name] = original));
+  restore = () => {
+    for (const [proto, name, original] of saved) proto[name] = original;
+  };
   return calls;
 }
 

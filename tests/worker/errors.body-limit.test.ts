@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunked, direct } from "./direct";
 import { AUTH, expectProblem, freshIp, newClient, seedCatalog, type TestClient } from "./helpers";
-import { operations, type Operation, urlOf } from "./openapi-walk";
+import { type Operation, operations, urlOf } from "./openapi-walk";
 
 let writes: Operation[];
 const HUGE = JSON.stringify({ name: "x".repeat(70 * 1024) });

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { book, call, dateInDays, newClient, seedCatalog, type TestClient } from "./helpers";
-import { operations, type Operation, urlOf } from "./openapi-walk";
+import { type Operation, operations, urlOf } from "./openapi-walk";
 
 /** `undefined`: no body and no Content-Type, as curl -X PUT sends it. */
 const NOTHING: (string | undefined)[] = ["{}", '{"unknown_field":1,"another":"x"}', undefined];

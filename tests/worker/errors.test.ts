@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
-import { AUTH_CLIENT_PATH, operations, urlOf, wrongTypes, type Operation } from "./openapi-walk";
+import { AUTH_CLIENT_PATH, type Operation, operations, urlOf, wrongTypes } from "./openapi-walk";
 
 let ops: Operation[];
 let doc: any;

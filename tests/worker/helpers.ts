@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { localMinutes, localToUtc } from "../../worker/lib/localtime";
 import { now, setClock } from "../../worker/lib/clock";
+import { localMinutes, localToUtc } from "../../worker/lib/localtime";
 import { shardD1 } from "../../worker/shards/shards";
 
 export const ORIGIN = "https://api.test";

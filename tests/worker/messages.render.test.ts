@@ -6,9 +6,9 @@
 import fc from "fast-check";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
-import { calendar, type CalendarEvent, fold, transitions } from "../../worker/messages/ical";
+import { type CalendarEvent, calendar, fold, transitions } from "../../worker/messages/ical";
 import { base64Lines, buildMime, foldedBase64 } from "../../worker/messages/mime";
-import { render, type RenderInput, type Restaurant } from "../../worker/messages/render";
+import { type RenderInput, type Restaurant, render } from "../../worker/messages/render";
 import { renderReset } from "../../worker/messages/reset.render";
 import { type Locale, type MessageSnapshot, RESERVATION_TEMPLATES } from "../../worker/messages/types";
 import { calendarOf, parseCalendar } from "./messages.helpers";

@@ -2,7 +2,7 @@
  * Messages to guests and restaurants: what each change sends, in the guest's
  * language, with both parts, links on PUBLIC_ORIGIN and a calendar entry that calendars read.
  */
-import { makeProduction } from "./searchengine.fixtures";
+
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,12 +10,13 @@ import worker from "../../worker/index";
 import { setClock } from "../../worker/lib/clock";
 import { attemptHeldMessages, attemptMessage, attemptMessages } from "../../worker/messages/delivery";
 import { interceptMail } from "../../worker/messages/transport";
-import { act, createReservation } from "../../worker/reservations/booking";
 import { getPropertyRows } from "../../worker/properties/properties.repo";
+import { act, createReservation } from "../../worker/reservations/booking";
 import { shardD1, shardDb } from "../../worker/shards/shards";
 import { call, dateInDays, freshIp, newClient, ORIGIN, type TestClient, unique } from "./helpers";
 import { calendarOf, captureMail, linksIn, mailsTo, messagesOf, parseCalendar } from "./messages.helpers";
 import { publicKeyOf } from "./public.fixtures";
+import { makeProduction } from "./searchengine.fixtures";
 import { waitFor } from "./webhooks.helpers";
 
 let capture: ReturnType<typeof captureMail> | undefined;

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { direct } from "./direct";
 import { freshIp, newClient, seedCatalog } from "./helpers";
-import { operations, type Operation, resolve } from "./openapi-walk";
+import { type Operation, operations, resolve } from "./openapi-walk";
 import { PARTNER_AUTH } from "./searchengine.fixtures";
 
 const RUNS = 32;

@@ -5,9 +5,9 @@
  * (413 in RFC 6749's shape on the OAuth endpoints, 429 with its Retry-After header).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { direct, type DirectOptions } from "./direct";
+import { type DirectOptions, direct } from "./direct";
 import { freshIp, newClient, seedCatalog, type TestClient } from "./helpers";
-import { operations, type Operation, urlOf } from "./openapi-walk";
+import { type Operation, operations, urlOf } from "./openapi-walk";
 import { PARTNER_AUTH } from "./searchengine.fixtures";
 
 let ops: Operation[];

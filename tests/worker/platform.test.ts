@@ -2,8 +2,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { housekeeping } from "../../worker/cron";
-import { call, expectProblem, newClient, type TestClient } from "./helpers";
 import { now } from "../../worker/lib/clock";
+import { call, expectProblem, newClient, type TestClient } from "./helpers";
 
 async function sha256Hex(value: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));

@@ -1,8 +1,8 @@
 /** PATCH /public/{public_key}/manage/{token}: the guest moves their own reservation. */
 import { describe, expect, it } from "vitest";
 import { expectProblem } from "./helpers";
-import { GUEST, smallRestaurant } from "./public.fixtures";
 import { messagesOf } from "./messages.helpers";
+import { GUEST, smallRestaurant } from "./public.fixtures";
 import { receiverHook, subscribe, verified, waitFor } from "./webhooks.helpers";
 
 async function booked(r: Awaited<ReturnType<typeof smallRestaurant>>, hour = "19:00", pax = 2) {

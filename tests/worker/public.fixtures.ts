@@ -1,6 +1,6 @@
 /** Shared set-up of the public widget API suites: a restaurant, its public key, a guest's calls from one IP. */
 import { expect } from "vitest";
-import { call, type CallOptions, dateInDays, freshIp, newClient, type TestClient } from "./helpers";
+import { type CallOptions, call, dateInDays, freshIp, newClient, type TestClient } from "./helpers";
 
 export interface Guest {
   ip: string;

@@ -1,9 +1,9 @@
 /** The public widget API as a guest uses it: profile, services, slots, booking, the manage link. */
 import { describe, expect, it } from "vitest";
+import { now, setClock } from "../../worker/lib/clock";
 import { sha256Hex } from "../../worker/lib/crypto";
 import { book, dateInDays, expectProblem, GUEST as STAFF_GUEST } from "./helpers";
 import { GRID, GUEST, guestOf, listed, smallRestaurant } from "./public.fixtures";
-import { now, setClock } from "../../worker/lib/clock";
 
 const zoneDate = (timeZone: string, ms = now()) =>
   new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(

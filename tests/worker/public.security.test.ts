@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { book, call, expectProblem } from "./helpers";
-import { GUEST, guestOf, listed, smallRestaurant } from "./public.fixtures";
 import { operations } from "./openapi-walk";
+import { GUEST, guestOf, listed, smallRestaurant } from "./public.fixtures";
 
 describe("per-IP rate limit", () => {
   it("answers 429 with Retry-After once an address spent its budget, and only to that address", async () => {

@@ -3,8 +3,8 @@
  * and the database's own guard when the engine is bypassed.
  */
 import { describe, expect, it } from "vitest";
-import { atArrival, book, createIn, dateInDays, newClient, shardOf, type TestClient } from "./helpers";
 import { now } from "../../worker/lib/clock";
+import { atArrival, book, createIn, dateInDays, newClient, shardOf, type TestClient } from "./helpers";
 
 async function restaurant(tables: number) {
   const client = await newClient();

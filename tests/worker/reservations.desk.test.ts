@@ -6,9 +6,9 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { restaurantObject } from "../../worker/restaurant/restaurant";
 import type { DeskFigures } from "../../worker/reservations/desk";
 import { ReservationCreate } from "../../worker/reservations/reservations.schemas";
+import { restaurantObject } from "../../worker/restaurant/restaurant";
 import { stopWatching, watchCalls } from "./d1-watch";
 import { direct } from "./direct";
 import { book, createIn, dateInDays, GUEST, insertReservation, newClient, shardOf } from "./helpers";
@@ -100,7 +100,7 @@ describe("POST /reservations through the restaurant's desk", () => {
       | { problem: { code: string } }
     )[];
     for (const date of dates) {
-      const ofDay = answers.filter((a, i) => asked[i] === date);
+      const ofDay = answers.filter((_a, i) => asked[i] === date);
       expect(ofDay.filter((a) => "row" in a && a.row.startDate === date)).toHaveLength(N);
       expect(ofDay.filter((a) => "problem" in a && a.problem.code === "table_not_available")).toHaveLength(
         4 - N,

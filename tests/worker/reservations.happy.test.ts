@@ -1,5 +1,4 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
-import { makeProduction } from "./searchengine.fixtures";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { shardDb } from "../../worker/shards/shards";
@@ -13,6 +12,7 @@ import {
   seedRestaurant,
   type TestClient,
 } from "./helpers";
+import { makeProduction } from "./searchengine.fixtures";
 
 let client: TestClient;
 let r: Awaited<ReturnType<typeof seedRestaurant>>;

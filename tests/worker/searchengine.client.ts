@@ -73,13 +73,12 @@ export class BookingServerTestClient {
         answers.length === list.length,
         answers.length,
       );
-      list.forEach((s, i) =>
+      for (const [i, s] of list.entries())
         this.check(
           `slot ${s.start_sec} for ${s.resources.party_size} as the feed says`,
           answers[i]?.available === s.spots_open > 0,
           answers[i],
-        ),
-      );
+        );
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { call, type CallOptions, dateInDays, newClient, type TestClient } from "./helpers";
+import { type CallOptions, call, dateInDays, newClient, type TestClient } from "./helpers";
 
 export const basic = (user: string, password: string) => `Basic ${btoa(`${user}:${password}`)}`;
 export const PARTNER_AUTH = basic(env.SEARCHENGINE_USER!, env.SEARCHENGINE_PASSWORD!);

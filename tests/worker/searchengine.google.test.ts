@@ -1,6 +1,7 @@
 /** The search engine's terms and ours (worker/searchengine/google.ts), pure: no Worker, no D1. */
 import { describe, expect, it } from "vitest";
 import { RESERVATION_STATUSES } from "../../shared/schemas";
+import { localMinutes } from "../../worker/lib/localtime";
 import {
   bookingStatus,
   type NotificationSnapshot,
@@ -9,7 +10,6 @@ import {
   slotLocal,
   startSecOf,
 } from "../../worker/searchengine/google";
-import { localMinutes } from "../../worker/lib/localtime";
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { book, call, dateInDays, expectProblem, newClient, seedCatalog, type TestClient } from "./helpers";
-import { operations, type Operation, urlOf } from "./openapi-walk";
+import { type Operation, operations, urlOf } from "./openapi-walk";
 
 let owner: TestClient;
 let intruder: TestClient;

@@ -1,7 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { seedIdRange } from "../../worker/shards/shards.repo";
 import { ID_STRIDE, shardCount, shardD1 } from "../../worker/shards/shards";
+import { seedIdRange } from "../../worker/shards/shards.repo";
 import { setResolver } from "../../worker/webhooks/transport";
 import { wire } from "../../worker/wiring";
 

@@ -7,9 +7,9 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import { deletePage, keyOf, movedTable, type PageKey, readPage } from "../../worker/ops/move.repo";
 import { ID_STRIDE, shardCount, shardD1 } from "../../worker/shards/shards";
 import { SEQUENCED_TABLES } from "../../worker/shards/shards.repo";
-import { deletePage, keyOf, movedTable, type PageKey, readPage } from "../../worker/ops/move.repo";
 import {
   book,
   call,

@@ -1,8 +1,8 @@
 /** The pure parts of webhooks: signing (checked by the standardwebhooks library), endpoint rules, retry schedule. */
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { endpointProblem, resolvedProblem } from "../../worker/webhooks/endpoint";
 import { parseRetryAfter, RETRY_SCHEDULE, retryDelay } from "../../worker/outbox/retry";
+import { endpointProblem, resolvedProblem } from "../../worker/webhooks/endpoint";
 import { generateSecret, webhookHeaders } from "../../worker/webhooks/signing";
 
 describe("signing", () => {

@@ -106,8 +106,9 @@ export class ConsoleApi {
     try {
       this.session = await this.one<Session>(`${this.base}/session`, { signal });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return (this.session = undefined);
-      throw err;
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      this.session = undefined;
+      return undefined;
     }
     return this.session;
   }

@@ -3,7 +3,7 @@
  */
 import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
-import { LitElement, css, html, type PropertyValues } from "lit";
+import { css, html, LitElement, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { now } from "../clock.js";
 import { ConsoleApi } from "./api.js";
@@ -12,7 +12,7 @@ import { pickLocale, setLocale, supported } from "./localization.js";
 import { actionError } from "./parts/errors.js";
 import { link, type NavigateDetail } from "./parts/navigate.js";
 import { base, consoleStyles, theme } from "./parts/styles.js";
-import { parseRoute, routePath, todayIn, type Route } from "./router.js";
+import { parseRoute, type Route, routePath, todayIn } from "./router.js";
 import type { Session } from "./types.js";
 import { defineView } from "./views/lazy.js";
 

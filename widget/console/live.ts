@@ -25,12 +25,16 @@ export class LiveFeed {
 
   start(): void {
     this.stopped = false;
-    if (typeof WebSocket === "undefined") return this.poll();
+    if (typeof WebSocket === "undefined") {
+      this.poll();
+      return;
+    }
     let socket: WebSocket;
     try {
       socket = new WebSocket(this.url);
     } catch {
-      return this.poll();
+      this.poll();
+      return;
     }
     this.socket = socket;
     socket.addEventListener("open", () => {

@@ -5,7 +5,7 @@
  */
 import { configureLocalization } from "@lit/localize";
 
-export { LOCALES, pickLocale, supported, type Locale } from "../languages.js";
+export { LOCALES, type Locale, pickLocale, supported } from "../languages.js";
 
 const tables = {
   it: () => import("./locales/it.js"),

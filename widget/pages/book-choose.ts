@@ -9,8 +9,8 @@ import { msg, str } from "@lit/localize";
 import { html, nothing, type TemplateResult } from "lit";
 import type { PublicProfile, PublicSlotDay } from "../api.js";
 import { formatDate, formatTime } from "../format.js";
+import { type ChoiceOption, choiceGroup } from "../parts/choice.js";
 import { callUs } from "../parts/contact.js";
-import { choiceGroup, type ChoiceOption } from "../parts/choice.js";
 
 type DayService = PublicSlotDay["services"][number];
 

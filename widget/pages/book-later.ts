@@ -11,11 +11,11 @@ import { choiceGroup } from "../parts/choice.js";
 import { type FieldErrors, type GuestForm, guestFields } from "../parts/guest-fields.js";
 import { placeOf } from "../parts/place.js";
 import { policyBefore } from "../parts/policy.js";
-import { summary, type SummaryOf } from "../parts/summary.js";
+import { type SummaryOf, summary } from "../parts/summary.js";
 import { bookingError } from "./book-steps.js";
 
-export { confirmation } from "./book-steps.js";
 export { fieldErrors, readGuest } from "../parts/guest-fields.js";
+export { confirmation } from "./book-steps.js";
 
 export interface DetailsView {
   guest: GuestForm;

@@ -5,32 +5,32 @@
  */
 import { localized, msg } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
-import { LitElement, html, nothing, type PropertyValues } from "lit";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import {
-  PublicApiError,
   type PublicApi,
+  PublicApiError,
   type PublicBooking,
   type PublicBookingInput,
   type PublicProfile,
   type PublicSlotDay,
 } from "../api.js";
-import { fire, type BookingCreatedDetail } from "../events.js";
 import { now } from "../clock.js";
+import { ownEntries } from "../entries.js";
+import { type BookingCreatedDetail, fire } from "../events.js";
 import { addDays } from "../format.js";
-import { placeOf } from "../parts/place.js";
-import { nextTask } from "../prepare.js";
 import { choiceStyles, timesSkeleton } from "../parts/choice.js";
 import { contactStyles } from "../parts/contact.js";
 import { hexOf } from "../parts/contrast.js";
 import type { FieldErrors, GuestForm } from "../parts/guest-fields.js";
+import { placeOf } from "../parts/place.js";
 import { base } from "../parts/styles.js";
-import { type Draft, loadDraft, recordStep, saveDraft, type Step, stepOf } from "./book-state.js";
+import { nextTask } from "../prepare.js";
 import { chooseStep, dayStatus, serviceStep } from "./book-choose.js";
 import { firstOpenDay, SCAN_DAYS, SlotDays } from "./book-days.js";
 import { barStyles, bookStyles, nextStyles } from "./book-page.styles.js";
+import { type Draft, loadDraft, recordStep, type Step, saveDraft, stepOf } from "./book-state.js";
 import type { NextFound, NextTime } from "./next-available.js";
-import { ownEntries } from "../entries.js";
 
 /**
  * @fires booking-created - the reservation was made; detail `{ reservation, manage_url }`

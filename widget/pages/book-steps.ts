@@ -7,8 +7,8 @@ import { html, nothing } from "lit";
 import { PublicApiError, type PublicBooking, type PublicProfile } from "../api.js";
 import { formatTime } from "../format.js";
 import { contact } from "../parts/contact.js";
-import { policyAfter } from "../parts/policy.js";
 import { placeOf } from "../parts/place.js";
+import { policyAfter } from "../parts/policy.js";
 import { email, statusText, summary } from "../parts/summary.js";
 
 /** Why a booking failed, in words the guest can act on (a time taken meanwhile aside). */

@@ -4,18 +4,18 @@
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
-import { LitElement, css, html, nothing } from "lit";
+import { css, html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import { PublicApiError, type PublicApi, type PublicProfile, type PublicReservation } from "../api.js";
-import { fire, type BookingCancelledDetail, type NavigateDetail } from "../events.js";
+import { type PublicApi, PublicApiError, type PublicProfile, type PublicReservation } from "../api.js";
+import { type BookingCancelledDetail, fire, type NavigateDetail } from "../events.js";
 import { formatDate, formatTime } from "../format.js";
 import { callUs, contact, contactStyles } from "../parts/contact.js";
 import { placeOf } from "../parts/place.js";
 import { policyAfter } from "../parts/policy.js";
-import type { ChangedDetail } from "./manage-change.js";
 import { base } from "../parts/styles.js";
 import { statusText, summary } from "../parts/summary.js";
 import { calendarLink } from "./book-steps.js";
+import type { ChangedDetail } from "./manage-change.js";
 
 /**
  * @fires booking-cancelled - the guest cancelled; detail `{ reservation }`

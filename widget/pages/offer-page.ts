@@ -5,9 +5,9 @@
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
-import { LitElement, css, html, nothing } from "lit";
+import { css, html, LitElement, nothing } from "lit";
 import { property } from "lit/decorators.js";
-import { PublicApiError, type PublicApi, type PublicOffer } from "../api.js";
+import { type PublicApi, PublicApiError, type PublicOffer } from "../api.js";
 import { base } from "../parts/styles.js";
 import { statusText, summary } from "../parts/summary.js";
 

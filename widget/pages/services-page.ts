@@ -1,7 +1,7 @@
 /** The restaurant in pictures and the services a guest can book, each with its way to book. */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
-import { LitElement, css, html, nothing } from "lit";
+import { css, html, LitElement, nothing } from "lit";
 import { property } from "lit/decorators.js";
 import type { PublicApi, PublicProfile, PublicService } from "../api.js";
 import { fire, type NavigateDetail } from "../events.js";

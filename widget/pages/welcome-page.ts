@@ -1,6 +1,6 @@
 /** The restaurant's welcome: logo, name, welcome message and the way to book. */
 import { localized, msg } from "@lit/localize";
-import { LitElement, css, html, nothing } from "lit";
+import { css, html, LitElement, nothing } from "lit";
 import { property } from "lit/decorators.js";
 import type { PublicProfile } from "../api.js";
 import { fire, type NavigateDetail } from "../events.js";

@@ -4,7 +4,7 @@
  * only when the guest has not asked for reduced motion.
  */
 import { localized, msg, str } from "@lit/localize";
-import { LitElement, css, html, nothing } from "lit";
+import { css, html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { base } from "./styles.js";
 

@@ -2,8 +2,8 @@
  * A month calendar following the WAI-ARIA date picker grid pattern: one tab stop, arrows move
  * by day and week, Home/End to the week's ends, PageUp/PageDown by month, Enter or Space picks.
  */
-import { msg, localized } from "@lit/localize";
-import { LitElement, css, html, nothing } from "lit";
+import { localized, msg } from "@lit/localize";
+import { css, html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import {
   addDays,
@@ -242,7 +242,7 @@ export class DateGrid extends LitElement {
 
   /** The month shown, between the buttons to the months before and after (within min and max). */
   private head(first: string, monthLabel: string) {
-    const canPrev = !this.min || first > this.min.slice(0, 8) + "01";
+    const canPrev = !this.min || first > `${this.min.slice(0, 8)}01`;
     const canNext = !this.max || addMonths(first, 1) <= this.max;
     return html`<div class="head">
       <button type="button" class="btn secondary nav" aria-label=${msg("Previous month", { id: "cal.prev" })} ?disabled=${!canPrev} @click=${() => this.month(-1)}>

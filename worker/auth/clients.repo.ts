@@ -6,8 +6,8 @@ import type { ControlDb } from "../env";
 import { hashPassword, randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
 import { usernameKey } from "../lib/username";
-import { type DirectoryRow, grantJustPlaced, placeStatement } from "../shards/directory.repo";
 import type { PropertyInput } from "../properties/properties.repo";
+import { type DirectoryRow, grantJustPlaced, placeStatement } from "../shards/directory.repo";
 
 export interface NewClient {
   name: string;
@@ -101,14 +101,12 @@ export async function authenticateClient(control: ControlDb, clientId: string, c
 
 export async function issueToken(control: ControlDb, clientRowId: number, ttlSeconds: number) {
   const token = randomToken("at_", 32);
-  await control
-    .insert(accessTokens)
-    .values({
-      tokenHash: await sha256Hex(token),
-      clientId: clientRowId,
-      expiresAt: addSeconds(nowIso(), ttlSeconds),
-      createdAt: nowIso(),
-    });
+  await control.insert(accessTokens).values({
+    tokenHash: await sha256Hex(token),
+    clientId: clientRowId,
+    expiresAt: addSeconds(nowIso(), ttlSeconds),
+    createdAt: nowIso(),
+  });
   return token;
 }
 

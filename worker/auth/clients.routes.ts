@@ -3,10 +3,10 @@
  * token. The token endpoints of the same area live in worker/oauth/token.routes.ts.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../lib/router";
 import { invalidInput } from "../errors";
-import { envelope, errorResponses, json } from "../lib/openapi";
 import { jsonBodyOnly } from "../lib/middleware";
+import { envelope, errorResponses, json } from "../lib/openapi";
+import { createRouter } from "../lib/router";
 import { createApiClient } from "./clients.handlers";
 import { ApiClientSchema, FlatClientSchema, NestedClientSchema } from "./clients.schemas";
 

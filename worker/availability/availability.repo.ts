@@ -466,7 +466,8 @@ export async function availabilityFrom(
   const catalog =
     cachedCatalog(property, false) ??
     keepCatalog(property.id, await db.batch(catalogQueries(db, property.id)));
-  const reach = (catalog.reach = listingReach(resolveSettings(property.settings), catalog.services));
+  const reach = listingReach(resolveSettings(property.settings), catalog.services);
+  catalog.reach = reach;
   if (read.until < listingUntil(read.lastDate, reach))
     return loadAvailability(db, property, read.firstDate, read.lastDate, { lean: true, noCache: true });
   const { from, to } = windowOf(read.firstDate, read.lastDate);

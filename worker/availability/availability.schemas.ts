@@ -43,12 +43,10 @@ export const SlotEntry = z
         id: z.number().int(),
         title: z.string(),
         available_slots: z.array(z.string()).openapi({ example: ["19:00:00", "19:15:00"] }),
-        slots: z
-          .array(SlotDetail)
-          .openapi({
-            description:
-              "every time on the service's grid; a service past midnight lists its late times under the day it started",
-          }),
+        slots: z.array(SlotDetail).openapi({
+          description:
+            "every time on the service's grid; a service past midnight lists its late times under the day it started",
+        }),
       }),
     ),
   })
@@ -94,12 +92,10 @@ export const SlotsQuery = z.object({
   out_of_order: queryBoolean
     .optional()
     .openapi({ param: { name: "out_of_order", in: "query" }, description: "true or 1: honour closures" }),
-  out_of_service: queryBoolean
-    .optional()
-    .openapi({
-      param: { name: "out_of_service", in: "query" },
-      description: "another name for out_of_order",
-    }),
+  out_of_service: queryBoolean.optional().openapi({
+    param: { name: "out_of_service", in: "query" },
+    description: "another name for out_of_order",
+  }),
 });
 
 export const RoomsQuery = z.object({

@@ -9,34 +9,35 @@
  */
 import {
   addDays,
+  fromLocalMinutes,
   isTransitionDay,
   localTimeExists,
   wallSpan,
   zonedParts,
-  fromLocalMinutes,
 } from "../lib/localtime";
 import {
   type Arrival,
   bestChoice,
-  capDate,
   type Catalog,
+  capDate,
+  closureCovers,
   type DayServiceSlots,
   type DaySlots,
   type Decision,
-  closureCovers,
   END_OF_TIME,
-  firstFrom,
-  heldOnGrid,
   type EngineClosure,
   type EngineRoom,
   type EngineService,
   type EngineTable,
+  firstFrom,
   type Hold,
+  heldOnGrid,
   type Mode,
   paced,
   pacingBucket,
   pastMidnight,
   type Refusal,
+  refuse,
   serviceDayOf,
   serviceGrid,
   serviceRunsOn,
@@ -340,82 +341,70 @@ export class Availability {
     const { stay } = o;
     const usable = this.usableTables(o.mode, o.roomId);
     const closed = (t: EngineTable) => this.isClosed(t, o.date, o.start, o.serviceId, stay);
-    if (o.tableIds?.length) {
-      const chosen = o.tableIds.map((id) => usable.find((t) => t.id === id));
-      const missing = o.tableIds.filter((_, i) => !chosen[i]);
-      if (missing.length) {
-        return {
-          ok: false,
-          refusal: "table_not_available",
-          why: "full",
-          detail: `table ${missing.join(", ")} cannot be booked by this channel${o.roomId ? " in this room" : ""}`,
-        };
-      }
-      const tables = chosen as EngineTable[];
-      const seats = tables.reduce((sum, t) => sum + t.guestsMax, 0);
-      if (o.pax > seats)
-        return {
-          ok: false,
-          refusal: "room_capacity_exceeded",
-          why: "party_size",
-          detail: `the tables seat ${seats}, the party is ${o.pax}`,
-        };
-      // Online guests respect guests_min, as the best choice does; staff may seat anyone anywhere.
-      const smallest = Math.min(...tables.map((t) => t.guestsMin));
-      if (o.mode === "online" && o.pax < smallest) {
-        return {
-          ok: false,
-          refusal: "table_not_available",
-          why: "party_size",
-          detail: `the tables asked for take parties of ${smallest} or more`,
-        };
-      }
-      if (tables.some(closed))
-        return {
-          ok: false,
-          refusal: "booking_slot_not_available",
-          why: "closed",
-          detail: "a closure covers this stay for the tables asked for",
-        };
-      const busy = tables.filter((t) => !this.isFree(t, o.start, stay, o.ignoreReservation));
-      if (busy.length)
-        return {
-          ok: false,
-          refusal: "table_not_available",
-          why: "full",
-          detail: `table ${busy.map((t) => t.id).join(", ")} is held at this time`,
-        };
-      return { ok: true, tables, stay };
-    }
+    if (o.tableIds?.length) return this.decideAskedTables(o, usable, closed);
     const fitting = usable.filter((t) => t.guestsMin <= o.pax && o.pax <= t.guestsMax);
     if (!fitting.length)
-      return {
-        ok: false,
-        refusal: "room_capacity_exceeded",
-        why: "party_size",
-        detail: `no table ${o.roomId ? "in this room " : ""}seats a party of ${o.pax}`,
-      };
+      return refuse(
+        "room_capacity_exceeded",
+        "party_size",
+        `no table ${o.roomId ? "in this room " : ""}seats a party of ${o.pax}`,
+      );
     const open = fitting.filter((t) => !closed(t));
-    if (!open.length)
-      return {
-        ok: false,
-        refusal: "booking_slot_not_available",
-        why: "closed",
-        detail: "a closure covers this stay",
-      };
-    const best = bestChoice(
-      open.filter((t) => this.isFree(t, o.start, stay, o.ignoreReservation)),
-      o.pax,
-      o.spread,
-    );
+    if (!open.length) return refuse("booking_slot_not_available", "closed", "a closure covers this stay");
+    const free = open.filter((t) => this.isFree(t, o.start, stay, o.ignoreReservation));
+    const best = bestChoice(free, o.pax, o.spread);
     if (!best)
-      return {
-        ok: false,
-        refusal: "table_not_available",
-        why: "full",
-        detail: `every table that seats ${o.pax} is held at this time`,
-      };
+      return refuse("table_not_available", "full", `every table that seats ${o.pax} is held at this time`);
     return { ok: true, tables: [best], stay };
+  }
+
+  /** The party takes exactly the tables it asked for: they exist for its channel, seat it, are open and free. */
+  private decideAskedTables(
+    o: TableRequest & { stay: number; mode: Mode; tableIds?: number[] | undefined },
+    usable: EngineTable[],
+    closed: (t: EngineTable) => boolean,
+  ): Decision {
+    const asked = o.tableIds ?? [];
+    const chosen = asked.map((id) => usable.find((t) => t.id === id));
+    const missing = asked.filter((_, i) => !chosen[i]);
+    if (missing.length) {
+      const where = o.roomId ? " in this room" : "";
+      return refuse(
+        "table_not_available",
+        "full",
+        `table ${missing.join(", ")} cannot be booked by this channel${where}`,
+      );
+    }
+    const tables = chosen as EngineTable[];
+    const seats = tables.reduce((sum, t) => sum + t.guestsMax, 0);
+    if (o.pax > seats)
+      return refuse(
+        "room_capacity_exceeded",
+        "party_size",
+        `the tables seat ${seats}, the party is ${o.pax}`,
+      );
+    // Online guests respect guests_min, as the best choice does; staff may seat anyone anywhere.
+    const smallest = Math.min(...tables.map((t) => t.guestsMin));
+    if (o.mode === "online" && o.pax < smallest)
+      return refuse(
+        "table_not_available",
+        "party_size",
+        `the tables asked for take parties of ${smallest} or more`,
+      );
+    if (tables.some(closed))
+      return refuse(
+        "booking_slot_not_available",
+        "closed",
+        "a closure covers this stay for the tables asked for",
+      );
+    const busy = tables.filter((t) => !this.isFree(t, o.start, o.stay, o.ignoreReservation));
+    if (busy.length)
+      return refuse(
+        "table_not_available",
+        "full",
+        `table ${busy.map((t) => t.id).join(", ")} is held at this time`,
+      );
+    return { ok: true, tables, stay: o.stay };
   }
 
   /**
@@ -508,7 +497,10 @@ export class Availability {
     return {
       held: (t: EngineTable) => {
         let h = heldByTable.get(t);
-        if (!h) heldByTable.set(t, (h = this.heldOnGrid(t, grid, step, stay, plain)));
+        if (!h) {
+          h = this.heldOnGrid(t, grid, step, stay, plain);
+          heldByTable.set(t, h);
+        }
         return h;
       },
       free: (tables: EngineTable[]) => {

@@ -7,8 +7,8 @@ import type { Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
 import { now } from "../lib/clock";
 import { localMinutes } from "../lib/localtime";
-import { loadAvailability } from "./availability.repo";
 import { toBookingRooms } from "./availability.dto";
+import { loadAvailability } from "./availability.repo";
 import type { RoomsQuestion } from "./availability.schemas";
 import {
   Availability,

@@ -11,8 +11,6 @@ import { now } from "../lib/clock";
 import { addDays, zonedParts } from "../lib/localtime";
 import { queryBoolean } from "../lib/query";
 import type { Preload } from "../properties/binding";
-import { Availability, type DaySlots, type EngineService, listedDays, paced } from "./engine";
-import { dateOrDateTime } from "./availability.schemas";
 import {
   availabilityFrom,
   type ListingRead,
@@ -20,6 +18,8 @@ import {
   listingRead,
   loadAvailability,
 } from "./availability.repo";
+import { dateOrDateTime } from "./availability.schemas";
+import { Availability, type DaySlots, type EngineService, listedDays, paced } from "./engine";
 
 const DAYS = 7;
 

@@ -158,6 +158,14 @@ export type Decision =
   | { ok: true; tables: EngineTable[]; stay: number }
   | { ok: false; refusal: Refusal; detail: string; why?: Unavailable | undefined };
 
+/** A refusal, as the engine answers it. */
+export const refuse = (refusal: Refusal, why: Unavailable | undefined, detail: string): Decision => ({
+  ok: false,
+  refusal,
+  why,
+  detail,
+});
+
 /** No stay may end after 9999-12-31 (dates have four digits): the first minute of year 10000. */
 export const END_OF_TIME = localMinutes("9999-12-31") + 1440;
 export const LAST_DATE = "9999-12-31";

@@ -14,7 +14,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { openLiveFeed } from "./live";
-import { showShell, SHELL_PATHS } from "./pages";
+import { SHELL_PATHS, showShell } from "./pages";
 import { forgotPassword, resetPassword } from "./reset";
 import { requireConsoleSession } from "./session";
 import { changePassword, followLink, showSession, signIn, signOut } from "./session.handlers";

@@ -17,19 +17,14 @@ import { createSignInLink, SIGN_IN_LINK_SECONDS } from "./links.handlers";
 
 const SignInLink = z
   .object({
-    url: z
-      .string()
-      .url()
-      .openapi({
-        description: "open it in the restaurant's browser: the first visit signs in and shows the console",
-        example: "https://example.com/console/link/csl_...",
-      }),
-    expires_at: z
-      .string()
-      .openapi({
-        description: "when the link stops working, if it has not been followed by then",
-        example: "2030-01-01T12:01:00.000Z",
-      }),
+    url: z.string().url().openapi({
+      description: "open it in the restaurant's browser: the first visit signs in and shows the console",
+      example: "https://example.com/console/link/csl_...",
+    }),
+    expires_at: z.string().openapi({
+      description: "when the link stops working, if it has not been followed by then",
+      example: "2030-01-01T12:01:00.000Z",
+    }),
   })
   .openapi("ConsoleSignInLink");
 

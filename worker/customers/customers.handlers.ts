@@ -5,12 +5,12 @@ import type { AppEnv, Db } from "../env";
 import { ApiError } from "../errors";
 import { abortReason } from "../lib/d1";
 import { decodeCursor, idCursor, page } from "../lib/pagination";
-import * as repo from "./customers.repo";
 import type { CustomerFields, CustomerRow } from "./customers.repo";
+import * as repo from "./customers.repo";
 import { checkEmailFree, emailTaken, mergedFields, mergeTarget, requireCustomer } from "./customers.rules";
 import {
-  customerFieldsOf,
   type CustomerUpdateBody,
+  customerFieldsOf,
   type ListQuestion,
   type MergeRequest,
   toCustomerDto,

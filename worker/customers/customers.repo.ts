@@ -187,6 +187,29 @@ const PERSONAL_SNAPSHOT = ["$.customerSnapshot", "$.guest", "$.notes", "$.specia
   .map((p) => `'${p}'`)
   .join(", ");
 
+/** What the reservations of an erased customer keep of them: nothing personal. */
+const ERASED_RESERVATION = {
+  guest: null,
+  customerSnapshot: null,
+  notes: null,
+  specialRequest: null,
+  allergies: null,
+};
+
+/** What an erased customer record keeps: nothing personal. */
+const ERASED_CUSTOMER = {
+  firstName: null,
+  lastName: null,
+  email: null,
+  phone: null,
+  locale: null,
+  tags: [],
+  allergies: null,
+  notes: null,
+  marketingConsent: false,
+  banned: false,
+};
+
 /**
  * Erases a customer's personal data and keeps the reservations, anonymised: the customer row
  * keeps its id (the reservations' counts stay whole) without names, contacts, notes or consent;
@@ -214,30 +237,11 @@ export async function eraseCustomer(
       .where(and(eq(reservations.customerId, id), isNull(reservations.guest))),
     db
       .update(customers)
-      .set({
-        firstName: null,
-        lastName: null,
-        email: null,
-        phone: null,
-        locale: null,
-        tags: [],
-        allergies: null,
-        notes: null,
-        marketingConsent: false,
-        banned: false,
-        erasedAt: at,
-      })
+      .set({ ...ERASED_CUSTOMER, erasedAt: at })
       .where(eq(customers.id, id)),
     db
       .update(reservations)
-      .set({
-        guest: null,
-        customerSnapshot: null,
-        notes: null,
-        specialRequest: null,
-        allergies: null,
-        version: sql`${reservations.version} + 1`,
-      })
+      .set({ ...ERASED_RESERVATION, version: sql`${reservations.version} + 1` })
       .where(eq(reservations.customerId, id)),
     // after the update above, whose own events carried the data as it was
     db

@@ -1,8 +1,8 @@
 /** The rules of a customer's update and merge beyond what zod checks. */
 import type { Db } from "../env";
 import { ApiError, invalidField } from "../errors";
-import * as repo from "./customers.repo";
 import type { CustomerFields, CustomerRow } from "./customers.repo";
+import * as repo from "./customers.repo";
 
 export async function requireCustomer(db: Db, propertyId: number, id: number): Promise<CustomerRow> {
   const found = await repo.getCustomer(db, propertyId, id);

@@ -7,8 +7,8 @@
 import type { SQLWrapper } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import type { Statement } from "../lib/d1";
-import * as repo from "./customers.repo";
 import type { CustomerRow } from "./customers.repo";
+import * as repo from "./customers.repo";
 
 /** Statements that scrub the erased customer's reservations, selected by `reservationIds` (SQL). */
 export type ErasureStep = (db: Db, reservationIds: SQLWrapper) => Statement[];

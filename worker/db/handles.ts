@@ -20,7 +20,10 @@ export function preparedOnce<Q>(build: (db: ControlDb) => Q): (db: ControlDb) =>
   const made = new WeakMap<D1Database, Q>();
   return (db) => {
     let q = made.get(db.$client);
-    if (!q) made.set(db.$client, (q = build(db)));
+    if (!q) {
+      q = build(db);
+      made.set(db.$client, q);
+    }
     return q;
   };
 }

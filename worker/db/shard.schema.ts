@@ -557,7 +557,7 @@ export const webhookEvents = sqliteTable(
     payload: text("payload"),
     createdAt: createdAt(),
   },
-  (t) => [
+  (_t) => [
     // none: the retention purge finds events through the deliveries it drops (webhooks.repo.ts)
   ],
 );

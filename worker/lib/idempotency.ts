@@ -196,7 +196,10 @@ export function subjectsOf(text: string, path: string): string[] {
   }
   const out = new Set<string>();
   const walk = (value: unknown, key: string, customers: boolean): void => {
-    if (Array.isArray(value)) return value.forEach((v) => walk(v, key, customers));
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v, key, customers);
+      return;
+    }
     if (typeof value === "string" && value && key === "email") out.add(subjectTag.email(value));
     if (typeof value === "string" && value && (key === "phone" || key === "telephone"))
       out.add(subjectTag.phone(value));

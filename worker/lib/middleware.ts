@@ -42,7 +42,10 @@ async function readAtMost(
   if (size > max) return undefined;
   const bytes = new Uint8Array(new ArrayBuffer(size));
   let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, at), (at += chunk.byteLength);
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
   return bytes;
 }
 

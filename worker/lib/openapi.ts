@@ -1,9 +1,9 @@
 /** Building blocks of the route contracts: envelopes, the problem body, common parameters. */
 import { z } from "@hono/zod-openapi";
+import { lineField, textField } from "../../shared/schemas";
 import { ERRORS, type ErrorCode } from "../errors";
 import { MAX_BODY_BYTES } from "./middleware";
 import { nextCursorSchema } from "./pagination";
-import { lineField, textField } from "../../shared/schemas";
 import { normaliseUsername, USERNAME_MAX, USERNAME_MIN, usernameProblem } from "./username";
 
 export const ProblemSchema = z

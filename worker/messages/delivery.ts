@@ -12,9 +12,9 @@ import { type Config, config } from "../config";
 import type { Bindings, Db } from "../env";
 import { now as clockNow, nowIso } from "../lib/clock";
 import { type Due, enqueue } from "../outbox/queue";
-import { shardD1, shardDb } from "../shards/shards";
 import { retryDelay } from "../outbox/retry";
 import type { TakeDue } from "../outbox/senders";
+import { shardD1, shardDb } from "../shards/shards";
 import {
   type ClaimedMessage,
   heldLeases,
@@ -27,7 +27,7 @@ import {
 import { storedToken } from "./links";
 import * as repo from "./messages.repo";
 import { buildMime } from "./mime";
-import { render, type Restaurant } from "./render";
+import { type Restaurant, render } from "./render";
 import { composeReset } from "./reset";
 import { sendMail } from "./transport";
 import type { Locale, MessageSnapshot, Recipient, Template } from "./types";
@@ -194,7 +194,7 @@ async function notLeased(
   row: MessageState | undefined,
   now: number,
 ): Promise<undefined> {
-  if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
+  if (row?.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
   const dueIn = Date.parse(row.next_attempt_at) - now;
   if (dueIn <= 0) return undefined;
   const wait = Math.max(1, dueIn / 1000);

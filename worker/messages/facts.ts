@@ -1,9 +1,9 @@
 /** A reservation row as the message planner sees it (worker/messages/plan.ts). */
-import { LOCALES, resolveSettings, type Channel, type ReservationStatus } from "../../shared/schemas";
+import { type Channel, LOCALES, type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
+import type { ReservationRow } from "../reservations/reservations.repo";
 import { emailsGuest, type ReservationFacts } from "./plan";
 import type { Guest, Locale } from "./types";
-import type { ReservationRow } from "../reservations/reservations.repo";
 
 /** The customer's details as the reservation last wrote them (its snapshot, else the guest as typed), or none. */
 export function guestOf(row: Pick<ReservationRow, "customerSnapshot" | "guest">): Guest | null {

@@ -6,22 +6,18 @@ import { MESSAGE_STATES, MESSAGE_TEMPLATES } from "./types";
 export const Message = z
   .object({
     id: z.number().int(),
-    message_id: z
-      .string()
-      .openapi({
-        description: "the Message-ID header: the same on every attempt",
-        example: "<msg_Yk3…@booking-engine.example>",
-      }),
+    message_id: z.string().openapi({
+      description: "the Message-ID header: the same on every attempt",
+      example: "<msg_Yk3…@booking-engine.example>",
+    }),
     template: z.enum(MESSAGE_TEMPLATES).openapi({ description: "what the message tells" }),
     recipient: z.enum(["guest", "restaurant"]),
     to: z.string().openapi({ example: "ada@example.com" }),
     locale: z.string().openapi({ example: "it" }),
-    state: z
-      .enum(MESSAGE_STATES)
-      .openapi({
-        description:
-          "pending (due or retried), sent, failed (retries exhausted) or cancelled (no longer due: a reminder of a moved or cancelled reservation)",
-      }),
+    state: z.enum(MESSAGE_STATES).openapi({
+      description:
+        "pending (due or retried), sent, failed (retries exhausted) or cancelled (no longer due: a reminder of a moved or cancelled reservation)",
+    }),
     attempts: z.number().int(),
     created_at: z.string().openapi({ description: "when the change that made it was committed (UTC)" }),
     due_at: z

@@ -4,7 +4,7 @@
  * calendar entry as a text/calendar attachment with its iTIP method. Parts are base64 so any
  * language's characters and long lines travel as they are.
  */
-import { type EnvironmentContext, MIMEMessage, Mailbox } from "mimetext/browser";
+import { type EnvironmentContext, Mailbox, MIMEMessage } from "mimetext/browser";
 import { base64url } from "../lib/crypto";
 
 export interface Address {

@@ -147,7 +147,10 @@ type Outbox = ReturnType<typeof outbox>;
 function created(c: Change, out: Outbox): void {
   const { after } = c;
   if (out.guest && after.status === "WAITING") out.toGuest("waiting", null);
-  if (out.guest && HOLDING.has(after.status)) out.toGuest("confirmation", "REQUEST"), out.remind();
+  if (out.guest && HOLDING.has(after.status)) {
+    out.toGuest("confirmation", "REQUEST");
+    out.remind();
+  }
   if (out.restaurant && after.status !== "OUTOFORDER") out.toRestaurant("restaurant_booking");
 }
 
@@ -175,7 +178,10 @@ function statusChanged(
     return { done: true, dropReminder };
   }
   if (before.status === "WAITING" && HOLDING.has(after.status)) {
-    if (out.guest) out.toGuest("confirmation", "REQUEST"), out.remind();
+    if (out.guest) {
+      out.toGuest("confirmation", "REQUEST");
+      out.remind();
+    }
     return { done: true, dropReminder };
   }
   return { done: false, dropReminder };

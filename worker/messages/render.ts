@@ -8,7 +8,7 @@
 import type { Occasion, ReservationStatus } from "../../shared/schemas";
 import { localMinutes, localToUtc } from "../lib/localtime";
 import { calendar } from "./ical";
-import { type Block, asHtml, asText, type Link, type Row } from "./layout";
+import { asHtml, asText, type Block, type Link, type Row } from "./layout";
 import { TEXTS, type Texts, type Vars } from "./texts";
 import type { Locale, MessageSnapshot, Recipient, Template } from "./types";
 import { googleCalendarUrl, outlookCalendarUrl } from "./web-calendar";
@@ -91,7 +91,10 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(locale: Locale, style: keyof typeof STYLES, timeZone: string): Intl.DateTimeFormat {
   const key = `${style} ${locale} ${timeZone}`;
   let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone })));
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone });
+    formatters.set(key, f);
+  }
   return f;
 }
 

@@ -2,9 +2,8 @@
 import type { Channel, Locale } from "../../shared/schemas";
 import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "../db/enums";
 
-export { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES };
-
 export type { Locale };
+export { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES };
 
 /** What a message about a reservation tells. */
 export type Template = Exclude<(typeof MESSAGE_TEMPLATES)[number], "password_reset">;

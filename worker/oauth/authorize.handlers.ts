@@ -11,17 +11,17 @@ import { addSeconds, nowIso } from "../lib/time";
 import { type AuthorizeQuery, checkAuthorize, pickLocale, redirectWith, untrusted } from "./authorize";
 import { issuerOf } from "./issuer";
 import { consentBody, errorBody, render, signInBody } from "./pages";
+import type { SessionRow } from "./sessions.repo";
 import {
   currentSession,
   endSession,
   OAUTH_PATH,
   postedForm,
+  propertyName,
   signedInEntry,
   signIn,
   startSession,
-  propertyName,
 } from "./signin";
-import type { SessionRow } from "./sessions.repo";
 import { type Locale, TEXT } from "./text";
 import { insertCode } from "./tokens.repo";
 
@@ -122,7 +122,10 @@ export async function startAuthorization(c: Context<AppEnv>, q: AuthorizeQuery) 
     codeChallenge,
   });
   const self = new URL(c.req.url);
-  const languages = (l: Locale) => (self.searchParams.set("ui_locales", l), `${self.pathname}${self.search}`);
+  const languages = (l: Locale) => {
+    self.searchParams.set("ui_locales", l);
+    return `${self.pathname}${self.search}`;
+  };
   return signInPage(c, { locale, clientId: client.id, redirectUri }, { csrf, languages });
 }
 

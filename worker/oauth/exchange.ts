@@ -4,12 +4,13 @@
  * a used or revoked refresh token that comes back revokes its whole family, and so does a code
  * redeemed twice (RFC 6749 4.1.2). Tokens of these grants reach the approved property only.
  */
-import { OAuthError } from "./errors";
-import type { OAuthRequest } from "./request";
+
 import type { ControlDb } from "../env";
 import { randomToken, s256, sha256Hex } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
-import { type Issued, findCode, findRefresh, redeemCode, revokeFamily, rotateRefresh } from "./tokens.repo";
+import { OAuthError } from "./errors";
+import type { OAuthRequest } from "./request";
+import { findCode, findRefresh, type Issued, redeemCode, revokeFamily, rotateRefresh } from "./tokens.repo";
 
 /** A refresh token (each one of a family) stays usable this long after it was issued. */
 export const REFRESH_TTL_SECONDS = 90 * 86_400;

@@ -4,8 +4,8 @@
  */
 import type { Context } from "hono";
 import { auth as basicCredentials } from "hono/utils/basic-auth";
-import type { AppEnv } from "../env";
 import { authenticateClient } from "../auth/clients.repo";
+import type { AppEnv } from "../env";
 import { OAuthError } from "./errors";
 
 /** Reads an OAuth request: form or JSON body, client by Basic header or body (not both). */

@@ -11,9 +11,9 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env";
 import { randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { addSeconds, nowIso } from "../lib/time";
-import { type DirectoryRow } from "../shards/directory.repo";
 import { type AccountCheck, checkAccount, passwordStamp, signedInProperty } from "../properties/accounts";
 import { getPropertyRow } from "../properties/properties.repo";
+import type { DirectoryRow } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
 import {
   deleteSession,

@@ -5,20 +5,18 @@
  * per-address limit covers every route of it (client creation and the hosted pages too).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { json } from "../lib/openapi";
 import { callerKey, rateLimit } from "../lib/middleware";
+import { json } from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import { answerOAuthErrors, oauthValidationHook } from "./errors";
 import { revoke, token } from "./token.handlers";
 
 const TokenRequestSchema = z
   .object({
-    grant_type: z
-      .string()
-      .openapi({
-        description: "client_credentials, authorization_code or refresh_token",
-        example: "client_credentials",
-      }),
+    grant_type: z.string().openapi({
+      description: "client_credentials, authorization_code or refresh_token",
+      example: "client_credentials",
+    }),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
     scope: z.string().optional(),
@@ -30,12 +28,9 @@ const TokenRequestSchema = z
       .string()
       .optional()
       .openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
-    code_verifier: z
-      .string()
-      .optional()
-      .openapi({
-        description: "authorization_code: the PKCE verifier whose S256 is the request's code_challenge",
-      }),
+    code_verifier: z.string().optional().openapi({
+      description: "authorization_code: the PKCE verifier whose S256 is the request's code_challenge",
+    }),
     refresh_token: z
       .string()
       .optional()
@@ -48,20 +43,14 @@ const TokenSchema = z
     access_token: z.string(),
     token_type: z.literal("Bearer"),
     expires_in: z.number().int(),
-    refresh_token: z
-      .string()
-      .optional()
-      .openapi({
-        description:
-          "authorization_code and refresh_token grants: the next refresh token; the one sent is spent",
-      }),
-    property_ids: z
-      .array(z.number().int())
-      .optional()
-      .openapi({
-        description:
-          "authorization_code and refresh_token grants: the restaurant that approved; the access token reaches it only",
-      }),
+    refresh_token: z.string().optional().openapi({
+      description:
+        "authorization_code and refresh_token grants: the next refresh token; the one sent is spent",
+    }),
+    property_ids: z.array(z.number().int()).optional().openapi({
+      description:
+        "authorization_code and refresh_token grants: the restaurant that approved; the access token reaches it only",
+    }),
   })
   .openapi("AccessToken");
 

@@ -1,16 +1,16 @@
 /** The operator's work: the shards' sizes, a move's steps, grants, production, the clients, syncing usernames. */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { findClient } from "../auth/clients.repo";
 import type { AppEnv, Bindings, ControlDb } from "../env";
 import { ApiError, invalidInput } from "../errors";
+import { revokeGrant } from "../oauth/grants";
+import { syncUsernames } from "../properties/lifecycle";
 import { countByShard } from "../shards/directory.repo";
 import { ID_STRIDE, shardCount, shardD1 } from "../shards/shards";
 import { shardStats } from "../shards/shards.repo";
-import { abortMove, beginMove, cleanupPage, copyPage, switchMove } from "./move";
-import { findClient } from "../auth/clients.repo";
-import { revokeGrant } from "../oauth/grants";
-import { syncUsernames } from "../properties/lifecycle";
 import { grantProperty, listClients, setProduction } from "./clients.repo";
+import { abortMove, beginMove, cleanupPage, copyPage, switchMove } from "./move";
 import { Grant, MoveStep, Production, RevokeGrant } from "./ops.schemas";
 
 /** The JSON body as `schema` reads it; anything else is a 400 naming the fields. */

@@ -14,8 +14,8 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
-import { operatorOnly } from "./guard";
 import { pinClock } from "./clock.handlers";
+import { operatorOnly } from "./guard";
 import {
   clientsReport,
   grantClient,

@@ -4,12 +4,13 @@
  * read possibly on a replica no older than the caller's X-D1-Bookmark), and answers the session's
  * bookmark so the caller's next read sees its own write.
  */
-import type { Context, MiddlewareHandler } from "hono";
+
 import type { BatchItem } from "drizzle-orm/batch";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Db, PropertyRow } from "../env";
 import { ApiError } from "../errors";
-import { ensureIdRange, openShard, shardDb } from "../shards/shards";
 import { type DirectoryRow, findByPublicKey } from "../shards/directory.repo";
+import { ensureIdRange, openShard, shardDb } from "../shards/shards";
 import { getPropertyRow, getPropertyRowWith } from "./properties.repo";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);

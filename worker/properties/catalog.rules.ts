@@ -6,8 +6,8 @@
 import type { Db } from "../env";
 import { ApiError, invalidField as invalid } from "../errors";
 import { notFound } from "../lib/crud";
-import * as repo from "./catalog.repo";
 import type { ClosureFields, TableFields, TableWithMembers } from "./catalog.repo";
+import * as repo from "./catalog.repo";
 import { MAX_GUESTS, type TableCreateBody, type TableUpdateBody } from "./tables.schemas";
 
 /** The property's room, or its 404 (a table's room must exist). */

@@ -1,7 +1,7 @@
 /** What closures add to the catalog router: their times and the records they name, checked on every write. */
 import type { CatalogResource } from "../lib/crud";
-import * as repo from "./catalog.repo";
 import type { ClosureFields, ClosureRow } from "./catalog.repo";
+import * as repo from "./catalog.repo";
 import { checkClosure } from "./catalog.rules";
 import {
   type Closure,

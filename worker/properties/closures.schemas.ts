@@ -21,13 +21,10 @@ export const ClosureSchema = z
     start_date: z.string(),
     end_date: z.string(),
     start_hour: z.string().nullable(),
-    end_hour: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "exclusive; 24:00:00 is the end of the day; not after start_hour: the hour of the next date (past midnight)",
-      }),
+    end_hour: z.string().nullable().openapi({
+      description:
+        "exclusive; 24:00:00 is the end of the day; not after start_hour: the hour of the next date (past midnight)",
+    }),
     room_ids: z.array(z.number().int()).nullable().openapi({ description: "null: every room" }),
     table_ids: z.array(z.number().int()).nullable().openapi({ description: "null: every table" }),
     service_ids: z.array(z.number().int()).nullable().openapi({ description: "null: every service" }),

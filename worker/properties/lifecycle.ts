@@ -6,12 +6,10 @@
  * index decides whether a username is free.
  */
 import type { Bindings, ControlDb, PropertyRow } from "../env";
+import { ApiError } from "../errors";
 import { randomToken } from "../lib/crypto";
 import { nowIso } from "../lib/time";
-import { ensureIdRange, openShard, shardCount, shardD1, shardDb } from "../shards/shards";
-import { ApiError } from "../errors";
 import { normaliseUsername, usernameKey, usernameProblem } from "../lib/username";
-import { asUsernameTaken, credentialChanges, newCredentials } from "./credentials";
 import {
   type DirectoryRow,
   fillCredentials,
@@ -22,6 +20,8 @@ import {
   setCredentials,
   unplace,
 } from "../shards/directory.repo";
+import { ensureIdRange, openShard, shardCount, shardD1, shardDb } from "../shards/shards";
+import { asUsernameTaken, credentialChanges, newCredentials } from "./credentials";
 import {
   getPropertyRows,
   insertPropertyRow,
@@ -166,7 +166,12 @@ export async function syncUsernames(env: Bindings, control: ControlDb) {
   const skipped: { id: number; username: string; why: string }[] = [];
   for (let shard = 0; shard < shardCount(env); shard++) {
     const db = shardDb(shardD1(env, shard));
-    for (let after = 0, page; (page = await usernamesPage(db, after, 500)).length; after = page.at(-1)!.id) {
+    for (
+      let after = 0, page = await usernamesPage(db, 0, 500);
+      page.length;
+      page = await usernamesPage(db, after, 500)
+    ) {
+      after = page.at(-1)!.id;
       for (const row of page) {
         const username = normaliseUsername(row.username!);
         const problem = usernameProblem(username);

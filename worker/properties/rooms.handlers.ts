@@ -1,8 +1,8 @@
 /** What rooms add to the catalog router: each room answers with its live tables. */
 import { resolveSettings } from "../../shared/schemas";
 import type { CatalogResource, CatalogScope } from "../lib/crud";
-import * as repo from "./catalog.repo";
 import type { RoomRow } from "./catalog.repo";
+import * as repo from "./catalog.repo";
 import { inUse } from "./catalog.rules";
 import {
   type Room,

@@ -1,8 +1,8 @@
 /** What services add to the catalog router: defaults on creation and their party-size and date rules. */
 import { resolveSettings } from "../../shared/schemas";
 import type { CatalogResource } from "../lib/crud";
-import * as repo from "./catalog.repo";
 import type { ServiceRow } from "./catalog.repo";
+import * as repo from "./catalog.repo";
 import { checkService, inUse } from "./catalog.rules";
 import {
   type Service,

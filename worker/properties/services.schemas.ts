@@ -23,11 +23,9 @@ export const ServiceSchema = z
     image_url: z.string().nullable(),
     weekdays: z.array(z.number().int()),
     start_hour: z.string().openapi({ description: "first bookable start" }),
-    end_hour: z
-      .string()
-      .openapi({
-        description: "last bookable start; earlier than start_hour: the service runs past midnight",
-      }),
+    end_hour: z.string().openapi({
+      description: "last bookable start; earlier than start_hour: the service runs past midnight",
+    }),
     slot_interval: z
       .number()
       .int()
@@ -44,20 +42,13 @@ export const ServiceSchema = z
     enabled: z.boolean(),
     valid_from: z.string().nullable(),
     valid_to: z.string().nullable(),
-    prepayment_window: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({
-        description:
-          "minutes a guest has to pay: new reservations start PREPAY and expire unpaid after it; null: no prepayment",
-      }),
-    pacing_interval: z
-      .number()
-      .int()
-      .openapi({
-        description: "pacing: the length of an interval in minutes, counted from start_hour (default 15)",
-      }),
+    prepayment_window: z.number().int().nullable().openapi({
+      description:
+        "minutes a guest has to pay: new reservations start PREPAY and expire unpaid after it; null: no prepayment",
+    }),
+    pacing_interval: z.number().int().openapi({
+      description: "pacing: the length of an interval in minutes, counted from start_hour (default 15)",
+    }),
     max_covers_per_interval: z
       .number()
       .int()

@@ -2,8 +2,8 @@
 import { resolveSettings } from "../../shared/schemas";
 import { ApiError } from "../errors";
 import type { CatalogResource, CatalogScope } from "../lib/crud";
-import * as repo from "./catalog.repo";
 import type { TableWithMembers } from "./catalog.repo";
+import * as repo from "./catalog.repo";
 import {
   checkTableRemovable,
   newTable,

@@ -32,12 +32,10 @@ export const TableCreate = z
     name,
     room_id: z.number().int().positive(),
     guests_min: guests.optional().openapi({ description: "default 1" }),
-    guests_max: guests
-      .optional()
-      .openapi({
-        description:
-          "required for a single table; a group without it seats the sum of its members, and follows them when they change",
-      }),
+    guests_max: guests.optional().openapi({
+      description:
+        "required for a single table; a group without it seats the sum of its members, and follows them when they change",
+    }),
     bookable: z.boolean().optional(),
     online: z.boolean().optional(),
     group: z.boolean().optional(),
@@ -52,13 +50,10 @@ export const TableUpdate = z
     name: name.optional(),
     room_id: z.number().int().positive().optional(),
     guests_min: guests.optional(),
-    guests_max: guests
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          "a number fixes it; for a group, null makes it follow its members again (their sum, never below guests_min)",
-      }),
+    guests_max: guests.nullable().optional().openapi({
+      description:
+        "a number fixes it; for a group, null makes it follow its members again (their sum, never below guests_min)",
+    }),
     bookable: z.boolean().optional(),
     online: z.boolean().optional(),
     table_ids: ids.optional(),

@@ -3,7 +3,7 @@
  * SEQUENCE, METHOD REQUEST, or CANCEL once it is cancelled.
  */
 import type { Context } from "hono";
-import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
+import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { nowIso } from "../lib/clock";

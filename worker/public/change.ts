@@ -6,7 +6,7 @@
  * previous_attributes through the outbox triggers, like any update.
  */
 import type { PublicChangeInput } from "../../shared/public";
-import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
+import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability, type EngineService } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";

@@ -6,10 +6,10 @@
  */
 import type { PublicService, PublicSlotDay } from "../../shared/public";
 import {
-  LOCALES,
-  resolveSettings,
+  type LOCALES,
   type LocaleTexts,
   type ReservationStatus,
+  resolveSettings,
   type Settings,
 } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";

@@ -9,8 +9,8 @@ import type { AppEnv, PropertyRow } from "../env";
 import {
   checkOpen,
   claimOffer,
-  findOffer,
   type FoundOffer,
+  findOffer,
   type OfferContext,
   passOffer,
 } from "../waitlist/offers";

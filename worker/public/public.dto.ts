@@ -7,8 +7,8 @@ import { addDays, fromLocalMinutes, zonedParts } from "../lib/localtime";
 import { guestOf } from "../messages/facts";
 import type { ReservationRow } from "../reservations/reservations.repo";
 import { type FoundOffer, shownState } from "../waitlist/offers";
-import { cancellableUntil, type Locale, textsFor } from "./guest";
 import type { BookingResult } from "./booking";
+import { cancellableUntil, type Locale, textsFor } from "./guest";
 import type { ManagedReservation, TypedGuest } from "./public.repo";
 
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);

@@ -2,9 +2,9 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { reservationHistory, reservations, services } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
-import type { ReservationRow } from "../reservations/reservations.repo";
-import { reservationFields } from "../reservations/guest.repo";
 import { nowIso } from "../lib/time";
+import { reservationFields } from "../reservations/guest.repo";
+import type { ReservationRow } from "../reservations/reservations.repo";
 
 /**
  * Whether guests may see a property: enabled, and not an expired sandbox (deleted ones are

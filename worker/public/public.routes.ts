@@ -4,7 +4,7 @@
  * "property not found", alike.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { type ErrorCode } from "../errors";
+import type { ErrorCode } from "../errors";
 import { envelope, errorResponses, json } from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import * as h from "./public.handlers";

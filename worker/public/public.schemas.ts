@@ -110,12 +110,10 @@ export const TimeTakenSchema = z
     code: z.string().openapi({ example: "time_no_longer_available" }),
     detail: z.string(),
     request_id: z.string().nullable(),
-    alternatives: z
-      .array(z.string())
-      .openapi({
-        description: "free times of that day and service, nearest first, at most 6",
-        example: ["19:45:00", "19:15:00"],
-      }),
+    alternatives: z.array(z.string()).openapi({
+      description: "free times of that day and service, nearest first, at most 6",
+      example: ["19:45:00", "19:15:00"],
+    }),
   })
   .openapi("TimeTakenProblem");
 
@@ -181,13 +179,11 @@ export const SlotsQuery = z.object({
       description: "how many days from date (default 1, at most 14)",
       example: 7,
     }),
-  service_id: queryId
-    .optional()
-    .openapi({
-      param: { name: "service_id", in: "query" },
-      type: "integer",
-      description: "only this service",
-    }),
+  service_id: queryId.optional().openapi({
+    param: { name: "service_id", in: "query" },
+    type: "integer",
+    description: "only this service",
+  }),
   locale: localeQuery,
 });
 

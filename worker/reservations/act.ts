@@ -3,12 +3,12 @@
  * a cancellation, an expiry. A move that starts holding tables (a waiting guest accepted or
  * checked in) needs free tables: its own if still free, else the best choice.
  */
-import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
+import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import { ApiError } from "../errors";
 import { fromLocalMinutes } from "../lib/localtime";
 import { now } from "../lib/time";
-import type { BookingContext } from "./context";
 import { assertCheckinOpen } from "./arrival";
+import type { BookingContext } from "./context";
 import { diff } from "./history";
 import { type Action, FINAL, next } from "./machine";
 import type { HoldSpan, ReservationRow } from "./reservations.repo";

@@ -4,11 +4,11 @@
  * concurrent booking took the table first). A refused batch is planned again on fresh data.
  */
 import {
-  resolveSettings,
   type Channel,
   type Locale,
   type Occasion,
   type ReservationStatus,
+  resolveSettings,
   type Settings,
 } from "../../shared/schemas";
 import {
@@ -24,7 +24,7 @@ import { invalidField } from "../errors";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { addSeconds, now, nowIso } from "../lib/time";
 import type { BookingContext } from "./context";
-import { checkCustomerInput, type CustomerRead, resolveCustomer } from "./customers";
+import { type CustomerRead, checkCustomerInput, resolveCustomer } from "./customers";
 import { HOLDING } from "./machine";
 import {
   afterCommit,
@@ -33,8 +33,8 @@ import {
   type ReservationChange,
   reactionStatements,
 } from "./reactions";
-import * as repo from "./reservations.repo";
 import type { CustomerInput, CustomerPlan, HoldSpan, ReservationRow } from "./reservations.repo";
+import * as repo from "./reservations.repo";
 import {
   checkPlace,
   engineOf,

@@ -3,8 +3,8 @@ import type { Db } from "../env";
 import { ApiError, invalidField } from "../errors";
 import type { Statement } from "../lib/d1";
 import type { BookingContext } from "./context";
-import * as repo from "./reservations.repo";
 import type { CustomerInput } from "./reservations.repo";
+import * as repo from "./reservations.repo";
 
 /** A booking's customer as the request gives it: by id (staff), or the details typed. */
 export type CustomerGiven = CustomerInput & { id?: number | undefined };

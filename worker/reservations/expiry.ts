@@ -3,8 +3,9 @@
  * state machine and the same write as any other status move (act), with a history entry and
  * its webhook event. A reservation changed meanwhile is left for the next run.
  */
-import { ApiError } from "../errors";
+
 import type { Db } from "../env";
+import { ApiError } from "../errors";
 import { now, nowIso } from "../lib/clock";
 import { getPropertyRows } from "../properties/properties.repo";
 import { act } from "./booking";

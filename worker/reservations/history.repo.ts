@@ -5,10 +5,10 @@
  * checkout_date (about 48). listHistory puts both back, so the API shows `changes` as written.
  */
 import { asc, eq, type SQL, sql } from "drizzle-orm";
+import type { ReservationStatus } from "../../shared/schemas";
 import { reservationHistory } from "../db/shard.schema";
 import type { Db } from "../env";
 import { toLocalDateTime } from "../lib/localtime";
-import type { ReservationStatus } from "../../shared/schemas";
 
 export type HistoryRow = typeof reservationHistory.$inferSelect;
 

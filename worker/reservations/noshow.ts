@@ -7,8 +7,8 @@
  * restaurant's history of guests it did not check in.
  */
 import { resolveSettings } from "../../shared/schemas";
-import { ApiError } from "../errors";
 import type { Db } from "../env";
+import { ApiError } from "../errors";
 import { now } from "../lib/clock";
 import { zonedParts } from "../lib/localtime";
 import { noShowProperties } from "../properties/properties.repo";

@@ -108,11 +108,15 @@ export function afterCommit(
   answered: readonly unknown[],
 ): void {
   const own = byReaction(follow, answered);
-  registry.forEach((r, i) => r.committed?.(change, row, own[i] ?? []));
+  for (const [i, r] of registry.entries()) r.committed?.(change, row, own[i] ?? []);
 }
 
 /** `answered` cut into each reaction's own answers, by `follow`'s counts. */
 function byReaction(follow: Follow, answered: readonly unknown[]): (readonly unknown[])[] {
   let at = 0;
-  return registry.map((_, i) => answered.slice(at, (at += follow.counts[i] ?? 0)));
+  return registry.map((_, i) => {
+    const from = at;
+    at += follow.counts[i] ?? 0;
+    return answered.slice(from, at);
+  });
 }

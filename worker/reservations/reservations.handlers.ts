@@ -1,7 +1,7 @@
 /** What the reservation routes do with a validated request: the booking rules decide, the DTOs answer. */
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
+import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { now } from "../lib/clock";
@@ -10,10 +10,10 @@ import { decodeCursor, page } from "../lib/pagination";
 import { act, type BookingContext, requireReservation, updateReservation } from "./booking";
 import { bookAtDesk } from "./desk";
 import { locator } from "./locate";
-import { takePreloaded } from "./preload";
 import type { Action } from "./machine";
-import * as repo from "./reservations.repo";
+import { takePreloaded } from "./preload";
 import { present, toHistoryDto } from "./reservations.dto";
+import * as repo from "./reservations.repo";
 import type { ListQuery, ReservationCreate, ReservationUpdate } from "./reservations.schemas";
 
 type Step = Extract<Action["type"], "checkin" | "undo_checkin" | "checkout" | "undo_checkout">;

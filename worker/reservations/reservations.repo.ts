@@ -5,6 +5,8 @@
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import type { ReservationStatus } from "../../shared/schemas";
+import { ARRIVING } from "../availability/rules";
 import {
   customers,
   diningTables,
@@ -16,17 +18,16 @@ import {
   services,
 } from "../db/shard.schema";
 import type { Db } from "../env";
-import { inChunks } from "../properties/catalog.repo";
-import { abortReason } from "../lib/d1";
-import { ARRIVING } from "../availability/rules";
 import type { Statement } from "../lib/d1";
-import { insertHistory, type HistoryEntry } from "./history.repo";
-import { reservationFields, storedGuest } from "./guest.repo";
+import { abortReason } from "../lib/d1";
+import { inChunks } from "../properties/catalog.repo";
 import { type CustomerPlan, customerDetailsChange, customerSnapshot } from "./customer-plan.repo";
-import type { ReservationStatus } from "../../shared/schemas";
+import { reservationFields, storedGuest } from "./guest.repo";
+import { type HistoryEntry, insertHistory } from "./history.repo";
+
+export * from "./customer-plan.repo";
 export type { HistoryEntry, HistoryRow } from "./history.repo";
 export { listHistory } from "./history.repo";
-export * from "./customer-plan.repo";
 
 export type ReservationRow = typeof reservations.$inferSelect;
 

@@ -1,16 +1,16 @@
 /** /reservations: the contracts of the reservation routes and of a reservation's history, bound to their handlers. */
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import { type ErrorCode } from "../errors";
+import type { ErrorCode } from "../errors";
 import {
   bearerSecurity,
   envelope,
   errorResponses,
   json,
-  ReservationIdParam,
   listEnvelope,
   PROPERTY_SCOPED,
   propertyHeader,
+  ReservationIdParam,
 } from "../lib/openapi";
 import { queryBoolean } from "../lib/query";
 import { createRouter } from "../lib/router";

@@ -62,33 +62,25 @@ export const ReservationCreate = z
     start_date: dateField.openapi({ type: "string", example: "2026-12-05" }),
     start_hour: startHour.openapi({ type: "string", example: "20:00:00" }),
     pax: pax.openapi({ example: 2 }),
-    channel: z
-      .enum(CHANNELS)
-      .optional()
-      .openapi({
-        description: "default PLATFORM_ADMIN (staff); SEARCHENGINE needs the search-engine feature",
-      }),
+    channel: z.enum(CHANNELS).optional().openapi({
+      description: "default PLATFORM_ADMIN (staff); SEARCHENGINE needs the search-engine feature",
+    }),
     customer: CustomerInput.optional().openapi({
       description: "required (a name, and an email or a phone) unless status is OUTOFORDER",
     }),
     service_id: id,
     room_id: id.optional(),
-    table_ids: tableIds
-      .optional()
-      .openapi({
-        description: "tables of one room, their seats adding up; absent: the engine picks the best table",
-      }),
+    table_ids: tableIds.optional().openapi({
+      description: "tables of one room, their seats adding up; absent: the engine picks the best table",
+    }),
     waiting_list: z.boolean().optional().openapi({ description: "true: WAITING, holds no table" }),
     notes: textField(2000).optional().openapi({ description: "staff only: never shown to the guest" }),
     special_request: textField(2000).optional().openapi({ description: "the guest's own words" }),
     occasion: occasion.optional(),
     allergies: textField(1000).optional(),
-    status: z
-      .string()
-      .optional()
-      .openapi({
-        description: "OUTOFORDER creates a staff block that closes tables; other values are ignored",
-      }),
+    status: z.string().optional().openapi({
+      description: "OUTOFORDER creates a staff block that closes tables; other values are ignored",
+    }),
     duration: z
       .number()
       .int()
@@ -96,20 +88,14 @@ export const ReservationCreate = z
       .max(1440)
       .optional()
       .openapi({ description: "staff only: minutes the tables are held, instead of the stay rules" }),
-    override_pacing: z
-      .boolean()
-      .optional()
-      .openapi({
-        description:
-          "staff only: book even when the service's pacing (covers or parties per interval) is reached",
-      }),
-    notify: z
-      .boolean()
-      .optional()
-      .openapi({
-        description:
-          "false: the guest is not emailed about this reservation (default true, unless the property's email_staff_bookings is off)",
-      }),
+    override_pacing: z.boolean().optional().openapi({
+      description:
+        "staff only: book even when the service's pacing (covers or parties per interval) is reached",
+    }),
+    notify: z.boolean().optional().openapi({
+      description:
+        "false: the guest is not emailed about this reservation (default true, unless the property's email_staff_bookings is off)",
+    }),
     locale: z
       .enum(LOCALES)
       .optional()
@@ -151,12 +137,9 @@ export const ReservationUpdate = z
       .boolean()
       .optional()
       .openapi({ description: "a move (time, party, service) past the service's pacing" }),
-    notify: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: "false: the guest gets no more emails about this reservation; true: they do again",
-      }),
+    notify: z.boolean().optional().openapi({
+      description: "false: the guest gets no more emails about this reservation; true: they do again",
+    }),
     locale: z.enum(LOCALES).optional().openapi({ description: "the guest's language for emails" }),
   })
   .openapi("ReservationUpdate", {
@@ -185,50 +168,38 @@ const idList = queryList(queryId, 30);
 export const ListQuery = z
   .object({
     ...paginationQuery,
-    start_date: dateField
-      .optional()
-      .openapi({
-        param: { name: "start_date", in: "query" },
-        type: "string",
-        description: "first day (default: today; with customer_id: no first day)",
-      }),
-    end_date: dateField
-      .optional()
-      .openapi({
-        param: { name: "end_date", in: "query" },
-        type: "string",
-        description: "last day, inclusive",
-      }),
-    start_hour: hourField
-      .optional()
-      .openapi({
-        param: { name: "start_hour", in: "query" },
-        type: "string",
-        description: "only reservations starting at or after this hour, on every day of the range",
-      }),
-    "status[]": statusList
-      .optional()
-      .openapi({
-        param: { name: "status[]", in: "query" },
-        type: "array",
-        items: { type: "string", enum: [...RESERVATION_STATUSES] },
-      }),
-    status: statusList
-      .optional()
-      .openapi({
-        param: { name: "status", in: "query" },
-        type: "array",
-        items: { type: "string" },
-        description: "same as status[]",
-      }),
-    customer_id: queryId
-      .optional()
-      .openapi({
-        param: { name: "customer_id", in: "query" },
-        type: "integer",
-        description:
-          "only this customer's reservations; without start_date and end_date, on any day (past ones too)",
-      }),
+    start_date: dateField.optional().openapi({
+      param: { name: "start_date", in: "query" },
+      type: "string",
+      description: "first day (default: today; with customer_id: no first day)",
+    }),
+    end_date: dateField.optional().openapi({
+      param: { name: "end_date", in: "query" },
+      type: "string",
+      description: "last day, inclusive",
+    }),
+    start_hour: hourField.optional().openapi({
+      param: { name: "start_hour", in: "query" },
+      type: "string",
+      description: "only reservations starting at or after this hour, on every day of the range",
+    }),
+    "status[]": statusList.optional().openapi({
+      param: { name: "status[]", in: "query" },
+      type: "array",
+      items: { type: "string", enum: [...RESERVATION_STATUSES] },
+    }),
+    status: statusList.optional().openapi({
+      param: { name: "status", in: "query" },
+      type: "array",
+      items: { type: "string" },
+      description: "same as status[]",
+    }),
+    customer_id: queryId.optional().openapi({
+      param: { name: "customer_id", in: "query" },
+      type: "integer",
+      description:
+        "only this customer's reservations; without start_date and end_date, on any day (past ones too)",
+    }),
     text_search: z
       .string()
       .trim()
@@ -240,41 +211,30 @@ export const ListQuery = z
         description:
           'up to 100 characters that the customer\'s name (first, last, or "first last"), email or phone contains; letters in any case (beyond ASCII: as typed, lower case, capitals or Title Case); `%` and `_` are plain characters',
       }),
-    "service_ids[]": idList
-      .optional()
-      .openapi({
-        param: { name: "service_ids[]", in: "query" },
-        type: "array",
-        items: { type: "integer" },
-        description: "up to 30",
-      }),
-    "room_ids[]": idList
-      .optional()
-      .openapi({
-        param: { name: "room_ids[]", in: "query" },
-        type: "array",
-        items: { type: "integer" },
-        description: "up to 30",
-      }),
-    incoming: queryBoolean
-      .optional()
-      .openapi({
-        param: { name: "incoming", in: "query" },
-        description:
-          "true: only holding reservations not checked in, starting now or later (false: no filter)",
-      }),
-    arrived: queryBoolean
-      .optional()
-      .openapi({
-        param: { name: "arrived", in: "query" },
-        description: "true: only checked in and not checked out (false: no filter)",
-      }),
-    departed: queryBoolean
-      .optional()
-      .openapi({
-        param: { name: "departed", in: "query" },
-        description: "true: only checked out (false: no filter)",
-      }),
+    "service_ids[]": idList.optional().openapi({
+      param: { name: "service_ids[]", in: "query" },
+      type: "array",
+      items: { type: "integer" },
+      description: "up to 30",
+    }),
+    "room_ids[]": idList.optional().openapi({
+      param: { name: "room_ids[]", in: "query" },
+      type: "array",
+      items: { type: "integer" },
+      description: "up to 30",
+    }),
+    incoming: queryBoolean.optional().openapi({
+      param: { name: "incoming", in: "query" },
+      description: "true: only holding reservations not checked in, starting now or later (false: no filter)",
+    }),
+    arrived: queryBoolean.optional().openapi({
+      param: { name: "arrived", in: "query" },
+      description: "true: only checked in and not checked out (false: no filter)",
+    }),
+    departed: queryBoolean.optional().openapi({
+      param: { name: "departed", in: "query" },
+      description: "true: only checked out (false: no filter)",
+    }),
   })
   .refine((q) => !q.start_date || !q.end_date || q.end_date >= q.start_date, {
     message: "end_date must not be before start_date",
@@ -304,13 +264,10 @@ const reservationFields = {
       last_name: z.string().nullable(),
       email: z.string().nullable(),
       phone: z.string().nullable(),
-      visits: z
-        .number()
-        .int()
-        .openapi({
-          description:
-            "the customer's visits: reservations checked in (not cancelled or refused after), so a list can mark returning guests",
-        }),
+      visits: z.number().int().openapi({
+        description:
+          "the customer's visits: reservations checked in (not cancelled or refused after), so a list can mark returning guests",
+      }),
     })
     .nullable()
     .openapi({ description: "the customer record the reservation belongs to, as it stands" }),
@@ -332,13 +289,10 @@ const reservationFields = {
   start_hour: z.string().openapi({ example: "20:00:00" }),
   end_date: z.string().openapi({ description: "local wall clock, no zone", example: "2026-12-05T21:30:00" }),
   last_status_change: z.string().openapi({ description: "local wall clock", example: "2026-11-22T10:15:00" }),
-  checkin_date: z
-    .string()
-    .optional()
-    .openapi({
-      description: "local wall clock with milliseconds; present after check-in",
-      example: "2026-12-05T20:02:11.123",
-    }),
+  checkin_date: z.string().optional().openapi({
+    description: "local wall clock with milliseconds; present after check-in",
+    example: "2026-12-05T20:02:11.123",
+  }),
   checkout_date: z.string().optional().openapi({ description: "present after check-out" }),
   expiration_date: z
     .string()
@@ -387,6 +341,25 @@ export const HistoryItem = z
   })
   .openapi("ReservationHistoryItem");
 
+/** The reservation's customer record as the API shows it, with their visits. */
+function customerDto(r: ReservationRow, rel: Related) {
+  const customer = r.customerId !== null ? rel.customers.get(r.customerId) : undefined;
+  if (!customer) return null;
+  const { id, firstName, lastName, email, phone } = customer;
+  const visits = rel.visits.get(id) ?? 0;
+  return { id, first_name: firstName, last_name: lastName, email, phone, visits };
+}
+
+/** The reservation's tables as the API shows them (`free`: the reservation no longer holds them). */
+function tablesDto(r: ReservationRow, rel: Related, free: boolean) {
+  return r.tableIds.flatMap((tid) => {
+    const t = rel.tables.get(tid);
+    if (!t) return [];
+    const { id, name, bookable, online } = t;
+    return [{ id, name, bookable, online, free, group: t.isGroup, room_id: t.roomId }];
+  });
+}
+
 /** A reservation as the API shows it; `dateKey` is start_date (lists, create) or start_day (single records). */
 export function toReservationDto<K extends "start_date" | "start_day">(
   r: ReservationRow,
@@ -394,7 +367,6 @@ export function toReservationDto<K extends "start_date" | "start_day">(
   tz: string,
   dateKey: K,
 ) {
-  const customer = r.customerId !== null ? rel.customers.get(r.customerId) : undefined;
   const service = r.serviceId !== null ? rel.services.get(r.serviceId) : undefined;
   const room = r.roomId !== null ? rel.rooms.get(r.roomId) : undefined;
   const holding = HOLDING.has(r.status as ReservationStatus);
@@ -402,16 +374,7 @@ export function toReservationDto<K extends "start_date" | "start_day">(
     id: r.id,
     pax: r.pax,
     status: r.status as ReservationStatus,
-    customer: customer
-      ? {
-          id: customer.id,
-          first_name: customer.firstName,
-          last_name: customer.lastName,
-          email: customer.email,
-          phone: customer.phone,
-          visits: rel.visits.get(customer.id) ?? 0,
-        }
-      : null,
+    customer: customerDto(r, rel),
     guest: r.guest ?? null,
     service: service ? { id: service.id, name: service.name } : null,
     channel: r.channel as (typeof CHANNELS)[number],
@@ -430,22 +393,7 @@ export function toReservationDto<K extends "start_date" | "start_day">(
     ...(r.allergies !== null && { allergies: r.allergies }),
     ...(r.overridePacing && { override_pacing: true }),
     ...(r.statusReason !== null && { status_reason: r.statusReason as "no_show" | "unpaid" }),
-    tables: r.tableIds.flatMap((tid) => {
-      const t = rel.tables.get(tid);
-      return t
-        ? [
-            {
-              id: t.id,
-              name: t.name,
-              bookable: t.bookable,
-              online: t.online,
-              free: !holding,
-              group: t.isGroup,
-              room_id: t.roomId,
-            },
-          ]
-        : [];
-    }),
+    tables: tablesDto(r, rel, !holding),
     waiting_list: r.waitingList,
   };
   return dto as typeof dto & Record<K, string>;

@@ -3,7 +3,7 @@
  * plan on one read of the day it moves to, then one batch that the database refuses when the row
  * or the tables changed since they were read. A refused batch is planned again on fresh data.
  */
-import { resolveSettings, type Locale, type Occasion, type ReservationStatus } from "../../shared/schemas";
+import { type Locale, type Occasion, type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import {
   ARRIVING,
   type Availability,
@@ -26,8 +26,8 @@ import {
   type ReservationChange,
   reactionStatements,
 } from "./reactions";
-import * as repo from "./reservations.repo";
 import type { CustomerInput, CustomerPlan, HoldSpan, ReservationRow } from "./reservations.repo";
+import * as repo from "./reservations.repo";
 import {
   checkPlace,
   engineOf,

@@ -10,8 +10,8 @@ import { ApiError, invalidField } from "../errors";
 import { now } from "../lib/time";
 import type { BookingContext } from "./context";
 import type { MachineState } from "./machine";
-import * as repo from "./reservations.repo";
 import type { HoldSpan, ReservationRow } from "./reservations.repo";
+import * as repo from "./reservations.repo";
 
 const ATTEMPTS = 3;
 /**

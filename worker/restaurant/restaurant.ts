@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
 import { withBackground } from "../lib/background";
 import { clockFromEnv, nowIso } from "../lib/clock";
-import { deskHandler, type DeskMessage, type DeskRoom } from "./desk";
+import { type DeskMessage, type DeskRoom, deskHandler } from "./desk";
 
 /** What an open console hears. */
 export type LiveMessage =

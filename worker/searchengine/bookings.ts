@@ -5,7 +5,7 @@
  * Business refusals are a BookingFailure (HTTP 200); the routes map only malformed input, auth
  * and unknown bookings to HTTP errors.
  */
-import { resolveSettings, type ReservationStatus } from "../../shared/schemas";
+import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import { Availability } from "../availability/engine";
 import type { Db, PropertyRow } from "../env";

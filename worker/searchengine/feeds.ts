@@ -16,9 +16,9 @@ import {
 import type { Bindings, ControlDb, Db, PropertyRow } from "../env";
 import { now } from "../lib/clock";
 import { addDays, zonedParts } from "../lib/localtime";
-import { shardsOf } from "../shards/directory.repo";
 import { isOnline } from "../public/guest";
 import { guestVisible } from "../public/public.repo";
+import { shardsOf } from "../shards/directory.repo";
 import { openShard, shardCount, shardDb } from "../shards/shards";
 import { startSecOf } from "./google";
 import { merchantRows } from "./searchengine.repo";

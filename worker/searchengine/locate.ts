@@ -6,8 +6,8 @@
 import type { Bindings, ControlDb } from "../env";
 import { type DirectoryRow, shardsOf } from "../shards/directory.repo";
 import { openShard, shardCount, shardDb } from "../shards/shards";
-import { type Booking } from "./google";
 import { present } from "./bookings";
+import type { Booking } from "./google";
 import { type BookingRow, bookingById, bookingsOfUser } from "./searchengine.repo";
 
 /** Every shard's primary: what the search engine just wrote must be what it reads. */

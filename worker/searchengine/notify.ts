@@ -11,7 +11,7 @@ import { isTimeZone } from "../../shared/schemas";
 import type { Bindings } from "../env";
 import { signRs256 } from "../lib/jwt";
 import { type Outcome, send } from "../webhooks/transport";
-import { fixPayload, type EventRow } from "../webhooks/webhooks.repo";
+import { type EventRow, fixPayload } from "../webhooks/webhooks.repo";
 import { type ServiceAccountKey, searchengineConfig } from "./config";
 import { type NotificationSnapshot, notificationBody, notificationMask } from "./google";
 

@@ -2,14 +2,15 @@
  * The booking server's methods and the feeds, over the merchants the partner names: a merchant is
  * bound to its shard's primary, and one unknown, switched off or hidden takes no bookings.
  */
-import type { Context } from "hono";
+
 import type { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { bindProperty } from "../properties/binding";
-import { findByPublicKey } from "../shards/directory.repo";
 import { guestVisible } from "../public/public.repo";
+import { findByPublicKey } from "../shards/directory.repo";
 import { createBooking, lookupSlots, type Merchant, present, updateBooking } from "./bookings";
 import { allMerchants, availabilityFeedText, merchantFeed, serviceFeed, textStream } from "./feeds";
 import { listUserBookings, locateBooking } from "./locate";
@@ -23,7 +24,7 @@ async function merchantOf(
 ): Promise<Merchant | undefined> {
   const entry = await findByPublicKey(c.get("control"), merchantId);
   const property = entry && (await bindProperty(c, entry, { write, primary: true }));
-  return property && property.searchengineEnabled && !property.sandbox && guestVisible(property)
+  return property?.searchengineEnabled && !property.sandbox && guestVisible(property)
     ? { db: c.get("db"), property, linkSecret: config(c.env).linkSecret }
     : undefined;
 }

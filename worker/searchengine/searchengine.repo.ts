@@ -8,8 +8,8 @@ import type { ReservationStatus } from "../../shared/schemas";
 import { properties, reservationHistory, reservations, webhookSubscriptions } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import { nowIso } from "../lib/clock";
-import type { ReservationRow } from "../reservations/reservations.repo";
 import { reservationFields } from "../reservations/guest.repo";
+import type { ReservationRow } from "../reservations/reservations.repo";
 
 /** The webhook type of the reserved subscription whose deliveries go to the notification API. */
 export const SEARCHENGINE_EVENT = "SEARCHENGINE_BOOKING";

@@ -137,12 +137,10 @@ export const Booking = z
       telephone: z.string().optional(),
       email: z.string().optional(),
     }),
-    status: z
-      .enum(BOOKING_STATUSES)
-      .openapi({
-        description:
-          "ACCEPTED, CONFIRMED: CONFIRMED; WAITING: PENDING_MERCHANT_CONFIRMATION; CANCELLED: CANCELED; REJECTED: DECLINED_BY_MERCHANT; EXPIRED: NO_SHOW (FAILED when it expired unpaid)",
-      }),
+    status: z.enum(BOOKING_STATUSES).openapi({
+      description:
+        "ACCEPTED, CONFIRMED: CONFIRMED; WAITING: PENDING_MERCHANT_CONFIRMATION; CANCELLED: CANCELED; REJECTED: DECLINED_BY_MERCHANT; EXPIRED: NO_SHOW (FAILED when it expired unpaid)",
+    }),
     payment_information: z.object({ prepayment_status: z.literal("PREPAYMENT_NOT_PROVIDED") }),
   })
   .openapi(name("Booking"));

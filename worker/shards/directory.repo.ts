@@ -181,13 +181,10 @@ export function placeStatement(
 
 /** The grant of the property just placed in the same batch to its creator. */
 export function grantJustPlaced(control: ControlDb, owner: number | ReturnType<typeof sql>) {
-  return control
-    .insert(g)
-    .values({
-      clientId: owner as number,
-      propertyId:
-        sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')` as unknown as number,
-    });
+  return control.insert(g).values({
+    clientId: owner as number,
+    propertyId: sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')` as unknown as number,
+  });
 }
 
 /** The clients granted a property, oldest grant first (the restaurant's connected-apps page). */

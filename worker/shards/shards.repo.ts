@@ -56,6 +56,6 @@ export async function shardStats(
     ...SHARD_TABLES.map((t) => d1.prepare(`SELECT count(*) AS n FROM ${t}`)),
   ]);
   const rows: Record<string, number> = {};
-  SHARD_TABLES.forEach((t, i) => (rows[t] = results[i + 1]!.results[0]!.n));
+  for (const [i, t] of SHARD_TABLES.entries()) rows[t] = results[i + 1]!.results[0]!.n;
   return { properties: results[0]!.results[0]!.n, rows, bytes: results.at(-1)!.meta.size_after ?? 0 };
 }

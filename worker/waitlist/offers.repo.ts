@@ -6,6 +6,7 @@ import { localMinutes } from "../lib/localtime";
 import { insertMessageIfChanged } from "../messages/messages.repo";
 import type { PlannedMessage } from "../messages/types";
 import { reservationFields } from "../reservations/guest.repo";
+
 type ReservationRow = typeof reservations.$inferSelect;
 
 export type OfferRow = typeof waitlistOffers.$inferSelect;

@@ -4,14 +4,15 @@
  * send at once), sends it signed, records the attempt, and schedules the retry. SQL is in
  * webhooks.repo.ts, the wire in transport.ts.
  */
-import type { Bindings } from "../env";
+
 import { config } from "../config";
+import type { Bindings } from "../env";
 import { now as clockNow, nowIso } from "../lib/clock";
 import { enqueue } from "../outbox/queue";
-import { ensureIdRange, shardDb, shardD1 } from "../shards/shards";
+import { retryDelay } from "../outbox/retry";
+import { ensureIdRange, shardD1, shardDb } from "../shards/shards";
 import { endpointProblem, resolvedProblem } from "./endpoint";
 import { fixedPayloads } from "./payload";
-import { retryDelay } from "../outbox/retry";
 import { webhookHeaders } from "./signing";
 import { type Outcome, resolveName, send } from "./transport";
 import * as repo from "./webhooks.repo";
@@ -71,7 +72,9 @@ export async function attemptMany(
     : [];
   const held = new Set(leased.map((c) => c.id));
   const failed = new Map<number, unknown>();
-  const keep = (ids: number[]) => (err: unknown) => ids.forEach((id) => failed.set(id, err));
+  const keep = (ids: number[]) => (err: unknown) => {
+    for (const id of ids) failed.set(id, err);
+  };
   // Those done or held elsewhere (a duplicate message, a write's own attempt) are read in one round trip and left.
   const rest = ids.filter((id) => !held.has(id));
   const waiting = rest.length ? await repo.unheld(d1, rest, iso(now)).catch(() => rest) : [];
@@ -338,7 +341,7 @@ async function claim(
     if (claimed) return claimed;
     const row = await repo.deliveryState(d1, id);
     // Done, or another consumer holds it: nothing to do.
-    if (!row || row.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
+    if (row?.state !== "pending" || (row.lease_until && row.lease_until >= iso(now))) return undefined;
     // A first attempt is due now, whatever the database's clock stamped it with.
     const dueIn = row.cycle_attempts === 0 ? 0 : Date.parse(row.next_attempt_at) - now;
     if (dueIn > 1000 || Date.now() - started > ORDER_WAIT_MS) {

@@ -5,8 +5,9 @@
  * delivery still tells what happened then, not what the reservation has become since. Only the
  * names of its service, room and tables are read at the first attempt.
  */
-import type { Db } from "../env";
+
 import { resolveSettings } from "../../shared/schemas";
+import type { Db } from "../env";
 import { loadRelated, type Related, type ReservationRow } from "../reservations/reservations.repo";
 import { toReservationDto } from "../reservations/reservations.schemas";
 import { type EventRow, fixPayloadStatement, propertySettings } from "./webhooks.repo";

@@ -56,7 +56,10 @@ async function excerpt(res: Response): Promise<string | null> {
   await reader.cancel().catch(() => {});
   const bytes = new Uint8Array(size);
   let at = 0;
-  for (const c of chunks) bytes.set(c, at), (at += c.byteLength);
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
   const text = new TextDecoder().decode(bytes.slice(0, EXCERPT_BYTES));
   return text === "" ? null : text;
 }

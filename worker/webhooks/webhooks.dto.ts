@@ -1,6 +1,7 @@
 /** Subscription and delivery rows as the API shows them. */
-import type { WebhookType } from "./webhooks.schemas";
+
 import type * as repo from "./webhooks.repo";
+import type { WebhookType } from "./webhooks.schemas";
 
 export function toSubscriptionDto(row: repo.SubscriptionRow) {
   return {

@@ -3,20 +3,20 @@
  * subscription the client may no longer reach (another client's, a grant revoked) is a 404.
  */
 import type { Context } from "hono";
-import { authoriseProperty } from "../properties/authorise";
 import type { AppEnv, Db } from "../env";
 import { ApiError } from "../errors";
 import { namesNothing } from "../lib/crud";
 import { decodeCursor, idCursor, page } from "../lib/pagination";
 import { addSeconds, nowIso } from "../lib/time";
+import { dispatchDue } from "../outbox/dispatch";
+import { authoriseProperty } from "../properties/authorise";
 import { grantedByShard } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
-import { dispatchDue } from "../outbox/dispatch";
 import { generateSecret } from "./signing";
 import { toDeliveryDto, toSubscriptionDto } from "./webhooks.dto";
+import * as repo from "./webhooks.repo";
 import { checkEndpoint } from "./webhooks.rules";
 import type { SubscriptionChange, WebhookType } from "./webhooks.schemas";
-import * as repo from "./webhooks.repo";
 
 /** The client's subscriptions live in the shards of its properties: one read of each, side by side. */
 async function acrossShards<T>(

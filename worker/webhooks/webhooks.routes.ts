@@ -198,12 +198,10 @@ export const webhooksRouter = createRouter()
 
 /** The headers of every delivery (Standard Webhooks). */
 const deliveryHeaders = z.object({
-  "webhook-id": z
-    .string()
-    .openapi({
-      description: "the event's id: the same on every retry; deduplicate on it",
-      example: "msg_1000000004217",
-    }),
+  "webhook-id": z.string().openapi({
+    description: "the event's id: the same on every retry; deduplicate on it",
+    example: "msg_1000000004217",
+  }),
   "webhook-timestamp": z
     .string()
     .openapi({ description: "seconds since the epoch, when this attempt was signed", example: "1795661496" }),

@@ -11,12 +11,10 @@ export const Subscription = z
     endpoint: z.string().openapi({ example: "https://integrator.example/hooks/reservations" }),
     webhook_type: z.enum(WEBHOOK_TYPES),
     property_id: z.number().int(),
-    enabled: z
-      .boolean()
-      .openapi({
-        description:
-          "false once the endpoint answered 410 Gone or stopped being allowed; a PUT enables it again",
-      }),
+    enabled: z.boolean().openapi({
+      description:
+        "false once the endpoint answered 410 Gone or stopped being allowed; a PUT enables it again",
+    }),
     disabled_reason: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -24,22 +22,17 @@ export const Subscription = z
   .openapi("WebhookSubscription");
 
 export const SubscriptionWithSecret = Subscription.extend({
-  secret: z
-    .string()
-    .openapi({
-      description: "Standard Webhooks signing secret; shown only here",
-      example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    }),
+  secret: z.string().openapi({
+    description: "Standard Webhooks signing secret; shown only here",
+    example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+  }),
 }).openapi("WebhookSubscriptionWithSecret");
 
 export const SubscriptionInput = z
   .object({
-    endpoint: z
-      .string()
-      .pipe(urlField)
-      .openapi({
-        description: "https and a public address; sandbox properties may also use http://localhost",
-      }),
+    endpoint: z.string().pipe(urlField).openapi({
+      description: "https and a public address; sandbox properties may also use http://localhost",
+    }),
     webhook_type: z.enum(WEBHOOK_TYPES),
   })
   .openapi("WebhookSubscriptionInput", {
@@ -69,13 +62,11 @@ export const Attempt = z
 export const Delivery = z
   .object({
     id: z.number().int(),
-    webhook_id: z
-      .string()
-      .openapi({
-        description:
-          "the webhook-id header: the same on every retry and replay (msg_ and the event's id, unique across shards)",
-        example: "msg_1000000004217",
-      }),
+    webhook_id: z.string().openapi({
+      description:
+        "the webhook-id header: the same on every retry and replay (msg_ and the event's id, unique across shards)",
+      example: "msg_1000000004217",
+    }),
     type: z.enum(WEBHOOK_TYPES),
     reservation_id: z.number().int(),
     event_created_at: z.string(),
@@ -119,12 +110,10 @@ export const PreviousAttributes = z
   });
 
 const eventFields = {
-  id: z
-    .string()
-    .openapi({
-      description: "the webhook-id header: msg_ and the event's id, the same on every retry",
-      example: "msg_1000000004217",
-    }),
+  id: z.string().openapi({
+    description: "the webhook-id header: msg_ and the event's id, the same on every retry",
+    example: "msg_1000000004217",
+  }),
   created_at: z
     .string()
     .openapi({ description: "when the change happened (UTC)", example: "2026-11-22T10:15:00.000Z" }),

@@ -3,7 +3,7 @@
  * <booking-console> to route instead of loading the page.
  */
 import { html } from "lit";
-import { routePath, type Route } from "../router.js";
+import { type Route, routePath } from "../router.js";
 
 export interface NavigateDetail {
   route: Route;

@@ -26,7 +26,10 @@ export function byService(list: Reservation[]): ServiceGroup[] {
   for (const r of list) {
     const id = r.service?.id ?? 0;
     let g = groups.get(id);
-    if (!g) groups.set(id, (g = { id, name: r.service?.name ?? "", reservations: [], covers: 0 }));
+    if (!g) {
+      g = { id, name: r.service?.name ?? "", reservations: [], covers: 0 };
+      groups.set(id, g);
+    }
     g.reservations.push(r);
     if (counts(r)) g.covers += r.pax;
   }

@@ -3,13 +3,12 @@
  * and the reset that link opens (`/console/reset/<token>`).
  */
 import { localized, msg } from "@lit/localize";
-import { LitElement, html, nothing } from "lit";
+import { css, html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { ApiError, type ConsoleApi } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
 import type { Route } from "../router.js";
-import { css } from "lit";
 
 type Mode = "sign-in" | "forgot" | "sent" | "reset" | "done";
 

@@ -12,7 +12,7 @@ import { addDays, formatDate, formatTime } from "../../format.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
-import { hourOf, holdsOf, rowsByRoom, spanOf, STEP, type Hold } from "../parts/timeline-model.js";
+import { type Hold, holdsOf, hourOf, rowsByRoom, STEP, spanOf } from "../parts/timeline-model.js";
 import { guestName } from "../parts/words.js";
 import type { Table } from "../types.js";
 import { ConsoleView } from "./view.js";

@@ -3,8 +3,8 @@ import { LitElement } from "lit";
 import { property } from "lit/decorators.js";
 import type { ConsoleApi } from "../api.js";
 import { getLocale } from "../localization.js";
-import type { Route } from "../router.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
+import type { Route } from "../router.js";
 import type { Session } from "../types.js";
 
 export abstract class ConsoleView extends LitElement {
