@@ -150,7 +150,7 @@ async function build(config) {
     stdio: "inherit",
   });
   if (r.status !== 0) throw new cf.StepError("the build failed (above)", "npm run build");
-  if (!(await checkWorkerBudget((line) => ok(line), { config: config.path })))
+  if (!(await checkWorkerBudget((line) => ok(line), { config: config.path, startup: true })))
     throw new cf.StepError("the Worker's bundle failed its checks (above)", "npm run build");
 }
 
