@@ -20,18 +20,19 @@ function files(dir, pattern = /\.ts$/) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory())
-      return name === "locales" || name === "xliff" ? [] : files(path, pattern);
+      return ["locales", "xliff", "node_modules"].includes(name) ? [] : files(path, pattern);
     return pattern.test(name) && !/\.d\.ts$/.test(name) ? [path] : [];
   });
 }
 
-/** Where citations are looked for: the sources, the tests, the scripts (but the two checks, which name what they refuse) and the root's configuration. */
+/** Where citations are looked for: the sources, the tests, the scripts (but the two checks, which name what they refuse), the bench and the root's configuration. */
 function citable(sources) {
   const code = /\.(ts|mjs|cjs|js|sh)$/;
   const checks = ["check-code.mjs", "check-docs.mjs"].map((f) => join(ROOT, "scripts", f));
   const extra = [
     ...files(join(ROOT, "tests"), code),
     ...files(join(ROOT, "scripts"), code).filter((f) => !checks.includes(f)),
+    ...files(join(ROOT, "bench"), code),
   ];
   const root = readdirSync(ROOT)
     .filter((f) => /\.(toml|ts|mjs|cjs|json)$/.test(f) && f !== "package-lock.json")

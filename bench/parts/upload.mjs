@@ -8,7 +8,7 @@ import {
   STARTUP_BUDGET_MS,
   startupCpu,
   UPLOAD_BUDGET_KIB,
-} from "../deploy/bundle.mjs";
+} from "../../scripts/deploy/bundle.mjs";
 import { fmt } from "./report.mjs";
 
 export async function uploadPart() {
