@@ -41,7 +41,7 @@ const TRACKING = `CREATE TABLE IF NOT EXISTS d1_migrations(
 )`;
 
 /** Applies what is missing to one database (`sql(statements)` runs one batch); answers the names applied. */
-async function applyTo(sql, dir) {
+export async function applyTo(sql, dir) {
   await sql([TRACKING]);
   const [names] = await sql(["SELECT name FROM d1_migrations"]);
   const done = new Set(names.map((r) => r.name));
@@ -76,7 +76,7 @@ const BATCH_WORKER = `export default {
  * databases and `sqlOf(binding)`, a function that runs one batch of statements (strings or
  * { sql, params }) on that database and answers each statement's rows.
  */
-async function withLocalDatabases(persistTo, work) {
+export async function withLocalDatabases(persistTo, work) {
   const { Miniflare } = await import("miniflare");
   const dbs = await d1Databases();
   const mf = new Miniflare({
