@@ -88,7 +88,7 @@ const GOALS = [
   ],
   [
     "upload",
-    "the Worker's start-up CPU, least of 3 profiles (ms)",
+    "the Worker's start-up CPU, least of its profiles (ms)",
     (r) => ({ value: r.upload.startupMs, text: fmt(r.upload.startupMs, 1) }),
     "< 150",
     (v) => v < 150,
