@@ -4,19 +4,17 @@
  * bound by the same-origin rule, so the Origin header is checked), with a live session.
  */
 import type { Context } from "hono";
-import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { restaurantObject } from "../restaurant/restaurant";
+import { isOwnOrigin } from "./origin";
 import { sessionOf } from "./session";
 
 export async function openLiveFeed(c: Context<AppEnv>) {
   const session = sessionOf(c);
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
     throw new ApiError("invalid_request", "open this path as a WebSocket");
-  const origin = c.req.header("Origin");
-  const own = [new URL(c.req.url).origin, config(c.env).publicOrigin];
-  if (!origin || !own.includes(origin))
+  if (!isOwnOrigin(c, c.req.header("Origin")))
     throw new ApiError("csrf_token_invalid", "the live feed opens from the console's own pages only");
   const res = await restaurantObject(c.env, session.entry.id).fetch(c.req.raw);
   // A fresh response: the object's own has immutable headers, which the Worker's middleware adds to.
