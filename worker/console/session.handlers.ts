@@ -13,12 +13,13 @@ import {
   asLocale,
   CONSOLE_PATH,
   endConsoleSession,
+  endEverySession,
   propertyFacts,
   sessionDto,
   sessionOf,
   startConsoleSession,
 } from "./session";
-import { endPropertySessions, spendConsoleLink } from "./sessions.repo";
+import { spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
 
@@ -60,10 +61,11 @@ export async function changePassword(c: Ctx) {
   const body = await bodyOf(c, PasswordChange);
   const entry = await getEntry(c.get("control"), session.entry.id);
   if (!entry || !(await verifyPassword(body.old_password, entry.passwordHash)))
-    throw new ApiError("invalid_credentials", "the old password is wrong");
+    // 403, not 401: the session is good, the proof it offered is not
+    throw new ApiError("invalid_credentials", "the old password is wrong", { status: 403 });
   const changes = await credentialChanges({ password: body.new_password });
   await setCredentials(c.get("control"), entry.id, changes);
-  await endPropertySessions(c.get("control"), entry.id);
+  await endEverySession(c, entry.id);
   // This browser stays signed in: a fresh session under the new password.
   await startConsoleSession(
     c,
