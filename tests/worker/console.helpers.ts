@@ -109,3 +109,9 @@ export async function until(done: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 100 && !done(); i++) await new Promise((ok) => setTimeout(ok, 50));
   expect(done(), what).toBe(true);
 }
+
+/** The console_session cookie an answer sets, as a Cookie header's pair ("" when it sets none). */
+export function sessionCookie(headers: Headers): string {
+  const line = headers.getSetCookie().find((l) => l.startsWith("console_session="));
+  return line ? line.split(";")[0]! : "";
+}

@@ -6,7 +6,7 @@
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { now, setClock } from "../../worker/lib/clock";
-import { ConsoleBrowser, until } from "./console.helpers";
+import { ConsoleBrowser, sessionCookie, until } from "./console.helpers";
 import { expectInvalid, expectProblem, freshIp, ORIGIN, shardOf, unique } from "./helpers";
 import { captureMail, linksIn, mailsTo } from "./messages.helpers";
 import { restaurant } from "./oauth.fixtures";
@@ -33,7 +33,7 @@ async function signIn(username: string, password: string) {
       body: JSON.stringify({ username, password }),
     }),
   );
-  return { status: res.status, cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]! };
+  return { status: res.status, cookie: sessionCookie(res.headers) };
 }
 
 const sessionOf = (cookie: string) =>

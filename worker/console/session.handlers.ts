@@ -3,10 +3,10 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
-import { sha256Hex, verifyPassword } from "../lib/crypto";
+import { sha256Hex } from "../lib/crypto";
 import { passwordField } from "../lib/openapi";
 import { nowIso } from "../lib/time";
-import { checkAccount } from "../properties/accounts";
+import { checkAccount, checkCurrentPassword } from "../properties/accounts";
 import { credentialChanges } from "../properties/credentials";
 import { getEntry, setCredentials } from "../shards/directory.repo";
 import {
@@ -33,13 +33,15 @@ export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.
   return parsed.data;
 }
 
+const tooManyGuesses = (what: string) =>
+  new ApiError("too_many_requests", `too many ${what}; retry after 60 seconds`, {
+    headers: { "Retry-After": "60" },
+  });
+
 export async function signIn(c: Ctx) {
   const body = await bodyOf(c, SignIn);
   const checked = await checkAccount(c, body.username, body.password);
-  if (!checked.ok && checked.why === "limited")
-    throw new ApiError("too_many_requests", "too many sign-in attempts; retry after 60 seconds", {
-      headers: { "Retry-After": "60" },
-    });
+  if (!checked.ok && checked.why === "limited") throw tooManyGuesses("sign-in attempts");
   if (!checked.ok) throw new ApiError("invalid_credentials", "unknown username or wrong password");
   const facts = await propertyFacts(c, checked.entry);
   const session = await startConsoleSession(c, checked.entry, facts.locale);
@@ -60,8 +62,10 @@ export async function changePassword(c: Ctx) {
   const session = sessionOf(c);
   const body = await bodyOf(c, PasswordChange);
   const entry = await getEntry(c.get("control"), session.entry.id);
-  if (!entry || !(await verifyPassword(body.old_password, entry.passwordHash)))
-    // 403, not 401: the session is good, the proof it offered is not
+  const old = entry ? await checkCurrentPassword(c, entry, body.old_password) : "wrong";
+  if (old === "limited") throw tooManyGuesses("password changes");
+  // 403, not 401: the session is good, the proof it offered is not
+  if (!entry || old === "wrong")
     throw new ApiError("invalid_credentials", "the old password is wrong", { status: 403 });
   const changes = await credentialChanges({ password: body.new_password });
   await setCredentials(c.get("control"), entry.id, changes);
