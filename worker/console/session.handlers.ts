@@ -79,8 +79,13 @@ export async function changePassword(c: Ctx) {
   return c.body(null, 204);
 }
 
-/** A platform's single-use link (60 s): a fresh session for its property, then the console. */
+/**
+ * A platform's single-use link (60 s): a fresh session for its property, then the console. Only a
+ * GET spends it: a HEAD (a link checker, a chat's preview) would leave the browser's GET an
+ * expired link, so it is answered without looking.
+ */
 export async function followLink(c: Ctx) {
+  if (c.req.method === "HEAD") return c.body(null, 200, { "Cache-Control": "no-store" });
   const token = c.req.param("token") ?? "";
   const link =
     token.length <= 100
