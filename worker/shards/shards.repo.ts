@@ -44,6 +44,12 @@ function stateOf(row: { base: number; high: number; seqs: string } | null): IdRa
   return { base: row.base, high: row.high, seqs: JSON.parse(row.seqs ?? "{}") };
 }
 
+/** Where the shard's id range stands, read only: undefined before it has one. */
+export async function readIdRange(d1: D1Database): Promise<IdRangeState | undefined> {
+  const row = await d1.prepare(rangeState).first<{ base: number; high: number; seqs: string }>();
+  return row ? stateOf(row) : undefined;
+}
+
 /**
  * Gives the shard its id range, starting at `base`, unless it has one (a move may have moved it
  * on since), and starts every sequence there: a missing one is added, and one below the range is

@@ -10,7 +10,7 @@
 import { controlDb, shardHandle } from "../db/handles";
 import type { Bindings, Db } from "../env";
 import { allocateIdRange } from "./directory.repo";
-import { type IdRangeState, rebaseIdRange, seedIdRange } from "./shards.repo";
+import { type IdRangeState, readIdRange, rebaseIdRange, SEQUENCED_TABLES, seedIdRange } from "./shards.repo";
 
 /** A trillion ids per range and table: a thousand ranges below 10^15, the API's ids having at most 15 digits. */
 export const ID_STRIDE = 1_000_000_000_000;
@@ -55,7 +55,11 @@ export function ensureIdRange(env: Bindings, index: number): Promise<unknown> {
 export async function checkIdRange(env: Bindings, index: number): Promise<IdRangeState> {
   if (index >= MAX_SHARDS)
     throw new Error(`shard ${index}: at most ${MAX_SHARDS} shards have ranges of their own`);
-  const state = await seedIdRange(shardD1(env, index), index * ID_STRIDE);
+  const d1 = shardD1(env, index);
+  // one read when all is well (the cron asks every minute); the seeding's writes only when it is not
+  const read = await readIdRange(d1);
+  const seeded = read && SEQUENCED_TABLES.every((t) => (read.seqs[t] ?? -1) >= read.base);
+  const state = seeded ? read : await seedIdRange(d1, index * ID_STRIDE);
   return state.high < state.base + ID_STRIDE ? state : freshRange(env, index, state, state.high);
 }
 
