@@ -72,6 +72,13 @@ CREATE INDEX `console_sessions_property_idx` ON `console_sessions` (`property_id
 
 CREATE UNIQUE INDEX `console_sessions_token_uq` ON `console_sessions` (`token_hash`);
 
+CREATE TABLE `id_ranges` (
+	`base` integer PRIMARY KEY NOT NULL,
+	`shard` integer NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	CONSTRAINT "id_ranges_shard_ck" CHECK("id_ranges"."shard" >= 0)
+);
+
 CREATE TABLE `idempotency_keys` (
 	`scope` text NOT NULL,
 	`key` text NOT NULL,
@@ -125,6 +132,14 @@ CREATE UNIQUE INDEX `property_directory_public_key_uq` ON `property_directory` (
 CREATE INDEX `property_directory_shard_idx` ON `property_directory` (`shard`,`deleted_at`);
 
 CREATE UNIQUE INDEX `property_directory_username_key_uq` ON `property_directory` (`username_key`);
+
+CREATE TRIGGER `property_directory_password_ends_reset_links`
+AFTER UPDATE OF `password_hash` ON `property_directory`
+FOR EACH ROW
+WHEN OLD.`password_hash` IS NOT NEW.`password_hash`
+BEGIN
+  DELETE FROM `console_links` WHERE `property_id` = NEW.`id` AND `kind` = 'reset';
+END;
 
 CREATE TABLE `property_grants` (
 	`client_id` integer NOT NULL,

@@ -41,6 +41,12 @@ BEGIN
   SELECT RAISE(ABORT, 'resource_in_use');
 END;
 
+CREATE TRIGGER `catalog_changes_id_in_range` AFTER INSERT ON `catalog_changes` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: catalog_changes');
+END;
+
 CREATE TRIGGER `catalog_changes_moving_delete` BEFORE DELETE ON `catalog_changes` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
 BEGIN
@@ -76,6 +82,12 @@ CREATE TABLE `closures` (
 
 CREATE INDEX `closures_property_dates_idx` ON `closures` (`property_id`,`start_date`,`end_date`);
 
+CREATE TRIGGER `closures_id_in_range` AFTER INSERT ON `closures` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: closures');
+END;
+
 CREATE TRIGGER `closures_moving_delete` BEFORE DELETE ON `closures` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
 BEGIN
@@ -109,6 +121,12 @@ CREATE TABLE `customers` (
 CREATE UNIQUE INDEX `customers_property_email_uq` ON `customers` (`property_id`,`email`);
 
 CREATE INDEX `customers_property_phone_idx` ON `customers` (`property_id`,`phone`);
+
+CREATE TRIGGER `customers_id_in_range` AFTER INSERT ON `customers` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: customers');
+END;
 
 CREATE TRIGGER `customers_keep_guests`
 BEFORE UPDATE OF `first_name`, `last_name`, `email`, `phone` ON `customers`
@@ -194,6 +212,12 @@ BEGIN
   UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
 END;
 
+CREATE TRIGGER `dining_tables_id_in_range` AFTER INSERT ON `dining_tables` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: dining_tables');
+END;
+
 CREATE TRIGGER `dining_tables_moving_delete` BEFORE DELETE ON `dining_tables` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
 BEGIN
@@ -261,6 +285,15 @@ WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p
 BEGIN
   SELECT RAISE(ABORT, 'property_moving');
 END;
+
+CREATE TABLE `id_range` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`base` integer NOT NULL,
+	`copying` integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "id_range_one_ck" CHECK("id_range"."id" = 1),
+	CONSTRAINT "id_range_base_ck" CHECK("id_range"."base" >= 0),
+	CONSTRAINT "id_range_copying_ck" CHECK("id_range"."copying" IN (0, 1))
+);
 
 CREATE TABLE `message_bodies` (
 	`message_id` integer PRIMARY KEY NOT NULL,
@@ -335,6 +368,12 @@ BEGIN
   DELETE FROM `message_bodies` WHERE `message_id` = NEW.`id`;
 END;
 
+CREATE TRIGGER `messages_id_in_range` AFTER INSERT ON `messages` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: messages');
+END;
+
 CREATE TRIGGER `messages_moving_delete` BEFORE DELETE ON `messages` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
 BEGIN
@@ -360,11 +399,6 @@ WHEN NEW.`template` = 'offer'
 BEGIN
   SELECT RAISE(IGNORE);
 END;
-
-CREATE TABLE `move_sequences` (
-	`name` text PRIMARY KEY NOT NULL,
-	`seq` integer NOT NULL
-);
 
 CREATE TABLE `properties` (
 	`id` integer PRIMARY KEY NOT NULL,
@@ -600,6 +634,12 @@ BEGIN
   SELECT RAISE(ABORT, 'catalog_changed');
 END;
 
+CREATE TRIGGER `reservations_id_in_range` AFTER INSERT ON `reservations` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: reservations');
+END;
+
 CREATE TRIGGER `reservations_live_service`
 BEFORE INSERT ON `reservations`
 FOR EACH ROW
@@ -825,6 +865,12 @@ BEGIN
   UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
 END;
 
+CREATE TRIGGER `rooms_id_in_range` AFTER INSERT ON `rooms` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: rooms');
+END;
+
 CREATE TRIGGER `rooms_moving_delete` BEFORE DELETE ON `rooms` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
 BEGIN
@@ -887,6 +933,12 @@ CREATE TRIGGER `services_catalog_version_update` AFTER UPDATE ON `services` FOR 
 WHEN (SELECT `copying` FROM `properties` WHERE `id` = NEW.`property_id`) = 0
 BEGIN
   UPDATE `properties` SET `catalog_version` = `catalog_version` + 1 WHERE `id` = NEW.`property_id`;
+END;
+
+CREATE TRIGGER `services_id_in_range` AFTER INSERT ON `services` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: services');
 END;
 
 CREATE TRIGGER `services_moving_delete` BEFORE DELETE ON `services` FOR EACH ROW
@@ -1001,6 +1053,12 @@ CREATE INDEX `waitlist_offers_reservation_idx` ON `waitlist_offers` (`reservatio
 
 CREATE UNIQUE INDEX `waitlist_offers_token_uq` ON `waitlist_offers` (`token_hash`);
 
+CREATE TRIGGER `waitlist_offers_id_in_range` AFTER INSERT ON `waitlist_offers` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: waitlist_offers');
+END;
+
 CREATE TRIGGER `waitlist_offers_moving_delete` BEFORE DELETE ON `waitlist_offers` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
 BEGIN
@@ -1038,6 +1096,12 @@ CREATE TABLE `webhook_attempts` (
 );
 
 CREATE INDEX `webhook_attempts_delivery_idx` ON `webhook_attempts` (`delivery_id`,`id`);
+
+CREATE TRIGGER `webhook_attempts_id_in_range` AFTER INSERT ON `webhook_attempts` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: webhook_attempts');
+END;
 
 CREATE TRIGGER `webhook_attempts_moving_delete` BEFORE DELETE ON `webhook_attempts` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `webhook_deliveries` WHERE `id` = OLD.`delivery_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)
@@ -1087,6 +1151,12 @@ CREATE INDEX `webhook_deliveries_event_idx` ON `webhook_deliveries` (`event_id`)
 CREATE INDEX `webhook_deliveries_order_idx` ON `webhook_deliveries` (`subscription_id`,`reservation_id`,`id`);
 
 CREATE INDEX `webhook_deliveries_subscription_idx` ON `webhook_deliveries` (`subscription_id`,`id`);
+
+CREATE TRIGGER `webhook_deliveries_id_in_range` AFTER INSERT ON `webhook_deliveries` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: webhook_deliveries');
+END;
 
 CREATE TRIGGER `webhook_deliveries_moving_delete` BEFORE DELETE ON `webhook_deliveries` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
@@ -1174,6 +1244,12 @@ BEGIN
     AND s.`deleted_at` IS NULL AND s.`disabled_at` IS NULL;
 END;
 
+CREATE TRIGGER `webhook_events_id_in_range` AFTER INSERT ON `webhook_events` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: webhook_events');
+END;
+
 CREATE TRIGGER `webhook_events_moving_delete` BEFORE DELETE ON `webhook_events` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
 BEGIN
@@ -1214,6 +1290,12 @@ CREATE INDEX `webhook_subscriptions_client_idx` ON `webhook_subscriptions` (`cli
 CREATE INDEX `webhook_subscriptions_property_type_idx` ON `webhook_subscriptions` (`property_id`,`webhook_type`);
 
 CREATE UNIQUE INDEX `webhook_subscriptions_searchengine_uq` ON `webhook_subscriptions` (`property_id`) WHERE "webhook_subscriptions"."webhook_type" = 'SEARCHENGINE_BOOKING' AND "webhook_subscriptions"."deleted_at" IS NULL;
+
+CREATE TRIGGER `webhook_subscriptions_id_in_range` AFTER INSERT ON `webhook_subscriptions` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: webhook_subscriptions');
+END;
 
 CREATE TRIGGER `webhook_subscriptions_moving_delete` BEFORE DELETE ON `webhook_subscriptions` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)

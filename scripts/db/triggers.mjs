@@ -92,8 +92,8 @@ export function migrationSql(triggers) {
   return `${triggers.map((t) => `${t.sql};`).join("\n--> statement-breakpoint\n")}\n`;
 }
 
-/** The shard's tables that are no property's rows: the property itself, the move's own bookkeeping. */
-const NOT_PROPERTY_ROWS = ["properties", "move_sequences"];
+/** The shard's tables that are no property's rows: the property itself, the shard's own id range. */
+const NOT_PROPERTY_ROWS = ["properties", "id_range"];
 
 /**
  * Where the shard's schema (migrations/shard.schema.sql) and this list part: a guard that is not
