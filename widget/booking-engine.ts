@@ -407,7 +407,7 @@ export class BookingEngine extends LitElement {
       case "manage":
         return html`<be-manage-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`;
       case "offer":
-        return html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`;
+        return html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`;
       default:
         return html`<be-book-page
           data-page
