@@ -5,6 +5,7 @@ import { shardDb } from "../../worker/shards/shards";
 import {
   atArrival,
   book,
+  call,
   createIn,
   dateInDays,
   GUEST,
@@ -453,6 +454,16 @@ describe("DELETE /reservations/{id}", () => {
       (await book(client, { start_date: date, service_id: r.service.id, table_ids: [r.t1.id] })).status,
     ).toBe(201);
     expect((await client.call(`/api/v2/reservations/${a.id}`, { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("answers the id alone, as the OpenAPI document says in words and by its example", async () => {
+    const doc = (await call("/api/v2/openapi.json")).json;
+    const op = doc.paths["/api/v2/reservations/{reservation_id}"].delete;
+    const ok = op.responses["200"];
+    expect(ok.content["application/json"].schema.properties.data.items.type).toBe("integer");
+    expect(ok.content["application/json"].schema.example).toEqual({ data: [42] });
+    expect(ok.description).toContain('{"data": [id]}');
+    expect(op.description).toContain('{"data": [id]}');
   });
 });
 
