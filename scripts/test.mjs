@@ -75,6 +75,11 @@ const stages = [
     join(ROOT, "scripts", "deploy.mjs"),
     "--dry-run",
   ]),
+  // The sizes the docs quote, against what that build measured (dist/figures.json).
+  one("docs' figures against the build", process.execPath, [
+    join(ROOT, "scripts", "check-docs.mjs"),
+    "--figures",
+  ]),
   // tsc is one thread and the browser suite mostly waits on wrangler and Chromium: side by side
   {
     name: "typecheck and widget component tests (web-test-runner, Chromium, wrangler dev)",

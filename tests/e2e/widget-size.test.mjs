@@ -2,9 +2,10 @@
 // made here, so each rule is seen to bite: a first page counts with every chunk it imports
 // statically, a chunk imported later counts in none, and a later chunk pulled into a first page's
 // static imports, or any chunk into the module's, is named as misplaced (the build then fails).
-// Then the real build's figures, which npm test's build stage has just made.
+// Then the real build's figures, which npm test's build stage has just made, and the check that
+// keeps the sizes the docs quote within reach of them (scripts/check-docs.mjs --figures).
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -16,6 +17,8 @@ import {
   WIDGET_BUDGET_BYTES,
   widgetSize,
 } from "../../scripts/build-widget.mjs";
+import { ROOT } from "../../scripts/dev-server.mjs";
+import { run } from "../support/run.mjs";
 
 const dirs = [];
 after(() => {
@@ -82,5 +85,35 @@ describe("the widget's first load, as the build counts it", () => {
     assert.equal(WIDGET_BUDGET_BYTES, 28 * 1024);
     assert.deepEqual(size.misplaced, []);
     assert.ok(size.firstLoad <= size.budget, `${size.firstLoad} bytes over ${size.budget}`);
+  });
+});
+
+const FIGURES = join(ROOT, "dist", "figures.json");
+
+describe("the sizes the docs quote", { skip: !existsSync(FIGURES) && "no build yet" }, () => {
+  const check = (file) =>
+    run(process.execPath, [join(ROOT, "scripts", "check-docs.mjs"), `--figures=${file}`]);
+
+  it("are within reach of what the build measured", async () => {
+    const r = await check(FIGURES);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\d+ quoted sizes within reach/);
+  });
+
+  it("fail the check when the build measures otherwise: a size out of reach, a budget changed", async () => {
+    const figures = JSON.parse(readFileSync(FIGURES, "utf8"));
+    const file = join(mkdtempSync(join(tmpdir(), "figures-")), "figures.json");
+    dirs.push(join(file, ".."));
+    writeFileSync(
+      file,
+      JSON.stringify({ ...figures, "widget.module": figures["widget.module"] + 2, "widget.budget": 25 }),
+    );
+    const r = await check(file);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /docs\/widget\.md:\d+: quotes [\d.]+ KiB for widget\.module; the build measured/);
+    assert.match(
+      r.stderr,
+      /docs\/testing\.md:\d+: quotes 28\.0 KiB for widget\.budget; the build measured 25 KiB/,
+    );
   });
 });
