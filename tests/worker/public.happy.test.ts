@@ -504,14 +504,15 @@ describe("POST /public/{public_key}/reservations", () => {
     });
     expectProblem(res, 409, "time no longer available");
     expect(res.json.code).toBe("time_no_longer_available");
-    // Free for a stay of 60: 17:00..18:15 and 20:30..22:00; nearest to 19:30 first (the earlier on a tie), at most 6.
+    // Free for a stay of 60: 17:00..18:30 (one at 18:30 leaves as the walk-in sits down) and 20:30..22:00;
+    // nearest to 19:30 first (the earlier on a tie), at most 6.
     expect(res.json.alternatives).toEqual([
+      "18:30:00",
       "20:30:00",
       "18:15:00",
       "20:45:00",
       "18:00:00",
       "21:00:00",
-      "17:45:00",
     ]);
     for (const hour of res.json.alternatives) expect(await listed(r.guest, r.date, 2)).toContain(hour);
   });
