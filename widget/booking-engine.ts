@@ -6,7 +6,7 @@ import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
 import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
-import { PublicApi, PublicApiError, type PublicProfile } from "./api.js";
+import { PublicApi, PublicApiError, type PublicProfile, SCAN_DAYS } from "./api.js";
 import { ownEntries } from "./entries.js";
 import type { NavigateDetail } from "./events.js";
 import { pickLocale, setLocale, supported } from "./localization.js";
@@ -276,8 +276,12 @@ export class BookingEngine extends LitElement {
       // The restaurant's own texts in the guest's language, when the page says which one.
       client.locale = supported(this.locale) ?? supported(document.documentElement.lang);
       // The request leaves the task that defines the element; while the restaurant loads, the booking
-      // page's first screen is prepared in small tasks of their own.
-      const asked = nextTask().then(() => client.profile(signal));
+      // page's first screen is prepared in small tasks of their own, and its first times are asked
+      // for beside the profile (the hosted pages preload the same address).
+      const asked = nextTask().then(() => {
+        if (this.page === "book") client.prefetchFirstDays(this.pax ?? 2, SCAN_DAYS);
+        return client.profile(signal);
+      });
       const [profile] = await Promise.all([
         asked,
         this.page === "book" ? prepareBookPage(client.locale ?? "en", this.hosted) : undefined,

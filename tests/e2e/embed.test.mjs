@@ -1,7 +1,9 @@
 // The widget embedded by a script tag on another origin, while it loads: what the guest sees
 // before the restaurant's profile has come (the booking page's shape, not an empty box), and what
-// the module asks for meanwhile (its page's chunks and its language's table beside the profile,
-// not after it). The profile's answer is held back by the browser until the test has looked.
+// the module asks for meanwhile (its page's chunks, its language's table and the first two weeks
+// of times beside the profile, not after it). The profile's answer is held back by the browser
+// until the test has looked. And the hosted booking page, whose head asks for the same times:
+// the widget takes that answer instead of asking again.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -45,7 +47,7 @@ describe("the widget embedded on another origin, while it loads", () => {
     rmSync(STATE, { recursive: true, force: true });
   });
 
-  it("shows the booking page's shape and asks for its page and its language's table before the profile answers", async () => {
+  it("shows the booking page's shape and asks for its page, its language's table and its first times before the profile answers", async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const asked = [];
     page.on("request", (r) => asked.push(new URL(r.url()).pathname));
@@ -76,6 +78,7 @@ describe("the widget embedded on another origin, while it loads", () => {
         asked.some((p) => /^\/widget\/pages\/book-page-[\w-]+\.js$/.test(p)),
         asked.join("\n"),
       );
+      assert.ok(asked.includes(`${profile}/slots`), asked.join("\n"));
       const preloads = await page.$$eval('link[rel="modulepreload"]', (links) => links.map((l) => l.href));
       assert.ok(
         preloads.some((href) => href.startsWith(`${server.url}/widget/locales/fr-`)),
@@ -90,6 +93,20 @@ describe("the widget embedded on another origin, while it loads", () => {
       await page.locator("booking-engine").locator("h2").first().innerText(),
       /Réserver une table/,
     );
+    // the times asked for beside the profile were the ones shown: no second request for them
+    assert.equal(asked.filter((p) => p === `${profile}/slots`).length, 1, asked.join("\n"));
+    await page.close();
+  });
+
+  it("on the hosted booking page, takes the times its head preloads rather than asking again", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const slots = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname.endsWith("/slots")) slots.push(r.url());
+    });
+    await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=fr`);
+    await page.locator("booking-engine").locator('input[name="time"]').first().waitFor({ timeout: 30_000 });
+    assert.equal(slots.length, 1, slots.join("\n"));
     await page.close();
   });
 });

@@ -278,6 +278,19 @@ describe("GET /public/{public_key}/slots", () => {
     ]);
   });
 
+  it("without a date, lists from the first day bookable online: the profile's first_date, asked beside it", async () => {
+    const r = await smallRestaurant();
+    const profile = (await r.guest.call("")).json.data[0];
+    const res = await r.guest.call("/slots?pax=2&days=2");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.map((d: { date: string }) => d.date)).toEqual([
+      profile.first_date,
+      plusDays(profile.first_date, 1),
+    ]);
+    const dated = await r.guest.call(`/slots?date=${profile.first_date}&pax=2&days=2`);
+    expect(res.json.data).toEqual(dated.json.data);
+  });
+
   it("a closed day has nothing to wait for either", async () => {
     const r = await smallRestaurant();
     await r.client.call("/api/v2/closures", { body: { start_date: r.date, reason: "holiday" } });

@@ -84,6 +84,11 @@ export function checkOnlinePax(settings: Settings, pax: number) {
 
 // ---------- slots ----------
 
+/** The first day a guest can book online: today in the restaurant's zone, moved on by min_notice. */
+export function firstOnlineDate(settings: Pick<Settings, "timezone" | "min_notice">): string {
+  return zonedParts(settings.timezone, now() + settings.min_notice * 60000).date;
+}
+
 /**
  * Every time the party can book online, per day and service, closures honoured: the engine's
  * listing with out_of_order (closures) on, from one load of the whole range. What the waiting
@@ -95,7 +100,8 @@ export async function publicSlots(
   db: Db,
   property: PropertyRow,
   q: {
-    date: string;
+    /** undefined: from the first day bookable online (firstOnlineDate) */
+    date?: string | undefined;
     pax: number;
     days: number;
     service_id?: number | undefined;
@@ -105,8 +111,9 @@ export async function publicSlots(
   const settings = resolveSettings(property.settings);
   checkOnlinePax(settings, q.pax);
   const texts = textsFor(settings, q.locale);
-  const days = listedDays(q.date, q.days);
-  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, {
+  const from = q.date ?? firstOnlineDate(settings);
+  const days = listedDays(from, q.days);
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, from, days.at(-1)!, {
     lean: true,
   });
   let services = catalog.services.filter(isOnline);
