@@ -89,6 +89,16 @@ export function firstOnlineDate(settings: Pick<Settings, "timezone" | "min_notic
   return zonedParts(settings.timezone, now() + settings.min_notice * 60000).date;
 }
 
+/** What a guest's listing asks for. */
+interface SlotsAsked {
+  /** undefined: from the first day bookable online (firstOnlineDate) */
+  date?: string | undefined;
+  pax: number;
+  days: number;
+  service_id?: number | undefined;
+  locale?: Locale | undefined;
+}
+
 /**
  * Every time the party can book online, per day and service, closures honoured: the engine's
  * listing with out_of_order (closures) on, from one load of the whole range. What the waiting
@@ -96,18 +106,7 @@ export function firstOnlineDate(settings: Pick<Settings, "timezone" | "min_notic
  * an open table that seats the party, but every such table is held or the kitchen's pacing is
  * reached. A service past midnight lists its late times under the day it started.
  */
-export async function publicSlots(
-  db: Db,
-  property: PropertyRow,
-  q: {
-    /** undefined: from the first day bookable online (firstOnlineDate) */
-    date?: string | undefined;
-    pax: number;
-    days: number;
-    service_id?: number | undefined;
-    locale?: Locale | undefined;
-  },
-): Promise<PublicSlotDay[]> {
+export async function publicSlots(db: Db, property: PropertyRow, q: SlotsAsked): Promise<PublicSlotDay[]> {
   const settings = resolveSettings(property.settings);
   checkOnlinePax(settings, q.pax);
   const texts = textsFor(settings, q.locale);
