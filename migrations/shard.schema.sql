@@ -340,7 +340,7 @@ CREATE TABLE "messages" (
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "messages_template_ck" CHECK("messages"."template" IN ('confirmation', 'waiting', 'change', 'cancellation', 'reminder', 'offer', 'restaurant_booking', 'restaurant_cancellation', 'password_reset')),
+	CONSTRAINT "messages_template_ck" CHECK("messages"."template" IN ('confirmation', 'waiting', 'change', 'cancellation', 'reminder', 'offer', 'restaurant_booking', 'restaurant_cancellation', 'restaurant_change', 'password_reset')),
 	CONSTRAINT "messages_recipient_ck" CHECK("messages"."recipient" IN ('guest', 'restaurant')),
 	CONSTRAINT "messages_state_ck" CHECK("messages"."state" IN ('pending', 'sent', 'failed', 'cancelled')),
 	CONSTRAINT "messages_sent_ck" CHECK("messages"."state" <> 'sent' OR "messages"."sent_at" IS NOT NULL),
@@ -556,7 +556,7 @@ WHEN (SELECT `copying` FROM `properties` WHERE `id` = (SELECT `property_id` FROM
   WHERE h.`table_id` = NEW.`table_id`
     AND h.`reservation_id` <> NEW.`reservation_id`
     AND h.`start_min` > NEW.`start_min` - 1441
-    AND h.`start_min` <= NEW.`end_min`
+    AND h.`start_min` < NEW.`end_min`
     AND NEW.`start_min` < h.`end_min`
 ) OR EXISTS (
   SELECT 1 FROM `dining_tables` t WHERE t.`id` = NEW.`table_id` AND t.`deleted_at` IS NOT NULL

@@ -18,6 +18,15 @@ import {
 export { token };
 
 const NAME = "Trattoria Demo";
+/** Where the demo restaurant is: its welcome page, confirmation and emails show it, with a map link. */
+export const DEMO_POSITION = {
+  address: "Via Solferino 12",
+  zip: "20121",
+  city: "Milano",
+  country: "IT",
+  latitude: 45.4768,
+  longitude: 9.1873,
+};
 const unique = (name) => `${name}-${Date.now().toString(36)}`;
 
 /** Ensures the demo client, its sandbox and its production restaurant; returns what a newcomer needs. */
@@ -28,13 +37,22 @@ export async function ensureDemo(url, persistTo, opsToken) {
   if (!access) ({ saved, access } = await newClient(url));
   if (!saved.production && opsToken) saved = await productionRestaurant(url, access, saved, opsToken);
   writeFileSync(file, JSON.stringify(saved, null, 2));
-  // both get the demo's rooms, tables and services: the sandbox is where local webhooks go (http)
+  // both get the demo's rooms, tables and services, and its address (a state made before it had one too)
   for (const property_id of new Set([saved.property_id, saved.sandbox_property_id])) {
     const rooms = await request(url, "/api/v2/rooms", { token: access, property: property_id });
     if (rooms.status === 200 && rooms.json.data.length === 0)
       await seedCatalog(url, { token: access, property_id }, DEMO_CATALOG);
+    await ensurePosition(url, access, property_id);
   }
   return { ...saved, token: access };
+}
+
+async function ensurePosition(url, access, property_id) {
+  const path = `/api/v2/properties/${property_id}`;
+  const property = await request(url, path, { token: access });
+  if (property.status !== 200 || property.json.data[0].position?.city) return;
+  const put = await request(url, path, { token: access, method: "PUT", body: { position: DEMO_POSITION } });
+  if (put.status !== 200) throw new Error(`demo address: ${put.status} ${JSON.stringify(put.json)}`);
 }
 
 /** A new demo client; its sandbox property is the demo restaurant until the production one exists. */

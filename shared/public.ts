@@ -72,7 +72,8 @@ export const PublicService = z.object({
 export type PublicService = z.infer<typeof PublicService>;
 
 export const PublicSlotsQuery = z.object({
-  date: dateString,
+  /** default: the first day bookable online (the profile's first_date) */
+  date: dateString.optional(),
   pax: z.coerce.number().int().min(1).max(1000),
   /** how many days from `date` (default 1, at most 14) */
   days: z.coerce.number().int().min(1).max(14).default(1),

@@ -57,6 +57,12 @@ export interface Config {
   webhookTimeoutMs: number;
   webhookRetentionDays: number;
   messageRetentionDays: number;
+  /**
+   * Webhooks may go to a loopback receiver (http://localhost, 127.0.0.1, [::1]) of any property:
+   * only in local development (ENVIRONMENT=development) on a loopback PUBLIC_ORIGIN, i.e. `npm
+   * start`, where the receiver and the Worker share the machine. A deploy refuses both.
+   */
+  loopbackWebhooks: boolean;
 }
 
 const parsed = new WeakMap<object, Config>();
@@ -77,6 +83,7 @@ export function config(env: Bindings): Config {
       webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
       webhookRetentionDays: v.WEBHOOK_RETENTION_DAYS,
       messageRetentionDays: v.MESSAGE_RETENTION_DAYS,
+      loopbackWebhooks: development && loopbackOrigin(v.PUBLIC_ORIGIN),
     };
     warnOnce(env, c);
     parsed.set(env, c);
@@ -103,6 +110,17 @@ function warnOnce(env: Bindings, c: Config) {
           "LINK_SECRET is not set: emails go out without manage links and no waiting-list offers are made",
       }),
     );
+}
+
+/** Whether the origin is this machine's own (localhost, 127.x.x.x, [::1]). */
+function loopbackOrigin(origin: string): boolean {
+  const host = new URL(origin).hostname;
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "[::1]" ||
+    /^127\.\d+\.\d+\.\d+$/.test(host)
+  );
 }
 
 function safeOrigin(value: string): string | undefined {

@@ -278,6 +278,19 @@ describe("GET /public/{public_key}/slots", () => {
     ]);
   });
 
+  it("without a date, lists from the first day bookable online: the profile's first_date, asked beside it", async () => {
+    const r = await smallRestaurant();
+    const profile = (await r.guest.call("")).json.data[0];
+    const res = await r.guest.call("/slots?pax=2&days=2");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.map((d: { date: string }) => d.date)).toEqual([
+      profile.first_date,
+      plusDays(profile.first_date, 1),
+    ]);
+    const dated = await r.guest.call(`/slots?date=${profile.first_date}&pax=2&days=2`);
+    expect(res.json.data).toEqual(dated.json.data);
+  });
+
   it("a closed day has nothing to wait for either", async () => {
     const r = await smallRestaurant();
     await r.client.call("/api/v2/closures", { body: { start_date: r.date, reason: "holiday" } });
@@ -504,14 +517,15 @@ describe("POST /public/{public_key}/reservations", () => {
     });
     expectProblem(res, 409, "time no longer available");
     expect(res.json.code).toBe("time_no_longer_available");
-    // Free for a stay of 60: 17:00..18:15 and 20:30..22:00; nearest to 19:30 first (the earlier on a tie), at most 6.
+    // Free for a stay of 60: 17:00..18:30 (one at 18:30 leaves as the walk-in sits down) and 20:30..22:00;
+    // nearest to 19:30 first (the earlier on a tie), at most 6.
     expect(res.json.alternatives).toEqual([
+      "18:30:00",
       "20:30:00",
       "18:15:00",
       "20:45:00",
       "18:00:00",
       "21:00:00",
-      "17:45:00",
     ]);
     for (const hour of res.json.alternatives) expect(await listed(r.guest, r.date, 2)).toContain(hour);
   });

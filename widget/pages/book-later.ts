@@ -61,7 +61,7 @@ export function detailsStep(v: DetailsView) {
       <form part="form" novalidate @submit=${v.submit} @input=${v.remember} @change=${v.remember}>
         ${guestFields(v.guest, v.errors)}
         <div role="alert" class="alert">
-          ${taken ? takenMessage(v.alternatives) : v.failure ? html`<p class="message error" part="error">${bookingError(v.failure)}</p>` : nothing}
+          ${taken ? takenMessage(v.alternatives) : v.failure ? html`<p class="message error" part="error">${bookingError(v.failure, v.profile)}</p>` : nothing}
         </div>
         ${taken && v.alternatives?.length ? freeTimes(v, v.alternatives) : nothing}
         <div class="actions">

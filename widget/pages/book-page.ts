@@ -162,7 +162,9 @@ export class BookPage extends LitElement {
       if (!date) {
         // The request in a task of its own, out of the one that draws the page.
         await nextTask();
-        const days = await api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
+        // asked beside the profile when the element knew the party (BookingEngine); asked again if that failed
+        const ask = () => api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
+        const days = await (api.takeFirstDays(pax)?.catch(ask) ?? ask());
         this.days.remember(pax, days);
         const first = firstOpenDay(days, this.serviceId);
         this.date = first?.date ?? profile.first_date;

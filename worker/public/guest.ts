@@ -84,6 +84,21 @@ export function checkOnlinePax(settings: Settings, pax: number) {
 
 // ---------- slots ----------
 
+/** The first day a guest can book online: today in the restaurant's zone, moved on by min_notice. */
+export function firstOnlineDate(settings: Pick<Settings, "timezone" | "min_notice">): string {
+  return zonedParts(settings.timezone, now() + settings.min_notice * 60000).date;
+}
+
+/** What a guest's listing asks for. */
+interface SlotsAsked {
+  /** undefined: from the first day bookable online (firstOnlineDate) */
+  date?: string | undefined;
+  pax: number;
+  days: number;
+  service_id?: number | undefined;
+  locale?: Locale | undefined;
+}
+
 /**
  * Every time the party can book online, per day and service, closures honoured: the engine's
  * listing with out_of_order (closures) on, from one load of the whole range. What the waiting
@@ -91,22 +106,13 @@ export function checkOnlinePax(settings: Settings, pax: number) {
  * an open table that seats the party, but every such table is held or the kitchen's pacing is
  * reached. A service past midnight lists its late times under the day it started.
  */
-export async function publicSlots(
-  db: Db,
-  property: PropertyRow,
-  q: {
-    date: string;
-    pax: number;
-    days: number;
-    service_id?: number | undefined;
-    locale?: Locale | undefined;
-  },
-): Promise<PublicSlotDay[]> {
+export async function publicSlots(db: Db, property: PropertyRow, q: SlotsAsked): Promise<PublicSlotDay[]> {
   const settings = resolveSettings(property.settings);
   checkOnlinePax(settings, q.pax);
   const texts = textsFor(settings, q.locale);
-  const days = listedDays(q.date, q.days);
-  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, {
+  const from = q.date ?? firstOnlineDate(settings);
+  const days = listedDays(from, q.days);
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, from, days.at(-1)!, {
     lean: true,
   });
   let services = catalog.services.filter(isOnline);

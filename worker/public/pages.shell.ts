@@ -5,8 +5,6 @@
 import { html, raw } from "hono/html";
 import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
-import { now } from "../lib/clock";
-import { zonedParts } from "../lib/localtime";
 import { type Locale, textsFor } from "./guest";
 
 export type Page = "welcome" | "services" | "book" | "manage" | "offer";
@@ -146,20 +144,15 @@ export interface Shell {
 /**
  * What the booking page asks for first, asked by the page itself while the script loads (the
  * same URLs as the widget's, so it takes these answers): the restaurant, and its times from the
- * first bookable day for the party of the address (else two), as the widget scans them.
+ * first bookable day for the party of the address (else two), as the widget asks them beside it.
  */
 function preloads(v: Shell) {
   if (v.page !== "book") return "";
   const settings = resolveSettings(v.property.settings);
   const base = `/api/v2/public/${encodeURIComponent(v.property.publicKey)}`;
   const pax = Math.min(Number(v.pax ?? 2), settings.max_online_pax);
-  const firstDate = zonedParts(settings.timezone, now() + settings.min_notice * 60_000).date;
-  const slots = new URLSearchParams({
-    date: firstDate,
-    pax: String(pax),
-    days: String(SCAN_DAYS),
-    locale: v.locale,
-  });
+  // no date: the first day bookable online, as the widget asks beside the profile
+  const slots = new URLSearchParams({ pax: String(pax), days: String(SCAN_DAYS), locale: v.locale });
   const link = (href: string) => html`<link rel="preload" href="${href}" as="fetch" crossorigin>
 `;
   return html`${link(`${base}?locale=${v.locale}`)}${link(`${base}/slots?${slots}`)}`;

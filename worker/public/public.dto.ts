@@ -8,7 +8,7 @@ import { guestOf } from "../messages/facts";
 import type { ReservationRow } from "../reservations/reservations.repo";
 import { type FoundOffer, shownState } from "../waitlist/offers";
 import type { BookingResult } from "./booking";
-import { cancellableUntil, type Locale, textsFor } from "./guest";
+import { cancellableUntil, firstOnlineDate, type Locale, textsFor } from "./guest";
 import type { ManagedReservation, TypedGuest } from "./public.repo";
 
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
@@ -42,7 +42,7 @@ export function toProfile(property: PropertyRow, locale?: Locale): PublicProfile
     timezone: s.timezone,
     locale: s.locale,
     max_online_pax: s.max_online_pax,
-    first_date: zonedParts(s.timezone, now() + s.min_notice * 60000).date,
+    first_date: firstOnlineDate(s),
     last_date: addDays(today, s.max_days_ahead),
     cancel_notice: s.cancel_notice,
     offer_minutes: s.offer_minutes,
