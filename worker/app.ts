@@ -43,6 +43,8 @@ import { metadataRouter } from "./oauth/metadata.routes";
 import { tokenRouter } from "./oauth/token.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
+import { stripeEventsRouter } from "./payments/events.routes";
+import { paymentAccountRouter, reservationPaymentRouter } from "./payments/payments.routes";
 import { authoriseProperty } from "./properties/authorise";
 import { shardBookmark } from "./properties/binding";
 import { closuresRouter } from "./properties/closures.routes";
@@ -53,6 +55,7 @@ import { tablesRouter } from "./properties/tables.routes";
 import { calendarRouter } from "./public/calendar.routes";
 import { waitlistRouter } from "./public/offers.routes";
 import { pagesRouter } from "./public/pages";
+import { payRouter } from "./public/pay.routes";
 import { publicRouter } from "./public/public.routes";
 import { bookedAtDesk } from "./reservations/desk";
 import { reservationPreload } from "./reservations/preload";
@@ -77,6 +80,7 @@ export function createApp() {
   mountIntegratorApi(app);
   mountPublicApi(app);
   mountSearchEngine(app);
+  mountStripeEvents(app);
   mountHostedPages(app);
   mountConsole(app);
   mountOpenApiDocument(app);
@@ -214,6 +218,8 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   app.route(`${base}/properties`, propertiesRouter);
   // The apps a restaurant connected: the console's restaurant view, or a client about itself.
   app.route(`${base}/properties`, grantsRouter);
+  // The restaurant's Stripe account (the console's restaurant view, or an integrator).
+  app.route(`${base}/properties`, paymentAccountRouter);
   for (const [path, router] of PROPERTY_SCOPED) {
     app.use(`${base}/${path}/*`, ...before, requireProperty(preloads[path]), idempotent);
     app.route(`${base}/${path}`, router);
@@ -221,6 +227,8 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   // A reservation's emails and the search-engine switch, behind the same middleware as the reservations.
   app.route(`${base}/reservations`, reservationMessagesRouter);
   app.route(`${base}/reservations`, searchengineSwitchRouter);
+  // Refunds and no-show fees.
+  app.route(`${base}/reservations`, reservationPaymentRouter);
 }
 
 /**
@@ -279,6 +287,14 @@ function mountPublicApi(app: App) {
   // The calendar entry of a guest's reservation, and waiting-list offers.
   app.route(`${API_BASE}/public`, calendarRouter);
   app.route(`${API_BASE}/public`, waitlistRouter);
+  // What the guest's payment step needs (the intent's client secret, the publishable key).
+  app.route(`${API_BASE}/public`, payRouter);
+}
+
+/** Stripe's events: no token (the signature is checked); a change's webhooks and emails go at once. */
+function mountStripeEvents(app: App) {
+  app.use("/payments/*", noStore(), limitBody(), dispatchAfterWrite());
+  app.route("/", stripeEventsRouter);
 }
 
 /**
