@@ -349,7 +349,7 @@ function registerSecuritySchemes(app: App) {
  * RFC 8414 metadata has no rate limit, so no 429).
  */
 function middlewareAnswers(): Middleware {
-  const unlimited = (path: string) => path.startsWith("/.well-known/");
+  const unlimited = (path: string) => path.startsWith("/.well-known/") || path === "/payments/stripe/events";
   // The areas behind jsonBodyOnly(): the integrator and widget APIs, the search engine's, client creation.
   const jsonOnly = (path: string) =>
     path.startsWith(`${API_BASE}/`) || path.startsWith("/searchengine/") || path === `${AUTH_BASE}/client`;

@@ -67,3 +67,40 @@ BEGIN
     'tableIds', json(OLD.`table_ids`), 'paymentDueAt', OLD.`payment_due_at`, 'payment', json(OLD.`payment`), 'customerSnapshot', json(coalesce(OLD.`customer_snapshot`, OLD.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = OLD.`customer_id`)))
   ), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
 END;
+--> statement-breakpoint
+-- The payments' rows freeze with their property while it moves between shards, as every other table a property owns.
+CREATE TRIGGER `reservation_payments_moving_insert` BEFORE INSERT ON `reservation_payments` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `reservations` WHERE `id` = NEW.`reservation_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+--> statement-breakpoint
+CREATE TRIGGER `reservation_payments_moving_update` BEFORE UPDATE ON `reservation_payments` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `reservations` WHERE `id` = NEW.`reservation_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+--> statement-breakpoint
+CREATE TRIGGER `reservation_payments_moving_delete` BEFORE DELETE ON `reservation_payments` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `reservations` WHERE `id` = OLD.`reservation_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+--> statement-breakpoint
+CREATE TRIGGER `stripe_events_moving_insert` BEFORE INSERT ON `stripe_events` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+--> statement-breakpoint
+CREATE TRIGGER `stripe_events_moving_update` BEFORE UPDATE ON `stripe_events` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+--> statement-breakpoint
+CREATE TRIGGER `stripe_events_moving_delete` BEFORE DELETE ON `stripe_events` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;

@@ -7,6 +7,13 @@ import { createRouter } from "../lib/router";
 import { applyEvent } from "./events";
 import { verifiedEvent } from "./stripe";
 
+// Not rate-limited: Stripe posts from its own addresses, and a forged event costs one signature check.
+const { 429: _notLimited, ...problems } = errorResponses(
+  "invalid_request",
+  "payment_provider_error",
+  "service_unavailable",
+);
+
 const eventsRoute = createRoute({
   method: "post",
   path: "/payments/stripe/events",
@@ -25,7 +32,7 @@ const eventsRoute = createRoute({
       z.object({ received: z.literal(true), applied: z.boolean(), note: z.string().optional() }),
       "received (applied: whether it changed anything)",
     ),
-    ...errorResponses("invalid_request", "payment_provider_error", "service_unavailable"),
+    ...problems,
   },
 });
 
