@@ -186,7 +186,7 @@ function writePreloadMap() {
   const url = (file) => `/widget/${file.slice(WIDGET_OUT.length + 1)}`;
   const pages = {};
   for (const file of pageChunks()) {
-    const name = file.match(/\/(welcome|book|services|manage|offer)-page-/)?.[1];
+    const name = file.match(/\/(welcome|book|services|manage|offer|pay)-page-/)?.[1];
     if (name) pages[name] = [...staticClosure(file)].map(url);
   }
   const locales = Object.fromEntries(localeChunks().map((f) => [f.match(/\/(it|fr|de|es)-/)[1], url(f)]));
@@ -201,8 +201,8 @@ function writePreloadMap() {
 export function widgetSize() {
   const chunks = localeChunks().map(gz);
   const pages = {};
-  for (const file of pageChunks().filter((f) => /\/(welcome|book|services|manage|offer)-page-/.test(f))) {
-    const name = file.match(/(welcome|book|services|manage|offer)-page-/)[1];
+  for (const file of pageChunks().filter((f) => /\/(welcome|book|services|manage|offer|pay)-page-/.test(f))) {
+    const name = file.match(/(welcome|book|services|manage|offer|pay)-page-/)[1];
     const files = staticClosure(file);
     pages[name] = [...files].reduce((n, f) => n + gz(f), 0);
   }
