@@ -10,7 +10,8 @@ import { ROOT } from "./dev-server.mjs";
 export const WIDGET_OUT = join(ROOT, "dist", "public", "widget");
 export const WIDGET_FILE = join(WIDGET_OUT, "booking-engine.js");
 /** The size budget of a first load, gzipped, Lit included: the module and one locale's chunk. */
-export const WIDGET_BUDGET_BYTES = 25 * 1024;
+// 26 KiB since the payment step: its texts are in every locale chunk (lit-localize has one table a locale).
+export const WIDGET_BUDGET_BYTES = 26 * 1024;
 const LOCALE_DIR = join(WIDGET_OUT, "locales");
 export const CONSOLE_FILE = join(WIDGET_OUT, "booking-console.js");
 /** The console's first load, gzipped: its module, the heavier of its first views (day, sign-in) and one locale. */
