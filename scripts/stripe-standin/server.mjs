@@ -8,6 +8,7 @@
 //   const standin = await startStripeStandin({ secretKey, publishableKey, webhookSecret });
 //   standin.url        the API's base (STRIPE_API_BASE), standin.jsUrl (STRIPE_JS_URL)
 //   standin.target(u)  where events go; standin.events.take() hands over those that went nowhere
+//   adoptAccounts: true  a connected account of an earlier run (npm start's) is taken as onboarded
 //
 // Control routes for tests (never part of Stripe's API): GET /__standin/requests (every API call
 // with its account, idempotency key and parameters), GET /__standin/events, POST
@@ -48,6 +49,7 @@ const BROWSER = {
 export async function startStripeStandin(options = {}) {
   const keys = { ...STANDIN_KEYS, ...options };
   const state = createState();
+  state.adoptAccounts = !!options.adoptAccounts;
   const events = createEvents(keys.webhookSecret, options.log);
   const ctx = { state, emit: events.emit };
   const requests = [];
