@@ -88,6 +88,8 @@ export const PublicPayment = z.object({
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   /** ISO instant until which the booking waits for its payment (PREPAY); null once settled */
   due_at: z.string().nullable(),
+  /** what a cancellation by the guest now gives back (minor units): all that is left before the deadline, 0 after */
+  refund_if_cancelled: z.number().int(),
 });
 export type PublicPayment = z.infer<typeof PublicPayment>;
 

@@ -5,7 +5,6 @@
  */
 import { msg, str } from "@lit/localize";
 import { amountDue, asksPayment, noShowFee, type PaymentPolicy } from "../../shared/payment.js";
-import { now } from "../clock.js";
 import { formatDate, formatTime, minusMinutes } from "../format.js";
 
 /** An amount in minor units as the guest reads it ("€40.00", "40,00 €"). */
@@ -54,18 +53,18 @@ export function paymentBefore(o: {
 /** On the manage page, before the guest confirms a cancellation: is what was paid refunded? */
 export function refundIfCancelled(
   p: {
-    mode: string;
     amount: number;
     amount_refunded: number;
     currency: string;
-    refund_until: string;
     status: string;
+    refund_if_cancelled: number;
   },
   locale: string,
 ): string | undefined {
   if (p.status !== "paid" && p.status !== "partially_refunded") return undefined;
   const amount = formatMoney(p.amount - p.amount_refunded, p.currency, locale);
-  return now() < Date.parse(p.refund_until)
+  // The Worker says it from its own clock: all that is left before the deadline, nothing after.
+  return p.refund_if_cancelled > 0
     ? msg(str`Cancelling now refunds ${amount}.`, { id: "pay.refunded-if-cancelled" })
     : msg(str`Cancelling now keeps the ${amount} paid: the refund deadline has passed.`, {
         id: "pay.kept-if-cancelled",

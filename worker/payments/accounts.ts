@@ -35,7 +35,8 @@ export async function connect(
           ...(o.property.email && { email: o.property.email }),
           metadata: { property_id: String(o.property.id) },
         },
-        { idempotencyKey: `property-${o.property.id}-account` },
+        // the public key too: property ids are reused by a fresh local database, Stripe's keys live 24 h
+        { idempotencyKey: `property-${o.property.id}-${o.property.publicKey}-account` },
       ),
     );
     account = await repo.fileAccount(o.control, o.property.id, made.id);

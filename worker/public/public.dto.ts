@@ -1,5 +1,5 @@
 /** The public API's answers: the restaurant's profile, a reservation as its guest sees it, an offer. */
-import { refundDeadline, settled } from "../../shared/payment";
+import { guestCancelRefund, refundDeadline, settled } from "../../shared/payment";
 import type { PublicPayment, PublicProfile, PublicReservation } from "../../shared/public";
 import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
@@ -84,16 +84,18 @@ export function toPublicReservation(
 export function publicPayment(row: ReservationRow, tz: string): PublicPayment | null {
   const p = row.payment;
   if (!p) return null;
+  const start = localToUtc(tz, row.startMin);
   return {
     mode: p.mode,
     amount: p.amount,
     currency: p.currency,
     status: p.status,
     amount_refunded: p.amount_refunded,
-    refund_until: new Date(refundDeadline(localToUtc(tz, row.startMin), p.refund_until)).toISOString(),
+    refund_until: new Date(refundDeadline(start, p.refund_until)).toISOString(),
     no_show_fee: p.no_show_fee,
     card: p.card,
     due_at: row.status === "PREPAY" && !settled(p) ? row.paymentDueAt : null,
+    refund_if_cancelled: guestCancelRefund(p, start, now()),
   };
 }
 
