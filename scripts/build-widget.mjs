@@ -40,6 +40,8 @@ export const FIRST_PAGES = {
   services: ["services-page"],
   manage: ["manage-page", "manage-change"],
   offer: ["offer-page"],
+  // the pay link opens on the payment step (Stripe.js itself comes from Stripe, on that step only)
+  pay: ["pay-page"],
 };
 /** Chunks that come after the first screen: the build fails if a first page imports one statically. */
 export const LATER_CHUNKS = ["book-later", "next-available"];

@@ -38,6 +38,10 @@ export async function ensureDemo(url, persistTo, opsToken) {
   if (!saved.production && opsToken) saved = await productionRestaurant(url, access, saved, opsToken);
   writeFileSync(file, JSON.stringify(saved, null, 2));
   // both get the demo's rooms, tables and services, and its address (a state made before it had one too)
+  await ensureDemoPayments(url, access, saved.property_id).catch((err) =>
+    console.error(`the demo's payments could not be set up: ${err.message}`),
+  );
+  // both get the demo's rooms, tables and services: the sandbox is where local webhooks go (http)
   for (const property_id of new Set([saved.property_id, saved.sandbox_property_id])) {
     const rooms = await request(url, "/api/v2/rooms", { token: access, property: property_id });
     if (rooms.status === 200 && rooms.json.data.length === 0)
@@ -109,4 +113,37 @@ async function productionRestaurant(url, access, saved, opsToken) {
     username: p.username,
     production: true,
   };
+}
+
+/**
+ * The demo restaurant takes payments at once: its Stripe account connected (the stand-in completes
+ * the onboarding link at once) and a tasting menu asking a deposit per guest, made once.
+ */
+export async function ensureDemoPayments(url, access, property_id) {
+  const path = `/api/v2/properties/${property_id}/payments/account`;
+  let account = await request(url, path, { token: access });
+  if (account.status !== 200 || !account.json.data[0].charges_enabled) {
+    const link = await request(url, path, { method: "POST", token: access, body: {} });
+    if (link.status !== 200)
+      throw new Error(`connecting the demo's Stripe account: ${link.status} ${link.text ?? ""}`);
+    await fetch(link.json.data[0].url, { redirect: "manual" });
+    for (let i = 0; i < 50 && !account.json?.data?.[0]?.charges_enabled; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      account = await request(url, path, { token: access });
+    }
+  }
+  const services = await request(url, "/api/v2/services", { token: access, property: property_id });
+  if (services.json.data.some((s) => s.payment)) return;
+  await request(url, "/api/v2/services", {
+    method: "POST",
+    token: access,
+    property: property_id,
+    body: {
+      name: "Tasting menu",
+      description: "Seven courses; a deposit of 20 EUR a guest holds the table",
+      start_hour: "19:30",
+      end_hour: "21:00",
+      payment: { mode: "deposit", amount: 2000, per: "guest", currency: "EUR", refund_until: 1440 },
+    },
+  });
 }

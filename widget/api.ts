@@ -7,6 +7,8 @@ import type {
   PublicBookingInput,
   PublicChangeInput,
   PublicOffer,
+  PublicPay,
+  PublicPaymentPolicy,
   PublicProfile,
   PublicReservation,
   PublicService,
@@ -18,6 +20,8 @@ export type {
   PublicBookingInput,
   PublicChangeInput,
   PublicOffer,
+  PublicPay,
+  PublicPaymentPolicy,
   PublicProfile,
   PublicReservation,
   PublicService,
@@ -116,6 +120,11 @@ export class PublicApi {
       body: JSON.stringify(input),
       signal,
     });
+  }
+
+  /** What the payment step needs (404 once nothing is owed). */
+  pay(token: string, signal?: AbortSignal): Promise<PublicPay> {
+    return this.one<PublicPay>(`/pay/${encodeURIComponent(token)}`, { signal });
   }
 
   reservation(token: string, signal?: AbortSignal): Promise<PublicReservation> {

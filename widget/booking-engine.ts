@@ -17,13 +17,13 @@ import { preloadChunks } from "./preload.js";
 import { nextTask, prepareBookPage } from "./prepare.js";
 
 export type Page = NavigateDetail["page"];
-const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"];
+const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer", "pay"];
 
 /** Every part of every page, exported through whichever page is shown (a part a page lacks is simply absent). */
 const PARTS =
   "heading, welcome, welcome-message, logo, title, services, service, carousel, slide, book, calendar, day, selected-day, disabled-day, service-group, time, time-group, " +
   "waiting-list, button, input, form, summary, details, confirmation, manage-link, error, manage, confirm, cancelled, change, contact, map-link, phone, " +
-  "next-available, action-bar, field-error, calendar-link, email-sent, offer, claim, decline, claimed, declined";
+  "next-available, action-bar, field-error, calendar-link, email-sent, offer, claim, decline, claimed, declined, pay";
 
 /** Where this module was loaded from: the Worker that serves the public API too. */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
@@ -37,10 +37,10 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * ```
  *
  * @attr property - the restaurant's public key (required)
- * @attr page - `welcome` | `services` | `book` (default) | `manage` | `offer` (a waiting-list offer)
+ * @attr page - `welcome` | `services` | `book` (default) | `manage` | `offer` (a waiting-list offer) | `pay` (a booking's payment)
  * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang` (`<html lang>`) when it is one of these, else the restaurant's locale
  * @attr api - the origin of the API (default: the origin the script was loaded from)
- * @attr token - the manage token of a reservation (page `manage`), or a waiting-list offer's (page `offer`)
+ * @attr token - the manage token of a reservation (pages `manage` and `pay`), or a waiting-list offer's (page `offer`)
  * @attr service - a service id to preselect on the booking page
  * @attr pax - a party size to preselect on the booking page (over the online maximum, the page
  *   says such a party cannot book online and gives the number to call)
@@ -53,9 +53,12 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  *
  * @fires booking-created - a reservation was made; `detail: { reservation, manage_url }`
  * @fires booking-cancelled - the guest cancelled a reservation; `detail: { reservation }`
+ * @fires booking-paid - the guest paid (or saved a card) and the reservation is confirmed; `detail: { reservation_id }`
  *
  * @slot loading - what shows while the restaurant is loading (default: on the booking page its shape
  *   drawn quiet, elsewhere "Loading…"; the hosted pages put their own in the page's language)
+ * @slot payment - the payment step puts Stripe's Payment Element here itself (Stripe's Elements refuse a shadow root)
+ * @csspart pay - the payment step
  * @csspart base - the element's frame
  * @csspart skeleton - the booking page's shape shown while the restaurant loads
  * @csspart welcome - the welcome page; also `services`, `book`, `details`, `confirmation`, `manage` for the other pages and steps
@@ -378,7 +381,7 @@ export class BookingEngine extends LitElement {
     const page = PAGES.includes(this.page) ? this.page : "book";
     return html`<div style=${this.themeStyle(profile)} lang=${locale}>
       <span class="probe" aria-hidden="true"></span>
-      ${this.heading !== "none" && (page === "book" || page === "manage" || page === "offer") ? header(profile) : nothing}
+      ${this.heading !== "none" && (page === "book" || page === "manage" || page === "offer" || page === "pay") ? header(profile) : nothing}
       ${this.pageElement(page, profile, locale)}
     </div>`;
   }
@@ -412,6 +415,8 @@ export class BookingEngine extends LitElement {
         return html`<be-manage-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`;
       case "offer":
         return html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`;
+      case "pay":
+        return html`<be-pay-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}><slot name="payment" slot="payment"></slot></be-pay-page>`;
       default:
         return html`<be-book-page
           data-page

@@ -134,6 +134,7 @@ describe("<be-offer-page>, an offer within a range", () => {
         restaurant: { name: "Trattoria", timezone: "UTC" },
         cancellable_until: null,
         arrived: false,
+        payment: null,
       },
     };
     const api = { offer: async () => offer } as unknown as PublicApi;

@@ -171,6 +171,7 @@ describe("GET /public/{public_key}/services", () => {
         weekdays: [1, 2, 3, 4, 5, 6, 7],
         start_hour: "19:00:00",
         end_hour: "20:00:00",
+        payment: null,
       },
       {
         id: lunch.id,
@@ -182,6 +183,7 @@ describe("GET /public/{public_key}/services", () => {
         weekdays: [6, 7],
         start_hour: "12:00:00",
         end_hour: "14:00:00",
+        payment: null,
       },
     ]);
   });
@@ -264,6 +266,7 @@ describe("GET /public/{public_key}/slots", () => {
         times: ["20:00:00"],
         waiting_list: true,
         full_times: ["19:00:00", "19:15:00", "19:30:00", "19:45:00"],
+        payment: null,
       },
     ]);
     expect(res.json.data[1].services).toEqual([
@@ -274,6 +277,7 @@ describe("GET /public/{public_key}/slots", () => {
         times: GRID,
         waiting_list: false,
         full_times: [],
+        payment: null,
       },
     ]);
   });
@@ -303,6 +307,7 @@ describe("GET /public/{public_key}/slots", () => {
         times: [],
         waiting_list: false,
         full_times: [],
+        payment: null,
       },
     ]);
     const waiting = await r.guest.book({
@@ -354,6 +359,7 @@ describe("POST /public/{public_key}/reservations", () => {
       cancellable_until: `${r.date}T18:30:00.000Z`,
       arrived: false,
       waiting_until: null,
+      payment: null,
       manage_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       // The guest's language follows them to the manage page.
       manage_url: `https://api.test/p/${r.publicKey}/manage/${b.manage_token}?locale=en`,

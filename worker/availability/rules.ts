@@ -5,6 +5,7 @@
  *
  * Times are local minutes (minutes since 1970-01-01 00:00 of the property's wall clock).
  */
+import type { PaymentPolicy } from "../../shared/payment";
 import type { Settings } from "../../shared/schemas";
 import { addDays, fromLocalMinutes, isoWeekday, localMinutes } from "../lib/localtime";
 
@@ -55,6 +56,8 @@ export interface EngineService {
   validTo: string | null;
   /** minutes to pay; set: new reservations start PREPAY (the engine itself ignores it) */
   prepaymentWindow?: number | null;
+  /** what a booking pays through Stripe (the engine itself ignores it) */
+  payment?: PaymentPolicy | null;
   /** pacing: the interval (default 15) and its limits (null or absent: none) */
   pacingInterval?: number;
   maxCoversPerInterval?: number | null;

@@ -25,10 +25,17 @@ import type { ReservationRow } from "../reservations/reservations.repo";
 import { findByManageToken, listOnlineServices, type ManagedReservation, serviceName } from "./public.repo";
 
 /**
- * Services a guest can book online. A service with a prepayment window is not one of them:
- * the widget takes no payment, so its bookings would only expire unpaid.
+ * Services a guest can book online. One with a prepayment window and no payment policy is not: its
+ * payment is taken elsewhere (an integrator accepts it), so an online booking would only expire
+ * unpaid. One with a policy is: the guest pays in the widget.
  */
-export const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepaymentWindow;
+export const isOnline = (s: EngineService) => s.enabled && s.online && (!s.prepaymentWindow || !!s.payment);
+
+/**
+ * Services the search engine offers: online ones that ask for no payment (the search engine's own
+ * payments need a processor set up with it).
+ */
+export const isSearchable = (s: EngineService) => isOnline(s) && !s.payment;
 
 // ---------- services ----------
 
@@ -69,6 +76,7 @@ export async function onlineServices(
       weekdays: x.weekdays,
       start_hour: x.startHour,
       end_hour: x.endHour,
+      payment: x.payment ?? null,
     }));
 }
 
@@ -124,7 +132,7 @@ export async function publicSlots(db: Db, property: PropertyRow, q: SlotsAsked):
     date,
     services: engine.daySlots(date, q.pax, services, true).available_services.map((entry) => {
       const full = entry.slots.filter((t) => t.reason === "full" || t.reason === "pacing").map((t) => t.hour);
-      const { startHour } = services.find((s) => s.id === entry.id)!;
+      const { startHour, payment } = services.find((s) => s.id === entry.id)!;
       return {
         service_id: entry.id,
         name: serviceTexts(texts, entry.id, entry.title, null).name,
@@ -132,6 +140,7 @@ export async function publicSlots(db: Db, property: PropertyRow, q: SlotsAsked):
         times: entry.available_slots,
         waiting_list: full.length > 0,
         full_times: full,
+        payment: payment ?? null,
       };
     }),
   }));
