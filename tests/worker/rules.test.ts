@@ -234,9 +234,11 @@ describe("the slots' reasons, for staff screens", () => {
     expect(open).toEqual({ hour: "19:00:00", disabled: false, free_tables: 8 });
     const publicDay = (await guestOf(await publicKeyOf(r.client)).call(`/slots?date=${r.date}&pax=2`)).json
       .data[0];
+    // what a guest may see of a service: its times and what it asks to pay, never the staff's reasons
     expect(Object.keys(publicDay.services[0]).sort()).toEqual([
       "full_times",
       "name",
+      "payment",
       "service_id",
       "start_hour",
       "times",
