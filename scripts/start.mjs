@@ -101,7 +101,7 @@ ${
     stripe
       ? `local Stripe stand-in on ${stripe.url} (no Stripe account needed; docs/payments.md)
                       card 4242 4242 4242 4242 pays, 4000 0000 0000 9995 declines, 4000 0027 6000 3184 asks for 3-D Secure
-                      the demo's "Tasting menu" asks a deposit of 20 EUR a guest`
+                      the demo's "Tasting menu" asks parties of five or more a deposit of 20 EUR a guest`
       : "real Stripe test keys from .dev.vars (docs/payments.md)"
   }
 ${process.env.DEV_CLOCK ? `  Worker's clock      DEV_CLOCK=${process.env.DEV_CLOCK} (local only)\n` : ""}

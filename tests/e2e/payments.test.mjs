@@ -30,8 +30,8 @@ after(async () => {
   rmSync(STATE, { recursive: true, force: true });
 });
 
-/** A guest's booking of the demo's tasting menu (a deposit of 20 EUR a guest), as the widget posts it. */
-async function bookDeposit(pax = 2) {
+/** A guest's booking of the demo's tasting menu (a deposit of 20 EUR a guest from five guests), as the widget posts it. */
+async function bookDeposit(pax = 5) {
   const api = `${url}/api/v2/public/${key}`;
   const service = (await (await fetch(`${api}/services`)).json()).data.find((s) => s.payment);
   const from = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
@@ -72,7 +72,7 @@ describe("the hosted pay page", () => {
     const page = await context.newPage();
     await page.goto(booking.manage_url.replace("/manage/", "/pay/"));
     await page.locator('booking-engine > [slot="payment"] iframe').waitFor();
-    await page.locator("booking-engine").getByRole("button", { name: "Pay €40.00" }).waitFor();
+    await page.locator("booking-engine").getByRole("button", { name: "Pay €100.00" }).waitFor();
     assert.deepEqual(await axeViolations(page), []);
     await context.close();
   });
@@ -98,17 +98,17 @@ describe("the hosted pay page", () => {
     page.on("load", () => loads++);
     await page.goto(booking.manage_url.replace("/manage/", "/pay/"));
     const engine = page.locator("booking-engine");
-    await engine.getByText("Deposit €40.00, taken now.").waitFor();
+    await engine.getByText("Deposit €100.00, taken now.").waitFor();
     // The card field is a light-DOM child of <booking-engine>, as Stripe's Elements require.
     assert.equal(await page.locator('booking-engine > [slot="payment"] iframe').count(), 1);
 
     await typeCard(page, "4000 0000 0000 9995");
-    await engine.getByRole("button", { name: "Pay €40.00" }).click();
+    await engine.getByRole("button", { name: "Pay €100.00" }).click();
     await engine.locator("#failure").waitFor();
     assert.match(await engine.locator("#failure").textContent(), /insufficient funds.*Try another card/);
 
     await typeCard(page, "4000 0027 6000 3184");
-    await engine.getByRole("button", { name: "Pay €40.00" }).click();
+    await engine.getByRole("button", { name: "Pay €100.00" }).click();
     await page
       .frameLocator('iframe[title="3D Secure authentication"]')
       .getByRole("button", { name: "Fail" })
@@ -116,7 +116,7 @@ describe("the hosted pay page", () => {
     await engine.locator("#failure").waitFor();
     assert.match(await engine.locator("#failure").textContent(), /unable to authenticate/);
 
-    await engine.getByRole("button", { name: "Pay €40.00" }).click();
+    await engine.getByRole("button", { name: "Pay €100.00" }).click();
     await page
       .frameLocator('iframe[title="3D Secure authentication"]')
       .getByRole("button", { name: "Complete" })
