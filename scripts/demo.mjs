@@ -127,10 +127,13 @@ export async function ensureDemoPayments(url, access, property_id) {
     if (link.status !== 200)
       throw new Error(`connecting the demo's Stripe account: ${link.status} ${link.text ?? ""}`);
     await fetch(link.json.data[0].url, { redirect: "manual" });
-    for (let i = 0; i < 50 && !account.json?.data?.[0]?.charges_enabled; i++) {
+    // the stand-in's account.updated event reaches the Worker in a moment; a busy machine takes longer
+    for (let i = 0; i < 300 && !account.json?.data?.[0]?.charges_enabled; i++) {
       await new Promise((r) => setTimeout(r, 100));
       account = await request(url, path, { token: access });
     }
+    if (!account.json?.data?.[0]?.charges_enabled)
+      throw new Error("the demo's Stripe account could not take charges within 30 s");
   }
   const services = await request(url, "/api/v2/services", { token: access, property: property_id });
   if (services.json.data.some((s) => s.payment)) return;

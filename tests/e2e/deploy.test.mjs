@@ -168,7 +168,13 @@ describe("npm run deploy", () => {
   it("refuses a PUBLIC_ORIGIN that is not a public https origin, saying why", () => {
     const why = (origin) =>
       problems(readConfig(configWith((t) => withVar(deployable(t), "PUBLIC_ORIGIN", origin))), {
-        secrets: ["OPS_TOKEN", "LINK_SECRET"],
+        secrets: [
+          "OPS_TOKEN",
+          "LINK_SECRET",
+          "STRIPE_SECRET_KEY",
+          "STRIPE_PUBLISHABLE_KEY",
+          "STRIPE_WEBHOOK_SECRET",
+        ],
       }).map((p) => p.what);
     const refused = {
       "https://localhost.": /loopback or internal name/,
