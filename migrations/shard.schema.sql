@@ -340,7 +340,7 @@ CREATE TABLE "messages" (
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "messages_template_ck" CHECK("messages"."template" IN ('confirmation', 'waiting', 'change', 'cancellation', 'reminder', 'offer', 'restaurant_booking', 'restaurant_cancellation', 'restaurant_change', 'password_reset')),
+	CONSTRAINT "messages_template_ck" CHECK("messages"."template" IN ('confirmation', 'waiting', 'change', 'cancellation', 'reminder', 'offer', 'restaurant_booking', 'restaurant_cancellation', 'restaurant_change', 'payment_due', 'payment_refund', 'payment_no_show_fee', 'payment_expired', 'password_reset')),
 	CONSTRAINT "messages_recipient_ck" CHECK("messages"."recipient" IN ('guest', 'restaurant')),
 	CONSTRAINT "messages_state_ck" CHECK("messages"."state" IN ('pending', 'sent', 'failed', 'cancelled')),
 	CONSTRAINT "messages_sent_ck" CHECK("messages"."state" <> 'sent' OR "messages"."sent_at" IS NOT NULL),

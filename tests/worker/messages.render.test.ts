@@ -32,6 +32,17 @@ const RESTAURANT: Restaurant = {
   offerMinutes: 20,
 };
 
+const PAYMENT = {
+  mode: "deposit" as const,
+  amount: 8000,
+  currency: "EUR",
+  refund_until: 1440,
+  no_show_fee: null,
+  due_at: "2027-03-21T09:00:00.000Z",
+  refunded: 3000,
+  no_show_charged: null,
+};
+
 const snapshot = (template: string): MessageSnapshot => ({
   date: "2027-03-28",
   hour: "20:30:00",
@@ -49,6 +60,7 @@ const snapshot = (template: string): MessageSnapshot => ({
       : null,
   before: template.endsWith("change") ? { date: "2027-03-27", hour: "19:00:00", pax: 2 } : undefined,
   offer: template === "offer" ? { nonce: "n", expires_at: "2027-03-28T10:15:00.000Z" } : undefined,
+  payment: template.startsWith("payment_") ? PAYMENT : undefined,
 });
 
 describe("every message in every language", () => {
@@ -93,7 +105,8 @@ describe("every message in every language", () => {
         if (recipient === "guest") {
           expect(mail.text).toContain("Zoë");
           if (template === "offer") expect(mail.text).toContain(OFFER);
-          if (template !== "cancellation") expect(mail.text).toContain(MANAGE);
+          if (template !== "cancellation" && template !== "payment_expired")
+            expect(mail.text).toContain(MANAGE);
         } else {
           expect(mail.text).toContain("zoe@example.com");
           expect(mail.text).toContain("window <please>");
@@ -492,4 +505,60 @@ describe("MIME's base64", () => {
       }),
     );
   });
+});
+
+describe("the messages about a booking's money, in every language", () => {
+  const PAY = "https://book.example/p/pk_1/pay/tok?locale=xx";
+  const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
+  const money = (locale: Locale, minor: number) =>
+    plain(new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" }).format(minor / 100));
+  for (const locale of LOCALES) {
+    it(`${locale}: what is owed with the pay link, the amount and refund rule once paid, a refund, a guarantee`, () => {
+      const links = { manage: MANAGE, pay: PAY };
+      const due = render(input("payment_due", locale, { links }));
+      expect(plain(due.text)).toContain(money(locale, 8000));
+      expect(due.text).toContain(PAY);
+      expect(due.html).toContain(PAY.replace(/&/g, "&amp;"));
+      expect(due.calendar).toBeUndefined();
+      // the deadline to pay: 21 March 2027, 10:00 in Rome
+      expect(due.text).toMatch(/21|2027/);
+
+      const paidSnapshot = {
+        ...snapshot("confirmation"),
+        payment: { ...PAYMENT, due_at: null, refunded: 0 },
+      };
+      const paid = render(input("confirmation", locale, { snapshot: paidSnapshot, links }));
+      expect(plain(paid.text)).toContain(money(locale, 8000));
+      expect(plain(paid.html)).toContain(money(locale, 8000));
+      expect(paid.calendar?.method).toBe("REQUEST");
+      // the refund deadline is 24 hours before the start: 27 March
+      expect(paid.text).toMatch(/27/);
+      expect(paid.text).not.toContain(PAY);
+
+      const refund = render(input("payment_refund", locale, { links }));
+      expect(plain(refund.subject)).toContain(money(locale, 3000));
+      expect(plain(refund.text)).toContain(money(locale, 3000));
+
+      const guarantee = { ...PAYMENT, mode: "guarantee" as const, amount: 0, no_show_fee: 5000 };
+      const saveCard = render(
+        input("payment_due", locale, { snapshot: { ...snapshot("payment_due"), payment: guarantee }, links }),
+      );
+      expect(plain(saveCard.text)).toContain(money(locale, 5000));
+      expect(saveCard.subject).toBe(due.subject);
+      const fee = render(
+        input("payment_no_show_fee", locale, {
+          snapshot: {
+            ...snapshot("payment_no_show_fee"),
+            payment: { ...guarantee, refunded: 0, no_show_charged: 5000 },
+          },
+          links,
+        }),
+      );
+      expect(plain(fee.text)).toContain(money(locale, 5000));
+      const expired = render(input("payment_expired", locale, { links }));
+      expect(expired.text).not.toContain(PAY);
+      expect(expired.text).not.toContain(MANAGE);
+      expect(new Set([due.subject, paid.subject, refund.subject, fee.subject, expired.subject]).size).toBe(5);
+    });
+  }
 });

@@ -10,6 +10,10 @@ export const MESSAGE_TEMPLATES = [
   "restaurant_booking",
   "restaurant_cancellation",
   "restaurant_change",
+  "payment_due",
+  "payment_refund",
+  "payment_no_show_fee",
+  "payment_expired",
   "password_reset",
 ] as const;
 export const MESSAGE_STATES = ["pending", "sent", "failed", "cancelled"] as const;

@@ -297,6 +297,7 @@ async function linksOf(c: Config, s: Sendable, locale: Locale, pax: number) {
     manage: manage && `${c.publicOrigin}/p/${publicKey}/manage/${manage}?locale=${locale}`,
     calendar: manage && `${c.publicOrigin}/api/v2/public/${publicKey}/manage/${manage}/calendar.ics`,
     offer: offer && `${c.publicOrigin}/p/${publicKey}/offer/${offer}?locale=${locale}`,
+    pay: manage && `${c.publicOrigin}/p/${publicKey}/pay/${manage}?locale=${locale}`,
     book: `${c.publicOrigin}/p/${publicKey}/book?locale=${locale}&pax=${pax}`,
   };
 }

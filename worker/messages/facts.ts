@@ -36,6 +36,8 @@ export function factsOf(row: ReservationRow): ReservationFacts {
     notifyGuest: row.notifyGuest,
     locale: asLocale(row.guestLocale),
     waitUntilMin: row.waitUntilMin,
+    payment: row.payment,
+    paymentDueAt: row.paymentDueAt,
   };
 }
 

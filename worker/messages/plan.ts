@@ -9,10 +9,24 @@
  * to (`"notify": false`); search-engine bookings never do (the search engine sends its own). The
  * restaurant hears of each online booking, and of each change and cancellation a guest makes
  * (`notify_restaurant`).
+ *
+ * A booking that must pay is not confirmed yet: its guest is told what is owed, until when, with
+ * the pay link (whoever booked: a staff or integrator booking's guest pays from it); once paid (or
+ * the card saved) the confirmation comes, with the amount and the refund rule. A refund, a no-show
+ * fee charged and an unpaid expiry are told too.
  */
+import { type PaymentState, settled } from "../../shared/payment";
 import type { Channel, ReservationStatus, Settings } from "../../shared/schemas";
 import { fromLocalMinutes, localToUtc, stayEndDate } from "../lib/localtime";
-import type { Guest, Locale, MessagePlan, MessageSnapshot, PlannedMessage, Template } from "./types";
+import type {
+  Guest,
+  Locale,
+  MessagePlan,
+  MessageSnapshot,
+  PaymentNote,
+  PlannedMessage,
+  Template,
+} from "./types";
 
 /** What the planner needs of a reservation, before or after the change. */
 export interface ReservationFacts {
@@ -30,6 +44,10 @@ export interface ReservationFacts {
   locale: Locale | null;
   /** WAITING: the latest start of the party's range (local minutes); null or absent: only startMin */
   waitUntilMin?: number | null | undefined;
+  /** the booking's money; null or absent: it pays nothing through the service */
+  payment?: PaymentState | null | undefined;
+  /** until when it can pay (ISO instant) */
+  paymentDueAt?: string | null | undefined;
 }
 
 export interface Change {
@@ -85,12 +103,35 @@ export function emailsGuest(f: ReservationFacts, settings: Settings): boolean {
   return f.channel !== "PLATFORM_ADMIN" || settings.email_staff_bookings;
 }
 
+/** A booking that holds (or would hold) its table but has not paid yet: it is not confirmed. */
+export function owes(f: Pick<ReservationFacts, "status" | "payment">): boolean {
+  return !!f.payment && !settled(f.payment) && (f.status === "PREPAY" || f.status === "ACCEPTED");
+}
+
+/** What a guest's message about money tells: the booking's terms and this step's amounts. */
+function paymentNote(before: ReservationFacts | null, after: ReservationFacts): Partial<MessageSnapshot> {
+  const p = after.payment;
+  if (!p) return {};
+  const note: PaymentNote = {
+    mode: p.mode,
+    amount: p.amount,
+    currency: p.currency,
+    refund_until: p.refund_until,
+    no_show_fee: p.no_show_fee,
+    due_at: owes(after) ? (after.paymentDueAt ?? null) : null,
+    refunded: p.amount_refunded - (before?.payment?.amount_refunded ?? 0),
+    no_show_charged: p.no_show_charged,
+  };
+  return { payment: note };
+}
+
 export function planMessages(c: Change): MessagePlan {
   const out = outbox(c);
   if (!c.before) {
     created(c, out);
     return { messages: out.messages, dropReminder: false };
   }
+  if (money(c, c.before, out)) return { messages: out.messages, dropReminder: false };
   const status = statusChanged(c, c.before, out);
   if (status.done) return { messages: out.messages, dropReminder: status.dropReminder };
   const holdingMove = moved(c, c.before, out);
@@ -138,6 +179,8 @@ function outbox(c: Change) {
     toRestaurant,
     remind,
     guest: emailsGuest(after, settings),
+    // money is told to the guest whoever booked: the pay link must reach them
+    payer: !!after.guest?.email && after.notifyGuest && after.channel !== "SEARCHENGINE",
     restaurant: ONLINE.has(after.channel) && settings.notify_restaurant && !!c.propertyEmail,
   };
 }
@@ -148,7 +191,9 @@ type Outbox = ReturnType<typeof outbox>;
 function created(c: Change, out: Outbox): void {
   const { after } = c;
   if (out.guest && after.status === "WAITING") out.toGuest("waiting", null);
-  if (out.guest && HOLDING.has(after.status)) {
+  if (owes(after)) {
+    if (out.payer) out.toGuest("payment_due", null, c.now, paymentNote(null, after));
+  } else if (out.guest && HOLDING.has(after.status)) {
     out.toGuest("confirmation", "REQUEST");
     out.remind();
   }
@@ -171,21 +216,56 @@ function statusChanged(
     after.status === "CANCELLED" ||
     after.status === "REJECTED" ||
     (after.status === "EXPIRED" && c.expiredUnpaid === true);
+  if (after.status === "EXPIRED" && c.expiredUnpaid && before.payment) {
+    if (out.payer) out.toGuest("payment_expired", null, c.now, paymentNote(before, after));
+    return { done: true, dropReminder };
+  }
   if (ended && before.status !== "CANCELLED") {
-    // A guest with a calendar entry gets it cancelled; a waiting party had none.
-    if (out.guest) out.toGuest("cancellation", HOLDING.has(before.status) ? "CANCEL" : null);
+    // A guest with a calendar entry gets it cancelled; a waiting party, or one yet to pay, had none.
+    const entry = HOLDING.has(before.status) && !owes(before);
+    if (out.guest || (out.payer && before.payment)) out.toGuest("cancellation", entry ? "CANCEL" : null);
     if (out.restaurant && after.status === "CANCELLED" && c.actor === "guest")
       out.toRestaurant("restaurant_cancellation");
     return { done: true, dropReminder };
   }
   if (before.status === "WAITING" && HOLDING.has(after.status)) {
-    if (out.guest) {
+    if (owes(after)) {
+      if (out.payer) out.toGuest("payment_due", null, c.now, paymentNote(before, after));
+    } else if (out.guest) {
       out.toGuest("confirmation", "REQUEST");
       out.remind();
     }
     return { done: true, dropReminder };
   }
   return { done: false, dropReminder };
+}
+
+/**
+ * A step of the booking's money: paid (or the card saved) confirms the booking, with the amount and
+ * the refund rule; a refund and a no-show fee are told. Answers whether the change is told so.
+ */
+function money(c: Change, before: ReservationFacts, out: Outbox): boolean {
+  const { after } = c;
+  const was = before.payment;
+  const p = after.payment;
+  if (!was || !p) return false;
+  const note = paymentNote(before, after);
+  if (owes(before) && HOLDING.has(after.status) && !owes(after)) {
+    if (out.payer) {
+      out.toGuest("confirmation", "REQUEST", c.now, note);
+      out.remind();
+    }
+    return true;
+  }
+  if (p.amount_refunded > was.amount_refunded) {
+    if (out.payer) out.toGuest("payment_refund", null, c.now, note);
+    return true;
+  }
+  if (p.no_show_charged && !was.no_show_charged) {
+    if (out.payer) out.toGuest("payment_no_show_fee", null, c.now, note);
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -200,7 +280,7 @@ function moved(c: Change, before: ReservationFacts, out: Outbox): boolean {
     before.pax !== after.pax ||
     before.serviceId !== after.serviceId;
   if (!changed || !(HOLDING.has(after.status) || after.status === "WAITING")) return false;
-  const holding = HOLDING.has(after.status);
+  const holding = HOLDING.has(after.status) && !owes(after);
   const was = { before: { date: before.startDate, hour: before.startHour, pax: before.pax } };
   if (out.guest) {
     out.toGuest("change", holding ? "REQUEST" : null, c.now, was);

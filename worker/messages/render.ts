@@ -9,6 +9,8 @@ import type { Occasion, ReservationStatus } from "../../shared/schemas";
 import { localMinutes, localToUtc } from "../lib/localtime";
 import { calendar } from "./ical";
 import { asHtml, asText, type Block, type Link, type Row } from "./layout";
+import { isPaymentTemplate, moneyParagraphs, moneySubject, moneyVars, payLabel } from "./payment-render";
+import type { MoneyVars } from "./payment-texts";
 import { TEXTS, type Texts, type Vars } from "./texts";
 import type { Locale, MessageSnapshot, Recipient, Template } from "./types";
 import { googleCalendarUrl, outlookCalendarUrl } from "./web-calendar";
@@ -59,6 +61,8 @@ export interface RenderInput {
     calendar?: string | undefined;
     offer?: string | undefined;
     book?: string | undefined;
+    /** the pay step (the manage link's token) */
+    pay?: string | undefined;
   };
   request?: Request | undefined;
   /** the host name of the public origin: the calendar UID's domain */
@@ -182,7 +186,7 @@ function forRestaurant(i: RenderInput, t: Texts, v: Vars): Block {
     { label: t.notes, value: s.notes ?? "" },
   ];
   return {
-    paragraphs: t.body[i.template](v),
+    paragraphs: isPaymentTemplate(i.template) ? [] : t.body[i.template](v),
     rows: rows.filter((row) => row.value),
     buttons: [],
     calendar: [],
@@ -210,17 +214,37 @@ function calendarLinks(i: RenderInput, t: Texts): Link[] {
   return links;
 }
 
+/** Messages about a booking that is over, or about money only: no manage link, no cancellation rule. */
+const ENDED = new Set<Template>(["cancellation", "payment_expired"]);
+const NO_CANCEL_RULE = new Set<Template>(["offer", "payment_refund", "payment_no_show_fee"]);
+
+/** The money's words of a guest's message, in its language and the restaurant's clock. */
+function moneyOf(i: RenderInput, v: Vars): MoneyVars | null {
+  const tz = i.restaurant.timezone;
+  return moneyVars(i.snapshot, v, {
+    locale: i.locale,
+    timeZone: tz,
+    city: v.city,
+    full: (at) => formatter(i.locale, "full", tz).format(at),
+  });
+}
+
 /** The guest's message: its words, the summary (address with a map, the manage link), its actions. */
 function forGuest(i: RenderInput, t: Texts, v: Vars): Block {
   const s = i.snapshot;
-  const paragraphs = [...t.body[i.template](v)];
-  const live = i.template !== "cancellation";
+  const money = moneyOf(i, v);
+  const template = i.template;
+  const own = isPaymentTemplate(template) ? [] : t.body[template](v);
+  const paragraphs = [...own, ...(money ? moneyParagraphs(i.template, i.locale, money) : [])];
+  const live = !ENDED.has(i.template);
   const buttons: Link[] = [];
   if (i.template === "offer" && i.links.offer) buttons.push({ label: t.claim, url: i.links.offer });
+  if (i.template === "payment_due" && money && i.links.pay)
+    buttons.push({ label: payLabel(i.locale, money), url: i.links.pay });
   if (!live && i.links.book) buttons.push({ label: t.bookAgain, url: i.links.book });
   if (s.ics === "REQUEST") paragraphs.push(t.attached);
   if (s.ics === "CANCEL") paragraphs.push(t.cancelAttached);
-  if (live && i.template !== "offer" && s.status !== "WAITING") {
+  if (live && !NO_CANCEL_RULE.has(i.template) && s.status !== "WAITING") {
     const deadline = i.links.manage ? cancelDeadline(i) : undefined;
     paragraphs.push(deadline ? t.cancelUntil(deadline) : t.noOnlineCancel);
   }
@@ -297,7 +321,10 @@ export function render(i: RenderInput): Rendered {
   const t = TEXTS[i.locale];
   const v = vars(i, t);
   const toRestaurant = i.recipient === "restaurant";
-  const subject = t.subject[i.template](v);
+  const template = i.template;
+  const subject = isPaymentTemplate(template)
+    ? moneySubject(template, i.locale, moneyOf(i, v))
+    : t.subject[template](v);
   const greeting = toRestaurant ? t.greeting(i.restaurant.name) : t.greeting(i.snapshot.guest.first_name);
   const block = toRestaurant ? forRestaurant(i, t, v) : forGuest(i, t, v);
   const letter = {

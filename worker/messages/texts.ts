@@ -1,6 +1,10 @@
 /** The words of every message in the widget's five languages. Pure. */
 import type { Occasion, ReservationStatus } from "../../shared/schemas";
+import type { PaymentTemplate } from "./payment-texts";
 import type { Locale, Template } from "./types";
+
+/** The templates whose words are here; those about money are in payment-texts.ts. */
+export type PlainTemplate = Exclude<Template, PaymentTemplate>;
 
 /** What a sentence may mention, already formatted for its language. */
 export interface Vars {
@@ -24,9 +28,9 @@ export interface Vars {
 }
 
 export interface Texts {
-  subject: Record<Template, (v: Vars) => string>;
+  subject: Record<PlainTemplate, (v: Vars) => string>;
   /** paragraphs of the body */
-  body: Record<Template, (v: Vars) => string[]>;
+  body: Record<PlainTemplate, (v: Vars) => string[]>;
   party: (pax: number) => string;
   greeting: (name: string | null) => string;
   manage: string;

@@ -54,6 +54,25 @@ export interface MessageSnapshot {
   wait_until?: string | undefined;
   /** offer: which offer (its nonce) and until when it holds (ISO instant) */
   offer?: { nonce: string; expires_at: string } | undefined;
+  /** a booking that pays: what it asks and, for the message's step, what moved */
+  payment?: PaymentNote | undefined;
+}
+
+/** A booking's money as a message tells it (amounts in minor units of `currency`). */
+export interface PaymentNote {
+  mode: "deposit" | "prepay" | "guarantee";
+  amount: number;
+  currency: string;
+  /** minutes before the start until which a guest's cancellation is refunded in full */
+  refund_until: number;
+  /** guarantee: what a no-show costs the party */
+  no_show_fee: number | null;
+  /** payment_due: until when it can be paid (ISO instant) */
+  due_at: string | null;
+  /** payment_refund: what this refund gives back */
+  refunded: number;
+  /** payment_no_show_fee: what was charged */
+  no_show_charged: number | null;
 }
 
 /** A message to write with a change, in the change's own batch. */
