@@ -506,13 +506,15 @@ CREATE TABLE `reservation_payments` (
 	`customer` text,
 	`payment_method` text,
 	`fee_intent` text,
-	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL, `refund_due` integer, `refund_attempts` integer DEFAULT 0 NOT NULL, `refund_next_at` text, `refund_error` text,
 	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action
 );
 
 CREATE UNIQUE INDEX `reservation_payments_fee_intent_uq` ON `reservation_payments` (`fee_intent`);
 
 CREATE UNIQUE INDEX `reservation_payments_intent_uq` ON `reservation_payments` (`intent`);
+
+CREATE INDEX `reservation_payments_refund_due_idx` ON `reservation_payments` (`refund_next_at`) WHERE "reservation_payments"."refund_due" IS NOT NULL;
 
 CREATE TRIGGER `reservation_payments_moving_delete` BEFORE DELETE ON `reservation_payments` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `reservations` WHERE `id` = OLD.`reservation_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)

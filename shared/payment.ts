@@ -55,6 +55,8 @@ export interface PaymentState {
   no_show_fee: number | null;
   /** a guarantee's fee once charged */
   no_show_charged: number | null;
+  /** a refund owed since the booking closed, not yet made at Stripe (retried until it is); 0 or absent: none */
+  refund_pending?: number | undefined;
   /** the last attempt's failure, for the guest and the staff (a decline: "Your card was declined."); null after a success */
   failure: string | null;
 }
@@ -130,6 +132,14 @@ export function afterRefund(p: PaymentState, amount: number): PaymentStatus {
 /** Whether the money step is done: nothing more to pay or save. */
 export function settled(p: PaymentState | null | undefined): boolean {
   return !!p && p.status !== "requires_payment" && p.status !== "failed";
+}
+
+/**
+ * Whether a booking still owes its payment: PREPAY until paid, or ACCEPTED from the waiting list
+ * with the payment asked when a table was given (a PREPAY booking staff accept by hand is let off).
+ */
+export function owesPayment(status: string, p: PaymentState | null | undefined): p is PaymentState {
+  return !!p && !settled(p) && (status === "PREPAY" || status === "ACCEPTED");
 }
 
 /** Minutes a new booking has to pay: the service's window, else 15 online and 24 hours for staff or an integrator. */

@@ -16,6 +16,7 @@ import { purgeOAuth } from "./oauth/tokens.repo";
 import { dispatchDue } from "./outbox/dispatch";
 import { expireUnpaidPayments } from "./payments/expiry";
 import { purgeEvents } from "./payments/payments.repo";
+import { retryOwedRefunds } from "./payments/refunds";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
 import { expireUnpaid } from "./reservations/expiry";
 import { expireNoShows } from "./reservations/noshow";
@@ -81,6 +82,10 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   // Bookings paying through Stripe: Stripe is asked first (a lost event never expires a paid booking).
   await expireUnpaidPayments(shardDb(d1), c.stripe, { until, linkSecret: c.linkSecret }).catch(
     where("payments expiry"),
+  );
+  // Refunds owed by cancelled bookings that Stripe has not made yet (down, or refusing): tried again.
+  await retryOwedRefunds(shardDb(d1), c.stripe, { until, linkSecret: c.linkSecret }).catch(
+    where("owed refunds"),
   );
   await expireNoShows(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("no-shows"));
   await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));

@@ -13,7 +13,8 @@
 // Control routes for tests (never part of Stripe's API): GET /__standin/requests (every API call
 // with its account, idempotency key and parameters), GET /__standin/events, POST
 // /__standin/events/take, PUT /__standin/webhook {url}, POST /__standin/3ds/<intent> {client_secret,
-// outcome: "complete" | "fail"}, POST /__standin/onboard/<account>.
+// outcome: "complete" | "fail"}, POST /__standin/onboard/<account>, PUT /__standin/outage {account,
+// path, down} (Stripe down for one connected account's calls to one path: 503, until down is false).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -54,6 +55,8 @@ export async function startStripeStandin(options = {}) {
   const ctx = { state, emit: events.emit };
   const requests = [];
   const idempotent = new Map();
+  /** "<account> <path>" pairs answered 503, as Stripe answers when it cannot serve a call */
+  const outages = new Set();
   events.target(options.webhookUrl);
 
   const server = createServer((req, res) => {
@@ -84,6 +87,10 @@ export async function startStripeStandin(options = {}) {
       publishable: caller === "publishable",
       params,
     });
+    if (outages.has(`${account} ${url.pathname}`))
+      return send(res, 503, {
+        error: { type: "api_error", message: "Stripe is unavailable (stand-in outage)" },
+      });
     if (key && req.method === "POST")
       return replayable(res, { key, account, params, url }, () => answer(req, url, params, caller, account));
     const [status, body] = await answer(req, url, params, caller, account);
@@ -268,6 +275,12 @@ export async function startStripeStandin(options = {}) {
       return send(res, 200, events.take());
     if (req.method === "PUT" && url.pathname === "/__standin/webhook") {
       events.target(body.url);
+      return send(res, 204);
+    }
+    if (req.method === "PUT" && url.pathname === "/__standin/outage") {
+      const pair = `${body.account} ${body.path}`;
+      if (body.down) outages.add(pair);
+      else outages.delete(pair);
       return send(res, 204);
     }
     if (req.method === "POST" && onboarding) return send(res, 200, moves.onboard(ctx, onboarding[1]));

@@ -142,9 +142,9 @@ describe("cancel, expiry and updates", () => {
   it("cancels anything not final", () => {
     for (const s of RESERVATION_STATUSES) expect(next(state(s), { type: "cancel" }).ok).toBe(!FINAL.has(s));
   });
-  it("expires only unpaid PREPAY reservations", () => {
+  it("expires unpaid only a PREPAY reservation, or an ACCEPTED one owing its payment", () => {
     for (const s of RESERVATION_STATUSES)
-      expect(next(state(s), { type: "expire_unpaid" }).ok).toBe(s === "PREPAY");
+      expect(next(state(s), { type: "expire_unpaid" }).ok).toBe(s === "PREPAY" || s === "ACCEPTED");
   });
   it("expires as a no-show only a party that would arrive and has not checked in", () => {
     for (const s of RESERVATION_STATUSES) {

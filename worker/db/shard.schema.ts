@@ -514,12 +514,19 @@ export const reservationPayments = sqliteTable(
     customer: text("customer"),
     paymentMethod: text("payment_method"),
     feeIntent: text("fee_intent"),
+    /** a refund a closed booking owes, not yet made at Stripe (minor units); null: none */
+    refundDue: integer("refund_due"),
+    /** tries of the owed refund so far, and when the next is due (the cron, with backoff) */
+    refundAttempts: integer("refund_attempts").notNull().default(0),
+    refundNextAt: text("refund_next_at"),
+    refundError: text("refund_error"),
     createdAt: createdAt(),
   },
   (t) => [
     // Stripe's events name the intent (a charge.refunded names only its PaymentIntent)
     uniqueIndex("reservation_payments_intent_uq").on(t.intent),
     uniqueIndex("reservation_payments_fee_intent_uq").on(t.feeIntent),
+    index("reservation_payments_refund_due_idx").on(t.refundNextAt).where(sql`${t.refundDue} IS NOT NULL`),
   ],
 );
 

@@ -251,8 +251,10 @@ function money(c: Change, before: ReservationFacts, out: Outbox): boolean {
   if (!was || !p) return false;
   const note = paymentNote(before, after);
   if (owes(before) && HOLDING.has(after.status) && !owes(after)) {
+    // let off by staff ("canceled"): confirmed with no word of money
+    const paid = p.status === "paid" || p.status === "card_saved";
     if (out.payer) {
-      out.toGuest("confirmation", "REQUEST", c.now, note);
+      out.toGuest("confirmation", "REQUEST", c.now, paid ? note : {});
       out.remind();
     }
     return true;

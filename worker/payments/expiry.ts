@@ -1,10 +1,11 @@
 /**
- * The cron's expiry of PREPAY bookings that pay through Stripe: Stripe is asked first, so a lost or
+ * The cron's expiry of bookings that owe a payment through Stripe (PREPAY, or ACCEPTED from the
+ * waiting list with the payment asked): Stripe is asked first, so a lost or
  * late event never expires a booking that is paid (it is applied instead: ACCEPTED). An unpaid one
  * has its intent cancelled, then becomes EXPIRED "unpaid" and frees its tables. When Stripe cannot be
  * reached the booking waits for the next run.
  */
-import { settled } from "../../shared/payment";
+import { owesPayment, settled } from "../../shared/payment";
 import type { Db } from "../env";
 import { ApiError } from "../errors";
 import { now, nowIso } from "../lib/clock";
@@ -61,7 +62,7 @@ async function expireOne(ctx: BookingContext, stripe: StripeConfig, row: Reserva
     await cancelAtStripe(stripe, ref);
   }
   const { changed } = await changePayment(ctx, row.id, (r) =>
-    r.status === "PREPAY" && r.payment && !settled(r.payment)
+    owesPayment(r.status, r.payment)
       ? { payment: { ...r.payment, status: "canceled" }, to: "EXPIRED", action: "expired_unpaid" }
       : null,
   );

@@ -1,15 +1,12 @@
 /**
  * The money steps staff and integrators take, and those that follow a booking's end: a refund of
  * all or part, a guarantee's no-show fee charged off session (a decline is said, never retried on
- * its own), the intent cancelled when a booking closes unpaid, the money given back when it is
- * cancelled. Each sends Stripe an idempotency key of the reservation and the step, and lands in the
+ * its own), the intent cancelled when a booking closes unpaid (the refund a cancellation owes is
+ * refunds.ts's). Each sends Stripe an idempotency key of the reservation and the step, and lands in the
  * reservation's history (with its actor) and its webhooks through the reservation's own write.
  */
-import { guestCancelRefund, refundable } from "../../shared/payment";
-import { resolveSettings } from "../../shared/schemas";
+import { refundable } from "../../shared/payment";
 import { ApiError } from "../errors";
-import { now } from "../lib/clock";
-import { localToUtc } from "../lib/zone";
 import { changePayment } from "../reservations/booking";
 import type { BookingContext } from "../reservations/context";
 import type { ReservationRow } from "../reservations/reservations.repo";
@@ -104,24 +101,15 @@ export async function chargeNoShow(ctx: BookingContext, stripe: StripeConfig, id
 }
 
 /**
- * What a booking's end does to its money, once the end is written: an unpaid intent is cancelled; a
- * cancellation gives back what was paid (all of it when the restaurant cancels, by the refund rule
- * when the guest does). `byGuest`: the guest cancelled (the manage link, the search engine).
+ * What a booking's end does to its money besides a refund (refunds.ts owes those durably): an unpaid
+ * intent is cancelled; a saved card is let go.
  */
-export async function settleClosed(
-  ctx: BookingContext,
-  stripe: StripeConfig,
-  row: ReservationRow,
-  byGuest: boolean,
-) {
+export async function settleClosed(ctx: BookingContext, stripe: StripeConfig, row: ReservationRow) {
   const p = row.payment;
   if (!p) return;
   if (p.status === "requires_payment" || p.status === "failed") return cancelIntent(ctx, stripe, row);
   if (row.status !== "CANCELLED" && row.status !== "REJECTED") return;
-  if (p.status === "card_saved") return void (await changePayment(ctx, row.id, outcomes.canceled));
-  const tz = resolveSettings(ctx.property.settings).timezone;
-  const give = byGuest ? guestCancelRefund(p, localToUtc(tz, row.startMin), now()) : refundable(p);
-  if (give > 0) await refundNow(ctx, stripe, row, await paidRef(ctx, row), give);
+  if (p.status === "card_saved") await changePayment(ctx, row.id, outcomes.canceled);
 }
 
 /** Cancels the unpaid intent at Stripe (one already paid makes Stripe refuse: then it is read and applied), and says so. */

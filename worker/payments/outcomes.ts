@@ -4,7 +4,7 @@
  * decides (a failure after the payment changes nothing; a payment after a cancellation is refunded).
  * Pure: no Stripe, no database.
  */
-import { afterRefund, type PaymentState } from "../../shared/payment";
+import { afterRefund, owesPayment, type PaymentState } from "../../shared/payment";
 import type { ReservationStatus } from "../../shared/schemas";
 
 /** A change of a reservation's money (as reservations/payment.ts applies it). */
@@ -45,7 +45,7 @@ export function takenTooLate(r: Reserved): boolean {
 /** A declined card or failed authentication: the guest may try again while the window lasts. */
 export function declined(r: Reserved, message: string): Outcome | null {
   const p = r.payment;
-  if (!p || !OWING.has(p.status) || r.status !== "PREPAY") return null;
+  if (!owesPayment(r.status, p)) return null;
   if (p.status === "failed" && p.failure === message) return null;
   return { payment: { ...p, status: "failed", failure: message }, action: "payment_failed" };
 }
@@ -62,8 +62,9 @@ export function refunded(r: Reserved, total: number, refundId?: string): Outcome
   const p = r.payment;
   if (!p || total <= p.amount_refunded) return null;
   const step = total - p.amount_refunded;
+  const pending = Math.max(0, (p.refund_pending ?? 0) - step);
   return {
-    payment: { ...p, amount_refunded: total, status: afterRefund(p, step) },
+    payment: { ...p, amount_refunded: total, status: afterRefund(p, step), refund_pending: pending },
     action: "refund",
     notes: { refund: [null, { amount: step, ...(refundId && { id: refundId }) }] },
   };

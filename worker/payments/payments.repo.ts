@@ -3,10 +3,10 @@
  * on the property's row, Stripe's ids of each reservation's payment, and the Stripe events applied
  * in a shard (each once).
  */
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { PaymentAccount } from "../../shared/payment";
 import { paymentAccounts } from "../db/control.schema";
-import { properties, reservationPayments, stripeEvents } from "../db/shard.schema";
+import { properties, reservationPayments, reservations, stripeEvents } from "../db/shard.schema";
 import type { ControlDb, Db } from "../env";
 
 export type PaymentRef = typeof reservationPayments.$inferSelect;
@@ -103,6 +103,47 @@ export function keepFeeIntent(db: Db, reservationId: number, feeIntent: string) 
     .update(reservationPayments)
     .set({ feeIntent })
     .where(eq(reservationPayments.reservationId, reservationId));
+}
+
+/** A refund the closing change owes (written in its batch): tried at once, then by the cron. */
+export function oweRefund(db: Db, reservationId: number, amount: number, at: string) {
+  return db
+    .update(reservationPayments)
+    .set({ refundDue: amount, refundAttempts: 0, refundNextAt: at, refundError: null })
+    .where(eq(reservationPayments.reservationId, reservationId));
+}
+
+/** A try that failed: the next one is due at `next`. */
+export function refundRetryLater(
+  db: Db,
+  reservationId: number,
+  attempts: number,
+  next: string,
+  error: string,
+) {
+  return db
+    .update(reservationPayments)
+    .set({ refundAttempts: attempts, refundNextAt: next, refundError: error.slice(0, 500) })
+    .where(eq(reservationPayments.reservationId, reservationId));
+}
+
+/** The owed refund made at Stripe: nothing more to try. */
+export function refundMade(db: Db, reservationId: number) {
+  return db
+    .update(reservationPayments)
+    .set({ refundDue: null, refundNextAt: null, refundError: null })
+    .where(eq(reservationPayments.reservationId, reservationId));
+}
+
+/** Owed refunds whose next try is due, oldest first, with their property. */
+export function dueRefunds(db: Db, at: string, limit: number) {
+  return db
+    .select({ reservationId: reservationPayments.reservationId, propertyId: reservations.propertyId })
+    .from(reservationPayments)
+    .innerJoin(reservations, eq(reservations.id, reservationPayments.reservationId))
+    .where(and(isNotNull(reservationPayments.refundDue), lte(reservationPayments.refundNextAt, at)))
+    .orderBy(asc(reservationPayments.refundNextAt))
+    .limit(limit);
 }
 
 /** The record of an applied event: a second one with the same id fails its batch (the replay changes nothing). */

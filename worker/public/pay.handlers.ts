@@ -4,7 +4,7 @@
  * intent Stripe already has as paid, whose event has not come yet, is applied here at once.
  */
 import type { Context } from "hono";
-import { refundDeadline, settled } from "../../shared/payment";
+import { owesPayment, refundDeadline } from "../../shared/payment";
 import type { PublicPay } from "../../shared/public";
 import { resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
@@ -30,7 +30,7 @@ export async function pay(c: Context<AppEnv>, { public_key, token }: { public_ke
   const row = found.row;
   const p = row.payment;
   const account = property.paymentAccount?.id;
-  if (!p || settled(p) || row.status !== "PREPAY" || !account) throw nothingOwed();
+  if (!owesPayment(row.status, p) || !account) throw nothingOwed();
   const cfg = config(c.env);
   const guest = found.guest;
   const { ref, intent } = await currentIntent({

@@ -1,5 +1,5 @@
 /** The public API's answers: the restaurant's profile, a reservation as its guest sees it, an offer. */
-import { guestCancelRefund, refundDeadline, settled } from "../../shared/payment";
+import { guestCancelRefund, owesPayment, refundDeadline } from "../../shared/payment";
 import type { PublicPayment, PublicProfile, PublicReservation } from "../../shared/public";
 import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
@@ -94,7 +94,7 @@ export function publicPayment(row: ReservationRow, tz: string): PublicPayment | 
     refund_until: new Date(refundDeadline(start, p.refund_until)).toISOString(),
     no_show_fee: p.no_show_fee,
     card: p.card,
-    due_at: row.status === "PREPAY" && !settled(p) ? row.paymentDueAt : null,
+    due_at: owesPayment(row.status, p) ? row.paymentDueAt : null,
     refund_if_cancelled: guestCancelRefund(p, start, now()),
   };
 }

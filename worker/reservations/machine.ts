@@ -100,8 +100,9 @@ function statusMove(state: MachineState, action: StatusAction): Outcome {
       if (FINAL.has(status)) return refuse(`a ${status} reservation cannot be cancelled`);
       return moveTo(state, "CANCELLED");
     case "expire_unpaid":
-      if (status !== "PREPAY")
-        return refuse(`only a PREPAY reservation expires unpaid, this one is ${status}`);
+      // ACCEPTED: a waiting party given a table that owes its payment (the caller checks it does)
+      if (status !== "PREPAY" && status !== "ACCEPTED")
+        return refuse(`only a PREPAY or ACCEPTED reservation expires unpaid, this one is ${status}`);
       // A guest already checked in is at the table: staff settle that, not the cron.
       if (state.checkedIn) return refuse("a checked-in guest does not expire unpaid");
       return moveTo(state, "EXPIRED");

@@ -73,6 +73,8 @@ async function planPayment(
   if (outcome && !outcome.ok) throw new ApiError("reservation_not_available", outcome.reason);
   const to = outcome?.ok ? outcome.state.status : from;
   const set: Partial<ReservationRow> = { payment: c.payment };
+  // Paid (or the card saved): no window left to expire by.
+  if (c.payment.status === "paid" || c.payment.status === "card_saved") set.paymentDueAt = null;
   if (to !== from) {
     Object.assign(set, { status: to, lastStatusChange: new Date(now()).toISOString(), waitingList: false });
     if (to === "EXPIRED") set.statusReason = "unpaid";

@@ -1,6 +1,6 @@
 /** Reservations and their history as the integrator API shows them. */
 import type { Context } from "hono";
-import { settled } from "../../shared/payment";
+import { owesPayment } from "../../shared/payment";
 import { resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
 import type { AppEnv } from "../env";
@@ -28,7 +28,7 @@ export async function present<K extends "start_date" | "start_day">(
   await Promise.all(
     rows.map(async (r, i) => {
       const payment = dtos[i]!.payment;
-      if (payment && r.status === "PREPAY" && !settled(r.payment))
+      if (payment && owesPayment(r.status, r.payment))
         payment.pay_url = (await payUrl(publicOrigin, property.publicKey, linkSecret, r)) ?? null;
     }),
   );

@@ -244,7 +244,9 @@ export async function changeReservation(
 /**
  * PREPAY reservations whose payment window closed, oldest due first, for the cron to expire
  * through the state machine (reservations/expiry.ts). Checked-in guests are not due: the
- * machine refuses to expire them, and the index range skips them.
+ * machine refuses to expire them, and the index range skips them. Paying through Stripe, an
+ * ACCEPTED one still owing (a waiting party given a table) is due too; a payment made clears the
+ * window, so paid bookings are not in the index range.
  */
 export async function dueUnpaid(
   db: Db,
@@ -258,7 +260,15 @@ export async function dueUnpaid(
     .from(reservations)
     .where(
       and(
-        eq(reservations.status, "PREPAY"),
+        stripe
+          ? or(
+              eq(reservations.status, "PREPAY"),
+              and(
+                eq(reservations.status, "ACCEPTED"),
+                sql`json_extract(${reservations.payment}, '$.status') IN ('requires_payment', 'failed')`,
+              ),
+            )
+          : eq(reservations.status, "PREPAY"),
         isNotNull(reservations.paymentDueAt),
         lt(reservations.paymentDueAt, at),
         isNull(reservations.checkinDate),

@@ -1,6 +1,6 @@
 /** The reservation contracts: bodies, list filters and the response shapes the API documents. */
 import { z } from "@hono/zod-openapi";
-import { PAYMENT_MODES, PAYMENT_STATUSES, refundDeadline } from "../../shared/payment";
+import { owesPayment, PAYMENT_MODES, PAYMENT_STATUSES, refundDeadline } from "../../shared/payment";
 import {
   CHANNELS,
   LOCALES,
@@ -283,8 +283,13 @@ export const ReservationPayment = z
       .string()
       .nullable()
       .openapi({ description: "why the last attempt failed (a declined card); null after a success" }),
+    refund_pending: z.number().int().openapi({
+      description:
+        "a refund owed since the booking was cancelled, not yet made at Stripe (minor units; retried until it is); 0: none",
+    }),
     pay_url: z.string().nullable().openapi({
-      description: "while PREPAY and unpaid: the guest's hosted payment page (send it to the guest)",
+      description:
+        "while the payment is owed (PREPAY, or ACCEPTED from the waiting list): the guest's hosted payment page (send it to the guest)",
     }),
   })
   .openapi("ReservationPayment");
@@ -335,9 +340,12 @@ const reservationFields = {
     .string()
     .optional()
     .openapi({ description: "present after check-in: when the stay ends" }),
-  payment_due_date: z.string().optional().openapi({ description: "PREPAY: when the payment window closes" }),
+  payment_due_date: z
+    .string()
+    .optional()
+    .openapi({ description: "PREPAY, or a payment owed: when the payment window closes" }),
   payment_due_at: z.string().optional().openapi({
-    description: "PREPAY: when the payment window closes (UTC instant)",
+    description: "PREPAY, or a payment owed: when the payment window closes (UTC instant)",
     example: "2026-12-01T18:15:00.000Z",
   }),
   payment: ReservationPayment.nullable().openapi({
@@ -385,6 +393,9 @@ export const HistoryItem = z
   })
   .openapi("ReservationHistoryItem");
 
+/** PREPAY (its window counts, paying through Stripe or not), or a payment still owed. */
+const owing = (r: ReservationRow) => r.status === "PREPAY" || owesPayment(r.status, r.payment);
+
 /** A reservation's money as the API shows it, the refund deadline as an instant. */
 function paymentDto(r: ReservationRow, tz: string): ReservationPaymentDto | null {
   const p = r.payment;
@@ -402,6 +413,7 @@ function paymentDto(r: ReservationRow, tz: string): ReservationPaymentDto | null
     no_show_fee: p.no_show_fee,
     no_show_charged: p.no_show_charged,
     failure: p.failure,
+    refund_pending: p.refund_pending ?? 0,
     pay_url: null,
   };
 }
@@ -451,8 +463,8 @@ export function toReservationDto<K extends "start_date" | "start_day">(
     ...(r.checkinDate && { checkin_date: toLocalDateTime(tz, r.checkinDate, true) }),
     ...(r.checkoutDate && { checkout_date: toLocalDateTime(tz, r.checkoutDate, true) }),
     ...(r.expirationDate && { expiration_date: toLocalDateTime(tz, r.expirationDate) }),
-    ...(r.paymentDueAt && r.status === "PREPAY" && { payment_due_date: toLocalDateTime(tz, r.paymentDueAt) }),
-    ...(r.paymentDueAt && r.status === "PREPAY" && { payment_due_at: r.paymentDueAt }),
+    ...(r.paymentDueAt && owing(r) && { payment_due_date: toLocalDateTime(tz, r.paymentDueAt) }),
+    ...(r.paymentDueAt && owing(r) && { payment_due_at: r.paymentDueAt }),
     payment: paymentDto(r, tz),
     ...(r.notes !== null && { notes: r.notes }),
     ...(r.specialRequest !== null && { special_request: r.specialRequest }),
