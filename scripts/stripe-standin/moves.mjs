@@ -9,6 +9,7 @@ import {
   newRefund,
   notFound,
   paymentMethodOf,
+  publicMethod,
   StripeError,
 } from "./objects.mjs";
 
@@ -61,7 +62,7 @@ function declinePayment({ emit }, entry, method, decline, code = "card_declined"
       : DECLINED[decline ?? "generic_decline"];
   const error = {
     ...cardError(code, message, decline ?? (code === "card_declined" ? "generic_decline" : undefined)),
-    payment_method: { id: method.id, object: "payment_method", type: "card", card: method.card },
+    payment_method: publicMethod(method),
   };
   Object.assign(pi, { status: "requires_payment_method", last_payment_error: error, next_action: null });
   emit("payment_intent.payment_failed", pi, account);
@@ -82,7 +83,7 @@ export function authenticate(ctx, entry, outcome) {
     code: entry.pi ? "payment_intent_authentication_failure" : "setup_intent_authentication_failure",
     message:
       "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
-    payment_method: { id: method.id, object: "payment_method", type: "card", card: method.card },
+    payment_method: publicMethod(method),
   };
   Object.assign(target, { status: "requires_payment_method", next_action: null, payment_method: null });
   if (entry.pi) {
@@ -124,7 +125,7 @@ export function confirmSetup(ctx, entry, params) {
   if (card.outcome === "declines") {
     const error = {
       ...cardError("card_declined", DECLINED[card.decline], card.decline),
-      payment_method: { id: method.id, object: "payment_method", type: "card", card: method.card },
+      payment_method: publicMethod(method),
     };
     Object.assign(si, { status: "requires_payment_method", last_setup_error: error, payment_method: null });
     ctx.emit("setup_intent.setup_failed", si, account);

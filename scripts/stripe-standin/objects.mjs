@@ -124,7 +124,14 @@ export function paymentMethodOf(state, account, params) {
     id: id("pm"),
     object: "payment_method",
     type: "card",
-    card: { brand: card.brand, last4: number.slice(-4), exp_month: 12, exp_year: 2034, country: "US" },
+    card: {
+      brand: card.brand,
+      last4: number.slice(-4),
+      exp_month: 12,
+      exp_year: 2034,
+      country: "US",
+      funding: "credit",
+    },
     customer: null,
     created: seconds(),
     livemode: false,
@@ -217,8 +224,21 @@ export function newCharge(state, account, pi, method) {
     paid: true,
     payment_intent: pi.id,
     payment_method: method.id,
-    payment_method_details: { type: "card", card: { brand: method.card.brand, last4: method.card.last4 } },
+    payment_method_details: {
+      type: "card",
+      card: {
+        brand: method.card.brand,
+        last4: method.card.last4,
+        exp_month: method.card.exp_month,
+        exp_year: method.card.exp_year,
+        funding: method.card.funding,
+        country: method.card.country,
+      },
+    },
+    billing_details: method.billing_details,
+    disputed: false,
     refunded: false,
+    refunds: { object: "list", data: [], has_more: false, url: "/v1/refunds" },
     status: "succeeded",
   };
   state.charges.set(charge.id, { account, charge });
