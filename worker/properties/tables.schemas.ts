@@ -1,15 +1,33 @@
 /** A table's API shape (also in the availability answers), its create and update bodies, and its mapper. */
 import { z } from "@hono/zod-openapi";
-import { tableLayoutSchema } from "../../shared/floor";
+import { FLOOR_HEIGHT, FLOOR_WIDTH, TABLE_SHAPES, TABLE_SIZE } from "../../shared/floor";
 import { lineField } from "../../shared/schemas";
 import type { TableWithMembers } from "./catalog.repo";
 
 /** A table on its room's floor plan (1000 x 700 units, the origin top left): the owner places it in the console. */
-const TableLayout = tableLayoutSchema.openapi("TableLayout", {
-  description:
-    "x, y: the top left corner; width, height: its size (20 to 400); shape: rect or round; rotation: degrees clockwise (0 to 359). The table fits the plan.",
-  example: { x: 120, y: 80, width: 80, height: 80, shape: "round", rotation: 0 },
-});
+const size = z.number().int().min(TABLE_SIZE.min).max(TABLE_SIZE.max);
+const TableLayout = z
+  .object({
+    x: z.number().int().min(0).max(FLOOR_WIDTH),
+    y: z.number().int().min(0).max(FLOOR_HEIGHT),
+    width: size,
+    height: size,
+    shape: z.enum(TABLE_SHAPES),
+    rotation: z.number().int().min(0).max(359),
+  })
+  .refine((l) => l.x + l.width <= FLOOR_WIDTH, {
+    message: "the table must fit the plan's width",
+    path: ["width"],
+  })
+  .refine((l) => l.y + l.height <= FLOOR_HEIGHT, {
+    message: "the table must fit the plan's height",
+    path: ["height"],
+  })
+  .openapi("TableLayout", {
+    description:
+      "x, y: the top left corner; width, height: its size (20 to 400); shape: rect or round; rotation: degrees clockwise (0 to 359). The table fits the plan.",
+    example: { x: 120, y: 80, width: 80, height: 80, shape: "round", rotation: 0 },
+  });
 const layoutField = TableLayout.nullable()
   .optional()
   .openapi({ description: "where it stands on the floor plan; null takes it off the plan" });
