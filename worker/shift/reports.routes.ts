@@ -34,11 +34,9 @@ const reportRoute = createRoute({
       content: {
         "application/json": { schema: listEnvelope(ReportLineSchema) },
         "text/csv": {
-          schema: z
-            .string()
-            .openapi({
-              example: "day,label,covers,parties,no_shows,cancellations\r\n2031-03-04,,42,12,1,2\r\n",
-            }),
+          schema: z.string().openapi({
+            example: "day,label,covers,parties,no_shows,cancellations\r\n2031-03-04,,42,12,1,2\r\n",
+          }),
         },
       },
     },
