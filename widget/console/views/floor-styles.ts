@@ -92,9 +92,19 @@ export const floorStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
+  .modes label,
   label.party {
-    display: block;
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
     padding: 0.35rem 0;
+  }
+  input[type="radio"] {
+    width: 1.1rem;
+    height: 1.1rem;
+    min-height: 0;
+    margin: 0;
+    flex: none;
   }
   .actions {
     margin-top: var(--_gap);

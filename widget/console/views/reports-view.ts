@@ -130,8 +130,9 @@ export class ReportsView extends ConsoleView {
   private chart(lines: ReportLine[]) {
     const values = lines.map((l) => l[this.figure]);
     const shares = barShares(values);
-    const [width, height, base] = [Math.max(320, lines.length * 48), 220, 180];
+    const [width, height, base] = [Math.max(640, lines.length * 48), 220, 180];
     const step = width / lines.length;
+    const bar = Math.min(step * 0.7, 64);
     const name = figureName(this.figure);
     const description = lines.map((l, i) => `${this.keyText(l)}: ${values[i]}`).join("; ");
     return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title chart-desc">
@@ -140,10 +141,10 @@ export class ReportsView extends ConsoleView {
       <line class="axis" x1="0" x2=${width} y1=${base} y2=${base} />
       ${lines.map((l, i) => {
         const h = Math.round(shares[i]! * (base - 20));
-        const x = i * step + step * 0.15;
-        return svg`<rect class="bar" x=${x} y=${base - h} width=${step * 0.7} height=${h}></rect>
-          <text x=${x + step * 0.35} y=${base - h - 4} text-anchor="middle">${values[i]}</text>
-          <text x=${x + step * 0.35} y=${base + 16} text-anchor="middle">${this.shortKey(l)}</text>`;
+        const mid = i * step + step / 2;
+        return svg`<rect class="bar" x=${mid - bar / 2} y=${base - h} width=${bar} height=${h}></rect>
+          <text x=${mid} y=${base - h - 4} text-anchor="middle">${values[i]}</text>
+          <text x=${mid} y=${base + 16} text-anchor="middle">${this.shortKey(l)}</text>`;
       })}
     </svg>`;
   }
@@ -151,6 +152,14 @@ export class ReportsView extends ConsoleView {
   private shortKey(line: ReportLine): string {
     if (this.by === "day") return line.key.slice(8, 10);
     return this.keyText(line).slice(0, 10);
+  }
+
+  private byHeading(): string {
+    return this.by === "day"
+      ? msg("Day", { id: "console.nav.day" })
+      : this.by === "service"
+        ? msg("Service", { id: "console.report.service" })
+        : msg("Channel", { id: "console.col.channel" });
   }
 
   private byName(): string {
@@ -165,7 +174,7 @@ export class ReportsView extends ConsoleView {
     const total = (f: Figure) => lines.reduce((n, l) => n + l[f], 0);
     return html`<div class="scroll"><table>
       <caption class="sr-only">${msg(str`Figures by ${this.byName()}`, { id: "console.report.caption" })}</caption>
-      <thead><tr><th scope="col">${this.byName()}</th>${FIGURES.map((f) => html`<th scope="col" class="n">${figureName(f)}</th>`)}</tr></thead>
+      <thead><tr><th scope="col">${this.byHeading()}</th>${FIGURES.map((f) => html`<th scope="col" class="n">${figureName(f)}</th>`)}</tr></thead>
       <tbody>${lines.map((l) => html`<tr><th scope="row">${this.keyText(l)}</th>${FIGURES.map((f) => html`<td class="n">${l[f]}</td>`)}</tr>`)}</tbody>
       <tfoot><tr><th scope="row">${msg("Total", { id: "console.report.total" })}</th>${FIGURES.map((f) => html`<td class="n">${total(f)}</td>`)}</tr></tfoot>
     </table></div>${nothing}`;
