@@ -8,10 +8,12 @@ import { loadAvailability } from "../availability/availability.repo";
 import { Availability, stayMinutes } from "../availability/engine";
 import type { AppEnv, PropertyRow } from "../env";
 import { ApiError } from "../errors";
+import { currentBackground } from "../lib/background";
 import { now } from "../lib/clock";
 import { localMinutes, toLocalDateTime } from "../lib/localtime";
 import { authoriseProperty } from "../properties/authorise";
 import { getReservation } from "../reservations/reservations.repo";
+import { restaurantObject } from "../restaurant/restaurant";
 import { quoteWaits } from "./quote";
 import { sendReady } from "./ready";
 import * as repo from "./walk-ins.repo";
@@ -36,6 +38,17 @@ async function waitsNow(c: Ctx, property: PropertyRow, parties: number[]) {
   });
 }
 
+/** Tells the restaurant's open consoles the list changed, after the answer; a lost message costs a console its next poll. */
+function announceChange(propertyId: number) {
+  const background = currentBackground();
+  if (!background?.env.RESTAURANT) return;
+  background.waitUntil(
+    restaurantObject(background.env, propertyId)
+      .announce({ type: "walk-ins" })
+      .catch((err: unknown) => console.warn("live feed: announce failed", err)),
+  );
+}
+
 export async function listWalkIns(c: Ctx, propertyId: number) {
   const property = await authoriseProperty(c, propertyId);
   const open = await repo.listOpen(c.get("db"), propertyId);
@@ -54,6 +67,7 @@ export async function addWalkIn(c: Ctx, propertyId: number, body: WalkInCreateBo
   const waits = await waitsNow(c, property, [...open.map((w) => w.pax), body.pax]);
   const quoted = waits.at(-1) ?? null;
   const row = await repo.insertWalkIn(db, propertyId, fieldsOf(body), quoted);
+  announceChange(propertyId);
   return { data: [toWalkInDto(row, open.length + 1, quoted)] };
 }
 
@@ -79,6 +93,7 @@ export async function tellReady(c: Ctx, propertyId: number, id: number) {
   const { sent, failed } = await sendReady(c.env, property, row);
   const told = await repo.markNotified(c.get("db"), id);
   if (!told) throw new ApiError("walk_in_closed", `walk-in ${id} was closed meanwhile`);
+  announceChange(propertyId);
   return { data: [{ walk_in: toWalkInDto(told, null, null), sent, failed }] };
 }
 
@@ -94,5 +109,6 @@ export async function closeWalkIn(c: Ctx, propertyId: number, id: number, body: 
   }
   const closed = await repo.closeWalkIn(c.get("db"), id, body.state, reservationId);
   if (!closed) throw new ApiError("walk_in_closed", `walk-in ${id} was closed meanwhile`);
+  announceChange(propertyId);
   return { data: [toWalkInDto(closed, null, null)] };
 }
