@@ -64,6 +64,19 @@ export class FloorView extends ConsoleView {
     args: () => [this.today, this.version] as const,
   });
 
+  /** Redrawn each minute, so a party turns late as the clock passes its time (no request). */
+  private tick: ReturnType<typeof setInterval> | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.tick = setInterval(() => this.requestUpdate(), 60_000);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.tick);
+  }
+
   private layoutOf(t: PlacedTable, index: number): TableLayout {
     return this.drafts.get(t.id) ?? t.layout ?? firstPlace(index, t.guests_max);
   }
