@@ -122,6 +122,20 @@ describe("the walk-in waiting list", () => {
     }
   });
 
+  it("leaves out a table closed now", async () => {
+    const closure = await client.call("/api/v2/closures", {
+      body: { start_date: DATE, start_hour: "18:00", end_hour: "23:00", table_ids: [seeded.t2.id] },
+    });
+    expect(closure.status, closure.text).toBe(201);
+    try {
+      // T2 (free at 19:40) is closed, and with it the group T1+T2: both parties of two wait for
+      // T1, the first until 20:00, the second until the first has had its hour
+      expect((await list()).json.data.map((w: any) => w.wait_minutes)).toEqual([60, 120]);
+    } finally {
+      await client.call(`/api/v2/closures/${closure.json.data[0].id}`, { method: "DELETE" });
+    }
+  });
+
   it("says when nothing could reach the party, and when the email failed", async () => {
     const silent = await client.call(entry(second.id, "/ready"), { method: "POST" });
     expect(silent.json.data[0]).toMatchObject({ sent: [], failed: [] });

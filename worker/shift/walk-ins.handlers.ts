@@ -31,7 +31,8 @@ async function waitsNow(c: Ctx, property: PropertyRow, parties: number[]) {
   const minute = localMinutes(date, hour);
   return quoteWaits({
     now: minute,
-    tables: engine.usableTables("staff"),
+    // a table closed now (a closure of the table, its room or the whole restaurant) seats nobody
+    tables: engine.usableTables("staff").filter((t) => !engine.isClosed(t, date, minute)),
     holds,
     parties,
     stay: (pax) => stayMinutes(pax, catalog.settings),
