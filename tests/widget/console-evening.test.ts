@@ -75,14 +75,28 @@ describe("<booking-console>: the walk-in waiting list", () => {
     form.requestSubmit();
     const nofit = await byText(view, "tbody tr", /Party of 40/);
     expect(nofit.textContent).to.match(/No table seats this party/);
-    const ada = await byText(view, "tbody tr", /Ada Queue/);
+    // the keyboard path: q lands on the party size, Enter adds the party
+    (view.shadowRoot!.activeElement as HTMLElement | null)?.blur();
+    await sendKeys({ press: "d" });
+    await viewOf(el, "bc-day-view");
+    await sendKeys({ press: "q" });
+    const again = await viewOf(el, "bc-waitlist-view");
+    await until(() => again.shadowRoot!.activeElement?.getAttribute("name") === "pax");
+    await sendKeys({ type: "3" });
+    await sendKeys({ press: "Enter" });
+    await byText(again, "tbody tr", /Party of 3\b/);
+    (await byText(again, "tbody tr", /Party of 3\b/))
+      .querySelector<HTMLButtonElement>("button[aria-label$='left']")!
+      .click();
+    await until(() => !/Party of 3\b/.test(again.shadowRoot!.querySelector("tbody")?.textContent ?? ""));
+    const ada = await byText(again, "tbody tr", /Ada Queue/);
     ada.querySelector<HTMLButtonElement>("button[aria-label^='Table ready']")!.click();
-    await byText(view, '[role="status"]', /Sent by email/);
-    await byText(view, "tbody tr .badge", /Told: table ready/);
+    await byText(again, '[role="status"]', /Sent by email/);
+    await byText(again, "tbody tr .badge", /Told: table ready/);
     await expect(await settled(el)).to.be.accessible();
-    (await byText(view, "tbody tr", /Ada Queue/)).querySelector<HTMLButtonElement>("button")!.click();
-    await byText(view, '[role="status"]', /Ada Queue seated/);
-    await until(() => !/Ada Queue/.test(view.shadowRoot!.querySelector("tbody")?.textContent ?? ""));
+    (await byText(again, "tbody tr", /Ada Queue/)).querySelector<HTMLButtonElement>("button")!.click();
+    await byText(again, '[role="status"]', /Ada Queue seated/);
+    await until(() => !/Ada Queue/.test(again.shadowRoot!.querySelector("tbody")?.textContent ?? ""));
     const day = (await staff(`reservations?start_date=${date}&end_date=${date}&limit=200`)).body
       .data as Reservation[];
     const seated = day.find((r) => r.customer?.first_name === "Ada" && r.customer?.last_name === "Queue");

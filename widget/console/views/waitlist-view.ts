@@ -38,6 +38,12 @@ export class WaitlistView extends ConsoleView {
     args: () => [this.version, this.refresh] as const,
   });
 
+  /** The list starts on the party size: `q`, the size, Enter adds a party. */
+  override focusHeading(): void {
+    super.focusHeading();
+    this.renderRoot.querySelector<HTMLInputElement>('input[name="pax"]')?.select();
+  }
+
   override render() {
     return html`
       <h1 tabindex="-1">${msg("Waiting list", { id: "console.nav.waitlist" })}</h1>
