@@ -128,6 +128,7 @@ describe("GET /properties/{id}/reports", () => {
     expectInvalid(await client.call(path("reports?from=2031-03-05&to=2031-03-04")), "to");
     expectInvalid(await client.call(path("reports?from=2031-01-01&to=2032-01-02")), "to");
     expectInvalid(await client.call(path("reports?from=2031-03-05&by=week")), "to", "by");
+    expectInvalid(await client.call(path("notes")), "from");
     const stranger = await newClient();
     expectProblem(await stranger.call(path("reports?from=2031-03-04&to=2031-03-04")), 403);
   });

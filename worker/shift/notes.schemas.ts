@@ -16,8 +16,10 @@ export const NoteDateParam = z.object({
 });
 
 export const NotesQuery = z.object({
-  from: dateString.openapi({ description: "the first day" }),
-  to: dateString.optional().openapi({ description: "the last day (default: from); at most 366 days on" }),
+  from: dateString.openapi({ description: "the first day", example: "2031-03-04" }),
+  to: dateString
+    .optional()
+    .openapi({ description: "the last day (default: from); at most 366 days on", example: "2031-03-10" }),
 });
 
 export const NotePut = z

@@ -4,8 +4,14 @@ import { dateString } from "../../shared/schemas";
 import type { ReportRow } from "./reports.repo";
 
 export const ReportQuery = z.object({
-  from: dateString.openapi({ description: "the first day (the restaurant's local date)" }),
-  to: dateString.openapi({ description: "the last day, included; at most 366 days from `from`" }),
+  from: dateString.openapi({
+    description: "the first day (the restaurant's local date)",
+    example: "2031-03-01",
+  }),
+  to: dateString.openapi({
+    description: "the last day, included; at most 366 days from `from`",
+    example: "2031-03-31",
+  }),
   by: z
     .enum(["day", "service", "channel"])
     .default("day")
