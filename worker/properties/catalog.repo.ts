@@ -2,8 +2,10 @@
  * Rooms, tables (with group members), services and closures of one property.
  * Deletion is soft: past reservations keep pointing at what they used.
  */
+
 import { and, asc, eq, gt, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem as AnyBatchItem } from "drizzle-orm/batch";
+import type { TableLayout } from "../../shared/floor";
 import {
   catalogChanges,
   closures,
@@ -241,6 +243,8 @@ export interface TableFields {
   bookable: boolean;
   online: boolean;
   isGroup: boolean;
+  /** where it stands on the floor plan; null: not placed */
+  layout: TableLayout | null;
 }
 
 export async function insertTable(db: Db, propertyId: number, fields: TableFields, memberIds: number[]) {

@@ -15,7 +15,9 @@ import { type DeskMessage, type DeskRoom, deskHandler } from "./desk";
 /** What an open console hears. */
 export type LiveMessage =
   | { type: "hello"; at: string }
-  | { type: "reservation"; id: number; date: string; version: number };
+  | { type: "reservation"; id: number; date: string; version: number }
+  /** the walk-in waiting list changed: a console showing it reads it again */
+  | { type: "walk-ins" };
 
 /** The sockets' tags: every console of this restaurant, and each session's own. */
 const CONSOLES = "console";
