@@ -34,7 +34,7 @@ before(async () => {
 });
 
 const rows = (view: HTMLElement) => [
-  ...view.shadowRoot!.querySelectorAll<HTMLTableRowElement>("section tbody tr"),
+  ...view.shadowRoot!.querySelectorAll<HTMLTableRowElement>("section tbody tr[data-id]"),
 ];
 /** Waits for the day's rows; on a timeout, says what the view shows instead. */
 const rowCount = (view: HTMLElement, n: number) =>

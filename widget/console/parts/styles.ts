@@ -63,6 +63,25 @@ export const consoleStyles = css`
     border-color: var(--_danger);
     color: var(--_danger);
   }
+  .badge.next {
+    border-color: var(--_accent);
+    color: var(--_accent);
+    font-weight: 600;
+  }
+  tr.now-line td {
+    padding: 0;
+    border-bottom: 2px solid var(--_danger);
+  }
+  tr.now-line span {
+    display: inline-block;
+    padding: 0.1rem 0.5rem;
+    font-size: 0.8rem;
+    font-weight: 600;
+    color: var(--_danger);
+  }
+  tr.late td:first-child {
+    box-shadow: inset 4px 0 0 var(--_danger);
+  }
   .grid {
     display: grid;
     grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr));

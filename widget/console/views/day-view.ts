@@ -9,9 +9,28 @@ import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
+import { lateBy, minutesIn, NowTicker, nextIds, startOf } from "../parts/now.js";
+import { hourOf } from "../parts/timeline-model.js";
 import { channelText, counts, guestName, occasionText, statusText } from "../parts/words.js";
 import type { Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
+
+/** Today's "now": its minute, the next arrivals, and the row the now-line goes before (-service id - 1: after that service's last). */
+interface Now {
+  at: number;
+  next: Set<number>;
+  line: number;
+}
+
+/** Where the now-line goes: before the first party due after `at`, else after the day's last. */
+export function nowLineBefore(list: Reservation[], at: number): number {
+  const after = byService(list)
+    .flatMap((g) => g.reservations)
+    .find((r) => startOf(r) > at);
+  if (after) return after.id;
+  const groups = byService(list);
+  return -(groups[groups.length - 1]?.id ?? 0) - 1;
+}
 
 interface ServiceGroup {
   id: number;
@@ -59,6 +78,7 @@ export class DayView extends ConsoleView {
   @state() private search = "";
   @state() private rowError: { id: number; err: unknown } | undefined;
   private typing: ReturnType<typeof setTimeout> | undefined;
+  private ticker = new NowTicker(this);
 
   get date(): string {
     return (this.route?.view === "day" && this.route.date) || this.today;
@@ -131,10 +151,14 @@ export class DayView extends ConsoleView {
       return html`<p class="message" role="status">${this.search ? msg("No reservation matches the search.", { id: "console.day.nomatch" }) : msg("No reservations on this day.", { id: "console.day.empty" })}</p>`;
     const groups = byService(list);
     const total = groups.reduce((n, g) => n + g.covers, 0);
+    const parties = list.filter(counts).length;
+    const at =
+      this.date === this.today ? minutesIn(this.session.property.timezone, this.ticker.at) : undefined;
+    const now = at === undefined ? undefined : { at, next: nextIds(list, at), line: nowLineBefore(list, at) };
     return html`
-      <p role="status">${msg(str`${list.length} reservations, ${total} covers`, { id: "console.day.total" })}</p>
+      <p role="status">${msg(str`${parties} reservations, ${total} covers`, { id: "console.day.total" })}</p>
       ${this.quarters(list)}
-      ${groups.map((g) => this.service(g))}
+      ${groups.map((g) => this.service(g, now))}
     `;
   }
 
@@ -150,7 +174,7 @@ export class DayView extends ConsoleView {
     </div>`;
   }
 
-  private service(g: ServiceGroup) {
+  private service(g: ServiceGroup, now: Now | undefined) {
     const name = g.name || msg("Without a service", { id: "console.day.noservice" });
     return html`<section part="service" aria-labelledby="service-${g.id}">
       <h2 id="service-${g.id}">${name} <span class="muted">· ${msg(str`${g.covers} covers`, { id: "console.day.service.covers" })}</span></h2>
@@ -167,16 +191,23 @@ export class DayView extends ConsoleView {
               <th scope="col"><span class="sr-only">${msg("Actions", { id: "console.col.actions" })}</span></th>
             </tr>
           </thead>
-          <tbody>${g.reservations.map((r) => this.row(r))}</tbody>
+          <tbody>${g.reservations.map((r) => html`${now?.line === r.id ? this.nowLine(now.at) : nothing}${this.row(r, now)}`)}${now?.line === -g.id - 1 ? this.nowLine(now.at) : nothing}</tbody>
         </table>
       </div>
     </section>`;
   }
 
-  private row(r: Reservation) {
+  /** The restaurant's time, drawn between the parties before it and those after. */
+  private nowLine(at: number) {
+    const time = formatTime(hourOf(at), this.locale);
+    return html`<tr class="now-line" part="now-line"><td colspan="7"><span>${msg(str`Now · ${time}`, { id: "console.now" })}</span></td></tr>`;
+  }
+
+  private row(r: Reservation, now?: Now) {
     const seatable = !r.checkin_date && (r.status === "ACCEPTED" || r.status === "CONFIRMED");
-    return html`<tr data-id=${r.id}>
-      <td>${formatTime(r.start_hour, this.locale)}</td>
+    const late = now ? lateBy(r, now.at) : 0;
+    return html`<tr data-id=${r.id} class=${late ? "late" : now?.next.has(r.id) ? "next" : ""}>
+      <td>${formatTime(r.start_hour, this.locale)}${late ? html`<br /><span class="badge alert">${msg(str`${late} min late`, { id: "console.late" })}</span>` : now?.next.has(r.id) ? html`<br /><span class="badge next">${msg("Next", { id: "console.next" })}</span>` : nothing}</td>
       <td>${r.pax}</td>
       <td>${link({ view: "reservation", id: r.id }, guestName(r))}<br />${this.badges(r)}</td>
       <td>${r.tables.map((t) => t.name).join(", ") || html`<span class="muted">—</span>`}</td>
