@@ -65,6 +65,35 @@ describe("<booking-console>: the day", () => {
     expect(quarters).to.deep.equal(["6", "3"]);
   });
 
+  it("shows the allergy and occasion texts, the guest's own allergies, tags and notes on the list and the timeline", async () => {
+    const grace = (await staff(`reservations?start_date=${date}&end_date=${date}`)).body.data.find(
+      (r: Reservation) => r.customer?.first_name === "Grace",
+    ) as Reservation;
+    const put = await staff(`customers/${grace.customer!.id}`, {
+      method: "PUT",
+      body: { allergies: "Peanuts (severe)", tags: ["VIP"] },
+    });
+    expect(put.status).to.equal(200);
+    const el = await openConsole(`/console/day/${date}`);
+    const view = await viewOf(el, "bc-day-view");
+    await rowCount(view, 3);
+    const [ada, graceRow] = rows(view);
+    expect(ada!.textContent).to.match(/Allergies: shellfish/);
+    expect(ada!.textContent).to.match(/Birthday/);
+    expect(graceRow!.textContent).to.match(/Guest's allergies: Peanuts \(severe\)/);
+    expect(graceRow!.textContent).to.match(/VIP/);
+    expect(graceRow!.textContent).to.match(/Notes: window seat/);
+    const timeline = await openConsole(`/console/timeline/${date}`);
+    const tv = await viewOf(timeline, "bc-timeline-view");
+    const bar = await until(() => tv.shadowRoot!.querySelector<HTMLElement>(`.hold[data-id="${grace.id}"]`));
+    expect(bar.textContent).to.match(/Peanuts \(severe\)/);
+    expect(bar.getAttribute("aria-label")).to.match(
+      /Guest's allergies: Peanuts \(severe\).*VIP.*Notes: window seat/,
+    );
+    bar.focus();
+    await until(() => /VIP/.test(tv.shadowRoot!.querySelector(".focused")!.textContent!));
+  });
+
   it("searches the day by name", async () => {
     const el = await openConsole(`/console/day/${date}`);
     const view = await viewOf(el, "bc-day-view");
@@ -102,6 +131,8 @@ describe("<booking-console>: the day", () => {
     const linus = rows(view).find((r) => /Linus/.test(r.textContent!))!;
     linus.querySelector<HTMLButtonElement>("button")!.click();
     await until(() => /Seated/.test(rows(view).find((r) => /Linus/.test(r.textContent!))!.textContent!));
+    // a first visit, now seated, is not a returning guest
+    expect(rows(view).find((r) => /Linus/.test(r.textContent!))!.textContent).not.to.match(/Returning/);
   });
 });
 

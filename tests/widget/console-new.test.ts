@@ -37,6 +37,8 @@ describe("<booking-console>: a new booking", () => {
       first_name: "Phone",
       last_name: "Booker",
       phone: "+39 333 1112222",
+      allergies: "Peanuts (severe)",
+      occasion: "anniversary",
     });
     await byText(view, "option", /The engine's choice: /);
     await expect(await settled(el)).to.be.accessible();
@@ -50,6 +52,7 @@ describe("<booking-console>: a new booking", () => {
       slot.hour,
       "Phone",
     ]);
+    expect([r.allergies, r.occasion]).to.deep.equal(["Peanuts (severe)", "anniversary"]);
   });
 
   it("shows the API's refusal at the field it names", async () => {
@@ -108,5 +111,37 @@ describe("<booking-console>: a new booking", () => {
     const id = Number(location.pathname.split("/").pop());
     const r = (await staff(`reservations/${id}`)).body.data[0] as Reservation;
     expect([r.start_day, r.pax, typeof r.checkin_date]).to.deep.equal([slot.date, 2, "string"]);
+  });
+
+  it("takes the party size typed after w: w, 3, Enter seats three, not twenty-three", async () => {
+    const slot = await freeTime(3, 10);
+    setClock(() => romeInstant(slot.date, slot.hour));
+    await pinWorkerClock(new Date(romeInstant(slot.date, slot.hour)).toISOString());
+    await signIn();
+    const el = await openConsole(`/console/day/${slot.date}`);
+    await viewOf(el, "bc-day-view");
+    await sendKeys({ press: "w" });
+    const view = await viewOf(el, "bc-new-view");
+    await until(() => view.shadowRoot!.activeElement?.getAttribute("name") === "pax");
+    await sendKeys({ type: "3" });
+    await sendKeys({ press: "Enter" });
+    await viewOf(el, "bc-reservation-view");
+    const id = Number(location.pathname.split("/").pop());
+    expect(((await staff(`reservations/${id}`)).body.data[0] as Reservation).pax).to.equal(3);
+  });
+
+  it("takes allergies and an occasion for a walk-in", async () => {
+    const slot = await freeTime(2, 12);
+    setClock(() => romeInstant(slot.date, slot.hour));
+    await pinWorkerClock(new Date(romeInstant(slot.date, slot.hour)).toISOString());
+    await signIn();
+    const el = await openConsole("/console/new?walk_in=1");
+    const view = await viewOf(el, "bc-new-view");
+    const form = await fill(view, { allergies: "Gluten", occasion: "birthday" });
+    form.requestSubmit();
+    await viewOf(el, "bc-reservation-view");
+    const id = Number(location.pathname.split("/").pop());
+    const r = (await staff(`reservations/${id}`)).body.data[0] as Reservation;
+    expect([r.allergies, r.occasion, typeof r.checkin_date]).to.deep.equal(["Gluten", "birthday", "string"]);
   });
 });

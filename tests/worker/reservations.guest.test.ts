@@ -107,3 +107,23 @@ describe("customer.visits on a reservation", () => {
     expect((await ids(`customer_id=${grace.customerId}`))[0]!.customer.visits).toBe(0);
   });
 });
+
+describe("the guest's own record on a reservation", () => {
+  it("carries the guest's standing allergies, tags and the staff's notes, where a list shows them", async () => {
+    const put = await client.call(`/api/v2/customers/${grace.customerId}`, {
+      method: "PUT",
+      body: { allergies: "Peanuts (severe)", tags: ["VIP"], notes: "likes the window" },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect((await ids(`customer_id=${grace.customerId}`))[0]!.customer).toMatchObject({
+      allergies: "Peanuts (severe)",
+      tags: ["VIP"],
+      notes: "likes the window",
+    });
+    expect((await client.call(`/api/v2/reservations/${early.id}`)).json.data[0].customer).toMatchObject({
+      allergies: null,
+      tags: [],
+      notes: null,
+    });
+  });
+});

@@ -9,6 +9,7 @@ import type {
   Customer,
   HistoryItem,
   Message,
+  Occasion,
   Property,
   Reservation,
   Room,
@@ -55,6 +56,8 @@ export interface ReservationCreate {
   table_ids?: number[];
   room_id?: number;
   notes?: string;
+  allergies?: string;
+  occasion?: Occasion;
   override_pacing?: boolean;
   waiting_list?: boolean;
 }
@@ -280,6 +283,17 @@ export class ConsoleApi {
   /** Merges customer `id` into `into` (the one that stays). */
   merge(id: number, into: number): Promise<unknown> {
     return this.send(this.api(`/customers/${id}/merge`), { method: "POST", body: { into } });
+  }
+
+  private house: Promise<Property | undefined> | undefined;
+
+  /** The restaurant's record, read once a session (its phone marks anonymous walk-ins); undefined when it cannot be read. */
+  houseRecord(): Promise<Property | undefined> {
+    this.house ??= this.property().catch(() => {
+      this.house = undefined;
+      return undefined;
+    });
+    return this.house;
   }
 
   /** The restaurant's own record (name, phone, public key, settings). */

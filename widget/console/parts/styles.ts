@@ -82,6 +82,22 @@ export const consoleStyles = css`
   tr.late td:first-child {
     box-shadow: inset 4px 0 0 var(--_danger);
   }
+  ul.details {
+    list-style: none;
+    margin: 0.15rem 0 0;
+    padding: 0;
+    font-size: 0.85rem;
+  }
+  ul.details .allergy {
+    color: var(--_danger);
+    font-weight: 600;
+  }
+  ul.details .note {
+    color: var(--_muted);
+  }
+  .badge.tag {
+    border-color: var(--_accent);
+  }
   .grid {
     display: grid;
     grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr));

@@ -7,11 +7,12 @@ import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
+import { details } from "../parts/details.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
 import { lateBy, minutesIn, NowTicker, nextIds, startOf } from "../parts/now.js";
 import { hourOf } from "../parts/timeline-model.js";
-import { channelText, counts, guestName, occasionText, statusText } from "../parts/words.js";
+import { channelText, counts, guestName, statusText } from "../parts/words.js";
 import type { Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
 
@@ -87,6 +88,10 @@ export class DayView extends ConsoleView {
   private list = new Task(this, {
     task: ([date, search], { signal }) => this.api.day({ date, search: search || undefined }, signal),
     args: () => [this.date, this.search, this.version] as const,
+  });
+  private house = new Task(this, {
+    task: () => this.api.houseRecord(),
+    args: () => [this.api] as const,
   });
 
   override connectedCallback(): void {
@@ -209,7 +214,7 @@ export class DayView extends ConsoleView {
     return html`<tr data-id=${r.id} class=${late ? "late" : now?.next.has(r.id) ? "next" : ""}>
       <td>${formatTime(r.start_hour, this.locale)}${late ? html`<br /><span class="badge alert">${msg(str`${late} min late`, { id: "console.late" })}</span>` : now?.next.has(r.id) ? html`<br /><span class="badge next">${msg("Next", { id: "console.next" })}</span>` : nothing}</td>
       <td>${r.pax}</td>
-      <td>${link({ view: "reservation", id: r.id }, guestName(r))}<br />${this.badges(r)}</td>
+      <td>${link({ view: "reservation", id: r.id }, guestName(r))}${details(r, this.house.value?.phone)}</td>
       <td>${r.tables.map((t) => t.name).join(", ") || html`<span class="muted">—</span>`}</td>
       <td>${statusText(r)}</td>
       <td>${channelText(r.channel)}</td>
@@ -218,10 +223,6 @@ export class DayView extends ConsoleView {
         ${this.rowError?.id === r.id ? actionError(this.rowError.err) : nothing}
       </td>
     </tr>`;
-  }
-
-  private badges(r: Reservation) {
-    return html`${r.occasion ? html`<span class="badge">${occasionText(r.occasion)}</span>` : nothing}${r.allergies ? html`<span class="badge alert" title=${r.allergies}>${msg("Allergies", { id: "console.badge.allergies" })}</span>` : nothing}${r.notes || r.special_request ? html`<span class="badge" title=${[r.notes, r.special_request].filter(Boolean).join(" · ")}>${msg("Notes", { id: "console.badge.notes" })}</span>` : nothing}${(r.customer?.visits ?? 0) > 0 ? html`<span class="badge">${msg("Returning", { id: "console.badge.returning" })}</span>` : nothing}`;
   }
 
   private async seat(r: Reservation) {

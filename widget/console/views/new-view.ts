@@ -11,8 +11,12 @@ import { now } from "../../clock.js";
 import { ApiError, type ReservationCreate } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { navigate } from "../parts/navigate.js";
+import { occasionText } from "../parts/words.js";
 import { nowIn } from "../router.js";
-import type { BookingRoom, Customer, Service } from "../types.js";
+import type { BookingRoom, Customer, Occasion, Service } from "../types.js";
+
+const OCCASIONS: Occasion[] = ["birthday", "anniversary", "business", "date", "other"];
+
 import { ConsoleView } from "./view.js";
 
 type Kind = "phone" | "email" | "walk-in";
@@ -108,7 +112,9 @@ export class NewView extends ConsoleView {
   private async focusParty() {
     await this.base.taskComplete.catch(() => undefined);
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLInputElement>('input[name="pax"]')?.focus();
+    const pax = this.renderRoot.querySelector<HTMLInputElement>('input[name="pax"]');
+    pax?.focus();
+    pax?.select();
   }
 
   override render() {
@@ -137,11 +143,21 @@ export class NewView extends ConsoleView {
         </div>
       </fieldset>
       <div class="grid">
-        <label>${msg("Party", { id: "console.col.party" })}<input name="pax" type="number" min="1" max="1000" required .value=${String(this.pax)} @input=${(e: InputEvent) => (this.pax = Number((e.target as HTMLInputElement).value))} aria-invalid=${invalid(err, "pax")} aria-describedby="e-pax" /></label>
+        <label>${msg("Party", { id: "console.col.party" })}<input name="pax" type="number" min="1" max="1000" required .value=${String(this.pax)} @focus=${(e: FocusEvent) => (e.target as HTMLInputElement).select()} @input=${(e: InputEvent) => (this.pax = Number((e.target as HTMLInputElement).value))} aria-invalid=${invalid(err, "pax")} aria-describedby="e-pax" /></label>
         ${fieldError(err, "pax", "e-pax")}
         ${this.walkIn ? nothing : this.when(services)}
       </div>
       ${this.guest(housePhone)} ${this.tables()}
+      <div class="grid">
+        <label>${msg("Allergies", { id: "console.badge.allergies" })}<input name="allergies" autocomplete="off" aria-invalid=${invalid(err, "allergies")} aria-describedby="e-allergies" /></label>
+        ${fieldError(err, "allergies", "e-allergies")}
+        <label>${msg("Occasion", { id: "console.occasion.other" })}
+          <select name="occasion">
+            <option value="">${msg("None", { id: "console.occasion.none" })}</option>
+            ${OCCASIONS.map((o) => html`<option value=${o}>${occasionText(o)}</option>`)}
+          </select>
+        </label>
+      </div>
       <label>${msg("Notes (staff only)", { id: "console.field.notes" })}<textarea name="notes" aria-invalid=${invalid(err, "notes")} aria-describedby="e-notes"></textarea></label>
       ${fieldError(err, "notes", "e-notes")}
       ${pacingRefused(err) ? html`<label><input type="checkbox" name="override_pacing" style="width:auto;display:inline;min-height:0" /> ${msg("Book past the pacing limit", { id: "console.new.override" })}</label>` : nothing}
@@ -258,6 +274,8 @@ export class NewView extends ConsoleView {
       customer,
       ...(tableId ? { table_ids: [tableId] } : {}),
       ...(text("notes") ? { notes: text("notes") } : {}),
+      ...(text("allergies") ? { allergies: text("allergies") } : {}),
+      ...(text("occasion") ? { occasion: text("occasion") as Occasion } : {}),
       ...(data.get("override_pacing") ? { override_pacing: true } : {}),
     };
   }

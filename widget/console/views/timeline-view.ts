@@ -9,14 +9,25 @@ import { Task } from "@lit/task";
 import { css, html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
+import { allergyTexts, details, noteTexts } from "../parts/details.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
 import { lateBy, minutesIn, NowTicker } from "../parts/now.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
 import { type Hold, holdsOf, hourOf, rowsByRoom, STEP, spanOf, tableAt } from "../parts/timeline-model.js";
-import { guestName } from "../parts/words.js";
-import type { Table } from "../types.js";
+import { guestName, occasionText } from "../parts/words.js";
+import type { Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
+
+/** What a bar says beside the name: allergies, occasion, tags, notes (the aria-label reads them all). */
+function barTexts(r: Reservation): string[] {
+  return [
+    ...allergyTexts(r),
+    ...(r.occasion ? [occasionText(r.occasion)] : []),
+    ...(r.customer?.tags ?? []),
+    ...noteTexts(r),
+  ];
+}
 
 interface Pending {
   hold: Hold;
@@ -67,6 +78,13 @@ export class TimelineView extends ConsoleView {
         width: 2px;
         background: var(--_danger);
         pointer-events: none;
+      }
+      .hold .warn {
+        font-weight: 700;
+      }
+      .focused {
+        min-height: 1.5rem;
+        margin-bottom: 0.5rem;
       }
       .hold.late {
         outline: 3px solid var(--_danger);
@@ -130,6 +148,8 @@ export class TimelineView extends ConsoleView {
   @state() private pending: Pending | undefined;
   @state() private moveError: unknown;
   @state() private said = "";
+  /** the party whose bar has the focus (or the pointer): its details show above the tables */
+  @state() private focused: Reservation | undefined;
   private dragged: Hold | undefined;
   private ticker = new NowTicker(this);
   /** the day the view last scrolled to the current hour */
@@ -202,6 +222,7 @@ export class TimelineView extends ConsoleView {
       </div>
       <p class="muted" id="how">${msg("To move a reservation, drag its bar, or focus it and use the arrow keys (up and down: another table; left and right: a quarter hour), then Enter. Escape drops the move.", { id: "console.timeline.help" })}</p>
       <div aria-live="polite" role="status">${this.said}</div>
+      <div class="focused" part="focused">${this.focused ? html`<strong>${guestName(this.focused)} · ${this.focused.pax}</strong>${details(this.focused)}` : nothing}</div>
       ${actionError(this.moveError)}
       ${this.data.render({
         pending: () =>
@@ -292,7 +313,12 @@ export class TimelineView extends ConsoleView {
     const held = msg(str`${guestName(r)}, ${r.pax} guests, ${begins} to ${ends}`, {
       id: "console.timeline.hold",
     });
-    const label = late ? `${held}, ${msg(str`${late} min late`, { id: "console.late" })}` : held;
+    const about = barTexts(r);
+    const label = [
+      held,
+      ...(late ? [msg(str`${late} min late`, { id: "console.late" })] : []),
+      ...about,
+    ].join(", ");
     return html`<button
       class=${cls}
       part="hold"
@@ -306,7 +332,9 @@ export class TimelineView extends ConsoleView {
       @dragstart=${(e: DragEvent) => this.dragStart(e, h)}
       @dragend=${() => (this.dragged = undefined)}
       @dblclick=${() => navigate(this, { view: "reservation", id: r.id })}
-    >${guestName(r)} · ${r.pax}</button>`;
+      @focus=${() => (this.focused = r)}
+      @mouseenter=${() => (this.focused = r)}
+    >${guestName(r)} · ${r.pax}${allergyTexts(r).length ? html` · <span class="warn">⚠ ${allergyTexts(r).join(" · ")}</span>` : nothing}${about.length > allergyTexts(r).length ? ` · ${about.slice(allergyTexts(r).length).join(" · ")}` : nothing}</button>`;
   }
 
   private key(e: KeyboardEvent, h: Hold, order: Table[]) {
