@@ -1,5 +1,6 @@
 import { expect } from "@open-wc/testing";
 import type { Reservation } from "../../widget/console/types.js";
+import { addDays } from "../../widget/format.js";
 import { actionsOf } from "../../widget/console/views/reservation-view.js";
 import {
   byText,
@@ -31,6 +32,8 @@ async function book(first: string, extra: Record<string, unknown> = {}) {
   return r.body.data[0] as Reservation;
 }
 
+const table = (name: string) =>
+  (restaurant() as unknown as { tables: Record<string, { id: number }> }).tables[name]!.id;
 const status = async (id: number) => ((await staff(`reservations/${id}`)).body.data[0] as Reservation).status;
 const click = async (view: HTMLElement, text: RegExp) =>
   (await byText<HTMLButtonElement>(view, "button", text)).click();
@@ -105,8 +108,43 @@ describe("<booking-console>: a reservation", () => {
     expect(await status(r.id)).to.equal("ACCEPTED");
   });
 
+  it("asks before a larger party moves to another table, and says where it went", async () => {
+    const r = await book("Grows", { table_ids: [table("S1")], start_date: addDays(slot.date, 2) });
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    const form = await shown<HTMLFormElement>(view, 'form[part="edit"]');
+    type(form.querySelector<HTMLInputElement>('input[name="pax"]')!, "4");
+    form.requestSubmit();
+    const question = await shown(view, '[role="alertdialog"]');
+    expect(question.textContent).to.match(/This change needs another table than S1\./);
+    expect(question.textContent).to.match(/Table S1 cannot seat this party\./);
+    await expect(await settled(el)).to.be.accessible();
+    // nothing moved yet, and nothing was said to be saved
+    const before = (await staff(`reservations/${r.id}`)).body.data[0] as Reservation;
+    expect([before.pax, before.tables.map((t) => t.name)]).to.deep.equal([2, ["S1"]]);
+    expect(view.shadowRoot!.textContent).not.to.match(/Saved/);
+    await click(view, /Move to another table/);
+    const said = await byText(view, '[role="status"]', /Saved\. Moved from S1 to /);
+    const after = (await staff(`reservations/${r.id}`)).body.data[0] as Reservation;
+    expect(after.pax).to.equal(4);
+    expect(said.textContent).to.include(`to ${after.tables.map((t) => t.name).join(", ")}.`);
+    expect(after.tables.map((t) => t.name)).not.to.include("S1");
+  });
+
+  it("keeps a party's table when a change still fits it", async () => {
+    const r = await book("Shrinks", { pax: 4, table_ids: [table("S3")], start_date: addDays(slot.date, 3) });
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    const form = await shown<HTMLFormElement>(view, 'form[part="edit"]');
+    type(form.querySelector<HTMLInputElement>('input[name="pax"]')!, "3");
+    form.requestSubmit();
+    await byText(view, '[role="status"]', /^Saved\.$/);
+    const after = (await staff(`reservations/${r.id}`)).body.data[0] as Reservation;
+    expect([after.pax, after.tables.map((t) => t.name)]).to.deep.equal([3, ["S3"]]);
+  });
+
   it("changes the party and shows a refused field in the API's words at that field", async () => {
-    const r = await book("Edit");
+    const r = await book("Edit", { table_ids: [table("S3")], start_date: addDays(slot.date, 4) });
     const el = await openConsole(`/console/reservations/${r.id}`);
     const view = await viewOf(el, "bc-reservation-view");
     const form = await shown<HTMLFormElement>(view, 'form[part="edit"]');

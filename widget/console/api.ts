@@ -26,6 +26,12 @@ export interface FieldError {
 
 /** A problem+json answer (RFC 9457): `errors` name the fields, `detail` or `title` say the rest. */
 export class ApiError extends Error {
+  /** a refused table or time: why (`full`, `party_size`, `closed`, `pacing`, `other_room`, `group_member`) */
+  reason: string | undefined;
+  /** the tables and rooms the refusal is about, with their names (read from the catalog) */
+  tables: { id: number; name: string }[] = [];
+  rooms: { id: number; name: string }[] = [];
+
   constructor(
     readonly status: number,
     readonly code: string | undefined,
@@ -358,8 +364,33 @@ export class ConsoleApi {
     });
     const json =
       res.status === 204 ? undefined : ((await res.json().catch(() => undefined)) as Answer | undefined);
-    if (!res.ok) throw new ApiError(res.status, json?.code, json?.detail ?? json?.title, json?.errors ?? []);
+    if (!res.ok) throw await this.named(res.status, json);
     return res.status === 206 ? { status: 206 } : json;
+  }
+
+  /** The problem as an ApiError, the tables and rooms it names looked up, so the console can say their names. */
+  private async named(status: number, json: Answer | undefined): Promise<ApiError> {
+    const err = new ApiError(status, json?.code, json?.detail ?? json?.title, json?.errors ?? []);
+    err.reason = json?.reason;
+    if (!json?.table_ids?.length && !json?.room_ids?.length) return err;
+    const names = await this.catalogNames();
+    const of = (ids: number[] | undefined, map: Map<number, string>) =>
+      (ids ?? []).map((id) => ({ id, name: map.get(id) ?? String(id) }));
+    err.tables = of(json.table_ids, names.tables);
+    err.rooms = of(json.room_ids, names.rooms);
+    return err;
+  }
+
+  /** Every table's and room's name (read afresh for each refusal that names some: tables get renamed). */
+  private async catalogNames() {
+    const [tables, rooms] = await Promise.all([
+      this.list<Table>("/tables?limit=100", {}).catch(() => []),
+      this.list<Room>("/rooms?limit=100", {}).catch(() => []),
+    ]);
+    return {
+      tables: new Map(tables.map((t) => [t.id, t.name])),
+      rooms: new Map(rooms.map((r) => [r.id, r.name])),
+    };
   }
 }
 
@@ -377,4 +408,7 @@ interface Answer {
   errors?: FieldError[];
   status?: number;
   next_cursor?: string | null;
+  reason?: string;
+  table_ids?: number[];
+  room_ids?: number[];
 }

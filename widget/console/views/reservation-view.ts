@@ -8,7 +8,7 @@ import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
 import { ApiError, type ReservationChange } from "../api.js";
-import { actionError, fieldError, invalid } from "../parts/errors.js";
+import { actionError, fieldError, invalid, problemText } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
 import { channelText, guestName, occasionText, statusText } from "../parts/words.js";
 import type { HistoryItem, Message, Reservation, Table } from "../types.js";
@@ -55,6 +55,8 @@ export class ReservationView extends ConsoleView {
   @state() private editError: unknown;
   @state() private done = "";
   @state() private confirming: Action | undefined;
+  /** a change the party's tables cannot take: asked before the engine moves it */
+  @state() private moving: { change: ReservationChange; why: unknown } | undefined;
 
   private get recordId(): number {
     return this.route?.view === "reservation" ? this.route.id : 0;
@@ -218,6 +220,7 @@ export class ReservationView extends ConsoleView {
         ${fieldError(err, "notes", "e-notes")}
         <div class="actions"><button class="btn" type="submit">${msg("Save changes", { id: "console.res.save" })}</button></div>
       </form>
+      ${this.moveQuestion(r)}
       ${err && !(err as { errors?: unknown[] }).errors?.length ? actionError(err) : nothing}
     </section>`;
   }
@@ -233,17 +236,69 @@ export class ReservationView extends ConsoleView {
       ),
     );
     this.editError = undefined;
+    this.moving = undefined;
     this.done = "";
     if (!Object.keys(change).length) return;
+    // A new size or time keeps the party's tables, or asks before the engine moves it.
+    const keep = keepsTables(r, change) ? { table_ids: r.tables.map((t) => t.id) } : {};
     try {
-      await this.api.update(r.id, change);
+      await this.api.update(r.id, { ...change, ...keep });
       this.done = msg("Saved.", { id: "console.saved" });
+      this.data.run();
+    } catch (err) {
+      if (Object.keys(keep).length && tablesRefused(err)) {
+        this.moving = { change, why: err };
+        // the question takes the focus, not its Move button: a second Enter must not move the party
+        await this.updateComplete;
+        this.renderRoot.querySelector<HTMLElement>('[role="alertdialog"]')?.focus();
+      } else this.editError = err;
+    }
+  }
+
+  /** The change once the staff agreed the party moves: the engine picks its tables, and the view says which. */
+  private async move(r: Reservation, change: ReservationChange) {
+    this.moving = undefined;
+    try {
+      const saved = await this.api.update(r.id, change);
+      const from = r.tables.map((t) => t.name).join(", ");
+      const to = saved.tables.map((t) => t.name).join(", ");
+      this.done = msg(str`Saved. Moved from ${from} to ${to}.`, { id: "console.res.moved" });
       this.data.run();
     } catch (err) {
       this.editError = err;
     }
   }
+
+  private moveQuestion(r: Reservation) {
+    const m = this.moving;
+    if (!m) return nothing;
+    const tables = r.tables.map((t) => t.name).join(", ");
+    return html`<div class="message" role="alertdialog" tabindex="-1" aria-labelledby="move-q" aria-describedby="move-why">
+      <p id="move-q"><strong>${msg(str`This change needs another table than ${tables}.`, { id: "console.res.needsmove" })}</strong></p>
+      <p id="move-why">${problemText(m.why)}</p>
+      <div class="actions">
+        <button class="btn" type="button" @click=${() => this.move(r, m.change)}>${msg("Move to another table", { id: "console.res.move" })}</button>
+        <button class="btn secondary" type="button" @click=${() => (this.moving = undefined)}>${msg("Keep it as it was", { id: "console.res.nomove" })}</button>
+      </div>
+    </div>`;
+  }
 }
+
+/** Whether a change of size or time should keep the tables the party holds (the staff named none). */
+export function keepsTables(r: Reservation, change: ReservationChange): boolean {
+  const held = r.tables.length > 0 && r.tables.every((t) => !t.free);
+  return (
+    held &&
+    !change.table_ids &&
+    (change.pax !== undefined || change.start_hour !== undefined || change.start_day !== undefined)
+  );
+}
+
+/** A refusal of the party's own tables (taken, or too small): the engine could move it elsewhere. */
+const tablesRefused = (err: unknown) =>
+  err instanceof ApiError &&
+  (err.code === "table_not_available" || err.code === "room_capacity_exceeded") &&
+  (err.reason === "full" || err.reason === "party_size");
 
 /** Only the fields the form changed. */
 export function changesOf(r: Reservation, data: FormData, tableIds: number[]): ReservationChange {
