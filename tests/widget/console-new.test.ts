@@ -1,7 +1,8 @@
 import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
-import type { Reservation } from "../../widget/console/types.js";
+import { combinations } from "../../widget/console/parts/combine.js";
+import type { BookingRoom, Reservation } from "../../widget/console/types.js";
 import {
   byText,
   openConsole,
@@ -143,5 +144,69 @@ describe("<booking-console>: a new booking", () => {
     const id = Number(location.pathname.split("/").pop());
     const r = (await staff(`reservations/${id}`)).body.data[0] as Reservation;
     expect([r.allergies, r.occasion, typeof r.checkin_date]).to.deep.equal(["Gluten", "birthday", "string"]);
+  });
+
+  it("offers tables together for a large party and books it on them", async () => {
+    const slot = await freeTime(2, 14);
+    const el = await openConsole("/console/new");
+    const view = await viewOf(el, "bc-new-view");
+    const form = await fill(view, {
+      start_date: slot.date,
+      start_hour: slot.hour.slice(0, 5),
+      pax: "10",
+      first_name: "Large",
+      last_name: "Party",
+      phone: "+39 333 1113333",
+    });
+    const pair = await byText<HTMLOptionElement>(view, "optgroup option", /^S4 \+ S5 · Sala \(10\)$/);
+    expect(pair.closest("optgroup")!.label).to.equal("Tables together");
+    await expect(await settled(el)).to.be.accessible();
+    const select = form.querySelector<HTMLSelectElement>('select[name="table_id"]')!;
+    select.value = pair.value;
+    form.requestSubmit();
+    await viewOf(el, "bc-reservation-view");
+    const id = Number(location.pathname.split("/").pop());
+    const r = (await staff(`reservations/${id}`)).body.data[0] as Reservation;
+    expect([r.pax, r.tables.map((t) => t.name)]).to.deep.equal([10, ["S4", "S5"]]);
+  });
+});
+
+describe("tables together", () => {
+  const t = (id: number, name: string, max: number, extra: Record<string, unknown> = {}) => ({
+    id,
+    name,
+    guests_min: 1,
+    guests_max: max,
+    free: true,
+    closed: false,
+    bookable: true,
+    group: false,
+    best_choice: false,
+    ...extra,
+  });
+  const rooms = [
+    {
+      id: 1,
+      name: "Sala",
+      bookable: true,
+      tables: [
+        t(1, "S1", 2),
+        t(2, "S2", 4, { free: false }),
+        t(3, "S3", 4),
+        t(4, "S4", 4),
+        t(9, "S3+S4", 8, { group: true, guests_min: 5 }),
+      ],
+    },
+    { id: 2, name: "Patio", bookable: true, tables: [t(5, "P1", 4), t(6, "P2", 6)] },
+  ] as unknown as BookingRoom[];
+
+  it("offers the restaurant's groups, then neighbouring free tables of one room, fewest tables first", () => {
+    expect(combinations(rooms, 8).map((c) => [c.names.join("+"), c.room, c.seats, c.group])).to.deep.equal([
+      ["S3+S4", "Sala", 8, true],
+      ["S3+S4", "Sala", 8, false],
+      ["P1+P2", "Patio", 10, false],
+    ]);
+    // a held table breaks a run: S1 and S3 are not neighbours across S2
+    expect(combinations(rooms, 5).some((c) => c.ids.includes(1))).to.equal(false);
   });
 });

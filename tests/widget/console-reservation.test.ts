@@ -1,7 +1,7 @@
 import { expect } from "@open-wc/testing";
 import type { Reservation } from "../../widget/console/types.js";
-import { addDays } from "../../widget/format.js";
 import { actionsOf } from "../../widget/console/views/reservation-view.js";
+import { addDays } from "../../widget/format.js";
 import {
   byText,
   openConsole,

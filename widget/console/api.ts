@@ -219,7 +219,13 @@ export class ConsoleApi {
       best_choice: "true",
     });
     const body = await this.send(this.api(`/bookings/rooms?${params}`), { signal });
-    return body?.status === 206 ? [] : ((body?.data as BookingRoom[][] | undefined)?.[0] ?? []);
+    if (body?.status !== 206) return (body?.data as BookingRoom[][] | undefined)?.[0] ?? [];
+    // No one table seats the party: the floor for a couple, so tables can be put together.
+    if (q.pax <= 2) return [];
+    return (await this.rooms({ ...q, pax: 2 }, signal)).map((room) => ({
+      ...room,
+      tables: room.tables.map((t) => ({ ...t, best_choice: false })),
+    }));
   }
 
   services(signal?: AbortSignal): Promise<Service[]> {

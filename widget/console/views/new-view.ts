@@ -9,6 +9,7 @@ import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { now } from "../../clock.js";
 import { ApiError, type ReservationCreate } from "../api.js";
+import { combinations } from "../parts/combine.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { navigate } from "../parts/navigate.js";
 import { occasionText } from "../parts/words.js";
@@ -236,14 +237,26 @@ export class NewView extends ConsoleView {
 
   private tables() {
     const rooms = this.rooms.value ?? [];
-    const free = rooms.flatMap((room) =>
-      room.tables.filter((t) => t.free && !t.closed && t.bookable).map((t) => ({ ...t, room: room.name })),
+    const fits = rooms.flatMap((room) =>
+      room.tables
+        .filter((t) => t.free && !t.closed && t.bookable && !t.group && t.guests_max >= this.pax)
+        .map((t) => ({ ...t, room: room.name })),
     );
-    const best = free.find((t) => t.best_choice);
+    const together = combinations(rooms, this.pax);
+    const best = rooms.flatMap((room) =>
+      room.tables.filter((t) => t.best_choice).map((t) => ({ ...t, room: room.name })),
+    )[0];
     return html`<label>${msg("Table", { id: "console.new.table" })}
       <select name="table_id" aria-describedby="e-tables">
         <option value="">${best ? msg(str`The engine's choice: ${best.name} (${best.room})`, { id: "console.new.best" }) : msg("The engine's choice", { id: "console.new.auto" })}</option>
-        ${free.map((t) => html`<option value=${t.id}>${t.name} · ${t.room} (${t.guests_min}–${t.guests_max})</option>`)}
+        ${
+          together.length
+            ? html`<optgroup label=${msg("Tables together", { id: "console.new.together" })}>
+              ${together.map((c) => html`<option value=${c.ids.join(",")}>${c.names.join(" + ")} · ${c.room} (${c.seats})</option>`)}
+            </optgroup>`
+            : nothing
+        }
+        ${fits.length ? html`<optgroup label=${msg("One table", { id: "console.new.onetable" })}>${fits.map((t) => html`<option value=${t.id}>${t.name} · ${t.room} (${t.guests_min}–${t.guests_max})</option>`)}</optgroup>` : nothing}
       </select>
     </label>
     ${fieldError(this.error, "table_ids", "e-tables")}`;
@@ -252,7 +265,10 @@ export class NewView extends ConsoleView {
   private input(form: HTMLFormElement, housePhone: string | undefined): ReservationCreate {
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? "").trim() || undefined;
-    const tableId = Number(data.get("table_id"));
+    const tableIds = String(data.get("table_id") ?? "")
+      .split(",")
+      .map(Number)
+      .filter((id) => id > 0);
     const typed = {
       first_name: text("first_name"),
       last_name: text("last_name"),
@@ -272,7 +288,7 @@ export class NewView extends ConsoleView {
       pax: this.pax,
       service_id: this.serviceId,
       customer,
-      ...(tableId ? { table_ids: [tableId] } : {}),
+      ...(tableIds.length ? { table_ids: tableIds } : {}),
       ...(text("notes") ? { notes: text("notes") } : {}),
       ...(text("allergies") ? { allergies: text("allergies") } : {}),
       ...(text("occasion") ? { occasion: text("occasion") as Occasion } : {}),
