@@ -7,6 +7,7 @@ import {
   openConsole,
   settled,
   shown,
+  signedIn,
   signIn,
   type,
   useConsoleRestaurant,
@@ -45,7 +46,7 @@ before(async () => {
 });
 
 describe("<booking-console>: a reservation", () => {
-  beforeEach(async () => void (await signIn()));
+  beforeEach(() => signedIn());
 
   it("is accessible, seats the party, undoes it, and shows the history", async () => {
     const r = await book("Seat");
@@ -59,9 +60,50 @@ describe("<booking-console>: a reservation", () => {
     await click(view, /^Seat$/);
     await byText(view, "dd", /Seated/);
     expect((await staff(`reservations/${r.id}`)).body.data[0].checkin_date).to.be.a("string");
-    await byText(view, "li", /checkin/);
+    // the focus is on what was done, not on the undo that took Seat's place
+    expect(view.shadowRoot!.activeElement?.textContent).to.match(/Done: Seat\./);
+    // history lines in words, not the API's codes
+    await byText(view, "li", /Seated/);
+    expect(view.shadowRoot!.querySelector("ol")!.textContent).not.to.match(/checkin|ACCEPTED|created/);
     await click(view, /Undo seating/);
     await byText(view, "dd", /Booked/);
+    await expect(await settled(el)).to.be.accessible();
+  });
+
+  it("checks out with the focus away from Undo check-out", async () => {
+    const r = await book("Leaves", { start_date: addDays(slot.date, 5) });
+    await pinWorkerClock(new Date(romeInstant(addDays(slot.date, 5), slot.hour) + 30 * 60_000).toISOString());
+    await signedIn();
+    await staff(`reservations/${r.id}/checkin`, { method: "PATCH" });
+    const el = await openConsole(`/console/day/${addDays(slot.date, 5)}`);
+    const day = await viewOf(el, "bc-day-view");
+    (await shown<HTMLAnchorElement>(day, `tr[data-id="${r.id}"] a`)).click();
+    const view = await viewOf(el, "bc-reservation-view");
+    // opening a reservation puts the focus on its heading, and it stays there once the data comes
+    await byText(view, "h1", /Leaves Guest/);
+    await byText(view, "dd", /Seated/);
+    expect(view.shadowRoot!.activeElement?.tagName).to.equal("H1");
+    await click(view, /^Check out$/);
+    await byText(view, "dd", /Left/);
+    await until(() => /Done: Check out\./.test(view.shadowRoot!.activeElement?.textContent ?? ""));
+    expect(view.shadowRoot!.activeElement?.textContent).not.to.match(/Undo/);
+  });
+
+  it("takes back a no-show when the party comes late after all", async () => {
+    const day = addDays(slot.date, 6);
+    const r = await book("Late", { start_date: day });
+    await pinWorkerClock(new Date(romeInstant(day, slot.hour) + 40 * 60_000).toISOString());
+    await signedIn();
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    await click(view, /^No-show$/);
+    // the safe answer has the focus
+    await until(() => /Keep it/.test(view.shadowRoot!.activeElement?.textContent ?? ""));
+    await click(view, /Yes: No-show/);
+    await byText(view, "dd", /No-show/);
+    await click(view, /Undo no-show/);
+    await byText(view, "dd", /Booked/);
+    expect(await status(r.id)).to.equal("ACCEPTED");
     await expect(await settled(el)).to.be.accessible();
   });
 

@@ -73,6 +73,7 @@ export function machineState(r: ReservationRow): MachineState {
     checkedOut: r.checkoutDate !== null,
     checkinPrev: r.checkinPrevStatus as ReservationStatus | null,
     checkoutPrev: r.checkoutPrevStatus as ReservationStatus | null,
+    noShow: r.status === "EXPIRED" && r.statusReason === "no_show",
   };
 }
 

@@ -229,7 +229,10 @@ export class DayView extends ConsoleView {
     this.rowError = undefined;
     try {
       await this.api.step(r.id, "checkin");
-      this.list.run();
+      await this.list.run();
+      // the Seat button is gone: the focus goes to the party's name on its row
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>(`tr[data-id="${r.id}"] a`)?.focus();
     } catch (err) {
       this.rowError = { id: r.id, err };
     }

@@ -10,7 +10,7 @@ import { formatDate, formatTime } from "../../format.js";
 import { ApiError, type ReservationChange } from "../api.js";
 import { actionError, fieldError, invalid, problemText } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
-import { channelText, guestName, occasionText, statusText } from "../parts/words.js";
+import { actionText, channelText, guestName, occasionText, statusText, statusWord } from "../parts/words.js";
 import type { HistoryItem, Message, Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
 
@@ -22,6 +22,7 @@ type Action =
   | "accept"
   | "decline"
   | "no-show"
+  | "undo-no-show"
   | "cancel";
 
 /** The actions a reservation allows now (the server's state machine decides in the end). */
@@ -35,6 +36,7 @@ export function actionsOf(r: Reservation): Action[] {
   if (r.status === "ACCEPTED" || r.status === "CONFIRMED" || r.status === "PREPAY")
     return ["checkin", "no-show", "cancel"];
   if (r.status === "OUTOFORDER") return ["cancel"];
+  if (r.status === "EXPIRED" && r.status_reason === "no_show") return ["undo-no-show"];
   return [];
 }
 
@@ -76,27 +78,28 @@ export class ReservationView extends ConsoleView {
   });
 
   override render() {
-    return this.data.render({
-      pending: () =>
-        this.data.value
-          ? this.show(this.data.value)
-          : html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1><p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
-      complete: (d) => this.show(d),
-      error: (err) =>
-        html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1>${actionError(err)}`,
-    });
+    const r = this.data.value?.reservation;
+    // One heading throughout: the focus a navigation put on it stays there once the data comes.
+    return html`<h1 tabindex="-1">${r ? html`${guestName(r)} · ${formatTime(r.start_hour, this.locale)}` : msg("Reservation", { id: "console.res.title" })}</h1>
+      ${this.data.render({
+        pending: () =>
+          this.data.value
+            ? this.show(this.data.value)
+            : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
+        complete: (d) => this.show(d),
+        error: (err) => actionError(err),
+      })}`;
   }
 
   private show(d: Loaded) {
     const r = d.reservation;
     const date = r.start_day ?? r.start_date ?? "";
     return html`
-      <h1 tabindex="-1">${guestName(r)} · ${formatTime(r.start_hour, this.locale)}</h1>
       <p>${link({ view: "day", date }, formatDate(date, this.locale))}</p>
       ${this.summary(r)} ${this.actions(r)} ${this.edit(r, d.tables)}
       <section aria-labelledby="history-title">
         <h2 id="history-title">${msg("History", { id: "console.res.history" })}</h2>
-        <ol>${d.history.map((h) => html`<li><time>${h.at.slice(0, 16).replace("T", " ")}</time> · ${h.action}${h.to_status && h.to_status !== h.from_status ? ` → ${h.to_status}` : ""} <span class="muted">(${h.actor})</span></li>`)}</ol>
+        <ol>${d.history.map((h) => html`<li><time datetime=${h.at}>${formatDate(h.at.slice(0, 10), this.locale)} ${formatTime(h.at.slice(11, 16), this.locale)}</time> · ${actionText(h.action)}${h.to_status && h.to_status !== h.from_status ? ` → ${statusWord(h.to_status)}` : ""} <span class="muted">(${h.actor})</span></li>`)}</ol>
       </section>
       <section aria-labelledby="messages-title">
         <h2 id="messages-title">${msg("Messages", { id: "console.res.messages" })}</h2>
@@ -134,6 +137,7 @@ export class ReservationView extends ConsoleView {
       accept: msg("Accept", { id: "console.action.accept" }),
       decline: msg("Decline", { id: "console.action.decline" }),
       "no-show": msg("No-show", { id: "console.status.noshow" }),
+      "undo-no-show": msg("Undo no-show: they came", { id: "console.action.undo-noshow" }),
       cancel: msg("Cancel reservation", { id: "console.action.cancel" }),
     };
     return labels[a];
@@ -147,19 +151,23 @@ export class ReservationView extends ConsoleView {
         ${list.map((a) =>
           this.confirming === a
             ? html`<button class="btn danger" type="button" @click=${() => this.act(r, a)}>${msg(str`Yes: ${this.label(a)}`, { id: "console.action.confirm" })}</button>
-                <button class="btn secondary" type="button" @click=${() => (this.confirming = undefined)}>${msg("Keep it", { id: "console.action.keep" })}</button>`
+                <button class="btn secondary" type="button" id="keep" @click=${() => (this.confirming = undefined)}>${msg("Keep it", { id: "console.action.keep" })}</button>`
             : html`<button class="btn ${a === "cancel" || a === "no-show" || a === "decline" ? "secondary" : ""}" type="button" @click=${() => this.ask(r, a)}>${this.label(a)}</button>`,
         )}
       </div>
-      <div aria-live="polite">${this.done ? html`<p class="message success" role="status">${this.done}</p>` : nothing}</div>
+      <div aria-live="polite">${this.done ? html`<p class="message success" role="status" tabindex="-1" id="done">${this.done}</p>` : nothing}</div>
       ${actionError(this.actionError)}
     </section>`;
   }
 
   /** Final moves (cancel, no-show, decline) ask once more; the rest act at once. */
-  private ask(r: Reservation, a: Action) {
-    if (a === "cancel" || a === "no-show" || a === "decline") this.confirming = a;
-    else void this.act(r, a);
+  private async ask(r: Reservation, a: Action) {
+    if (a === "cancel" || a === "no-show" || a === "decline") {
+      this.confirming = a;
+      // the safe answer takes the focus: a second Enter keeps the reservation as it is
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>("#keep")?.focus();
+    } else void this.act(r, a);
   }
 
   private async act(r: Reservation, a: Action) {
@@ -175,12 +183,16 @@ export class ReservationView extends ConsoleView {
       accept: () => api.setStatus(r.id, "accepted"),
       decline: () => api.setStatus(r.id, "declined"),
       "no-show": () => api.setStatus(r.id, "expired"),
+      "undo-no-show": () => api.setStatus(r.id, "accepted"),
       cancel: () => api.cancel(r.id),
     };
     try {
       await run[a]();
       this.done = msg(str`Done: ${this.label(a)}.`, { id: "console.action.done" });
-      this.data.run();
+      await this.data.run();
+      // the focus goes to what was done, never to the undo button that took the pressed one's place
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>("#done")?.focus();
     } catch (err) {
       this.actionError = err instanceof ApiError ? (this.arrivalText(r, err) ?? err) : err;
     }
@@ -188,6 +200,8 @@ export class ReservationView extends ConsoleView {
 
   /** A check-in refused for its hour, in words: when it opens (three hours before), or that the day is over. */
   private arrivalText(r: Reservation, err: ApiError): string | undefined {
+    if (err.code === "no_show_final")
+      return msg("Too late to undo the no-show: its service is over.", { id: "console.noshow.final" });
     if (err.code === "checkin_too_late")
       return msg("Too late to seat this party: its day is over.", { id: "console.checkin.late" });
     if (err.code !== "checkin_too_early") return undefined;
