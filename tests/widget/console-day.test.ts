@@ -1,4 +1,5 @@
 import { expect } from "@open-wc/testing";
+import { sendKeys } from "@web/test-runner-commands";
 import type { Reservation } from "../../widget/console/types.js";
 import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
 import { addDays } from "../../widget/format.js";
@@ -101,6 +102,40 @@ describe("<booking-console>: the day", () => {
     type(view.shadowRoot!.querySelector<HTMLInputElement>('input[type="search"]')!, "Grace");
     await until(() => rows(view).length === 1);
     expect(rows(view)[0]!.textContent).to.match(/Grace Day/);
+  });
+
+  it("searches every day by phone in any format, and / focuses the search", async () => {
+    const later = await book("12:30:00", 2, "Far", {
+      start_date: addDays(date, 3),
+      customer: { first_name: "Far", last_name: "Away", phone: "(415) 555-0120" },
+    });
+    const el = await openConsole(`/console/day/${date}`);
+    const view = await viewOf(el, "bc-day-view");
+    await rowCount(view, 3);
+    document.body.focus();
+    await sendKeys({ press: "/" });
+    const search = view.shadowRoot!.querySelector<HTMLInputElement>('input[type="search"]')!;
+    await until(() => view.shadowRoot!.activeElement === search);
+    for (const typed of ["4155550120", "+14155550120"]) {
+      type(search, typed);
+      await until(() => rows(view).length === 1 && rows(view)[0]!.dataset.id === String(later.id));
+      expect(rows(view)[0]!.textContent).to.match(/Far Away/);
+    }
+    await expect(await settled(el)).to.be.accessible();
+  });
+
+  it("lists the guests on their own, found by phone in any format", async () => {
+    const el = await openConsole("/console/guests");
+    const view = await viewOf(el, "bc-guests-view");
+    await until(() => view.shadowRoot!.querySelectorAll("tbody tr").length >= 3);
+    await expect(await settled(el)).to.be.accessible();
+    document.body.focus();
+    await sendKeys({ press: "/" });
+    const search = view.shadowRoot!.querySelector<HTMLInputElement>('input[type="search"]')!;
+    await until(() => view.shadowRoot!.activeElement === search);
+    type(search, "ada@day.example");
+    await until(() => view.shadowRoot!.querySelectorAll("tbody tr").length === 1);
+    expect(view.shadowRoot!.querySelector("tbody tr")!.textContent).to.match(/Ada Day/);
   });
 
   it("goes to the next day with one key, keeps each day at its own address, and Back returns", async () => {

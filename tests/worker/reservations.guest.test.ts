@@ -127,3 +127,29 @@ describe("the guest's own record on a reservation", () => {
     });
   });
 });
+
+describe("a phone number searched in any format", () => {
+  it("finds the guest by digits whatever the punctuation and country code, on reservations and customers", async () => {
+    const made = await at(
+      25,
+      { first_name: "Phone", last_name: "Format", phone: "(415) 555-0120" },
+      "20:30:00",
+    );
+    expect(made.status, made.text).toBe(201);
+    const id = made.json.data[0].id;
+    const range = `start_date=${dateInDays(0)}&end_date=${dateInDays(40)}`;
+    for (const typed of ["4155550120", "+14155550120", "+1 415 555 0120", "001-415-555-0120", "555-0120"]) {
+      const found = await ids(`${range}&text_search=${encodeURIComponent(typed)}`);
+      expect(
+        found.map((r) => r.id),
+        typed,
+      ).toEqual([id]);
+      const customers = await client.call(`/api/v2/customers?search=${encodeURIComponent(typed)}`);
+      expect(
+        customers.json.data.map((c: { phone: string }) => c.phone),
+        typed,
+      ).toEqual(["(415) 555-0120"]);
+    }
+    expect(await ids(`${range}&text_search=4155550121`)).toEqual([]);
+  });
+});

@@ -280,8 +280,18 @@ export class ConsoleApi {
     });
   }
 
-  customers(search: string, signal?: AbortSignal): Promise<Customer[]> {
-    return this.list<Customer>(`/customers?${new URLSearchParams({ search, limit: "8" })}`, { signal });
+  customers(search: string, signal?: AbortSignal, limit = 8): Promise<Customer[]> {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (search) q.set("search", search);
+    return this.list<Customer>(`/customers?${q}`, { signal });
+  }
+
+  /** Reservations on any day from `from` to `to` whose guest's name, phone (any format) or email matches. */
+  async search(text: string, from: string, to: string, signal?: AbortSignal): Promise<Reservation[]> {
+    const q = new URLSearchParams({ start_date: from, end_date: to, text_search: text, limit: "100" });
+    return (
+      ((await this.send(this.api(`/reservations?${q}`), { signal }))?.data as Reservation[] | undefined) ?? []
+    );
   }
 
   customer(id: number, signal?: AbortSignal): Promise<Customer> {

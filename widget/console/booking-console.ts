@@ -25,7 +25,7 @@ import { defineView } from "./views/lazy.js";
  * <booking-console locale="it"></booking-console>
  * ```
  *
- * Keys (outside text fields): `w` a walk-in, `n` a new booking, `d` the day, `t` the timeline;
+ * Keys (outside text fields): `w` a walk-in, `n` a new booking, `d` the day, `t` the timeline, `/` the search;
  * on the day and the timeline `ArrowLeft` / `ArrowRight` the previous / next day.
  *
  * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang`, then the session's locale
@@ -176,11 +176,31 @@ export class BookingConsole extends LitElement {
       d: { view: "day" },
       t: { view: "timeline" },
     };
+    if (e.key === "/") {
+      e.preventDefault();
+      void this.focusSearch();
+      return;
+    }
     const route = routes[e.key];
     if (!route) return;
     e.preventDefault();
     this.go(route);
   };
+
+  /** `/`: the search of the view on screen (the guests' or the day's), else the day's. */
+  private async focusSearch() {
+    const searchable = (v: unknown): v is { focusSearch(): void } =>
+      typeof (v as { focusSearch?: unknown } | null)?.focusSearch === "function";
+    let view = this.renderRoot.querySelector("main > *");
+    if (!searchable(view)) {
+      this.go({ view: "day" });
+      await this.updateComplete;
+      await defineView("day");
+      view = this.renderRoot.querySelector("main > *");
+      await (view as { updateComplete?: Promise<unknown> } | null)?.updateComplete;
+    }
+    if (searchable(view)) view.focusSearch();
+  }
 
   private get session(): Session | undefined {
     return this.sessionTask.value;
@@ -261,6 +281,7 @@ export class BookingConsole extends LitElement {
             ${item({ view: "timeline" }, msg("Timeline", { id: "console.nav.timeline" }), current === "timeline")}
             ${item({ view: "new" }, msg("New booking", { id: "console.nav.new" }), current === "new" && !("walkIn" in this.route && this.route.walkIn))}
             ${item({ view: "new", walkIn: true }, msg("Walk-in", { id: "console.nav.walkin" }), current === "new" && "walkIn" in this.route && !!this.route.walkIn)}
+            ${item({ view: "guests" }, msg("Guests", { id: "console.nav.guests" }), current === "guests")}
             ${item({ view: "restaurant" }, msg("Restaurant", { id: "console.nav.restaurant" }), current === "restaurant")}
           </ul>
         </nav>
@@ -289,6 +310,8 @@ export class BookingConsole extends LitElement {
         return html`<bc-reservation-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-reservation-view>`;
       case "guest":
         return html`<bc-guest-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-guest-view>`;
+      case "guests":
+        return html`<bc-guests-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-guests-view>`;
       case "restaurant":
         return html`<bc-restaurant-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-restaurant-view>`;
       default:

@@ -33,6 +33,9 @@ export function nowLineBefore(list: Reservation[], at: number): number {
   return -(groups[groups.length - 1]?.id ?? 0) - 1;
 }
 
+/** How far the search looks, back and ahead (days). */
+const SEARCH_DAYS = 366;
+
 interface ServiceGroup {
   id: number;
   name: string;
@@ -86,8 +89,16 @@ export class DayView extends ConsoleView {
   }
 
   private list = new Task(this, {
-    task: ([date, search], { signal }) => this.api.day({ date, search: search || undefined }, signal),
-    args: () => [this.date, this.search, this.version] as const,
+    task: ([date], { signal }) => this.api.day({ date }, signal),
+    args: () => [this.date, this.version] as const,
+  });
+  /** the search: every day from a year back to a year ahead, not the day shown only */
+  private found = new Task(this, {
+    task: ([text, today], { signal }) =>
+      text
+        ? this.api.search(text, addDays(today, -SEARCH_DAYS), addDays(today, SEARCH_DAYS), signal)
+        : undefined,
+    args: () => [this.search, this.today, this.version] as const,
   });
   private house = new Task(this, {
     task: () => this.api.houseRecord(),
@@ -136,24 +147,61 @@ export class DayView extends ConsoleView {
           <input type="date" .value=${date} @change=${(e: Event) => (e.target as HTMLInputElement).value && this.goTo((e.target as HTMLInputElement).value)} />
         </label>
         <label>${msg("Search name, phone or email", { id: "console.day.search" })}
-          <input type="search" name="search" .value=${this.search} @input=${this.onSearch} />
+          <input type="search" name="search" aria-keyshortcuts="/" .value=${this.search} @input=${this.onSearch} />
         </label>
         ${link({ view: "timeline", date }, msg("This day's timeline", { id: "console.day.timeline" }))}
       </div>
-      ${this.list.render({
-        pending: () =>
-          this.list.value
-            ? this.book(this.list.value)
-            : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
-        complete: (list) => this.book(list),
-        error: (err) => actionError(err),
-      })}
+      ${
+        this.search
+          ? this.results()
+          : this.list.render({
+              pending: () =>
+                this.list.value
+                  ? this.book(this.list.value)
+                  : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
+              complete: (list) => this.book(list),
+              error: (err) => actionError(err),
+            })
+      }
     `;
+  }
+
+  /** `/`: the search field. */
+  focusSearch(): void {
+    this.renderRoot.querySelector<HTMLInputElement>('input[type="search"]')?.focus();
+  }
+
+  /** The search's finds on any day, in date order. */
+  private results() {
+    const list = this.found.value;
+    if (this.found.error) return actionError(this.found.error);
+    if (!list) return html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`;
+    if (!list.length)
+      return html`<p class="message" role="status">${msg("No reservation matches the search.", { id: "console.day.nomatch" })}</p>`;
+    return html`<section aria-labelledby="found"><h2 id="found">${msg("Found on any day", { id: "console.day.found" })}</h2>
+      <div class="scroll"><table class="found">
+        <thead><tr>
+          <th scope="col">${msg("Date", { id: "console.field.date" })}</th>
+          <th scope="col">${msg("Time", { id: "console.col.time" })}</th>
+          <th scope="col">${msg("Party", { id: "console.col.party" })}</th>
+          <th scope="col">${msg("Name", { id: "console.col.name" })}</th>
+          <th scope="col">${msg("Status", { id: "console.col.status" })}</th>
+        </tr></thead>
+        <tbody>${list.map(
+          (r) => html`<tr data-id=${r.id}>
+            <td>${formatDate(r.start_date ?? r.start_day ?? "", this.locale)}</td>
+            <td>${formatTime(r.start_hour, this.locale)}</td>
+            <td>${r.pax}</td>
+            <td>${link({ view: "reservation", id: r.id }, guestName(r))} <span class="muted">${r.customer?.phone ?? ""}</span></td>
+            <td>${statusText(r)}</td>
+          </tr>`,
+        )}</tbody>
+      </table></div></section>`;
   }
 
   private book(list: Reservation[]) {
     if (!list.length)
-      return html`<p class="message" role="status">${this.search ? msg("No reservation matches the search.", { id: "console.day.nomatch" }) : msg("No reservations on this day.", { id: "console.day.empty" })}</p>`;
+      return html`<p class="message" role="status">${msg("No reservations on this day.", { id: "console.day.empty" })}</p>`;
     const groups = byService(list);
     const total = groups.reduce((n, g) => n + g.covers, 0);
     const parties = list.filter(counts).length;
