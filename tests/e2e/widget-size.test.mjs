@@ -74,7 +74,14 @@ describe("the widget's first load, as the build counts it", () => {
   });
 
   it("opens every page the element can show with, and keeps the booking's later steps out of them", () => {
-    assert.deepEqual(Object.keys(FIRST_PAGES).sort(), ["book", "manage", "offer", "pay", "services", "welcome"]);
+    assert.deepEqual(Object.keys(FIRST_PAGES).sort(), [
+      "book",
+      "manage",
+      "offer",
+      "pay",
+      "services",
+      "welcome",
+    ]);
     assert.ok(LATER_CHUNKS.includes("book-later"));
   });
 
