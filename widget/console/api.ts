@@ -95,6 +95,10 @@ function either(caller: AbortSignal | undefined, timer: AbortSignal): AbortSigna
 export class ConsoleApi {
   /** the session once signed in: its CSRF token goes with every write */
   session: Session | undefined;
+  /** told when a request finds no connection (true) and when one gets through again (false) */
+  onConnection: ((offline: boolean) => void) | undefined;
+  /** the days last read, kept so a dropped connection leaves them readable */
+  private days = new Map<string, Reservation[]>();
 
   /**
    * `base`: where the console's routes answer (`/console`; the API is `<base>/api/v2`).
@@ -147,8 +151,24 @@ export class ConsoleApi {
     return this.send(`${this.base}/password`, { method: "POST", body: { old_password, new_password } });
   }
 
-  /** The day's reservations (every page of them), in start order. */
-  async day({ date, search }: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
+  /**
+   * The day's reservations (every page of them), in start order. Without a connection, the copy
+   * last read of that day (the view says it is offline); a day never read fails as offline.
+   */
+  async day(q: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
+    try {
+      const list = await this.readDay(q, signal);
+      if (!q.search) this.days.set(q.date, list);
+      if (this.days.size > 7) this.days.delete(this.days.keys().next().value!);
+      return list;
+    } catch (err) {
+      const kept = this.days.get(q.date);
+      if (isOffline(err) && kept && !q.search) return kept;
+      throw err;
+    }
+  }
+
+  private async readDay({ date, search }: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
     const out: Reservation[] = [];
     let cursor: string | null | undefined;
     for (let page = 0; page < 20; page++) {
@@ -370,14 +390,27 @@ export class ConsoleApi {
   private async exchange(url: string, { method = "GET", body, signal }: Init): Promise<Answer | undefined> {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (WRITES.has(method) && this.session) headers["X-CSRF-Token"] = this.session.csrf_token;
-    const res = await fetch(url, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-      credentials: "same-origin",
-    });
+    const write = WRITES.has(method);
+    if (write && this.session) headers["X-CSRF-Token"] = this.session.csrf_token;
+    // A write while the browser knows it is offline is refused before it is sent: never lost unseen.
+    if (write && navigator.onLine === false) throw new ApiError(0, "offline", "not sent: no connection");
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        credentials: "same-origin",
+      });
+    } catch (err) {
+      if (err instanceof TypeError) {
+        this.onConnection?.(true);
+        throw new ApiError(0, write ? "connection_lost" : "unreachable", err.message);
+      }
+      throw err;
+    }
+    this.onConnection?.(false);
     const json =
       res.status === 204 ? undefined : ((await res.json().catch(() => undefined)) as Answer | undefined);
     if (!res.ok) throw await this.named(res.status, json);
@@ -409,6 +442,10 @@ export class ConsoleApi {
     };
   }
 }
+
+/** A request that found no connection (not sent, or its answer never came). */
+export const isOffline = (err: unknown) =>
+  err instanceof ApiError && ["offline", "connection_lost", "unreachable"].includes(err.code ?? "");
 
 interface Init {
   method?: string;

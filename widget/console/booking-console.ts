@@ -3,7 +3,7 @@
  */
 import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
-import { css, html, LitElement, type PropertyValues } from "lit";
+import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { now } from "../clock.js";
 import { ConsoleApi } from "./api.js";
@@ -39,6 +39,7 @@ import { defineView } from "./views/lazy.js";
  * @csspart link - every link between views
  * @csspart main - the view's frame
  * @csspart error - an error message
+ * @csspart offline - the banner shown while there is no connection
  *
  * @cssproperty --be-accent - accent colour of buttons, links and the current place
  * @cssproperty --be-on-accent - text on the accent colour
@@ -112,15 +113,22 @@ export class BookingConsole extends LitElement {
   @state() private route: Route = parseRoute(location.pathname, location.search);
   @state() private version = 0;
   @state() private signOutError: unknown;
+  /** no connection: the banner says so, and the views show what they last read */
+  @state() private offline = typeof navigator !== "undefined" && navigator.onLine === false;
 
-  private api = new ConsoleApi(this.base);
+  private api = this.connected(new ConsoleApi(this.base));
   private feed: LiveFeed | undefined;
   /** set by a navigation: once the view has rendered, focus goes to its heading */
   private moved = false;
 
+  private connected(api: ConsoleApi): ConsoleApi {
+    api.onConnection = (offline) => this.onConnection(offline);
+    return api;
+  }
+
   private sessionTask = new Task(this, {
     task: async ([base], { signal }) => {
-      if (this.api.base !== base) this.api = new ConsoleApi(base);
+      if (this.api.base !== base) this.api = this.connected(new ConsoleApi(base));
       const session = await this.api.currentSession(signal);
       await this.applyLocale(session);
       return session;
@@ -131,6 +139,8 @@ export class BookingConsole extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener("popstate", this.onPop);
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
     document.addEventListener("keydown", this.onKey);
     this.addEventListener("console-navigate", this.onNavigate);
     this.addEventListener("console-signed-in", this.onSignedIn);
@@ -139,6 +149,8 @@ export class BookingConsole extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener("popstate", this.onPop);
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
     document.removeEventListener("keydown", this.onKey);
     this.feed?.stop();
     this.feed = undefined;
@@ -157,6 +169,17 @@ export class BookingConsole extends LitElement {
     this.route = parseRoute(location.pathname, location.search);
     this.moved = true;
   };
+
+  private onOffline = () => (this.offline = true);
+
+  /** The connection is back: the banner goes and every view reads its data again. */
+  private onOnline = () => {
+    if (!this.offline) return;
+    this.offline = false;
+    this.version++;
+  };
+
+  private onConnection = (offline: boolean) => (offline ? this.onOffline() : this.onOnline());
 
   private onNavigate = (e: CustomEvent<NavigateDetail>) => this.go(e.detail.route, e.detail.replace);
 
@@ -288,6 +311,7 @@ export class BookingConsole extends LitElement {
         <button class="btn secondary small" type="button" @click=${() => this.signOut()}>${msg("Sign out", { id: "console.signout" })}</button>
       </header>
       ${actionError(this.signOutError)}
+      ${this.offline ? html`<p class="message error offline" role="alert" part="offline">${msg("No connection. What is on screen is as it was last read; changes cannot be sent until the connection is back, and the console catches up then.", { id: "console.offline" })}</p>` : nothing}
       <main part="main">${this.view(session, today)}</main>
     `;
   }

@@ -49,6 +49,19 @@ export function refusalText(err: ApiError): string | undefined {
 /** What went wrong, in the API's words when it gave any. */
 export function problemText(err: unknown): string {
   if (err instanceof ApiError) {
+    if (err.code === "offline")
+      return msg("No connection: nothing was sent. Try again once the connection is back.", {
+        id: "console.error.offline.write",
+      });
+    if (err.code === "unreachable")
+      return msg("No connection: this cannot load until the connection is back.", {
+        id: "console.error.unreachable",
+      });
+    if (err.code === "connection_lost")
+      return msg(
+        "The connection dropped: this change may not have been saved. The console checks once it is back.",
+        { id: "console.error.lost" },
+      );
     if (err.status === 0 || err.status >= 500)
       return msg("The server could not answer. Try again.", { id: "console.error.server" });
     const refused = refusalText(err);

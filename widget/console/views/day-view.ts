@@ -4,7 +4,7 @@
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
-import { html, nothing } from "lit";
+import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
 import { details } from "../parts/details.js";
@@ -133,6 +133,14 @@ export class DayView extends ConsoleView {
     const value = (e.target as HTMLInputElement).value.trim();
     clearTimeout(this.typing);
     this.typing = setTimeout(() => (this.search = value), 250);
+  }
+
+  /** A change reported, or the connection back: errors of the moment before are gone with it. */
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has("version") && changed.get("version") !== undefined) {
+      this.rowError = undefined;
+    }
   }
 
   override render() {

@@ -4,7 +4,7 @@
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
-import { html, nothing } from "lit";
+import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
 import { ApiError, type ReservationChange } from "../api.js";
@@ -76,6 +76,15 @@ export class ReservationView extends ConsoleView {
     },
     args: () => [this.recordId, this.version] as const,
   });
+
+  /** A change reported, or the connection back: errors of the moment before are gone with it. */
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has("version") && changed.get("version") !== undefined) {
+      this.actionError = undefined;
+      this.editError = undefined;
+    }
+  }
 
   override render() {
     const r = this.data.value?.reservation;

@@ -182,6 +182,12 @@ export class TimelineView extends ConsoleView {
     document.removeEventListener("keydown", this.onDayKey);
   }
 
+  /** A change reported, or the connection back: the refusal of the moment before is gone with it. */
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has("version") && changed.get("version") !== undefined) this.moveError = undefined;
+  }
+
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     if (this.data.value && this.scrolledFor !== this.date) this.openAtNow();
