@@ -67,6 +67,37 @@ describe("<booking-console>: now, late and next", () => {
     expect(view.shadowRoot!.textContent).to.match(/3 reservations, 6 covers/);
   });
 
+  it("breaks no word mid-letter at 768 px", async () => {
+    await setViewport({ width: 768, height: 900 });
+    // a long note makes the table want more than 768 px: the columns then share what there is
+    await staff(`reservations/${ids.Coming}`, {
+      method: "PUT",
+      body: {
+        notes: "Window table asked for twice on the phone, celebrating a promotion, bring the cake at nine",
+      },
+    });
+    const el = await openConsole("/console/day");
+    const view = await viewOf(el, "bc-day-view");
+    await shown(view, `tr[data-id="${ids.Coming}"] button`);
+    // each word of every cell and button sits on one line
+    const broken = [...view.shadowRoot!.querySelectorAll<HTMLElement>("td, th, button")].flatMap((node) => {
+      const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+      const out: string[] = [];
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+        const text = t.textContent ?? "";
+        for (const m of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(t, m.index!);
+          range.setEnd(t, m.index! + m[0].length);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (lines.size > 1) out.push(m[0]);
+        }
+      }
+      return out;
+    });
+    expect(broken).to.deep.equal([]);
+  });
+
   it("opens today's timeline at the current hour, with each table's free-until and the late party", async () => {
     await setViewport({ width: 768, height: 900 });
     const el = await openConsole("/console/timeline");

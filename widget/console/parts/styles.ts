@@ -10,6 +10,12 @@ export { base, theme };
 export const consoleStyles = css`
   :host {
     --_accent-text: var(--_accent);
+    /* Words wrap whole: "anywhere" would let a narrow table column break "Seat" into "Sea/t". */
+    overflow-wrap: break-word;
+    hyphens: manual;
+  }
+  .btn {
+    white-space: nowrap;
   }
   h1 {
     font-size: 1.5rem;

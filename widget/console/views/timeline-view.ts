@@ -319,12 +319,17 @@ export class TimelineView extends ConsoleView {
     const held = msg(str`${guestName(r)}, ${r.pax} guests, ${begins} to ${ends}`, {
       id: "console.timeline.hold",
     });
-    const about = barTexts(r);
-    const label = [
-      held,
-      ...(late ? [msg(str`${late} min late`, { id: "console.late" })] : []),
-      ...about,
-    ].join(", ");
+    const allergies = allergyTexts(r);
+    const rest = barTexts(r).slice(allergies.length);
+    // what the bar shows, then what only a listener needs: the name contains the visible text
+    const shown = [
+      `${guestName(r)} · ${r.pax}`,
+      ...(allergies.length ? [`⚠ ${allergies.join(" · ")}`] : []),
+      ...rest,
+    ].join(" · ");
+    const label = [shown, held, ...(late ? [msg(str`${late} min late`, { id: "console.late" })] : [])].join(
+      ", ",
+    );
     return html`<button
       class=${cls}
       part="hold"
@@ -340,7 +345,7 @@ export class TimelineView extends ConsoleView {
       @dblclick=${() => navigate(this, { view: "reservation", id: r.id })}
       @focus=${() => (this.focused = r)}
       @mouseenter=${() => (this.focused = r)}
-    >${guestName(r)} · ${r.pax}${allergyTexts(r).length ? html` · <span class="warn">⚠ ${allergyTexts(r).join(" · ")}</span>` : nothing}${about.length > allergyTexts(r).length ? ` · ${about.slice(allergyTexts(r).length).join(" · ")}` : nothing}</button>`;
+    >${guestName(r)} · ${r.pax}${allergies.length ? html` · <span class="warn">⚠ ${allergies.join(" · ")}</span>` : nothing}${rest.length ? ` · ${rest.join(" · ")}` : nothing}</button>`;
   }
 
   private key(e: KeyboardEvent, h: Hold, order: Table[]) {
