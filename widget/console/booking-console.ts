@@ -8,13 +8,32 @@ import { property, state } from "lit/decorators.js";
 import { now } from "../clock.js";
 import { ConsoleApi } from "./api.js";
 import { LiveFeed, liveUrl } from "./live.js";
-import { pickLocale, setLocale, supported } from "./localization.js";
+import { getLocale, LOCALES, pickLocale, setLocale, supported } from "./localization.js";
 import { actionError } from "./parts/errors.js";
 import { link, type NavigateDetail } from "./parts/navigate.js";
 import { base, consoleStyles, theme } from "./parts/styles.js";
 import { parseRoute, type Route, routePath, todayIn } from "./router.js";
 import type { Session } from "./types.js";
 import { defineView } from "./views/lazy.js";
+
+/** Where this browser keeps the language chosen in the console. */
+const LOCALE_KEY = "booking-console.locale";
+/** Each language in its own words, as a chooser lists them. */
+const LANGUAGE_NAMES = {
+  en: "English",
+  it: "Italiano",
+  fr: "Français",
+  de: "Deutsch",
+  es: "Español",
+} as const;
+
+const chosenLocale = (): string | null => {
+  try {
+    return localStorage.getItem(LOCALE_KEY);
+  } catch {
+    return null;
+  }
+};
 
 /**
  * The restaurant's console: the day's book, the table timeline, new bookings and walk-ins, each
@@ -28,7 +47,7 @@ import { defineView } from "./views/lazy.js";
  * Keys (outside text fields): `w` a walk-in, `n` a new booking, `d` the day, `t` the timeline, `/` the search;
  * on the day and the timeline `ArrowLeft` / `ArrowRight` the previous / next day.
  *
- * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang`, then the session's locale
+ * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the language chosen in this browser (the header's chooser), else the page's `lang`, then the session's locale
  * @attr base - where the console's routes answer (default `/console`; its API is `<base>/api/v2`)
  * @attr live - `off`: no live feed (default: a WebSocket on `<base>/live`, polling every 10 s when it fails)
  *
@@ -95,8 +114,14 @@ export class BookingConsole extends LitElement {
         text-decoration-thickness: 3px;
         text-underline-offset: 0.35rem;
       }
-      header .btn {
+      header .language {
         margin-inline-start: auto;
+        font-size: 0.9rem;
+      }
+      header .language select {
+        width: auto;
+        min-height: 2.25rem;
+        margin-inline-start: 0.35rem;
       }
       main {
         padding: 1rem;
@@ -232,8 +257,31 @@ export class BookingConsole extends LitElement {
   private async applyLocale(session: Session | undefined) {
     const locale =
       supported(this.locale) ??
+      supported(chosenLocale()) ??
       pickLocale(document.documentElement.lang || undefined, session?.locale, session?.property.locale);
     await setLocale(locale);
+  }
+
+  /** The language chooser: this browser's choice, kept for its next visits. */
+  private async choose(e: Event) {
+    const locale = supported((e.target as HTMLSelectElement).value);
+    if (!locale) return;
+    try {
+      localStorage.setItem(LOCALE_KEY, locale);
+    } catch {
+      // storage refused (private mode): the choice lasts until the page is left
+    }
+    this.locale = undefined;
+    await setLocale(locale);
+  }
+
+  private chooser() {
+    const current = getLocale();
+    return html`<label class="language">${msg("Language", { id: "console.language" })}
+      <select @change=${this.choose}>
+        ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === current}>${LANGUAGE_NAMES[l]}</option>`)}
+      </select>
+    </label>`;
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -308,6 +356,7 @@ export class BookingConsole extends LitElement {
             ${item({ view: "restaurant" }, msg("Restaurant", { id: "console.nav.restaurant" }), current === "restaurant")}
           </ul>
         </nav>
+        ${this.chooser()}
         <button class="btn secondary small" type="button" @click=${() => this.signOut()}>${msg("Sign out", { id: "console.signout" })}</button>
       </header>
       ${actionError(this.signOutError)}

@@ -100,6 +100,7 @@
 'console.history.undo-checkout': `Abreise zurückgenommen`,
 'console.history.unpaid': `Unbezahlt abgelaufen`,
 'console.history.updated': `Geändert`,
+'console.language': `Sprache`,
 'console.late': str`${0} Min. zu spät`,
 'console.loading': `Wird geladen…`,
 'console.nav': `Konsole`,

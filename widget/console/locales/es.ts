@@ -100,6 +100,7 @@
 'console.history.undo-checkout': `Salida deshecha`,
 'console.history.unpaid': `Caducada sin pago`,
 'console.history.updated': `Modificada`,
+'console.language': `Idioma`,
 'console.late': str`${0} min de retraso`,
 'console.loading': `Cargando…`,
 'console.nav': `Consola`,

@@ -100,6 +100,7 @@
 'console.history.undo-checkout': `Départ annulé`,
 'console.history.unpaid': `Expirée sans paiement`,
 'console.history.updated': `Modifiée`,
+'console.language': `Langue`,
 'console.late': str`${0} min de retard`,
 'console.loading': `Chargement…`,
 'console.nav': `Console`,

@@ -100,6 +100,7 @@
 'console.history.undo-checkout': `Uscita annullata`,
 'console.history.unpaid': `Scaduta senza pagamento`,
 'console.history.updated': `Modificata`,
+'console.language': `Lingua`,
 'console.late': str`${0} min di ritardo`,
 'console.loading': `Caricamento…`,
 'console.nav': `Console`,
