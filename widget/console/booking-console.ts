@@ -8,32 +8,14 @@ import { property, state } from "lit/decorators.js";
 import { now } from "../clock.js";
 import { ConsoleApi } from "./api.js";
 import { LiveFeed, liveUrl } from "./live.js";
-import { getLocale, LOCALES, pickLocale, setLocale, supported } from "./localization.js";
+import { pickLocale, setLocale, supported } from "./localization.js";
 import { actionError } from "./parts/errors.js";
+import { chosenLocale, languageChooser } from "./parts/language.js";
 import { link, type NavigateDetail } from "./parts/navigate.js";
 import { base, consoleStyles, theme } from "./parts/styles.js";
 import { parseRoute, type Route, routePath, todayIn } from "./router.js";
 import type { Session } from "./types.js";
 import { defineView } from "./views/lazy.js";
-
-/** Where this browser keeps the language chosen in the console. */
-const LOCALE_KEY = "booking-console.locale";
-/** Each language in its own words, as a chooser lists them. */
-const LANGUAGE_NAMES = {
-  en: "English",
-  it: "Italiano",
-  fr: "Français",
-  de: "Deutsch",
-  es: "Español",
-} as const;
-
-const chosenLocale = (): string | null => {
-  try {
-    return localStorage.getItem(LOCALE_KEY);
-  } catch {
-    return null;
-  }
-};
 
 /**
  * The restaurant's console: the day's book, the table timeline, new bookings and walk-ins, each
@@ -257,31 +239,9 @@ export class BookingConsole extends LitElement {
   private async applyLocale(session: Session | undefined) {
     const locale =
       supported(this.locale) ??
-      supported(chosenLocale()) ??
+      chosenLocale() ??
       pickLocale(document.documentElement.lang || undefined, session?.locale, session?.property.locale);
     await setLocale(locale);
-  }
-
-  /** The language chooser: this browser's choice, kept for its next visits. */
-  private async choose(e: Event) {
-    const locale = supported((e.target as HTMLSelectElement).value);
-    if (!locale) return;
-    try {
-      localStorage.setItem(LOCALE_KEY, locale);
-    } catch {
-      // storage refused (private mode): the choice lasts until the page is left
-    }
-    this.locale = undefined;
-    await setLocale(locale);
-  }
-
-  private chooser() {
-    const current = getLocale();
-    return html`<label class="language">${msg("Language", { id: "console.language" })}
-      <select @change=${this.choose}>
-        ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === current}>${LANGUAGE_NAMES[l]}</option>`)}
-      </select>
-    </label>`;
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -356,7 +316,7 @@ export class BookingConsole extends LitElement {
             ${item({ view: "restaurant" }, msg("Restaurant", { id: "console.nav.restaurant" }), current === "restaurant")}
           </ul>
         </nav>
-        ${this.chooser()}
+        ${languageChooser(() => (this.locale = undefined))}
         <button class="btn secondary small" type="button" @click=${() => this.signOut()}>${msg("Sign out", { id: "console.signout" })}</button>
       </header>
       ${actionError(this.signOutError)}
