@@ -1,5 +1,6 @@
 import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
+import { returning } from "../../widget/console/parts/details.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
 import { addDays } from "../../widget/format.js";
@@ -168,6 +169,20 @@ describe("<booking-console>: the day", () => {
     await until(() => /Seated/.test(rows(view).find((r) => /Linus/.test(r.textContent!))!.textContent!));
     // a first visit, now seated, is not a returning guest
     expect(rows(view).find((r) => /Linus/.test(r.textContent!))!.textContent).not.to.match(/Returning/);
+  });
+});
+
+describe("returning guests", () => {
+  const r = (visits: number, extra: Partial<Reservation> = {}) =>
+    ({ status: "ACCEPTED", customer: { id: 1, visits, phone: "+39 06 1234567" }, ...extra }) as Reservation;
+  it("are those with a visit before this one, never the house's own record of anonymous walk-ins", () => {
+    expect(returning(r(0))).to.equal(false);
+    expect(returning(r(1))).to.equal(true);
+    // seated now: that visit is this one
+    expect(returning(r(1, { checkin_date: "2026-01-01T20:00:00" }))).to.equal(false);
+    expect(returning(r(2, { checkin_date: "2026-01-01T20:00:00" }))).to.equal(true);
+    // an anonymous walk-in is booked under the restaurant's phone
+    expect(returning(r(5), "+39 06 1234567")).to.equal(false);
   });
 });
 
