@@ -62,6 +62,7 @@ export const ERRORS = {
   offer_not_available: [409, "offer not available"],
   checkin_too_early: [409, "check-in too early"],
   checkin_too_late: [409, "check-in too late"],
+  no_show_final: [409, "no-show can no longer be undone"],
   payment_not_available: [409, "payment not available"],
   walk_in_closed: [409, "walk-in closed"],
   link_expired: [410, "link expired"],

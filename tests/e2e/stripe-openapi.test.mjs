@@ -46,7 +46,7 @@ function check(pointer, value) {
   return validate(copy) ? [] : validate.errors.map((e) => `${e.instancePath} ${e.message}`);
 }
 
-const escape = (s) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerEscape = (s) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
  * What of a request the public description covers. Stripe.js's own wire format is not in it: its
@@ -217,7 +217,7 @@ describe("the Stripe stand-in against Stripe's OpenAPI description", () => {
         problems.push(`${c.method} ${c.path}: not an operation of the description`);
         continue;
       }
-      const at = `/paths/${escape(found.template)}/${c.method}`;
+      const at = `/paths/${pointerEscape(found.template)}/${c.method}`;
       const form = found.op.requestBody?.content?.["application/x-www-form-urlencoded"];
       if (form)
         problems.push(

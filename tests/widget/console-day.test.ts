@@ -1,4 +1,6 @@
 import { expect } from "@open-wc/testing";
+import { sendKeys } from "@web/test-runner-commands";
+import { returning } from "../../widget/console/parts/details.js";
 import type { Reservation } from "../../widget/console/types.js";
 import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
 import { addDays } from "../../widget/format.js";
@@ -34,7 +36,7 @@ before(async () => {
 });
 
 const rows = (view: HTMLElement) => [
-  ...view.shadowRoot!.querySelectorAll<HTMLTableRowElement>("section tbody tr"),
+  ...view.shadowRoot!.querySelectorAll<HTMLTableRowElement>("section tbody tr[data-id]"),
 ];
 /** Waits for the day's rows; on a timeout, says what the view shows instead. */
 const rowCount = (view: HTMLElement, n: number) =>
@@ -65,6 +67,35 @@ describe("<booking-console>: the day", () => {
     expect(quarters).to.deep.equal(["6", "3"]);
   });
 
+  it("shows the allergy and occasion texts, the guest's own allergies, tags and notes on the list and the timeline", async () => {
+    const grace = (await staff(`reservations?start_date=${date}&end_date=${date}`)).body.data.find(
+      (r: Reservation) => r.customer?.first_name === "Grace",
+    ) as Reservation;
+    const put = await staff(`customers/${grace.customer!.id}`, {
+      method: "PUT",
+      body: { allergies: "Peanuts (severe)", tags: ["VIP"] },
+    });
+    expect(put.status).to.equal(200);
+    const el = await openConsole(`/console/day/${date}`);
+    const view = await viewOf(el, "bc-day-view");
+    await rowCount(view, 3);
+    const [ada, graceRow] = rows(view);
+    expect(ada!.textContent).to.match(/Allergies: shellfish/);
+    expect(ada!.textContent).to.match(/Birthday/);
+    expect(graceRow!.textContent).to.match(/Guest's allergies: Peanuts \(severe\)/);
+    expect(graceRow!.textContent).to.match(/VIP/);
+    expect(graceRow!.textContent).to.match(/Notes: window seat/);
+    const timeline = await openConsole(`/console/timeline/${date}`);
+    const tv = await viewOf(timeline, "bc-timeline-view");
+    const bar = await until(() => tv.shadowRoot!.querySelector<HTMLElement>(`.hold[data-id="${grace.id}"]`));
+    expect(bar.textContent).to.match(/Peanuts \(severe\)/);
+    expect(bar.getAttribute("aria-label")).to.match(
+      /Guest's allergies: Peanuts \(severe\).*VIP.*Notes: window seat/,
+    );
+    bar.focus();
+    await until(() => /VIP/.test(tv.shadowRoot!.querySelector(".focused")!.textContent!));
+  });
+
   it("searches the day by name", async () => {
     const el = await openConsole(`/console/day/${date}`);
     const view = await viewOf(el, "bc-day-view");
@@ -72,6 +103,40 @@ describe("<booking-console>: the day", () => {
     type(view.shadowRoot!.querySelector<HTMLInputElement>('input[type="search"]')!, "Grace");
     await until(() => rows(view).length === 1);
     expect(rows(view)[0]!.textContent).to.match(/Grace Day/);
+  });
+
+  it("searches every day by phone in any format, and / focuses the search", async () => {
+    const later = await book("12:30:00", 2, "Far", {
+      start_date: addDays(date, 3),
+      customer: { first_name: "Far", last_name: "Away", phone: "(415) 555-0120" },
+    });
+    const el = await openConsole(`/console/day/${date}`);
+    const view = await viewOf(el, "bc-day-view");
+    await rowCount(view, 3);
+    document.body.focus();
+    await sendKeys({ press: "/" });
+    const search = view.shadowRoot!.querySelector<HTMLInputElement>('input[type="search"]')!;
+    await until(() => view.shadowRoot!.activeElement === search);
+    for (const typed of ["4155550120", "+14155550120"]) {
+      type(search, typed);
+      await until(() => rows(view).length === 1 && rows(view)[0]!.dataset.id === String(later.id));
+      expect(rows(view)[0]!.textContent).to.match(/Far Away/);
+    }
+    await expect(await settled(el)).to.be.accessible();
+  });
+
+  it("lists the guests on their own, found by phone in any format", async () => {
+    const el = await openConsole("/console/guests");
+    const view = await viewOf(el, "bc-guests-view");
+    await until(() => view.shadowRoot!.querySelectorAll("tbody tr").length >= 3);
+    await expect(await settled(el)).to.be.accessible();
+    document.body.focus();
+    await sendKeys({ press: "/" });
+    const search = view.shadowRoot!.querySelector<HTMLInputElement>('input[type="search"]')!;
+    await until(() => view.shadowRoot!.activeElement === search);
+    type(search, "ada@day.example");
+    await until(() => view.shadowRoot!.querySelectorAll("tbody tr").length === 1);
+    expect(view.shadowRoot!.querySelector("tbody tr")!.textContent).to.match(/Ada Day/);
   });
 
   it("goes to the next day with one key, keeps each day at its own address, and Back returns", async () => {
@@ -102,6 +167,22 @@ describe("<booking-console>: the day", () => {
     const linus = rows(view).find((r) => /Linus/.test(r.textContent!))!;
     linus.querySelector<HTMLButtonElement>("button")!.click();
     await until(() => /Seated/.test(rows(view).find((r) => /Linus/.test(r.textContent!))!.textContent!));
+    // a first visit, now seated, is not a returning guest
+    expect(rows(view).find((r) => /Linus/.test(r.textContent!))!.textContent).not.to.match(/Returning/);
+  });
+});
+
+describe("returning guests", () => {
+  const r = (visits: number, extra: Partial<Reservation> = {}) =>
+    ({ status: "ACCEPTED", customer: { id: 1, visits, phone: "+39 06 1234567" }, ...extra }) as Reservation;
+  it("are those with a visit before this one, never the house's own record of anonymous walk-ins", () => {
+    expect(returning(r(0))).to.equal(false);
+    expect(returning(r(1))).to.equal(true);
+    // seated now: that visit is this one
+    expect(returning(r(1, { checkin_date: "2026-01-01T20:00:00" }))).to.equal(false);
+    expect(returning(r(2, { checkin_date: "2026-01-01T20:00:00" }))).to.equal(true);
+    // an anonymous walk-in is booked under the restaurant's phone
+    expect(returning(r(5), "+39 06 1234567")).to.equal(false);
   });
 });
 

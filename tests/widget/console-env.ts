@@ -32,6 +32,11 @@ export async function signIn(username = account!.username, password = PASSWORD) 
   return (await res.json()).data[0] as { csrf_token: string; property: { id: number } };
 }
 
+/** Signs in unless this browser's session still answers (sign-ins are rate limited per restaurant). */
+export async function signedIn() {
+  if ((await fetch("/console/session")).status !== 200) await signIn();
+}
+
 export async function signOut() {
   const session = await fetch("/console/session");
   if (session.status !== 200) return;

@@ -1,11 +1,13 @@
 import { expect } from "@open-wc/testing";
 import type { Reservation } from "../../widget/console/types.js";
 import { actionsOf } from "../../widget/console/views/reservation-view.js";
+import { addDays } from "../../widget/format.js";
 import {
   byText,
   openConsole,
   settled,
   shown,
+  signedIn,
   signIn,
   type,
   useConsoleRestaurant,
@@ -31,6 +33,8 @@ async function book(first: string, extra: Record<string, unknown> = {}) {
   return r.body.data[0] as Reservation;
 }
 
+const table = (name: string) =>
+  (restaurant() as unknown as { tables: Record<string, { id: number }> }).tables[name]!.id;
 const status = async (id: number) => ((await staff(`reservations/${id}`)).body.data[0] as Reservation).status;
 const click = async (view: HTMLElement, text: RegExp) =>
   (await byText<HTMLButtonElement>(view, "button", text)).click();
@@ -42,7 +46,7 @@ before(async () => {
 });
 
 describe("<booking-console>: a reservation", () => {
-  beforeEach(async () => void (await signIn()));
+  beforeEach(() => signedIn());
 
   it("is accessible, seats the party, undoes it, and shows the history", async () => {
     const r = await book("Seat");
@@ -56,9 +60,50 @@ describe("<booking-console>: a reservation", () => {
     await click(view, /^Seat$/);
     await byText(view, "dd", /Seated/);
     expect((await staff(`reservations/${r.id}`)).body.data[0].checkin_date).to.be.a("string");
-    await byText(view, "li", /checkin/);
+    // the focus is on what was done, not on the undo that took Seat's place
+    expect(view.shadowRoot!.activeElement?.textContent).to.match(/Done: Seat\./);
+    // history lines in words, not the API's codes
+    await byText(view, "li", /Seated/);
+    expect(view.shadowRoot!.querySelector("ol")!.textContent).not.to.match(/checkin|ACCEPTED|created/);
     await click(view, /Undo seating/);
     await byText(view, "dd", /Booked/);
+    await expect(await settled(el)).to.be.accessible();
+  });
+
+  it("checks out with the focus away from Undo check-out", async () => {
+    const r = await book("Leaves", { start_date: addDays(slot.date, 5) });
+    await pinWorkerClock(new Date(romeInstant(addDays(slot.date, 5), slot.hour) + 30 * 60_000).toISOString());
+    await signedIn();
+    await staff(`reservations/${r.id}/checkin`, { method: "PATCH" });
+    const el = await openConsole(`/console/day/${addDays(slot.date, 5)}`);
+    const day = await viewOf(el, "bc-day-view");
+    (await shown<HTMLAnchorElement>(day, `tr[data-id="${r.id}"] a`)).click();
+    const view = await viewOf(el, "bc-reservation-view");
+    // opening a reservation puts the focus on its heading, and it stays there once the data comes
+    await byText(view, "h1", /Leaves Guest/);
+    await byText(view, "dd", /Seated/);
+    expect(view.shadowRoot!.activeElement?.tagName).to.equal("H1");
+    await click(view, /^Check out$/);
+    await byText(view, "dd", /Left/);
+    await until(() => /Done: Check out\./.test(view.shadowRoot!.activeElement?.textContent ?? ""));
+    expect(view.shadowRoot!.activeElement?.textContent).not.to.match(/Undo/);
+  });
+
+  it("takes back a no-show when the party comes late after all", async () => {
+    const day = addDays(slot.date, 6);
+    const r = await book("Late", { start_date: day });
+    await pinWorkerClock(new Date(romeInstant(day, slot.hour) + 40 * 60_000).toISOString());
+    await signedIn();
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    await click(view, /^No-show$/);
+    // the safe answer has the focus
+    await until(() => /Keep it/.test(view.shadowRoot!.activeElement?.textContent ?? ""));
+    await click(view, /Yes: No-show/);
+    await byText(view, "dd", /No-show/);
+    await click(view, /Undo no-show/);
+    await byText(view, "dd", /Booked/);
+    expect(await status(r.id)).to.equal("ACCEPTED");
     await expect(await settled(el)).to.be.accessible();
   });
 
@@ -105,8 +150,43 @@ describe("<booking-console>: a reservation", () => {
     expect(await status(r.id)).to.equal("ACCEPTED");
   });
 
+  it("asks before a larger party moves to another table, and says where it went", async () => {
+    const r = await book("Grows", { table_ids: [table("S1")], start_date: addDays(slot.date, 2) });
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    const form = await shown<HTMLFormElement>(view, 'form[part="edit"]');
+    type(form.querySelector<HTMLInputElement>('input[name="pax"]')!, "4");
+    form.requestSubmit();
+    const question = await shown(view, '[role="alertdialog"]');
+    expect(question.textContent).to.match(/This change needs another table than S1\./);
+    expect(question.textContent).to.match(/Table S1 cannot seat this party\./);
+    await expect(await settled(el)).to.be.accessible();
+    // nothing moved yet, and nothing was said to be saved
+    const before = (await staff(`reservations/${r.id}`)).body.data[0] as Reservation;
+    expect([before.pax, before.tables.map((t) => t.name)]).to.deep.equal([2, ["S1"]]);
+    expect(view.shadowRoot!.textContent).not.to.match(/Saved/);
+    await click(view, /Move to another table/);
+    const said = await byText(view, '[role="status"]', /Saved\. Moved from S1 to /);
+    const after = (await staff(`reservations/${r.id}`)).body.data[0] as Reservation;
+    expect(after.pax).to.equal(4);
+    expect(said.textContent).to.include(`to ${after.tables.map((t) => t.name).join(", ")}.`);
+    expect(after.tables.map((t) => t.name)).not.to.include("S1");
+  });
+
+  it("keeps a party's table when a change still fits it", async () => {
+    const r = await book("Shrinks", { pax: 4, table_ids: [table("S3")], start_date: addDays(slot.date, 3) });
+    const el = await openConsole(`/console/reservations/${r.id}`);
+    const view = await viewOf(el, "bc-reservation-view");
+    const form = await shown<HTMLFormElement>(view, 'form[part="edit"]');
+    type(form.querySelector<HTMLInputElement>('input[name="pax"]')!, "3");
+    form.requestSubmit();
+    await byText(view, '[role="status"]', /^Saved\.$/);
+    const after = (await staff(`reservations/${r.id}`)).body.data[0] as Reservation;
+    expect([after.pax, after.tables.map((t) => t.name)]).to.deep.equal([3, ["S3"]]);
+  });
+
   it("changes the party and shows a refused field in the API's words at that field", async () => {
-    const r = await book("Edit");
+    const r = await book("Edit", { table_ids: [table("S3")], start_date: addDays(slot.date, 4) });
     const el = await openConsole(`/console/reservations/${r.id}`);
     const view = await viewOf(el, "bc-reservation-view");
     const form = await shown<HTMLFormElement>(view, 'form[part="edit"]');

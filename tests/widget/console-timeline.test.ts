@@ -84,9 +84,24 @@ describe("<booking-console>: the timeline", () => {
     await sendKeys({ press: "ArrowDown" });
     await sendKeys({ press: "Enter" });
     const alert = await shown(view, '[role="alert"]');
-    expect(alert.textContent).to.match(/not available|taken|held/i);
+    // the table by its name, not its id
+    expect(alert.textContent!.trim()).to.equal("Table S5 is taken at this time.");
     expect((await saved(a.id)).tables.map((t) => t.name)).to.deep.equal(["S4"]);
     await expect(await settled(el)).to.be.accessible();
+    // and in the console's language
+    el.locale = "it";
+    await until(() => /Tempo|Cronologia|Sequenza|·/.test(view.shadowRoot!.querySelector("h1")!.textContent!));
+    (await shown<HTMLButtonElement>(view, `.hold[data-id="${a.id}"]`)).focus();
+    await sendKeys({ press: "ArrowDown" });
+    await sendKeys({ press: "Enter" });
+    await until(
+      () =>
+        /S5/.test(view.shadowRoot!.querySelector('[role="alert"]')?.textContent ?? "") &&
+        !/Table S5/.test(view.shadowRoot!.querySelector('[role="alert"]')!.textContent!),
+    );
+    expect(view.shadowRoot!.querySelector('[role="alert"]')!.textContent!.trim()).to.equal(
+      "Il tavolo S5 è occupato a quest'ora.",
+    );
   });
 });
 

@@ -66,6 +66,9 @@ describe("matching a booking's customer", () => {
       email: "ada@example.com",
       phone: "+39 055 1",
       visits: 0,
+      allergies: null,
+      tags: [],
+      notes: null,
     });
     expect(cleo.guest).toEqual({ first_name: "Cleo", last_name: null, email: null, phone: "+39 055 1" });
     expect((await reservation(c, ada.id)).customer).toMatchObject({
@@ -103,6 +106,9 @@ describe("matching a booking's customer", () => {
       email: "grace@example.com",
       phone: null,
       visits: 0,
+      allergies: null,
+      tags: [],
+      notes: null,
     });
     expect(other.guest).toEqual({
       first_name: "Mallory",
@@ -124,6 +130,9 @@ describe("matching a booking's customer", () => {
       email: "grace@example.com",
       phone: "+1 555 0100",
       visits: 0,
+      allergies: null,
+      tags: [],
+      notes: null,
     });
     // filled, never replaced: a later phone does not overwrite the one she has
     const later = (
@@ -161,6 +170,9 @@ describe("matching a booking's customer", () => {
       email: "alan@example.com",
       phone: "+44 20 1",
       visits: 0,
+      allergies: null,
+      tags: [],
+      notes: null,
     });
     expect(again.guest).toEqual({
       first_name: "Alan M.",
@@ -245,6 +257,9 @@ describe("matching a booking's customer", () => {
       email: "grace@example.com",
       phone: null,
       visits: 0,
+      allergies: null,
+      tags: [],
+      notes: null,
     });
     // another name with her email: both kept, each shown where it belongs
     const other = (

@@ -107,3 +107,49 @@ describe("customer.visits on a reservation", () => {
     expect((await ids(`customer_id=${grace.customerId}`))[0]!.customer.visits).toBe(0);
   });
 });
+
+describe("the guest's own record on a reservation", () => {
+  it("carries the guest's standing allergies, tags and the staff's notes, where a list shows them", async () => {
+    const put = await client.call(`/api/v2/customers/${grace.customerId}`, {
+      method: "PUT",
+      body: { allergies: "Peanuts (severe)", tags: ["VIP"], notes: "likes the window" },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect((await ids(`customer_id=${grace.customerId}`))[0]!.customer).toMatchObject({
+      allergies: "Peanuts (severe)",
+      tags: ["VIP"],
+      notes: "likes the window",
+    });
+    expect((await client.call(`/api/v2/reservations/${early.id}`)).json.data[0].customer).toMatchObject({
+      allergies: null,
+      tags: [],
+      notes: null,
+    });
+  });
+});
+
+describe("a phone number searched in any format", () => {
+  it("finds the guest by digits whatever the punctuation and country code, on reservations and customers", async () => {
+    const made = await at(
+      25,
+      { first_name: "Phone", last_name: "Format", phone: "(415) 555-0120" },
+      "20:30:00",
+    );
+    expect(made.status, made.text).toBe(201);
+    const id = made.json.data[0].id;
+    const range = `start_date=${dateInDays(0)}&end_date=${dateInDays(40)}`;
+    for (const typed of ["4155550120", "+14155550120", "+1 415 555 0120", "001-415-555-0120", "555-0120"]) {
+      const found = await ids(`${range}&text_search=${encodeURIComponent(typed)}`);
+      expect(
+        found.map((r) => r.id),
+        typed,
+      ).toEqual([id]);
+      const customers = await client.call(`/api/v2/customers?search=${encodeURIComponent(typed)}`);
+      expect(
+        customers.json.data.map((c: { phone: string }) => c.phone),
+        typed,
+      ).toEqual(["(415) 555-0120"]);
+    }
+    expect(await ids(`${range}&text_search=4155550121`)).toEqual([]);
+  });
+});

@@ -41,6 +41,8 @@ interface ModelReservation {
   checkinPrev: Status | null;
   checkoutPrev: Status | null;
   late: boolean;
+  /** EXPIRED by a status move while not checked in: a no-show, which staff may take back to ACCEPTED */
+  noShow?: boolean;
 }
 interface Model {
   reservations: ModelReservation[];
@@ -242,11 +244,16 @@ class SetStatus implements fc.AsyncCommand<Model, Real> {
       `/api/v2/reservations/${target.id}/status?status=${this.to.toLowerCase()}`,
       { method: "PATCH" },
     );
-    if (!MOVES[target.status].includes(this.to))
+    // a no-show taken back (the dates are weeks ahead: its service is not over)
+    const undoesNoShow = target.status === "EXPIRED" && target.noShow && this.to === "ACCEPTED";
+    if (!MOVES[target.status].includes(this.to) && !undoesNoShow)
       return expectOneOf(res, [[403, "reservation not available"]], this.toString());
     const takes = !HOLDING.includes(target.status) && HOLDING.includes(this.to);
     expectOneOf(res, takes ? [[200], [403, "resource not available"]] : [[200]], this.toString());
-    if (res.status === 200) target.status = this.to;
+    if (res.status === 200) {
+      target.noShow = this.to === "EXPIRED" && target.checkinPrev === null;
+      target.status = this.to;
+    }
   }
   toString = () => `status(#${this.which} -> ${this.to})`;
 }

@@ -56,6 +56,29 @@ describe("table_ids", () => {
       "table_ids",
     );
   });
+  it("names the tables and rooms a refusal is about (reason, table_ids, room_ids), beside its words", async () => {
+    const at = { start_date: dateInDays(14), service_id: r.service.id };
+    expect((await book(client, { ...at, pax: 2, table_ids: [r.t1.id] })).status).toBe(201);
+    const held = await book(client, { ...at, pax: 2, table_ids: [r.t1.id] });
+    expectProblem(held, 403, "table not available");
+    expect(held.json).toMatchObject({ reason: "full", table_ids: [r.t1.id] });
+    const small = await book(client, { ...at, start_hour: "21:00:00", pax: 9, table_ids: [r.t2.id] });
+    expect(small.json).toMatchObject({
+      code: "room_capacity_exceeded",
+      reason: "party_size",
+      table_ids: [r.t2.id],
+    });
+    const member = await book(client, { ...at, pax: 8, table_ids: [r.group.id, r.t2.id] });
+    expect(member.json).toMatchObject({ reason: "group_member", table_ids: [r.t2.id, r.group.id] });
+    const patio = await createIn(client, "rooms", { name: "Patio" });
+    const p1 = await createIn(client, "tables", { name: "P1", room_id: patio.id, guests_max: 2 });
+    const rooms = await book(client, { ...at, pax: 4, table_ids: [r.t1.id, p1.id] });
+    expect(rooms.json).toMatchObject({
+      reason: "other_room",
+      table_ids: [p1.id],
+      room_ids: [patio.id, r.room.id],
+    });
+  });
   it("keeps online guests to guests_min; staff may seat anyone", async () => {
     const big = await createIn(client, "tables", {
       name: "Big",

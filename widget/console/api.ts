@@ -9,6 +9,7 @@ import type {
   Customer,
   HistoryItem,
   Message,
+  Occasion,
   Property,
   Reservation,
   Room,
@@ -25,6 +26,12 @@ export interface FieldError {
 
 /** A problem+json answer (RFC 9457): `errors` name the fields, `detail` or `title` say the rest. */
 export class ApiError extends Error {
+  /** a refused table or time: why (`full`, `party_size`, `closed`, `pacing`, `other_room`, `group_member`) */
+  reason: string | undefined;
+  /** the tables and rooms the refusal is about, with their names (read from the catalog) */
+  tables: { id: number; name: string }[] = [];
+  rooms: { id: number; name: string }[] = [];
+
   constructor(
     readonly status: number,
     readonly code: string | undefined,
@@ -55,6 +62,8 @@ export interface ReservationCreate {
   table_ids?: number[];
   room_id?: number;
   notes?: string;
+  allergies?: string;
+  occasion?: Occasion;
   override_pacing?: boolean;
   waiting_list?: boolean;
 }
@@ -86,6 +95,10 @@ function either(caller: AbortSignal | undefined, timer: AbortSignal): AbortSigna
 export class ConsoleApi {
   /** the session once signed in: its CSRF token goes with every write */
   session: Session | undefined;
+  /** told when a request finds no connection (true) and when one gets through again (false) */
+  onConnection: ((offline: boolean) => void) | undefined;
+  /** the days last read, kept so a dropped connection leaves them readable */
+  private days = new Map<string, Reservation[]>();
 
   /**
    * `base`: where the console's routes answer (`/console`; the API is `<base>/api/v2`).
@@ -138,8 +151,24 @@ export class ConsoleApi {
     return this.send(`${this.base}/password`, { method: "POST", body: { old_password, new_password } });
   }
 
-  /** The day's reservations (every page of them), in start order. */
-  async day({ date, search }: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
+  /**
+   * The day's reservations (every page of them), in start order. Without a connection, the copy
+   * last read of that day (the view says it is offline); a day never read fails as offline.
+   */
+  async day(q: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
+    try {
+      const list = await this.readDay(q, signal);
+      if (!q.search) this.days.set(q.date, list);
+      if (this.days.size > 7) this.days.delete(this.days.keys().next().value!);
+      return list;
+    } catch (err) {
+      const kept = this.days.get(q.date);
+      if (isOffline(err) && kept && !q.search) return kept;
+      throw err;
+    }
+  }
+
+  private async readDay({ date, search }: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
     const out: Reservation[] = [];
     let cursor: string | null | undefined;
     for (let page = 0; page < 20; page++) {
@@ -210,7 +239,13 @@ export class ConsoleApi {
       best_choice: "true",
     });
     const body = await this.send(this.api(`/bookings/rooms?${params}`), { signal });
-    return body?.status === 206 ? [] : ((body?.data as BookingRoom[][] | undefined)?.[0] ?? []);
+    if (body?.status !== 206) return (body?.data as BookingRoom[][] | undefined)?.[0] ?? [];
+    // No one table seats the party: the floor for a couple, so tables can be put together.
+    if (q.pax <= 2) return [];
+    return (await this.rooms({ ...q, pax: 2 }, signal)).map((room) => ({
+      ...room,
+      tables: room.tables.map((t) => ({ ...t, best_choice: false })),
+    }));
   }
 
   services(signal?: AbortSignal): Promise<Service[]> {
@@ -265,8 +300,18 @@ export class ConsoleApi {
     });
   }
 
-  customers(search: string, signal?: AbortSignal): Promise<Customer[]> {
-    return this.list<Customer>(`/customers?${new URLSearchParams({ search, limit: "8" })}`, { signal });
+  customers(search: string, signal?: AbortSignal, limit = 8): Promise<Customer[]> {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (search) q.set("search", search);
+    return this.list<Customer>(`/customers?${q}`, { signal });
+  }
+
+  /** Reservations on any day from `from` to `to` whose guest's name, phone (any format) or email matches. */
+  async search(text: string, from: string, to: string, signal?: AbortSignal): Promise<Reservation[]> {
+    const q = new URLSearchParams({ start_date: from, end_date: to, text_search: text, limit: "100" });
+    return (
+      ((await this.send(this.api(`/reservations?${q}`), { signal }))?.data as Reservation[] | undefined) ?? []
+    );
   }
 
   customer(id: number, signal?: AbortSignal): Promise<Customer> {
@@ -280,6 +325,17 @@ export class ConsoleApi {
   /** Merges customer `id` into `into` (the one that stays). */
   merge(id: number, into: number): Promise<unknown> {
     return this.send(this.api(`/customers/${id}/merge`), { method: "POST", body: { into } });
+  }
+
+  private house: Promise<Property | undefined> | undefined;
+
+  /** The restaurant's record, read once a session (its phone marks anonymous walk-ins); undefined when it cannot be read. */
+  houseRecord(): Promise<Property | undefined> {
+    this.house ??= this.property().catch(() => {
+      this.house = undefined;
+      return undefined;
+    });
+    return this.house;
   }
 
   /** The restaurant's own record (name, phone, public key, settings). */
@@ -334,20 +390,62 @@ export class ConsoleApi {
   private async exchange(url: string, { method = "GET", body, signal }: Init): Promise<Answer | undefined> {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (WRITES.has(method) && this.session) headers["X-CSRF-Token"] = this.session.csrf_token;
-    const res = await fetch(url, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-      credentials: "same-origin",
-    });
+    const write = WRITES.has(method);
+    if (write && this.session) headers["X-CSRF-Token"] = this.session.csrf_token;
+    // A write while the browser knows it is offline is refused before it is sent: never lost unseen.
+    if (write && navigator.onLine === false) throw new ApiError(0, "offline", "not sent: no connection");
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        credentials: "same-origin",
+      });
+    } catch (err) {
+      if (err instanceof TypeError) {
+        this.onConnection?.(true);
+        throw new ApiError(0, write ? "connection_lost" : "unreachable", err.message);
+      }
+      throw err;
+    }
+    this.onConnection?.(false);
     const json =
       res.status === 204 ? undefined : ((await res.json().catch(() => undefined)) as Answer | undefined);
-    if (!res.ok) throw new ApiError(res.status, json?.code, json?.detail ?? json?.title, json?.errors ?? []);
+    if (!res.ok) throw await this.named(res.status, json);
     return res.status === 206 ? { status: 206 } : json;
   }
+
+  /** The problem as an ApiError, the tables and rooms it names looked up, so the console can say their names. */
+  private async named(status: number, json: Answer | undefined): Promise<ApiError> {
+    const err = new ApiError(status, json?.code, json?.detail ?? json?.title, json?.errors ?? []);
+    err.reason = json?.reason;
+    if (!json?.table_ids?.length && !json?.room_ids?.length) return err;
+    const names = await this.catalogNames();
+    const of = (ids: number[] | undefined, map: Map<number, string>) =>
+      (ids ?? []).map((id) => ({ id, name: map.get(id) ?? String(id) }));
+    err.tables = of(json.table_ids, names.tables);
+    err.rooms = of(json.room_ids, names.rooms);
+    return err;
+  }
+
+  /** Every table's and room's name (read afresh for each refusal that names some: tables get renamed). */
+  private async catalogNames() {
+    const [tables, rooms] = await Promise.all([
+      this.list<Table>("/tables?limit=100", {}).catch(() => []),
+      this.list<Room>("/rooms?limit=100", {}).catch(() => []),
+    ]);
+    return {
+      tables: new Map(tables.map((t) => [t.id, t.name])),
+      rooms: new Map(rooms.map((r) => [r.id, r.name])),
+    };
+  }
 }
+
+/** A request that found no connection (not sent, or its answer never came). */
+export const isOffline = (err: unknown) =>
+  err instanceof ApiError && ["offline", "connection_lost", "unreachable"].includes(err.code ?? "");
 
 interface Init {
   method?: string;
@@ -363,4 +461,7 @@ interface Answer {
   errors?: FieldError[];
   status?: number;
   next_cursor?: string | null;
+  reason?: string;
+  table_ids?: number[];
+  room_ids?: number[];
 }

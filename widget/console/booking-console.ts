@@ -3,13 +3,14 @@
  */
 import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
-import { css, html, LitElement, type PropertyValues } from "lit";
+import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { now } from "../clock.js";
 import { ConsoleApi } from "./api.js";
 import { LiveFeed, liveUrl } from "./live.js";
 import { pickLocale, setLocale, supported } from "./localization.js";
 import { actionError } from "./parts/errors.js";
+import { chosenLocale, languageChooser } from "./parts/language.js";
 import { link, type NavigateDetail } from "./parts/navigate.js";
 import { base, consoleStyles, theme } from "./parts/styles.js";
 import { parseRoute, type Route, routePath, todayIn } from "./router.js";
@@ -26,10 +27,10 @@ import { defineView } from "./views/lazy.js";
  * ```
  *
  * Keys (outside text fields): `w` a walk-in, `n` a new booking, `d` the day, `t` the timeline,
- * `q` the walk-in waiting list, `f` the floor plan;
+ * `q` the walk-in waiting list, `f` the floor plan, `/` the search;
  * on the day and the timeline `ArrowLeft` / `ArrowRight` the previous / next day.
  *
- * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang`, then the session's locale
+ * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the language chosen in this browser (the header's chooser), else the page's `lang`, then the session's locale
  * @attr base - where the console's routes answer (default `/console`; its API is `<base>/api/v2`)
  * @attr live - `off`: no live feed (default: a WebSocket on `<base>/live`, polling every 10 s when it fails)
  *
@@ -40,6 +41,7 @@ import { defineView } from "./views/lazy.js";
  * @csspart link - every link between views
  * @csspart main - the view's frame
  * @csspart error - an error message
+ * @csspart offline - the banner shown while there is no connection
  *
  * @cssproperty --be-accent - accent colour of buttons, links and the current place
  * @cssproperty --be-on-accent - text on the accent colour
@@ -95,8 +97,14 @@ export class BookingConsole extends LitElement {
         text-decoration-thickness: 3px;
         text-underline-offset: 0.35rem;
       }
-      header .btn {
+      header .language {
         margin-inline-start: auto;
+        font-size: 0.9rem;
+      }
+      header .language select {
+        width: auto;
+        min-height: 2.25rem;
+        margin-inline-start: 0.35rem;
       }
       main {
         padding: 1rem;
@@ -122,15 +130,22 @@ export class BookingConsole extends LitElement {
   @state() private route: Route = parseRoute(location.pathname, location.search);
   @state() private version = 0;
   @state() private signOutError: unknown;
+  /** no connection: the banner says so, and the views show what they last read */
+  @state() private offline = typeof navigator !== "undefined" && navigator.onLine === false;
 
-  private api = new ConsoleApi(this.base);
+  private api = this.connected(new ConsoleApi(this.base));
   private feed: LiveFeed | undefined;
   /** set by a navigation: once the view has rendered, focus goes to its heading */
   private moved = false;
 
+  private connected(api: ConsoleApi): ConsoleApi {
+    api.onConnection = (offline) => this.onConnection(offline);
+    return api;
+  }
+
   private sessionTask = new Task(this, {
     task: async ([base], { signal }) => {
-      if (this.api.base !== base) this.api = new ConsoleApi(base);
+      if (this.api.base !== base) this.api = this.connected(new ConsoleApi(base));
       const session = await this.api.currentSession(signal);
       await this.applyLocale(session);
       return session;
@@ -141,6 +156,8 @@ export class BookingConsole extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener("popstate", this.onPop);
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
     document.addEventListener("keydown", this.onKey);
     this.addEventListener("console-navigate", this.onNavigate);
     this.addEventListener("console-signed-in", this.onSignedIn);
@@ -149,6 +166,8 @@ export class BookingConsole extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener("popstate", this.onPop);
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
     document.removeEventListener("keydown", this.onKey);
     this.feed?.stop();
     this.feed = undefined;
@@ -167,6 +186,17 @@ export class BookingConsole extends LitElement {
     this.route = parseRoute(location.pathname, location.search);
     this.moved = true;
   };
+
+  private onOffline = () => (this.offline = true);
+
+  /** The connection is back: the banner goes and every view reads its data again. */
+  private onOnline = () => {
+    if (!this.offline) return;
+    this.offline = false;
+    this.version++;
+  };
+
+  private onConnection = (offline: boolean) => (offline ? this.onOffline() : this.onOnline());
 
   private onNavigate = (e: CustomEvent<NavigateDetail>) => this.go(e.detail.route, e.detail.replace);
 
@@ -188,11 +218,31 @@ export class BookingConsole extends LitElement {
       q: { view: "waitlist" },
       f: { view: "floor" },
     };
+    if (e.key === "/") {
+      e.preventDefault();
+      void this.focusSearch();
+      return;
+    }
     const route = routes[e.key];
     if (!route) return;
     e.preventDefault();
     this.go(route);
   };
+
+  /** `/`: the search of the view on screen (the guests' or the day's), else the day's. */
+  private async focusSearch() {
+    const searchable = (v: unknown): v is { focusSearch(): void } =>
+      typeof (v as { focusSearch?: unknown } | null)?.focusSearch === "function";
+    let view = this.renderRoot.querySelector("main > *");
+    if (!searchable(view)) {
+      this.go({ view: "day" });
+      await this.updateComplete;
+      await defineView("day");
+      view = this.renderRoot.querySelector("main > *");
+      await (view as { updateComplete?: Promise<unknown> } | null)?.updateComplete;
+    }
+    if (searchable(view)) view.focusSearch();
+  }
 
   private get session(): Session | undefined {
     return this.sessionTask.value;
@@ -201,6 +251,7 @@ export class BookingConsole extends LitElement {
   private async applyLocale(session: Session | undefined) {
     const locale =
       supported(this.locale) ??
+      chosenLocale() ??
       pickLocale(document.documentElement.lang || undefined, session?.locale, session?.property.locale);
     await setLocale(locale);
   }
@@ -273,6 +324,7 @@ export class BookingConsole extends LitElement {
             ${item({ view: "timeline" }, msg("Timeline", { id: "console.nav.timeline" }), current === "timeline")}
             ${item({ view: "new" }, msg("New booking", { id: "console.nav.new" }), current === "new" && !("walkIn" in this.route && this.route.walkIn))}
             ${item({ view: "new", walkIn: true }, msg("Walk-in", { id: "console.nav.walkin" }), current === "new" && "walkIn" in this.route && !!this.route.walkIn)}
+            ${item({ view: "guests" }, msg("Guests", { id: "console.nav.guests" }), current === "guests")}
             ${item({ view: "waitlist" }, msg("Waiting list", { id: "console.nav.waitlist" }), current === "waitlist")}
             ${item({ view: "floor" }, msg("Floor plan", { id: "console.nav.floor" }), current === "floor")}
             ${item({ view: "sheet" }, msg("Day sheet", { id: "console.nav.sheet" }), current === "sheet")}
@@ -280,9 +332,11 @@ export class BookingConsole extends LitElement {
             ${item({ view: "restaurant" }, msg("Restaurant", { id: "console.nav.restaurant" }), current === "restaurant")}
           </ul>
         </nav>
+        ${languageChooser(() => (this.locale = undefined))}
         <button class="btn secondary small" type="button" @click=${() => this.signOut()}>${msg("Sign out", { id: "console.signout" })}</button>
       </header>
       ${actionError(this.signOutError)}
+      ${this.offline ? html`<p class="message error offline" role="alert" part="offline">${msg("No connection. What is on screen is as it was last read; changes cannot be sent until the connection is back, and the console catches up then.", { id: "console.offline" })}</p>` : nothing}
       <main part="main">${this.view(session, today)}</main>
     `;
   }
@@ -305,6 +359,8 @@ export class BookingConsole extends LitElement {
         return html`<bc-reservation-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-reservation-view>`;
       case "guest":
         return html`<bc-guest-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-guest-view>`;
+      case "guests":
+        return html`<bc-guests-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-guests-view>`;
       case "waitlist":
         return html`<bc-waitlist-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-waitlist-view>`;
       case "floor":

@@ -10,6 +10,7 @@ export type Route =
   | { view: "new"; walkIn?: boolean }
   | { view: "reservation"; id: number }
   | { view: "guest"; id: number }
+  | { view: "guests" }
   | { view: "restaurant" }
   | { view: "waitlist" }
   | { view: "floor" }
@@ -48,6 +49,7 @@ export function parseRoute(pathname: string, search = ""): Route {
     case "reservations":
       return Number.isInteger(id) && id > 0 ? { view: "reservation", id } : { view: "day" };
     case "guests":
+      if (!arg) return { view: "guests" };
       return Number.isInteger(id) && id > 0 ? { view: "guest", id } : { view: "day" };
     case "restaurant":
       return { view: "restaurant" };

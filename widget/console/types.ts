@@ -32,7 +32,15 @@ export interface Reservation {
   id: number;
   pax: number;
   status: ReservationStatus;
-  customer: (Person & { id: number; visits: number }) | null;
+  customer:
+    | (Person & {
+        id: number;
+        visits: number;
+        allergies?: string | null;
+        tags?: string[];
+        notes?: string | null;
+      })
+    | null;
   guest: Person | null;
   service: { id: number; name: string } | null;
   channel: Channel;

@@ -374,6 +374,7 @@ export class Availability {
         "table_not_available",
         "full",
         `table ${missing.join(", ")} cannot be booked by this channel${where}`,
+        missing,
       );
     }
     const tables = chosen as EngineTable[];
@@ -383,6 +384,7 @@ export class Availability {
         "room_capacity_exceeded",
         "party_size",
         `the tables seat ${seats}, the party is ${o.pax}`,
+        asked,
       );
     // Online guests respect guests_min, as the best choice does; staff may seat anyone anywhere.
     const smallest = Math.min(...tables.map((t) => t.guestsMin));
@@ -391,12 +393,14 @@ export class Availability {
         "table_not_available",
         "party_size",
         `the tables asked for take parties of ${smallest} or more`,
+        asked,
       );
     if (tables.some(closed))
       return refuse(
         "booking_slot_not_available",
         "closed",
         "a closure covers this stay for the tables asked for",
+        tables.filter(closed).map((t) => t.id),
       );
     const busy = tables.filter((t) => !this.isFree(t, o.start, o.stay, o.ignoreReservation));
     if (busy.length)
@@ -404,6 +408,7 @@ export class Availability {
         "table_not_available",
         "full",
         `table ${busy.map((t) => t.id).join(", ")} is held at this time`,
+        busy.map((t) => t.id),
       );
     return { ok: true, tables, stay: o.stay };
   }

@@ -159,15 +159,22 @@ export interface TableRequest {
 
 export type Decision =
   | { ok: true; tables: EngineTable[]; stay: number }
-  | { ok: false; refusal: Refusal; detail: string; why?: Unavailable | undefined };
+  | {
+      ok: false;
+      refusal: Refusal;
+      detail: string;
+      why?: Unavailable | undefined;
+      /** the tables the refusal is about (those asked for that cannot take the party) */
+      tableIds?: number[] | undefined;
+    };
 
 /** A refusal, as the engine answers it. */
-export const refuse = (refusal: Refusal, why: Unavailable | undefined, detail: string): Decision => ({
-  ok: false,
-  refusal,
-  why,
-  detail,
-});
+export const refuse = (
+  refusal: Refusal,
+  why: Unavailable | undefined,
+  detail: string,
+  tableIds?: number[],
+): Decision => ({ ok: false, refusal, why, detail, ...(tableIds && { tableIds }) });
 
 /** No stay may end after 9999-12-31 (dates have four digits): the first minute of year 10000. */
 export const END_OF_TIME = localMinutes("9999-12-31") + 1440;

@@ -16,7 +16,7 @@ import type { Db } from "../env";
 import { abortReason, type Statement } from "../lib/d1";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
-import { GUEST_WRITTEN_OUT } from "../reservations/guest.repo";
+import { GUEST_WRITTEN_OUT, phoneMatches } from "../reservations/guest.repo";
 import { nextSeq } from "../reservations/history.repo";
 import { VISIT } from "../reservations/reservations.repo";
 
@@ -46,7 +46,8 @@ function matches(search: string): SQL {
   const hit = (column: SQL) => sql`instr(lower(${column}), lower(${search})) > 0`;
   return sql`(${hit(sql`coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')`)}
     OR ${hit(sql`coalesce(${customers.lastName}, '') || ' ' || coalesce(${customers.firstName}, '')`)}
-    OR ${hit(sql`coalesce(${customers.email}, '')`)} OR instr(coalesce(${customers.phone}, ''), ${search}) > 0)`;
+    OR ${hit(sql`coalesce(${customers.email}, '')`)}
+    OR ${phoneMatches(sql`${customers.phone}`, search) ?? sql`instr(coalesce(${customers.phone}, ''), ${search}) > 0`})`;
 }
 
 /** A page of the property's customers by id, optionally those whose name, email or phone contains `search`. */

@@ -17,6 +17,23 @@ export const ProblemSchema = z
     detail: z.string(),
     request_id: z.string().nullable(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    reason: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "a refused table or time: why, so a client can say it in its own words: full (the tables are held), " +
+          "party_size (they cannot seat the party), closed (a closure), pacing, other_room (a party sits in one room), " +
+          "group_member (a table asked for with its own group)",
+        example: "full",
+      }),
+    table_ids: z
+      .array(z.number().int())
+      .optional()
+      .openapi({ description: "the tables a refusal is about (GET /tables names them)", example: [12] }),
+    room_ids: z.array(z.number().int()).optional().openapi({
+      description: "the rooms a refusal is about: other_room names the table's room, then the party's",
+    }),
   })
   .openapi("Problem");
 

@@ -7,7 +7,7 @@ import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import { ApiError } from "../errors";
 import { fromLocalMinutes } from "../lib/localtime";
 import { now } from "../lib/time";
-import { assertCheckinOpen } from "./arrival";
+import { assertCheckinOpen, assertNoShowUndoable } from "./arrival";
 import type { BookingContext } from "./context";
 import { diff } from "./history";
 import { type Action, FINAL, next } from "./machine";
@@ -68,6 +68,8 @@ async function planAct(
   const at = new Date(now());
   const tz = resolveSettings(ctx.property.settings).timezone;
   if (action.type === "checkin") assertCheckinOpen(tz, current, at.getTime());
+  if (machineState(current).noShow && outcome.state.status !== "EXPIRED")
+    await undoable(ctx, current, tz, at);
   const set = moveFields(current, action, outcome.state.status, at);
   let holds: HoldSpan[] | undefined = outcome.releasesTables ? [] : undefined;
   if (outcome.takesTables) {
@@ -103,6 +105,7 @@ function moveFields(
     // payment_due_at stays: it only counts while PREPAY, and an undo back to PREPAY needs it.
     Object.assign(set, { status: to, lastStatusChange: at.toISOString(), waitingList: to === "WAITING" });
     if (to === "EXPIRED") set.statusReason = expiryReason(action, current);
+    else if (current.statusReason !== null) set.statusReason = null;
   }
   const stayMs = (current.endMin - current.startMin) * 60000;
   if (action.type === "checkin")
@@ -117,6 +120,13 @@ function moveFields(
     Object.assign(set, { checkoutDate: at.toISOString(), checkoutPrevStatus: current.status });
   if (action.type === "undo_checkout") Object.assign(set, { checkoutDate: null, checkoutPrevStatus: null });
   return set;
+}
+
+/** A no-show taken back: only until the end of its service (409 after). */
+async function undoable(ctx: BookingContext, current: ReservationRow, tz: string, at: Date) {
+  const day = await loadDay(ctx, current.startDate, false);
+  const service = day.catalog.services.find((s) => s.id === current.serviceId);
+  assertNoShowUndoable(tz, current, service, at.getTime());
 }
 
 /** The fields of a start moved to `start` (the same stay); the party no longer waits for a range. */

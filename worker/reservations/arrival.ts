@@ -46,3 +46,27 @@ export function assertCheckinOpen(
       { extensions },
     );
 }
+
+/**
+ * A no-show can be taken back (the party came late after all) until the end of its service: the
+ * service's last start that day, or the end of the party's own stay if later. After: 409.
+ */
+export function assertNoShowUndoable(
+  timeZone: string,
+  r: { startMin: number; endMin: number },
+  service: { startHour: string; endHour: string } | undefined,
+  at: number,
+): void {
+  const day = localMinutes(fromLocalMinutes(r.startMin).date);
+  const minutesOf = (hour: string) => Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3, 5));
+  const lastStart = service
+    ? day + minutesOf(service.endHour) + (service.endHour < service.startHour ? 1440 : 0)
+    : r.endMin;
+  const closes = localToUtc(timeZone, Math.max(lastStart, r.endMin));
+  if (at >= closes)
+    throw new ApiError(
+      "no_show_final",
+      `the no-show can be undone until the end of its service, ${toLocalDateTime(timeZone, closes).slice(0, 16).replace("T", " ")} (restaurant's time)`,
+      { extensions: { undo_closes_at: new Date(closes).toISOString() } },
+    );
+}

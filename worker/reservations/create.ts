@@ -340,7 +340,8 @@ function decide(
     overridePacing,
     spread,
   });
-  if (!decision.ok) throw refusal(decision.refusal, decision.detail);
+  if (!decision.ok)
+    throw refusal(decision.refusal, decision.detail, { why: decision.why, tableIds: decision.tableIds });
   const pays = service.prepaymentWindow || asksPayment(service.payment, b.pax);
   const status: ReservationStatus = block ? "OUTOFORDER" : pays ? "PREPAY" : "ACCEPTED";
   return { status, tables: decision.tables, stay: decision.stay };

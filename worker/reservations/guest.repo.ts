@@ -36,3 +36,22 @@ export function storedGuest(guest: Guest, customerId: number | SQL): SQL {
   const typed = JSON.stringify(guest);
   return sql`CASE WHEN (SELECT ${sql.raw(CUSTOMER_AS_GUEST)} FROM customers c WHERE c.id = ${customerId}) = ${typed} THEN NULL ELSE ${typed} END`;
 }
+
+/** A column's phone as digits alone: spaces and punctuation out, then the leading + and zeros (00 39..., 0 trunk). */
+const digitsOf = (column: SQL) =>
+  sql`ltrim(replace(replace(replace(replace(replace(replace(replace(coalesce(${column}, ''), ' ', ''), '(', ''), ')', ''), '.', ''), '-', ''), '/', ''), '+', ''), '0')`;
+
+/**
+ * A search that looks like a phone number (digits and punctuation, six digits or more) matched on
+ * digits, whatever the format and country code on either side: "4155550120" and "+14155550120"
+ * both find "(415) 555-0120". Undefined when the text is no phone number.
+ */
+export function phoneMatches(column: SQL, text: string): SQL | undefined {
+  if (!/^[\d\s()+\-./]+$/.test(text)) return undefined;
+  const digits = text.replace(/\D/g, "").replace(/^0+/, "");
+  if (digits.length < 6) return undefined;
+  const stored = digitsOf(column);
+  // the stored number holds the typed one (typed without its country code), or the typed one ends
+  // with the stored number (stored without one)
+  return sql`(instr(${stored}, ${digits}) > 0 OR (length(${stored}) >= 6 AND substr(${digits}, -length(${stored})) = ${stored}))`;
+}

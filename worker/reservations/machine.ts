@@ -33,6 +33,8 @@ export interface MachineState {
   /** the status before check-in / check-out, restored by undo */
   checkinPrev: ReservationStatus | null;
   checkoutPrev: ReservationStatus | null;
+  /** EXPIRED because the party never came (staff or the cron said so): staff may take it back */
+  noShow?: boolean;
 }
 
 export type Action =
@@ -93,6 +95,9 @@ function statusMove(state: MachineState, action: StatusAction): Outcome {
   const { status } = state;
   switch (action.type) {
     case "status":
+      // A late party after all: the no-show is taken back (until the end of its service, act checks).
+      if (status === "EXPIRED" && state.noShow && !state.checkedIn && action.to === "ACCEPTED")
+        return moveTo(state, "ACCEPTED");
       if (!MOVES[status].includes(action.to))
         return refuse(`a ${status} reservation cannot become ${action.to}`);
       return moveTo(state, action.to);

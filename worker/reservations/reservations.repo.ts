@@ -22,7 +22,7 @@ import type { Statement } from "../lib/d1";
 import { abortReason } from "../lib/d1";
 import { inChunks } from "../properties/catalog.repo";
 import { type CustomerPlan, customerDetailsChange, customerSnapshot } from "./customer-plan.repo";
-import { reservationFields, storedGuest } from "./guest.repo";
+import { phoneMatches, reservationFields, storedGuest } from "./guest.repo";
 import { type HistoryEntry, insertHistory } from "./history.repo";
 
 export * from "./customer-plan.repo";
@@ -389,7 +389,8 @@ function customerMatches(text: string): SQL {
     ...new Set([text, text.toLowerCase(), text.toUpperCase(), titleCase(text)].map(asciiLower)),
   ];
   const email = sql`instr(lower(coalesce(c.email, '')), ${asciiLower(text)}) > 0`;
-  return sql`(${sql.join([...needles.map((n) => sql`instr(${name}, ${n}) > 0`), email, sql`instr(coalesce(c.phone, ''), ${text}) > 0`], sql` OR `)})`;
+  const phone = phoneMatches(sql`c.phone`, text) ?? sql`instr(coalesce(c.phone, ''), ${text}) > 0`;
+  return sql`(${sql.join([...needles.map((n) => sql`instr(${name}, ${n}) > 0`), email, phone], sql` OR `)})`;
 }
 
 /** A visit: a party that came (checked in) and was not cancelled or refused afterwards. */

@@ -151,7 +151,8 @@ const statusRoute = (path: string, summary: string) =>
     path,
     summary,
     description:
-      'Only the moves the reservation\'s status allows (403 "reservation not available" otherwise). Accepting a waiting-list reservation needs a free table: its own, else the best choice.',
+      'Only the moves the reservation\'s status allows (403 "reservation not available" otherwise). Accepting a waiting-list reservation needs a free table: its own, else the best choice. ' +
+      "A no-show (EXPIRED with status_reason no_show) taken back with status=accepted, the party having come late after all, is ACCEPTED again on its tables (or the best free ones) until the end of its service (the later of the service's last start that day and the end of the party's stay); after that, 409 `no_show_final` with `undo_closes_at`.",
     request: { headers: propertyHeader, params: ReservationIdParam, query: statusQuery },
     responses: {
       200: one("the reservation"),
@@ -160,6 +161,7 @@ const statusRoute = (path: string, summary: string) =>
         "reservation_not_available",
         "resource_not_available",
         "reservation_not_found",
+        "no_show_final",
         ...idempotent,
       ),
     },

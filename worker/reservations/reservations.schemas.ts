@@ -310,6 +310,12 @@ const reservationFields = {
         description:
           "the customer's visits: reservations checked in (not cancelled or refused after), so a list can mark returning guests",
       }),
+      allergies: z
+        .string()
+        .nullable()
+        .openapi({ description: "the guest's standing allergies (the reservation's own are `allergies`)" }),
+      tags: z.array(z.string()).openapi({ description: "the staff's tags of the guest (VIP...)" }),
+      notes: z.string().nullable().openapi({ description: "staff only: the staff's notes on the guest" }),
     })
     .nullable()
     .openapi({ description: "the customer record the reservation belongs to, as it stands" }),
@@ -422,9 +428,12 @@ function paymentDto(r: ReservationRow, tz: string): ReservationPaymentDto | null
 function customerDto(r: ReservationRow, rel: Related) {
   const customer = r.customerId !== null ? rel.customers.get(r.customerId) : undefined;
   if (!customer) return null;
-  const { id, firstName, lastName, email, phone } = customer;
+  const { id, firstName, lastName, email, phone, allergies, tags, notes } = customer;
   const visits = rel.visits.get(id) ?? 0;
-  return { id, first_name: firstName, last_name: lastName, email, phone, visits };
+  return {
+    ...{ id, first_name: firstName, last_name: lastName, email, phone, visits },
+    ...{ allergies: allergies ?? null, tags: tags ?? [], notes: notes ?? null },
+  };
 }
 
 /** The reservation's tables as the API shows them (`free`: the reservation no longer holds them). */

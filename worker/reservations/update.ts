@@ -323,7 +323,8 @@ function decideMoveTables(
   let decision = engine.decideTables({ ...request, tableIds: keep });
   // The party's own tables no longer work (bigger party, taken at the new time): pick again.
   if (!decision.ok && !b.table_ids && keep) decision = engine.decideTables(request);
-  if (!decision.ok) throw refusal(decision.refusal, decision.detail);
+  if (!decision.ok)
+    throw refusal(decision.refusal, decision.detail, { why: decision.why, tableIds: decision.tableIds });
   return decision.tables;
 }
 

@@ -33,8 +33,20 @@ export function engineOf(day: LoadedDay, withArrivals = true): Availability {
   return new Availability(day.catalog, day.holds, now(), withArrivals ? day.arrivals : undefined);
 }
 
-export function refusal(code: Refusal, detail: string): ApiError {
-  return new ApiError(code, detail);
+/**
+ * The engine's refusal as the API answers it; `reason` and `table_ids` (extension members) let a
+ * client say it in its own words, naming the tables.
+ */
+export function refusal(
+  code: Refusal,
+  detail: string,
+  more: { why?: string | undefined; tableIds?: number[] | undefined } = {},
+): ApiError {
+  const extensions = {
+    ...(more.why && { reason: more.why }),
+    ...(more.tableIds?.length && { table_ids: more.tableIds }),
+  };
+  return new ApiError(code, detail, Object.keys(extensions).length ? { extensions } : {});
 }
 
 /**
@@ -61,6 +73,7 @@ export function machineState(r: ReservationRow): MachineState {
     checkedOut: r.checkoutDate !== null,
     checkinPrev: r.checkinPrevStatus as ReservationStatus | null,
     checkoutPrev: r.checkoutPrevStatus as ReservationStatus | null,
+    noShow: r.status === "EXPIRED" && r.statusReason === "no_show",
   };
 }
 
@@ -134,14 +147,25 @@ export function checkPlace(a: Availability, roomId: number | undefined, tableIds
   const room = roomId ?? tables[0]?.roomId;
   for (const t of tables) {
     if (t.roomId !== room)
-      throw invalidField(
-        "table_ids",
-        `table ${t.id} is in room ${t.roomId}, not in room ${room}: a party sits in one room`,
+      throw withIds(
+        invalidField(
+          "table_ids",
+          `table ${t.id} is in room ${t.roomId}, not in room ${room}: a party sits in one room`,
+        ),
+        { reason: "other_room", table_ids: [t.id], room_ids: [t.roomId, room] },
       );
     const member = t.memberIds.find((m) => tableIds!.includes(m));
     if (member !== undefined)
-      throw invalidField("table_ids", `table ${member} is already part of group ${t.id}`);
+      throw withIds(invalidField("table_ids", `table ${member} is already part of group ${t.id}`), {
+        reason: "group_member",
+        table_ids: [member, t.id],
+      });
   }
+}
+
+/** The same refusal with extension members naming what it is about. */
+function withIds(err: ApiError, extensions: Record<string, unknown>): ApiError {
+  return new ApiError(err.code, err.detail, { ...err.options, extensions });
 }
 
 function tableGone(id: number): never {

@@ -10,6 +10,12 @@ export { base, theme };
 export const consoleStyles = css`
   :host {
     --_accent-text: var(--_accent);
+    /* Words wrap whole: "anywhere" would let a narrow table column break "Seat" into "Sea/t". */
+    overflow-wrap: break-word;
+    hyphens: manual;
+  }
+  .btn {
+    white-space: nowrap;
   }
   h1 {
     font-size: 1.5rem;
@@ -62,6 +68,41 @@ export const consoleStyles = css`
   .badge.alert {
     border-color: var(--_danger);
     color: var(--_danger);
+  }
+  .badge.next {
+    border-color: var(--_accent);
+    color: var(--_accent);
+    font-weight: 600;
+  }
+  tr.now-line td {
+    padding: 0;
+    border-bottom: 2px solid var(--_danger);
+  }
+  tr.now-line span {
+    display: inline-block;
+    padding: 0.1rem 0.5rem;
+    font-size: 0.8rem;
+    font-weight: 600;
+    color: var(--_danger);
+  }
+  tr.late td:first-child {
+    box-shadow: inset 4px 0 0 var(--_danger);
+  }
+  ul.details {
+    list-style: none;
+    margin: 0.15rem 0 0;
+    padding: 0;
+    font-size: 0.85rem;
+  }
+  ul.details .allergy {
+    color: var(--_danger);
+    font-weight: 600;
+  }
+  ul.details .note {
+    color: var(--_muted);
+  }
+  .badge.tag {
+    border-color: var(--_accent);
   }
   .grid {
     display: grid;

@@ -62,3 +62,16 @@ export function rowsByRoom(tables: Table[], rooms: { id: number; name: string }[
     }))
     .filter((g) => g.tables.length);
 }
+
+/** A table at minute `at`: held until when (a party on it or due), else free until its next hold. */
+export function tableAt(
+  holds: Hold[],
+  tableId: number,
+  at: number,
+): { heldUntil?: number; freeUntil?: number } {
+  const mine = holds.filter((h) => h.tableId === tableId);
+  const current = mine.find((h) => h.start <= at && at < h.end);
+  if (current) return { heldUntil: current.end };
+  const next = Math.min(...mine.filter((h) => h.start > at).map((h) => h.start));
+  return Number.isFinite(next) ? { freeUntil: next } : {};
+}

@@ -52,3 +52,29 @@ export const COUNTED: ReadonlySet<ReservationStatus> = new Set(["ACCEPTED", "CON
 /** Whether the party counts in the day's covers. */
 export const counts = (r: Reservation) =>
   COUNTED.has(r.status) || (!!r.checkin_date && r.status !== "CANCELLED");
+
+/** A history entry's action in words (an action the console does not know yet: as the API names it). */
+export function actionText(action: string): string {
+  const words: Record<string, string> = {
+    created: msg("Booked", { id: "console.history.created" }),
+    updated: msg("Changed", { id: "console.history.updated" }),
+    status: msg("Status changed", { id: "console.history.status" }),
+    checkin: msg("Seated", { id: "console.status.seated" }),
+    checkout: msg("Left", { id: "console.status.left" }),
+    undo_checkin: msg("Seating undone", { id: "console.history.undo-checkin" }),
+    undo_checkout: msg("Check-out undone", { id: "console.history.undo-checkout" }),
+    cancelled: msg("Cancelled", { id: "console.status.cancelled" }),
+    expired_unpaid: msg("Expired unpaid", { id: "console.history.unpaid" }),
+    expired_no_show: msg("No-show", { id: "console.status.noshow" }),
+    no_show_fee: msg("No-show fee charged", { id: "console.history.fee" }),
+    no_show_fee_declined: msg("No-show fee declined", { id: "console.history.feedeclined" }),
+    payment_canceled: msg("Payment cancelled", { id: "console.history.paycancelled" }),
+    payment_failed: msg("Payment failed", { id: "console.history.payfailed" }),
+    refund: msg("Refunded", { id: "console.history.refund" }),
+  };
+  return words[action] ?? action;
+}
+
+/** A status word of a history entry (no check-in state there: the status alone). */
+export const statusWord = (status: string) =>
+  statusText({ status: status as ReservationStatus, checkin_date: undefined, checkout_date: undefined });

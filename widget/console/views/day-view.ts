@@ -4,14 +4,37 @@
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
-import { html, nothing } from "lit";
+import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
+import { details } from "../parts/details.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
-import { channelText, counts, guestName, occasionText, statusText } from "../parts/words.js";
+import { lateBy, minutesIn, NowTicker, nextIds, startOf } from "../parts/now.js";
+import { hourOf } from "../parts/timeline-model.js";
+import { channelText, counts, guestName, statusText } from "../parts/words.js";
 import type { Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
+
+/** Today's "now": its minute, the next arrivals, and the row the now-line goes before (-service id - 1: after that service's last). */
+interface Now {
+  at: number;
+  next: Set<number>;
+  line: number;
+}
+
+/** Where the now-line goes: before the first party due after `at`, else after the day's last. */
+export function nowLineBefore(list: Reservation[], at: number): number {
+  const after = byService(list)
+    .flatMap((g) => g.reservations)
+    .find((r) => startOf(r) > at);
+  if (after) return after.id;
+  const groups = byService(list);
+  return -(groups[groups.length - 1]?.id ?? 0) - 1;
+}
+
+/** How far the search looks, back and ahead (days). */
+const SEARCH_DAYS = 366;
 
 interface ServiceGroup {
   id: number;
@@ -59,14 +82,27 @@ export class DayView extends ConsoleView {
   @state() private search = "";
   @state() private rowError: { id: number; err: unknown } | undefined;
   private typing: ReturnType<typeof setTimeout> | undefined;
+  private ticker = new NowTicker(this);
 
   get date(): string {
     return (this.route?.view === "day" && this.route.date) || this.today;
   }
 
   private list = new Task(this, {
-    task: ([date, search], { signal }) => this.api.day({ date, search: search || undefined }, signal),
-    args: () => [this.date, this.search, this.version] as const,
+    task: ([date], { signal }) => this.api.day({ date }, signal),
+    args: () => [this.date, this.version] as const,
+  });
+  /** the search: every day from a year back to a year ahead, not the day shown only */
+  private found = new Task(this, {
+    task: ([text, today], { signal }) =>
+      text
+        ? this.api.search(text, addDays(today, -SEARCH_DAYS), addDays(today, SEARCH_DAYS), signal)
+        : undefined,
+    args: () => [this.search, this.today, this.version] as const,
+  });
+  private house = new Task(this, {
+    task: () => this.api.houseRecord(),
+    args: () => [this.api] as const,
   });
 
   override connectedCallback(): void {
@@ -99,6 +135,14 @@ export class DayView extends ConsoleView {
     this.typing = setTimeout(() => (this.search = value), 250);
   }
 
+  /** A change reported, or the connection back: errors of the moment before are gone with it. */
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has("version") && changed.get("version") !== undefined) {
+      this.rowError = undefined;
+    }
+  }
+
   override render() {
     const date = this.date;
     return html`
@@ -111,30 +155,71 @@ export class DayView extends ConsoleView {
           <input type="date" .value=${date} @change=${(e: Event) => (e.target as HTMLInputElement).value && this.goTo((e.target as HTMLInputElement).value)} />
         </label>
         <label>${msg("Search name, phone or email", { id: "console.day.search" })}
-          <input type="search" name="search" .value=${this.search} @input=${this.onSearch} />
+          <input type="search" name="search" aria-keyshortcuts="/" .value=${this.search} @input=${this.onSearch} />
         </label>
         ${link({ view: "timeline", date }, msg("This day's timeline", { id: "console.day.timeline" }))}
       </div>
-      ${this.list.render({
-        pending: () =>
-          this.list.value
-            ? this.book(this.list.value)
-            : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
-        complete: (list) => this.book(list),
-        error: (err) => actionError(err),
-      })}
+      ${
+        this.search
+          ? this.results()
+          : this.list.render({
+              pending: () =>
+                this.list.value
+                  ? this.book(this.list.value)
+                  : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
+              complete: (list) => this.book(list),
+              error: (err) => actionError(err),
+            })
+      }
     `;
+  }
+
+  /** `/`: the search field. */
+  focusSearch(): void {
+    this.renderRoot.querySelector<HTMLInputElement>('input[type="search"]')?.focus();
+  }
+
+  /** The search's finds on any day, in date order. */
+  private results() {
+    const list = this.found.value;
+    if (this.found.error) return actionError(this.found.error);
+    if (!list) return html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`;
+    if (!list.length)
+      return html`<p class="message" role="status">${msg("No reservation matches the search.", { id: "console.day.nomatch" })}</p>`;
+    return html`<section aria-labelledby="found"><h2 id="found">${msg("Found on any day", { id: "console.day.found" })}</h2>
+      <div class="scroll"><table class="found">
+        <thead><tr>
+          <th scope="col">${msg("Date", { id: "console.field.date" })}</th>
+          <th scope="col">${msg("Time", { id: "console.col.time" })}</th>
+          <th scope="col">${msg("Party", { id: "console.col.party" })}</th>
+          <th scope="col">${msg("Name", { id: "console.col.name" })}</th>
+          <th scope="col">${msg("Status", { id: "console.col.status" })}</th>
+        </tr></thead>
+        <tbody>${list.map(
+          (r) => html`<tr data-id=${r.id}>
+            <td>${formatDate(r.start_date ?? r.start_day ?? "", this.locale)}</td>
+            <td>${formatTime(r.start_hour, this.locale)}</td>
+            <td>${r.pax}</td>
+            <td>${link({ view: "reservation", id: r.id }, guestName(r))} <span class="muted">${r.customer?.phone ?? ""}</span></td>
+            <td>${statusText(r)}</td>
+          </tr>`,
+        )}</tbody>
+      </table></div></section>`;
   }
 
   private book(list: Reservation[]) {
     if (!list.length)
-      return html`<p class="message" role="status">${this.search ? msg("No reservation matches the search.", { id: "console.day.nomatch" }) : msg("No reservations on this day.", { id: "console.day.empty" })}</p>`;
+      return html`<p class="message" role="status">${msg("No reservations on this day.", { id: "console.day.empty" })}</p>`;
     const groups = byService(list);
     const total = groups.reduce((n, g) => n + g.covers, 0);
+    const parties = list.filter(counts).length;
+    const at =
+      this.date === this.today ? minutesIn(this.session.property.timezone, this.ticker.at) : undefined;
+    const now = at === undefined ? undefined : { at, next: nextIds(list, at), line: nowLineBefore(list, at) };
     return html`
-      <p role="status">${msg(str`${list.length} reservations, ${total} covers`, { id: "console.day.total" })}</p>
+      <p role="status">${msg(str`${parties} reservations, ${total} covers`, { id: "console.day.total" })}</p>
       ${this.quarters(list)}
-      ${groups.map((g) => this.service(g))}
+      ${groups.map((g) => this.service(g, now))}
     `;
   }
 
@@ -150,7 +235,7 @@ export class DayView extends ConsoleView {
     </div>`;
   }
 
-  private service(g: ServiceGroup) {
+  private service(g: ServiceGroup, now: Now | undefined) {
     const name = g.name || msg("Without a service", { id: "console.day.noservice" });
     return html`<section part="service" aria-labelledby="service-${g.id}">
       <h2 id="service-${g.id}">${name} <span class="muted">· ${msg(str`${g.covers} covers`, { id: "console.day.service.covers" })}</span></h2>
@@ -167,18 +252,25 @@ export class DayView extends ConsoleView {
               <th scope="col"><span class="sr-only">${msg("Actions", { id: "console.col.actions" })}</span></th>
             </tr>
           </thead>
-          <tbody>${g.reservations.map((r) => this.row(r))}</tbody>
+          <tbody>${g.reservations.map((r) => html`${now?.line === r.id ? this.nowLine(now.at) : nothing}${this.row(r, now)}`)}${now?.line === -g.id - 1 ? this.nowLine(now.at) : nothing}</tbody>
         </table>
       </div>
     </section>`;
   }
 
-  private row(r: Reservation) {
+  /** The restaurant's time, drawn between the parties before it and those after. */
+  private nowLine(at: number) {
+    const time = formatTime(hourOf(at), this.locale);
+    return html`<tr class="now-line" part="now-line"><td colspan="7"><span>${msg(str`Now · ${time}`, { id: "console.now" })}</span></td></tr>`;
+  }
+
+  private row(r: Reservation, now?: Now) {
     const seatable = !r.checkin_date && (r.status === "ACCEPTED" || r.status === "CONFIRMED");
-    return html`<tr data-id=${r.id}>
-      <td>${formatTime(r.start_hour, this.locale)}</td>
+    const late = now ? lateBy(r, now.at) : 0;
+    return html`<tr data-id=${r.id} class=${late ? "late" : now?.next.has(r.id) ? "next" : ""}>
+      <td>${formatTime(r.start_hour, this.locale)}${late ? html`<br /><span class="badge alert">${msg(str`${late} min late`, { id: "console.late" })}</span>` : now?.next.has(r.id) ? html`<br /><span class="badge next">${msg("Next", { id: "console.next" })}</span>` : nothing}</td>
       <td>${r.pax}</td>
-      <td>${link({ view: "reservation", id: r.id }, guestName(r))}<br />${this.badges(r)}</td>
+      <td>${link({ view: "reservation", id: r.id }, guestName(r))}${details(r, this.house.value?.phone)}</td>
       <td>${r.tables.map((t) => t.name).join(", ") || html`<span class="muted">—</span>`}</td>
       <td>${statusText(r)}</td>
       <td>${channelText(r.channel)}</td>
@@ -189,15 +281,14 @@ export class DayView extends ConsoleView {
     </tr>`;
   }
 
-  private badges(r: Reservation) {
-    return html`${r.occasion ? html`<span class="badge">${occasionText(r.occasion)}</span>` : nothing}${r.allergies ? html`<span class="badge alert" title=${r.allergies}>${msg("Allergies", { id: "console.badge.allergies" })}</span>` : nothing}${r.notes || r.special_request ? html`<span class="badge" title=${[r.notes, r.special_request].filter(Boolean).join(" · ")}>${msg("Notes", { id: "console.badge.notes" })}</span>` : nothing}${(r.customer?.visits ?? 0) > 0 ? html`<span class="badge">${msg("Returning", { id: "console.badge.returning" })}</span>` : nothing}`;
-  }
-
   private async seat(r: Reservation) {
     this.rowError = undefined;
     try {
       await this.api.step(r.id, "checkin");
-      this.list.run();
+      await this.list.run();
+      // the Seat button is gone: the focus goes to the party's name on its row
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>(`tr[data-id="${r.id}"] a`)?.focus();
     } catch (err) {
       this.rowError = { id: r.id, err };
     }

@@ -15,6 +15,7 @@ const loaders: Record<View, () => Promise<void>> = {
   reservation: async () =>
     define("bc-reservation-view", (await import("./reservation-view.js")).ReservationView),
   guest: async () => define("bc-guest-view", (await import("./guest-view.js")).GuestView),
+  guests: async () => define("bc-guests-view", (await import("./guests-view.js")).GuestsView),
   restaurant: async () => define("bc-restaurant-view", (await import("./restaurant-view.js")).RestaurantView),
   waitlist: async () => define("bc-waitlist-view", (await import("./waitlist-view.js")).WaitlistView),
   floor: async () => define("bc-floor-view", (await import("./floor-view.js")).FloorView),

@@ -9,10 +9,15 @@ import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { now } from "../../clock.js";
 import { ApiError, type ReservationCreate } from "../api.js";
+import { combinations } from "../parts/combine.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { navigate } from "../parts/navigate.js";
+import { occasionText } from "../parts/words.js";
 import { nowIn } from "../router.js";
-import type { BookingRoom, Customer, Service } from "../types.js";
+import type { BookingRoom, Customer, Occasion, Service } from "../types.js";
+
+const OCCASIONS: Occasion[] = ["birthday", "anniversary", "business", "date", "other"];
+
 import { ConsoleView } from "./view.js";
 
 type Kind = "phone" | "email" | "walk-in";
@@ -108,7 +113,9 @@ export class NewView extends ConsoleView {
   private async focusParty() {
     await this.base.taskComplete.catch(() => undefined);
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLInputElement>('input[name="pax"]')?.focus();
+    const pax = this.renderRoot.querySelector<HTMLInputElement>('input[name="pax"]');
+    pax?.focus();
+    pax?.select();
   }
 
   override render() {
@@ -137,11 +144,21 @@ export class NewView extends ConsoleView {
         </div>
       </fieldset>
       <div class="grid">
-        <label>${msg("Party", { id: "console.col.party" })}<input name="pax" type="number" min="1" max="1000" required .value=${String(this.pax)} @input=${(e: InputEvent) => (this.pax = Number((e.target as HTMLInputElement).value))} aria-invalid=${invalid(err, "pax")} aria-describedby="e-pax" /></label>
+        <label>${msg("Party", { id: "console.col.party" })}<input name="pax" type="number" min="1" max="1000" required .value=${String(this.pax)} @focus=${(e: FocusEvent) => (e.target as HTMLInputElement).select()} @input=${(e: InputEvent) => (this.pax = Number((e.target as HTMLInputElement).value))} aria-invalid=${invalid(err, "pax")} aria-describedby="e-pax" /></label>
         ${fieldError(err, "pax", "e-pax")}
         ${this.walkIn ? nothing : this.when(services)}
       </div>
       ${this.guest(housePhone)} ${this.tables()}
+      <div class="grid">
+        <label>${msg("Allergies", { id: "console.badge.allergies" })}<input name="allergies" autocomplete="off" aria-invalid=${invalid(err, "allergies")} aria-describedby="e-allergies" /></label>
+        ${fieldError(err, "allergies", "e-allergies")}
+        <label>${msg("Occasion", { id: "console.occasion.other" })}
+          <select name="occasion">
+            <option value="">${msg("None", { id: "console.occasion.none" })}</option>
+            ${OCCASIONS.map((o) => html`<option value=${o}>${occasionText(o)}</option>`)}
+          </select>
+        </label>
+      </div>
       <label>${msg("Notes (staff only)", { id: "console.field.notes" })}<textarea name="notes" aria-invalid=${invalid(err, "notes")} aria-describedby="e-notes"></textarea></label>
       ${fieldError(err, "notes", "e-notes")}
       ${pacingRefused(err) ? html`<label><input type="checkbox" name="override_pacing" style="width:auto;display:inline;min-height:0" /> ${msg("Book past the pacing limit", { id: "console.new.override" })}</label>` : nothing}
@@ -220,14 +237,26 @@ export class NewView extends ConsoleView {
 
   private tables() {
     const rooms = this.rooms.value ?? [];
-    const free = rooms.flatMap((room) =>
-      room.tables.filter((t) => t.free && !t.closed && t.bookable).map((t) => ({ ...t, room: room.name })),
+    const fits = rooms.flatMap((room) =>
+      room.tables
+        .filter((t) => t.free && !t.closed && t.bookable && !t.group && t.guests_max >= this.pax)
+        .map((t) => ({ ...t, room: room.name })),
     );
-    const best = free.find((t) => t.best_choice);
+    const together = combinations(rooms, this.pax);
+    const best = rooms.flatMap((room) =>
+      room.tables.filter((t) => t.best_choice).map((t) => ({ ...t, room: room.name })),
+    )[0];
     return html`<label>${msg("Table", { id: "console.new.table" })}
       <select name="table_id" aria-describedby="e-tables">
         <option value="">${best ? msg(str`The engine's choice: ${best.name} (${best.room})`, { id: "console.new.best" }) : msg("The engine's choice", { id: "console.new.auto" })}</option>
-        ${free.map((t) => html`<option value=${t.id}>${t.name} · ${t.room} (${t.guests_min}–${t.guests_max})</option>`)}
+        ${
+          together.length
+            ? html`<optgroup label=${msg("Tables together", { id: "console.new.together" })}>
+              ${together.map((c) => html`<option value=${c.ids.join(",")}>${c.names.join(" + ")} · ${c.room} (${c.seats})</option>`)}
+            </optgroup>`
+            : nothing
+        }
+        ${fits.length ? html`<optgroup label=${msg("One table", { id: "console.new.onetable" })}>${fits.map((t) => html`<option value=${t.id}>${t.name} · ${t.room} (${t.guests_min}–${t.guests_max})</option>`)}</optgroup>` : nothing}
       </select>
     </label>
     ${fieldError(this.error, "table_ids", "e-tables")}`;
@@ -236,7 +265,10 @@ export class NewView extends ConsoleView {
   private input(form: HTMLFormElement, housePhone: string | undefined): ReservationCreate {
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? "").trim() || undefined;
-    const tableId = Number(data.get("table_id"));
+    const tableIds = String(data.get("table_id") ?? "")
+      .split(",")
+      .map(Number)
+      .filter((id) => id > 0);
     const typed = {
       first_name: text("first_name"),
       last_name: text("last_name"),
@@ -256,8 +288,10 @@ export class NewView extends ConsoleView {
       pax: this.pax,
       service_id: this.serviceId,
       customer,
-      ...(tableId ? { table_ids: [tableId] } : {}),
+      ...(tableIds.length ? { table_ids: tableIds } : {}),
       ...(text("notes") ? { notes: text("notes") } : {}),
+      ...(text("allergies") ? { allergies: text("allergies") } : {}),
+      ...(text("occasion") ? { occasion: text("occasion") as Occasion } : {}),
       ...(data.get("override_pacing") ? { override_pacing: true } : {}),
     };
   }

@@ -4,13 +4,13 @@
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
-import { html, nothing } from "lit";
+import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
 import { ApiError, type ReservationChange } from "../api.js";
-import { actionError, fieldError, invalid } from "../parts/errors.js";
+import { actionError, fieldError, invalid, problemText } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
-import { channelText, guestName, occasionText, statusText } from "../parts/words.js";
+import { actionText, channelText, guestName, occasionText, statusText, statusWord } from "../parts/words.js";
 import type { HistoryItem, Message, Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
 
@@ -22,6 +22,7 @@ type Action =
   | "accept"
   | "decline"
   | "no-show"
+  | "undo-no-show"
   | "cancel";
 
 /** The actions a reservation allows now (the server's state machine decides in the end). */
@@ -35,6 +36,7 @@ export function actionsOf(r: Reservation): Action[] {
   if (r.status === "ACCEPTED" || r.status === "CONFIRMED" || r.status === "PREPAY")
     return ["checkin", "no-show", "cancel"];
   if (r.status === "OUTOFORDER") return ["cancel"];
+  if (r.status === "EXPIRED" && r.status_reason === "no_show") return ["undo-no-show"];
   return [];
 }
 
@@ -55,6 +57,8 @@ export class ReservationView extends ConsoleView {
   @state() private editError: unknown;
   @state() private done = "";
   @state() private confirming: Action | undefined;
+  /** a change the party's tables cannot take: asked before the engine moves it */
+  @state() private moving: { change: ReservationChange; why: unknown } | undefined;
 
   private get recordId(): number {
     return this.route?.view === "reservation" ? this.route.id : 0;
@@ -73,28 +77,38 @@ export class ReservationView extends ConsoleView {
     args: () => [this.recordId, this.version] as const,
   });
 
+  /** A change reported, or the connection back: errors of the moment before are gone with it. */
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has("version") && changed.get("version") !== undefined) {
+      this.actionError = undefined;
+      this.editError = undefined;
+    }
+  }
+
   override render() {
-    return this.data.render({
-      pending: () =>
-        this.data.value
-          ? this.show(this.data.value)
-          : html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1><p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
-      complete: (d) => this.show(d),
-      error: (err) =>
-        html`<h1 tabindex="-1">${msg("Reservation", { id: "console.res.title" })}</h1>${actionError(err)}`,
-    });
+    const r = this.data.value?.reservation;
+    // One heading throughout: the focus a navigation put on it stays there once the data comes.
+    return html`<h1 tabindex="-1">${r ? html`${guestName(r)} · ${formatTime(r.start_hour, this.locale)}` : msg("Reservation", { id: "console.res.title" })}</h1>
+      ${this.data.render({
+        pending: () =>
+          this.data.value
+            ? this.show(this.data.value)
+            : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
+        complete: (d) => this.show(d),
+        error: (err) => actionError(err),
+      })}`;
   }
 
   private show(d: Loaded) {
     const r = d.reservation;
     const date = r.start_day ?? r.start_date ?? "";
     return html`
-      <h1 tabindex="-1">${guestName(r)} · ${formatTime(r.start_hour, this.locale)}</h1>
       <p>${link({ view: "day", date }, formatDate(date, this.locale))}</p>
       ${this.summary(r)} ${this.actions(r)} ${this.edit(r, d.tables)}
       <section aria-labelledby="history-title">
         <h2 id="history-title">${msg("History", { id: "console.res.history" })}</h2>
-        <ol>${d.history.map((h) => html`<li><time>${h.at.slice(0, 16).replace("T", " ")}</time> · ${h.action}${h.to_status && h.to_status !== h.from_status ? ` → ${h.to_status}` : ""} <span class="muted">(${h.actor})</span></li>`)}</ol>
+        <ol>${d.history.map((h) => html`<li><time datetime=${h.at}>${formatDate(h.at.slice(0, 10), this.locale)} ${formatTime(h.at.slice(11, 16), this.locale)}</time> · ${actionText(h.action)}${h.to_status && h.to_status !== h.from_status ? ` → ${statusWord(h.to_status)}` : ""} <span class="muted">(${h.actor})</span></li>`)}</ol>
       </section>
       <section aria-labelledby="messages-title">
         <h2 id="messages-title">${msg("Messages", { id: "console.res.messages" })}</h2>
@@ -132,6 +146,7 @@ export class ReservationView extends ConsoleView {
       accept: msg("Accept", { id: "console.action.accept" }),
       decline: msg("Decline", { id: "console.action.decline" }),
       "no-show": msg("No-show", { id: "console.status.noshow" }),
+      "undo-no-show": msg("Undo no-show: they came", { id: "console.action.undo-noshow" }),
       cancel: msg("Cancel reservation", { id: "console.action.cancel" }),
     };
     return labels[a];
@@ -145,19 +160,23 @@ export class ReservationView extends ConsoleView {
         ${list.map((a) =>
           this.confirming === a
             ? html`<button class="btn danger" type="button" @click=${() => this.act(r, a)}>${msg(str`Yes: ${this.label(a)}`, { id: "console.action.confirm" })}</button>
-                <button class="btn secondary" type="button" @click=${() => (this.confirming = undefined)}>${msg("Keep it", { id: "console.action.keep" })}</button>`
+                <button class="btn secondary" type="button" id="keep" @click=${() => (this.confirming = undefined)}>${msg("Keep it", { id: "console.action.keep" })}</button>`
             : html`<button class="btn ${a === "cancel" || a === "no-show" || a === "decline" ? "secondary" : ""}" type="button" @click=${() => this.ask(r, a)}>${this.label(a)}</button>`,
         )}
       </div>
-      <div aria-live="polite">${this.done ? html`<p class="message success" role="status">${this.done}</p>` : nothing}</div>
+      <div aria-live="polite">${this.done ? html`<p class="message success" role="status" tabindex="-1" id="done">${this.done}</p>` : nothing}</div>
       ${actionError(this.actionError)}
     </section>`;
   }
 
   /** Final moves (cancel, no-show, decline) ask once more; the rest act at once. */
-  private ask(r: Reservation, a: Action) {
-    if (a === "cancel" || a === "no-show" || a === "decline") this.confirming = a;
-    else void this.act(r, a);
+  private async ask(r: Reservation, a: Action) {
+    if (a === "cancel" || a === "no-show" || a === "decline") {
+      this.confirming = a;
+      // the safe answer takes the focus: a second Enter keeps the reservation as it is
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>("#keep")?.focus();
+    } else void this.act(r, a);
   }
 
   private async act(r: Reservation, a: Action) {
@@ -173,12 +192,16 @@ export class ReservationView extends ConsoleView {
       accept: () => api.setStatus(r.id, "accepted"),
       decline: () => api.setStatus(r.id, "declined"),
       "no-show": () => api.setStatus(r.id, "expired"),
+      "undo-no-show": () => api.setStatus(r.id, "accepted"),
       cancel: () => api.cancel(r.id),
     };
     try {
       await run[a]();
       this.done = msg(str`Done: ${this.label(a)}.`, { id: "console.action.done" });
-      this.data.run();
+      await this.data.run();
+      // the focus goes to what was done, never to the undo button that took the pressed one's place
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>("#done")?.focus();
     } catch (err) {
       this.actionError = err instanceof ApiError ? (this.arrivalText(r, err) ?? err) : err;
     }
@@ -186,6 +209,8 @@ export class ReservationView extends ConsoleView {
 
   /** A check-in refused for its hour, in words: when it opens (three hours before), or that the day is over. */
   private arrivalText(r: Reservation, err: ApiError): string | undefined {
+    if (err.code === "no_show_final")
+      return msg("Too late to undo the no-show: its service is over.", { id: "console.noshow.final" });
     if (err.code === "checkin_too_late")
       return msg("Too late to seat this party: its day is over.", { id: "console.checkin.late" });
     if (err.code !== "checkin_too_early") return undefined;
@@ -218,6 +243,7 @@ export class ReservationView extends ConsoleView {
         ${fieldError(err, "notes", "e-notes")}
         <div class="actions"><button class="btn" type="submit">${msg("Save changes", { id: "console.res.save" })}</button></div>
       </form>
+      ${this.moveQuestion(r)}
       ${err && !(err as { errors?: unknown[] }).errors?.length ? actionError(err) : nothing}
     </section>`;
   }
@@ -233,17 +259,69 @@ export class ReservationView extends ConsoleView {
       ),
     );
     this.editError = undefined;
+    this.moving = undefined;
     this.done = "";
     if (!Object.keys(change).length) return;
+    // A new size or time keeps the party's tables, or asks before the engine moves it.
+    const keep = keepsTables(r, change) ? { table_ids: r.tables.map((t) => t.id) } : {};
     try {
-      await this.api.update(r.id, change);
+      await this.api.update(r.id, { ...change, ...keep });
       this.done = msg("Saved.", { id: "console.saved" });
+      this.data.run();
+    } catch (err) {
+      if (Object.keys(keep).length && tablesRefused(err)) {
+        this.moving = { change, why: err };
+        // the question takes the focus, not its Move button: a second Enter must not move the party
+        await this.updateComplete;
+        this.renderRoot.querySelector<HTMLElement>('[role="alertdialog"]')?.focus();
+      } else this.editError = err;
+    }
+  }
+
+  /** The change once the staff agreed the party moves: the engine picks its tables, and the view says which. */
+  private async move(r: Reservation, change: ReservationChange) {
+    this.moving = undefined;
+    try {
+      const saved = await this.api.update(r.id, change);
+      const from = r.tables.map((t) => t.name).join(", ");
+      const to = saved.tables.map((t) => t.name).join(", ");
+      this.done = msg(str`Saved. Moved from ${from} to ${to}.`, { id: "console.res.moved" });
       this.data.run();
     } catch (err) {
       this.editError = err;
     }
   }
+
+  private moveQuestion(r: Reservation) {
+    const m = this.moving;
+    if (!m) return nothing;
+    const tables = r.tables.map((t) => t.name).join(", ");
+    return html`<div class="message" role="alertdialog" tabindex="-1" aria-labelledby="move-q" aria-describedby="move-why">
+      <p id="move-q"><strong>${msg(str`This change needs another table than ${tables}.`, { id: "console.res.needsmove" })}</strong></p>
+      <p id="move-why">${problemText(m.why)}</p>
+      <div class="actions">
+        <button class="btn" type="button" @click=${() => this.move(r, m.change)}>${msg("Move to another table", { id: "console.res.move" })}</button>
+        <button class="btn secondary" type="button" @click=${() => (this.moving = undefined)}>${msg("Keep it as it was", { id: "console.res.nomove" })}</button>
+      </div>
+    </div>`;
+  }
 }
+
+/** Whether a change of size or time should keep the tables the party holds (the staff named none). */
+export function keepsTables(r: Reservation, change: ReservationChange): boolean {
+  const held = r.tables.length > 0 && r.tables.every((t) => !t.free);
+  return (
+    held &&
+    !change.table_ids &&
+    (change.pax !== undefined || change.start_hour !== undefined || change.start_day !== undefined)
+  );
+}
+
+/** A refusal of the party's own tables (taken, or too small): the engine could move it elsewhere. */
+const tablesRefused = (err: unknown) =>
+  err instanceof ApiError &&
+  (err.code === "table_not_available" || err.code === "room_capacity_exceeded") &&
+  (err.reason === "full" || err.reason === "party_size");
 
 /** Only the fields the form changed. */
 export function changesOf(r: Reservation, data: FormData, tableIds: number[]): ReservationChange {

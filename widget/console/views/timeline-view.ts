@@ -6,16 +6,28 @@
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
-import { css, html } from "lit";
+import { css, html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
+import { allergyTexts, details, noteTexts } from "../parts/details.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
+import { lateBy, minutesIn, NowTicker } from "../parts/now.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
-import { type Hold, holdsOf, hourOf, rowsByRoom, STEP, spanOf } from "../parts/timeline-model.js";
-import { guestName } from "../parts/words.js";
-import type { Table } from "../types.js";
+import { type Hold, holdsOf, hourOf, rowsByRoom, STEP, spanOf, tableAt } from "../parts/timeline-model.js";
+import { guestName, occasionText } from "../parts/words.js";
+import type { Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
+
+/** What a bar says beside the name: allergies, occasion, tags, notes (the aria-label reads them all). */
+function barTexts(r: Reservation): string[] {
+  return [
+    ...allergyTexts(r),
+    ...(r.occasion ? [occasionText(r.occasion)] : []),
+    ...(r.customer?.tags ?? []),
+    ...noteTexts(r),
+  ];
+}
 
 interface Pending {
   hold: Hold;
@@ -45,8 +57,38 @@ export class TimelineView extends ConsoleView {
         border-bottom: 1px solid var(--_surface);
       }
       .row > span {
+        position: sticky;
+        left: 0;
+        z-index: 2;
         padding: 0.35rem 0.5rem;
         font-weight: 600;
+        background: var(--_bg);
+      }
+      .row > span small {
+        display: block;
+        font-weight: 400;
+        font-size: 0.75rem;
+        color: var(--_muted);
+      }
+      .now {
+        position: absolute;
+        top: 0;
+        bottom: 0;
+        z-index: 1;
+        width: 2px;
+        background: var(--_danger);
+        pointer-events: none;
+      }
+      .hold .warn {
+        font-weight: 700;
+      }
+      .focused {
+        min-height: 1.5rem;
+        margin-bottom: 0.5rem;
+      }
+      .hold.late {
+        outline: 3px solid var(--_danger);
+        outline-offset: -3px;
       }
       .track {
         position: relative;
@@ -106,7 +148,12 @@ export class TimelineView extends ConsoleView {
   @state() private pending: Pending | undefined;
   @state() private moveError: unknown;
   @state() private said = "";
+  /** the party whose bar has the focus (or the pointer): its details show above the tables */
+  @state() private focused: Reservation | undefined;
   private dragged: Hold | undefined;
+  private ticker = new NowTicker(this);
+  /** the day the view last scrolled to the current hour */
+  private scrolledFor = "";
 
   get date(): string {
     return (this.route?.view === "timeline" && this.route.date) || this.today;
@@ -135,6 +182,31 @@ export class TimelineView extends ConsoleView {
     document.removeEventListener("keydown", this.onDayKey);
   }
 
+  /** A change reported, or the connection back: the refusal of the moment before is gone with it. */
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has("version") && changed.get("version") !== undefined) this.moveError = undefined;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (this.data.value && this.scrolledFor !== this.date) this.openAtNow();
+  }
+
+  /** Today's timeline opens at the current hour (the table names stay in view). */
+  private openAtNow() {
+    const track = this.renderRoot.querySelector<HTMLElement>(".track");
+    const scroller = this.renderRoot.querySelector<HTMLElement>(".scroll");
+    const at = this.minuteNow();
+    if (!track || !scroller || !this.data.value) return;
+    this.scrolledFor = this.date;
+    if (at === undefined) return;
+    const span = spanOf(this.data.value.holds, this.data.value.services);
+    const hour = Math.floor(at / 60) * 60;
+    const share = Math.max(0, Math.min(1, (hour - span.from) / (span.to - span.from)));
+    scroller.scrollLeft = share * track.offsetWidth;
+  }
+
   private onDayKey = (e: KeyboardEvent) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
     const target = e.composedPath()[0] as HTMLElement | undefined;
@@ -156,6 +228,7 @@ export class TimelineView extends ConsoleView {
       </div>
       <p class="muted" id="how">${msg("To move a reservation, drag its bar, or focus it and use the arrow keys (up and down: another table; left and right: a quarter hour), then Enter. Escape drops the move.", { id: "console.timeline.help" })}</p>
       <div aria-live="polite" role="status">${this.said}</div>
+      <div class="focused" part="focused">${this.focused ? html`<strong>${guestName(this.focused)} · ${this.focused.pax}</strong>${details(this.focused)}` : nothing}</div>
       ${actionError(this.moveError)}
       ${this.data.render({
         pending: () =>
@@ -176,6 +249,7 @@ export class TimelineView extends ConsoleView {
   }) {
     const span = spanOf(d.holds, d.services);
     const hours = (span.to - span.from) / 60;
+    const at = this.minuteNow();
     const groups = rowsByRoom(d.tables, d.rooms);
     const order = groups.flatMap((g) => g.tables);
     // An hour is never narrower than its label ("10:00 PM"): a narrow screen scrolls sideways instead.
@@ -188,18 +262,38 @@ export class TimelineView extends ConsoleView {
         ${groups.map(
           (g) => html`<section aria-labelledby="room-${g.room.id}">
             <h2 id="room-${g.room.id}">${g.room.name}</h2>
-            ${g.tables.map((t) => this.track(t, d.holds, span, order))}
+            ${g.tables.map((t) => this.track(t, d.holds, span, order, at))}
           </section>`,
         )}
       </div>
     </div>`;
   }
 
-  private track(t: Table, holds: Hold[], span: { from: number; to: number }, order: Table[]) {
+  /** The restaurant's minute now when the day shown is today, else undefined. */
+  private minuteNow(): number | undefined {
+    return this.date === this.today ? minutesIn(this.session.property.timezone, this.ticker.at) : undefined;
+  }
+
+  /** "Free until 8:30 PM" / "Held until 9:00 PM" / "Free" under a table's name, today only. */
+  private tableState(holds: Hold[], t: Table, at: number | undefined) {
+    if (at === undefined) return nothing;
+    const s = tableAt(holds, t.id, at);
+    const text =
+      s.heldUntil !== undefined
+        ? msg(str`Held until ${this.time(s.heldUntil)}`, { id: "console.table.held" })
+        : s.freeUntil !== undefined
+          ? msg(str`Free until ${this.time(s.freeUntil)}`, { id: "console.table.freeuntil" })
+          : msg("Free", { id: "console.table.free" });
+    return html`<small>${text}</small>`;
+  }
+
+  private track(t: Table, holds: Hold[], span: { from: number; to: number }, order: Table[], at?: number) {
     const width = span.to - span.from;
     const mine = holds.filter((h) => (this.pending?.hold === h ? this.pending.tableId : h.tableId) === t.id);
+    const nowAt =
+      at !== undefined && at >= span.from && at < span.to ? ((at - span.from) / width) * 100 : undefined;
     return html`<div class="row">
-      <span id="table-${t.id}">${t.name}</span>
+      <span id="table-${t.id}">${t.name}${this.tableState(holds, t, at)}</span>
       <div
         class="track"
         part="track"
@@ -209,20 +303,33 @@ export class TimelineView extends ConsoleView {
         @dragover=${(e: DragEvent) => this.dragged && e.preventDefault()}
         @drop=${(e: DragEvent) => this.drop(e, t, span)}
       >
-        ${mine.map((h) => this.bar(h, span.from, width, order))}
+        ${nowAt === undefined ? nothing : html`<div class="now" style="left: ${nowAt}%" aria-hidden="true"></div>`}
+        ${mine.map((h) => this.bar(h, span.from, width, order, at))}
       </div>
     </div>`;
   }
 
-  private bar(h: Hold, from: number, width: number, order: Table[]) {
+  private bar(h: Hold, from: number, width: number, order: Table[], at?: number) {
     const moving = this.pending?.hold === h;
     const start = moving ? this.pending!.start : h.start;
     const r = h.reservation;
-    const cls = `hold ${r.checkin_date ? "seated" : ""} ${r.status === "OUTOFORDER" ? "block" : ""} ${moving ? "moving" : ""}`;
+    const late = at === undefined ? 0 : lateBy(r, at);
+    const cls = `hold ${r.checkin_date ? "seated" : ""} ${r.status === "OUTOFORDER" ? "block" : ""} ${moving ? "moving" : ""} ${late ? "late" : ""}`;
     const [begins, ends] = [this.time(start), this.time(start + h.end - h.start)];
-    const label = msg(str`${guestName(r)}, ${r.pax} guests, ${begins} to ${ends}`, {
+    const held = msg(str`${guestName(r)}, ${r.pax} guests, ${begins} to ${ends}`, {
       id: "console.timeline.hold",
     });
+    const allergies = allergyTexts(r);
+    const rest = barTexts(r).slice(allergies.length);
+    // what the bar shows, then what only a listener needs: the name contains the visible text
+    const shown = [
+      `${guestName(r)} · ${r.pax}`,
+      ...(allergies.length ? [`⚠ ${allergies.join(" · ")}`] : []),
+      ...rest,
+    ].join(" · ");
+    const label = [shown, held, ...(late ? [msg(str`${late} min late`, { id: "console.late" })] : [])].join(
+      ", ",
+    );
     return html`<button
       class=${cls}
       part="hold"
@@ -236,7 +343,9 @@ export class TimelineView extends ConsoleView {
       @dragstart=${(e: DragEvent) => this.dragStart(e, h)}
       @dragend=${() => (this.dragged = undefined)}
       @dblclick=${() => navigate(this, { view: "reservation", id: r.id })}
-    >${guestName(r)} · ${r.pax}</button>`;
+      @focus=${() => (this.focused = r)}
+      @mouseenter=${() => (this.focused = r)}
+    >${guestName(r)} · ${r.pax}${allergies.length ? html` · <span class="warn">⚠ ${allergies.join(" · ")}</span>` : nothing}${rest.length ? ` · ${rest.join(" · ")}` : nothing}</button>`;
   }
 
   private key(e: KeyboardEvent, h: Hold, order: Table[]) {
