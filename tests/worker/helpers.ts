@@ -55,9 +55,18 @@ export interface TestClient {
   call: (path: string, o?: CallOptions) => ReturnType<typeof call>;
 }
 
-/** A caller address of its own: the per-IP limits (auth, public widget API) of one test never reach another. */
-const octet = () => Math.floor(Math.random() * 256);
-export const freshIp = () => `10.${octet()}.${octet()}.${octet()}`;
+/**
+ * A caller address of its own: the per-IP limits (auth, public widget API) of one test never reach
+ * another. The files of a pool worker share its runtime and its limiters, so the addresses are
+ * counted on the runtime's global object, never drawn at random: no two calls of a run share one.
+ */
+const addresses = globalThis as { __lastAddress?: number };
+export function freshIp(): string {
+  // from 10.16.0.1 on: below it, the addresses some tests name themselves
+  const n = (addresses.__lastAddress ?? 0x100000) + 1;
+  addresses.__lastAddress = n;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
 
 export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
   const username = unique("user");
@@ -85,6 +94,22 @@ export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
     call: (path, o = {}) => call(path, { token: client.token, property: propertyId, ...o }),
   };
   return client;
+}
+
+/**
+ * A client whose sandbox property the directory placed on shard `index`. Placement takes the
+ * emptiest shard, and the files of a pool worker share its directory, so which shard a new client
+ * lands on depends on the files before: new clients are made until one lands there.
+ */
+export async function newClientOnShard(index: number, name?: string): Promise<TestClient> {
+  for (let tries = 0; tries < 50; tries++) {
+    const client = await newClient(name);
+    const row = await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?")
+      .bind(client.propertyId)
+      .first<{ shard: number }>();
+    if (row?.shard === index) return client;
+  }
+  throw new Error(`no new client was placed on shard ${index} in 50 tries`);
 }
 
 /** The shard that holds a property, as the directory in the control database says. */
