@@ -34,8 +34,10 @@ export interface Bindings {
   PUBLIC_RATE_LIMITER: RateLimit;
   /** per caller, on the public widget API's bookings and cancellations only */
   PUBLIC_WRITE_RATE_LIMITER: RateLimit;
-  /** the hosted sign-in (worker/oauth): per username and per caller address */
+  /** a restaurant's sign-in (worker/properties/signin-limits.ts): per caller address, per known device */
   SIGNIN_RATE_LIMITER: RateLimit;
+  /** a restaurant's sign-in: per account, shared by every device that never signed in to it */
+  SIGNIN_ACCOUNT_RATE_LIMITER: RateLimit;
   /** carries "attempt outbox row N" messages: webhook deliveries and emails (worker/outbox/dispatch.ts) */
   WEBHOOK_QUEUE: Queue<DeliveryMessage>;
   /** Cloudflare's send_email binding: guest and restaurant emails (worker/messages/transport.ts) */

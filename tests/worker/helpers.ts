@@ -96,22 +96,6 @@ export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
   return client;
 }
 
-/**
- * A client whose sandbox property the directory placed on shard `index`. Placement takes the
- * emptiest shard, and the files of a pool worker share its directory, so which shard a new client
- * lands on depends on the files before: new clients are made until one lands there.
- */
-export async function newClientOnShard(index: number, name?: string): Promise<TestClient> {
-  for (let tries = 0; tries < 50; tries++) {
-    const client = await newClient(name);
-    const row = await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?")
-      .bind(client.propertyId)
-      .first<{ shard: number }>();
-    if (row?.shard === index) return client;
-  }
-  throw new Error(`no new client was placed on shard ${index} in 50 tries`);
-}
-
 /** The shard that holds a property, as the directory in the control database says. */
 export async function shardOf(propertyId: number): Promise<D1Database> {
   const row = await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?")

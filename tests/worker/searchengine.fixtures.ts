@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { type CallOptions, call, dateInDays, newClient, newClientOnShard, type TestClient } from "./helpers";
+import { type CallOptions, call, dateInDays, newClient, type TestClient } from "./helpers";
 
 export const basic = (user: string, password: string) => `Basic ${btoa(`${user}:${password}`)}`;
 export const PARTNER_AUTH = basic(env.SEARCHENGINE_USER!, env.SEARCHENGINE_PASSWORD!);
@@ -70,13 +70,11 @@ export interface MerchantOptions {
   service?: Record<string, unknown>;
   /** false: the switch stays off */
   enabled?: boolean;
-  /** the shard the property is placed on (default: wherever the directory places it) */
-  shard?: number;
 }
 
 /** A client whose property is a production one (only those reach the search engine), as the operator would arrange. */
-export async function productionClient(name: string, shard?: number): Promise<TestClient> {
-  const client = shard === undefined ? await newClient(name) : await newClientOnShard(shard, name);
+export async function productionClient(name: string): Promise<TestClient> {
+  const client = await newClient(name);
   await makeProduction(client);
   return client;
 }
@@ -91,7 +89,7 @@ export async function makeProduction(client: TestClient): Promise<void> {
 
 /** A restaurant in Rome (a production property), with a stay of 30 minutes (the samples' 1800 s), Dinner 19:00-21:00, and its switch on. */
 export async function merchant(o: MerchantOptions = {}): Promise<Merchant> {
-  const client = await productionClient("Osteria del Motore", o.shard);
+  const client = await productionClient("Osteria del Motore");
   const settings = { timezone: ZONE, average_stay: 30, ...o.settings };
   const put = await client.call(`/api/v2/properties/${client.propertyId}`, {
     method: "PUT",

@@ -16,7 +16,7 @@ migrated.__migrated ??= (async () => {
   await applyD1Migrations(env.DB, env.CONTROL_MIGRATIONS);
   for (let k = 0; k < shardCount(env); k++) {
     await applyD1Migrations(shardD1(env, k), env.SHARD_MIGRATIONS);
-    if (k > 0) await seedIdRange(shardD1(env, k), k * ID_STRIDE);
+    await seedIdRange(shardD1(env, k), k * ID_STRIDE);
   }
 })();
 await migrated.__migrated;
