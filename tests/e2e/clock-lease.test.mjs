@@ -1,6 +1,7 @@
 // The lease of the browser suites' shared Worker (tests/support/shared-worker.mjs), on its own:
 // holders at one clock side by side, another clock only once they are done, a holder that moves
-// the clock alone, and the Worker's clock pinned before each is let in.
+// the clock alone (or holds the Worker alone from the start), and the Worker's clock pinned before
+// each is let in.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ClockLease } from "../support/shared-worker.mjs";
@@ -71,6 +72,30 @@ describe("the clock lease of the shared Worker", () => {
     await c.granted;
     assert.deepEqual(pins, ["2027-03-28T01:01:00Z", null]);
     await assert.rejects(l.move(c.id + 1, "+1"), /no holder/);
+  });
+
+  it("lets a hold alone in once no one holds the Worker, lets no one in beside it, and moves the clock at once", async () => {
+    const { l, pins, settle } = lease();
+    const a = l.hold("");
+    await a.granted;
+    const alone = l.hold("", true);
+    let aloneIn = false;
+    alone.granted.then(() => (aloneIn = true));
+    await settle();
+    assert.equal(aloneIn, false, "a holds the Worker at the real clock");
+    l.release(a.id);
+    await alone.granted;
+    const b = l.hold("");
+    let bIn = false;
+    b.granted.then(() => (bIn = true));
+    // moves and gives back without waiting on anyone, and still holds the Worker alone after
+    await l.move(alone.id, "2026-12-31T22:59:00Z");
+    await l.move(alone.id, null);
+    await settle();
+    assert.equal(bIn, false, "the hold alone keeps the Worker after giving the clock back");
+    l.release(alone.id);
+    await b.granted;
+    assert.deepEqual(pins, ["2026-12-31T22:59:00Z", null]);
   });
 
   it("re-pins the clock for the next holder after one that moved it left without giving it back", async () => {

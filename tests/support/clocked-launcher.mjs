@@ -20,9 +20,10 @@ let files = 0;
 export class ClockedLauncher extends PlaywrightLauncher {
   /**
    * `run`: { clock: an ISO instant or null (the real clock), zone: the browser's time zone };
-   * `concurrency`: how many of its files' pages are open at once.
+   * `concurrency`: how many of its files' pages are open at once; `alone`: each file holds the
+   * Worker alone (the files that move its clock), so a move never waits on another file.
    */
-  constructor(run, concurrency = 1) {
+  constructor(run, concurrency = 1, alone = false) {
     const context = async ({ browser }) => {
       const ctx = await browser.newContext({ timezoneId: run.zone, locale: "en-US" });
       // At a fixed instant the browser's clock shows it too (its timers keep running).
@@ -39,6 +40,7 @@ export class ClockedLauncher extends PlaywrightLauncher {
     const launch = { executablePath: CHROMIUM, args: CHROMIUM_ARGS };
     super("chromium", launch, context, ({ context: ctx }) => ctx.newPage(), false, concurrency);
     this.run = run;
+    this.alone = alone;
     this.holds = new Map();
   }
 
@@ -48,7 +50,7 @@ export class ClockedLauncher extends PlaywrightLauncher {
   }
 
   async startSession(sessionId, url) {
-    const hold = await holdWorker({ clock: this.run.clock });
+    const hold = await holdWorker({ clock: this.run.clock, alone: this.alone });
     this.holds.set(sessionId, hold);
     open.hold = hold;
     try {

@@ -5,7 +5,8 @@
 // Holders at the same clock run side by side; a holder at another clock waits until they are
 // done, and the lease pins the Worker's clock before it lets it in. A holder that moves the clock
 // itself meanwhile (`pin`) waits until it is the only one, and holds the Worker alone until it
-// gives the clock back.
+// gives the clock back; one that will move it asks to hold the Worker alone from the start
+// (`alone`), so its moves never wait on other files in the middle of a test.
 //
 // `npm test` starts the Worker once (startSharedWorker) and names its lease in BE_SHARED_WORKER;
 // a file run on its own starts one for itself (holdWorker), the same way.
@@ -35,9 +36,12 @@ export class ClockLease {
     this.lastLeft = 0;
   }
 
-  /** A hold in line at `clock`: its id, and `granted`, which resolves once the Worker stands there for it. */
-  hold(clock) {
-    const request = { kind: "hold", clock, id: ++this.ids };
+  /**
+   * A hold in line at `clock` (`alone`: once no one else holds the Worker, and no one else until
+   * it is released): its id, and `granted`, which resolves once the Worker stands there for it.
+   */
+  hold(clock, alone = false) {
+    const request = { kind: "hold", clock, alone, id: ++this.ids };
     const granted = new Promise((grant, refuse) => Object.assign(request, { grant, refuse }));
     this.queue.push(request);
     this.wake();
@@ -47,7 +51,8 @@ export class ClockLease {
   /** Gives up a hold, or a hold still waiting (`grant` of its request). */
   release(id) {
     const holder = this.holders.get(id);
-    if (holder?.alone) this.current = undefined;
+    // a holder that moved the clock and left it there: the next one pins it again
+    if (holder?.alone && this.current !== holder.clock) this.current = undefined;
     if (holder) this.lastLeft = Date.now();
     this.holders.delete(id);
     this.queue = this.queue.filter((r) => r.id !== id);
@@ -63,7 +68,7 @@ export class ClockLease {
       const back = this.serial(async () => {
         await this.pin(holder.clock || null);
         this.current = holder.clock;
-        holder.alone = false;
+        holder.alone = holder.exclusive;
       });
       this.wake();
       return back;
@@ -118,7 +123,8 @@ export class ClockLease {
       if (alone && holder) holder.alone = true;
       if (!alone) {
         this.current = next.clock;
-        this.holders.set(next.id, { id: next.id, clock: next.clock, alone: false });
+        const exclusive = Boolean(next.alone);
+        this.holders.set(next.id, { id: next.id, clock: next.clock, alone: exclusive, exclusive });
       }
       next.grant(next.id);
     }
@@ -130,7 +136,7 @@ export class ClockLease {
     const head = this.queue[0];
     if (head.kind === "alone") return holders.some((h) => h.id !== head.id) ? undefined : head;
     if (holders.some((h) => h.alone)) return undefined;
-    const here = this.queue.find((r) => r.kind === "hold" && r.clock === this.current);
+    const here = this.queue.find((r) => r.kind === "hold" && !r.alone && r.clock === this.current);
     if (here) return here;
     if (holders.length) return undefined;
     return Date.now() - this.lastLeft < GRACE && this.current !== undefined ? "later" : head;
@@ -194,7 +200,7 @@ export async function startSharedWorker({ log = () => {} } = {}) {
 }
 
 /**
- * The lease over HTTP: GET /hold?clock=... answers at once with the holder's id (X-Holder), then
+ * The lease over HTTP: GET /hold?clock=...[&alone] answers at once with the holder's id (X-Holder), then
  * "granted" once the Worker stands at that clock for it (a blank line every 20 s meanwhile and
  * after, so that no client gives up on a quiet body); the hold lasts as long as the request. POST
  * /pin?holder=<id> {at} moves the clock (null: back to the hold's). GET /worker: its URL and the
@@ -218,7 +224,7 @@ async function leaseDoor(req, res, { lease, server, opsToken, emails }) {
     );
   }
   if (url.pathname !== "/hold") return json(404, { error: "no such door" });
-  const { id, granted } = lease.hold(url.searchParams.get("clock") ?? REAL);
+  const { id, granted } = lease.hold(url.searchParams.get("clock") ?? REAL, url.searchParams.has("alone"));
   res.writeHead(200, { "Content-Type": "text/plain", "X-Holder": String(id) });
   const beat = setInterval(() => res.writable && res.write("\n"), 20_000);
   res.on("close", () => {
@@ -232,16 +238,17 @@ async function leaseDoor(req, res, { lease, server, opsToken, emails }) {
 }
 
 /**
- * Holds the Worker at `clock` (an ISO instant, "+/-ms", or null: the real clock): the run's shared
+ * Holds the Worker at `clock` (an ISO instant, "+/-ms", or null: the real clock; `alone`: with no
+ * other holder, for a file that moves the clock): the run's shared
  * Worker when BE_SHARED_WORKER names its lease, else one started for this hold alone. Answers
  * { url, opsToken, pin(at), mails(to), release() }: `pin` moves the Worker's clock (holding it
  * alone meanwhile), `pin(null)` gives it back to `clock`.
  */
-export async function holdWorker({ clock = null, log } = {}) {
+export async function holdWorker({ clock = null, alone = false, log } = {}) {
   const own = process.env.BE_SHARED_WORKER ? undefined : await startSharedWorker({ log });
   const base = own?.lease ?? process.env.BE_SHARED_WORKER;
   const controller = new AbortController();
-  const res = await fetch(`${base}/hold?clock=${encodeURIComponent(clock ?? REAL)}`, {
+  const res = await fetch(`${base}/hold?clock=${encodeURIComponent(clock ?? REAL)}${alone ? "&alone" : ""}`, {
     signal: controller.signal,
   });
   const holder = res.headers.get("X-Holder");
