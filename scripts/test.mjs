@@ -26,7 +26,7 @@ const e2e = (files) => ["--test", "--test-concurrency=1", ...files.map((f) => jo
  * on the real clock and then at each instant; last the console's, at a clock shifted to lunchtime.
  */
 const SHARED_E2E = [
-  ["body-limit.test.mjs", "hosted-language.test.mjs", "offers.test.mjs", "widget.test.mjs"],
+  ["body-limit.test.mjs", "embed.test.mjs", "hosted-language.test.mjs", "offers.test.mjs", "widget.test.mjs"],
   ["console.test.mjs"],
 ];
 /**
@@ -73,10 +73,19 @@ const stages = [
     ],
   },
   // The build, as `npm run deploy -- --dry-run` makes it: the checks that need no account, the
-  // assets, and the Worker bundled by wrangler within its budget. Later stages serve it as it is.
+  // assets, and the Worker bundled by wrangler within its budget; then the sizes the docs quote,
+  // against what that build measured. Later stages serve it as it is.
   {
     name: "build (npm run deploy -- --dry-run)",
-    runs: [one("build", process.execPath, [join(ROOT, "scripts", "deploy.mjs"), "--dry-run"])],
+    runs: [
+      {
+        what: "build, then the docs' figures against it (dist/figures.json)",
+        steps: [
+          { cmd: process.execPath, args: [join(ROOT, "scripts", "deploy.mjs"), "--dry-run"] },
+          { cmd: process.execPath, args: [join(ROOT, "scripts", "check-docs.mjs"), "--figures"] },
+        ],
+      },
+    ],
     after: () => {
       process.env.BOOKING_ENGINE_BUILT = "1";
     },
