@@ -5,6 +5,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { defineConfig } from "vitest/config";
 import { startStripeStandin } from "./scripts/stripe-standin/server.mjs";
 import { startReceiver } from "./tests/receiver.mjs";
+import { wranglerConfigWithoutDevVars } from "./tests/support/wrangler-config.mjs";
 
 /** The entry points of our npm dependencies (`hono`, `hono/cors`, ...) that the TypeScript files under `dirs` import. */
 function packageImports(dirs: string[]): string[] {
@@ -59,7 +60,8 @@ export default defineConfig({
   plugins: [
     cloudflareTest({
       main: "./worker/index.ts",
-      wrangler: { configPath: "./wrangler.toml" },
+      // wrangler.toml, read without the developer's .dev.vars: every secret the tests need is below
+      wrangler: { configPath: wranglerConfigWithoutDevVars() },
       miniflare: {
         bindings: {
           CONTROL_MIGRATIONS: migrations.control,
@@ -89,9 +91,9 @@ export default defineConfig({
           STRIPE_PUBLISHABLE_KEY: stripe.keys.publishableKey,
           STRIPE_WEBHOOK_SECRET: stripe.keys.webhookSecret,
         },
-        // Small limits so the 429 paths are reachable in a test (each request in a test file costs more than
-        // the one before, so a flood of 1000 takes a minute). Keys are per client or per caller address, and
-        // the helpers give each client and each guest an address of its own, so tests do not share them.
+        // Small limits so the 429 paths are reachable in a test. Keys are per client or per caller address,
+        // and the helpers give each client and each guest an address of its own (counted per runtime, never
+        // drawn at random), so tests do not share them, nor do the files that share a runtime.
         ratelimits: {
           API_RATE_LIMITER: { simple: { limit: 150, period: 60 } },
           PUBLIC_RATE_LIMITER: { simple: { limit: 120, period: 60 } },
@@ -105,12 +107,16 @@ export default defineConfig({
     setupFiles: ["./tests/worker/setup.ts"],
     // Generous: a few tests walk every route or flood a limiter, and a busy machine slows them down.
     testTimeout: 60_000,
-    // Three files at a time on two cores: much of a file's time is spent waiting on workerd and D1
-    // (measured: the suite in 227 s, against 277 s two at a time).
+    // Three runtimes (workerd) side by side on two cores: much of a file's time is spent waiting on
+    // workerd, D1 and the webhook receiver.
     maxWorkers: 3,
-    // Each test file starts a workerd of its own and loads the Worker's module graph again: bundled
-    // once (Vite's SSR optimizer), the libraries load in a few requests instead of hundreds. Every
-    // entry point the code imports is listed, so they share one copy of hono (its error classes).
+    // Each runtime runs its files one after another, and keeps its databases, Durable Objects,
+    // limiters and loaded modules from one file to the next: the setup file migrates once per
+    // runtime and resets the module seams (clock, mail, DNS) for each file, and every file builds
+    // its own clients and restaurants (docs/testing.md says what a test may not assume).
+    isolate: false,
+    // The libraries bundled once (Vite's SSR optimizer) load in a few requests instead of hundreds.
+    // Every entry point the code imports is listed, so they share one copy of hono (its error classes).
     deps: {
       optimizer: { ssr: { enabled: true, include: packageImports(["worker", "shared", "tests/worker"]) } },
     },

@@ -1,74 +1,94 @@
-// Component tests of <booking-engine> in Debian's Chromium, against a real Worker: wrangler dev on
-// a fresh local D1. Each test file builds a restaurant of its own through `/fixture/restaurant`
-// (see tests/widget/env.ts), so no file depends on another's bookings or on their order.
+// Component tests of <booking-engine> and <booking-console> in Debian's Chromium, against a real
+// Worker: the shared Worker of the browser suites (tests/support/shared-worker.mjs; one started
+// for this run when npm test gives none). Each test file builds a restaurant of its own through
+// `/fixture/restaurant` (see tests/widget/env.ts), so no file depends on another's bookings or on
+// their order, and holds the Worker at its run's clock while its page is open.
 //
 // DEV_CLOCK (an ISO instant) runs the Worker and the browser at that instant; BROWSER_ZONE puts
-// the browser in another time zone than the restaurant's (Europe/Rome). `npm test` runs the
-// suite once on the real clock and then at the fixed instants of scripts/instants.mjs.
-import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+// the browser in another time zone than the restaurant's (Europe/Rome). With TEST_INSTANTS=1 (as
+// npm test runs it) the files whose answers depend on the time run again at each fixed instant of
+// scripts/instants.mjs, a group each, one group after the other, on the same Worker and Chromium.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
-import { playwrightLauncher } from "@web/test-runner-playwright";
-import { migrate, ROOT, startDevOnFreePort } from "./scripts/dev-server.mjs";
+import { ROOT } from "./scripts/dev-server.mjs";
+import { INSTANTS, TIMED_WIDGET_FILES } from "./scripts/instants.mjs";
 import { createRestaurant, request, token } from "./scripts/restaurant.mjs";
-import { CHROMIUM, CHROMIUM_ARGS } from "./scripts/setup.mjs";
 import { TEST_CATALOG } from "./tests/support/catalog.mjs";
+import { ClockedLauncher, closeChromium, open } from "./tests/support/clocked-launcher.mjs";
 import { consoleRelay } from "./tests/support/console-relay.mjs";
+import { startSharedWorker } from "./tests/support/shared-worker.mjs";
 
-const CLOCK = process.env.DEV_CLOCK || undefined;
-/** The operator's token of this run's Worker: /fixture/clock pins its clock through the operator door. */
-const OPS_TOKEN = randomBytes(24).toString("base64url");
-const BROWSER_ZONE = process.env.BROWSER_ZONE || "Pacific/Kiritimati";
+/** The run of every file: at DEV_CLOCK, or on the real clock, the browser in BROWSER_ZONE. */
+const MAIN_RUN = {
+  clock: process.env.DEV_CLOCK || null,
+  zone: process.env.BROWSER_ZONE || "Pacific/Kiritimati",
+};
+/** With TEST_INSTANTS: the timed files again, at each fixed instant. */
+const INSTANT_RUNS = process.env.TEST_INSTANTS ? INSTANTS.map(({ clock, zone }) => ({ clock, zone })) : [];
+const ALL_FILES = readdirSync(join(ROOT, "tests", "widget"))
+  .filter((f) => f.endsWith(".test.ts"))
+  .map((f) => join("tests", "widget", f));
+/**
+ * The files that move the Worker's clock themselves (pinWorkerClock, atWorkerTime): each holds the
+ * Worker alone meanwhile, so they run one at a time, in a group of their own at each clock; the
+ * other files of a clock run two at a time.
+ */
+const movesClock = (file) => /\b(pinWorkerClock|atWorkerTime)\(/.test(readFileSync(join(ROOT, file), "utf8"));
+/** `npx wtr --files <file>`: only those files, at MAIN_RUN's clock, one at a time. */
+const CHOSEN = process.argv.includes("--files");
+/** web-test-runner's groups: each clock's files in two groups (see movesClock), one group after the other. */
+function groups() {
+  if (CHOSEN) return [];
+  const at = (run) => (run.clock ? `at ${run.clock}` : "on the real clock");
+  // two pages at a time; the files that move the Worker's clock one at a time, each holding it alone
+  const still = (run, files) => ({
+    name: at(run),
+    files: files.filter((f) => !movesClock(f)),
+    browsers: [new ClockedLauncher(run, 2)],
+    testRunnerHtml: runnerHtml(run),
+  });
+  const moving = (run, files) => ({
+    name: `${at(run)}, moving the clock`,
+    files: files.filter(movesClock),
+    browsers: [new ClockedLauncher(run, 1, true)],
+    testRunnerHtml: runnerHtml(run),
+  });
+  return [
+    moving(MAIN_RUN, ALL_FILES),
+    ...INSTANT_RUNS.flatMap((run) => [still(run, TIMED_WIDGET_FILES), moving(run, TIMED_WIDGET_FILES)]),
+  ];
+}
 
-/** wrangler dev for the run: started before the first test file, stopped after the last. */
-function realWorker() {
+/** The shared Worker: npm test's (BE_SHARED_WORKER), or one of this run's own. */
+function sharedWorker() {
   const env = {};
-  let server;
-  let dir;
+  let own;
   return {
     env,
     plugin: {
-      name: "real-worker",
+      name: "shared-worker",
       async serverStart() {
-        dir = mkdtempSync(join(tmpdir(), "be-wtr-"));
-        await migrate(dir);
-        const lines = [];
-        try {
-          // wrangler logs the .eml file of every email its local send_email keeps (info level).
-          const log = (l) => {
-            const eml = /(\/\S+\.eml)\b/.exec(l);
-            if (eml) emails.push(eml[1]);
-            else if (!/\[wrangler:info\]/.test(l)) lines.push(l);
-          };
-          server = await startDevOnFreePort({
-            persistTo: dir,
-            clock: CLOCK,
-            log,
-            logLevel: "info",
-            vars: { OPS_TOKEN },
-          });
-        } catch (err) {
-          console.error(lines.join("\n"));
-          throw err;
+        if (!process.env.BE_SHARED_WORKER) {
+          own = await startSharedWorker({ log: (line) => console.error(line) });
+          process.env.BE_SHARED_WORKER = own.lease;
         }
-        env.api = server.url;
-        console.log(
-          `wrangler dev for the widget tests on ${server.url}${CLOCK ? ` at ${CLOCK}` : ""}, browser in ${BROWSER_ZONE}`,
-        );
+        env.lease = process.env.BE_SHARED_WORKER;
+        env.api = (await (await fetch(`${env.lease}/worker`)).json()).url;
+        open.worker = env.api;
+        const runs = [MAIN_RUN, ...INSTANT_RUNS].map((r) => r.clock ?? "the real clock").join(", ");
+        console.log(`the widget tests on the Worker at ${env.api}: ${runs}`);
       },
       async serverStop() {
-        await server?.stop();
-        if (dir) rmSync(dir, { recursive: true, force: true });
+        await closeChromium();
+        await own?.stop();
       },
     },
   };
 }
 
-/** The .eml files of the emails the Worker sent (wrangler's local send_email), in order. */
-const emails = [];
-const worker = realWorker();
+const worker = sharedWorker();
 /** property id -> its client's token, for the staff relay */
 const tokens = new Map();
 /** property id -> its client's id and secret: a new token when the Worker's clock, pinned by a test, outran the old one */
@@ -117,7 +137,7 @@ function messageIds(app = "widget") {
  * - /staff/<property_id>/<path>: the integrator API as that restaurant's staff (the integrator
  *   API answers no browser, and staff bookings do not spend the guests' public write budget);
  * - GET /fixture/msg-ids: the message ids the widget's code uses;
- * - POST /fixture/clock {at}: pins the Worker's clock at an instant (null: back to the run's clock);
+ * - POST /fixture/clock {at}: pins the Worker's clock at an instant (null: back to the file's run's clock);
  * - /as-guest/<n>/api/v2/public/...: the public API from an address of its own, for a widget mounted with that `api`;
  * - /slow/<ms>/api/v2/public/...: the same, each answer of the day's times held <ms> (a slow network);
  * - GET /fixture/mail?to=<address>: the raw emails sent to that address so far, oldest first;
@@ -173,23 +193,19 @@ async function fixtures(ctx, next) {
   )
     return relayConsole(ctx, await readBody(ctx.req));
   if (ctx.path === "/fixture/mail") {
-    const to = String(ctx.query.to ?? "").toLowerCase();
-    const raw = emails
-      .map((file) => readFileSync(file, "utf8"))
-      .filter((text) => new RegExp(`^To:.*<${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>`, "mi").test(text));
+    const to = String(ctx.query.to ?? "");
     ctx.type = "application/json";
-    ctx.body = JSON.stringify(raw);
+    ctx.body = await (await fetch(`${worker.env.lease}/mail?to=${encodeURIComponent(to)}`)).text();
     return;
   }
+  // The Worker's clock moved by the open file (its hold has the Worker alone meanwhile); null gives
+  // it back to the file's run.
   if (ctx.path === "/fixture/clock" && ctx.method === "POST") {
-    const res = await fetch(`${worker.env.api}/__ops/clock`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${OPS_TOKEN}`, "Content-Type": "application/json" },
-      body: await readBody(ctx.req),
-    });
-    ctx.status = res.status;
+    const { at } = JSON.parse((await readBody(ctx.req)) || "{}");
+    if (!open.hold) throw new Error("/fixture/clock: no test file holds the Worker");
+    await open.hold.pin(at ?? null);
     ctx.type = "application/json";
-    ctx.body = await res.text();
+    ctx.body = JSON.stringify({ at: at ?? null });
     return;
   }
   if (ctx.path === "/fixture/msg-ids") {
@@ -287,36 +303,32 @@ async function asGuest(ctx, publicKey, path) {
   ctx.body = await res.text();
 }
 
-export default {
-  files: ["tests/widget/**/*.test.ts"],
-  nodeResolve: true,
-  // One browser page at a time: two cores, and wrangler dev shares them.
-  concurrency: 1,
-  testsFinishTimeout: 180_000,
-  browserStartTimeout: 60_000,
-  testFramework: { config: { timeout: 60_000 } },
-  middleware: [fixtures],
-  plugins: [esbuildPlugin({ ts: true, tsconfig: "tsconfig.widget.json", target: "es2022" }), worker.plugin],
-  browsers: [
-    playwrightLauncher({
-      product: "chromium",
-      launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
-      // The browser lives in another zone than the restaurant (Europe/Rome): a time shifted into the
-      // browser's zone, or a date read in it, shows up in the tests at once. At a fixed instant the
-      // browser's clock shows it too (timers keep running).
-      async createBrowserContext({ browser }) {
-        const context = await browser.newContext({ timezoneId: BROWSER_ZONE, locale: "en-US" });
-        if (CLOCK) await context.clock.setFixedTime(new Date(CLOCK));
-        return context;
-      },
-    }),
-  ],
-  testRunnerHtml: (testFramework) => `<!doctype html>
+/** The page of a test file: the Worker's origin, and the zone and clock of the file's run. */
+const runnerHtml = (run) => (testFramework) =>
+  `<!doctype html>
     <html lang="en">
       <head><meta charset="utf-8"><title>booking-engine tests</title></head>
       <body>
-        <script>window.BE = ${JSON.stringify({ api: worker.env.api, browserZone: BROWSER_ZONE, clock: CLOCK ?? null })};</script>
+        <script>window.BE = ${JSON.stringify({ api: worker.env.api, browserZone: run.zone, clock: run.clock })};</script>
         <script type="module" src="${testFramework}"></script>
       </body>
-    </html>`,
+    </html>`;
+
+export default {
+  files: CHOSEN ? ["tests/widget/**/*.test.ts"] : ALL_FILES.filter((f) => !movesClock(f)),
+  nodeResolve: true,
+  // One group of files after the other (each file holds the Worker at its group's clock), their
+  // pages one or two at a time (ClockedLauncher): two cores, and the Worker shares them.
+  concurrentBrowsers: 1,
+  testsFinishTimeout: 180_000,
+  // Opening a file's page waits for the Worker's clock while files at another clock finish.
+  browserStartTimeout: 600_000,
+  testFramework: { config: { timeout: 60_000 } },
+  middleware: [fixtures],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: "tsconfig.widget.json", target: "es2022" }), worker.plugin],
+  // The browser lives in another zone than the restaurant (Europe/Rome): a time shifted into the
+  // browser's zone, or a date read in it, shows up in the tests at once.
+  browsers: [new ClockedLauncher(MAIN_RUN, CHOSEN ? 1 : 2)],
+  testRunnerHtml: runnerHtml(MAIN_RUN),
+  groups: groups(),
 };

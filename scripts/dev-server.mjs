@@ -29,7 +29,9 @@ export function migrate(persistTo) {
  * Spawns `wrangler dev` and resolves once /healthz answers.
  * Returns { url, child, stop(), inspectorPort }. Output goes to `log` (a function) line by line.
  * `inspector`: with wrangler's devtools inspector (npm start); without it, as tests and the
- * bench run it, wrangler does not relay every event of the Worker to its Node process.
+ * bench run it, wrangler does not relay every event of the Worker to its Node process. Only npm
+ * start (with the inspector) reads the local secrets of .dev.vars (or DEV_VARS_FILE): every other
+ * Worker gets its secrets from `vars`, so a fresh clone and a working copy test the same.
  * `clock` (default: the DEV_CLOCK environment variable) sets the Worker's clock to a fixed
  * instant ("2026-11-23T12:51:00Z") or shifts it ("+3600000" ms); see worker/lib/clock.ts.
  */
@@ -203,6 +205,7 @@ async function devCommand({ port, persistTo, logLevel, vars, inspector, assets }
     String(inspectorPort),
   );
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
+  if (process.env.DEV_VARS_FILE) args.push("--env-file", process.env.DEV_VARS_FILE);
   return { args, inspectorPort };
 }
 

@@ -7,6 +7,7 @@
 // and binding call raises several Network events) to Node as a debug log line, and wrangler
 // appends each to a debug log file: under load that relay took more CPU than the Worker itself
 // (measured: 80,000 events and a 67 MB log for 800 bookings). The bench runs without it.
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { ROOT } from "./paths.mjs";
@@ -15,6 +16,9 @@ const { port, persistTo, vars, logLevel, assets } = JSON.parse(process.argv[2]);
 
 const worker = await unstable_startWorker({
   config: join(ROOT, "wrangler.toml"),
+  // Only the env files listed are read, and this one never exists: no .dev.vars, no .env (the
+  // secrets come as bindings; npm start alone reads .dev.vars).
+  envFiles: [join(persistTo ?? tmpdir(), "no-local-secrets.env")],
   ...(assets ? { assets } : {}),
   bindings: Object.fromEntries(
     Object.entries(vars).map(([name, value]) => [name, { type: "plain_text", value: String(value) }]),

@@ -1,3 +1,7 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./paths.mjs";
+
 // The fixed instants at which `npm test` runs the browser suites again (after a run on the real
 // clock): the Worker's clock (DEV_CLOCK) and the browser's stand at the instant, the restaurant
 // is in Europe/Rome, and the browser sits in another zone, ahead of Rome or behind it.
@@ -38,3 +42,14 @@ export const INSTANTS = [
     what: "03:01 CEST in Rome, just after the jump; browser ahead",
   },
 ];
+
+/**
+ * The component files run again at each instant: those whose answers depend on the day, the hour
+ * or the zone. Not the message tables and the date grid's fixed months (locales, parts), nor the
+ * console's views but the day's (today in the restaurant's zone): the others take their dates
+ * from the address.
+ */
+export const TIMED_WIDGET_FILES = readdirSync(join(ROOT, "tests", "widget"))
+  .filter((f) => f.endsWith(".test.ts") && !["locales.test.ts", "parts.test.ts"].includes(f))
+  .filter((f) => !f.startsWith("console-") || f === "console-day.test.ts")
+  .map((f) => join("tests", "widget", f));

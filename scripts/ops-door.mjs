@@ -7,9 +7,14 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { ROOT } from "./paths.mjs";
 
-export const DEV_VARS = join(ROOT, ".dev.vars");
+/**
+ * npm start's local secrets, which its wrangler dev reads: .dev.vars, or the file DEV_VARS_FILE
+ * names (the end-to-end tests that run npm start give it one of their own, so the developer's
+ * .dev.vars never reaches a test).
+ */
+export const DEV_VARS = process.env.DEV_VARS_FILE ?? join(ROOT, ".dev.vars");
 
-/** The value of KEY in .dev.vars (wrangler dev reads that file), if any. */
+/** The value of KEY in npm start's secrets (DEV_VARS), if any. */
 export function devVar(key) {
   if (!existsSync(DEV_VARS)) return undefined;
   const line = readFileSync(DEV_VARS, "utf8")
@@ -18,7 +23,7 @@ export function devVar(key) {
   return line?.slice(key.length + 1).replace(/^"(.*)"$/, "$1");
 }
 
-/** Makes sure .dev.vars gives KEY a value (a new random one when it has none); answers it. */
+/** Makes sure npm start's secrets (DEV_VARS) give KEY a value (a new random one when they have none); answers it. */
 export function ensureDevVar(key, make = () => randomBytes(24).toString("base64url")) {
   const known = devVar(key);
   if (known) return known;

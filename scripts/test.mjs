@@ -1,121 +1,130 @@
-// npm test: every test, in order of cost. Fails on the first failing stage.
-// The browser suites (widget component tests, end-to-end widget tests) run once on the real
-// clock, then again at each fixed instant of scripts/instants.mjs (DEV_CLOCK, BROWSER_ZONE); at
-// each instant the two suites run side by side, each with its own wrangler dev (their guests'
-// per-address budgets stay apart); tests that cannot depend on the clock (axe, layout, languages)
-// are skipped there.
+// npm test: every test. The checks and the build first; then three lanes side by side: the
+// typechecks and the Worker's tests, the browser suites on one shared Worker, and the end-to-end
+// files that run `npm start` (each with servers of its own). Fails at the first failing stage,
+// and a failing run fails its stage: nothing runs twice.
+//
+// The browser suites (the widget's and console's component tests, the end-to-end files that need
+// only a Worker) run once on the real clock and again at each fixed instant of
+// scripts/instants.mjs (TEST_INSTANTS=1), all on one wrangler dev whose clock each test file leases
+// (tests/support/shared-worker.mjs): files at one clock side by side, another clock after them.
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./dev-server.mjs";
-import { INSTANTS } from "./instants.mjs";
-import { ensureLocalSecrets } from "./ops-door.mjs";
 import { ensureChromium, ensureDeps } from "./setup.mjs";
 
 ensureDeps();
 ensureChromium();
+// imported once the packages are there (a fresh clone has none before ensureDeps)
+const { startSharedWorker } = await import("../tests/support/shared-worker.mjs");
 
 const bin = (name) => join(ROOT, "node_modules", ".bin", name);
-// The end-to-end files in two lanes side by side (each file starts its own wrangler dev): those
-// that run `npm start`, with the OAuth flow, and the rest.
-const E2E_FIRST_LANE = [
-  "start.test.mjs",
-  "searchengine.test.mjs",
-  "oauth.test.mjs",
-  "typed-client.test.mjs",
-  "newcomer.test.mjs",
+const e2e = (files) => ["--test", "--test-concurrency=1", ...files.map((f) => join("tests", "e2e", f))];
+/**
+ * The end-to-end files on the shared Worker, in the order of the component tests' clocks (node
+ * --test runs a command's files in the order of their names): the real clock's files, the widget's
+ * on the real clock and then at each instant; last the console's, at a clock shifted to lunchtime.
+ */
+const SHARED_E2E = [
+  ["body-limit.test.mjs", "embed.test.mjs", "hosted-language.test.mjs", "offers.test.mjs", "widget.test.mjs"],
+  ["console.test.mjs"],
 ];
-const e2eFiles = readdirSync(join(ROOT, "tests", "e2e")).filter((f) => f.endsWith(".test.mjs"));
-const e2eLane = (what, files) => ({
-  what,
-  cmd: process.execPath,
-  args: ["--test", "--test-concurrency=1", ...files.map((f) => join("tests", "e2e", f))],
-  retry: true,
-});
-const wtr = (env = {}, files = []) => ({
-  what: "widget component tests",
-  cmd: bin("wtr"),
-  args: ["--config", "web-test-runner.config.mjs", ...files.flatMap((f) => ["--files", f])],
-  env,
-  retry: true,
-});
-// At the fixed instants: the files whose answers depend on the day, the hour or the zone (the
-// message tables and the date grid's fixed months do not), to keep npm test near 10 minutes.
-const TIMED_WIDGET_FILES = readdirSync(join(ROOT, "tests", "widget"))
-  .filter((f) => f.endsWith(".test.ts") && !["locales.test.ts", "parts.test.ts"].includes(f))
-  // of the console's, the day view (today in the restaurant's zone); its other views take their dates from the address
-  .filter((f) => !f.startsWith("console-") || f === "console-day.test.ts")
-  .map((f) => join("tests", "widget", f));
-const e2eWidget = (env) => ({
-  what: "end-to-end widget tests",
-  cmd: process.execPath,
-  args: ["--test", "--test-concurrency=1", join("tests", "e2e", "widget.test.mjs")],
-  env,
-  retry: true,
-});
-const one = (name, cmd, args) => ({ name, runs: [{ what: name, cmd, args }] });
+/**
+ * Every other end-to-end file: each brings the servers it needs (npm start, the OAuth flow's, a
+ * Stripe stand-in) or none. Read from the folder, so a new file runs even if named nowhere here.
+ */
+const OWN_E2E = readdirSync(join(ROOT, "tests", "e2e"))
+  .filter((f) => f.endsWith(".test.mjs") && !SHARED_E2E.flat().includes(f))
+  .sort();
+const one = (what, cmd, args) => ({ what, steps: [{ cmd, args }] });
+
+/** The browser suites' Worker: started before their stage, named to its runs, stopped after. */
+let shared;
+const browserSuites = {
+  name: "browser suites (component tests and end-to-end, one Worker; real clock and fixed instants)",
+  async before() {
+    shared = await startSharedWorker({ log: (line) => console.error(`[shared worker] ${line}`) });
+    return { BE_SHARED_WORKER: shared.lease, TEST_INSTANTS: "1" };
+  },
+  after: () => shared?.stop(),
+  runs: [
+    one("widget and console component tests (web-test-runner, Chromium)", bin("wtr"), [
+      "--config",
+      "web-test-runner.config.mjs",
+    ]),
+    {
+      what: "end-to-end tests on the shared Worker",
+      steps: SHARED_E2E.map((files) => ({ cmd: process.execPath, args: e2e(files) })),
+    },
+  ],
+};
 
 const stages = [
-  // The shape of the code (dependency rules, function lengths, no outside citations) and the docs' links.
+  // The shape of the code (dependency rules, function lengths, no outside citations), the docs'
+  // links, the format and the lint.
   {
     name: "code and docs checks",
     runs: [
-      {
-        what: "code shape (dependency-cruiser, function lengths, citations)",
-        cmd: process.execPath,
-        args: [join(ROOT, "scripts", "check-code.mjs")],
-      },
-      { what: "docs links", cmd: process.execPath, args: [join(ROOT, "scripts", "check-docs.mjs")] },
-      { what: "format and lint (Biome)", cmd: bin("biome"), args: ["ci", "."] },
+      one("code shape (dependency-cruiser, function lengths, citations)", process.execPath, [
+        join(ROOT, "scripts", "check-code.mjs"),
+      ]),
+      one("docs links", process.execPath, [join(ROOT, "scripts", "check-docs.mjs")]),
+      one("format and lint (Biome)", bin("biome"), ["ci", "."]),
     ],
   },
   // The build, as `npm run deploy -- --dry-run` makes it: the checks that need no account, the
-  // assets, and the Worker bundled by wrangler within its budget.
-  one("build (npm run deploy -- --dry-run)", process.execPath, [
-    join(ROOT, "scripts", "deploy.mjs"),
-    "--dry-run",
-  ]),
-  // The sizes the docs quote, against what that build measured (dist/figures.json).
-  one("docs' figures against the build", process.execPath, [
-    join(ROOT, "scripts", "check-docs.mjs"),
-    "--figures",
-  ]),
-  // tsc is one thread and the browser suite mostly waits on wrangler and Chromium: side by side
+  // assets, and the Worker bundled by wrangler within its budget; then the sizes the docs quote,
+  // against what that build measured. Later stages serve it as it is.
   {
-    name: "typecheck and widget component tests (web-test-runner, Chromium, wrangler dev)",
+    name: "build (npm run deploy -- --dry-run)",
     runs: [
-      { what: "typecheck", cmd: bin("tsc"), args: ["--noEmit"] },
-      { what: "typecheck (widget)", cmd: bin("tsc"), args: ["--noEmit", "-p", "tsconfig.widget.json"] },
-      wtr(),
+      {
+        what: "build, then the docs' figures against it (dist/figures.json)",
+        steps: [
+          { cmd: process.execPath, args: [join(ROOT, "scripts", "deploy.mjs"), "--dry-run"] },
+          { cmd: process.execPath, args: [join(ROOT, "scripts", "check-docs.mjs"), "--figures"] },
+        ],
+      },
+    ],
+    after: () => {
+      process.env.BOOKING_ENGINE_BUILT = "1";
+    },
+  },
+  {
+    together: [
+      {
+        name: "typechecks and worker tests (vitest in workerd, local D1)",
+        runs: [
+          {
+            what: "typechecks, then the worker tests",
+            steps: [
+              { cmd: bin("tsc"), args: ["--noEmit"] },
+              { cmd: bin("tsc"), args: ["--noEmit", "-p", "tsconfig.widget.json"] },
+              { cmd: bin("vitest"), args: ["run"] },
+            ],
+          },
+        ],
+      },
+      browserSuites,
+      {
+        name: "end-to-end tests with servers of their own (npm start, wrangler dev, Chromium)",
+        runs: [one(OWN_E2E.join(", "), process.execPath, e2e(OWN_E2E))],
+      },
     ],
   },
-  one("worker tests (vitest in workerd, local D1)", bin("vitest"), ["run"]),
-  {
-    name: "end-to-end tests (wrangler dev, Chromium)",
-    // npm start's secrets in .dev.vars first: wrangler dev reloads a running Worker when that file appears
-    before: ensureLocalSecrets,
-    runs: [
-      e2eLane("npm start, search engine, OAuth", E2E_FIRST_LANE),
-      e2eLane(
-        "the rest",
-        e2eFiles.filter((f) => !E2E_FIRST_LANE.includes(f)),
-      ),
-    ],
-  },
-  ...INSTANTS.map(({ clock, zone, what }) => {
-    const env = { DEV_CLOCK: clock, BROWSER_ZONE: zone };
-    return {
-      name: `browser suites at ${clock}: ${what}`,
-      runs: [wtr(env, TIMED_WIDGET_FILES), e2eWidget(env)],
-    };
-  }),
 ];
 
-// TEST_STAGES=<text>: only the stages whose name contains it (e.g. "browser suites at 2026-12-31").
-const chosen = stages.filter((s) => !process.env.TEST_STAGES || s.name.includes(process.env.TEST_STAGES));
+// TEST_STAGES=<text>: only the stages whose name contains it (e.g. "worker tests", "browser suites").
+const wanted = (stage) => !process.env.TEST_STAGES || stage.name.includes(process.env.TEST_STAGES);
+const chosen = stages
+  .map((s) => (s.together ? { together: s.together.filter(wanted) } : s))
+  .filter((s) => (s.together ? s.together.length : wanted(s)));
+// Without the build stage the stages serve the build that is there (`npm run build` first): no end-to-end
+// file rebuilds it under the shared Worker, which would then answer its assets with errors.
+if (!chosen.some((s) => s.name?.startsWith("build"))) process.env.BOOKING_ENGINE_BUILT = "1";
 
 /** Runs one command; a lone command streams its output, side-by-side ones keep it until they end. */
-function run({ cmd, args, env = {} }, stream) {
+function run({ cmd, args }, env, stream) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd: ROOT,
@@ -129,51 +138,49 @@ function run({ cmd, args, env = {} }, stream) {
   });
 }
 
-/**
- * A browser run that failed beside others runs once more, alone: Chromium and wrangler dev on two
- * cores can lose a race with the neighbouring run's load. The retry is said out loud, and counted;
- * a run that fails alone fails the stage.
- */
-async function retryAlone(stage, i, first) {
-  const what = stage.runs[i].what;
-  if (!stage.runs[i].retry) return first;
-  console.error(`\n=== ${stage.name}: ${what} failed (exit ${first.code}); running it once more, alone`);
-  const again = await run(stage.runs[i], true);
-  if (again.code === 0) retried.push(`${stage.name}: ${what}`);
-  return again;
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** A run's commands one after the other, until one fails. */
+async function runSteps(r, env, stream) {
+  const started = Date.now();
+  let output = "";
+  for (const step of r.steps) {
+    const done = await run(step, env, stream);
+    output += done.output;
+    if (done.code !== 0) return { code: done.code, output, took: seconds(started) };
+  }
+  return { code: 0, output, took: seconds(started) };
 }
 
-async function runStage(stage) {
-  stage.before?.();
-  const results = await Promise.all(stage.runs.map((r) => run(r, stage.runs.length === 1)));
+/** One stage: its runs side by side; `stream` when it is the only run going. */
+async function runStage(stage, stream) {
+  const started = Date.now();
+  console.log(`\n=== ${stage.name}`);
   let failed = false;
-  for (const [i, first] of results.entries()) {
-    if (stage.runs.length > 1) console.log(`--- ${stage.runs[i].what}\n${first.output.trimEnd()}`);
-    const r = first.code === 0 ? first : await retryAlone(stage, i, first);
-    if (r.code !== 0) {
-      failed = true;
-      console.error(`\n=== ${stage.name}: ${stage.runs[i].what} FAILED (exit ${r.code})`);
+  try {
+    const env = (await stage.before?.()) ?? {};
+    const lone = stream && stage.runs.length === 1;
+    const results = await Promise.all(stage.runs.map((r) => runSteps(r, env, lone)));
+    for (const [i, r] of results.entries()) {
+      if (!lone) console.log(`--- ${stage.name}: ${stage.runs[i].what}\n${r.output.trimEnd()}`);
+      console.log(
+        `--- ${stage.runs[i].what}: ${r.code === 0 ? "ok" : `FAILED (exit ${r.code})`} in ${r.took}`,
+      );
+      if (r.code !== 0) failed = true;
     }
+  } finally {
+    await stage.after?.();
   }
+  console.log(`=== ${stage.name}: ${failed ? "FAILED" : "ok"} in ${seconds(started)}`);
   return !failed;
 }
 
-const retried = [];
 const total = Date.now();
 let count = 0;
 for (const stage of chosen) {
-  console.log(`\n=== ${stage.name}`);
-  const started = Date.now();
-  if (!(await runStage(stage))) process.exit(1);
-  count += stage.runs.length;
-  // what comes after the build stage serves its output as it is (scripts/dev-server.mjs build())
-  if (stage.name.startsWith("build")) process.env.BOOKING_ENGINE_BUILT = "1";
-  console.log(`=== ${stage.name}: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const group = stage.together ?? [stage];
+  const passed = await Promise.all(group.map((s) => runStage(s, group.length === 1)));
+  if (passed.includes(false)) process.exit(1);
+  count += group.reduce((n, s) => n + s.runs.length, 0);
 }
-if (retried.length)
-  console.log(
-    `\n=== passed only on a second run, alone (watch these):\n${retried.map((r) => `  ${r}`).join("\n")}`,
-  );
-console.log(
-  `\n=== all ${count} runs in ${chosen.length} stages passed in ${((Date.now() - total) / 1000).toFixed(0)} s`,
-);
+console.log(`\n=== all ${count} runs of ${chosen.length} stages passed in ${seconds(total)}`);

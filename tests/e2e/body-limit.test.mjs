@@ -3,14 +3,13 @@
 // mid-request" nor a dropped connection, and the Worker keeps serving afterwards.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { ROOT } from "../../scripts/dev-server.mjs";
+import { holdWorker } from "../support/shared-worker.mjs";
 
-const STATE = mkdtempSync(join(tmpdir(), "be-body-limit-e2e-"));
 const AUTH = "/auth/api/v2/api-account/oauth2";
 
 /**
@@ -57,8 +56,8 @@ describe("bodies over 64 KiB sent chunked to wrangler dev", () => {
 
   before(async () => {
     mkdirSync(join(ROOT, "dist", "public"), { recursive: true });
-    await migrate(STATE);
-    server = await startDevOnFreePort({ persistTo: STATE });
+    // the browser suites' Worker, on the real clock
+    server = await holdWorker();
     const username = `chunky-${Date.now().toString(36)}`;
     const created = await fetch(`${server.url}${AUTH}/client`, {
       method: "POST",
@@ -86,10 +85,7 @@ describe("bodies over 64 KiB sent chunked to wrangler dev", () => {
     token = (await issued.json()).access_token;
   });
 
-  after(async () => {
-    await server?.stop();
-    rmSync(STATE, { recursive: true, force: true });
-  });
+  after(() => server?.release());
 
   it("answer 413 every time, on the integrator API, client creation and the token endpoint", async () => {
     const routes = [

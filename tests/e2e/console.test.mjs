@@ -1,24 +1,23 @@
 // The restaurant's console end to end, as a host would use it: a restaurant of this file's own on a
-// real Worker (wrangler dev, local D1) and one Chromium. Sign-in by keyboard, a booking from the
+// real Worker (the browser suites' shared one, tests/support/shared-worker.mjs) and one Chromium. Sign-in by keyboard, a booking from the
 // public widget API arriving live, a walk-in seated in two keys, a move on the timeline, a
 // service's hours changed, sign-out, a platform's single-use link, and the session's limits.
 // The Worker's clock runs shifted to a lunchtime of a day with dinner (a walk-in is seated "now",
-// and tonight must still be bookable); the browser's clock is fixed at that instant.
+// and tonight must still be bookable; the file holds the Worker at that shift); the browser's
+// clock is fixed at that instant.
 // SCREENSHOTS=1 refreshes docs/console-*.png (a test run leaves the checkout clean).
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { build, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { build, ROOT } from "../../scripts/dev-server.mjs";
 import { createClient, createRestaurant, RESTAURANT_PASSWORD, request } from "../../scripts/restaurant.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 import { axeViolations } from "../support/axe.mjs";
 import { focused, tabTo } from "../support/keyboard.mjs";
+import { holdWorker } from "../support/shared-worker.mjs";
 
-const STATE = mkdtempSync(join(tmpdir(), "be-console-e2e-"));
 const SCREENSHOTS = !process.env.DEV_CLOCK && process.env.SCREENSHOTS;
 const ZONE = "Europe/Rome";
 
@@ -90,8 +89,7 @@ describe("the restaurant's console in Chromium", () => {
 
   before(async () => {
     build();
-    await migrate(STATE);
-    server = await startDevOnFreePort({ persistTo: STATE, clock: `+${start - Date.now()}` });
+    server = await holdWorker({ clock: `+${start - Date.now()}` });
     restaurant = await createRestaurant(server.url, { name: "Trattoria Console" });
     await bookTheDay();
     other = await createClient(server.url, {
@@ -108,8 +106,7 @@ describe("the restaurant's console in Chromium", () => {
 
   after(async () => {
     await browser?.close();
-    await server?.stop();
-    rmSync(STATE, { recursive: true, force: true });
+    await server?.release();
   });
 
   /** A few of the day's bookings by the staff, away from S1 and S2 (the walk-in's and the move's). */

@@ -6,27 +6,27 @@
 // the widget takes that answer instead of asking again.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { build, migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { build } from "../../scripts/dev-server.mjs";
 import { createRestaurant } from "../../scripts/restaurant.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 import { axeViolations } from "../support/axe.mjs";
 import { TEST_CATALOG } from "../support/catalog.mjs";
+import { guestAt } from "../support/guest.mjs";
+import { holdWorker } from "../support/shared-worker.mjs";
 
-const STATE = mkdtempSync(join(tmpdir(), "be-embed-e2e-"));
+/** The guest's address at the browser suites' shared Worker (tests/support/guest.mjs). */
+const GUEST = "192.0.2.101";
 
 describe("the widget embedded on another origin, while it loads", () => {
   let server, restaurant, browser, host, origin;
 
   before(async () => {
     build();
-    await migrate(STATE);
-    server = await startDevOnFreePort({ persistTo: STATE });
+    // the browser suites' Worker, on the real clock
+    server = await holdWorker();
     restaurant = await createRestaurant(server.url, { catalog: TEST_CATALOG, name: TEST_CATALOG.name });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     // the restaurant's own site, in French, with nothing but the docs' two lines
@@ -40,15 +40,21 @@ describe("the widget embedded on another origin, while it loads", () => {
     origin = `http://127.0.0.1:${host.address().port}`;
   });
 
+  /** A phone's page, its requests to the Worker from the guest's address. */
+  async function phone() {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await guestAt(context, server.url, GUEST);
+    return context.newPage();
+  }
+
   after(async () => {
     await browser?.close();
-    await server?.stop();
+    await server?.release();
     await new Promise((resolve) => host?.close(resolve));
-    rmSync(STATE, { recursive: true, force: true });
   });
 
   it("shows the booking page's shape and asks for its page, its language's table and its first times before the profile answers", async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await phone();
     const asked = [];
     page.on("request", (r) => asked.push(new URL(r.url()).pathname));
     let release;
@@ -95,11 +101,11 @@ describe("the widget embedded on another origin, while it loads", () => {
     );
     // the times asked for beside the profile were the ones shown: no second request for them
     assert.equal(asked.filter((p) => p === `${profile}/slots`).length, 1, asked.join("\n"));
-    await page.close();
+    await page.context().close();
   });
 
   it("on the hosted booking page, takes the times its head preloads rather than asking again", async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await phone();
     const slots = [];
     page.on("request", (r) => {
       if (new URL(r.url()).pathname.endsWith("/slots")) slots.push(r.url());
@@ -107,6 +113,6 @@ describe("the widget embedded on another origin, while it loads", () => {
     await page.goto(`${server.url}/p/${restaurant.public_key}/book?locale=fr`);
     await page.locator("booking-engine").locator('input[name="time"]').first().waitFor({ timeout: 30_000 });
     assert.equal(slots.length, 1, slots.join("\n"));
-    await page.close();
+    await page.context().close();
   });
 });

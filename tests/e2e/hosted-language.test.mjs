@@ -5,18 +5,14 @@
 // loads, once each.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { build, migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { build } from "../../scripts/dev-server.mjs";
 import { createRestaurant } from "../../scripts/restaurant.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 import { axeViolations } from "../support/axe.mjs";
 import { TEST_CATALOG } from "../support/catalog.mjs";
-
-const STATE = mkdtempSync(join(tmpdir(), "be-language-e2e-"));
+import { holdWorker } from "../support/shared-worker.mjs";
 
 /** The text of the page, the widget's shadow roots included. */
 const deepText = (page) =>
@@ -48,16 +44,15 @@ describe("the hosted pages' language", () => {
 
   before(async () => {
     build();
-    await migrate(STATE);
-    server = await startDevOnFreePort({ persistTo: STATE });
+    // the browser suites' Worker, on the real clock
+    server = await holdWorker();
     restaurant = await createRestaurant(server.url, { catalog: TEST_CATALOG, name: TEST_CATALOG.name });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
   after(async () => {
     await browser?.close();
-    await server?.stop();
-    rmSync(STATE, { recursive: true, force: true });
+    await server?.release();
   });
 
   it("an Italian phone gets the booking page in Italian, without ?locale=", async () => {

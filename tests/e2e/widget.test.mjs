@@ -3,27 +3,31 @@
 // integrator reads the reservation back; the guest cancels through the manage link; a time taken
 // meanwhile through the integrator API; and the widget embedded on another origin.
 // DEV_CLOCK (an ISO instant) sets the Worker's and the browser's clocks; BROWSER_ZONE the
-// browser's time zone (npm test runs this file at the instants of scripts/instants.mjs).
+// browser's time zone. With TEST_INSTANTS=1 (npm test) the file runs on the real clock and again
+// at each instant of scripts/instants.mjs, a restaurant of its own each time, one run after the
+// other; each run holds the browser suites' shared Worker at its clock
+// (tests/support/shared-worker.mjs), its browser a guest of an address of its own.
 import "../support/fetch.mjs";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { build, migrate, ROOT, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { build, ROOT } from "../../scripts/dev-server.mjs";
+import { INSTANTS } from "../../scripts/instants.mjs";
 import { createRestaurant } from "../../scripts/restaurant.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 import { axeViolations } from "../support/axe.mjs";
 import { TEST_CATALOG } from "../support/catalog.mjs";
+import { guestAt } from "../support/guest.mjs";
 import { focused, tabTo } from "../support/keyboard.mjs";
+import { holdWorker } from "../support/shared-worker.mjs";
 
-const CLOCK = process.env.DEV_CLOCK || undefined;
-const BROWSER_ZONE = process.env.BROWSER_ZONE || undefined;
-/** For a test whose answer cannot depend on the day, the hour or the zone: run on the real clock, skipped at npm test's fixed instants. */
-const ANY_TIME = { skip: CLOCK ? "independent of the clock: runs on the real clock" : false };
-const STATE = mkdtempSync(join(tmpdir(), "be-widget-e2e-"));
+/** The runs of the file: at DEV_CLOCK (else the real clock), and with TEST_INSTANTS at each fixed instant. */
+const RUNS = [
+  { clock: process.env.DEV_CLOCK || undefined, zone: process.env.BROWSER_ZONE || undefined },
+  ...(process.env.TEST_INSTANTS ? INSTANTS.map(({ clock, zone }) => ({ clock, zone })) : []),
+];
 const SCREENSHOT = join(ROOT, "docs", "booking-page.png");
 const CHANGE_SCREENSHOT = join(ROOT, "docs", "change-form.png");
 
@@ -67,16 +71,47 @@ const deepText = (page) =>
     return walk(document.body).replace(/\s+/g, " ");
   });
 
-describe("the booking widget on the hosted pages", () => {
-  let server, restaurant, browser, api;
-  const unique = `Keyboard${Date.now().toString(36)}`;
+/** One Chromium for every run. */
+let browser;
+after(() => browser?.close());
+
+/**
+ * Waits until no CSS transition or animation runs on the page, in its shadow roots too (a colour
+ * in mid-transition is no colour axe should judge).
+ */
+const settled = (page) =>
+  page.waitForFunction(() => {
+    const running = (root) =>
+      root.getAnimations().some((a) => a.playState === "running") ||
+      [...root.querySelectorAll("*")].some((el) => el.shadowRoot && running(el.shadowRoot));
+    return !running(document);
+  });
+
+for (const [i, run] of RUNS.entries()) {
+  const at = run.clock ? ` at ${run.clock} (browser in ${run.zone})` : "";
+  describe(`the booking widget on the hosted pages${at}`, () => hostedPages(run, i));
+}
+
+/** The file's tests at one clock (`clock`, an ISO instant, or the real clock), the browser in `zone`. */
+function hostedPages({ clock: CLOCK, zone: BROWSER_ZONE }, run) {
+  /** For a test whose answer cannot depend on the day, the hour or the zone: run on the real clock, skipped at npm test's fixed instants. */
+  const ANY_TIME = { skip: CLOCK ? "independent of the clock: runs on the real clock" : false };
+  // The run's guest addresses (TEST-NET-1): its browser's, and another guest's. The shared Worker's
+  // per-address budgets are the run's own, apart from the component tests' browser and other runs.
+  const GUEST = `192.0.2.${2 * run + 1}`;
+  const OTHER = `192.0.2.${2 * run + 2}`;
+  /** A call of the public API from Node, as the run's browser guest. */
+  const asGuest = (url, init = {}) =>
+    fetch(url, { ...init, headers: { "CF-Connecting-IP": GUEST, ...init.headers } });
+  let server, hold, restaurant, api;
+  const unique = `Keyboard${Date.now().toString(36)}${run}`;
 
   before(async () => {
     build();
-    await migrate(STATE);
-    server = await startDevOnFreePort({ persistTo: STATE, clock: CLOCK });
+    hold = await holdWorker({ clock: CLOCK });
+    server = { url: hold.url };
     restaurant = await createRestaurant(server.url, { catalog: TEST_CATALOG, name: TEST_CATALOG.name });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     api = async (path, init = {}) => {
       const res = await fetch(`${server.url}/api/v2${path}`, {
         ...init,
@@ -91,21 +126,18 @@ describe("the booking widget on the hosted pages", () => {
     };
   });
 
-  /** A browser context in BROWSER_ZONE, its clock at DEV_CLOCK when one is set. */
+  /** A browser context in BROWSER_ZONE, its clock at DEV_CLOCK when one is set, a guest of the run's address. */
   async function newContext(options = {}) {
     const context = await browser.newContext({
       ...(BROWSER_ZONE ? { timezoneId: BROWSER_ZONE } : {}),
       ...options,
     });
     if (CLOCK) await context.clock.setFixedTime(new Date(CLOCK));
+    await guestAt(context, server.url, GUEST);
     return context;
   }
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(STATE, { recursive: true, force: true });
-  });
+  after(() => hold?.release());
 
   /** The integrator's view of the guest's reservation, found by the guest's unique last name. */
   async function integratorRead(lastName, date) {
@@ -129,7 +161,7 @@ describe("the booking widget on the hosted pages", () => {
 
   it("runs at the instant it says: the first bookable date is Rome's an hour (the notice) on", async () => {
     const at = CLOCK ? Date.parse(CLOCK) : Date.now();
-    const profile = (await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}`)).json())
+    const profile = (await (await asGuest(`${server.url}/api/v2/public/${restaurant.public_key}`)).json())
       .data[0];
     const rome = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome" }).format(ms);
     // On the real clock the hour may turn between the two reads: either date is then right.
@@ -268,10 +300,14 @@ describe("the booking widget on the hosted pages", () => {
     // The largest party: one table fits it, so a staff booking at that time fills it.
     await tabTo(page, (f) => f.id === "pax", "the party size");
     // The list's last entry is "More than 8" (by phone): one up is the largest party online.
+    const eight = page.waitForResponse(
+      (r) => /\/slots\?/.test(r.url()) && new URL(r.url()).searchParams.get("pax") === "8",
+    );
     await page.keyboard.press("End");
     await page.keyboard.press("ArrowUp");
     assert.equal((await focused(page)).value, "8");
-    await page.waitForTimeout(100);
+    // "More than 8" showed no times; the times for 8 come once their answer is in
+    await eight;
     await deepWait(page, 'input[name="time"]');
     // The next day: a whole service ahead (late in the evening, today's last times leave no alternative).
     await tabTo(page, (f) => f.date, "the date grid");
@@ -333,8 +369,8 @@ describe("the booking widget on the hosted pages", () => {
     const base = `${server.url}/p/${restaurant.public_key}`;
     const check = async (what) => assert.deepEqual(await axeViolations(page), [], what);
     await page.goto(base);
-    await deepWait(page, "be-welcome-page");
-    await page.waitForTimeout(200);
+    await deepWait(page, '[part="welcome"]');
+    await settled(page);
     await check("welcome");
     await page.goto(`${base}/services`);
     await deepWait(page, "li h4");
@@ -404,12 +440,12 @@ describe("the booking widget on the hosted pages", () => {
 
   it("says online cancellation has closed (403 cancel_notice_passed) and reads the reservation again", async () => {
     const pub = `${server.url}/api/v2/public/${restaurant.public_key}`;
-    const profile = (await (await fetch(pub)).json()).data[0];
-    const days = (await (await fetch(`${pub}/slots?date=${profile.first_date}&pax=2&days=14`)).json()).data;
+    const profile = (await (await asGuest(pub)).json()).data[0];
+    const days = (await (await asGuest(`${pub}/slots?date=${profile.first_date}&pax=2&days=14`)).json()).data;
     // A day after the first, so that the reservation can still be cancelled when the page opens.
     const day = days.slice(1).find((d) => d.services.some((s) => s.times.length));
     const hour = day.services.find((s) => s.times.length).times.at(-1);
-    const res = await fetch(`${pub}/reservations`, {
+    const res = await asGuest(`${pub}/reservations`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({
@@ -504,8 +540,8 @@ describe("the booking widget on the hosted pages", () => {
     // Booked by another guest's address (the browser's write budget stays for the change).
     const day = (
       await (
-        await fetch(
-          `${server.url}/api/v2/public/${restaurant.public_key}/slots?date=${(await (await fetch(`${server.url}/api/v2/public/${restaurant.public_key}`)).json()).data[0].first_date}&pax=2&days=14`,
+        await asGuest(
+          `${server.url}/api/v2/public/${restaurant.public_key}/slots?date=${(await (await asGuest(`${server.url}/api/v2/public/${restaurant.public_key}`)).json()).data[0].first_date}&pax=2&days=14`,
         )
       ).json()
     ).data
@@ -514,7 +550,7 @@ describe("the booking widget on the hosted pages", () => {
     const service = day.services.find((x) => x.times.length >= 2);
     const res = await fetch(`${server.url}/api/v2/public/${restaurant.public_key}/reservations`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.77.0.1" },
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": OTHER },
       body: JSON.stringify({
         date: day.date,
         hour: service.times[0],
@@ -666,4 +702,4 @@ describe("the booking widget on the hosted pages", () => {
       await new Promise((resolve) => embed.close(resolve));
     }
   });
-});
+}

@@ -1,11 +1,15 @@
 // `npm start` (scripts/start.mjs) for the end-to-end tests: on a port and state folder of the
-// test's own, resolved with its banner once it says Ready; and stopped again.
+// test's own, resolved with its banner once it says Ready; and stopped again. Its local secrets
+// are the test's own too: the first npm start of a test file keeps them in its state folder
+// (DEV_VARS_FILE, which the commands the test runs after it inherit), never in the developer's
+// .dev.vars.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { freePort, ROOT } from "../../scripts/dev-server.mjs";
 
 export function npmStart({ port, state, timeoutMs = 90_000 }) {
   const started = Date.now();
+  process.env.DEV_VARS_FILE ??= join(state, "dev.vars");
   const child = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs")], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), STATE_DIR: state },

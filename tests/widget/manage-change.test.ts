@@ -98,6 +98,8 @@ describe("changing the reservation from the manage page (keyboard only)", () => 
     const { date, token } = await managed(2, 15, "12:00:00");
     const el = await mount(token, "it");
     const manage = await inShadow(el, "be-manage-page");
+    // the reservation is read first: Tab finds no Change button before it is shown
+    await inShadow(manage, "#change");
     await tabTo(() => manage.shadowRoot!.querySelector("#change"));
     await press("Enter");
     const form = await inShadow(manage, "be-manage-change");

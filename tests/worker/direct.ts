@@ -1,7 +1,7 @@
 /**
- * The Worker's app called in the test's own isolate. A flood of a few hundred requests through
- * the test pool's `exports` slows down more with every request (each costs more than the one
- * before); the app itself does not, so the suites that need hundreds of requests use this.
+ * The Worker's app called in the test's own request, without a request of its own in the runtime
+ * (no `exports` round trip): the suites that send hundreds of requests use it. (The pool's
+ * `exports` used to cost more with every request; patches/ mends that, see docs/testing.md.)
  */
 import { env } from "cloudflare:workers";
 import { createApp } from "../../worker/app";

@@ -55,9 +55,18 @@ export interface TestClient {
   call: (path: string, o?: CallOptions) => ReturnType<typeof call>;
 }
 
-/** A caller address of its own: the per-IP limits (auth, public widget API) of one test never reach another. */
-const octet = () => Math.floor(Math.random() * 256);
-export const freshIp = () => `10.${octet()}.${octet()}.${octet()}`;
+/**
+ * A caller address of its own: the per-IP limits (auth, public widget API) of one test never reach
+ * another. The files of a pool worker share its runtime and its limiters, so the addresses are
+ * counted on the runtime's global object, never drawn at random: no two calls of a run share one.
+ */
+const addresses = globalThis as { __lastAddress?: number };
+export function freshIp(): string {
+  // from 10.16.0.1 on: below it, the addresses some tests name themselves
+  const n = (addresses.__lastAddress ?? 0x100000) + 1;
+  addresses.__lastAddress = n;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
 
 export async function newClient(name = "Test Restaurant"): Promise<TestClient> {
   const username = unique("user");

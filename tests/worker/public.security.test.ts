@@ -14,8 +14,7 @@ describe("per-IP rate limit", () => {
     const r = await smallRestaurant();
     const flood = guestOf(r.publicKey);
     // vitest.config.ts gives PUBLIC_RATE_LIMITER 120 requests a minute per key (as wrangler.toml
-    // does): spend them in parallel waves (first in this file: every request of a test file costs a
-    // little more than the one before).
+    // does): spend them in parallel waves.
     let limited: Awaited<ReturnType<typeof flood.call>> | undefined;
     for (let wave = 0; wave < 3 && !limited; wave++) {
       const answers = await Promise.all(

@@ -4,7 +4,7 @@
  * credentials (401) and unknown bookings (404). The partner sees only bookings it made.
  */
 import { describe, expect, it } from "vitest";
-import { atArrival, book, call, expectProblem, GUEST } from "./helpers";
+import { atArrival, book, call, expectProblem, freshIp, GUEST } from "./helpers";
 import {
   basic,
   merchant,
@@ -49,7 +49,7 @@ describe("the partner's credentials", () => {
           body: path.includes("/v3/") && path !== "/v3/HealthCheck" ? {} : undefined,
           headers: {
             ...(auth && { Authorization: auth }),
-            "CF-Connecting-IP": `10.14.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`,
+            "CF-Connecting-IP": freshIp(),
           },
         });
         expectProblem(res, 401, "authentication required");
