@@ -152,6 +152,23 @@ async function runSteps(r, env, stream) {
   return { code: 0, output, took: seconds(started) };
 }
 
+/** What failed, gathered for the end of the log (CI keeps only the log's tail). */
+const failures = [];
+/** The lines of a failed run that name what failed, each with what follows it; at most 300. */
+function failureLines(output) {
+  const lines = output
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")
+    .filter((line) => !/workerd@|^uncaught exception|^exception = /.test(line));
+  const marks = /^\s*(not ok\b|FAIL\b|\u274c|\u2717|\u00d7 )|\bAssertionError\b|\bTimed out\b/;
+  const keep = new Set();
+  lines.forEach((line, i) => {
+    if (marks.test(line)) for (let j = i; j < Math.min(lines.length, i + 20); j++) keep.add(j);
+  });
+  const picked = [...keep].sort((a, b) => a - b).map((i) => lines[i]);
+  return (picked.length ? picked : lines.slice(-120)).slice(0, 300).join("\n");
+}
+
 /** One stage: its runs side by side; `stream` when it is the only run going. */
 async function runStage(stage, stream) {
   const started = Date.now();
@@ -166,7 +183,10 @@ async function runStage(stage, stream) {
       console.log(
         `--- ${stage.runs[i].what}: ${r.code === 0 ? "ok" : `FAILED (exit ${r.code})`} in ${r.took}`,
       );
-      if (r.code !== 0) failed = true;
+      if (r.code !== 0) {
+        failed = true;
+        failures.push(`--- ${stage.runs[i].what} (${stage.name})\n${failureLines(r.output)}`);
+      }
     }
   } finally {
     await stage.after?.();
@@ -180,7 +200,10 @@ let count = 0;
 for (const stage of chosen) {
   const group = stage.together ?? [stage];
   const passed = await Promise.all(group.map((s) => runStage(s, group.length === 1)));
-  if (passed.includes(false)) process.exit(1);
+  if (passed.includes(false)) {
+    console.log(`\n=== what failed (repeated from above)\n${failures.join("\n")}`);
+    process.exit(1);
+  }
   count += group.reduce((n, s) => n + s.runs.length, 0);
 }
 console.log(`\n=== all ${count} runs of ${chosen.length} stages passed in ${seconds(total)}`);
