@@ -58,6 +58,8 @@ const devClock =
 
 export default defineConfig({
   plugins: [
+    // Vite's close runs this: the two servers above end with the run instead of holding it open.
+    { name: "close-test-servers", closeBundle: () => Promise.all([receiver.close(), stripe.close()]) },
     cloudflareTest({
       main: "./worker/index.ts",
       // wrangler.toml, read without the developer's .dev.vars: every secret the tests need is below

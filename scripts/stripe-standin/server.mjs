@@ -309,7 +309,11 @@ export async function startStripeStandin(options = {}) {
     events,
     requests,
     target: (url) => events.target(url),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
     server,
   };
 }
