@@ -34,6 +34,7 @@ export const PROPERTY_TABLES = [
   { table: "waitlist_offers" },
   { table: "webhook_event_bodies", via: { table: "webhook_events", key: "event_id" } },
   { table: "message_bodies", via: { table: "messages", key: "message_id" } },
+  { table: "audit_log" },
 ];
 
 /** The row a trigger of each operation sees. */

@@ -61,6 +61,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
     sequenced: false,
   },
   { name: "waitlist_offers", where: own, key: "id", sequenced: true },
+  { name: "audit_log", where: own, key: "id", sequenced: true },
 ];
 
 export function movedTable(name: string): MovedTable {

@@ -15,6 +15,7 @@ export const SEQUENCED_TABLES = [
   "webhook_attempts",
   "messages",
   "waitlist_offers",
+  "audit_log",
 ] as const;
 
 /** Every table of a shard, for `ops shards`. */
