@@ -5,9 +5,9 @@
  */
 const COMPOSITION = "^worker/(index|app|cron|wiring)\\.ts$";
 const KERNEL = "^worker/((env|config|errors)\\.ts$|lib/|db/|shards/|outbox/|restaurant/)";
-const FEATURES = "^worker/(reservations|customers|availability|properties)/";
+const FEATURES = "^worker/(reservations|customers|availability|properties|audit)/";
 const REACTIONS = "^worker/(messages|webhooks|waitlist|live)/";
-const SURFACES = "^worker/(auth|oauth|public|searchengine|ops|docs|console)/";
+const SURFACES = "^worker/(auth|oauth|public|searchengine|ops|docs|console|staff)/";
 /** Pure modules: rules and formats, tested without a database or a request. */
 const PURE = [
   "^worker/availability/(engine|rules)\\.ts$",
@@ -16,6 +16,8 @@ const PURE = [
   "^worker/messages/(texts|ical|plan)\\.ts$",
   "^worker/waitlist/pick\\.ts$",
   "^worker/searchengine/google\\.ts$",
+  "^worker/audit/actor\\.ts$",
+  "^worker/staff/roles\\.ts$",
   "^worker/lib/(localtime|zone)\\.ts$",
 ];
 

@@ -61,6 +61,8 @@ import { reservationsRouter } from "./reservations/reservations.routes";
 import { partnerAuth } from "./searchengine/partner";
 import { searchengineRouter } from "./searchengine/searchengine.routes";
 import { searchengineSwitchRouter } from "./searchengine/switch.routes";
+import { auditRouter } from "./staff/audit.routes";
+import { staffRouter } from "./staff/staff.routes";
 import { registerWebhookEvents, webhooksRouter } from "./webhooks/webhooks.routes";
 import { wire } from "./wiring";
 
@@ -215,6 +217,9 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   app.route(`${base}/properties`, propertiesRouter);
   // The apps a restaurant connected: the console's restaurant view, or a client about itself.
   app.route(`${base}/properties`, grantsRouter);
+  // Its staff and who changed what.
+  app.route(`${base}/properties`, staffRouter);
+  app.route(`${base}/properties`, auditRouter);
   for (const [path, router] of PROPERTY_SCOPED) {
     app.use(`${base}/${path}/*`, ...before, requireProperty(preloads[path]), idempotent);
     app.route(`${base}/${path}`, router);

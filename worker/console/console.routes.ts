@@ -2,10 +2,13 @@
  * The restaurant's console (docs/console.md): its pages, its session and a platform's link.
  * Private to the console's own page (JSON, same origin, cookie session), so not in the OpenAPI
  * document; the console's data comes from the integrator API served again at /console/api/v2.
- *   POST   /console/session      sign in {username, password}
+ *   POST   /console/session      sign in {email | username, password}
  *   GET    /console/session      the session (401 when signed out)
  *   DELETE /console/session      sign out (X-CSRF-Token)
- *   POST   /console/password     {old_password, new_password} (X-CSRF-Token)
+ *   GET    /console/session/switch  who can take the tablet: active members with a PIN
+ *   POST   /console/session/switch  {staff_id, pin}: that member at this console from now on
+ *   POST   /console/password     {old_password, new_password}: one's own (X-CSRF-Token)
+ *   POST   /console/invite/:token  {name, password}: an invitation accepted, signed in
  *   POST   /console/password/forgot  {username}: a reset link to the property's email (202)
  *   POST   /console/password/reset   {token, password}: the link's new password (no session)
  *   GET    /console/link/:token  a platform's single-use link
@@ -14,16 +17,20 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { openLiveFeed } from "./live";
+import { changePassword, switchable, switchUser } from "./member.handlers";
 import { SHELL_PATHS, showShell } from "./pages";
 import { forgotPassword, resetPassword } from "./reset";
 import { requireConsoleSession } from "./session";
-import { changePassword, followLink, showSession, signIn, signOut } from "./session.handlers";
+import { acceptInvitation, followLink, showSession, signIn, signOut } from "./session.handlers";
 
 export const consoleRouter = new Hono<AppEnv>()
   .post("/session", signIn)
   .get("/session", requireConsoleSession(), showSession)
   .delete("/session", requireConsoleSession(), signOut)
+  .get("/session/switch", requireConsoleSession(), switchable)
+  .post("/session/switch", requireConsoleSession(), switchUser)
   .post("/password", requireConsoleSession(), changePassword)
+  .post("/invite/:token", acceptInvitation)
   .post("/password/forgot", forgotPassword)
   .post("/password/reset", resetPassword)
   .get("/link/:token", followLink)

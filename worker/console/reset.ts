@@ -4,8 +4,8 @@
  *     another); a live property with an email gets the link, through the messages outbox, in the
  *     restaurant's language. Limited like the sign-in, per username and per address.
  *   POST /console/password/reset {token, password}: the link works once and only in time (410
- *     link_expired otherwise); the password is set as the change sets it, every session of the
- *     property ends, and nobody is signed in: the owner signs in with the new password.
+ *     link_expired otherwise); the password is set as the change sets it, every session it opened
+ *     ends, and nobody is signed in: the owner signs in with the new password.
  * The token is kept hashed (console_links, kind reset); the outbox keeps its nonce, from which the
  * LINK_SECRET makes it again when the message is written out (messages/reset.ts).
  */
@@ -25,11 +25,12 @@ import { RESET_MINUTES, writeResetMessage } from "../messages/reset";
 import { sendNow } from "../outbox/dispatch";
 import { credentialChanges } from "../properties/credentials";
 import { getPropertyRow } from "../properties/properties.repo";
+import { endSessionSockets } from "../restaurant/restaurant";
 import { findByUsername, getEntry, setCredentials } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
-import { asLocale, endEverySession } from "./session";
+import { asLocale, endSessions } from "./session";
 import { bodyOf } from "./session.handlers";
-import { insertConsoleLink, spendConsoleLink } from "./sessions.repo";
+import { accountSessions, insertConsoleLink, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
 
@@ -103,7 +104,9 @@ export async function resetPassword(c: Ctx) {
   if (!entry || entry.deletedAt)
     throw new ApiError("link_expired", "this reset link has expired or was used already; ask for a new one");
   await setCredentials(control, entry.id, await credentialChanges({ password: body.password }));
-  // the new password ends the property's other reset links (a trigger of the directory)
-  await endEverySession(c, entry.id);
+  // the new password ends the property's other reset links (a trigger of the directory), and the
+  // sessions the old one opened
+  await endSessions(c, entry.id, await accountSessions(control, entry.id));
+  await endSessionSockets(c.env, entry.id, "account");
   return c.json({ data: [{ username: entry.username }] }, 200);
 }

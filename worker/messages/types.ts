@@ -20,6 +20,11 @@ export interface ResetSnapshot {
   reset: { nonce: string; token_hash: string; expires_at: string };
 }
 
+/** A staff invitation: to the invitee's email, about the restaurant's console, with no reservation. */
+export interface InviteSnapshot {
+  invite: { nonce: string; token_hash: string; expires_at: string; role: string; name: string | null };
+}
+
 export type MessageState = (typeof MESSAGE_STATES)[number];
 
 export type OfferState = (typeof OFFER_STATES)[number];

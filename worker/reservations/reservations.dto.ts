@@ -1,6 +1,7 @@
 /** Reservations and their history as the integrator API shows them. */
 import type { Context } from "hono";
 import { resolveSettings } from "../../shared/schemas";
+import { type Actor, actorOf } from "../audit/actor";
 import type { AppEnv } from "../env";
 import { toLocalDateTime } from "../lib/localtime";
 import { type HistoryRow, loadRelated, type Related, type ReservationRow } from "./reservations.repo";
@@ -23,12 +24,13 @@ export async function present<K extends "start_date" | "start_day">(
   return rows.map((r) => toReservationDto(r, related, tz, key));
 }
 
-/** One history entry, its instant on the restaurant's wall clock. */
-export function toHistoryDto(h: HistoryRow, tz: string) {
+/** One history entry, its instant on the restaurant's wall clock, who made it by key and by name. */
+export function toHistoryDto(h: HistoryRow, tz: string, actors: ReadonlyMap<string, Actor>) {
   return {
     id: h.seq,
     at: toLocalDateTime(tz, h.at, true),
     actor: h.actor,
+    by: actorOf(h.actor, actors),
     action: h.action,
     from_status: h.fromStatus,
     to_status: h.toStatus,
