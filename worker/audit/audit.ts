@@ -36,15 +36,17 @@ export interface Change {
   propertyId?: number;
   /** the property's shard: the request's own unless given */
   db?: Db;
+  /** who: the request's actor unless given (the console's own routes name the member at it) */
+  actor?: string;
 }
 
 /** Writes one change of the request's property, by the request's actor. */
 export async function recordChange(c: Context<AppEnv>, change: Change): Promise<void> {
-  const { db, propertyId, ...rest } = change;
+  const { db, propertyId, actor, ...rest } = change;
   await insertAudit(db ?? c.get("db"), {
     ...rest,
     propertyId: propertyId ?? c.get("property").id,
-    actor: requestActor(c),
+    actor: actor ?? requestActor(c),
   });
 }
 

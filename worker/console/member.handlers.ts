@@ -96,6 +96,7 @@ export async function changePassword(c: Ctx) {
     action: "password_changed",
     subject: "staff",
     subjectId: member.id,
+    actor: session.who.actor,
     propertyId: session.entry.id,
     db: shardDb(openShard(c.env, session.entry.shard, { write: true })),
   });
