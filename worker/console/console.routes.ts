@@ -9,6 +9,7 @@
  *   POST   /console/session/switch  {staff_id, pin}: that member at this console from now on
  *   POST   /console/password     {old_password, new_password}: one's own (X-CSRF-Token)
  *   POST   /console/invite/:token  {name, password}: an invitation accepted, signed in
+ *   /console/passkeys, /console/passkey  a member's passkeys, and signing in with one (passkeys.ts)
  *   POST   /console/password/forgot  {username}: a reset link to the property's email (202)
  *   POST   /console/password/reset   {token, password}: the link's new password (no session)
  *   GET    /console/link/:token  a platform's single-use link
@@ -19,6 +20,14 @@ import type { AppEnv } from "../env";
 import { openLiveFeed } from "./live";
 import { changePassword, switchable, switchUser } from "./member.handlers";
 import { SHELL_PATHS, showShell } from "./pages";
+import {
+  listPasskeys,
+  register,
+  registrationOptions,
+  removePasskey,
+  signInOptions,
+  signInWithPasskey,
+} from "./passkeys";
 import { forgotPassword, resetPassword } from "./reset";
 import { requireConsoleSession } from "./session";
 import { acceptInvitation, followLink, showSession, signIn, signOut } from "./session.handlers";
@@ -31,6 +40,12 @@ export const consoleRouter = new Hono<AppEnv>()
   .post("/session/switch", requireConsoleSession(), switchUser)
   .post("/password", requireConsoleSession(), changePassword)
   .post("/invite/:token", acceptInvitation)
+  .get("/passkeys", requireConsoleSession(), listPasskeys)
+  .post("/passkeys/options", requireConsoleSession(), registrationOptions)
+  .post("/passkeys", requireConsoleSession(), register)
+  .delete("/passkeys/:id", requireConsoleSession(), removePasskey)
+  .post("/passkey/options", signInOptions)
+  .post("/passkey", signInWithPasskey)
   .post("/password/forgot", forgotPassword)
   .post("/password/reset", resetPassword)
   .get("/link/:token", followLink)
