@@ -18,6 +18,7 @@ const loaders: Record<View, () => Promise<void>> = {
   restaurant: async () => define("bc-restaurant-view", (await import("./restaurant-view.js")).RestaurantView),
   "sign-in": async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),
   reset: async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),
+  invite: async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),
 };
 
 /** Defines the view's element (it renders once defined; Lit keeps the properties set before). */

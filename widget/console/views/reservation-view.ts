@@ -10,7 +10,7 @@ import { formatDate, formatTime } from "../../format.js";
 import { ApiError, type ReservationChange } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
-import { channelText, guestName, occasionText, statusText } from "../parts/words.js";
+import { actorName, channelText, guestName, occasionText, statusText } from "../parts/words.js";
 import type { HistoryItem, Message, Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
 
@@ -94,7 +94,7 @@ export class ReservationView extends ConsoleView {
       ${this.summary(r)} ${this.actions(r)} ${this.edit(r, d.tables)}
       <section aria-labelledby="history-title">
         <h2 id="history-title">${msg("History", { id: "console.res.history" })}</h2>
-        <ol>${d.history.map((h) => html`<li><time>${h.at.slice(0, 16).replace("T", " ")}</time> · ${h.action}${h.to_status && h.to_status !== h.from_status ? ` → ${h.to_status}` : ""} <span class="muted">(${h.actor})</span></li>`)}</ol>
+        <ol>${d.history.map((h) => html`<li><time>${h.at.slice(0, 16).replace("T", " ")}</time> · ${h.action}${h.to_status && h.to_status !== h.from_status ? ` → ${h.to_status}` : ""} <span class="muted">(${h.by ? actorName(h.by) : h.actor})</span></li>`)}</ol>
       </section>
       <section aria-labelledby="messages-title">
         <h2 id="messages-title">${msg("Messages", { id: "console.res.messages" })}</h2>
