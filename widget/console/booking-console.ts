@@ -240,12 +240,17 @@ export class BookingConsole extends LitElement {
   }
 
   override render() {
+    const shown = (session: Session | undefined) =>
+      session && !["sign-in", "reset", "invite"].includes(this.route.view)
+        ? this.signedIn(session)
+        : this.signInView();
     return this.sessionTask.render({
-      pending: () => html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
-      complete: (session) =>
-        session && !["sign-in", "reset", "invite"].includes(this.route.view)
-          ? this.signedIn(session)
-          : this.signInView(),
+      // reading the session again (another member took the tablet) keeps the screen as it was meanwhile
+      pending: () =>
+        this.session
+          ? shown(this.session)
+          : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
+      complete: shown,
       error: (err) => html`<main part="main">${actionError(err)}</main>`,
     });
   }
