@@ -12,7 +12,10 @@ import {
 } from "./console-env.js";
 import { restaurant, staff, until } from "./env.js";
 
-before(() => useConsoleRestaurant());
+let username = "";
+before(async () => {
+  username = (await useConsoleRestaurant()).username;
+});
 
 /** A section element inside the restaurant view, once it rendered its heading. */
 async function section(view: HTMLElement, tag: string): Promise<HTMLElement> {
@@ -67,7 +70,7 @@ describe("<booking-console>: staff, the audit and the shared tablet", () => {
     const el = await openConsole("/console/restaurant");
     const view = await viewOf(el, "bc-restaurant-view");
     const staffSection = await section(view, "bc-staff-section");
-    await byText(staffSection, "th", new RegExp(restaurant().username as string));
+    await byText(staffSection, "th", new RegExp(username));
     await expect(await settled(el)).to.be.accessible();
     const form = await shown<HTMLFormElement>(staffSection, 'form[aria-label="Invite a person"]');
     type(form.querySelector<HTMLInputElement>('[name="email"]')!, "bea.host@staff.example");

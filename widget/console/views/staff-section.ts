@@ -5,7 +5,7 @@
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
-import { html, LitElement, nothing } from "lit";
+import { css, html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import type { ConsoleApi } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
@@ -18,7 +18,35 @@ const ROLES: Role[] = ["host", "manager", "owner"];
 /** @csspart section - the section */
 @localized()
 export class StaffSection extends LitElement {
-  static override styles = [theme, base, consoleStyles];
+  static override styles = [
+    theme,
+    base,
+    consoleStyles,
+    css`
+      thead th {
+        white-space: nowrap;
+      }
+      tbody th {
+        color: var(--_text);
+      }
+      .email {
+        display: block;
+        font-weight: 400;
+        color: var(--_muted);
+        overflow-wrap: anywhere;
+      }
+      td select {
+        min-width: 8.5rem;
+      }
+      td .toolbar {
+        margin-bottom: 0.4rem;
+        flex-wrap: nowrap;
+      }
+      td .toolbar input {
+        width: 5.5rem;
+      }
+    `,
+  ];
 
   @property({ attribute: false }) api!: ConsoleApi;
   @property({ type: Number }) version = 0;
@@ -51,10 +79,9 @@ export class StaffSection extends LitElement {
       <caption class="muted">${msg("Each person signs in as themselves; what they may do follows their role.", { id: "console.staff.caption" })}</caption>
       <thead><tr>
         <th scope="col">${msg("Name", { id: "console.col.name" })}</th>
-        <th scope="col">${msg("Email", { id: "console.new.email" })}</th>
         <th scope="col">${msg("Role", { id: "console.staff.role" })}</th>
-        <th scope="col">${msg("PIN", { id: "console.switch.pin" })}</th>
         <th scope="col">${msg("Last sign-in", { id: "console.staff.last" })}</th>
+        <th scope="col">${msg("PIN", { id: "console.switch.pin" })}</th>
         <th scope="col">${msg("Actions", { id: "console.staff.actions" })}</th>
       </tr></thead>
       <tbody>${members.map((m) => this.row(m))}</tbody>
@@ -70,21 +97,21 @@ export class StaffSection extends LitElement {
         ? msg("invited", { id: "console.staff.invited" })
         : "";
     return html`<tr>
-      <th scope="row">${name}${status ? html` <span class="badge">${status}</span>` : nothing}</th>
-      <td>${m.email ?? msg("the restaurant's own sign-in", { id: "console.staff.account" })}</td>
+      <th scope="row">${m.name ?? "—"}${status ? html` <span class="badge">${status}</span>` : nothing}
+        <span class="email">${m.email ?? msg("the restaurant's own sign-in", { id: "console.staff.account" })}</span></th>
       <td><select aria-label=${msg(str`Role of ${name}`, { id: "console.staff.role.of" })} ?disabled=${!m.active} @change=${(e: Event) => this.change(m, { role: (e.target as HTMLSelectElement).value as Role })}>
           ${ROLES.map((r) => html`<option value=${r} ?selected=${r === m.role}>${roleName(r)}</option>`)}
         </select></td>
-      <td>${m.pin_set ? msg("set", { id: "console.staff.pin.set" }) : "—"}</td>
       <td>${m.last_sign_in_at ? m.last_sign_in_at.slice(0, 16).replace("T", " ") : "—"}</td>
+      <td>${m.pin_set ? msg("set", { id: "console.staff.pin.set" }) : "—"}</td>
       <td><form class="toolbar" aria-label=${msg(str`PIN of ${name}`, { id: "console.staff.pin.of" })} @submit=${(e: SubmitEvent) => this.setPin(e, m)} novalidate>
-          <label>${msg("New PIN", { id: "console.staff.pin.new" })}<input name="pin" inputmode="numeric" maxlength="6" size="6" autocomplete="off" aria-invalid=${invalid(err, "pin")} aria-describedby="e-pin-${m.id}" /></label>
+          <input name="pin" inputmode="numeric" maxlength="6" autocomplete="off" aria-label=${msg(str`New PIN of ${name}`, { id: "console.staff.pin.new.of" })} aria-invalid=${invalid(err, "pin")} aria-describedby="e-pin-${m.id}" />
           <button class="btn small secondary" type="submit">${msg("Set the PIN", { id: "console.staff.pin.save" })}</button>
         </form>${fieldError(err, "pin", `e-pin-${m.id}`)}
         ${
           m.active
-            ? html`<button class="btn small secondary" type="button" @click=${() => this.change(m, { active: false })}>${msg(str`Deactivate ${name}`, { id: "console.staff.deactivate" })}</button>`
-            : html`<button class="btn small secondary" type="button" @click=${() => this.change(m, { active: true })}>${msg(str`Let ${name} back`, { id: "console.staff.reactivate" })}</button>`
+            ? html`<button class="btn small secondary" type="button" aria-label=${msg(str`Deactivate ${name}`, { id: "console.staff.deactivate" })} @click=${() => this.change(m, { active: false })}>${msg("Deactivate", { id: "console.staff.deactivate.short" })}</button>`
+            : html`<button class="btn small secondary" type="button" aria-label=${msg(str`Let ${name} back`, { id: "console.staff.reactivate" })} @click=${() => this.change(m, { active: true })}>${msg("Let back", { id: "console.staff.reactivate.short" })}</button>`
         }
         ${err && invalid(err, "pin") === "false" ? actionError(err) : nothing}</td>
     </tr>`;
