@@ -11,6 +11,31 @@ import { type Actor, actorOf, parseActor } from "./actor";
 /** At most this many parties of one kind a read names (a page of rows names far fewer). */
 const MAX_IDS = 90;
 
+/** The property's members of these ids (and its account member, when `account`), by id. */
+function staffNamed(control: ControlDb, propertyId: number, ids: number[], account: boolean) {
+  if (!ids.length && !account) return Promise.resolve([]);
+  return control
+    .select({ id: staffMembers.id, name: staffMembers.name, account: staffMembers.account })
+    .from(staffMembers)
+    .where(
+      and(
+        eq(staffMembers.propertyId, propertyId),
+        or(
+          ids.length ? inArray(staffMembers.id, ids) : undefined,
+          account ? eq(staffMembers.account, true) : undefined,
+        ),
+      ),
+    );
+}
+
+function appsNamed(control: ControlDb, ids: number[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return control
+    .select({ id: apiClients.id, name: apiClients.name })
+    .from(apiClients)
+    .where(inArray(apiClients.id, ids));
+}
+
 /** The actors of these stored keys, by key, with their names: staff of `propertyId` only. */
 export async function namedActors(
   control: ControlDb,
@@ -18,33 +43,17 @@ export async function namedActors(
   keys: Iterable<string>,
 ): Promise<Map<string, Actor>> {
   const distinct = [...new Set(keys)];
-  const parsed = distinct.map((key) => ({ key, ...parseActor(key) }));
-  const staffIds = parsed
-    .flatMap((p) => (p.kind === "staff" && p.id !== null ? [p.id] : []))
-    .slice(0, MAX_IDS);
-  const consoles = parsed.some((p) => p.console === propertyId);
-  const appIds = parsed.flatMap((p) => (p.kind === "app" && p.id !== null ? [p.id] : [])).slice(0, MAX_IDS);
+  const parsed = distinct.map((key) => parseActor(key));
+  const ids = (kind: string) =>
+    parsed.flatMap((p) => (p.kind === kind && p.id !== null ? [p.id] : [])).slice(0, MAX_IDS);
   const [staff, apps] = await Promise.all([
-    staffIds.length || consoles
-      ? control
-          .select({ id: staffMembers.id, name: staffMembers.name, account: staffMembers.account })
-          .from(staffMembers)
-          .where(
-            and(
-              eq(staffMembers.propertyId, propertyId),
-              or(
-                staffIds.length ? inArray(staffMembers.id, staffIds) : undefined,
-                consoles ? eq(staffMembers.account, true) : undefined,
-              ),
-            ),
-          )
-      : [],
-    appIds.length
-      ? control
-          .select({ id: apiClients.id, name: apiClients.name })
-          .from(apiClients)
-          .where(inArray(apiClients.id, appIds))
-      : [],
+    staffNamed(
+      control,
+      propertyId,
+      ids("staff"),
+      parsed.some((p) => p.console === propertyId),
+    ),
+    appsNamed(control, ids("app")),
   ]);
   const names = new Map<string, Actor>();
   for (const s of staff) {
