@@ -45,7 +45,7 @@ CREATE TABLE `console_links` (
 	`client_id` integer,
 	`expires_at` text NOT NULL,
 	`used_at` text,
-	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL, `role` text,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL, `role` text, `staff_id` integer REFERENCES staff_members(id),
 	FOREIGN KEY (`property_id`) REFERENCES `property_directory`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`client_id`) REFERENCES `api_clients`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "console_links_kind_ck" CHECK("console_links"."kind" IN ('reset', 'sign_in'))
@@ -181,7 +181,7 @@ AFTER UPDATE OF `password_hash` ON `property_directory`
 FOR EACH ROW
 WHEN OLD.`password_hash` IS NOT NEW.`password_hash`
 BEGIN
-  DELETE FROM `console_links` WHERE `property_id` = NEW.`id` AND `kind` = 'reset';
+  DELETE FROM `console_links` WHERE `property_id` = NEW.`id` AND `kind` = 'reset' AND `staff_id` IS NULL;
 END;
 
 CREATE TABLE `property_grants` (
@@ -287,6 +287,14 @@ WHEN OLD.`role` = 'owner' AND OLD.`active` = 1 AND (OLD.`account` = 1 OR OLD.`pa
   )
 BEGIN
   SELECT RAISE(ABORT, 'last_owner');
+END;
+
+CREATE TRIGGER `staff_members_password_ends_reset_links`
+AFTER UPDATE OF `password_hash` ON `staff_members`
+FOR EACH ROW
+WHEN OLD.`password_hash` IS NOT NEW.`password_hash`
+BEGIN
+  DELETE FROM `console_links` WHERE `staff_id` = NEW.`id` AND `kind` = 'reset';
 END;
 
 CREATE TABLE `staff_passkeys` (

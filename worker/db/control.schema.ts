@@ -334,6 +334,8 @@ export const consoleLinks = sqliteTable(
     clientId: integer("client_id").references(() => apiClients.id),
     /** sign_in: the role the platform's session acts with (manager unless it asked for host) */
     role: text("role", { enum: ["manager", "host"] }),
+    /** reset: the member of staff whose own password it sets (null: the property's own, its first owner's) */
+    staffId: integer("staff_id").references(() => staffMembers.id),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
     createdAt: createdAt(),

@@ -56,7 +56,7 @@ export class SignIn extends LitElement {
         return this.forgotForm();
       case "sent":
         return html`<h1 tabindex="-1">${msg("Check your email", { id: "console.forgot.sent.title" })}</h1>
-          <p role="status">${msg("If the username is known, a link to choose a new password is on its way to the restaurant's email. It works once, for 30 minutes.", { id: "console.forgot.sent" })}</p>
+          <p role="status">${msg("If the email or username is known, a link to choose a new password is on its way. It works once, for 30 minutes.", { id: "console.forgot.sent" })}</p>
           <button class="btn secondary" type="button" @click=${() => this.switchTo("sign-in")}>${msg("Back to sign-in", { id: "console.forgot.back" })}</button>`;
       case "reset":
         return this.resetForm();
@@ -164,9 +164,9 @@ export class SignIn extends LitElement {
   private forgotForm() {
     return html`
       <h1 tabindex="-1">${msg("Forgotten password", { id: "console.forgot.title" })}</h1>
-      <p>${msg("We email a link to choose a new password to the restaurant's address.", { id: "console.forgot.intro" })}</p>
+      <p>${msg("We email a link to choose a new password: to your own email if you sign in with it, to the restaurant's address for its username.", { id: "console.forgot.intro" })}</p>
       <form @submit=${this.forgot} novalidate>
-        <label>${msg("Username", { id: "console.signin.username" })}
+        <label>${msg("Email or username", { id: "console.signin.identity" })}
           <input name="username" autocomplete="username" required />
         </label>
         ${actionError(this.error)}

@@ -1,0 +1,1 @@
+ALTER TABLE `console_links` ADD `staff_id` integer REFERENCES staff_members(id);
