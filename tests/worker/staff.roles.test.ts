@@ -4,7 +4,7 @@
  * to the route). A platform's session acts as a manager, or a host when its link asked.
  */
 import { describe, expect, it } from "vitest";
-import { API_RULES, missingRole, type Role, ruleFor } from "../../worker/staff/roles";
+import { API_RULES, CONSOLE_RULES, missingRole, type Role, ruleFor } from "../../worker/staff/roles";
 import { ConsoleBrowser } from "./console.helpers";
 import { addMember, staffedRestaurant } from "./staff.helpers";
 
@@ -33,6 +33,17 @@ describe("the roles table", () => {
     ["GET", "/a/route/nobody/placed", "owner"],
   ])("%s %s needs %s", (method, path, role) => {
     expect(ruleFor(API_RULES, method, path).role).toBe(role);
+  });
+
+  it.each([
+    ["GET", "/session", "host"],
+    ["POST", "/session/switch", "host"],
+    ["POST", "/password", "host"],
+    ["DELETE", "/passkeys/4", "host"],
+    ["GET", "/live", "host"],
+    ["GET", "/a/console/route/nobody/placed", "owner"],
+  ])("the console's own %s %s needs %s", (method, path, role) => {
+    expect(ruleFor(CONSOLE_RULES, method, path).role).toBe(role);
   });
 
   it("lets a host write a guest's notes only, and a member their own PIN only", () => {

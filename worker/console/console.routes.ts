@@ -16,7 +16,9 @@
  *   GET    /console/live         the live feed (WebSocket)
  */
 import { Hono } from "hono";
+import { every } from "hono/combine";
 import type { AppEnv } from "../env";
+import { CONSOLE_RULES } from "../staff/roles";
 import { openLiveFeed } from "./live";
 import { changePassword, switchable, switchUser } from "./member.handlers";
 import { SHELL_PATHS, showShell } from "./pages";
@@ -29,26 +31,30 @@ import {
   signInWithPasskey,
 } from "./passkeys";
 import { forgotPassword, resetPassword } from "./reset";
+import { requireRole } from "./roles";
 import { requireConsoleSession } from "./session";
 import { acceptInvitation, followLink, showSession, signIn, signOut } from "./session.handlers";
 
+/** A signed-in member, with the role the roles table asks of the route (every member's, for these). */
+const member = () => every(requireConsoleSession(), requireRole(CONSOLE_RULES, "/console"));
+
 export const consoleRouter = new Hono<AppEnv>()
   .post("/session", signIn)
-  .get("/session", requireConsoleSession(), showSession)
-  .delete("/session", requireConsoleSession(), signOut)
-  .get("/session/switch", requireConsoleSession(), switchable)
-  .post("/session/switch", requireConsoleSession(), switchUser)
-  .post("/password", requireConsoleSession(), changePassword)
+  .get("/session", member(), showSession)
+  .delete("/session", member(), signOut)
+  .get("/session/switch", member(), switchable)
+  .post("/session/switch", member(), switchUser)
+  .post("/password", member(), changePassword)
   .post("/invite/:token", acceptInvitation)
-  .get("/passkeys", requireConsoleSession(), listPasskeys)
-  .post("/passkeys/options", requireConsoleSession(), registrationOptions)
-  .post("/passkeys", requireConsoleSession(), register)
-  .delete("/passkeys/:id", requireConsoleSession(), removePasskey)
+  .get("/passkeys", member(), listPasskeys)
+  .post("/passkeys/options", member(), registrationOptions)
+  .post("/passkeys", member(), register)
+  .delete("/passkeys/:id", member(), removePasskey)
   .post("/passkey/options", signInOptions)
   .post("/passkey", signInWithPasskey)
   .post("/password/forgot", forgotPassword)
   .post("/password/reset", resetPassword)
   .get("/link/:token", followLink)
-  .get("/live", requireConsoleSession(), openLiveFeed);
+  .get("/live", member(), openLiveFeed);
 
 for (const path of SHELL_PATHS) consoleRouter.get(path.replace(/^\/console/, "") || "/", showShell);
