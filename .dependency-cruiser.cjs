@@ -6,7 +6,7 @@
 const COMPOSITION = "^worker/(index|app|cron|wiring)\\.ts$";
 const KERNEL = "^worker/((env|config|errors)\\.ts$|lib/|db/|shards/|outbox/|restaurant/)";
 const FEATURES = "^worker/(reservations|customers|availability|properties|audit)/";
-const REACTIONS = "^worker/(messages|webhooks|waitlist|live)/";
+const REACTIONS = "^worker/(messages|webhooks|waitlist|live|payments)/";
 const SURFACES = "^worker/(auth|oauth|public|searchengine|ops|docs|console|staff)/";
 /** Pure modules: rules and formats, tested without a database or a request. */
 const PURE = [
@@ -16,6 +16,7 @@ const PURE = [
   "^worker/messages/(texts|ical|plan)\\.ts$",
   "^worker/waitlist/pick\\.ts$",
   "^worker/searchengine/google\\.ts$",
+  "^worker/payments/outcomes\\.ts$",
   "^worker/audit/actor\\.ts$",
   "^worker/staff/roles\\.ts$",
   "^worker/lib/(localtime|zone)\\.ts$",

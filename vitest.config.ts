@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { startStripeStandin } from "./scripts/stripe-standin/server.mjs";
 import { startReceiver } from "./tests/receiver.mjs";
 
 /** The entry points of our npm dependencies (`hono`, `hono/cors`, ...) that the TypeScript files under `dirs` import. */
@@ -43,6 +44,9 @@ const migrations = {
 };
 // A real HTTP receiver for webhook deliveries, in this Node process (tests/receiver.mjs).
 const receiver = await startReceiver();
+// The local Stripe stand-in (scripts/stripe-standin/): the Worker's SDK calls it; its events wait
+// for the tests to hand them to the Worker (tests/worker/payments.helpers.ts), which has no address.
+const stripe = await startStripeStandin();
 // DEV_CLOCK=<ISO instant> runs the suite from that instant on: the Worker's clock is shifted, not
 // frozen, since webhook retries and expiry need time to pass (worker/lib/clock.ts).
 const clock = process.env.DEV_CLOCK ?? "";
@@ -79,6 +83,11 @@ export default defineConfig({
           SEARCHENGINE_PARTNER_ID: "20000001",
           SEARCHENGINE_NOTIFICATION_URL: `${receiver.url}/google`,
           SEARCHENGINE_SERVICE_ACCOUNT: JSON.stringify(receiver.serviceAccount),
+          STRIPE_API_BASE: stripe.url,
+          STRIPE_JS_URL: stripe.jsUrl,
+          STRIPE_SECRET_KEY: stripe.keys.secretKey,
+          STRIPE_PUBLISHABLE_KEY: stripe.keys.publishableKey,
+          STRIPE_WEBHOOK_SECRET: stripe.keys.webhookSecret,
         },
         // Small limits so the 429 paths are reachable in a test (each request in a test file costs more than
         // the one before, so a flood of 1000 takes a minute). Keys are per client or per caller address, and

@@ -141,6 +141,15 @@ CREATE INDEX `passkey_challenges_expires_idx` ON `passkey_challenges` (`expires_
 
 CREATE UNIQUE INDEX `passkey_challenges_token_uq` ON `passkey_challenges` (`token_hash`);
 
+CREATE TABLE `payment_accounts` (
+	`account_id` text PRIMARY KEY NOT NULL,
+	`property_id` integer NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`property_id`) REFERENCES `property_directory`(`id`) ON UPDATE no action ON DELETE no action
+);
+
+CREATE UNIQUE INDEX `payment_accounts_property_uq` ON `payment_accounts` (`property_id`);
+
 CREATE TABLE `property_directory` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`public_key` text NOT NULL,

@@ -379,7 +379,7 @@ CREATE TABLE "messages" (
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "messages_template_ck" CHECK("messages"."template" IN ('confirmation', 'waiting', 'change', 'cancellation', 'reminder', 'offer', 'restaurant_booking', 'restaurant_cancellation', 'password_reset', 'staff_invite')),
+	CONSTRAINT "messages_template_ck" CHECK("messages"."template" IN ('confirmation', 'waiting', 'change', 'cancellation', 'reminder', 'offer', 'restaurant_booking', 'restaurant_cancellation', 'restaurant_change', 'password_reset', 'staff_invite')),
 	CONSTRAINT "messages_recipient_ck" CHECK("messages"."recipient" IN ('guest', 'restaurant')),
 	CONSTRAINT "messages_state_ck" CHECK("messages"."state" IN ('pending', 'sent', 'failed', 'cancelled')),
 	CONSTRAINT "messages_sent_ck" CHECK("messages"."state" <> 'sent' OR "messages"."sent_at" IS NOT NULL),
@@ -461,7 +461,7 @@ CREATE TABLE `properties` (
 	`copying` integer DEFAULT 0 NOT NULL,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
-	`deleted_at` text, `holds_version` integer DEFAULT 0 NOT NULL,
+	`deleted_at` text, `holds_version` integer DEFAULT 0 NOT NULL, `payment_account` text,
 	CONSTRAINT "properties_shard_state_ck" CHECK("properties"."shard_state" IN ('live', 'leaving', 'arriving')),
 	CONSTRAINT "properties_copying_ck" CHECK("properties"."copying" IN (0, 1))
 );
@@ -548,6 +548,39 @@ BEGIN
   WHERE r.`id` = NEW.`reservation_id`;
 END;
 
+CREATE TABLE `reservation_payments` (
+	`reservation_id` integer PRIMARY KEY NOT NULL,
+	`account` text NOT NULL,
+	`intent` text,
+	`customer` text,
+	`payment_method` text,
+	`fee_intent` text,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action
+);
+
+CREATE UNIQUE INDEX `reservation_payments_fee_intent_uq` ON `reservation_payments` (`fee_intent`);
+
+CREATE UNIQUE INDEX `reservation_payments_intent_uq` ON `reservation_payments` (`intent`);
+
+CREATE TRIGGER `reservation_payments_moving_delete` BEFORE DELETE ON `reservation_payments` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `reservations` WHERE `id` = OLD.`reservation_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `reservation_payments_moving_insert` BEFORE INSERT ON `reservation_payments` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `reservations` WHERE `id` = NEW.`reservation_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `reservation_payments_moving_update` BEFORE UPDATE ON `reservation_payments` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `reservations` WHERE `id` = NEW.`reservation_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
 CREATE TABLE `reservation_tables` (
 	`reservation_id` integer NOT NULL,
 	`table_id` integer NOT NULL,
@@ -605,7 +638,7 @@ WHEN (SELECT `copying` FROM `properties` WHERE `id` = (SELECT `property_id` FROM
   WHERE h.`table_id` = NEW.`table_id`
     AND h.`reservation_id` <> NEW.`reservation_id`
     AND h.`start_min` > NEW.`start_min` - 1441
-    AND h.`start_min` <= NEW.`end_min`
+    AND h.`start_min` < NEW.`end_min`
     AND NEW.`start_min` < h.`end_min`
 ) OR EXISTS (
   SELECT 1 FROM `dining_tables` t WHERE t.`id` = NEW.`table_id` AND t.`deleted_at` IS NOT NULL
@@ -642,7 +675,7 @@ CREATE TABLE `reservations` (
 	`version` integer DEFAULT 0 NOT NULL,
 	`catalog_version` integer,
 	`customer_snapshot` text,
-	`searchengine_user_id` text, `searchengine_token` text, `occasion` text, `allergies` text, `guest` text, `override_pacing` integer DEFAULT false NOT NULL, `status_reason` text, `guest_locale` text, `notify_guest` integer DEFAULT true NOT NULL, `manage_nonce` text, `wait_until_min` integer, `changed_by` text,
+	`searchengine_user_id` text, `searchengine_token` text, `occasion` text, `allergies` text, `guest` text, `override_pacing` integer DEFAULT false NOT NULL, `status_reason` text, `guest_locale` text, `notify_guest` integer DEFAULT true NOT NULL, `manage_nonce` text, `wait_until_min` integer, `payment` text, `changed_by` text,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`customer_id`) REFERENCES `customers`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`service_id`) REFERENCES `services`(`id`) ON UPDATE no action ON DELETE no action,
@@ -839,7 +872,7 @@ BEGIN
     'waitingList', NEW.`waiting_list`, 'notes', NEW.`notes`, 'specialRequest', NEW.`special_request`, 'occasion', NEW.`occasion`,
     'allergies', NEW.`allergies`, 'guest', json(coalesce(NEW.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = NEW.`customer_id`))), 'overridePacing', NEW.`override_pacing`, 'statusReason', NEW.`status_reason`,
     'lastStatusChange', NEW.`last_status_change`, 'checkinDate', NEW.`checkin_date`, 'checkoutDate', NEW.`checkout_date`, 'expirationDate', NEW.`expiration_date`,
-    'tableIds', json(NEW.`table_ids`), 'paymentDueAt', NEW.`payment_due_at`, 'customerSnapshot', json(coalesce(NEW.`customer_snapshot`, NEW.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = NEW.`customer_id`)))
+    'tableIds', json(NEW.`table_ids`), 'paymentDueAt', NEW.`payment_due_at`, 'payment', json(NEW.`payment`), 'customerSnapshot', json(coalesce(NEW.`customer_snapshot`, NEW.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = NEW.`customer_id`)))
   ), NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
 END;
 
@@ -857,7 +890,7 @@ WHEN (OLD.`customer_id` IS NOT NEW.`customer_id` OR OLD.`service_id` IS NOT NEW.
   OLD.`status_reason` IS NOT NEW.`status_reason` OR OLD.`last_status_change` IS NOT NEW.`last_status_change` OR
   OLD.`checkin_date` IS NOT NEW.`checkin_date` OR OLD.`checkout_date` IS NOT NEW.`checkout_date` OR
   OLD.`expiration_date` IS NOT NEW.`expiration_date` OR OLD.`table_ids` IS NOT NEW.`table_ids` OR
-  OLD.`payment_due_at` IS NOT NEW.`payment_due_at` OR coalesce(OLD.`customer_snapshot`, OLD.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = OLD.`customer_id`)) IS NOT coalesce(NEW.`customer_snapshot`, NEW.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = NEW.`customer_id`)))
+  OLD.`payment_due_at` IS NOT NEW.`payment_due_at` OR OLD.`payment` IS NOT NEW.`payment` OR coalesce(OLD.`customer_snapshot`, OLD.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = OLD.`customer_id`)) IS NOT coalesce(NEW.`customer_snapshot`, NEW.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = NEW.`customer_id`)))
   AND EXISTS (
   SELECT 1 FROM `webhook_subscriptions` s JOIN `properties` p ON p.`id` = s.`property_id`
   WHERE s.`property_id` = NEW.`property_id` AND s.`webhook_type` = 'RESERVATION_UPDATED'
@@ -872,7 +905,7 @@ BEGIN
     'waitingList', NEW.`waiting_list`, 'notes', NEW.`notes`, 'specialRequest', NEW.`special_request`, 'occasion', NEW.`occasion`,
     'allergies', NEW.`allergies`, 'guest', json(coalesce(NEW.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = NEW.`customer_id`))), 'overridePacing', NEW.`override_pacing`, 'statusReason', NEW.`status_reason`,
     'lastStatusChange', NEW.`last_status_change`, 'checkinDate', NEW.`checkin_date`, 'checkoutDate', NEW.`checkout_date`, 'expirationDate', NEW.`expiration_date`,
-    'tableIds', json(NEW.`table_ids`), 'paymentDueAt', NEW.`payment_due_at`, 'customerSnapshot', json(coalesce(NEW.`customer_snapshot`, NEW.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = NEW.`customer_id`)))
+    'tableIds', json(NEW.`table_ids`), 'paymentDueAt', NEW.`payment_due_at`, 'payment', json(NEW.`payment`), 'customerSnapshot', json(coalesce(NEW.`customer_snapshot`, NEW.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = NEW.`customer_id`)))
   ), json_object(
     'id', OLD.`id`, 'propertyId', OLD.`property_id`, 'customerId', OLD.`customer_id`, 'serviceId', OLD.`service_id`,
     'roomId', OLD.`room_id`, 'startDate', OLD.`start_date`, 'startHour', OLD.`start_hour`, 'startMin', OLD.`start_min`,
@@ -880,7 +913,7 @@ BEGIN
     'waitingList', OLD.`waiting_list`, 'notes', OLD.`notes`, 'specialRequest', OLD.`special_request`, 'occasion', OLD.`occasion`,
     'allergies', OLD.`allergies`, 'guest', json(coalesce(OLD.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = OLD.`customer_id`))), 'overridePacing', OLD.`override_pacing`, 'statusReason', OLD.`status_reason`,
     'lastStatusChange', OLD.`last_status_change`, 'checkinDate', OLD.`checkin_date`, 'checkoutDate', OLD.`checkout_date`, 'expirationDate', OLD.`expiration_date`,
-    'tableIds', json(OLD.`table_ids`), 'paymentDueAt', OLD.`payment_due_at`, 'customerSnapshot', json(coalesce(OLD.`customer_snapshot`, OLD.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = OLD.`customer_id`)))
+    'tableIds', json(OLD.`table_ids`), 'paymentDueAt', OLD.`payment_due_at`, 'payment', json(OLD.`payment`), 'customerSnapshot', json(coalesce(OLD.`customer_snapshot`, OLD.`guest`, (SELECT CASE WHEN c.`erased_at` IS NULL THEN json_object('first_name', c.`first_name`, 'last_name', c.`last_name`, 'email', c.`email`, 'phone', c.`phone`) END FROM `customers` c WHERE c.`id` = OLD.`customer_id`)))
   ), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
 END;
 
@@ -957,7 +990,7 @@ CREATE TABLE `services` (
 	`valid_to` text,
 	`prepayment_window` integer,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
-	`deleted_at` text, `pacing_interval` integer DEFAULT 15 NOT NULL, `max_covers_per_interval` integer, `max_parties_per_interval` integer,
+	`deleted_at` text, `pacing_interval` integer DEFAULT 15 NOT NULL, `max_covers_per_interval` integer, `max_parties_per_interval` integer, `payment` text,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "services_stay_ck" CHECK("services"."average_stay" IS NULL OR "services"."average_stay" BETWEEN 5 AND 1440),
 	CONSTRAINT "services_interval_ck" CHECK("services"."slot_interval" IS NULL OR "services"."slot_interval" BETWEEN 5 AND 240),
@@ -1022,6 +1055,33 @@ FOR EACH ROW
 WHEN NEW.`pacing_interval` NOT BETWEEN 5 AND 240 OR coalesce(NEW.`max_covers_per_interval`, 1) < 1 OR coalesce(NEW.`max_parties_per_interval`, 1) < 1
 BEGIN
   SELECT RAISE(ABORT, 'CHECK constraint failed: services_pacing_ck');
+END;
+
+CREATE TABLE `stripe_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`property_id` integer NOT NULL,
+	`type` text NOT NULL,
+	`at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
+);
+
+CREATE INDEX `stripe_events_at_idx` ON `stripe_events` (`at`);
+
+CREATE TRIGGER `stripe_events_moving_delete` BEFORE DELETE ON `stripe_events` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `stripe_events_moving_insert` BEFORE INSERT ON `stripe_events` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `stripe_events_moving_update` BEFORE UPDATE ON `stripe_events` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
 END;
 
 CREATE TABLE `table_group_members` (

@@ -7,17 +7,49 @@ import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT } from "./dev-server.mjs";
 
-export const WIDGET_OUT = join(ROOT, "dist", "public", "widget");
-export const WIDGET_FILE = join(WIDGET_OUT, "booking-engine.js");
-/** The size budget of a first load, gzipped, Lit included: the module and one locale's chunk. */
-export const WIDGET_BUDGET_BYTES = 25 * 1024;
-const LOCALE_DIR = join(WIDGET_OUT, "locales");
-export const CONSOLE_FILE = join(WIDGET_OUT, "booking-console.js");
+/** Where `npm run build` leaves the assets the Worker serves (scripts/build.mjs builds beside it, then switches). */
+export const PUBLIC_DIR = join(ROOT, "dist", "public");
+export const WIDGET_OUT = join(PUBLIC_DIR, "widget");
+/** The size budget of a first load, gzipped, Lit included: the module, one locale's chunk and the heaviest first page. */
+export const WIDGET_BUDGET_BYTES = 28 * 1024;
 /** The console's first load, gzipped: its module, the heavier of its first views (day, sign-in) and one locale. */
 export const CONSOLE_BUDGET_BYTES = 60 * 1024;
-const CONSOLE_DIR = join(WIDGET_OUT, "console");
 
-export async function buildWidget() {
+/** The widget's and the console's files under an assets folder (`dist/public`, or the build's own before it switches). */
+function widgetPaths(publicDir = PUBLIC_DIR) {
+  const out = join(publicDir, "widget");
+  return {
+    out,
+    file: join(out, "booking-engine.js"),
+    locales: join(out, "locales"),
+    pages: join(out, "pages"),
+    consoleFile: join(out, "booking-console.js"),
+    consoleDir: join(out, "console"),
+  };
+}
+
+/**
+ * The pages a visit can open with, and the chunks each loads when it is shown (widget/pages/lazy.ts):
+ * a first load is the module, one locale's table and the heaviest of these with every chunk they
+ * import. Any other chunk (the booking's details, "next available", a payment step) is imported
+ * later, when the guest gets there, and must stay out of these pages' static imports.
+ */
+export const FIRST_PAGES = {
+  welcome: ["welcome-page"],
+  book: ["book-page"],
+  services: ["services-page"],
+  manage: ["manage-page", "manage-change"],
+  offer: ["offer-page"],
+  // the pay link opens on the payment step (Stripe.js itself comes from Stripe, on that step only)
+  pay: ["pay-page"],
+};
+/** Chunks that come after the first screen: the build fails if a first page imports one statically. */
+export const LATER_CHUNKS = ["book-later", "next-available"];
+/** The placeholder in widget/preload.ts that the build replaces with the chunk map. */
+const CHUNK_MAP_PLACEHOLDER = '"__BOOKING_ENGINE_CHUNKS__"';
+
+export async function buildWidget(publicDir = PUBLIC_DIR) {
+  const p = widgetPaths(publicDir);
   const { build } = await import("vite");
   await build({
     root: ROOT,
@@ -25,7 +57,7 @@ export async function buildWidget() {
     logLevel: "warn",
     publicDir: false,
     build: {
-      outDir: WIDGET_OUT,
+      outDir: p.out,
       emptyOutDir: true,
       target: "es2022",
       minify: "esbuild",
@@ -47,31 +79,31 @@ export async function buildWidget() {
   });
   // Vite leaves whitespace in ES library builds (to keep pure annotations for the user's bundler);
   // this file is loaded as is by browsers, so it gets esbuild's full minification.
-  for (const file of [WIDGET_FILE, ...localeChunks(), ...pageChunks()]) await minifyFile(file);
-  writePreloadMap();
-  await buildConsole(build);
+  for (const file of [p.file, ...jsIn(p.locales), ...jsIn(p.pages)]) await minifyFile(file);
+  writeChunkMaps(p);
+  await buildConsole(build, p);
   // A module script from another origin needs CORS: the widget is embedded on restaurants' sites.
   // Workers Static Assets read these headers from _headers at the root of the assets folder.
-  const headers = join(WIDGET_OUT, "..", "_headers");
+  const headers = join(publicDir, "_headers");
   const rule =
     "/widget/*\n  Access-Control-Allow-Origin: *\n  Cross-Origin-Resource-Policy: cross-origin\n  Cache-Control: public, max-age=300\n";
   if (!existsSync(headers) || !readFileSync(headers, "utf8").includes("/widget/*"))
     appendFileSync(headers, rule);
-  return widgetSize();
+  return widgetSize(publicDir);
 }
 
 /**
  * The console (widget/console/index.ts): a second entry beside the widget's, its views and locale
  * tables as chunks under console/. Built apart, so no chunk is shared with the widget's bundle.
  */
-async function buildConsole(build) {
+async function buildConsole(build, p) {
   await build({
     root: ROOT,
     configFile: false,
     logLevel: "warn",
     publicDir: false,
     build: {
-      outDir: WIDGET_OUT,
+      outDir: p.out,
       emptyOutDir: false,
       target: "es2022",
       minify: "esbuild",
@@ -95,7 +127,7 @@ async function buildConsole(build) {
     esbuild: { legalComments: "none" },
     plugins: [minifyCss()],
   });
-  for (const file of [CONSOLE_FILE, ...jsIn(CONSOLE_DIR), ...jsIn(join(CONSOLE_DIR, "locales"))])
+  for (const file of [p.consoleFile, ...jsIn(p.consoleDir), ...jsIn(join(p.consoleDir, "locales"))])
     await minifyFile(file);
 }
 
@@ -103,15 +135,16 @@ async function buildConsole(build) {
  * The console's sizes, gzipped: its module, each view with the chunks it imports, and the first
  * load (the module, the heavier of the two views a visit opens with, the largest locale chunk).
  */
-export function consoleSize() {
+export function consoleSize(publicDir = PUBLIC_DIR) {
+  const p = widgetPaths(publicDir);
   const views = {};
-  for (const file of jsIn(CONSOLE_DIR)) {
+  for (const file of jsIn(p.consoleDir)) {
     const name = file.match(/\/([a-z-]+?)(?:-view)?-[\w-]{8}\.js$/)?.[1];
     if (!name || !/^(day|timeline|new|reservation|guest|restaurant|sign-in)$/.test(name)) continue;
-    views[name] = [...staticClosure(file, new Set(), CONSOLE_FILE)].reduce((n, f) => n + gz(f), 0);
+    views[name] = [...staticClosure(file, p.consoleFile)].reduce((n, f) => n + gz(f), 0);
   }
-  const gzip = gz(CONSOLE_FILE);
-  const locale = Math.max(0, ...jsIn(join(CONSOLE_DIR, "locales")).map(gz));
+  const gzip = gz(p.consoleFile);
+  const locale = Math.max(0, ...jsIn(join(p.consoleDir, "locales")).map(gz));
   const first = Math.max(views.day ?? 0, views["sign-in"] ?? 0);
   return { gzip, views, locale, firstLoad: gzip + first + locale, budget: CONSOLE_BUDGET_BYTES };
 }
@@ -160,60 +193,98 @@ const jsIn = (dir) =>
         .filter((f) => f.endsWith(".js"))
         .map((f) => join(dir, f))
     : [];
-const localeChunks = () => jsIn(LOCALE_DIR);
-const pageChunks = () => jsIn(join(WIDGET_OUT, "pages"));
 
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 
-/** The chunks a file imports statically, and theirs (a page's chunk and the shared chunks it needs). */
-function staticClosure(file, seen = new Set(), entry = WIDGET_FILE) {
+/** The chunks a file imports statically, and theirs (a page's chunk and the shared chunks it needs), itself included. */
+function staticClosure(file, entry, seen = new Set()) {
   if (seen.has(file)) return seen;
   seen.add(file);
-  // Minified: `import{a as b}from"./x.js"` or `import"./x.js"`; dynamic import("...") is not followed.
-  for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)) {
-    const target = join(dirname(file), m[1]);
-    if (target !== entry) staticClosure(target, seen, entry);
-  }
+  for (const target of staticImports(file)) if (target !== entry) staticClosure(target, entry, seen);
   return seen;
 }
 
-/**
- * widget/preload.json: each page's chunks (its own and those it imports) and each locale's chunk,
- * by their hashed addresses, so the hosted pages can ask for them beside the module
- * (modulepreload) instead of one after another.
- */
-function writePreloadMap() {
-  const url = (file) => `/widget/${file.slice(WIDGET_OUT.length + 1)}`;
+/** Minified: `import{a as b}from"./x.js"` or `import"./x.js"`; dynamic import("...") is not followed. */
+const staticImports = (file) =>
+  [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)].map((m) =>
+    join(dirname(file), m[1]),
+  );
+
+/** The chunk of that name (`book-page` for pages/book-page-<hash>.js), if the build made one. */
+const chunkNamed = (p, name) => jsIn(p.pages).find((f) => new RegExp(`/${name}-[\\w-]{8}\\.js$`).test(f));
+
+/** Each first page's files: the chunks it loads when shown and every chunk they import. */
+function firstPageFiles(p) {
   const pages = {};
-  for (const file of pageChunks()) {
-    const name = file.match(/\/(welcome|book|services|manage|offer)-page-/)?.[1];
-    if (name) pages[name] = [...staticClosure(file)].map(url);
+  for (const [page, names] of Object.entries(FIRST_PAGES)) {
+    const files = new Set();
+    for (const name of names) {
+      const chunk = chunkNamed(p, name);
+      if (chunk) staticClosure(chunk, p.file, files);
+    }
+    pages[page] = [...files];
   }
-  const locales = Object.fromEntries(localeChunks().map((f) => [f.match(/\/(it|fr|de|es)-/)[1], url(f)]));
-  writeFileSync(join(WIDGET_OUT, "preload.json"), JSON.stringify({ pages, locales }));
+  return pages;
 }
 
 /**
- * The module's size and gzipped size, and the largest first load: the module, the largest
- * locale chunk (English, the source locale, needs none) and the heaviest page with the chunks
- * it imports (each page is a chunk loaded when shown, widget/pages/lazy.ts).
+ * The chunk map, by hashed name: widget/preload.json for the hosted pages (their modulepreload
+ * links, by absolute path), and the same map, relative to the module, written into the module
+ * itself in place of widget/preload.ts's placeholder, so that an embedded widget asks for its
+ * page's and language's chunks beside its first request instead of one after another.
  */
-export function widgetSize() {
-  const chunks = localeChunks().map(gz);
-  const pages = {};
-  for (const file of pageChunks().filter((f) => /\/(welcome|book|services|manage|offer)-page-/.test(f))) {
-    const name = file.match(/(welcome|book|services|manage|offer)-page-/)[1];
-    const files = staticClosure(file);
-    pages[name] = [...files].reduce((n, f) => n + gz(f), 0);
-  }
-  const gzip = gz(WIDGET_FILE);
-  const page = Math.max(0, ...Object.values(pages));
+function writeChunkMaps(p) {
+  const relative = (file) => file.slice(p.out.length + 1);
+  const pages = Object.fromEntries(
+    Object.entries(firstPageFiles(p)).map(([page, files]) => [page, files.map(relative)]),
+  );
+  const locales = Object.fromEntries(
+    jsIn(p.locales).map((f) => [f.match(/\/(it|fr|de|es)-/)[1], relative(f)]),
+  );
+  const absolute = (file) => `/widget/${file}`;
+  writeFileSync(
+    join(p.out, "preload.json"),
+    JSON.stringify({
+      pages: Object.fromEntries(Object.entries(pages).map(([page, files]) => [page, files.map(absolute)])),
+      locales: Object.fromEntries(Object.entries(locales).map(([l, file]) => [l, absolute(file)])),
+    }),
+  );
+  const module = readFileSync(p.file, "utf8");
+  if (!module.includes(CHUNK_MAP_PLACEHOLDER))
+    throw new Error(
+      `${p.file} lacks the chunk map's placeholder ${CHUNK_MAP_PLACEHOLDER} (widget/preload.ts)`,
+    );
+  const literal = JSON.stringify(JSON.stringify({ pages, locales }));
+  writeFileSync(p.file, module.replaceAll(CHUNK_MAP_PLACEHOLDER, literal));
+}
+
+/**
+ * The module's size and gzipped size, each first page with the chunks it imports, and the largest
+ * first load: the module, the largest locale chunk (English, the source locale, needs none) and
+ * the heaviest first page. `misplaced`: chunks the module imports statically (every visit would
+ * load them) and later chunks a first page imports statically; the build fails on any.
+ */
+export function widgetSize(publicDir = PUBLIC_DIR) {
+  const p = widgetPaths(publicDir);
+  const chunks = jsIn(p.locales).map(gz);
+  const files = firstPageFiles(p);
+  const pages = Object.fromEntries(
+    Object.entries(files).map(([page, list]) => [page, list.reduce((n, f) => n + gz(f), 0)]),
+  );
+  const later = LATER_CHUNKS.map((name) => chunkNamed(p, name)).filter(Boolean);
+  const misplaced = [
+    ...staticImports(p.file),
+    ...Object.values(files).flatMap((list) => list.filter((f) => later.includes(f))),
+  ].map((f) => f.slice(p.out.length + 1));
+  const gzip = gz(p.file);
   return {
-    bytes: readFileSync(WIDGET_FILE).length,
+    bytes: readFileSync(p.file).length,
     gzip,
     pages,
-    firstLoad: gzip + Math.max(0, ...chunks) + page,
+    firstLoad: gzip + Math.max(0, ...chunks) + Math.max(0, ...Object.values(pages)),
     chunks: chunks.length,
+    locale: Math.max(0, ...chunks),
     budget: WIDGET_BUDGET_BYTES,
+    misplaced: [...new Set(misplaced)],
   };
 }

@@ -2,13 +2,22 @@
 //   - every markdown link of README.md and docs/*.md that is not http(s) or mailto names a file
 //     of the repository, and its #anchor a heading of that file (GitHub's slugs);
 //   - README.md is the front page: at most 200 lines;
-//   - no line names the team's working documents or their numbered sections, nor an issue number.
+//   - no line names the team's working documents or their numbered sections, nor an issue number;
+//   - every size a document quotes as measured by the build is marked, `15.2 KiB<!-- figure: widget.module -->`,
+//     and with --figures[=file] (npm test, after its build) each is within reach of what the build
+//     measured (dist/figures.json, scripts/build.mjs): a budget exactly, a size within 0.5 KiB or 5%.
 // Exits 1 with the list of problems, else prints one line. Plain Node, no dependency.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const figuresArg = process.argv.find((a) => a === "--figures" || a.startsWith("--figures="));
+const FIGURES_FILE = figuresArg?.includes("=")
+  ? resolve(figuresArg.split("=")[1])
+  : join(ROOT, "dist", "figures.json");
+/** A quoted size and the build's figure it stands for. */
+const FIGURE = /(\d+(?:\.\d+)?) KiB<!-- figure: ([\w.-]+) -->/g;
 const README_MAX_LINES = 200;
 const FORBIDDEN = /\b(CONTRACT|SPEC)\b|\.\.\/shared|issue [0-9]+|#[0-9]+/;
 
@@ -120,12 +129,45 @@ for (const file of files) {
         `${rel(file)}:${i + 1}: names a working document, its sections or an issue: ${line.trim().slice(0, 120)}`,
       );
     if (code) return;
+    const prose = line.replace(/`[^`]*`/g, "");
+    if ((prose.match(/<!-- figure:/g) ?? []).length !== [...prose.matchAll(FIGURE)].length)
+      problems.push(`${rel(file)}:${i + 1}: a figure's marker follows no "<number> KiB"`);
     for (const target of links(line)) {
       linkCount++;
       checkLink(file, i + 1, target);
     }
   });
 }
+
+/** The sizes the documents quote, each against the build's figure of its name. */
+function checkFigures() {
+  if (!existsSync(FIGURES_FILE))
+    return problems.push(`${rel(FIGURES_FILE)} is missing: build first (node scripts/build.mjs)`);
+  const measured = JSON.parse(readFileSync(FIGURES_FILE, "utf8"));
+  let count = 0;
+  for (const file of files)
+    readFileSync(file, "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        for (const [, quoted, key] of line.matchAll(FIGURE)) {
+          count++;
+          const where = `${rel(file)}:${i + 1}`;
+          const actual = measured[key];
+          if (typeof actual !== "number") {
+            problems.push(`${where}: the build measures no figure "${key}"`);
+            continue;
+          }
+          const q = Number(quoted);
+          const near = key.endsWith(".budget")
+            ? q === actual
+            : Math.abs(q - actual) <= Math.max(0.5, actual * 0.05);
+          if (!near)
+            problems.push(`${where}: quotes ${quoted} KiB for ${key}; the build measured ${actual} KiB`);
+        }
+      });
+  return count;
+}
+const figureCount = figuresArg ? checkFigures() : 0;
 
 const readmeLines = readFileSync(join(ROOT, "README.md"), "utf8").replace(/\n$/, "").split("\n").length;
 if (readmeLines > README_MAX_LINES)
@@ -138,5 +180,6 @@ if (problems.length) {
   process.exit(1);
 }
 console.log(
-  `check-docs: OK (${files.length} files, ${linkCount} links checked, README.md ${readmeLines} lines)`,
+  `check-docs: OK (${files.length} files, ${linkCount} links checked, README.md ${readmeLines} lines` +
+    `${figuresArg ? `, ${figureCount} quoted sizes within reach of ${rel(FIGURES_FILE)}` : ""})`,
 );

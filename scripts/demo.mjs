@@ -18,6 +18,15 @@ import {
 export { token };
 
 const NAME = "Trattoria Demo";
+/** Where the demo restaurant is: its welcome page, confirmation and emails show it, with a map link. */
+export const DEMO_POSITION = {
+  address: "Via Solferino 12",
+  zip: "20121",
+  city: "Milano",
+  country: "IT",
+  latitude: 45.4768,
+  longitude: 9.1873,
+};
 const unique = (name) => `${name}-${Date.now().toString(36)}`;
 
 /** Ensures the demo client, its sandbox and its production restaurant; returns what a newcomer needs. */
@@ -28,13 +37,26 @@ export async function ensureDemo(url, persistTo, opsToken) {
   if (!access) ({ saved, access } = await newClient(url));
   if (!saved.production && opsToken) saved = await productionRestaurant(url, access, saved, opsToken);
   writeFileSync(file, JSON.stringify(saved, null, 2));
+  // both get the demo's rooms, tables and services, and its address (a state made before it had one too)
+  await ensureDemoPayments(url, access, saved.property_id).catch((err) =>
+    console.error(`the demo's payments could not be set up: ${err.message}`),
+  );
   // both get the demo's rooms, tables and services: the sandbox is where local webhooks go (http)
   for (const property_id of new Set([saved.property_id, saved.sandbox_property_id])) {
     const rooms = await request(url, "/api/v2/rooms", { token: access, property: property_id });
     if (rooms.status === 200 && rooms.json.data.length === 0)
       await seedCatalog(url, { token: access, property_id }, DEMO_CATALOG);
+    await ensurePosition(url, access, property_id);
   }
   return { ...saved, token: access };
+}
+
+async function ensurePosition(url, access, property_id) {
+  const path = `/api/v2/properties/${property_id}`;
+  const property = await request(url, path, { token: access });
+  if (property.status !== 200 || property.json.data[0].position?.city) return;
+  const put = await request(url, path, { token: access, method: "PUT", body: { position: DEMO_POSITION } });
+  if (put.status !== 200) throw new Error(`demo address: ${put.status} ${JSON.stringify(put.json)}`);
 }
 
 /** A new demo client; its sandbox property is the demo restaurant until the production one exists. */
@@ -91,4 +113,48 @@ async function productionRestaurant(url, access, saved, opsToken) {
     username: p.username,
     production: true,
   };
+}
+
+/**
+ * The demo restaurant takes payments at once: its Stripe account connected (the stand-in completes
+ * the onboarding link at once) and a tasting menu asking a deposit per guest, made once.
+ */
+export async function ensureDemoPayments(url, access, property_id) {
+  const path = `/api/v2/properties/${property_id}/payments/account`;
+  let account = await request(url, path, { token: access });
+  if (account.status !== 200 || !account.json.data[0].charges_enabled) {
+    const link = await request(url, path, { method: "POST", token: access, body: {} });
+    if (link.status !== 200)
+      throw new Error(`connecting the demo's Stripe account: ${link.status} ${link.text ?? ""}`);
+    await fetch(link.json.data[0].url, { redirect: "manual" });
+    // the stand-in's account.updated event reaches the Worker in a moment; a busy machine takes longer
+    for (let i = 0; i < 300 && !account.json?.data?.[0]?.charges_enabled; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      account = await request(url, path, { token: access });
+    }
+    if (!account.json?.data?.[0]?.charges_enabled)
+      throw new Error("the demo's Stripe account could not take charges within 30 s");
+  }
+  const services = await request(url, "/api/v2/services", { token: access, property: property_id });
+  if (services.json.data.some((s) => s.payment)) return;
+  await request(url, "/api/v2/services", {
+    method: "POST",
+    token: access,
+    property: property_id,
+    body: {
+      name: "Tasting menu",
+      description: "Seven courses; parties of five or more leave a deposit of 20 EUR a guest",
+      start_hour: "19:30",
+      end_hour: "21:00",
+      // large parties only, as restaurants ask: the docs' scripts book two and need not pay
+      payment: {
+        mode: "deposit",
+        amount: 2000,
+        per: "guest",
+        currency: "EUR",
+        from_pax: 5,
+        refund_until: 1440,
+      },
+    },
+  });
 }

@@ -75,7 +75,7 @@ function applyVars(config) {
 /** Vars and, as far as the environment tells, secrets; placeholders are the provisioning's. */
 function checkLocal(config) {
   step(`checking ${config.path} and the secrets given to this deploy`);
-  const found = problems(config, { secrets: givenSecrets });
+  const found = problems(config, { secrets: givenSecrets, values: process.env });
   const blocking = found.filter((p) => !p.placeholder && !p.secret);
   const placeholders = found.filter((p) => p.placeholder);
   if (DRY) {
@@ -141,7 +141,9 @@ function migrate(config) {
 function checkSecrets(config) {
   step("secrets");
   const set = cf.listSecrets(config);
-  const missing = problems(config, { secrets: [...set, ...givenSecrets] }).filter((p) => p.secret);
+  const missing = problems(config, { secrets: [...set, ...givenSecrets], values: process.env }).filter(
+    (p) => p.secret,
+  );
   if (missing.length) refuse(missing);
   ok(`set on Cloudflare: ${set.join(", ") || "none"}; uploaded now: ${givenSecrets.join(", ") || "none"}`);
   if (!givenSecrets.length) return undefined;

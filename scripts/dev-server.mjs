@@ -1,7 +1,7 @@
 // Starts the Worker with `wrangler dev` on a local embedded D1, quietly and offline.
 // Used by `npm start`, the end-to-end tests and the benchmark.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { constants as osConstants } from "node:os";
 import { join } from "node:path";
@@ -55,7 +55,8 @@ export async function startDev({
   // Neither wrangler's API nor, when another workerd holds the port (both listening with
   // SO_REUSEPORT), its CLI fails on a taken port: it is tried here first.
   if (!(await canListen(port))) throw new PortTakenError(port, "");
-  const { args, inspectorPort } = await devCommand({ port, persistTo, logLevel, vars, inspector });
+  const assets = snapshotAssets(port);
+  const { args, inspectorPort } = await devCommand({ port, persistTo, logLevel, vars, inspector, assets });
   // A process group of its own: wrangler's bin starts the CLI, which starts workerd and esbuild;
   // stopping the group stops them all (killing only the first would orphan the rest).
   const child = spawn(process.execPath, args, {
@@ -71,8 +72,11 @@ export async function startDev({
       // already gone
     }
   };
-  // Whatever ends this process (a failed test, Ctrl+C), the group goes with it.
-  const onExit = () => killGroup("SIGKILL");
+  // Whatever ends this process (a failed test, Ctrl+C), the group goes with it, and its assets.
+  const onExit = () => {
+    killGroup("SIGKILL");
+    rmSync(assets, { recursive: true, force: true });
+  };
   process.once("exit", onExit);
   // SIGTERM or SIGHUP end a process without its "exit" handlers (a runner or spawnSync's timeout
   // stopping it): the group would outlive it, so it goes first.
@@ -95,6 +99,7 @@ export async function startDev({
       const done = () => {
         clearTimeout(hard);
         killGroup("SIGKILL"); // whatever of the group outlived the CLI
+        rmSync(assets, { recursive: true, force: true });
         process.off("exit", onExit);
         for (const signal of ["SIGTERM", "SIGHUP"]) process.off(signal, onSignal);
         resolve();
@@ -127,6 +132,45 @@ export async function startDev({
   throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
 }
 
+const SERVED = join(ROOT, ".wrangler", "served");
+
+/**
+ * The assets this server serves: a copy of dist/public of its own, which no later build reaches.
+ * wrangler dev reads its assets' manifest once; a build that replaced the files under it left
+ * every asset answering 500 until a restart. A build switching dist/public while the copy is
+ * made fails the copy, which is made again. Copies of servers whose process is gone are removed.
+ */
+function snapshotAssets(port) {
+  mkdirSync(SERVED, { recursive: true });
+  for (const name of readdirSync(SERVED)) {
+    const pid = Number(name.split("-")[0]);
+    if (pid && pid !== process.pid && !alive(pid))
+      rmSync(join(SERVED, name), { recursive: true, force: true });
+  }
+  const dir = join(SERVED, `${process.pid}-${port}`);
+  const built = join(ROOT, "dist", "public");
+  for (let attempt = 1; ; attempt++) {
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      // not built yet: an empty folder, and the Worker's own routes still answer
+      if (existsSync(built)) cpSync(built, dir, { recursive: true });
+      else mkdirSync(dir, { recursive: true });
+      return dir;
+    } catch (err) {
+      if (err.code !== "ENOENT" || attempt >= 5) throw err;
+    }
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+
 /** wrangler dev could not listen on its port: something else does. */
 export class PortTakenError extends Error {
   constructor(port, output) {
@@ -139,13 +183,17 @@ export class PortTakenError extends Error {
  * What startDev spawns with Node: wrangler's CLI with its devtools inspector on a free port, or,
  * without it, scripts/dev-worker.mjs (wrangler's API; the CLI cannot turn the inspector off).
  */
-async function devCommand({ port, persistTo, logLevel, vars, inspector }) {
+async function devCommand({ port, persistTo, logLevel, vars, inspector, assets }) {
   if (!inspector)
     return {
-      args: [join(ROOT, "scripts", "dev-worker.mjs"), JSON.stringify({ port, persistTo, vars, logLevel })],
+      args: [
+        join(ROOT, "scripts", "dev-worker.mjs"),
+        JSON.stringify({ port, persistTo, vars, logLevel, assets }),
+      ],
     };
   const inspectorPort = await freePort();
   const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo];
+  args.push("--assets", assets);
   args.push(
     "--show-interactive-dev-session=false",
     "--test-scheduled",

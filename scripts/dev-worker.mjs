@@ -1,6 +1,7 @@
 // `wrangler dev` without its devtools relay, through wrangler's own API (startWorker with
 // `dev.inspector: false`, which the CLI of wrangler 4.86 cannot ask for). Spawned by
-// scripts/dev-server.mjs with `{ port, persistTo, vars, logLevel }` as JSON in argv[2].
+// scripts/dev-server.mjs with `{ port, persistTo, vars, logLevel, assets }` as JSON in argv[2]
+// (`assets`: the server's own copy of dist/public).
 //
 // Why: the CLI's inspector relay forwards every devtools event of the Worker (each subrequest
 // and binding call raises several Network events) to Node as a debug log line, and wrangler
@@ -10,10 +11,11 @@ import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { ROOT } from "./paths.mjs";
 
-const { port, persistTo, vars, logLevel } = JSON.parse(process.argv[2]);
+const { port, persistTo, vars, logLevel, assets } = JSON.parse(process.argv[2]);
 
 const worker = await unstable_startWorker({
   config: join(ROOT, "wrangler.toml"),
+  ...(assets ? { assets } : {}),
   bindings: Object.fromEntries(
     Object.entries(vars).map(([name, value]) => [name, { type: "plain_text", value: String(value) }]),
   ),

@@ -28,6 +28,7 @@ const restaurant = {
   phone: "+39 02 1234 5678",
   website: null,
   address: "Via Roma 1, 20121 Milano",
+  city: "Milano",
   map: "https://www.google.com/maps/search/?api=1&query=Via%20Roma%201%2C%2020121%20Milano",
   timezone: "Europe/Rome",
   cancelNotice: 120,

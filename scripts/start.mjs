@@ -6,6 +6,7 @@ import { isSingleDatabaseState } from "./migrate.mjs";
 import { devVar, door, ensureLocalSecrets } from "./ops-door.mjs";
 import { RESTAURANT_PASSWORD } from "./restaurant.mjs";
 import { ensureDeps } from "./setup.mjs";
+import { startLocalStripe } from "./stripe-standin/local.mjs";
 
 const started = performance.now();
 const port = Number(process.env.PORT ?? 8787);
@@ -25,6 +26,9 @@ if (await isSingleDatabaseState(persistTo)) {
 // the key of the manage and offer links in emails (kept, so links in old .eml files keep working),
 // and the search engine partner's credentials (docs/searchengine.md).
 const partner = ensureLocalSecrets();
+// Payments with no Stripe account: the local stand-in (scripts/stripe-standin/), its address and
+// test keys in .dev.vars; real Stripe test keys written there instead are used as they are.
+const stripe = await startLocalStripe((line) => console.log(`[stripe] ${line}`));
 const applied = await migrate(persistTo);
 console.log(
   applied
@@ -52,6 +56,8 @@ const server = await startDev({ port, persistTo, log, logLevel: "info", inspecto
   );
   process.exit(1);
 });
+// The stand-in posts its signed events to the Worker's endpoint, as Stripe would.
+stripe?.target(`${server.url}/payments/stripe/events`);
 // Properties made before the directory kept their sign-in get it now (a no-op afterwards).
 await door(server.url, devVar("OPS_TOKEN"))("POST", "/sync-usernames");
 const demo = await ensureDemo(server.url, persistTo, devVar("OPS_TOKEN"));
@@ -91,6 +97,13 @@ ${
   Search engine       booking server  ${u}/searchengine (Reserve with Google v3; feeds under /searchengine/feeds)
                       partner user      ${partner.user}
                       partner password  ${partner.password}
+  Payments            ${
+    stripe
+      ? `local Stripe stand-in on ${stripe.url} (no Stripe account needed; docs/payments.md)
+                      card 4242 4242 4242 4242 pays, 4000 0000 0000 9995 declines, 4000 0027 6000 3184 asks for 3-D Secure
+                      the demo's "Tasting menu" asks parties of five or more a deposit of 20 EUR a guest`
+      : "real Stripe test keys from .dev.vars (docs/payments.md)"
+  }
 ${process.env.DEV_CLOCK ? `  Worker's clock      DEV_CLOCK=${process.env.DEV_CLOCK} (local only)\n` : ""}
   Get a token:
     curl -s -X POST ${u}/auth/api/v2/api-account/oauth2/token \\
@@ -101,6 +114,7 @@ Press Ctrl+C to stop.`);
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, async () => {
     await server.stop();
+    await stripe?.close();
     process.exit(0);
   });
 }

@@ -18,7 +18,13 @@ ensureChromium();
 const bin = (name) => join(ROOT, "node_modules", ".bin", name);
 // The end-to-end files in two lanes side by side (each file starts its own wrangler dev): those
 // that run `npm start`, with the OAuth flow, and the rest.
-const E2E_FIRST_LANE = ["start.test.mjs", "searchengine.test.mjs", "oauth.test.mjs", "typed-client.test.mjs"];
+const E2E_FIRST_LANE = [
+  "start.test.mjs",
+  "searchengine.test.mjs",
+  "oauth.test.mjs",
+  "typed-client.test.mjs",
+  "newcomer.test.mjs",
+];
 const e2eFiles = readdirSync(join(ROOT, "tests", "e2e")).filter((f) => f.endsWith(".test.mjs"));
 const e2eLane = (what, files) => ({
   what,
@@ -68,6 +74,11 @@ const stages = [
   one("build (npm run deploy -- --dry-run)", process.execPath, [
     join(ROOT, "scripts", "deploy.mjs"),
     "--dry-run",
+  ]),
+  // The sizes the docs quote, against what that build measured (dist/figures.json).
+  one("docs' figures against the build", process.execPath, [
+    join(ROOT, "scripts", "check-docs.mjs"),
+    "--figures",
   ]),
   // tsc is one thread and the browser suite mostly waits on wrangler and Chromium: side by side
   {

@@ -13,6 +13,7 @@
  *   GET    /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] }
  *   PATCH  /api/v2/public/{public_key}/manage/{token}   PublicChangeInput -> { data: [PublicReservation] } (moved)
  *   DELETE /api/v2/public/{public_key}/manage/{token}   -> { data: [PublicReservation] } (status CANCELLED)
+ *   GET    /api/v2/public/{public_key}/pay/{token}      -> { data: [PublicPay] } (404 once nothing is owed)
  *
  * `locale` picks the restaurant's own texts (welcome message, service names and descriptions) in
  * that language where `settings.translations` has them, the defaults elsewhere.
@@ -21,6 +22,7 @@
  * `alternatives`: the nearest free times of that day (at most 6, nearest first).
  */
 import { z } from "zod";
+import { PAYMENT_MODES, PAYMENT_STATUSES } from "./payment.js";
 import { dateString, hourString, LOCALES, lineField, OCCASIONS, textField } from "./schemas.js";
 
 export const PublicProfile = z.object({
@@ -57,6 +59,40 @@ export const PublicProfile = z.object({
 });
 export type PublicProfile = z.infer<typeof PublicProfile>;
 
+/** What booking a service pays (its policy): the widget shows the amount and the refund rule before the guest confirms. */
+export const PublicPaymentPolicy = z.object({
+  mode: z.enum(PAYMENT_MODES),
+  /** minor units, per guest or per booking; 0 for a guarantee */
+  amount: z.number().int(),
+  per: z.enum(["guest", "booking"]),
+  currency: z.string(),
+  /** only parties of this size or more pay */
+  from_pax: z.number().int(),
+  /** minutes before the start until which a guest's cancellation is refunded in full */
+  refund_until: z.number().int(),
+  /** guarantee: minor units per guest charged for a no-show */
+  no_show_fee: z.number().int().nullable(),
+});
+export type PublicPaymentPolicy = z.infer<typeof PublicPaymentPolicy>;
+
+/** A booking's money, as its guest sees it. */
+export const PublicPayment = z.object({
+  mode: z.enum(PAYMENT_MODES),
+  amount: z.number().int(),
+  currency: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  amount_refunded: z.number().int(),
+  /** ISO instant: a cancellation before it is refunded in full, later the money is kept */
+  refund_until: z.string(),
+  no_show_fee: z.number().int().nullable(),
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  /** ISO instant until which the booking waits for its payment (PREPAY); null once settled */
+  due_at: z.string().nullable(),
+  /** what a cancellation by the guest now gives back (minor units): all that is left before the deadline, 0 after */
+  refund_if_cancelled: z.number().int(),
+});
+export type PublicPayment = z.infer<typeof PublicPayment>;
+
 export const PublicService = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -68,11 +104,13 @@ export const PublicService = z.object({
   weekdays: z.array(z.number().int()),
   start_hour: z.string(),
   end_hour: z.string(),
+  payment: PublicPaymentPolicy.nullable(),
 });
 export type PublicService = z.infer<typeof PublicService>;
 
 export const PublicSlotsQuery = z.object({
-  date: dateString,
+  /** default: the first day bookable online (the profile's first_date) */
+  date: dateString.optional(),
   pax: z.coerce.number().int().min(1).max(1000),
   /** how many days from `date` (default 1, at most 14) */
   days: z.coerce.number().int().min(1).max(14).default(1),
@@ -100,6 +138,8 @@ export const PublicSlotDay = z.object({
        * all taken; a booking with `waiting_list: true` at one of them puts the party on the waiting list
        */
       full_times: z.array(z.string()),
+      /** what booking this service pays; null: nothing */
+      payment: PublicPaymentPolicy.nullable(),
     }),
   ),
 });
@@ -183,6 +223,8 @@ export const PublicReservation = z.object({
   arrived: z.boolean(),
   /** WAITING: the latest start the party takes (any time from `hour` to it); null: only `hour` */
   waiting_until: z.string().nullable(),
+  /** what the booking pays; null when its service asks nothing */
+  payment: PublicPayment.nullable(),
 });
 export type PublicReservation = z.infer<typeof PublicReservation>;
 
@@ -217,3 +259,32 @@ export interface TimeTakenProblem {
   code: "time_no_longer_available";
   alternatives: string[];
 }
+
+/**
+ * What the payment step needs (the token is the manage link's): the intent's client secret for
+ * Stripe.js, the platform's publishable key and the restaurant's account. Amounts come from the
+ * service's policy, on the server.
+ */
+export const PublicPay = z.object({
+  reservation_id: z.number().int(),
+  mode: z.enum(PAYMENT_MODES),
+  amount: z.number().int(),
+  currency: z.string(),
+  /** ISO instant: a cancellation before it is refunded in full */
+  refund_until: z.string(),
+  no_show_fee: z.number().int().nullable(),
+  /** "payment": confirm with stripe.confirmPayment; "setup": save the card with stripe.confirmSetup */
+  intent: z.enum(["payment", "setup"]),
+  client_secret: z.string(),
+  publishable_key: z.string(),
+  stripe_account: z.string(),
+  /** where to load Stripe.js from */
+  stripe_js_url: z.string(),
+  /** the booking's payment status: requires_payment, failed (a card declined: try another) */
+  status: z.enum(PAYMENT_STATUSES),
+  /** the last attempt's failure, in Stripe's words */
+  failure: z.string().nullable(),
+  /** ISO instant until which the table waits for the payment */
+  due_at: z.string().nullable(),
+});
+export type PublicPay = z.infer<typeof PublicPay>;

@@ -7,6 +7,8 @@ import type {
   PublicBookingInput,
   PublicChangeInput,
   PublicOffer,
+  PublicPay,
+  PublicPaymentPolicy,
   PublicProfile,
   PublicReservation,
   PublicService,
@@ -18,6 +20,8 @@ export type {
   PublicBookingInput,
   PublicChangeInput,
   PublicOffer,
+  PublicPay,
+  PublicPaymentPolicy,
   PublicProfile,
   PublicReservation,
   PublicService,
@@ -48,8 +52,12 @@ export class PublicApiError extends Error {
   }
 }
 
+/** How many days the booking page's first look ahead scans for the first date with a free time. */
+export const SCAN_DAYS = 14;
+
 export interface SlotsQuery {
-  date: string;
+  /** undefined: from the first day bookable online */
+  date?: string | undefined;
   pax: number;
   days?: number;
   serviceId?: number;
@@ -78,10 +86,31 @@ export class PublicApi {
   }
 
   slots({ date, pax, days = 1, serviceId }: SlotsQuery, signal?: AbortSignal): Promise<PublicSlotDay[]> {
-    const q = new URLSearchParams({ date, pax: String(pax), days: String(days) });
+    const q = new URLSearchParams(date ? { date } : {});
+    q.set("pax", String(pax));
+    q.set("days", String(days));
     if (serviceId) q.set("service_id", String(serviceId));
     if (this.locale) q.set("locale", this.locale);
     return this.list<PublicSlotDay>(`/slots?${q}`, { signal });
+  }
+
+  private firstDays: { pax: number; days: Promise<PublicSlotDay[]> } | undefined;
+
+  /**
+   * Asks now for `days` days of times for the party from the first day bookable online, which
+   * needs no profile: the element asks it beside the profile, and the booking page takes it.
+   */
+  prefetchFirstDays(pax: number, days: number): void {
+    const asked = this.slots({ pax, days });
+    asked.catch(() => {}); // a failure is the booking page's to see, when it takes the answer
+    this.firstDays = { pax, days: asked };
+  }
+
+  /** The prefetched first days for this party, once; undefined when none were asked for it. */
+  takeFirstDays(pax: number): Promise<PublicSlotDay[]> | undefined {
+    const first = this.firstDays;
+    this.firstDays = undefined;
+    return first?.pax === pax ? first.days : undefined;
   }
 
   create(input: PublicBookingInput, signal?: AbortSignal): Promise<PublicBooking> {
@@ -91,6 +120,11 @@ export class PublicApi {
       body: JSON.stringify(input),
       signal,
     });
+  }
+
+  /** What the payment step needs (404 once nothing is owed). */
+  pay(token: string, signal?: AbortSignal): Promise<PublicPay> {
+    return this.one<PublicPay>(`/pay/${encodeURIComponent(token)}`, { signal });
   }
 
   reservation(token: string, signal?: AbortSignal): Promise<PublicReservation> {

@@ -6,23 +6,24 @@ import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
 import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
-import { PublicApi, PublicApiError, type PublicProfile } from "./api.js";
+import { PublicApi, PublicApiError, type PublicProfile, SCAN_DAYS } from "./api.js";
 import { ownEntries } from "./entries.js";
 import type { NavigateDetail } from "./events.js";
 import { pickLocale, setLocale, supported } from "./localization.js";
 import { definePage } from "./pages/lazy.js";
 import { parseColor, textOnAccent } from "./parts/contrast.js";
 import { base, theme } from "./parts/styles.js";
+import { preloadChunks } from "./preload.js";
 import { nextTask, prepareBookPage } from "./prepare.js";
 
 export type Page = NavigateDetail["page"];
-const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer"];
+const PAGES: readonly Page[] = ["welcome", "services", "book", "manage", "offer", "pay"];
 
 /** Every part of every page, exported through whichever page is shown (a part a page lacks is simply absent). */
 const PARTS =
   "heading, welcome, welcome-message, logo, title, services, service, carousel, slide, book, calendar, day, selected-day, disabled-day, service-group, time, time-group, " +
   "waiting-list, button, input, form, summary, details, confirmation, manage-link, error, manage, confirm, cancelled, change, contact, map-link, phone, " +
-  "next-available, action-bar, field-error, calendar-link, email-sent, offer, claim, decline, claimed, declined";
+  "next-available, action-bar, field-error, calendar-link, email-sent, offer, claim, decline, claimed, declined, pay";
 
 /** Where this module was loaded from: the Worker that serves the public API too. */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
@@ -36,10 +37,10 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * ```
  *
  * @attr property - the restaurant's public key (required)
- * @attr page - `welcome` | `services` | `book` (default) | `manage` | `offer` (a waiting-list offer)
+ * @attr page - `welcome` | `services` | `book` (default) | `manage` | `offer` (a waiting-list offer) | `pay` (a booking's payment)
  * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang` (`<html lang>`) when it is one of these, else the restaurant's locale
  * @attr api - the origin of the API (default: the origin the script was loaded from)
- * @attr token - the manage token of a reservation (page `manage`), or a waiting-list offer's (page `offer`)
+ * @attr token - the manage token of a reservation (pages `manage` and `pay`), or a waiting-list offer's (page `offer`)
  * @attr service - a service id to preselect on the booking page
  * @attr pax - a party size to preselect on the booking page (over the online maximum, the page
  *   says such a party cannot book online and gives the number to call)
@@ -52,9 +53,14 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  *
  * @fires booking-created - a reservation was made; `detail: { reservation, manage_url }`
  * @fires booking-cancelled - the guest cancelled a reservation; `detail: { reservation }`
+ * @fires booking-paid - the guest paid (or saved a card) and the reservation is confirmed; `detail: { reservation_id }`
  *
- * @slot loading - what shows while the restaurant is loading (the hosted pages put it in the page's language)
+ * @slot loading - what shows while the restaurant is loading (default: on the booking page its shape
+ *   drawn quiet, elsewhere "Loading…"; the hosted pages put their own in the page's language)
+ * @slot payment - the payment step puts Stripe's Payment Element here itself (Stripe's Elements refuse a shadow root)
+ * @csspart pay - the payment step
  * @csspart base - the element's frame
+ * @csspart skeleton - the booking page's shape shown while the restaurant loads
  * @csspart welcome - the welcome page; also `services`, `book`, `details`, `confirmation`, `manage` for the other pages and steps
  * @csspart welcome-message - the restaurant's welcome message
  * @csspart header - the restaurant's logo and name above the booking and manage pages
@@ -141,6 +147,38 @@ export class BookingEngine extends LitElement {
         display: none;
         color: var(--_accent);
       }
+      .skeleton {
+        min-height: 22rem;
+        margin: 1rem 0;
+      }
+      .skeleton i {
+        display: block;
+        border-radius: var(--_radius);
+        background: var(--_surface);
+      }
+      .skeleton .bar {
+        height: 2.75rem;
+        max-width: 16rem;
+        margin-bottom: 1.5rem;
+      }
+      .skeleton .days {
+        display: grid;
+        grid-template-columns: repeat(7, 1fr);
+        gap: 0.375rem;
+        margin-bottom: 1.5rem;
+      }
+      .skeleton .days i,
+      .skeleton .times i {
+        height: 2.75rem;
+      }
+      .skeleton .times {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+      }
+      .skeleton .times i {
+        width: 4.5rem;
+      }
       :host([heading="none"]) [data-page]::part(heading) {
         position: absolute;
         width: 1px;
@@ -225,7 +263,11 @@ export class BookingEngine extends LitElement {
   };
 
   override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has("page")) void definePage(this.page);
+    if (changed.has("page")) {
+      // the page's chunks, and the language's table when the element or the host page names it
+      preloadChunks(this.page, supported(this.locale) ?? supported(document.documentElement.lang));
+      void definePage(this.page);
+    }
     if (changed.has("api") || changed.has("property"))
       this.client = this.property ? new PublicApi(this.api || SCRIPT_ORIGIN, this.property) : undefined;
   }
@@ -237,8 +279,12 @@ export class BookingEngine extends LitElement {
       // The restaurant's own texts in the guest's language, when the page says which one.
       client.locale = supported(this.locale) ?? supported(document.documentElement.lang);
       // The request leaves the task that defines the element; while the restaurant loads, the booking
-      // page's first screen is prepared in small tasks of their own.
-      const asked = nextTask().then(() => client.profile(signal));
+      // page's first screen is prepared in small tasks of their own, and its first times are asked
+      // for beside the profile (the hosted pages preload the same address).
+      const asked = nextTask().then(() => {
+        if (this.page === "book") client.prefetchFirstDays(this.pax ?? 2, SCAN_DAYS);
+        return client.profile(signal);
+      });
       const [profile] = await Promise.all([
         asked,
         this.page === "book" ? prepareBookPage(client.locale ?? "en", this.hosted) : undefined,
@@ -315,8 +361,7 @@ export class BookingEngine extends LitElement {
     return html`<div class="frame" part="base" @be-navigate=${this.navigate}>
       ${this.profile.render({
         // The hosted pages give their own placeholder, already in the page's language.
-        pending: () =>
-          html`<slot name="loading"><p role="status" class="muted">${msg("Loading…", { id: "loading" })}</p></slot>`,
+        pending: () => html`<slot name="loading">${loading(this.page)}</slot>`,
         error: (e) =>
           html`<p role="alert" class="message error" part="error">
             ${
@@ -336,7 +381,7 @@ export class BookingEngine extends LitElement {
     const page = PAGES.includes(this.page) ? this.page : "book";
     return html`<div style=${this.themeStyle(profile)} lang=${locale}>
       <span class="probe" aria-hidden="true"></span>
-      ${this.heading !== "none" && (page === "book" || page === "manage" || page === "offer") ? header(profile) : nothing}
+      ${this.heading !== "none" && (page === "book" || page === "manage" || page === "offer" || page === "pay") ? header(profile) : nothing}
       ${this.pageElement(page, profile, locale)}
     </div>`;
   }
@@ -369,7 +414,9 @@ export class BookingEngine extends LitElement {
       case "manage":
         return html`<be-manage-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}></be-manage-page>`;
       case "offer":
-        return html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`;
+        return html`<be-offer-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}></be-offer-page>`;
+      case "pay":
+        return html`<be-pay-page data-page exportparts=${PARTS} .api=${this.client} .profile=${profile} .token=${this.token ?? ""} .locale=${locale}><slot name="payment" slot="payment"></slot></be-pay-page>`;
       default:
         return html`<be-book-page
           data-page
@@ -400,6 +447,21 @@ function hostedUrl(property: string, to: NavigateDetail): string | undefined {
   for (const drop of ["step", "pax"]) url.searchParams.delete(drop);
   if (to.pax) url.searchParams.set("pax", String(to.pax));
   return url.href;
+}
+
+/**
+ * What shows while the restaurant loads: on the booking page its shape (the party, a fortnight of
+ * days, a row of times) drawn quiet, as the hosted pages draw it, so an embedded widget does not
+ * sit empty; the word for a screen reader. It stands still: a pulse would cost the main thread.
+ */
+function loading(page: Page) {
+  const word = msg("Loading…", { id: "loading" });
+  if (page !== "book") return html`<p role="status" class="muted">${word}</p>`;
+  const cells = (n: number) => Array.from({ length: n }, () => html`<i></i>`);
+  return html`<div role="status" class="skeleton" part="skeleton">
+    <span class="sr-only">${word}</span>
+    <div aria-hidden="true"><i class="bar"></i><div class="days">${cells(14)}</div><div class="times">${cells(6)}</div></div>
+  </div>`;
 }
 
 /** The restaurant's logo and name, above the booking, manage and offer pages. */

@@ -14,11 +14,11 @@ export interface BookingCancelledDetail {
 
 /** Internal: a page asks <booking-engine> to show another page (does not leave the element). */
 export interface NavigateDetail {
-  page: "welcome" | "services" | "book" | "manage" | "offer";
+  page: "welcome" | "services" | "book" | "manage" | "offer" | "pay";
   serviceId?: number;
   /** the party size to keep (book again after cancelling) */
   pax?: number;
-  /** the reservation to show (page manage, embedded) */
+  /** the reservation to show (page manage, embedded) or to pay (page pay) */
   token?: string;
 }
 
@@ -29,6 +29,7 @@ declare global {
   interface GlobalEventHandlersEventMap {
     "booking-created": CustomEvent<BookingCreatedDetail>;
     "booking-cancelled": CustomEvent<BookingCancelledDetail>;
+    "booking-paid": CustomEvent<{ reservation_id: number }>;
     "be-navigate": CustomEvent<NavigateDetail>;
     "be-changed": CustomEvent<{ reservation: PublicReservation }>;
   }

@@ -44,6 +44,8 @@ import { metadataRouter } from "./oauth/metadata.routes";
 import { tokenRouter } from "./oauth/token.routes";
 import { opsRouter } from "./ops/ops.routes";
 import { dispatchAfterWrite } from "./outbox/dispatch";
+import { stripeEventsRouter } from "./payments/events.routes";
+import { paymentAccountRouter, reservationPaymentRouter } from "./payments/payments.routes";
 import { authoriseProperty } from "./properties/authorise";
 import { shardBookmark } from "./properties/binding";
 import { closuresRouter } from "./properties/closures.routes";
@@ -54,6 +56,7 @@ import { tablesRouter } from "./properties/tables.routes";
 import { calendarRouter } from "./public/calendar.routes";
 import { waitlistRouter } from "./public/offers.routes";
 import { pagesRouter } from "./public/pages";
+import { payRouter } from "./public/pay.routes";
 import { publicRouter } from "./public/public.routes";
 import { bookedAtDesk } from "./reservations/desk";
 import { reservationPreload } from "./reservations/preload";
@@ -80,6 +83,7 @@ export function createApp() {
   mountIntegratorApi(app);
   mountPublicApi(app);
   mountSearchEngine(app);
+  mountStripeEvents(app);
   mountHostedPages(app);
   mountConsole(app);
   mountOpenApiDocument(app);
@@ -217,6 +221,8 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   app.route(`${base}/properties`, propertiesRouter);
   // The apps a restaurant connected: the console's restaurant view, or a client about itself.
   app.route(`${base}/properties`, grantsRouter);
+  // The restaurant's Stripe account (the console's restaurant view, or an integrator).
+  app.route(`${base}/properties`, paymentAccountRouter);
   // Its staff and who changed what.
   app.route(`${base}/properties`, staffRouter);
   app.route(`${base}/properties`, auditRouter);
@@ -227,6 +233,8 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   // A reservation's emails and the search-engine switch, behind the same middleware as the reservations.
   app.route(`${base}/reservations`, reservationMessagesRouter);
   app.route(`${base}/reservations`, searchengineSwitchRouter);
+  // Refunds and no-show fees.
+  app.route(`${base}/reservations`, reservationPaymentRouter);
 }
 
 /**
@@ -287,6 +295,14 @@ function mountPublicApi(app: App) {
   // The calendar entry of a guest's reservation, and waiting-list offers.
   app.route(`${API_BASE}/public`, calendarRouter);
   app.route(`${API_BASE}/public`, waitlistRouter);
+  // What the guest's payment step needs (the intent's client secret, the publishable key).
+  app.route(`${API_BASE}/public`, payRouter);
+}
+
+/** Stripe's events: no token (the signature is checked); a change's webhooks and emails go at once. */
+function mountStripeEvents(app: App) {
+  app.use("/payments/*", noStore(), limitBody(), dispatchAfterWrite());
+  app.route("/", stripeEventsRouter);
 }
 
 /**
@@ -341,7 +357,7 @@ function registerSecuritySchemes(app: App) {
  * RFC 8414 metadata has no rate limit, so no 429).
  */
 function middlewareAnswers(): Middleware {
-  const unlimited = (path: string) => path.startsWith("/.well-known/");
+  const unlimited = (path: string) => path.startsWith("/.well-known/") || path === "/payments/stripe/events";
   // The areas behind jsonBodyOnly(): the integrator and widget APIs, the search engine's, client creation.
   const jsonOnly = (path: string) =>
     path.startsWith(`${API_BASE}/`) || path.startsWith("/searchengine/") || path === `${AUTH_BASE}/client`;

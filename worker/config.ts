@@ -18,6 +18,9 @@ export const DEV_ORIGIN = "http://127.0.0.1:8787";
 /** Only for local development and tests (ENVIRONMENT=development): deployed Workers need the LINK_SECRET secret. */
 const DEV_LINK_SECRET = "development-only-link-secret";
 
+/** Stripe's own Stripe.js; local runs load the stand-in's (STRIPE_JS_URL). */
+export const STRIPE_JS = "https://js.stripe.com/v3/";
+
 const schema = z.object({
   /** where guests and integrators reach this Worker: every absolute link is built on it, never on the request's Host */
   PUBLIC_ORIGIN: z
@@ -44,6 +47,12 @@ const schema = z.object({
   WEBHOOK_RETENTION_DAYS: int(30, 1),
   /** sent (and failed) messages are kept this long, for GET /reservations/{id}/messages */
   MESSAGE_RETENTION_DAYS: int(90, 1),
+  STRIPE_SECRET_KEY: z.string().min(1).optional().catch(undefined),
+  STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional().catch(undefined),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional().catch(undefined),
+  STRIPE_API_BASE: z.string().url().optional().catch(undefined),
+  STRIPE_JS_URL: z.string().url().catch(STRIPE_JS).default(STRIPE_JS),
+  STRIPE_PLATFORM_FEE_BPS: int(0, 0),
   ENVIRONMENT: z.string().optional(),
 });
 
@@ -57,6 +66,22 @@ export interface Config {
   webhookTimeoutMs: number;
   webhookRetentionDays: number;
   messageRetentionDays: number;
+  /**
+   * Webhooks may go to a loopback receiver (http://localhost, 127.0.0.1, [::1]) of any property:
+   * only in local development (ENVIRONMENT=development) on a loopback PUBLIC_ORIGIN, i.e. `npm
+   * start`, where the receiver and the Worker share the machine. A deploy refuses both.
+   */
+  loopbackWebhooks: boolean;
+  /** Stripe (worker/payments); undefined keys: the property's payments answer 503 */
+  stripe: {
+    secretKey: string | undefined;
+    publishableKey: string | undefined;
+    webhookSecret: string | undefined;
+    /** the API's origin: Stripe's own unless the stand-in's (only honoured in development) */
+    apiBase: string | undefined;
+    jsUrl: string;
+    platformFeeBps: number;
+  };
 }
 
 const parsed = new WeakMap<object, Config>();
@@ -77,6 +102,15 @@ export function config(env: Bindings): Config {
       webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
       webhookRetentionDays: v.WEBHOOK_RETENTION_DAYS,
       messageRetentionDays: v.MESSAGE_RETENTION_DAYS,
+      loopbackWebhooks: development && loopbackOrigin(v.PUBLIC_ORIGIN),
+      stripe: {
+        secretKey: v.STRIPE_SECRET_KEY,
+        publishableKey: v.STRIPE_PUBLISHABLE_KEY,
+        webhookSecret: v.STRIPE_WEBHOOK_SECRET,
+        apiBase: development ? v.STRIPE_API_BASE : undefined,
+        jsUrl: development ? v.STRIPE_JS_URL : STRIPE_JS,
+        platformFeeBps: Math.min(v.STRIPE_PLATFORM_FEE_BPS, 10_000),
+      },
     };
     warnOnce(env, c);
     parsed.set(env, c);
@@ -103,6 +137,17 @@ function warnOnce(env: Bindings, c: Config) {
           "LINK_SECRET is not set: emails go out without manage links and no waiting-list offers are made",
       }),
     );
+}
+
+/** Whether the origin is this machine's own (localhost, 127.x.x.x, [::1]). */
+function loopbackOrigin(origin: string): boolean {
+  const host = new URL(origin).hostname;
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "[::1]" ||
+    /^127\.\d+\.\d+\.\d+$/.test(host)
+  );
 }
 
 function safeOrigin(value: string): string | undefined {

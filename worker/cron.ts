@@ -15,6 +15,8 @@ import { purgeKeys } from "./lib/idempotency.repo";
 import { purgeMessages } from "./messages/messages.repo";
 import { purgeOAuth } from "./oauth/tokens.repo";
 import { dispatchDue } from "./outbox/dispatch";
+import { expireUnpaidPayments } from "./payments/expiry";
+import { purgeEvents } from "./payments/payments.repo";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
 import { expireUnpaid } from "./reservations/expiry";
 import { expireNoShows } from "./reservations/noshow";
@@ -30,6 +32,9 @@ export const SHARD_BUDGET_MS = 15_000;
 const PARALLEL_SHARDS = 6;
 /** Guard rows of catalog changes are kept a week (they only ever mattered inside their batch). */
 const CATALOG_CHANGES_DAYS = 7;
+/** Stripe's applied event ids, kept past its three days of retries. */
+const STRIPE_EVENT_DAYS = 30;
+
 /** The audit log keeps who did what for 13 months: a year of questions, and a month to ask them. */
 const AUDIT_MONTHS = 13;
 
@@ -84,6 +89,10 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   // every minute, not once per isolate, so a range an earlier move left behind is repaired soon)
   await checkIdRange(env, shard).catch(where("id range"));
   await expireUnpaid(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("expiry"));
+  // Bookings paying through Stripe: Stripe is asked first (a lost event never expires a paid booking).
+  await expireUnpaidPayments(shardDb(d1), c.stripe, { until, linkSecret: c.linkSecret }).catch(
+    where("payments expiry"),
+  );
   await expireNoShows(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("no-shows"));
   await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));
   await dispatchDue(env, shard, { until }).catch(where("sweeper"));
@@ -93,6 +102,9 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   );
   await purgeMessages(d1, iso(now() - c.messageRetentionDays * DAY), 1000).catch(where("message retention"));
   await purgeOffers(d1, iso(now() - c.messageRetentionDays * DAY), 1000).catch(where("offer retention"));
+  await purgeEvents(shardDb(d1), iso(now() - STRIPE_EVENT_DAYS * DAY)).catch(
+    where("stripe events retention"),
+  );
   await purgeCatalogChanges(shardDb(d1), iso(now() - CATALOG_CHANGES_DAYS * DAY)).catch(
     where("catalog retention"),
   );

@@ -71,6 +71,16 @@ export interface Bindings {
   SEARCHENGINE_NOTIFICATION_URL?: string;
   /** a service-account key as JSON (client_email, private_key, token_uri) for the notification API; a secret */
   SEARCHENGINE_SERVICE_ACCOUNT?: string;
+  /** Stripe (worker/payments): the platform's secret key, its publishable key and the events endpoint's signing secret; secrets */
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_PUBLISHABLE_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** local development and tests only: the Stripe stand-in's address in place of https://api.stripe.com */
+  STRIPE_API_BASE?: string;
+  /** where guests' browsers load Stripe.js (default https://js.stripe.com/v3/; the stand-in's locally) */
+  STRIPE_JS_URL?: string;
+  /** the platform's fee on each payment, in basis points of it (default 0: none) */
+  STRIPE_PLATFORM_FEE_BPS?: string;
   /** "development" only in `wrangler dev` and tests (set by the scripts, never by wrangler.toml) */
   ENVIRONMENT?: string;
   /** local dev and tests only: the Worker's clock at a fixed instant or shifted (worker/lib/clock.ts) */

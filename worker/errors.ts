@@ -65,13 +65,16 @@ export const ERRORS = {
   offer_not_available: [409, "offer not available"],
   checkin_too_early: [409, "check-in too early"],
   checkin_too_late: [409, "check-in too late"],
+  payment_not_available: [409, "payment not available"],
   link_expired: [410, "link expired"],
   payload_too_large: [413, "payload too large"],
   unsupported_media_type: [415, "unsupported media type"],
   idempotency_key_reused: [422, "idempotency key reused"],
   too_many_requests: [429, "too many requests"],
   pin_locked: [429, "pin locked"],
+  payment_declined: [402, "payment declined"],
   internal_error: [500, "internal error"],
+  payment_provider_error: [502, "payment provider error"],
   service_unavailable: [503, "service unavailable"],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -9,6 +9,7 @@ import { attemptHeldMessages, attemptMessage, attemptMessages, takeHeldMessages 
 import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.repo";
 import { messagesReaction } from "./messages/reaction";
 import { registerSender } from "./outbox/senders";
+import { paymentsReaction } from "./payments/reaction";
 import { bookingDesk } from "./reservations/desk";
 import { outboxReaction } from "./reservations/dispatch";
 import { registerReaction } from "./reservations/reactions";
@@ -28,6 +29,8 @@ let wired = false;
 export function wire(): void {
   if (wired) return;
   wired = true;
+  // First: a booking that must pay gets its pay link before its messages are written.
+  registerReaction(paymentsReaction);
   // In this order in a change's batch: its messages, then the offer of the tables it frees.
   registerReaction(messagesReaction);
   registerReaction(waitlistReaction);

@@ -34,6 +34,8 @@ export const PROPERTY_TABLES = [
   { table: "waitlist_offers" },
   { table: "webhook_event_bodies", via: { table: "webhook_events", key: "event_id" } },
   { table: "message_bodies", via: { table: "messages", key: "message_id" } },
+  { table: "reservation_payments", via: { table: "reservations", key: "reservation_id" } },
+  { table: "stripe_events" },
   { table: "audit_log" },
 ];
 

@@ -6,7 +6,48 @@ import { BlockList, isIPv4 } from "node:net";
 import { parse } from "smol-toml";
 
 /** The secrets a deployed Worker cannot do without (worker/env.ts). */
-export const REQUIRED_SECRETS = ["OPS_TOKEN", "LINK_SECRET"];
+export const REQUIRED_SECRETS = [
+  "OPS_TOKEN",
+  "LINK_SECRET",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_PUBLISHABLE_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+];
+
+/** What each Stripe key looks like (Stripe's own prefixes); the stand-in's keys and placeholders are refused. */
+const STRIPE_SHAPES = {
+  STRIPE_SECRET_KEY: {
+    shape: /^(sk|rk)_(live|test)_[A-Za-z0-9]{20,}$/,
+    hint: "sk_live_... or sk_test_... from Stripe's dashboard (Developers, API keys)",
+  },
+  STRIPE_PUBLISHABLE_KEY: {
+    shape: /^pk_(live|test)_[A-Za-z0-9]{20,}$/,
+    hint: "pk_live_... or pk_test_... from Stripe's dashboard (Developers, API keys)",
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    shape: /^whsec_[A-Za-z0-9+/=]{20,}$/,
+    hint: "whsec_... of the endpoint registered in Stripe's dashboard (docs/payments.md)",
+  },
+};
+
+/** Why the Stripe settings given to this deploy cannot go to production: placeholders, the stand-in's keys or address. */
+function stripeProblems(vars, values) {
+  const out = [];
+  for (const [name, { shape, hint }] of Object.entries(STRIPE_SHAPES)) {
+    const v = values[name];
+    if (v && (!shape.test(v) || /standin|placeholder|x{8,}|0{16,}/i.test(v)))
+      out.push({
+        what: `the secret ${name} is a placeholder or not a Stripe key`,
+        fix: `${name}=<${hint}> npm run deploy`,
+      });
+  }
+  if (vars.STRIPE_API_BASE || values.STRIPE_API_BASE)
+    out.push({
+      what: "STRIPE_API_BASE is set: the local Stripe stand-in must not reach production (the Worker talks to api.stripe.com)",
+      fix: "remove STRIPE_API_BASE from wrangler.toml [vars] and from the environment",
+    });
+  return out;
+}
 /** The ids wrangler.toml ships with (and a new shard's, until the deploy creates it): zeros but the last group. */
 export const isPlaceholderId = (id) => !id || /^00000000-0000-0000-0000-[0-9]{12}$/.test(id);
 
@@ -125,10 +166,11 @@ function emailProblem(from) {
 
 /**
  * What the configuration lacks for a deploy: [{ what, fix, placeholder? }]. `secrets`: the names
- * known to be set (on Cloudflare, or given to this deploy in the environment).
+ * known to be set (on Cloudflare, or given to this deploy in the environment); `values`: those given
+ * to this deploy, whose shape is checked (Stripe's keys).
  */
-export function problems(config, { secrets = [] } = {}) {
-  const out = [];
+export function problems(config, { secrets = [], values = {} } = {}) {
+  const out = stripeProblems(config.vars, values);
   const origin = originProblem(config.vars.PUBLIC_ORIGIN);
   if (origin)
     out.push({

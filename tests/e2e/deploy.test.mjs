@@ -20,6 +20,9 @@ const OFFLINE = {
   CLOUDFLARE_ACCOUNT_ID: "0",
   OPS_TOKEN: "",
   LINK_SECRET: "",
+  STRIPE_SECRET_KEY: "",
+  STRIPE_PUBLISHABLE_KEY: "",
+  STRIPE_WEBHOOK_SECRET: "",
 };
 const REAL_IDS = {
   "booking-engine": "6f1c0c9e-1d2a-4b7e-9a51-3c0d2b1e0a01",
@@ -104,13 +107,46 @@ describe("npm run deploy", () => {
 
   it("refuses a missing secret that is neither set on Cloudflare nor given to the deploy", () => {
     const config = readConfig(configWith(deployable));
-    assert.deepEqual(problems(config, { secrets: ["OPS_TOKEN", "LINK_SECRET"] }), []);
-    const [missing, ...rest] = problems(config, { secrets: ["OPS_TOKEN"] });
+    const stripe = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"];
+    assert.deepEqual(problems(config, { secrets: ["OPS_TOKEN", "LINK_SECRET", ...stripe] }), []);
+    const [missing, ...rest] = problems(config, { secrets: ["OPS_TOKEN", ...stripe] });
     assert.deepEqual(rest, []);
     assert.equal(missing.what, "the secret LINK_SECRET is not set");
     assert.match(
       missing.fix,
       /LINK_SECRET=\$\(openssl rand -base64 32\) npm run deploy .* or: npx wrangler secret put LINK_SECRET/,
+    );
+  });
+
+  it("refuses Stripe placeholders, the stand-in's keys and a stand-in address", () => {
+    const config = readConfig(configWith(deployable));
+    const secrets = [
+      "OPS_TOKEN",
+      "LINK_SECRET",
+      "STRIPE_SECRET_KEY",
+      "STRIPE_PUBLISHABLE_KEY",
+      "STRIPE_WEBHOOK_SECRET",
+    ];
+    const real = {
+      STRIPE_SECRET_KEY: "sk_live_51Hq3b2Kx9Yz8Wv7Ut6Sr5Qp4",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_51Hq3b2Kx9Yz8Wv7Ut6Sr5Qp4",
+      STRIPE_WEBHOOK_SECRET: "whsec_Zq8Yx7Wv6Ut5Sr4Qp3On2Ml1Kj0",
+    };
+    assert.deepEqual(problems(config, { secrets, values: real }), []);
+    const standin = problems(config, {
+      secrets,
+      values: {
+        ...real,
+        STRIPE_SECRET_KEY: "sk_test_standin_0000000000000000",
+        STRIPE_API_BASE: "http://127.0.0.1:4242",
+      },
+    });
+    assert.deepEqual(
+      standin.map((p) => p.what),
+      [
+        "the secret STRIPE_SECRET_KEY is a placeholder or not a Stripe key",
+        "STRIPE_API_BASE is set: the local Stripe stand-in must not reach production (the Worker talks to api.stripe.com)",
+      ],
     );
   });
 
@@ -132,7 +168,13 @@ describe("npm run deploy", () => {
   it("refuses a PUBLIC_ORIGIN that is not a public https origin, saying why", () => {
     const why = (origin) =>
       problems(readConfig(configWith((t) => withVar(deployable(t), "PUBLIC_ORIGIN", origin))), {
-        secrets: ["OPS_TOKEN", "LINK_SECRET"],
+        secrets: [
+          "OPS_TOKEN",
+          "LINK_SECRET",
+          "STRIPE_SECRET_KEY",
+          "STRIPE_PUBLISHABLE_KEY",
+          "STRIPE_WEBHOOK_SECRET",
+        ],
       }).map((p) => p.what);
     const refused = {
       "https://localhost.": /loopback or internal name/,

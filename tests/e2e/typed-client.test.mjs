@@ -35,6 +35,8 @@ const DOCUMENT_PATH = API_MD.match(
   /npx openapi-typescript http:\/\/127\.0\.0\.1:8787(\S+) -o api\.d\.ts/,
 )?.[1];
 const TSC_FLAGS = API_MD.match(/npx tsc (.+) book\.mts/)?.[1].split(/\s+/);
+// The property the docs' command names: the demo restaurant's, as a fresh npm start prints it.
+const DOCS_PROPERTY = API_MD.match(/ PROPERTY=(\d+) node book\.mjs/)?.[1];
 
 describe("a typed client generated from the OpenAPI document (openapi-typescript, openapi-fetch)", () => {
   let server;
@@ -110,7 +112,11 @@ describe("a typed client generated from the OpenAPI document (openapi-typescript
     );
   });
 
-  it("runs the docs' script: it books the demo restaurant, and the booking is there through the API", async () => {
+  it("names the demo restaurant's property id in the docs' command, as a fresh npm start prints it", () => {
+    assert.equal(DOCS_PROPERTY, bannerField(server.out, "property id"));
+  });
+
+  it("runs the docs' script: it books the demo restaurant, reads the booking back and cancels it, and the API shows it cancelled", async () => {
     const env = {
       ...process.env,
       BASE,
@@ -123,6 +129,8 @@ describe("a typed client generated from the OpenAPI document (openapi-typescript
     const [, id, day, hour] =
       r.stdout.match(/^reservation (\d+): ACCEPTED (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d), table \S+/m) ?? [];
     assert.ok(id, r.stdout);
+    // DELETE answers the id alone, typed so: the script printed it
+    assert.match(r.stdout, new RegExp(`^cancelled reservation ${id}$`, "m"));
 
     const token = await fetch(`${BASE}/auth/api/v2/api-account/oauth2/token`, {
       method: "POST",
@@ -139,7 +147,7 @@ describe("a typed client generated from the OpenAPI document (openapi-typescript
     const mine = listed.data.find((x) => x.id === Number(id));
     assert.ok(mine, `reservation ${id} is among ${day}'s`);
     assert.equal(mine.start_hour, hour);
-    assert.equal(mine.status, "ACCEPTED");
+    assert.equal(mine.status, "CANCELLED");
     assert.deepEqual([mine.pax, mine.guest.first_name, mine.guest.last_name], [2, "Ada", "Lovelace"]);
   });
 });

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../../widget/index.js";
-import type { PublicSlotDay } from "../../widget/api.js";
+import type { PublicProfile, PublicSlotDay } from "../../widget/api.js";
 import { PublicApiError } from "../../widget/api.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import { setClock } from "../../widget/clock.js";
@@ -384,16 +384,23 @@ describe("<booking-engine page=book>", () => {
 });
 
 describe("a refused booking, as the guest reads it", () => {
-  itAnyTime("over the restaurant's per-guest limit: cancel one or call, naming no booking", () => {
-    const text = String(
-      bookingError(new PublicApiError(403, "guest_booking_limit", "this email or phone already holds ...")),
-    );
-    expect(text).to.match(/already have as many upcoming online bookings here/);
-    expect(text).to.match(/cancel one of them, or call the restaurant/);
-    expect(String(bookingError(new PublicApiError(403, "service_not_available", "x")))).to.match(
-      /could not be made/,
-    );
-  });
+  itAnyTime(
+    "over the restaurant's per-guest limit: cancel one, or call the number it shows, naming no booking",
+    async () => {
+      const limit = new PublicApiError(403, "guest_booking_limit", "this email or phone already holds ...");
+      const shown = async (profile: Partial<PublicProfile>) =>
+        (await fixture(html`<p>${bookingError(limit, profile as PublicProfile)}</p>`)) as HTMLElement;
+      const withPhone = await shown({ phone: "+39 02 1234 567" });
+      expect(withPhone.textContent).to.match(/already have as many upcoming online bookings here/);
+      expect(withPhone.textContent).to.match(/cancel one of them to book another\./);
+      expect(withPhone.textContent).to.match(/Please call the restaurant: \+39 02 1234 567/);
+      expect(withPhone.querySelector('a[part="phone"]')!.getAttribute("href")).to.equal("tel:+39021234567");
+      expect((await shown({ phone: null })).textContent).to.match(/Please call the restaurant\./);
+      expect(
+        String(bookingError(new PublicApiError(403, "service_not_available", "x"), {} as PublicProfile)),
+      ).to.match(/could not be made/);
+    },
+  );
 });
 
 describe("<booking-engine> pages", () => {

@@ -5,7 +5,7 @@ import type { PublicBooking } from "../../shared/public.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
 import { confirmation } from "../../widget/pages/book-steps.js";
 import { env, freeTime, ownAddress, publicBase, restaurant, staff, useRestaurant } from "./env.js";
-import { inShadow } from "./helpers.js";
+import { deepText, inShadow } from "./helpers.js";
 
 before(() => useRestaurant({ offer_minutes: 30 }));
 
@@ -116,6 +116,14 @@ describe("<booking-engine page=offer>", () => {
     const page = await inShadow(el, "be-offer-page");
     const claim = await inShadow<HTMLButtonElement>(page, '[part~="claim"]');
     await expect(el).to.be.accessible();
+    // the page and the email say the same: a deadline in the restaurant's time, and no table held
+    expect(deepText(page)).to.match(
+      /Claim it before .+ \(time in Milano\): the table is yours if it is still free then\. The offer holds no table\./,
+    );
+    expect(deepText(page)).not.to.match(/waits for you/);
+    expect(offerMail!.replace(/\s+/g, " ")).to.match(
+      /Claim it before .+ \(Milano\): the table is yours if it is still free then \(the offer holds no table\)/,
+    );
     claim.click();
     const claimed = await inShadow(page, '[part="claimed"]');
     // A boolean: a failed equal of two elements makes the runner serialize the DOM.

@@ -134,6 +134,7 @@ describe("<be-offer-page>, an offer within a range", () => {
         restaurant: { name: "Trattoria", timezone: "UTC" },
         cancellable_until: null,
         arrived: false,
+        payment: null,
       },
     };
     const api = { offer: async () => offer } as unknown as PublicApi;
@@ -143,6 +144,6 @@ describe("<be-offer-page>, an offer within a range", () => {
     const summary = await inShadow(el, '[part="summary"]');
     expect(summary.textContent).to.match(/8:15\sPM/);
     expect(summary.textContent).not.to.match(/7:30\sPM/);
-    expect(deepText(el)).to.match(/The table waits for you until .*6:15\sPM/);
+    expect(deepText(el)).to.match(/Claim it before .*6:15\sPM/);
   });
 });

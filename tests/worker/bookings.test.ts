@@ -62,8 +62,16 @@ describe("GET /bookings/slots", () => {
     const date = dateInDays(30);
     await book(client, { start_date: date, start_hour: "20:00", pax: 6, service_id: r.service.id });
     const day = (await slots(client, `start_date=${date}&pax=2`)).json.data[0].available_services[0];
-    // the group holds T1 and T2 from 20:00 to 21:00: a 60-minute party cannot start 19:00 (inclusive) to 20:45
-    expect(day.available_slots).toEqual(["21:00:00", "21:15:00", "21:30:00", "21:45:00", "22:00:00"]);
+    // the group holds T1 and T2 from 20:00 to 21:00: a 60-minute party cannot start after 19:00 up to 20:45
+    // (one at 19:00 leaves as the group arrives)
+    expect(day.available_slots).toEqual([
+      "19:00:00",
+      "21:00:00",
+      "21:15:00",
+      "21:30:00",
+      "21:45:00",
+      "22:00:00",
+    ]);
     expect(day.slots.find((s: { hour: string }) => s.hour === "20:00:00")).toEqual({
       hour: "20:00:00",
       disabled: false,
@@ -262,8 +270,8 @@ describe("the slot listing's caches (holds by holds_version, listings by the min
       days[6].available_services[0].slots.find((x: { hour: string }) => x.hour === "22:00:00");
     // the first listing teaches the isolate how far a party listed on a day reaches: 22:00 plus an hour's stay (and a clock change)
     expect(lastSlot(await listingOf(c, s.date))?.free_tables).toBe(3);
-    // every table held from 03:00 after the last day: past that reach, inside the one of a five-hour stay
-    const start = localMinutes(addDays(last, 1), "03:00");
+    // every table held from 02:45 after the last day: past that reach, inside the one of a five-hour stay
+    const start = localMinutes(addDays(last, 1), "02:45");
     const id = await insertReservation(c.propertyId, { date: addDays(last, 1), tableIds: [] });
     for (const t of [s.t1.id, s.t2.id]) {
       await c.d1
@@ -279,7 +287,7 @@ describe("the slot listing's caches (holds by holds_version, listings by the min
       body: { settings: { average_stay: 300 } },
     });
     expect(put.status, put.text).toBe(200);
-    // 22:00 to 03:00 meets the hold: full, on the fresh read as on the plain one
+    // 22:00 to 03:00 overlaps the hold: full, on the fresh read as on the plain one
     expect(lastSlot(await listingOf(c, s.date))).toEqual({
       hour: "22:00:00",
       disabled: false,

@@ -169,6 +169,7 @@ describe("emails and calendar entries of text stored before the rule", () => {
     phone: null,
     website: null,
     address: "Via Roma 1\r00100 Roma",
+    city: "Roma",
     timezone: "Europe/Rome",
     cancelNotice: 0,
     map: null,

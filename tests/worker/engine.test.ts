@@ -86,9 +86,9 @@ describe("the API's example: a 60-minute reservation at 13:00", () => {
     expect(engine.isFree(t1, at("13:59"), 60)).toBe(false);
   });
 
-  it("makes the table unavailable from 12:00 (inclusive) for a 60-minute party", () => {
-    expect(engine.isFree(t1, at("12:00"), 60)).toBe(false);
-    expect(engine.isFree(t1, at("11:59"), 60)).toBe(true);
+  it("makes the table unavailable after 12:00 for a 60-minute party: one at 12:00 leaves as it arrives", () => {
+    expect(engine.isFree(t1, at("12:01"), 60)).toBe(false);
+    expect(engine.isFree(t1, at("12:00"), 60)).toBe(true);
   });
 
   it("frees the table again at 14:00", () => {
@@ -98,8 +98,8 @@ describe("the API's example: a 60-minute reservation at 13:00", () => {
   it("lists the times accordingly", () => {
     const day = engine.daySlots(DAY, 2, [service({ startHour: "11:00:00", endHour: "14:00:00" })], false);
     const slots = day.available_services[0]!.available_slots;
-    expect(slots).toContain("11:45:00");
-    expect(slots).not.toContain("12:00:00");
+    expect(slots).toContain("12:00:00");
+    expect(slots).not.toContain("12:15:00");
     expect(slots).not.toContain("13:45:00");
     expect(slots).toContain("14:00:00");
   });
@@ -113,9 +113,27 @@ describe("back-to-back parties", () => {
     expect(engine.isFree(table(1), at("20:29"), 90)).toBe(false);
   });
 
-  it("refuses a party that would still sit when the next arrives", () => {
-    expect(engine.isFree(table(1), at("17:29"), 90)).toBe(true);
-    expect(engine.isFree(table(1), at("17:30"), 90)).toBe(false);
+  it("seats a party that leaves exactly when the next arrives, and refuses one a minute later", () => {
+    expect(engine.isFree(table(1), at("17:30"), 90)).toBe(true);
+    expect(engine.isFree(table(1), at("17:31"), 90)).toBe(false);
+  });
+
+  it("treats stays as half-open in either order: [20:00, 21:00) and [21:00, 22:00) do not clash", () => {
+    const later = new Availability(catalog(), [hold(1, "21:00", 60)], NOW);
+    const earlier = new Availability(catalog(), [hold(1, "20:00", 60)], NOW);
+    expect(later.isFree(table(1), at("20:00"), 60)).toBe(true);
+    expect(earlier.isFree(table(1), at("21:00"), 60)).toBe(true);
+    expect(later.isFree(table(1), at("20:01"), 60)).toBe(false);
+    expect(earlier.isFree(table(1), at("20:59"), 60)).toBe(false);
+  });
+
+  it("lists the same times as it decides, hold by hold: a grid start is held exactly when isFree says so", () => {
+    const s = service({ startHour: "16:00:00", endHour: "23:00:00", slotInterval: 5 });
+    const day = engine.daySlots(DAY, 2, [s], false).available_services[0]!;
+    for (const slot of day.slots) {
+      const start = at(slot.hour.slice(0, 5));
+      expect(slot.free_tables > 0, slot.hour).toBe(engine.isFree(table(1), start, 60));
+    }
   });
 
   it("ignores the reservation being moved", () => {
@@ -288,19 +306,19 @@ describe("stays and turn times", () => {
   });
   it("a longer stay blocks more of the evening", () => {
     const engine = new Availability(catalog({ settings: turn }), [hold(1, "13:00", 60)], NOW);
-    // a party of 4 stays 120 minutes: 11:00 would still sit at 13:00
+    // a party of 4 stays 120 minutes: 11:15 would still sit at 13:00; 11:00 leaves as the next arrives
     const d = engine.decide({
-      service: service({ startHour: "11:00:00" }),
+      service: service({ startHour: "11:15:00" }),
       date: DAY,
-      start: at("11:00"),
+      start: at("11:15"),
       pax: 4,
       mode: "online",
     });
     expect(d).toMatchObject({ ok: false, refusal: "table_not_available" });
     const ok = engine.decide({
-      service: service({ startHour: "10:45:00" }),
+      service: service({ startHour: "11:00:00" }),
       date: DAY,
-      start: at("10:45"),
+      start: at("11:00"),
       pax: 4,
       mode: "online",
     });
@@ -1023,7 +1041,9 @@ describe("a service past midnight", () => {
       ],
       Date.UTC(2026, 0, 1),
     );
-    expect(e.isFree(table(1), localMinutes("2027-03-28", "00:30"), 60)).toBe(false);
+    expect(e.isFree(table(1), localMinutes("2027-03-28", "00:45"), 60)).toBe(false);
+    // an hour from 00:30 ends at 01:30 on the wall clock, as the hold starts
+    expect(e.isFree(table(1), localMinutes("2027-03-28", "00:30"), 60)).toBe(true);
     expect(e.isFree(table(1), localMinutes("2027-03-27", "23:15"), 60)).toBe(true);
   });
 });

@@ -24,6 +24,7 @@ const RESTAURANT: Restaurant = {
   website: null,
   address: "Via Roma 1, 00100 Roma",
   map: "https://www.google.com/maps/search/?api=1&query=Via%20Roma%201%2C%2000100%20Roma",
+  city: null,
   timezone: "Europe/Rome",
   cancelNotice: 60,
   accent: "#7a1f3d",
@@ -46,7 +47,7 @@ const snapshot = (template: string): MessageSnapshot => ({
     : template === "cancellation"
       ? "CANCEL"
       : null,
-  before: template === "change" ? { date: "2027-03-27", hour: "19:00:00", pax: 2 } : undefined,
+  before: template.endsWith("change") ? { date: "2027-03-27", hour: "19:00:00", pax: 2 } : undefined,
   offer: template === "offer" ? { nonce: "n", expires_at: "2027-03-28T10:15:00.000Z" } : undefined,
 });
 
@@ -212,7 +213,34 @@ describe("a guest's email", () => {
   });
 });
 
+describe("the restaurant's clock", () => {
+  it("is named after the city of its address, in the body, the summary and an offer's deadline; else after its zone's", () => {
+    const milano = { ...RESTAURANT, city: "Milano" };
+    const booked = render(input("confirmation", "en", { restaurant: milano }));
+    expect(booked.text).toContain("(Milano time)");
+    expect(booked.text).toMatch(/^Time: 8:30\sPM \(Milano\)$/m);
+    expect(booked.text).not.toMatch(/\(Rome( time)?\)/);
+    expect(render(input("offer", "it", { restaurant: milano })).text).toMatch(
+      /Prendilo entro .+ \(Milano\):/,
+    );
+    expect(render(input("confirmation", "en")).text).toContain("(Rome time)");
+  });
+});
+
 describe("the restaurant's notice", () => {
+  it("of a guest's change says what the booking is now and what it was, in every language", () => {
+    const en = render(input("restaurant_change", "en"));
+    expect(en.subject).toMatch(
+      /^Online booking changed: Zoë <b> O'Brien & Co, 4 people, Sunday, March 28, 2027 8:30\sPM$/,
+    );
+    expect(en.text).toContain(
+      "changed their online booking: it is now for 4 people on Sunday, March 28, 2027 at 8:30",
+    );
+    expect(en.text).toMatch(/^Before: Saturday, March 27, 2027, 7:00\sPM, 2 people\.$/m);
+    for (const locale of LOCALES)
+      expect(render(input("restaurant_change", locale)).text, locale).toMatch(/: .*2027.*, 2 \w+\.$/m);
+  });
+
   const request = {
     specialRequest: "a quiet corner",
     occasion: "birthday",

@@ -257,9 +257,16 @@ describe("who is emailed", () => {
     expect(await messagesOf(r.client, off.json.data[0].id)).toEqual([]);
   });
 
-  it("the restaurant, in its language, for an online booking and the guest's cancellation; the guest in theirs, the manage link on PUBLIC_ORIGIN whatever the Host", async () => {
+  it("the restaurant, in its language, for an online booking and the guest's change and cancellation; the guest in theirs, times in the restaurant's city, the manage link on PUBLIC_ORIGIN whatever the Host", async () => {
     capture = captureMail();
     const r = await restaurant();
+    // a restaurant in Milan keeps Rome's clock: its emails name its own city
+    const moved = await r.client.call(`/api/v2/properties/${r.client.propertyId}`, {
+      method: "PUT",
+      property: undefined,
+      body: { position: { address: "Via Solferino 12", zip: "20121", city: "Milano" } },
+    });
+    expect(moved.status, moved.text).toBe(200);
     const to = guestEmail();
     const ip = freshIp();
     const booked = await (exports as unknown as { default: Fetcher }).default.fetch(
@@ -282,6 +289,8 @@ describe("who is emailed", () => {
     const token = ((await booked.json()) as any).data[0].manage_token;
     const [mail] = await mailsTo(capture, to, 1);
     expect(mail!.subject).toMatch(/^Votre table chez Trattoria Posta : /);
+    expect(mail!.text).toContain("(heure de Milano)");
+    expect(mail!.text).not.toMatch(/\(heure de Rome\)|\(Rome\)/);
     expect(linksIn(mail!.text, ORIGIN)).toEqual([
       `${ORIGIN}/p/${r.publicKey}/manage/${token}?locale=fr`,
       `${ORIGIN}/api/v2/public/${r.publicKey}/manage/${token}/calendar.ics`,
@@ -301,6 +310,17 @@ describe("who is emailed", () => {
     expect(notice!.text).not.toMatch(/\n\s*\n\s*\n/);
     expect(notice!.replyTo).toEqual([{ name: "Jean Valjean", address: to }]);
     expect(notice!.attachments).toHaveLength(0);
+    // the guest grows the party (and so moves to T2): the restaurant hears of it, with what it was
+    const grown = await call(`/api/v2/public/${r.publicKey}/manage/${token}`, {
+      method: "PATCH",
+      headers: { "CF-Connecting-IP": ip },
+      body: { pax: 3 },
+    });
+    expect(grown.status).toBe(200);
+    const [, changed] = await mailsTo(capture, r.email, 2);
+    expect(changed!.subject).toMatch(/^Prenotazione online modificata: Jean Valjean, 3 persone, /);
+    expect(changed!.text).toMatch(/^Prima: .*, 2 persone\.$/m);
+    expect(changed!.text).toContain("Tavolo: T2");
     expect(
       (
         await call(`/api/v2/public/${r.publicKey}/manage/${token}`, {
@@ -309,9 +329,9 @@ describe("who is emailed", () => {
         })
       ).status,
     ).toBe(200);
-    const [, cancelled] = await mailsTo(capture, r.email, 2);
+    const [, , cancelled] = await mailsTo(capture, r.email, 3);
     expect(cancelled!.subject).toMatch(/^Prenotazione online cancellata: Jean Valjean/);
-    const [, guestCancel] = await mailsTo(capture, to, 2);
+    const [, , guestCancel] = await mailsTo(capture, to, 3);
     expect(calendarOf(guestCancel!).method).toBe("CANCEL");
   });
 });

@@ -171,6 +171,7 @@ describe("GET /public/{public_key}/services", () => {
         weekdays: [1, 2, 3, 4, 5, 6, 7],
         start_hour: "19:00:00",
         end_hour: "20:00:00",
+        payment: null,
       },
       {
         id: lunch.id,
@@ -182,6 +183,7 @@ describe("GET /public/{public_key}/services", () => {
         weekdays: [6, 7],
         start_hour: "12:00:00",
         end_hour: "14:00:00",
+        payment: null,
       },
     ]);
   });
@@ -264,6 +266,7 @@ describe("GET /public/{public_key}/slots", () => {
         times: ["20:00:00"],
         waiting_list: true,
         full_times: ["19:00:00", "19:15:00", "19:30:00", "19:45:00"],
+        payment: null,
       },
     ]);
     expect(res.json.data[1].services).toEqual([
@@ -274,8 +277,22 @@ describe("GET /public/{public_key}/slots", () => {
         times: GRID,
         waiting_list: false,
         full_times: [],
+        payment: null,
       },
     ]);
+  });
+
+  it("without a date, lists from the first day bookable online: the profile's first_date, asked beside it", async () => {
+    const r = await smallRestaurant();
+    const profile = (await r.guest.call("")).json.data[0];
+    const res = await r.guest.call("/slots?pax=2&days=2");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.map((d: { date: string }) => d.date)).toEqual([
+      profile.first_date,
+      plusDays(profile.first_date, 1),
+    ]);
+    const dated = await r.guest.call(`/slots?date=${profile.first_date}&pax=2&days=2`);
+    expect(res.json.data).toEqual(dated.json.data);
   });
 
   it("a closed day has nothing to wait for either", async () => {
@@ -290,6 +307,7 @@ describe("GET /public/{public_key}/slots", () => {
         times: [],
         waiting_list: false,
         full_times: [],
+        payment: null,
       },
     ]);
     const waiting = await r.guest.book({
@@ -341,6 +359,7 @@ describe("POST /public/{public_key}/reservations", () => {
       cancellable_until: `${r.date}T18:30:00.000Z`,
       arrived: false,
       waiting_until: null,
+      payment: null,
       manage_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       // The guest's language follows them to the manage page.
       manage_url: `https://api.test/p/${r.publicKey}/manage/${b.manage_token}?locale=en`,
@@ -504,14 +523,15 @@ describe("POST /public/{public_key}/reservations", () => {
     });
     expectProblem(res, 409, "time no longer available");
     expect(res.json.code).toBe("time_no_longer_available");
-    // Free for a stay of 60: 17:00..18:15 and 20:30..22:00; nearest to 19:30 first (the earlier on a tie), at most 6.
+    // Free for a stay of 60: 17:00..18:30 (one at 18:30 leaves as the walk-in sits down) and 20:30..22:00;
+    // nearest to 19:30 first (the earlier on a tie), at most 6.
     expect(res.json.alternatives).toEqual([
+      "18:30:00",
       "20:30:00",
       "18:15:00",
       "20:45:00",
       "18:00:00",
       "21:00:00",
-      "17:45:00",
     ]);
     for (const hour of res.json.alternatives) expect(await listed(r.guest, r.date, 2)).toContain(hour);
   });

@@ -329,6 +329,7 @@ describe("the OpenAPI document", () => {
         "GET /api/v2/public/{public_key}/offers/{token}",
         "POST /api/v2/public/{public_key}/offers/{token}/claim",
         "POST /api/v2/public/{public_key}/offers/{token}/decline",
+        "GET /api/v2/public/{public_key}/pay/{token}",
       ].sort(),
     );
   });

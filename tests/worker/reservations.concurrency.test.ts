@@ -163,22 +163,30 @@ describe("the database guards itself", () => {
       .bind(a.id)
       .all<{ start_min: number; end_min: number }>();
     const span = results[0]!;
-    const insert = (tableId: number, start: number, end: number) =>
+    const insert = (tableId: number, start: number, end: number, reservationId = b.id) =>
       client.d1
         .prepare(
           "INSERT INTO reservation_tables (reservation_id, table_id, start_min, end_min) VALUES (?, ?, ?, ?)",
         )
-        .bind(b.id, tableId, start, end)
+        .bind(reservationId, tableId, start, end)
         .run();
     await expect(insert(tables[0]!, span.start_min + 30, span.end_min + 30)).rejects.toThrow(
       /table_not_available/,
     );
-    // the API's buffer: a party ending exactly when another starts is refused too
-    await expect(insert(tables[0]!, span.start_min - 60, span.start_min)).rejects.toThrow(
+    // a minute over either end is an overlap
+    await expect(insert(tables[0]!, span.start_min - 60, span.start_min + 1)).rejects.toThrow(
       /table_not_available/,
     );
-    // free again exactly at the end of the stay
-    await insert(tables[0]!, span.end_min, span.end_min + 60);
+    await expect(insert(tables[0]!, span.end_min - 1, span.end_min + 60)).rejects.toThrow(
+      /table_not_available/,
+    );
+    // stays are half-open: a party ending exactly when this one starts, and one starting exactly
+    // when it ends, share the table with it
+    await insert(tables[0]!, span.start_min - 60, span.start_min);
+    const c = (
+      await book(client, { start_date: dateInDays(15), service_id: service.id, table_ids: [tables[1]] })
+    ).json.data[0];
+    await insert(tables[0]!, span.end_min, span.end_min + 60, c.id);
     await client.d1
       .prepare("UPDATE dining_tables SET deleted_at = '2000-01-01' WHERE id = ?")
       .bind(tables[1])

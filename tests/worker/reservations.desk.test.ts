@@ -134,15 +134,16 @@ describe("POST /reservations through the restaurant's desk", () => {
   it("books a table freed by a staff edit, by a hold deleted outside the API, or added to the catalog, at once", async () => {
     const { client, room, tables, service } = await restaurant(2);
     const date = dateInDays(32);
-    const moved = (await book(client, { start_date: date, service_id: service.id, table_ids: [tables[0]] }))
-      .json.data[0];
+    // 19:30: a stay of 60 that the 20:00 hold below overlaps
+    const at = { start_date: date, start_hour: "19:30:00", service_id: service.id };
+    const moved = (await book(client, { ...at, table_ids: [tables[0]] })).json.data[0];
     const outside = await insertReservation(client.propertyId, {
       date,
       serviceId: service.id,
       tableIds: [tables[1]!],
     });
-    // the 20:00 hold written outside the API reaches 19:00's stay: both tables are held
-    expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(403);
+    // the 20:00 hold written outside the API reaches 19:30's stay: both tables are held
+    expect((await book(client, at)).status).toBe(403);
     expect(
       (
         await client.call(`/api/v2/reservations/${moved.id}`, {
@@ -151,16 +152,16 @@ describe("POST /reservations through the restaurant's desk", () => {
         })
       ).status,
     ).toBe(200);
-    expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(201);
-    expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(403);
+    expect((await book(client, at)).status).toBe(201);
+    expect((await book(client, at)).status).toBe(403);
     await (await shardOf(client.propertyId))
       .prepare("DELETE FROM reservation_tables WHERE reservation_id = ?")
       .bind(outside)
       .run();
-    expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(201);
-    expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(403);
+    expect((await book(client, at)).status).toBe(201);
+    expect((await book(client, at)).status).toBe(403);
     await createIn(client, "tables", { name: "New", room_id: room.id, guests_max: 2 });
-    expect((await book(client, { start_date: date, service_id: service.id })).status).toBe(201);
+    expect((await book(client, at)).status).toBe(201);
   });
 
   it("keeps staff bookings to their rules: a block holds its table, a named held table is refused", async () => {

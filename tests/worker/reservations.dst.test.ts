@@ -113,6 +113,7 @@ describe("the calendar entry of a stay over a clock change", () => {
           phone: null,
           website: null,
           address: null,
+          city: null,
           timezone: "Europe/Rome",
           cancelNotice: 60,
           map: null,

@@ -5,6 +5,7 @@ import { shardDb } from "../../worker/shards/shards";
 import {
   atArrival,
   book,
+  call,
   createIn,
   dateInDays,
   GUEST,
@@ -311,6 +312,37 @@ describe("PUT /reservations/{id}", () => {
     expect(res.json.data[0].tables[0].id).toBe(r.t1.id);
   });
 
+  it("grows a 20:00 party on its table though another party sits there from 21:00", async () => {
+    const day = dateInDays(36);
+    const at = (hour: string, pax = 2) =>
+      book(client, {
+        start_date: day,
+        start_hour: hour,
+        pax,
+        service_id: r.service.id,
+        table_ids: [r.t2.id],
+      });
+    const early = (await at("20:00")).json.data[0];
+    expect((await at("21:00")).status).toBe(201);
+    const res = await client.call(`/api/v2/reservations/${early.id}`, { method: "PUT", body: { pax: 3 } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data[0]).toMatchObject({ pax: 3, tables: [{ id: r.t2.id }] });
+  });
+
+  it("books back-to-back stays on one table in either order, and refuses a minute's overlap", async () => {
+    const at = (day: string, hour: string) =>
+      book(client, { start_date: day, start_hour: hour, service_id: r.service.id, table_ids: [r.t2.id] });
+    const [first, second] = [dateInDays(37), dateInDays(38)];
+    // [20:00, 21:00) then [21:00, 22:00), and the other way round (the second checked by the trigger too)
+    expect((await at(first, "20:00")).status).toBe(201);
+    expect((await at(first, "21:00")).status).toBe(201);
+    expect((await at(second, "21:00")).status).toBe(201);
+    expect((await at(second, "20:00")).status).toBe(201);
+    const overlap = await at(second, "20:59");
+    expect(overlap.status).toBe(403);
+    expect(overlap.json.code).toBe("table_not_available");
+  });
+
   it("moves a grown party to a table that seats it", async () => {
     const created = (await book(client, { start_date: dateInDays(35), service_id: r.service.id })).json
       .data[0];
@@ -422,6 +454,16 @@ describe("DELETE /reservations/{id}", () => {
       (await book(client, { start_date: date, service_id: r.service.id, table_ids: [r.t1.id] })).status,
     ).toBe(201);
     expect((await client.call(`/api/v2/reservations/${a.id}`, { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("answers the id alone, as the OpenAPI document says in words and by its example", async () => {
+    const doc = (await call("/api/v2/openapi.json")).json;
+    const op = doc.paths["/api/v2/reservations/{reservation_id}"].delete;
+    const ok = op.responses["200"];
+    expect(ok.content["application/json"].schema.properties.data.items.type).toBe("integer");
+    expect(ok.content["application/json"].schema.example).toEqual({ data: [42] });
+    expect(ok.description).toContain('{"data": [id]}');
+    expect(op.description).toContain('{"data": [id]}');
   });
 });
 

@@ -109,6 +109,26 @@ async function checkPacing(
     throw new Error(`${what}: refused for pacing within it (${JSON.stringify(others)} + ${pax})`);
 }
 
+/**
+ * A table asked for and refused as taken is held over part of the party's stay: stays are
+ * half-open, [start, start + 60), so a party leaving as this one arrives, or arriving as it
+ * leaves, is no clash. The group T1+T2 is held by its own holds and its members'.
+ */
+async function expectClash(r: Real, table: number, at: { date: string; hour: string }, what: string) {
+  const asked = r.tables[table - 1]!;
+  const related = table === 3 ? r.tables : [asked];
+  const start = localMinutes(at.date, at.hour);
+  const clash = await r.client.d1
+    .prepare(
+      `SELECT rt.reservation_id FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id
+       WHERE r.property_id = ? AND rt.table_id IN (${related.map(() => "?").join(", ")})
+         AND rt.start_min < ? AND ? < rt.end_min LIMIT 1`,
+    )
+    .bind(r.client.propertyId, ...related, start + 60, start)
+    .first();
+  if (!clash) throw new Error(`${what}: refused as taken, but nothing holds table ${asked} over its stay`);
+}
+
 type Res = Awaited<ReturnType<TestClient["call"]>>;
 function expectOneOf(res: Res, allowed: [number, string?][], what: string) {
   const ok = allowed.some(
@@ -152,6 +172,8 @@ class Create implements fc.AsyncCommand<Model, Real> {
         this.toString(),
       );
     if (this.late && !this.waiting) await checkPacing(r, res, at, this.pax, undefined, this.toString());
+    if (tableIds && res.status === 403 && res.json?.title === "table not available")
+      await expectClash(r, this.table, at, this.toString());
     if (res.status === 201) {
       const created = res.json.data[0];
       expect(created.status).toBe(this.waiting ? "WAITING" : "ACCEPTED");

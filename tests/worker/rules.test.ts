@@ -201,7 +201,7 @@ describe("the slots' reasons, for staff screens", () => {
     const r = await restaurant({ max_parties_per_interval: 1 }, undefined);
     await setSettings(r.client, { max_days_ahead: 12, max_online_pax: 6 });
     await book(r.client, { start_date: r.date, start_hour: "19:00", service_id: r.service.id });
-    // every table held from 21:00 (a party of 60 minutes is refused from 20:00), and closed from 21:30
+    // every table held from 21:00 (a party of 60 minutes is refused after 20:00), and closed from 21:30
     for (let i = 0; i < 8; i++)
       await book(r.client, {
         start_date: r.date,
@@ -221,7 +221,8 @@ describe("the slots' reasons, for staff screens", () => {
       "19:00:00": "pacing",
       "19:15:00": undefined,
       "19:45:00": undefined,
-      "20:00:00": "full",
+      "20:00:00": undefined,
+      "20:15:00": "full",
       "20:30:00": "full",
       "20:45:00": "closed",
       "21:30:00": "closed",
@@ -233,9 +234,11 @@ describe("the slots' reasons, for staff screens", () => {
     expect(open).toEqual({ hour: "19:00:00", disabled: false, free_tables: 8 });
     const publicDay = (await guestOf(await publicKeyOf(r.client)).call(`/slots?date=${r.date}&pax=2`)).json
       .data[0];
+    // what a guest may see of a service: its times and what it asks to pay, never the staff's reasons
     expect(Object.keys(publicDay.services[0]).sort()).toEqual([
       "full_times",
       "name",
+      "payment",
       "service_id",
       "start_hour",
       "times",

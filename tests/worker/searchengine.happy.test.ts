@@ -35,10 +35,18 @@ describe("POST /searchengine/v3/BatchAvailabilityLookup", () => {
     });
     const res = await v3("BatchAvailabilityLookup", {
       merchant_id: m.merchantId,
-      slot_time: [slot("19:00"), slot("19:30"), slot("19:10"), slot("20:30", 3), slot("20:30")],
+      slot_time: [
+        slot("19:00"),
+        slot("19:15"),
+        slot("19:30"),
+        slot("19:10"),
+        slot("20:30", 3),
+        slot("20:30"),
+      ],
     });
-    // 19:00 with a stay of 30 ends as the 19:30 party sits down: the API's rule blocks it.
+    // 19:00 with a stay of 30 ends as the 19:30 party sits down (stays are half-open); 19:15 would still sit.
     expect(res.slot_time_availability.map((a: any) => a.available)).toEqual([
+      true,
       false,
       false,
       false,
@@ -356,9 +364,10 @@ describe("the same rules as online bookings", () => {
       "CreateBooking",
       SAMPLES.createBooking(m.merchantId, m.serviceId, romeSec(m.date, "20:30"), newToken()).request,
     );
-    // Stays of 30 minutes on the one table: 19:00 (widget) blocks 19:15, 20:30 (search engine) blocks 20:00 and 20:45.
+    // Stays of 30 minutes on the one table: 19:00 (widget) blocks 19:15, 20:30 (search engine) blocks 20:15
+    // and 20:45; 20:00 leaves as the 20:30 party sits down.
     const slots = (await guest.call(`/slots?date=${m.date}&pax=2`)).json.data[0].services[0].times;
-    expect(slots).toEqual(["19:30:00", "19:45:00", "21:00:00"]);
+    expect(slots).toEqual(["19:30:00", "19:45:00", "20:00:00", "21:00:00"]);
   });
 });
 

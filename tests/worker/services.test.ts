@@ -41,6 +41,7 @@ describe("POST /api/v2/services", () => {
         valid_from: null,
         valid_to: null,
         prepayment_window: null,
+        payment: null,
         pacing_interval: 15,
         max_covers_per_interval: null,
         max_parties_per_interval: null,
@@ -71,7 +72,7 @@ describe("POST /api/v2/services", () => {
       max_parties_per_interval: 4,
     };
     const s = await post(client, body);
-    expect(s).toEqual({ ...body, id: expect.any(Number), weekdays: [2, 3, 5] });
+    expect(s).toEqual({ ...body, id: expect.any(Number), weekdays: [2, 3, 5], payment: null });
   });
 
   it("accepts a service with a single start time (end_hour equal to start_hour)", async () => {

@@ -227,6 +227,9 @@ describe("waiting-list offers", () => {
     const { token } = await offerLink(bea.email, 2);
     const [, offerMail] = await mailsTo(capture, bea.email, 2);
     expect(offerMail!.subject).toMatch(/A table is free at .*, 7:30\sPM$/);
+    // the offer is of one time: its summary names it alone, not the range asked for
+    expect(offerMail!.text).toMatch(/^Time: 7:30\sPM \(UTC\)$/m);
+    expect(offerMail!.text).not.toContain("7:45");
     expect(capture.to(carl.email)).toHaveLength(1);
     const read = await bea.guest.call(`/offers/${token}`);
     expect(read.json.data[0]).toMatchObject({

@@ -1,6 +1,8 @@
 /** The pure parts of webhooks: signing (checked by the standardwebhooks library), endpoint rules, retry schedule. */
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { config } from "../../worker/config";
+import type { Bindings } from "../../worker/env";
 import { parseRetryAfter, RETRY_SCHEDULE, retryDelay } from "../../worker/outbox/retry";
 import { endpointProblem, resolvedProblem } from "../../worker/webhooks/endpoint";
 import { generateSecret, webhookHeaders } from "../../worker/webhooks/signing";
@@ -101,6 +103,34 @@ describe("endpoints", () => {
     const found = endpointProblem(endpoint, sandbox);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toContain(problem);
+  });
+});
+
+describe("endpoints in local development (npm start: loopback receivers for every property)", () => {
+  it.each([
+    ["http://localhost:3000/hook", undefined],
+    ["http://127.0.0.1:3000/hook", undefined],
+    ["http://[::1]:3000/hook", undefined],
+    ["https://localhost/hook", undefined],
+    ["http://user:pass@localhost:3000/", "credentials"],
+    ["http://10.0.0.8/hook", "https"],
+    ["https://10.0.0.8/hook", "public address"],
+    ["https://127.0.0.1.nip.io/hook", undefined],
+  ])("%s (a production property)", (endpoint, problem) => {
+    const found = endpointProblem(endpoint, false, true);
+    if (problem === undefined) expect(found).toBeUndefined();
+    else expect(found).toContain(problem);
+  });
+
+  it.each([
+    ["development", "http://127.0.0.1:8787", true],
+    ["development", "http://localhost:8788", true],
+    ["development", "https://api.test", false],
+    [undefined, "http://127.0.0.1:8787", false],
+    ["production", "https://book.example.com", false],
+  ])("are on with ENVIRONMENT %s and PUBLIC_ORIGIN %s: %s", (environment, origin, on) => {
+    const env = { ENVIRONMENT: environment, PUBLIC_ORIGIN: origin, LINK_SECRET: "a-link-secret-of-16+" };
+    expect(config(env as unknown as Bindings).loopbackWebhooks).toBe(on);
   });
 });
 

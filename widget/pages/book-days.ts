@@ -3,11 +3,11 @@
  * first look ahead fills two weeks at once, "Next available" adds the days it scanned, and a day
  * picked again is fetched again once it is no longer fresh (times get taken meanwhile).
  */
-import type { PublicSlotDay } from "../api.js";
+import { type PublicSlotDay, SCAN_DAYS } from "../api.js";
 import { now } from "../clock.js";
 
-/** How many days the first look ahead scans for the first date with a free time. */
-export const SCAN_DAYS = 14;
+export { SCAN_DAYS };
+
 /** A day's times older than this are fetched again when the guest picks that day. */
 const FRESH_MS = 60_000;
 

@@ -5,10 +5,17 @@
  */
 import { msg, str } from "@lit/localize";
 import { html, nothing } from "lit";
-import { PublicApiError, type PublicBookingInput, type PublicProfile, type PublicSlotDay } from "../api.js";
+import {
+  PublicApiError,
+  type PublicBookingInput,
+  type PublicPaymentPolicy,
+  type PublicProfile,
+  type PublicSlotDay,
+} from "../api.js";
 import { formatTime } from "../format.js";
 import { choiceGroup } from "../parts/choice.js";
 import { type FieldErrors, type GuestForm, guestFields } from "../parts/guest-fields.js";
+import { paymentBefore } from "../parts/money.js";
 import { placeOf } from "../parts/place.js";
 import { policyBefore } from "../parts/policy.js";
 import { type SummaryOf, summary } from "../parts/summary.js";
@@ -31,6 +38,8 @@ export interface DetailsView {
   laterTimes: string[];
   setUntil: (hour: string | undefined) => void;
   summary: SummaryOf;
+  /** the chosen service's payment policy: what booking pays, said before the guest confirms */
+  payment: PublicPaymentPolicy | null | undefined;
   profile: PublicProfile;
   locale: string;
   submit: (e: SubmitEvent) => void;
@@ -58,10 +67,11 @@ export function detailsStep(v: DetailsView) {
           </p>`
           : nothing
       }
+      ${v.hour ? paymentNotice(v, v.hour) : nothing}
       <form part="form" novalidate @submit=${v.submit} @input=${v.remember} @change=${v.remember}>
         ${guestFields(v.guest, v.errors)}
         <div role="alert" class="alert">
-          ${taken ? takenMessage(v.alternatives) : v.failure ? html`<p class="message error" part="error">${bookingError(v.failure)}</p>` : nothing}
+          ${taken ? takenMessage(v.alternatives) : v.failure ? html`<p class="message error" part="error">${bookingError(v.failure, v.profile)}</p>` : nothing}
         </div>
         ${taken && v.alternatives?.length ? freeTimes(v, v.alternatives) : nothing}
         <div class="actions">
@@ -71,6 +81,19 @@ export function detailsStep(v: DetailsView) {
       </form>
     </section>
   `;
+}
+
+/** What booking pays and the refund rule, when the party pays (paid on the next step). */
+function paymentNotice(v: DetailsView, hour: string) {
+  const text = paymentBefore({
+    policy: v.payment,
+    pax: v.summary.pax,
+    date: v.summary.date,
+    hour,
+    city: placeOf(v.profile),
+    locale: v.locale,
+  });
+  return text ? html`<p class="message" id="payment" part="payment-notice">${text}</p>` : nothing;
 }
 
 /**

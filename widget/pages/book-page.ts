@@ -17,7 +17,7 @@ import {
 } from "../api.js";
 import { now } from "../clock.js";
 import { ownEntries } from "../entries.js";
-import { type BookingCreatedDetail, fire } from "../events.js";
+import { type BookingCreatedDetail, fire, type NavigateDetail } from "../events.js";
 import { addDays } from "../format.js";
 import { choiceStyles, timesSkeleton } from "../parts/choice.js";
 import { contactStyles } from "../parts/contact.js";
@@ -162,7 +162,9 @@ export class BookPage extends LitElement {
       if (!date) {
         // The request in a task of its own, out of the one that draws the page.
         await nextTask();
-        const days = await api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
+        // asked beside the profile when the element knew the party (BookingEngine); asked again if that failed
+        const ask = () => api.slots({ date: profile.first_date, pax, days: SCAN_DAYS }, signal);
+        const days = await (api.takeFirstDays(pax)?.catch(ask) ?? ask());
         this.days.remember(pax, days);
         const first = firstOpenDay(days, this.serviceId);
         this.date = first?.date ?? profile.first_date;
@@ -220,9 +222,11 @@ export class BookPage extends LitElement {
       this.failure = undefined;
       this.alternatives = undefined;
       this.days.clear();
-      this.goTo("done", true);
+      const pays = booking.status === "PREPAY" && booking.payment?.status === "requires_payment";
+      if (!pays) this.goTo("done", true);
       const { manage_token: _token, manage_url, ...reservation } = booking;
       fire<BookingCreatedDetail>(this, "booking-created", { reservation, manage_url });
+      if (pays) this.toPayment(booking);
     },
     onError: (error) => {
       this.failure = error;
@@ -420,6 +424,7 @@ export class BookPage extends LitElement {
         pax: this.pax,
         service: this.service(this.slots.value),
       },
+      payment: this.waiting ? null : this.service(this.slots.value)?.payment,
       profile: this.profile!,
       locale: this.locale,
       submit: (e) => this.submit(e),
@@ -478,6 +483,16 @@ export class BookPage extends LitElement {
         locale,
       }),
     ]);
+  }
+
+  /**
+   * The payment step: on the hosted pages its own page (whose policy alone lets Stripe's script and
+   * frames in), in an embedded widget the next page of this element.
+   */
+  private toPayment(booking: PublicBooking) {
+    saveDraft(this.profile!.public_key, { step: "choose", pax: this.pax });
+    if (this.hosted) return location.assign(booking.manage_url.replace("/manage/", "/pay/"));
+    fire<NavigateDetail>(this, "be-navigate", { page: "pay", token: booking.manage_token });
   }
 
   private reset() {

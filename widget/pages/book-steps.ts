@@ -6,23 +6,23 @@ import { msg, str } from "@lit/localize";
 import { html, nothing } from "lit";
 import { PublicApiError, type PublicBooking, type PublicProfile } from "../api.js";
 import { formatTime } from "../format.js";
-import { contact } from "../parts/contact.js";
+import { callUs, contact } from "../parts/contact.js";
 import { placeOf } from "../parts/place.js";
 import { policyAfter } from "../parts/policy.js";
 import { email, statusText, summary } from "../parts/summary.js";
 
-/** Why a booking failed, in words the guest can act on (a time taken meanwhile aside). */
-export function bookingError(error: unknown) {
+/** Why a booking failed, in words the guest can act on (a time taken meanwhile aside); the number to call where it says to call. */
+export function bookingError(error: unknown, profile: PublicProfile) {
   if (error instanceof PublicApiError) {
     if (error.status === 429)
       return msg("Too many attempts. Please wait a minute and try again.", { id: "error.rate" });
     // The server's words are English: the fields it named say what they need (guest-fields.ts).
     if (error.status === 400) return msg("Please check the details marked below.", { id: "error.check" });
     if (error.code === "guest_booking_limit") {
-      return msg(
-        "You already have as many upcoming online bookings here as the restaurant accepts from one guest. Please cancel one of them, or call the restaurant.",
-        { id: "error.guest-limit" },
-      );
+      return html`${msg(
+        "You already have as many upcoming online bookings here as the restaurant accepts from one guest: cancel one of them to book another.",
+        { id: "error.guest-limit-cancel" },
+      )} ${callUs(profile)}`;
     }
   }
   return msg("The booking could not be made. Please try again.", { id: "error.generic" });

@@ -22,6 +22,7 @@ const loaders: Record<NavigateDetail["page"], () => Promise<void>> = {
     define("be-services-page", ServicesPage);
   },
   offer: async () => define("be-offer-page", (await import("./offer-page.js")).OfferPage),
+  pay: async () => define("be-pay-page", (await import("./pay-page.js")).PayPage),
   manage: async () => {
     const [{ ManagePage }, { ManageChange }] = await Promise.all([
       import("./manage-page.js"),

@@ -10,6 +10,7 @@ import { type PublicApi, PublicApiError, type PublicProfile, type PublicReservat
 import { type BookingCancelledDetail, fire, type NavigateDetail } from "../events.js";
 import { formatDate, formatTime } from "../format.js";
 import { callUs, contact, contactStyles } from "../parts/contact.js";
+import { refundIfCancelled } from "../parts/money.js";
 import { placeOf } from "../parts/place.js";
 import { policyAfter } from "../parts/policy.js";
 import { base } from "../parts/styles.js";
@@ -201,7 +202,7 @@ export class ManagePage extends LitElement {
       return r.arrived
         ? html`<p class="muted">${arrivedText()}</p>`
         : html`<p class="muted">${policyAfter({ until: null, timezone: r.restaurant.timezone, city: this.city(r), locale: this.locale })} ${callUs(this.profile)}</p>`;
-    if (this.confirming) return this.confirmStep();
+    if (this.confirming) return this.confirmStep(r);
     if (this.changing) return this.changeForm(r);
     return html`<p class="muted">${policyAfter({ until, timezone: r.restaurant.timezone, city: this.city(r), locale: this.locale })}</p>
       <div class="actions">
@@ -210,10 +211,13 @@ export class ManagePage extends LitElement {
       </div>`;
   }
 
-  private confirmStep() {
+  private confirmStep(r: PublicReservation) {
     const pending = this.cancel.status === TaskStatus.PENDING;
+    // What a cancellation now does to what was paid, said before the guest confirms.
+    const money = r.payment && refundIfCancelled(r.payment, this.locale);
     return html`<div class="message stack" part="confirm">
       <p id="confirm" tabindex="-1"><strong>${msg("Do you really want to cancel this reservation?", { id: "manage.confirm" })}</strong></p>
+      ${money ? html`<p id="refund">${money}</p>` : nothing}
       <div class="actions">
         <button type="button" class="btn danger" part="button" aria-disabled=${pending ? "true" : "false"} @click=${() => !pending && this.cancel.run([this.token])}>
           ${pending ? msg("Cancelling…", { id: "manage.cancelling" }) : msg("Yes, cancel it", { id: "manage.yes" })}

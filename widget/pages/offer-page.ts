@@ -1,13 +1,15 @@
 /**
- * A waiting-list offer, behind the link of its email: the table that freed up, how
- * long it waits, and the guest's answer. Claiming makes the reservation ACCEPTED if the table
- * is still free; declining passes it to the next guest at once.
+ * A waiting-list offer, behind the link of its email: the table that freed up, until when the
+ * guest may claim it (in the restaurant's time, with its city), and the guest's answer. The offer
+ * holds no table, as its email says: claiming makes the reservation ACCEPTED if the table is
+ * still free; declining passes it to the next guest at once.
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task, TaskStatus } from "@lit/task";
 import { css, html, LitElement, nothing } from "lit";
 import { property } from "lit/decorators.js";
-import { type PublicApi, PublicApiError, type PublicOffer } from "../api.js";
+import { type PublicApi, PublicApiError, type PublicOffer, type PublicProfile } from "../api.js";
+import { placeOf } from "../parts/place.js";
 import { base } from "../parts/styles.js";
 import { statusText, summary } from "../parts/summary.js";
 
@@ -37,6 +39,8 @@ export class OfferPage extends LitElement {
   ];
 
   @property({ attribute: false }) declare api: PublicApi | undefined;
+  /** the restaurant: the city its times are labelled with */
+  @property({ attribute: false }) declare profile: PublicProfile | undefined;
   @property() declare token: string;
   @property() declare locale: string;
 
@@ -87,6 +91,7 @@ export class OfferPage extends LitElement {
       timeStyle: "short",
       timeZone: r.restaurant.timezone,
     }).format(new Date(o.expires_at));
+    const city = placeOf({ address: this.profile?.address ?? null, timezone: r.restaurant.timezone });
     const open = o.state === "open" && this.answer.status !== TaskStatus.ERROR;
     return html`
       ${summary({ ...r, hour: o.hour, waiting_until: null, state: { text: statusText(r.status), value: r.status } }, this.locale)}
@@ -104,7 +109,7 @@ export class OfferPage extends LitElement {
       <div role="alert">${this.answer.status === TaskStatus.ERROR ? html`<p id="result" tabindex="-1" class="message error" part="error">${failure(this.answer.error)}</p>` : nothing}</div>
       ${
         open
-          ? html`<p>${msg(str`The table waits for you until ${until}.`, { id: "offer.until" })}</p>
+          ? html`<p>${msg(str`Claim it before ${until} (time in ${city}): the table is yours if it is still free then. The offer holds no table.`, { id: "offer.claim-before" })}</p>
             <div class="actions">
               <button type="button" class="btn" part="button claim" aria-disabled=${pending ? "true" : "false"} @click=${() => !pending && this.answer.run(["claim"])}>
                 ${pending ? msg("Sending…", { id: "offer.sending" }) : msg("Take the table", { id: "offer.claim" })}

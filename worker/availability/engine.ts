@@ -113,7 +113,8 @@ export class Availability {
   /**
    * Free for a party of `stay` minutes at `start`: every hold r on the table, on a group
    * holding it (groups hold their members too) or on one of its members satisfies
-   * start >= r.end or start < r.start - stay.
+   * start >= r.end or start + stay <= r.start. Stays are half-open, [start, start + stay): a
+   * party leaving at 21:00 and one arriving at 21:00 share the table, in either order.
    */
   isFree(table: EngineTable, start: number, stay: number, ignoreReservation?: number): boolean {
     const list = this.blockers(table);
@@ -129,9 +130,9 @@ export class Availability {
     }
     for (let i = lo; i < list.length; i++) {
       const h = list[i]!;
-      if (h.startMin > to) break;
+      if (h.startMin >= to) break;
       if (ignoreReservation !== undefined && h.reservationId === ignoreReservation) continue;
-      if (from < h.endMin && to >= h.startMin) return false;
+      if (from < h.endMin && h.startMin < to) return false;
     }
     return true;
   }

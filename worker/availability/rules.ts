@@ -5,6 +5,7 @@
  *
  * Times are local minutes (minutes since 1970-01-01 00:00 of the property's wall clock).
  */
+import type { PaymentPolicy } from "../../shared/payment";
 import type { Settings } from "../../shared/schemas";
 import { addDays, fromLocalMinutes, isoWeekday, localMinutes } from "../lib/localtime";
 
@@ -55,6 +56,8 @@ export interface EngineService {
   validTo: string | null;
   /** minutes to pay; set: new reservations start PREPAY (the engine itself ignores it) */
   prepaymentWindow?: number | null;
+  /** what a booking pays through Stripe (the engine itself ignores it) */
+  payment?: PaymentPolicy | null;
   /** pacing: the interval (default 15) and its limits (null or absent: none) */
   pacingInterval?: number;
   maxCoversPerInterval?: number | null;
@@ -333,7 +336,7 @@ export function firstFrom(list: readonly { startMin: number }[], from: number): 
 /**
  * Which starts of a grid (`count` times from `first`, every `step` minutes) the holds block for a
  * party of `stay` minutes: 1 where held. The same rule as Availability.isFree (a hold [s, e)
- * blocks the starts in [s - stay, e)), applied hold by hold instead of time by time: a listing
+ * blocks the starts in (s - stay, e): half-open stays, so back-to-back parties do not clash), applied hold by hold instead of time by time: a listing
  * then costs the table's holds of the day plus the grid, not a search per time.
  * `holds`: sorted by start, none longer than `longest` minutes. `into`: a buffer of `count` to
  * write into (cleared first) instead of a new one.
@@ -351,11 +354,12 @@ export function heldOnGrid(
   const last = first + (count - 1) * step;
   for (
     let i = firstFrom(holds, first - longest + 1);
-    i < holds.length && holds[i]!.startMin <= last + stay;
+    i < holds.length && holds[i]!.startMin < last + stay;
     i++
   ) {
     const h = holds[i]!;
-    const from = Math.max(0, Math.ceil((h.startMin - stay - first) / step));
+    // the first start on the grid later than h.startMin - stay
+    const from = Math.max(0, Math.floor((h.startMin - stay - first) / step) + 1);
     const to = Math.min(count - 1, Math.ceil((h.endMin - first) / step) - 1);
     for (let k = from; k <= to; k++) held[k] = 1;
   }

@@ -117,6 +117,23 @@ export const idRanges = sqliteTable(
   (t) => [check("id_ranges_shard_ck", sql`${t.shard} >= 0`)],
 );
 
+/**
+ * A connected Stripe account's property (worker/payments): Stripe's account events name the account
+ * only, and this finds the property, hence its shard. The account's state lives on the property's row.
+ */
+export const paymentAccounts = sqliteTable(
+  "payment_accounts",
+  {
+    accountId: text("account_id").primaryKey(),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => propertyDirectory.id),
+    createdAt: createdAt(),
+  },
+  // POST .../payments/account: the property's account, made once
+  (t) => [uniqueIndex("payment_accounts_property_uq").on(t.propertyId)],
+);
+
 /** Which clients may act on which property: the creator, plus grants made by the operator or by the restaurant's approval. */
 export const propertyGrants = sqliteTable(
   "property_grants",

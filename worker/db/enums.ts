@@ -9,6 +9,7 @@ export const MESSAGE_TEMPLATES = [
   "offer",
   "restaurant_booking",
   "restaurant_cancellation",
+  "restaurant_change",
   "password_reset",
   "staff_invite",
 ] as const;

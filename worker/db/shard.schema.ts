@@ -17,6 +17,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import type { PaymentAccount, PaymentPolicy, PaymentState } from "../../shared/payment";
 import { CHANNELS, RESERVATION_STATUSES } from "../../shared/schemas";
 import { ACCOUNT_TEMPLATES, MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "./enums";
 
@@ -66,6 +67,11 @@ export const properties = sqliteTable(
     catalogVersion: integer("catalog_version").notNull().default(0),
     /** bumped by triggers on every write to reservation_tables: keys the slot listing's cache of a window's holds */
     holdsVersion: integer("holds_version").notNull().default(0),
+    /**
+     * JSON: the restaurant's Stripe account as Stripe last told it (worker/payments): {id,
+     * charges_enabled, details_submitted, default_currency}; null: none connected
+     */
+    paymentAccount: text("payment_account", { mode: "json" }).$type<PaymentAccount | null>(),
     shardState: text("shard_state", { enum: SHARD_STATES }).notNull().default("live"),
     /** 1 only inside a move's own batches */
     copying: integer("copying").notNull().default(0),
@@ -173,6 +179,8 @@ export const services = sqliteTable(
     validTo: text("valid_to"),
     /** minutes a guest has to pay; null: no prepayment (reservations start ACCEPTED, not PREPAY) */
     prepaymentWindow: integer("prepayment_window"),
+    /** JSON: what a booking pays through Stripe (shared/payment.ts PaymentPolicy); null: nothing */
+    payment: text("payment", { mode: "json" }).$type<PaymentPolicy | null>(),
     /**
      * Pacing: at most so many covers and parties may start in one interval of
      * pacing_interval minutes, counted from start_hour; null: no limit. A trigger (0003) refuses
@@ -301,6 +309,11 @@ export const reservations = sqliteTable(
     tableIds: text("table_ids", { mode: "json" }).notNull().$type<number[]>().default(sql`'[]'`),
     /** PREPAY: when the payment window closes (UTC) */
     paymentDueAt: text("payment_due_at"),
+    /**
+     * JSON: the money of a booking whose service asks for it (shared/payment.ts PaymentState): what
+     * is owed, paid, saved or refunded, as the API shows it; Stripe's ids are in reservation_payments
+     */
+    payment: text("payment", { mode: "json" }).$type<PaymentState | null>(),
     /** the status before check-in and before check-out, so undo restores it exactly */
     checkinPrevStatus: text("checkin_prev_status"),
     checkoutPrevStatus: text("checkout_prev_status"),
@@ -486,6 +499,51 @@ export const guestBookingChecks = sqliteTable(
     maxBookings: integer("max_bookings").notNull(),
   },
   (t) => [check("guest_booking_checks_max_ck", sql`${t.maxBookings} >= 1`)],
+);
+
+// ---------- payments (worker/payments) ----------
+
+/**
+ * Stripe's side of a reservation's payment: the connected account it is taken on, the intent
+ * (a PaymentIntent pi_..., or a SetupIntent seti_... for a card saved as a guarantee), the
+ * guarantee's customer and saved card, and the no-show fee's own PaymentIntent. Ids only: no card
+ * data and no client secret is ever stored.
+ */
+export const reservationPayments = sqliteTable(
+  "reservation_payments",
+  {
+    reservationId: integer("reservation_id")
+      .primaryKey()
+      .references(() => reservations.id),
+    account: text("account").notNull(),
+    intent: text("intent"),
+    customer: text("customer"),
+    paymentMethod: text("payment_method"),
+    feeIntent: text("fee_intent"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Stripe's events name the intent (a charge.refunded names only its PaymentIntent)
+    uniqueIndex("reservation_payments_intent_uq").on(t.intent),
+    uniqueIndex("reservation_payments_fee_intent_uq").on(t.feeIntent),
+  ],
+);
+
+/**
+ * Stripe events applied in this shard, each once: the row is written in the same batch as what the
+ * event changes, so a replay (Stripe retries, or a forged copy of a real one) fails the batch and
+ * changes nothing. Kept 30 days, past Stripe's three days of retries.
+ */
+export const stripeEvents = sqliteTable(
+  "stripe_events",
+  {
+    id: text("id").primaryKey(),
+    propertyId: integer("property_id").notNull(),
+    type: text("type").notNull(),
+    at: text("at").notNull().default(now),
+  },
+  // retention: the cron drops rows older than 30 days
+  (t) => [index("stripe_events_at_idx").on(t.at)],
 );
 
 // ---------- webhooks ----------

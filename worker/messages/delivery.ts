@@ -354,6 +354,7 @@ export function restaurantOf(p: Record<string, unknown>, settings: Settings): Re
     website: (p.website as string | null) ?? null,
     address,
     map: mapUrl({ latitude: position.latitude, longitude: position.longitude, address }),
+    city: position.city?.trim() || null,
     timezone: settings.timezone,
     cancelNotice: settings.cancel_notice,
     accent: settings.accent_color,

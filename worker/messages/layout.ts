@@ -67,6 +67,14 @@ export function asText(l: Letter): string {
 }
 
 const HOUSE = "#1f1c19";
+/**
+ * A long unbroken value (a guest's email address, a link) wraps anywhere rather than widening the
+ * message past a phone's screen: `overflow-wrap: anywhere` lets a table cell shrink, and
+ * `word-break: break-word` does the same in clients that know only that. The summary's labels take
+ * their own width (`width: 1%`, unwrapped) and its values all the rest, so a value that fits is
+ * never broken.
+ */
+const WRAP = "overflow-wrap:anywhere;word-break:break-word";
 
 /** WCAG relative luminance of #rrggbb. */
 function luminance(hex: string): number {
@@ -106,12 +114,12 @@ function summary(b: Block, p: Palette) {
   };
   const rows = b.rows.map(
     (r) =>
-      html`<tr><th align="left" valign="top" style="padding:4px 16px 4px 0;font-weight:600;white-space:nowrap">${r.label}</th><td style="padding:4px 0;overflow-wrap:break-word">${value(r)}</td></tr>`,
+      html`<tr><th align="left" valign="top" style="width:1%;padding:4px 12px 4px 0;font-weight:600;white-space:nowrap">${r.label}</th><td style="padding:4px 0;${WRAP}">${value(r)}</td></tr>`,
   );
   const manage = b.manage
     ? html`<tr><td colspan="2" style="padding:8px 0 0"><a href="${b.manage.url}" style="color:${p.link};font-weight:600">${b.manage.label}</a></td></tr>`
     : "";
-  return html`<table role="presentation" style="width:100%;border-collapse:collapse;margin:20px 0;background:#f6f4f1;border-left:4px solid ${p.accent}"><tbody><tr><td style="padding:12px 16px"><table role="presentation" style="border-collapse:collapse">${rows}${manage}</table></td></tr></tbody></table>`;
+  return html`<table role="presentation" style="width:100%;border-collapse:collapse;margin:20px 0;background:#f6f4f1;border-left:4px solid ${p.accent}"><tbody><tr><td style="padding:12px"><table role="presentation" style="width:100%;border-collapse:collapse">${rows}${manage}</table></td></tr></tbody></table>`;
 }
 
 function actions(b: Block, p: Palette) {
@@ -133,7 +141,7 @@ export function asHtml(locale: Locale, brand: Brand, l: Letter): string {
     : "";
   return markup(html`<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${l.subject}</title></head>
 <body style="margin:0;padding:24px 12px;background:#f6f4f1;color:${HOUSE};font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
-<div style="max-width:36rem;margin:0 auto;background:#ffffff;border-radius:8px;border-top:6px solid ${p.accent};padding:24px">
+<div style="max-width:36rem;margin:0 auto;background:#ffffff;border-radius:8px;border-top:6px solid ${p.accent};padding:24px 16px;${WRAP}">
 ${header(brand, p)}
 <p>${l.greeting}</p>
 ${b.paragraphs.map((para) => html`<p>${para}</p>\n`)}${summary(b, p)}${actions(b, p)}

@@ -7,7 +7,8 @@
  * reminder `reminder_hours` before (none when booked inside that window). Staff bookings email
  * the guest unless the property turns it off (`email_staff_bookings`) or the reservation says not
  * to (`"notify": false`); search-engine bookings never do (the search engine sends its own). The
- * restaurant hears of each online booking and each cancellation by a guest (`notify_restaurant`).
+ * restaurant hears of each online booking, and of each change and cancellation a guest makes
+ * (`notify_restaurant`).
  */
 import type { Channel, ReservationStatus, Settings } from "../../shared/schemas";
 import { fromLocalMinutes, localToUtc, stayEndDate } from "../lib/localtime";
@@ -116,14 +117,14 @@ function outbox(c: Change) {
       snapshot: snapshotOf(after, settings.timezone, ics, extra),
       dueAt,
     });
-  const toRestaurant = (template: Template) =>
+  const toRestaurant = (template: Template, extra: Partial<MessageSnapshot> = {}) =>
     messages.push({
       template,
       recipient: "restaurant",
       to: c.propertyEmail!,
       locale: settings.locale,
       sequence: c.version,
-      snapshot: snapshotOf(after, settings.timezone, null),
+      snapshot: snapshotOf(after, settings.timezone, null, extra),
       dueAt: c.now,
     });
   const startUtc = localToUtc(settings.timezone, after.startMin);
@@ -187,7 +188,10 @@ function statusChanged(
   return { done: false, dropReminder };
 }
 
-/** A new day, time, party or service tells the guest; answers whether the reminder is planned again. */
+/**
+ * A new day, time, party or service tells the guest, and the restaurant when the guest made it;
+ * answers whether the reminder is planned again.
+ */
 function moved(c: Change, before: ReservationFacts, out: Outbox): boolean {
   const { after } = c;
   const changed =
@@ -197,11 +201,11 @@ function moved(c: Change, before: ReservationFacts, out: Outbox): boolean {
     before.serviceId !== after.serviceId;
   if (!changed || !(HOLDING.has(after.status) || after.status === "WAITING")) return false;
   const holding = HOLDING.has(after.status);
+  const was = { before: { date: before.startDate, hour: before.startHour, pax: before.pax } };
   if (out.guest) {
-    out.toGuest("change", holding ? "REQUEST" : null, c.now, {
-      before: { date: before.startDate, hour: before.startHour, pax: before.pax },
-    });
+    out.toGuest("change", holding ? "REQUEST" : null, c.now, was);
     if (holding) out.remind();
   }
+  if (out.restaurant && c.actor === "guest") out.toRestaurant("restaurant_change", was);
   return holding;
 }

@@ -22,6 +22,8 @@ export interface Restaurant {
   address: string | null;
   /** a map of the address (web-calendar.ts mapUrl); null without one */
   map: string | null;
+  /** the city of the address: times are labelled with it ("Milano time"), else with the zone's city */
+  city: string | null;
   timezone: string;
   /** minutes before the start until which guests may cancel online */
   cancelNotice: number;
@@ -77,6 +79,11 @@ export function zoneCity(timeZone: string): string {
   return (timeZone.split("/").pop() ?? timeZone).replace(/_/g, " ");
 }
 
+/** Where the restaurant's clock is, as the widget names it: the city of its address, else of its zone. */
+export function placeOf(r: Pick<Restaurant, "city" | "timezone">): string {
+  return r.city?.trim() || zoneCity(r.timezone);
+}
+
 const STYLES = {
   date: { weekday: "long", day: "numeric", month: "long", year: "numeric" },
   time: { hour: "numeric", minute: "2-digit" },
@@ -120,12 +127,12 @@ function vars(i: RenderInput, t: Texts): Vars {
     restaurant: i.restaurant.name,
     date: when.date,
     time: when.time,
-    city: zoneCity(i.restaurant.timezone),
+    city: placeOf(i.restaurant),
     party: t.party(s.pax),
     guest: fullName(s.guest) || s.guest.email || "",
     service: i.service ?? "",
     before: before && s.before ? `${before.date}, ${before.time}, ${t.party(s.before.pax)}` : "",
-    until: until ? `${until} (${zoneCity(i.restaurant.timezone)})` : "",
+    until: until ? `${until} (${placeOf(i.restaurant)})` : "",
     latest: s.wait_until ? formatWhen(i.locale, s.date, s.wait_until).time : "",
     waiting: s.status === "WAITING",
     offerMinutes: i.restaurant.offerMinutes,

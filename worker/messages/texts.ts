@@ -7,14 +7,14 @@ export interface Vars {
   restaurant: string;
   date: string;
   time: string;
-  /** "Rome": the city of the restaurant's zone */
+  /** "Milano": the city of the restaurant's address, else of its zone ("Rome" for Europe/Rome) */
   city: string;
   party: string;
   guest: string;
   service: string;
-  /** change: what it was ("Saturday 5 December 2026, 20:00, 2 people") */
+  /** change (the guest's and the restaurant's): what it was ("Saturday 5 December 2026, 20:00, 2 people") */
   before: string;
-  /** offer: until when the table is held for the guest */
+  /** offer: until when the guest may claim it (the offer holds no table), with the city of its clock */
   until: string;
   /** waiting: the latest start of the party's range, formatted as `time`; "": only `time` */
   latest: string;
@@ -75,6 +75,7 @@ const en: Texts = {
     restaurant_booking: (v) =>
       `${v.waiting ? "Waiting-list request" : "New online booking"}: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
     restaurant_cancellation: (v) => `Online booking cancelled: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_change: (v) => `Online booking changed: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
   },
   body: {
     confirmation: (v) => [
@@ -103,6 +104,10 @@ const en: Texts = {
     ],
     restaurant_cancellation: (v) => [
       `${v.guest} cancelled their online booking for ${v.party} on ${v.date} at ${v.time} (${v.service}).`,
+    ],
+    restaurant_change: (v) => [
+      `${v.guest} changed their online booking: it is now for ${v.party} on ${v.date} at ${v.time} (${v.service}).`,
+      `Before: ${v.before}.`,
     ],
   },
   party: (n) => (n === 1 ? "1 person" : `${n} people`),
@@ -163,6 +168,7 @@ const it: Texts = {
       `${v.waiting ? "Richiesta di lista d'attesa" : "Nuova prenotazione online"}: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
     restaurant_cancellation: (v) =>
       `Prenotazione online cancellata: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_change: (v) => `Prenotazione online modificata: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
   },
   body: {
     confirmation: (v) => [
@@ -191,6 +197,10 @@ const it: Texts = {
     ],
     restaurant_cancellation: (v) => [
       `${v.guest} ha cancellato la prenotazione online per ${v.party} ${v.date} alle ${v.time} (${v.service}).`,
+    ],
+    restaurant_change: (v) => [
+      `${v.guest} ha modificato la prenotazione online: ora è per ${v.party} ${v.date} alle ${v.time} (${v.service}).`,
+      `Prima: ${v.before}.`,
     ],
   },
   party: (n) => (n === 1 ? "1 persona" : `${n} persone`),
@@ -251,6 +261,7 @@ const fr: Texts = {
       `${v.waiting ? "Demande de liste d'attente" : "Nouvelle réservation en ligne"} : ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
     restaurant_cancellation: (v) =>
       `Réservation en ligne annulée : ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_change: (v) => `Réservation en ligne modifiée : ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
   },
   body: {
     confirmation: (v) => [
@@ -279,6 +290,10 @@ const fr: Texts = {
     ],
     restaurant_cancellation: (v) => [
       `${v.guest} a annulé sa réservation en ligne pour ${v.party} le ${v.date} à ${v.time} (${v.service}).`,
+    ],
+    restaurant_change: (v) => [
+      `${v.guest} a modifié sa réservation en ligne : elle est désormais pour ${v.party} le ${v.date} à ${v.time} (${v.service}).`,
+      `Avant : ${v.before}.`,
     ],
   },
   party: (n) => (n === 1 ? "1 personne" : `${n} personnes`),
@@ -339,6 +354,7 @@ const de: Texts = {
       `${v.waiting ? "Anfrage für die Warteliste" : "Neue Online-Reservierung"}: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
     restaurant_cancellation: (v) =>
       `Online-Reservierung storniert: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_change: (v) => `Online-Reservierung geändert: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
   },
   body: {
     confirmation: (v) => [
@@ -367,6 +383,10 @@ const de: Texts = {
     ],
     restaurant_cancellation: (v) => [
       `${v.guest} hat die Online-Reservierung für ${v.party} am ${v.date} um ${v.time} (${v.service}) storniert.`,
+    ],
+    restaurant_change: (v) => [
+      `${v.guest} hat die Online-Reservierung geändert: Sie gilt jetzt für ${v.party} am ${v.date} um ${v.time} (${v.service}).`,
+      `Vorher: ${v.before}.`,
     ],
   },
   party: (n) => (n === 1 ? "1 Person" : `${n} Personen`),
@@ -426,6 +446,7 @@ const es: Texts = {
     restaurant_booking: (v) =>
       `${v.waiting ? "Solicitud de lista de espera" : "Nueva reserva online"}: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
     restaurant_cancellation: (v) => `Reserva online cancelada: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
+    restaurant_change: (v) => `Reserva online modificada: ${v.guest}, ${v.party}, ${v.date} ${v.time}`,
   },
   body: {
     confirmation: (v) => [
@@ -454,6 +475,10 @@ const es: Texts = {
     ],
     restaurant_cancellation: (v) => [
       `${v.guest} ha cancelado su reserva online para ${v.party} el ${v.date} a las ${v.time} (${v.service}).`,
+    ],
+    restaurant_change: (v) => [
+      `${v.guest} ha modificado su reserva online: ahora es para ${v.party} el ${v.date} a las ${v.time} (${v.service}).`,
+      `Antes: ${v.before}.`,
     ],
   },
   party: (n) => (n === 1 ? "1 persona" : `${n} personas`),

@@ -61,6 +61,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
     sequenced: false,
   },
   { name: "waitlist_offers", where: own, key: "id", sequenced: true },
+  { name: "reservation_payments", where: ofReservations, key: "rowid", sequenced: false },
+  { name: "stripe_events", where: own, key: "rowid", sequenced: false },
   { name: "audit_log", where: own, key: "id", sequenced: true },
 ];
 

@@ -4,6 +4,7 @@ import type { CatalogResource } from "../lib/crud";
 import type { ServiceRow } from "./catalog.repo";
 import * as repo from "./catalog.repo";
 import { checkService, inUse } from "./catalog.rules";
+import { checkPaymentAccount } from "./payment.schemas";
 import {
   type Service,
   type ServiceCreateBody,
@@ -32,11 +33,13 @@ export const services: CatalogResource<ServiceRow, ServiceCreateBody, ServiceUpd
   async create({ db, property }, body) {
     const fields = newService(body);
     checkService(fields);
+    checkPaymentAccount(property, fields.payment);
     return repo.insertService(db, property.id, fields);
   },
-  async update({ db }, current, body) {
+  async update({ db, property }, current, body) {
     const fields = serviceFieldsOf(body);
     checkService({ ...current, ...fields });
+    checkPaymentAccount(property, fields.payment);
     return repo.updateService(db, current.id, fields);
   },
   async remove({ db, property }, service) {

@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { dateString, hourString, httpUrl, lineField, textField } from "../../shared/schemas";
 import type { ServiceFields, ServiceRow } from "./catalog.repo";
+import { PaymentPolicySchema, paymentPolicyOf } from "./payment.schemas";
 
 // shared/ schemas are plain zod (made before the OpenAPI extension): no .openapi() on them.
 const hour = hourString;
@@ -46,6 +47,10 @@ export const ServiceSchema = z
       description:
         "minutes a guest has to pay: new reservations start PREPAY and expire unpaid after it; null: no prepayment",
     }),
+    payment: PaymentPolicySchema.nullable().openapi({
+      description:
+        "what a booking pays through the restaurant's Stripe account: a deposit or prepayment taken when booking, or a card saved as a guarantee and charged only for a no-show; null: nothing",
+    }),
     pacing_interval: z.number().int().openapi({
       description: "pacing: the length of an interval in minutes, counted from start_hour (default 15)",
     }),
@@ -75,6 +80,7 @@ const serviceFields = {
   valid_from: date.nullable().optional(),
   valid_to: date.nullable().optional(),
   prepayment_window: z.number().int().min(1).max(10080).nullable().optional(),
+  payment: paymentPolicyOf.nullable().optional(),
   pacing_interval: z.number().int().min(5).max(240).optional(),
   max_covers_per_interval: z.number().int().min(1).max(10000).nullable().optional(),
   max_parties_per_interval: z.number().int().min(1).max(10000).nullable().optional(),
@@ -122,6 +128,7 @@ export function toServiceDto(s: ServiceRow): Service {
     valid_from: s.validFrom,
     valid_to: s.validTo,
     prepayment_window: s.prepaymentWindow,
+    payment: s.payment ?? null,
     pacing_interval: s.pacingInterval,
     max_covers_per_interval: s.maxCoversPerInterval,
     max_parties_per_interval: s.maxPartiesPerInterval,
@@ -146,6 +153,7 @@ export function serviceFieldsOf(b: ServiceUpdateBody): Partial<ServiceFields> {
   if (b.valid_from !== undefined) out.validFrom = b.valid_from;
   if (b.valid_to !== undefined) out.validTo = b.valid_to;
   if (b.prepayment_window !== undefined) out.prepaymentWindow = b.prepayment_window;
+  if (b.payment !== undefined) out.payment = b.payment;
   if (b.pacing_interval !== undefined) out.pacingInterval = b.pacing_interval;
   if (b.max_covers_per_interval !== undefined) out.maxCoversPerInterval = b.max_covers_per_interval;
   if (b.max_parties_per_interval !== undefined) out.maxPartiesPerInterval = b.max_parties_per_interval;

@@ -25,10 +25,17 @@ import type { ReservationRow } from "../reservations/reservations.repo";
 import { findByManageToken, listOnlineServices, type ManagedReservation, serviceName } from "./public.repo";
 
 /**
- * Services a guest can book online. A service with a prepayment window is not one of them:
- * the widget takes no payment, so its bookings would only expire unpaid.
+ * Services a guest can book online. One with a prepayment window and no payment policy is not: its
+ * payment is taken elsewhere (an integrator accepts it), so an online booking would only expire
+ * unpaid. One with a policy is: the guest pays in the widget.
  */
-export const isOnline = (s: EngineService) => s.enabled && s.online && !s.prepaymentWindow;
+export const isOnline = (s: EngineService) => s.enabled && s.online && (!s.prepaymentWindow || !!s.payment);
+
+/**
+ * Services the search engine offers: online ones that ask for no payment (the search engine's own
+ * payments need a processor set up with it).
+ */
+export const isSearchable = (s: EngineService) => isOnline(s) && !s.payment;
 
 // ---------- services ----------
 
@@ -69,6 +76,7 @@ export async function onlineServices(
       weekdays: x.weekdays,
       start_hour: x.startHour,
       end_hour: x.endHour,
+      payment: x.payment ?? null,
     }));
 }
 
@@ -84,6 +92,21 @@ export function checkOnlinePax(settings: Settings, pax: number) {
 
 // ---------- slots ----------
 
+/** The first day a guest can book online: today in the restaurant's zone, moved on by min_notice. */
+export function firstOnlineDate(settings: Pick<Settings, "timezone" | "min_notice">): string {
+  return zonedParts(settings.timezone, now() + settings.min_notice * 60000).date;
+}
+
+/** What a guest's listing asks for. */
+interface SlotsAsked {
+  /** undefined: from the first day bookable online (firstOnlineDate) */
+  date?: string | undefined;
+  pax: number;
+  days: number;
+  service_id?: number | undefined;
+  locale?: Locale | undefined;
+}
+
 /**
  * Every time the party can book online, per day and service, closures honoured: the engine's
  * listing with out_of_order (closures) on, from one load of the whole range. What the waiting
@@ -91,22 +114,13 @@ export function checkOnlinePax(settings: Settings, pax: number) {
  * an open table that seats the party, but every such table is held or the kitchen's pacing is
  * reached. A service past midnight lists its late times under the day it started.
  */
-export async function publicSlots(
-  db: Db,
-  property: PropertyRow,
-  q: {
-    date: string;
-    pax: number;
-    days: number;
-    service_id?: number | undefined;
-    locale?: Locale | undefined;
-  },
-): Promise<PublicSlotDay[]> {
+export async function publicSlots(db: Db, property: PropertyRow, q: SlotsAsked): Promise<PublicSlotDay[]> {
   const settings = resolveSettings(property.settings);
   checkOnlinePax(settings, q.pax);
   const texts = textsFor(settings, q.locale);
-  const days = listedDays(q.date, q.days);
-  const { catalog, holds, arrivals } = await loadAvailability(db, property, q.date, days.at(-1)!, {
+  const from = q.date ?? firstOnlineDate(settings);
+  const days = listedDays(from, q.days);
+  const { catalog, holds, arrivals } = await loadAvailability(db, property, from, days.at(-1)!, {
     lean: true,
   });
   let services = catalog.services.filter(isOnline);
@@ -118,7 +132,7 @@ export async function publicSlots(
     date,
     services: engine.daySlots(date, q.pax, services, true).available_services.map((entry) => {
       const full = entry.slots.filter((t) => t.reason === "full" || t.reason === "pacing").map((t) => t.hour);
-      const { startHour } = services.find((s) => s.id === entry.id)!;
+      const { startHour, payment } = services.find((s) => s.id === entry.id)!;
       return {
         service_id: entry.id,
         name: serviceTexts(texts, entry.id, entry.title, null).name,
@@ -126,6 +140,7 @@ export async function publicSlots(
         times: entry.available_slots,
         waiting_list: full.length > 0,
         full_times: full,
+        payment: payment ?? null,
       };
     }),
   }));

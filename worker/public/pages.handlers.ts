@@ -2,11 +2,12 @@
 import type { Context } from "hono";
 import { type DetectorOptions, detectFromHeader, detectFromQuery } from "hono/language";
 import { LOCALES, resolveSettings } from "../../shared/schemas";
+import { config } from "../config";
 import type { AppEnv, PropertyRow } from "../env";
 import { bindByPublicKey } from "../properties/binding";
 import type { Locale } from "./guest";
 import { pageModules } from "./modules";
-import { CSP, notFoundPage, type Page, shellPage } from "./pages.shell";
+import { CSP, notFoundPage, type Page, paymentCsp, shellPage } from "./pages.shell";
 import { guestVisible } from "./public.repo";
 
 const DETECT: DetectorOptions = {
@@ -44,11 +45,13 @@ function fromQuery(c: Context<AppEnv>) {
   };
 }
 
-function headersFor(page: Page): Record<string, string> {
-  if (page === "manage" || page === "offer") {
+function headersFor(c: Context<AppEnv>, page: Page): Record<string, string> {
+  if (page === "manage" || page === "offer" || page === "pay") {
     // The token is in the address: keep it out of caches, Referer headers, indexes and frames.
+    // Stripe's script and frames are let in on the payment page alone.
+    const csp = page === "pay" ? paymentCsp(config(c.env).stripe.jsUrl) : CSP;
     return {
-      "Content-Security-Policy": `${CSP}; frame-ancestors 'none'`,
+      "Content-Security-Policy": `${csp}; frame-ancestors 'none'`,
       "Cache-Control": "no-store",
       "Referrer-Policy": "no-referrer",
       "X-Robots-Tag": "noindex",
@@ -62,11 +65,11 @@ function notFound(c: Context<AppEnv>) {
   return c.html(notFoundPage(), 404, { "Content-Security-Policy": CSP, "Cache-Control": "no-store" });
 }
 
-/** The handler of one page; the manage and offer pages pass their token to the element. */
+/** The handler of one page; the manage, offer and pay pages pass their token to the element. */
 export const page = (name: Page) => async (c: Context<AppEnv>) => {
   const property = await bindByPublicKey(c, c.req.param("public_key") ?? "");
   if (!property || !guestVisible(property)) return notFound(c);
-  const token = name === "manage" || name === "offer" ? c.req.param("token") : undefined;
+  const token = name === "manage" || name === "offer" || name === "pay" ? c.req.param("token") : undefined;
   const locale = pickLocale(c, property);
   const modules = await pageModules(c.env.ASSETS, name, locale);
   const shell = shellPage({
@@ -78,5 +81,5 @@ export const page = (name: Page) => async (c: Context<AppEnv>) => {
     modules,
     ...fromQuery(c),
   });
-  return c.html(shell, 200, headersFor(name));
+  return c.html(shell, 200, headersFor(c, name));
 };

@@ -5,11 +5,9 @@
 import { html, raw } from "hono/html";
 import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
-import { now } from "../lib/clock";
-import { zonedParts } from "../lib/localtime";
 import { type Locale, textsFor } from "./guest";
 
-export type Page = "welcome" | "services" | "book" | "manage" | "offer";
+export type Page = "welcome" | "services" | "book" | "manage" | "offer" | "pay";
 
 /** Days of times the booking page asks for first (the widget's SCAN_DAYS). */
 const SCAN_DAYS = 14;
@@ -31,6 +29,7 @@ const TEXT: Record<
     book: "Book a table",
     manage: "Your reservation",
     offer: "A table for you",
+    pay: "Payment",
     describe: (name) => `Book a table at ${name} online.`,
     notFound: "This restaurant does not take online bookings here.",
     noScript: "Online booking needs JavaScript.",
@@ -43,6 +42,7 @@ const TEXT: Record<
     book: "Prenota un tavolo",
     manage: "La tua prenotazione",
     offer: "Un tavolo per te",
+    pay: "Pagamento",
     describe: (name) => `Prenota un tavolo da ${name} online.`,
     notFound: "Questo ristorante non accetta prenotazioni online qui.",
     noScript: "La prenotazione online richiede JavaScript.",
@@ -55,6 +55,7 @@ const TEXT: Record<
     book: "Réserver une table",
     manage: "Votre réservation",
     offer: "Une table pour vous",
+    pay: "Paiement",
     describe: (name) => `Réservez une table chez ${name} en ligne.`,
     notFound: "Ce restaurant ne prend pas de réservations en ligne ici.",
     noScript: "La réservation en ligne nécessite JavaScript.",
@@ -67,6 +68,7 @@ const TEXT: Record<
     book: "Tisch reservieren",
     manage: "Ihre Reservierung",
     offer: "Ein Tisch für Sie",
+    pay: "Zahlung",
     describe: (name) => `Reservieren Sie online einen Tisch im ${name}.`,
     notFound: "Dieses Restaurant nimmt hier keine Online-Reservierungen an.",
     noScript: "Die Online-Reservierung benötigt JavaScript.",
@@ -79,6 +81,7 @@ const TEXT: Record<
     book: "Reservar mesa",
     manage: "Tu reserva",
     offer: "Una mesa para ti",
+    pay: "Pago",
     describe: (name) => `Reserva una mesa en ${name} online.`,
     notFound: "Este restaurante no acepta reservas online aquí.",
     noScript: "La reserva online necesita JavaScript.",
@@ -103,6 +106,21 @@ export const CSP = [
   "base-uri 'none'",
   "form-action 'self'",
 ].join("; ");
+
+/**
+ * The payment page's policy: the one page where Stripe's script runs, its frames (the card field,
+ * 3-D Secure) show and its API is reached. `stripeJs`: where Stripe.js comes from (Stripe's own, or
+ * the local stand-in's in development and tests).
+ */
+export function paymentCsp(stripeJs: string): string {
+  const origin = new URL(stripeJs).origin;
+  const stripe = origin === "https://js.stripe.com";
+  const frames = stripe ? `${origin} https://hooks.stripe.com` : origin;
+  const api = stripe ? "https://api.stripe.com" : origin;
+  return CSP.replace("script-src 'self'", `script-src 'self' ${origin}`)
+    .replace("connect-src 'self'", `connect-src 'self' ${api}`)
+    .concat(`; frame-src ${frames}`);
+}
 
 const STYLE = `
 *,*::before,*::after{box-sizing:border-box}
@@ -146,20 +164,15 @@ export interface Shell {
 /**
  * What the booking page asks for first, asked by the page itself while the script loads (the
  * same URLs as the widget's, so it takes these answers): the restaurant, and its times from the
- * first bookable day for the party of the address (else two), as the widget scans them.
+ * first bookable day for the party of the address (else two), as the widget asks them beside it.
  */
 function preloads(v: Shell) {
   if (v.page !== "book") return "";
   const settings = resolveSettings(v.property.settings);
   const base = `/api/v2/public/${encodeURIComponent(v.property.publicKey)}`;
   const pax = Math.min(Number(v.pax ?? 2), settings.max_online_pax);
-  const firstDate = zonedParts(settings.timezone, now() + settings.min_notice * 60_000).date;
-  const slots = new URLSearchParams({
-    date: firstDate,
-    pax: String(pax),
-    days: String(SCAN_DAYS),
-    locale: v.locale,
-  });
+  // no date: the first day bookable online, as the widget asks beside the profile
+  const slots = new URLSearchParams({ pax: String(pax), days: String(SCAN_DAYS), locale: v.locale });
   const link = (href: string) => html`<link rel="preload" href="${href}" as="fetch" crossorigin>
 `;
   return html`${link(`${base}?locale=${v.locale}`)}${link(`${base}/slots?${slots}`)}`;
@@ -234,7 +247,7 @@ export function shellPage(v: Shell) {
 <title>${title}</title>
 <meta name="description" content="${description}">
 <link rel="icon" href="${icon}">
-${v.page === "manage" || v.page === "offer" ? html`<meta name="robots" content="noindex">` : ""}
+${v.page === "manage" || v.page === "offer" || v.page === "pay" ? html`<meta name="robots" content="noindex">` : ""}
 ${accent ? html`<meta name="theme-color" content="${accent}">` : ""}
 <style>${raw(STYLE + ELEMENT_STYLE)}</style>
 ${preloads(v)}${(v.modules ?? []).map(

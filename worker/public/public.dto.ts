@@ -1,14 +1,15 @@
 /** The public API's answers: the restaurant's profile, a reservation as its guest sees it, an offer. */
-import type { PublicProfile, PublicReservation } from "../../shared/public";
+import { guestCancelRefund, refundDeadline, settled } from "../../shared/payment";
+import type { PublicPayment, PublicProfile, PublicReservation } from "../../shared/public";
 import { resolveSettings } from "../../shared/schemas";
 import type { PropertyRow } from "../env";
 import { now } from "../lib/clock";
-import { addDays, fromLocalMinutes, zonedParts } from "../lib/localtime";
+import { addDays, fromLocalMinutes, localToUtc, zonedParts } from "../lib/localtime";
 import { guestOf } from "../messages/facts";
 import type { ReservationRow } from "../reservations/reservations.repo";
 import { type FoundOffer, shownState } from "../waitlist/offers";
 import type { BookingResult } from "./booking";
-import { cancellableUntil, type Locale, textsFor } from "./guest";
+import { cancellableUntil, firstOnlineDate, type Locale, textsFor } from "./guest";
 import type { ManagedReservation, TypedGuest } from "./public.repo";
 
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
@@ -42,7 +43,7 @@ export function toProfile(property: PropertyRow, locale?: Locale): PublicProfile
     timezone: s.timezone,
     locale: s.locale,
     max_online_pax: s.max_online_pax,
-    first_date: zonedParts(s.timezone, now() + s.min_notice * 60000).date,
+    first_date: firstOnlineDate(s),
     last_date: addDays(today, s.max_days_ahead),
     cancel_notice: s.cancel_notice,
     offer_minutes: s.offer_minutes,
@@ -75,6 +76,26 @@ export function toPublicReservation(
     arrived: row.checkinDate !== null,
     waiting_until:
       row.status === "WAITING" && row.waitUntilMin !== null ? fromLocalMinutes(row.waitUntilMin).hour : null,
+    payment: publicPayment(row, s.timezone),
+  };
+}
+
+/** The booking's money as its guest sees it: what it pays, its state, the refund deadline. */
+export function publicPayment(row: ReservationRow, tz: string): PublicPayment | null {
+  const p = row.payment;
+  if (!p) return null;
+  const start = localToUtc(tz, row.startMin);
+  return {
+    mode: p.mode,
+    amount: p.amount,
+    currency: p.currency,
+    status: p.status,
+    amount_refunded: p.amount_refunded,
+    refund_until: new Date(refundDeadline(start, p.refund_until)).toISOString(),
+    no_show_fee: p.no_show_fee,
+    card: p.card,
+    due_at: row.status === "PREPAY" && !settled(p) ? row.paymentDueAt : null,
+    refund_if_cancelled: guestCancelRefund(p, start, now()),
   };
 }
 

@@ -1,5 +1,5 @@
 /** What the public widget API reads from a property's shard: its services, a reservation by its manage token. */
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, or } from "drizzle-orm";
 import { reservationHistory, reservations, services } from "../db/shard.schema";
 import type { Db, PropertyRow } from "../env";
 import { nowIso } from "../lib/time";
@@ -58,20 +58,20 @@ export async function findByManageToken(
   return { row: hit.row, serviceName: hit.serviceName, guest: typedGuest(created[0]?.changes) };
 }
 
-/** Services a guest may book online (enabled, online, not deleted, no prepayment), in id order. */
+/** Services a guest may book online (enabled, online, not deleted, no prepayment taken elsewhere), in id order. */
 export async function listOnlineServices(db: Db, propertyId: number) {
   return (
     db
       .select()
       .from(services)
-      // Prepaid services are not booked online: the widget takes no payment (guest.ts, isOnline).
+      // A prepayment taken elsewhere is not booked online; a payment through Stripe is (guest.ts, isOnline).
       .where(
         and(
           eq(services.propertyId, propertyId),
           isNull(services.deletedAt),
           eq(services.enabled, true),
           eq(services.online, true),
-          isNull(services.prepaymentWindow),
+          or(isNull(services.prepaymentWindow), isNotNull(services.payment)),
         ),
       )
       .orderBy(asc(services.id))

@@ -149,9 +149,12 @@ export const SlotsQuery = z.object({
   date: z
     .string()
     .pipe(dateString)
+    .optional()
     .openapi({
       param: { name: "date", in: "query" },
-      description: "first day, in the restaurant's zone",
+      description:
+        "first day, in the restaurant's zone; default: the first day bookable online (the profile's first_date), " +
+        "so the times can be asked for beside the profile",
       example: "2026-12-05",
     }),
   pax: queryPax.openapi({

@@ -14,5 +14,6 @@ export {
   createReservationWithRelated,
   type FirstRead,
 } from "./create";
+export { changePayment, type PaymentChange } from "./payment";
 export { type UpdateInput, updateReservation } from "./update";
 export { engineOf, type LoadedDay, loadDay, requireReservation } from "./write";

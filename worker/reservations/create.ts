@@ -3,6 +3,8 @@
  * reactions add what follows) and commit (one batch, which the database refuses when a
  * concurrent booking took the table first). A refused batch is planned again on fresh data.
  */
+
+import { asksPayment, newPayment, paymentWindow } from "../../shared/payment";
 import {
   type Channel,
   type Locale,
@@ -339,7 +341,8 @@ function decide(
     spread,
   });
   if (!decision.ok) throw refusal(decision.refusal, decision.detail);
-  const status: ReservationStatus = block ? "OUTOFORDER" : service.prepaymentWindow ? "PREPAY" : "ACCEPTED";
+  const pays = service.prepaymentWindow || asksPayment(service.payment, b.pax);
+  const status: ReservationStatus = block ? "OUTOFORDER" : pays ? "PREPAY" : "ACCEPTED";
   return { status, tables: decision.tables, stay: decision.stay };
 }
 
@@ -373,7 +376,11 @@ function newRow(
     guest: customer?.guest ?? null,
     overridePacing: p.mode === "staff" && !!b.override_pacing,
     tableIds: d.tables.map((t) => t.id),
-    paymentDueAt: d.status === "PREPAY" ? addSeconds(at, (service.prepaymentWindow ?? 0) * 60) : null,
+    paymentDueAt: d.status === "PREPAY" ? addSeconds(at, dueMinutes(service, p.mode, b.pax) * 60) : null,
+    payment:
+      d.status === "PREPAY" && asksPayment(service.payment, b.pax)
+        ? newPayment(service.payment, b.pax)
+        : null,
     lastStatusChange: at,
     catalogVersion: p.day.catalogVersion,
     manageTokenHash: extras.manageTokenHash ?? null,
@@ -383,6 +390,16 @@ function newRow(
     searchengineUserId: extras.searchengine?.userId ?? null,
     searchengineToken: extras.searchengine?.token ?? null,
   };
+}
+
+/**
+ * Minutes a PREPAY booking has to pay: the service's window; a service that takes payment through
+ * Stripe without one gives 15 minutes online and 24 hours to a booking made by staff or an
+ * integrator (the guest pays from the emailed link).
+ */
+function dueMinutes(service: EngineService, mode: Mode, pax: number): number {
+  if (!asksPayment(service.payment, pax)) return service.prepaymentWindow ?? 0;
+  return paymentWindow(service.prepaymentWindow, mode === "online");
 }
 
 /** The new row as a read will show it, for the reactions (no id yet). */

@@ -1,8 +1,11 @@
 /** Reservations and their history as the integrator API shows them. */
 import type { Context } from "hono";
+import { settled } from "../../shared/payment";
 import { resolveSettings } from "../../shared/schemas";
 import { type Actor, actorOf } from "../audit/actor";
+import { config } from "../config";
 import type { AppEnv } from "../env";
+import { storedToken } from "../lib/links";
 import { toLocalDateTime } from "../lib/localtime";
 import { type HistoryRow, loadRelated, type Related, type ReservationRow } from "./reservations.repo";
 import { toReservationDto } from "./reservations.schemas";
@@ -21,7 +24,30 @@ export async function present<K extends "start_date" | "start_day">(
   const property = c.get("property");
   const related = known ?? (await loadRelated(c.get("db"), property.id, rows));
   const tz = resolveSettings(property.settings).timezone;
-  return rows.map((r) => toReservationDto(r, related, tz, key));
+  const dtos = rows.map((r) => toReservationDto(r, related, tz, key));
+  const { publicOrigin, linkSecret } = config(c.env);
+  await Promise.all(
+    rows.map(async (r, i) => {
+      const payment = dtos[i]!.payment;
+      if (payment && r.status === "PREPAY" && !settled(r.payment))
+        payment.pay_url = (await payUrl(publicOrigin, property.publicKey, linkSecret, r)) ?? null;
+    }),
+  );
+  return dtos;
+}
+
+/**
+ * The guest's hosted payment page (/p/<key>/pay/<token>): the manage link's token, given again from
+ * its nonce; none when the booking has no link (a secret rotated since, or no LINK_SECRET).
+ */
+export async function payUrl(
+  origin: string,
+  publicKey: string,
+  secret: string | undefined,
+  r: Pick<ReservationRow, "manageNonce" | "manageTokenHash">,
+): Promise<string | undefined> {
+  const token = await storedToken(secret, "manage", r.manageNonce, r.manageTokenHash);
+  return token && `${origin}/p/${encodeURIComponent(publicKey)}/pay/${token}`;
 }
 
 /** One history entry, its instant on the restaurant's wall clock, who made it by key and by name. */

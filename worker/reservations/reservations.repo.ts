@@ -248,7 +248,13 @@ export async function changeReservation(
  * through the state machine (reservations/expiry.ts). Checked-in guests are not due: the
  * machine refuses to expire them, and the index range skips them.
  */
-export async function dueUnpaid(db: Db, at: string, limit: number): Promise<ReservationRow[]> {
+export async function dueUnpaid(
+  db: Db,
+  at: string,
+  limit: number,
+  /** true: those paying through Stripe (worker/payments asks Stripe first); false: the others */
+  stripe = false,
+): Promise<ReservationRow[]> {
   return db
     .select(reservationFields)
     .from(reservations)
@@ -258,6 +264,7 @@ export async function dueUnpaid(db: Db, at: string, limit: number): Promise<Rese
         isNotNull(reservations.paymentDueAt),
         lt(reservations.paymentDueAt, at),
         isNull(reservations.checkinDate),
+        stripe ? isNotNull(reservations.payment) : isNull(reservations.payment),
       ),
     )
     .orderBy(asc(reservations.paymentDueAt))

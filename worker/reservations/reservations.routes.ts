@@ -208,10 +208,14 @@ const deleteRoute = createRoute({
   path: "/{reservation_id}",
   summary: "Cancel a reservation",
   description:
-    "The reservation becomes CANCELLED and releases its tables; the record is kept. Repeating it changes nothing.",
+    "The reservation becomes CANCELLED and releases its tables; the record is kept. Answers the id alone, " +
+    '`{"data": [id]}`, not the reservation (GET it for its state). Repeating it changes nothing.',
   request: { headers: propertyHeader, params: ReservationIdParam },
   responses: {
-    200: json(envelope(z.number().int()), "the id of the cancelled reservation"),
+    200: json(
+      envelope(z.number().int()).openapi({ example: { data: [42] } }),
+      '`{"data": [id]}`: the id of the cancelled reservation, not the reservation',
+    ),
     ...errorResponses(...scoped, "reservation_not_available", "reservation_not_found"),
   },
 });

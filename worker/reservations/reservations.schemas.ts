@@ -1,5 +1,6 @@
 /** The reservation contracts: bodies, list filters and the response shapes the API documents. */
 import { z } from "@hono/zod-openapi";
+import { PAYMENT_MODES, PAYMENT_STATUSES, refundDeadline } from "../../shared/payment";
 import {
   CHANNELS,
   LOCALES,
@@ -15,6 +16,7 @@ import { stayEndDate, toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
 import { dateField, hourField, queryBoolean, queryId, queryList } from "../lib/query";
+import { localToUtc } from "../lib/zone";
 import { HOLDING, parseStatusTarget } from "./machine";
 import type { Related, ReservationRow } from "./reservations.repo";
 
@@ -254,6 +256,41 @@ const ReservationTable = z
   })
   .openapi("ReservationTable");
 
+/** The money of a booking whose service asks for it; no card number or Stripe secret is ever stored or shown. */
+export const ReservationPayment = z
+  .object({
+    mode: z.enum(PAYMENT_MODES),
+    amount: z.number().int().openapi({ description: "minor units taken when booking (0 for a guarantee)" }),
+    currency: z.string().openapi({ example: "EUR" }),
+    status: z.enum(PAYMENT_STATUSES),
+    amount_refunded: z.number().int(),
+    paid_at: z.string().nullable().openapi({ description: "when paid, or the card saved (UTC)" }),
+    card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+    refund_until: z.string().openapi({
+      description:
+        "a guest's cancellation before this instant (UTC) is refunded in full; later the money is kept",
+    }),
+    no_show_fee: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "guarantee: what a no-show costs the party" }),
+    no_show_charged: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "guarantee: the no-show fee once charged" }),
+    failure: z
+      .string()
+      .nullable()
+      .openapi({ description: "why the last attempt failed (a declined card); null after a success" }),
+    pay_url: z.string().nullable().openapi({
+      description: "while PREPAY and unpaid: the guest's hosted payment page (send it to the guest)",
+    }),
+  })
+  .openapi("ReservationPayment");
+export type ReservationPaymentDto = z.infer<typeof ReservationPayment>;
+
 const reservationFields = {
   id: z.number().int(),
   pax: z.number().int(),
@@ -300,6 +337,13 @@ const reservationFields = {
     .optional()
     .openapi({ description: "present after check-in: when the stay ends" }),
   payment_due_date: z.string().optional().openapi({ description: "PREPAY: when the payment window closes" }),
+  payment_due_at: z.string().optional().openapi({
+    description: "PREPAY: when the payment window closes (UTC instant)",
+    example: "2026-12-01T18:15:00.000Z",
+  }),
+  payment: ReservationPayment.nullable().openapi({
+    description: "read-only: what the booking pays through Stripe; null when its service asks nothing",
+  }),
   notes: z.string().optional().openapi({ description: "staff only" }),
   special_request: z.string().optional().openapi({ description: "the guest's own words" }),
   occasion: z.enum(OCCASIONS).optional(),
@@ -347,6 +391,27 @@ export const HistoryItem = z
   })
   .openapi("ReservationHistoryItem");
 
+/** A reservation's money as the API shows it, the refund deadline as an instant. */
+function paymentDto(r: ReservationRow, tz: string): ReservationPaymentDto | null {
+  const p = r.payment;
+  if (!p) return null;
+  const start = localToUtc(tz, r.startMin);
+  return {
+    mode: p.mode,
+    amount: p.amount,
+    currency: p.currency,
+    status: p.status,
+    amount_refunded: p.amount_refunded,
+    paid_at: p.paid_at,
+    card: p.card,
+    refund_until: new Date(refundDeadline(start, p.refund_until)).toISOString(),
+    no_show_fee: p.no_show_fee,
+    no_show_charged: p.no_show_charged,
+    failure: p.failure,
+    pay_url: null,
+  };
+}
+
 /** The reservation's customer record as the API shows it, with their visits. */
 function customerDto(r: ReservationRow, rel: Related) {
   const customer = r.customerId !== null ? rel.customers.get(r.customerId) : undefined;
@@ -393,6 +458,8 @@ export function toReservationDto<K extends "start_date" | "start_day">(
     ...(r.checkoutDate && { checkout_date: toLocalDateTime(tz, r.checkoutDate, true) }),
     ...(r.expirationDate && { expiration_date: toLocalDateTime(tz, r.expirationDate) }),
     ...(r.paymentDueAt && r.status === "PREPAY" && { payment_due_date: toLocalDateTime(tz, r.paymentDueAt) }),
+    ...(r.paymentDueAt && r.status === "PREPAY" && { payment_due_at: r.paymentDueAt }),
+    payment: paymentDto(r, tz),
     ...(r.notes !== null && { notes: r.notes }),
     ...(r.specialRequest !== null && { special_request: r.specialRequest }),
     ...(r.occasion !== null && { occasion: r.occasion as Occasion }),

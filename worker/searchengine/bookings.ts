@@ -12,7 +12,7 @@ import type { Db, PropertyRow } from "../env";
 import { ApiError, invalidField } from "../errors";
 import { now } from "../lib/clock";
 import { addDays, localToUtc, zonedParts } from "../lib/localtime";
-import { isOnline } from "../public/guest";
+import { isSearchable } from "../public/guest";
 import { act, type BookingContext, createReservation, updateReservation } from "../reservations/booking";
 import { FINAL } from "../reservations/machine";
 import type { ReservationRow } from "../reservations/reservations.repo";
@@ -116,7 +116,7 @@ export async function lookupSlots<T extends SlotInput>(
   if (!dates.length) return slots.map((slot_time) => ({ slot_time, available: false }));
   const { catalog, holds } = await loadAvailability(m.db, m.property, dates[0]!, dates.at(-1)!);
   const engine = new Availability(catalog, holds, now());
-  const services = new Map(catalog.services.filter(isOnline).map((s) => [s.id, s]));
+  const services = new Map(catalog.services.filter(isSearchable).map((s) => [s.id, s]));
   return slots.map((slot_time, i) => {
     const p = parsed[i];
     const service = p && services.get(p.serviceId);

@@ -16,7 +16,7 @@ import {
 import type { Bindings, ControlDb, Db, PropertyRow } from "../env";
 import { now } from "../lib/clock";
 import { addDays, zonedParts } from "../lib/localtime";
-import { isOnline } from "../public/guest";
+import { isSearchable } from "../public/guest";
 import { guestVisible } from "../public/public.repo";
 import { shardsOf } from "../shards/directory.repo";
 import { openShard, shardCount, shardDb } from "../shards/shards";
@@ -100,9 +100,9 @@ export function merchantFeed(merchants: FeedMerchant[], complete = true) {
 }
 
 const todayOf = (p: PropertyRow) => zonedParts(resolveSettings(p.settings).timezone, now()).date;
-/** Services open to online booking (enabled, online, no prepayment) and still valid today. */
+/** Services open to online booking (enabled, online, no prepayment nor payment) and still valid today. */
 const feedServices = (services: EngineService[], today: string) =>
-  services.filter((s) => isOnline(s) && (!s.validTo || s.validTo >= today));
+  services.filter((s) => isSearchable(s) && (!s.validTo || s.validTo >= today));
 
 export async function serviceFeed(merchants: FeedMerchant[], complete = true) {
   const lists = await Promise.all(

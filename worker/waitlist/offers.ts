@@ -75,12 +75,14 @@ async function offerTo(
   const link = await newLink(ctx.linkSecret, "offer");
   const expiresAt = new Date(at + settings.offer_minutes * 60_000).toISOString();
   const offered = fromLocalMinutes(start);
+  // the offer is of one time: its email names that time, not the range the party asked for
   const facts = {
     ...factsOf(party),
     startDate: offered.date,
     startHour: offered.hour,
     startMin: start,
     endMin: start + party.endMin - party.startMin,
+    waitUntilMin: null,
   };
   return {
     offer: { reservationId: party.id, nonce: link.nonce!, tokenHash: link.hash, expiresAt, startMin: start },

@@ -12,7 +12,7 @@ import { now as clockNow, nowIso } from "../lib/clock";
 import { enqueue } from "../outbox/queue";
 import { retryDelay } from "../outbox/retry";
 import { ensureIdRange, shardD1, shardDb } from "../shards/shards";
-import { endpointProblem, resolvedProblem } from "./endpoint";
+import { endpointProblem, loopbackEndpoint, resolvedProblem } from "./endpoint";
 import { fixedPayloads } from "./payload";
 import { webhookHeaders } from "./signing";
 import { type Outcome, resolveName, send } from "./transport";
@@ -290,7 +290,8 @@ async function sendDelivery(
   if (transport) return transport(env, d1, event, timeoutMs);
   if (body === undefined || body instanceof Error)
     throw body ?? new Error(`webhook event ${event.id} has no body built`);
-  const refused = endpointProblem(sub.endpoint, sandbox);
+  const { loopbackWebhooks } = config(env);
+  const refused = endpointProblem(sub.endpoint, sandbox, loopbackWebhooks);
   if (refused)
     return {
       status: null,
@@ -301,7 +302,7 @@ async function sendDelivery(
       final: true,
     };
   // Production endpoints: the name's addresses are checked at each attempt, not only when subscribed.
-  if (!sandbox) {
+  if (!sandbox && !(loopbackWebhooks && loopbackEndpoint(sub.endpoint))) {
     const dns = await resolvedProblem(sub.endpoint, resolveName);
     if (dns)
       return {

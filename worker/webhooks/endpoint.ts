@@ -3,7 +3,8 @@
  * written and again before every attempt (a property may have left the sandbox meanwhile).
  * Sandbox subscriptions may also target http://localhost; production ones need https and a
  * public address. Before each production attempt the name's DNS answers are checked too
- * (resolvedProblem), so a public name pointing at a private address is refused.
+ * (resolvedProblem), so a public name pointing at a private address is refused. In local
+ * development every property may use a loopback receiver (`loopback`: the config says so).
  */
 
 const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -92,8 +93,29 @@ export function privateAddress(address: string): boolean {
   return privateV6(address);
 }
 
-/** Why `endpoint` may not receive webhooks of a (sandbox or production) property, or undefined. */
-export function endpointProblem(endpoint: string, sandbox: boolean): string | undefined {
+/** An http(s) URL on this machine's loopback names (localhost, 127.0.0.1, [::1]), without credentials. */
+export function loopbackEndpoint(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  // "localhost." is "localhost": the root's dot must not slip a name past the rules.
+  const host = url.hostname.toLowerCase().replace(/\.$/, "");
+  return (
+    (LOCAL_NAMES.has(host) || host.endsWith(".localhost")) &&
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    !url.username &&
+    !url.password
+  );
+}
+
+/**
+ * Why `endpoint` may not receive webhooks of a (sandbox or production) property, or undefined.
+ * `loopback`: loopback receivers are allowed whatever the property (local development only).
+ */
+export function endpointProblem(endpoint: string, sandbox: boolean, loopback = false): string | undefined {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -101,10 +123,8 @@ export function endpointProblem(endpoint: string, sandbox: boolean): string | un
     return "endpoint is not a URL";
   }
   if (url.username || url.password) return "endpoint must not carry credentials";
-  // "localhost." is "localhost": the root's dot must not slip a name past the rules.
+  if ((sandbox || loopback) && loopbackEndpoint(endpoint)) return undefined;
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  const local = LOCAL_NAMES.has(host) || host.endsWith(".localhost");
-  if (sandbox && local && (url.protocol === "http:" || url.protocol === "https:")) return undefined;
   if (url.protocol !== "https:") {
     return sandbox
       ? "endpoint must use https (sandbox properties may also use http://localhost)"

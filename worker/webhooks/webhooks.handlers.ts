@@ -3,6 +3,7 @@
  * subscription the client may no longer reach (another client's, a grant revoked) is a 404.
  */
 import type { Context } from "hono";
+import { config } from "../config";
 import type { AppEnv, Db } from "../env";
 import { ApiError } from "../errors";
 import { namesNothing } from "../lib/crud";
@@ -77,7 +78,7 @@ export async function createSubscription(
   body: { endpoint: string; webhook_type: WebhookType },
 ) {
   const property = c.get("property");
-  await checkEndpoint(body.endpoint, property);
+  await checkEndpoint(body.endpoint, property, config(c.env).loopbackWebhooks);
   const row = await repo.insertSubscription(c.get("db"), {
     clientId: c.get("client").id,
     propertyId: property.id,
@@ -93,7 +94,8 @@ export async function updateSubscription(c: Context<AppEnv>, id: number, body: S
   const { row, property } = await ownSubscription(c, id);
   // Naming nothing changes nothing, except that it enables a disabled subscription again.
   if (namesNothing(body) && row.disabledAt === null) return { data: [toSubscriptionDto(row)] };
-  if (body.endpoint !== undefined) await checkEndpoint(body.endpoint, property);
+  if (body.endpoint !== undefined)
+    await checkEndpoint(body.endpoint, property, config(c.env).loopbackWebhooks);
   // At an endpoint the client already subscribed, it signs with that endpoint's secret.
   const moved = body.endpoint !== undefined && body.endpoint !== row.endpoint;
   const shared = moved

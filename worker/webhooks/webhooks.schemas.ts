@@ -32,7 +32,8 @@ export const SubscriptionWithSecret = Subscription.extend({
 export const SubscriptionInput = z
   .object({
     endpoint: z.string().pipe(urlField).openapi({
-      description: "https and a public address; sandbox properties may also use http://localhost",
+      description:
+        "https and a public address; sandbox properties may also use http://localhost (locally, under npm start, every property may use a loopback receiver)",
     }),
     webhook_type: z.enum(WEBHOOK_TYPES),
   })

@@ -57,6 +57,7 @@ CREATE TABLE `staff_passkeys` (
 CREATE UNIQUE INDEX `staff_passkeys_credential_uq` ON `staff_passkeys` (`credential_id`);--> statement-breakpoint
 CREATE INDEX `staff_passkeys_staff_idx` ON `staff_passkeys` (`staff_id`);--> statement-breakpoint
 ALTER TABLE `console_links` ADD `role` text;--> statement-breakpoint
+ALTER TABLE `console_links` ADD `staff_id` integer REFERENCES staff_members(id);--> statement-breakpoint
 CREATE TABLE `__new_console_sessions` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`token_hash` text NOT NULL,

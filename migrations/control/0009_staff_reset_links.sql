@@ -1,1 +1,0 @@
-ALTER TABLE `console_links` ADD `staff_id` integer REFERENCES staff_members(id);
