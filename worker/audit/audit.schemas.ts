@@ -27,7 +27,7 @@ export const AuditEntrySchema = z
     actor: ActorSchema,
     action: z.string().openapi({
       description:
-        "what was done: a reservation's history action (created, updated, checkin, status, cancel, ...), or created, updated, deleted, merged, erased, invited, deactivated, disconnected, password_changed",
+        "what was done: a reservation's history action (created, updated, checkin, status, cancel, ...), or created, updated, deleted, merged, erased, invited, deactivated, connected (the Stripe account), disconnected, password_changed",
       example: "cancel",
     }),
     subject: z
