@@ -67,6 +67,8 @@ import { searchengineSwitchRouter } from "./searchengine/switch.routes";
 import { notesRouter } from "./shift/notes.routes";
 import { reportsRouter } from "./shift/reports.routes";
 import { walkInsRouter } from "./shift/walk-ins.routes";
+import { auditRouter } from "./staff/audit.routes";
+import { staffRouter } from "./staff/staff.routes";
 import { registerWebhookEvents, webhooksRouter } from "./webhooks/webhooks.routes";
 import { wire } from "./wiring";
 
@@ -228,6 +230,9 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   app.route(`${base}/properties`, walkInsRouter);
   app.route(`${base}/properties`, notesRouter);
   app.route(`${base}/properties`, reportsRouter);
+  // Its staff and who changed what.
+  app.route(`${base}/properties`, staffRouter);
+  app.route(`${base}/properties`, auditRouter);
   for (const [path, router] of PROPERTY_SCOPED) {
     app.use(`${base}/${path}/*`, ...before, requireProperty(preloads[path]), idempotent);
     app.route(`${base}/${path}`, router);

@@ -4,6 +4,7 @@
  * `<base>/api/v2` with the session's cookie in place of a bearer token.
  */
 import type {
+  AuditEntry,
   BookingRoom,
   Closure,
   Customer,
@@ -12,9 +13,11 @@ import type {
   Occasion,
   Property,
   Reservation,
+  Role,
   Room,
   Service,
   Session,
+  StaffMember,
   Table,
 } from "./types.js";
 
@@ -126,10 +129,12 @@ export class ConsoleApi {
     return this.session;
   }
 
-  async signIn(username: string, password: string): Promise<Session> {
+  /** Signs in with an email (a member of staff) or the restaurant's username (its first owner). */
+  async signIn(identity: string, password: string): Promise<Session> {
+    const who = identity.includes("@") ? { email: identity } : { username: identity };
     this.session = await this.one<Session>(`${this.base}/session`, {
       method: "POST",
-      body: { username, password },
+      body: { ...who, password },
     });
     return this.session;
   }
@@ -145,6 +150,91 @@ export class ConsoleApi {
 
   resetPassword(token: string, password: string): Promise<unknown> {
     return this.send(`${this.base}/password/reset`, { method: "POST", body: { token, password } });
+  }
+
+  /** An invitation accepted: the invitee's name and password, and signed in. */
+  async acceptInvite(token: string, name: string, password: string): Promise<Session> {
+    this.session = await this.one<Session>(`${this.base}/invite/${encodeURIComponent(token)}`, {
+      method: "POST",
+      body: { name, password },
+    });
+    return this.session;
+  }
+
+  /** Who can take this tablet: active members with a PIN. */
+  switchable(signal?: AbortSignal): Promise<{ id: number; name: string | null; role: string }[]> {
+    return this.send(`${this.base}/session/switch`, { signal }).then(
+      (a) => (a?.data as { id: number; name: string | null; role: string }[] | undefined) ?? [],
+    );
+  }
+
+  async switchUser(staff_id: number, pin: string): Promise<Session> {
+    this.session = await this.one<Session>(`${this.base}/session/switch`, {
+      method: "POST",
+      body: { staff_id, pin },
+    });
+    return this.session;
+  }
+
+  /** Passkeys: the WebAuthn ceremony's two halves, the browser's part given as `ceremony`. */
+  async passkeySignIn(ceremony: (options: unknown) => Promise<unknown>): Promise<Session> {
+    const options = await this.one<unknown>(`${this.base}/passkey/options`, { method: "POST", body: {} });
+    const response = await ceremony(options);
+    this.session = await this.one<Session>(`${this.base}/passkey`, { method: "POST", body: { response } });
+    return this.session;
+  }
+
+  async addPasskey(ceremony: (options: unknown) => Promise<unknown>): Promise<unknown> {
+    const options = await this.one<unknown>(`${this.base}/passkeys/options`, { method: "POST", body: {} });
+    return this.send(`${this.base}/passkeys`, {
+      method: "POST",
+      body: { response: await ceremony(options) },
+    });
+  }
+
+  passkeys(signal?: AbortSignal): Promise<{ id: number; created_at: string; last_used_at: string | null }[]> {
+    return this.send(`${this.base}/passkeys`, { signal }).then(
+      (a) => (a?.data as { id: number; created_at: string; last_used_at: string | null }[] | undefined) ?? [],
+    );
+  }
+
+  removePasskey(id: number): Promise<unknown> {
+    return this.send(`${this.base}/passkeys/${id}`, { method: "DELETE" });
+  }
+
+  staff(signal?: AbortSignal): Promise<StaffMember[]> {
+    return this.list<StaffMember>(`/properties/${this.propertyId}/staff`, { signal });
+  }
+
+  invite(input: { email: string; name?: string; role: Role }): Promise<StaffMember> {
+    return this.one<StaffMember>(this.api(`/properties/${this.propertyId}/staff`), {
+      method: "POST",
+      body: input,
+    });
+  }
+
+  changeStaff(
+    id: number,
+    change: { role?: Role; active?: boolean; pin?: string | null },
+  ): Promise<StaffMember> {
+    return this.one<StaffMember>(this.api(`/properties/${this.propertyId}/staff/${id}`), {
+      method: "PATCH",
+      body: change,
+    });
+  }
+
+  /** A page of the audit log, newest first. */
+  async audit(
+    query: { from?: string; to?: string; actor?: string; next_cursor?: string },
+    signal?: AbortSignal,
+  ): Promise<{ data: AuditEntry[]; next_cursor: string | null }> {
+    const q = new URLSearchParams({ limit: "50" });
+    for (const [k, v] of Object.entries(query)) if (v) q.set(k, v);
+    const answer = await this.send(this.api(`/properties/${this.propertyId}/audit?${q}`), { signal });
+    return {
+      data: (answer?.data as AuditEntry[] | undefined) ?? [],
+      next_cursor: answer?.next_cursor ?? null,
+    };
   }
 
   changePassword(old_password: string, new_password: string): Promise<unknown> {

@@ -6,12 +6,48 @@ import type { Channel, Occasion, ReservationStatus } from "../../shared/schemas.
 
 export type { Channel, Occasion, ReservationStatus };
 
-/** The signed-in restaurant, as `GET /console/session` answers it. */
+export type Role = "owner" | "manager" | "host";
+
+/** Who made a change, as the API shows it. */
+export interface Actor {
+  kind: "staff" | "app" | "guest" | "searchengine" | "system";
+  id: number | null;
+  name: string | null;
+}
+
+/** The signed-in restaurant and who is at the console, as `GET /console/session` answers it. */
 export interface Session {
   property: { id: number; name: string; timezone: string; locale: string };
   csrf_token: string;
   locale: string;
   expires_at: string;
+  /** the member at the console (null: a platform's session) */
+  staff: { id: number; name: string | null; role: Role } | null;
+  role: Role;
+  actor: Actor;
+}
+
+export interface StaffMember {
+  id: number;
+  name: string | null;
+  email: string | null;
+  role: Role;
+  active: boolean;
+  account: boolean;
+  pin_set: boolean;
+  invite_expires_at: string | null;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  local_at: string;
+  actor: Actor;
+  action: string;
+  subject: { type: string; id: number | null };
+  fields: string[];
 }
 
 export interface Person {
@@ -65,6 +101,7 @@ export interface HistoryItem {
   id: number;
   at: string;
   actor: string;
+  by?: Actor;
   action: string;
   from_status: string | null;
   to_status: string | null;

@@ -160,7 +160,12 @@ export async function mergeCustomers(
     db
       .update(reservations)
       // a guest who leaned on the source's record keeps its details, not those of `into`
-      .set({ customerId: into.id, guest: GUEST_WRITTEN_OUT, version: sql`${reservations.version} + 1` })
+      .set({
+        customerId: into.id,
+        guest: GUEST_WRITTEN_OUT,
+        changedBy: actor,
+        version: sql`${reservations.version} + 1`,
+      })
       // not once the source is erased: its reservations stay, and its delete below then fails
       .where(
         and(
@@ -234,7 +239,7 @@ export async function eraseCustomer(
     // event says so); one that leaned on the record has it written out first (no change, no event).
     db
       .update(reservations)
-      .set({ guest: GUEST_WRITTEN_OUT })
+      .set({ guest: GUEST_WRITTEN_OUT, changedBy: actor })
       .where(and(eq(reservations.customerId, id), isNull(reservations.guest))),
     db
       .update(customers)
@@ -242,7 +247,7 @@ export async function eraseCustomer(
       .where(eq(customers.id, id)),
     db
       .update(reservations)
-      .set({ ...ERASED_RESERVATION, version: sql`${reservations.version} + 1` })
+      .set({ ...ERASED_RESERVATION, changedBy: actor, version: sql`${reservations.version} + 1` })
       .where(eq(reservations.customerId, id)),
     // after the update above, whose own events carried the data as it was
     db

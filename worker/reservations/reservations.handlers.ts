@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
+import { namedActors } from "../audit/actors.repo";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { now } from "../lib/clock";
@@ -99,7 +100,12 @@ export async function history(c: Context<AppEnv>, id: number) {
   const row = await requireReservation(bookingContext(c), id);
   const tz = resolveSettings(c.get("property").settings).timezone;
   const entries = await repo.listHistory(c.get("db"), row.id, tz);
-  return c.json({ data: entries.map((h) => toHistoryDto(h, tz)) }, 200);
+  const actors = await namedActors(
+    c.get("control"),
+    row.propertyId,
+    entries.map((h) => h.actor),
+  );
+  return c.json({ data: entries.map((h) => toHistoryDto(h, tz, actors)) }, 200);
 }
 
 export async function update(c: Context<AppEnv>, id: number, body: z.output<typeof ReservationUpdate>) {

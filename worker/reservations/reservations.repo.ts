@@ -182,6 +182,7 @@ export async function insertReservation(
         guest: keptGuest(row.guest, c.customerId),
         customerId: c.customerId ?? null,
         customerSnapshot: customer ? customerSnapshot(customer) : null,
+        changedBy: history.actor,
       })
       .returning(),
     ...holds.map((h) => db.insert(reservationTables).values({ reservationId: justInserted, ...h })),
@@ -227,6 +228,7 @@ export async function changeReservation(
         ...("guest" in set && { guest: keptGuest(set.guest, c.customerId) }),
         ...(c.customerId !== undefined && { customerId: c.customerId }),
         ...(customer && { customerSnapshot: customerSnapshot(customer) }),
+        changedBy: history.actor,
         version: current.version + 1,
       })
       .where(eq(reservations.id, current.id))

@@ -19,12 +19,21 @@ export type LiveMessage =
   /** the walk-in waiting list changed: a console showing it reads it again */
   | { type: "walk-ins" };
 
-/** The sockets' tags: every console of this restaurant, and each session's own. */
+/**
+ * The sockets' tags: every console of this restaurant, each session's own, and those of sessions the
+ * property's own username and password opened (its password's change ends them).
+ */
 const CONSOLES = "console";
+const ACCOUNT = "account";
 const sessionTag = (session: number) => `session:${session}`;
 
 /** The console session a socket is opened for: the Worker names it in this header. */
 export const SESSION_HEADER = "X-Console-Session";
+/** "1" when that session was opened by the property's own username and password. */
+export const ACCOUNT_HEADER = "X-Console-Account";
+
+/** Whose sockets end: these sessions', those the property's own password opened, or every one. */
+export type SocketsToEnd = number[] | "account" | "all";
 /** A session's sockets at most (a page opens one; a flood of them would cost memory): the oldest closes. */
 export const SOCKETS_PER_SESSION = 10;
 /** Close codes: the session ended (signed out, password changed, ...); too many sockets for one session. */
@@ -67,7 +76,8 @@ export class Restaurant extends DurableObject<Bindings> {
       return new Response(`expected the session in ${SESSION_HEADER}`, { status: 400 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [CONSOLES, sessionTag(session)]);
+    const account = request.headers.get(ACCOUNT_HEADER) === "1";
+    this.ctx.acceptWebSocket(server, [CONSOLES, sessionTag(session), ...(account ? [ACCOUNT] : [])]);
     server.serializeAttachment({ session, opened: Date.now() } satisfies SocketNote);
     server.send(JSON.stringify({ type: "hello", at: nowIso() } satisfies LiveMessage));
     this.keepNewest(session);
@@ -85,12 +95,14 @@ export class Restaurant extends DurableObject<Bindings> {
       closeQuietly(ws, CLOSE_TOO_MANY, "too many live sockets for this session");
   }
 
-  /** Closes the sockets of these sessions ("all": of every session); answers how many. */
-  async endSessions(sessions: number[] | "all"): Promise<number> {
+  /** Closes the sockets of these sessions ("account": the account's, "all": of every session); answers how many. */
+  async endSessions(sessions: SocketsToEnd): Promise<number> {
     const sockets =
       sessions === "all"
         ? this.ctx.getWebSockets(CONSOLES)
-        : sessions.flatMap((session) => this.ctx.getWebSockets(sessionTag(session)));
+        : sessions === "account"
+          ? this.ctx.getWebSockets(ACCOUNT)
+          : sessions.flatMap((session) => this.ctx.getWebSockets(sessionTag(session)));
     for (const ws of sockets) closeQuietly(ws, CLOSE_SESSION_ENDED, "session ended");
     return sockets.length;
   }
@@ -139,12 +151,12 @@ export function restaurantObject(env: Bindings, propertyId: number): DurableObje
   return ns.get(ns.idFromName(`property:${propertyId}`));
 }
 
-/** Closes the live sockets of these console sessions of a property ("all": every one); answers how many. */
+/** Closes the live sockets of these console sessions of a property ("account", "all": see SocketsToEnd); answers how many. */
 export function endSessionSockets(
   env: Bindings,
   propertyId: number,
-  sessions: number[] | "all",
+  sessions: SocketsToEnd,
 ): Promise<number> {
-  if (sessions !== "all" && !sessions.length) return Promise.resolve(0);
+  if (Array.isArray(sessions) && !sessions.length) return Promise.resolve(0);
   return restaurantObject(env, propertyId).endSessions(sessions);
 }

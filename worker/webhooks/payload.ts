@@ -1,13 +1,16 @@
 /**
- * The body of a webhook: `{id, type, created_at, property_id, data: {reservation,
- * previous_attributes?}}`. The reservation is shown as GET /reservations/{id} shows it, from
+ * The body of a webhook: `{id, type, created_at, property_id, actor, data: {reservation,
+ * previous_attributes?}}`, `actor` who made the change ({kind, id, name}, its name read at the
+ * first attempt). The reservation is shown as GET /reservations/{id} shows it, from
  * the row the outbox trigger copied at the change (its customer's details included), so a late
  * delivery still tells what happened then, not what the reservation has become since. Only the
  * names of its service, room and tables are read at the first attempt.
  */
 
 import { resolveSettings } from "../../shared/schemas";
-import type { Db } from "../env";
+import { actorOf } from "../audit/actor";
+import { namedActors } from "../audit/actors.repo";
+import type { ControlDb, Db } from "../env";
 import { loadRelated, type Related, type ReservationRow } from "../reservations/reservations.repo";
 import { toReservationDto } from "../reservations/reservations.schemas";
 import { type EventRow, fixPayloadStatement, propertySettings } from "./webhooks.repo";
@@ -57,12 +60,25 @@ function previousAttributes(
   return out;
 }
 
-/** The bodies of events of one property, on one read of its settings and related records. */
+/** Where payloads are built from: the property's shard, and the control database for actors' names. */
+export interface PayloadSources {
+  db: Db;
+  d1: D1Database;
+  control: ControlDb;
+}
+
+/** The bodies of events of one property, on one read of its settings, related records and actors. */
 export async function buildPayloads(
-  db: Db,
+  src: Omit<PayloadSources, "d1">,
   propertyId: number,
   events: EventRow[],
 ): Promise<Map<number, string>> {
+  const { db } = src;
+  const actors = await namedActors(
+    src.control,
+    propertyId,
+    events.flatMap((e) => (e.actor ? [e.actor] : [])),
+  );
   const tz = resolveSettings(await propertySettings(db, propertyId)).timezone;
   const rows = events.map((e) => ({
     event: e,
@@ -90,6 +106,7 @@ export async function buildPayloads(
         type: event.type,
         created_at: event.createdAt,
         property_id: event.propertyId,
+        actor: event.actor ? actorOf(event.actor, actors) : null,
         data,
       }),
     );
@@ -97,8 +114,8 @@ export async function buildPayloads(
   return out;
 }
 
-export async function buildPayload(db: Db, event: EventRow): Promise<string> {
-  return (await buildPayloads(db, event.propertyId, [event])).get(event.id)!;
+export async function buildPayload(src: Omit<PayloadSources, "d1">, event: EventRow): Promise<string> {
+  return (await buildPayloads(src, event.propertyId, [event])).get(event.id)!;
 }
 
 /**
@@ -107,10 +124,10 @@ export async function buildPayload(db: Db, event: EventRow): Promise<string> {
  * or why there is none (an erasure rewrote the event meanwhile: the next attempt builds it again).
  */
 export async function fixedPayloads(
-  db: Db,
-  d1: D1Database,
+  src: PayloadSources,
   events: EventRow[],
 ): Promise<Map<number, string | Error>> {
+  const { d1 } = src;
   const out = new Map<number, string | Error>();
   const todo = new Map<number, EventRow[]>();
   for (const e of new Map(events.map((e) => [e.id, e])).values()) {
@@ -120,7 +137,7 @@ export async function fixedPayloads(
   if (!todo.size) return out;
   const built = await Promise.all(
     [...todo].map(([propertyId, list]) =>
-      buildPayloads(db, propertyId, list).catch((err: unknown) => err as Error),
+      buildPayloads(src, propertyId, list).catch((err: unknown) => err as Error),
     ),
   );
   const pending = [...todo.values()].flatMap((list, i) => list.map((e) => ({ e, body: built[i]! })));

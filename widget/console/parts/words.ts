@@ -1,6 +1,6 @@
 /** The words of the API's codes on the console's screens: statuses, channels, occasions, guests. */
 import { msg } from "@lit/localize";
-import type { Channel, Occasion, Person, Reservation, ReservationStatus } from "../types.js";
+import type { Actor, Channel, Occasion, Person, Reservation, ReservationStatus, Role } from "../types.js";
 
 export function statusText(
   r: Pick<Reservation, "status" | "checkin_date" | "checkout_date" | "status_reason">,
@@ -78,3 +78,25 @@ export function actionText(action: string): string {
 /** A status word of a history entry (no check-in state there: the status alone). */
 export const statusWord = (status: string) =>
   statusText({ status: status as ReservationStatus, checkin_date: undefined, checkout_date: undefined });
+export function roleName(role: Role): string {
+  const words: Record<Role, string> = {
+    owner: msg("Owner", { id: "console.role.owner" }),
+    manager: msg("Manager", { id: "console.role.manager" }),
+    host: msg("Host", { id: "console.role.host" }),
+  };
+  return words[role] ?? role;
+}
+
+/** Who made a change, in words: the member's or the app's name, else what they are. */
+export function actorName(a: Actor | undefined): string {
+  if (!a) return "";
+  if (a.name) return a.name;
+  const words: Record<Actor["kind"], string> = {
+    staff: msg("The console", { id: "console.actor.staff" }),
+    app: msg("An app", { id: "console.actor.app" }),
+    guest: msg("The guest", { id: "console.actor.guest" }),
+    searchengine: msg("Search engine", { id: "console.channel.search" }),
+    system: msg("Automatic", { id: "console.actor.system" }),
+  };
+  return words[a.kind];
+}

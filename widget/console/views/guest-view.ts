@@ -9,6 +9,7 @@ import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
+import { atLeast } from "../parts/roles.js";
 import { statusText } from "../parts/words.js";
 import type { Customer, Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
@@ -75,22 +76,28 @@ export class GuestView extends ConsoleView {
         <dt>${msg("Last visit", { id: "console.guest.last" })}</dt><dd>${c.last_visit ? formatDate(c.last_visit, this.locale, "long") : "—"}</dd>
       </dl>
       <div aria-live="polite">${this.said ? html`<p class="message success" role="status">${this.said}</p>` : nothing}</div>
-      ${this.profile(c)} ${this.list(reservations)} ${this.merge(c)}
+      ${this.profile(c)} ${this.list(reservations)} ${this.manager ? this.merge(c) : nothing}
     `;
+  }
+
+  /** A manager changes every field of a guest; a host their notes (the Worker holds the same line). */
+  private get manager(): boolean {
+    return atLeast(this.session.role, "manager");
   }
 
   private profile(c: Customer) {
     const err = this.saveError;
+    const readOnly = !this.manager;
     return html`<section aria-labelledby="profile-title">
       <h2 id="profile-title">${msg("Profile", { id: "console.guest.profile" })}</h2>
       <form part="profile" class="grid" @submit=${(e: SubmitEvent) => this.save(e)} novalidate>
-        <label>${msg("Tags (comma separated)", { id: "console.guest.tags" })}<input name="tags" .value=${c.tags.join(", ")} aria-invalid=${invalid(err, "tags")} aria-describedby="e-tags" /></label>
+        <label>${msg("Tags (comma separated)", { id: "console.guest.tags" })}<input name="tags" ?readonly=${readOnly} .value=${c.tags.join(", ")} aria-invalid=${invalid(err, "tags")} aria-describedby="e-tags" /></label>
         ${fieldError(err, "tags", "e-tags")}
-        <label>${msg("Allergies", { id: "console.badge.allergies" })}<textarea name="allergies" .value=${c.allergies ?? ""} aria-invalid=${invalid(err, "allergies")} aria-describedby="e-allergies"></textarea></label>
+        <label>${msg("Allergies", { id: "console.badge.allergies" })}<textarea name="allergies" ?readonly=${readOnly} .value=${c.allergies ?? ""} aria-invalid=${invalid(err, "allergies")} aria-describedby="e-allergies"></textarea></label>
         ${fieldError(err, "allergies", "e-allergies")}
         <label>${msg("Notes (staff only)", { id: "console.field.notes" })}<textarea name="notes" .value=${c.notes ?? ""} aria-invalid=${invalid(err, "notes")} aria-describedby="e-gnotes"></textarea></label>
         ${fieldError(err, "notes", "e-gnotes")}
-        <label><input type="checkbox" name="banned" style="width:auto;display:inline;min-height:0" ?checked=${c.banned} /> ${msg("Banned from booking", { id: "console.guest.ban" })}</label>
+        ${readOnly ? nothing : html`<label><input type="checkbox" name="banned" style="width:auto;display:inline;min-height:0" ?checked=${c.banned} /> ${msg("Banned from booking", { id: "console.guest.ban" })}</label>`}
         <div class="actions"><button class="btn" type="submit">${msg("Save changes", { id: "console.res.save" })}</button></div>
       </form>
       ${err instanceof Error && !(err as { errors?: unknown[] }).errors?.length ? actionError(err) : nothing}
@@ -145,12 +152,12 @@ export class GuestView extends ConsoleView {
     this.saveError = undefined;
     this.said = "";
     try {
-      await this.api.updateCustomer(this.recordId, {
-        tags,
-        allergies: text("allergies"),
-        notes: text("notes"),
-        banned: data.get("banned") === "on",
-      });
+      await this.api.updateCustomer(
+        this.recordId,
+        this.manager
+          ? { tags, allergies: text("allergies"), notes: text("notes"), banned: data.get("banned") === "on" }
+          : { notes: text("notes") },
+      );
       this.said = msg("Saved.", { id: "console.saved" });
       this.data.run();
     } catch (err) {

@@ -10,7 +10,15 @@ import { formatDate, formatTime } from "../../format.js";
 import { ApiError, type ReservationChange } from "../api.js";
 import { actionError, fieldError, invalid, problemText } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
-import { actionText, channelText, guestName, occasionText, statusText, statusWord } from "../parts/words.js";
+import {
+  actionText,
+  actorName,
+  channelText,
+  guestName,
+  occasionText,
+  statusText,
+  statusWord,
+} from "../parts/words.js";
 import type { HistoryItem, Message, Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
 
@@ -108,7 +116,7 @@ export class ReservationView extends ConsoleView {
       ${this.summary(r)} ${this.actions(r)} ${this.edit(r, d.tables)}
       <section aria-labelledby="history-title">
         <h2 id="history-title">${msg("History", { id: "console.res.history" })}</h2>
-        <ol>${d.history.map((h) => html`<li><time datetime=${h.at}>${formatDate(h.at.slice(0, 10), this.locale)} ${formatTime(h.at.slice(11, 16), this.locale)}</time> · ${actionText(h.action)}${h.to_status && h.to_status !== h.from_status ? ` → ${statusWord(h.to_status)}` : ""} <span class="muted">(${h.actor})</span></li>`)}</ol>
+        <ol>${d.history.map((h) => html`<li><time datetime=${h.at}>${formatDate(h.at.slice(0, 10), this.locale)} ${formatTime(h.at.slice(11, 16), this.locale)}</time> · ${actionText(h.action)}${h.to_status && h.to_status !== h.from_status ? ` → ${statusWord(h.to_status)}` : ""} <span class="muted">(${h.by ? actorName(h.by) : h.actor})</span></li>`)}</ol>
       </section>
       <section aria-labelledby="messages-title">
         <h2 id="messages-title">${msg("Messages", { id: "console.res.messages" })}</h2>

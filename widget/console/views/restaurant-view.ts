@@ -1,6 +1,7 @@
 /**
  * The restaurant (`/console/restaurant`): services (hours, weekdays, online, pacing), rooms and
- * tables, closures, the profile, the embed snippet and booking links, connected apps, the password.
+ * tables, closures, the embed snippet and booking links and the audit (managers and owners); the
+ * profile, connected apps and staff (owners); one's own account (everyone).
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
@@ -8,10 +9,14 @@ import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, weekdayName } from "../../format.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
-import type { Closure, Property, Room, Service, Table } from "../types.js";
+import { atLeast } from "../parts/roles.js";
+import type { Closure, Property, Room, Service, StaffMember, Table } from "../types.js";
+import "./account-section.js";
+import "./audit-section.js";
+import "./staff-section.js";
 import { ConsoleView } from "./view.js";
 
-type Place = "service" | "room" | "table" | "closure" | "profile" | "apps" | "password";
+type Place = "service" | "room" | "table" | "closure" | "profile" | "apps";
 
 interface Loaded {
   services: Service[];
@@ -21,6 +26,7 @@ interface Loaded {
   property: Property;
   links: { name: string; link: string }[];
   apps: { client_id: string; name: string; connected_at: string }[] | undefined;
+  staff: StaffMember[];
 }
 
 const box = "width:auto;display:inline;min-height:0";
@@ -35,16 +41,18 @@ export class RestaurantView extends ConsoleView {
   private data = new Task(this, {
     task: async (_args, { signal }): Promise<Loaded> => {
       const a = this.api;
-      const [services, rooms, tables, closures, property, links, apps] = await Promise.all([
+      const [manager, owner] = [atLeast(this.session.role, "manager"), atLeast(this.session.role, "owner")];
+      const [services, rooms, tables, closures, property, links, apps, staff] = await Promise.all([
         a.services(signal),
         a.roomList(signal),
         a.tables(signal),
         a.closures(signal),
         a.property(signal),
-        a.links(signal).catch(() => []),
-        a.apps(signal).catch(() => undefined),
+        manager ? a.links(signal).catch(() => []) : [],
+        owner ? a.apps(signal).catch(() => undefined) : undefined,
+        owner ? a.staff(signal).catch(() => []) : [],
       ]);
-      return { services, rooms, tables, closures, property, links, apps };
+      return { services, rooms, tables, closures, property, links, apps, staff };
     },
     args: () => [this.version] as const,
   });
@@ -61,8 +69,16 @@ export class RestaurantView extends ConsoleView {
       })}`;
   }
 
+  /** Each role's sections: what it may change, nothing it would be refused. */
   private show(d: Loaded) {
-    return html`${this.services(d.services)} ${this.rooms(d.rooms, d.tables)} ${this.closures(d.closures)} ${this.profile(d.property)} ${this.embed(d)} ${this.apps(d.apps)} ${this.password()}`;
+    const role = this.session.role;
+    const manager = atLeast(role, "manager");
+    const owner = atLeast(role, "owner");
+    return html`${manager ? html`${this.services(d.services)} ${this.rooms(d.rooms, d.tables)} ${this.closures(d.closures)}` : nothing}
+      ${owner ? this.profile(d.property) : nothing} ${manager ? this.embed(d) : nothing} ${owner ? this.apps(d.apps) : nothing}
+      ${owner ? html`<bc-staff-section .api=${this.api} .version=${this.version}></bc-staff-section>` : nothing}
+      ${manager ? html`<bc-audit-section .api=${this.api} .staff=${d.staff} .version=${this.version}></bc-audit-section>` : nothing}
+      ${this.session.staff ? html`<bc-account-section .api=${this.api} .session=${this.session}></bc-account-section>` : nothing}`;
   }
 
   private errorAt(place: Place, id?: number) {
@@ -261,32 +277,4 @@ export class RestaurantView extends ConsoleView {
       ${this.feedback("apps")}
     </section>`;
   }
-
-  private password() {
-    const err = this.errorAt("password");
-    return html`<section part="section" aria-labelledby="password-title">
-      <h2 id="password-title">${msg("Password", { id: "console.signin.password" })}</h2>
-      <form class="grid" @submit=${this.changePassword} novalidate>
-        <label>${msg("Current password", { id: "console.rest.password.old" })}<input name="old_password" type="password" autocomplete="current-password" aria-invalid=${invalid(err, "old_password")} aria-describedby="e-old" /></label>
-        ${fieldError(err, "old_password", "e-old")}
-        <label>${msg("New password", { id: "console.reset.password" })}<input name="new_password" type="password" autocomplete="new-password" aria-invalid=${invalid(err, "new_password")} aria-describedby="e-new" /></label>
-        ${fieldError(err, "new_password", "e-new")}
-        <div class="actions"><button class="btn" type="submit">${msg("Change the password", { id: "console.rest.password.save" })}</button></div>
-      </form>
-      ${this.feedback("password")}
-    </section>`;
-  }
-
-  private changePassword = (e: SubmitEvent) => {
-    e.preventDefault();
-    const form = e.target as HTMLFormElement;
-    const data = new FormData(form);
-    return this.attempt("password", undefined, async () => {
-      await this.api.changePassword(
-        String(data.get("old_password") ?? ""),
-        String(data.get("new_password") ?? ""),
-      );
-      form.reset();
-    });
-  };
 }
