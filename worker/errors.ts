@@ -88,13 +88,29 @@ export class ApiError extends Error {
       headers?: Record<string, string>;
       status?: ContentfulStatusCode;
       /** extension members of the problem (RFC 9457 section 3.2), e.g. the 409's `alternatives` */
-      extensions?: Record<string, unknown>;
+      extensions?: Record<string, string | string[]>;
     } = {},
   ) {
     super(detail ?? ERRORS[code][1]);
     this.status = options.status ?? (ERRORS[code][0] as ContentfulStatusCode);
     this.title = ERRORS[code][1];
   }
+
+  /** The error as plain data, to cross from a Durable Object to the Worker (a class does not survive the trip). */
+  problem(): Problem {
+    return { code: this.code, detail: this.detail, options: this.options };
+  }
+
+  static fromProblem(p: Problem): ApiError {
+    return new ApiError(p.code, p.detail, p.options);
+  }
+}
+
+/** An ApiError as data (ApiError.problem()). */
+export interface Problem {
+  code: ErrorCode;
+  detail: string | undefined;
+  options: ApiError["options"];
 }
 
 /** A 400 "invalid input data" about one field, for rules zod cannot see (cross-field, references). */

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
-import { restaurantObject } from "../restaurant/restaurant";
+import { restaurantObject } from "../lib/restaurant-object";
 import { sessionOf } from "./session";
 
 export async function openLiveFeed(c: Context<AppEnv>) {
