@@ -106,12 +106,81 @@ function run(command, args, options = {}) {
   });
 }
 
+/**
+ * The rules of .dependency-cruiser.cjs, and no cycle between the Worker's folders as dependency-
+ * cruiser cannot see them: its folder rule leaves out a folder's edges to its own subfolders, and
+ * worker/ holds both the composition (index, app, cron, wiring: above everything) and the
+ * kernel's env.ts, config.ts and errors.ts (below everything), so an errors.ts that imported lib/
+ * while lib/ imports errors.ts went unseen. Here those two are apart, and every folder of worker/
+ * is one node. (The widget's folders are not held to it: each element's file sits in the folder
+ * whose parts/ it imports, and those parts use the folder's own api and format modules.)
+ */
 async function checkDependencies() {
   const bin = join(ROOT, "node_modules", ".bin", "depcruise");
-  const r = await run(bin, [...SOURCES, "--config", ".dependency-cruiser.cjs", "--output-type", "err"]);
-  process.stdout.write(r.stdout);
-  process.stderr.write(r.stderr);
-  return r.status === 0;
+  const r = await run(bin, [...SOURCES, "--config", ".dependency-cruiser.cjs", "--output-type", "json"]);
+  if (r.status !== 0 && !r.stdout.startsWith("{")) {
+    process.stderr.write(r.stderr || r.stdout);
+    return false;
+  }
+  const { modules, summary } = JSON.parse(r.stdout);
+  for (const v of summary.violations)
+    console.error(
+      `  ${v.rule.severity} ${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name ?? c).join(" -> ")})` : ""}`,
+    );
+  const cycles = workerFolderCycles(modules);
+  for (const { folders, edges } of cycles) {
+    console.error(`  error worker-folder-cycle: ${folders.join(", ")}`);
+    for (const e of edges) console.error(`    ${e}`);
+  }
+  console.log(
+    `dependencies: ${summary.totalCruised} modules, ${summary.totalDependenciesCruised} dependencies, ` +
+      `${summary.violations.length} rule violations, ${cycles.length} cycles between the Worker's folders`,
+  );
+  return summary.error === 0 && cycles.length === 0;
+}
+
+const COMPOSITION = /^worker\/(index|app|cron|wiring)\.ts$/;
+const workerFolder = (path) =>
+  COMPOSITION.test(path)
+    ? "worker/ (composition)"
+    : /^worker\/[^/]+$/.test(path)
+      ? "worker/ (env, config, errors)"
+      : path.slice(0, path.lastIndexOf("/"));
+
+/** The strongly connected sets of the Worker's folders (Tarjan), each with the imports that close it. */
+function workerFolderCycles(modules) {
+  const edges = new Map();
+  for (const m of modules.filter((m) => m.source.startsWith("worker/")))
+    for (const d of m.dependencies.filter((d) => d.resolved.startsWith("worker/"))) {
+      const [from, to] = [workerFolder(m.source), workerFolder(d.resolved)];
+      if (from === to) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from).has(to)) edges.get(from).set(to, `${m.source} -> ${d.resolved}`);
+    }
+  const order = new Map();
+  const low = new Map();
+  const stack = [];
+  const cycles = [];
+  const visit = (v) => {
+    order.set(v, order.size);
+    low.set(v, order.get(v));
+    stack.push(v);
+    for (const w of edges.get(v)?.keys() ?? []) {
+      if (!order.has(w)) visit(w);
+      if (stack.includes(w)) low.set(v, Math.min(low.get(v), low.get(w)));
+    }
+    if (low.get(v) !== order.get(v)) return;
+    const folders = stack.splice(stack.indexOf(v));
+    if (folders.length > 1)
+      cycles.push({
+        folders,
+        edges: folders.flatMap((a) =>
+          [...(edges.get(a) ?? [])].filter(([b]) => folders.includes(b)).map(([, e]) => e),
+        ),
+      });
+  };
+  for (const v of edges.keys()) if (!order.has(v)) visit(v);
+  return cycles;
 }
 
 const ENV_TYPES = "worker-configuration.d.ts";

@@ -9,7 +9,6 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { config } from "./config";
 import type { AppEnv } from "./env";
-import { abortReason } from "./lib/d1";
 
 /** code -> [status, title]. Titles are the API's documented reason phrases, word for word where it documents one. */
 export const ERRORS = {
@@ -111,6 +110,19 @@ export interface Problem {
   code: ErrorCode;
   detail: string | undefined;
   options: ApiError["options"];
+}
+
+/**
+ * What D1 tells us when a trigger or constraint of ours aborts a batch (RAISE(ABORT, '<reason>')):
+ * the first of `reasons` named in the error or its causes (drizzle and D1 wrap it).
+ */
+export function abortReason<R extends string>(err: unknown, reasons: readonly R[]): R | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const message = String((e as { message?: unknown }).message ?? e);
+    const found = reasons.find((r) => message.includes(r));
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** A 400 "invalid input data" about one field, for rules zod cannot see (cross-field, references). */

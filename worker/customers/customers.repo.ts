@@ -4,6 +4,7 @@
  * customer merged away, and no copy of erased personal data survives in the reservations, their
  * history, their webhook outbox or what the erasure's caller adds (their emails).
  */
+
 import { and, asc, eq, gt, inArray, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import {
   customers,
@@ -13,7 +14,8 @@ import {
   webhookEvents,
 } from "../db/shard.schema";
 import type { Db } from "../env";
-import { abortReason, type Statement } from "../lib/d1";
+import { abortReason } from "../errors";
+import type { Statement } from "../lib/d1";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
 import { GUEST_WRITTEN_OUT } from "../reservations/guest.repo";

@@ -13,11 +13,13 @@
  *   commit and the send), so nothing is lost.
  * A lease on the row (in each sender) keeps two attempts apart, so the paths never send twice.
  */
+
 import type { MiddlewareHandler } from "hono";
 import { controlDb } from "../db/handles";
 import type { AppEnv, Bindings, Db, DeliveryMessage, OutboxKind } from "../env";
+import { abortReason } from "../errors";
 import { now as clockNow } from "../lib/clock";
-import { abortReason, type Statement } from "../lib/d1";
+import type { Statement } from "../lib/d1";
 import { shardsOf } from "../shards/directory.repo";
 import { shardD1, shardDb } from "../shards/shards";
 import { enqueue, kindOf, QUEUE_GRACE_MS } from "./queue";

@@ -2,6 +2,7 @@
  * Rooms, tables (with group members), services and closures of one property.
  * Deletion is soft: past reservations keep pointing at what they used.
  */
+
 import { and, asc, eq, gt, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem as AnyBatchItem } from "drizzle-orm/batch";
 import {
@@ -13,7 +14,7 @@ import {
   tableGroupMembers,
 } from "../db/shard.schema";
 import type { Db } from "../env";
-import { abortReason } from "../lib/d1";
+import { abortReason } from "../errors";
 import { zonedParts } from "../lib/localtime";
 import { now, nowIso } from "../lib/time";
 

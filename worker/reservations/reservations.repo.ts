@@ -4,6 +4,7 @@
  * another (trigger `reservation_tables_no_overlap`) and a write based on a stale read
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
+
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { ReservationStatus } from "../../shared/schemas";
 import { ARRIVING } from "../availability/rules";
@@ -18,8 +19,8 @@ import {
   services,
 } from "../db/shard.schema";
 import type { Db } from "../env";
+import { abortReason } from "../errors";
 import type { Statement } from "../lib/d1";
-import { abortReason } from "../lib/d1";
 import { inChunks } from "../properties/catalog.repo";
 import { type CustomerPlan, customerDetailsChange, customerSnapshot } from "./customer-plan.repo";
 import { reservationFields, storedGuest } from "./guest.repo";

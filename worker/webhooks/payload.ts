@@ -58,11 +58,7 @@ function previousAttributes(
 }
 
 /** The bodies of events of one property, on one read of its settings and related records. */
-export async function buildPayloads(
-  db: Db,
-  propertyId: number,
-  events: EventRow[],
-): Promise<Map<number, string>> {
+async function buildPayloads(db: Db, propertyId: number, events: EventRow[]): Promise<Map<number, string>> {
   const tz = resolveSettings(await propertySettings(db, propertyId)).timezone;
   const rows = events.map((e) => ({
     event: e,
@@ -95,10 +91,6 @@ export async function buildPayloads(
     );
   }
   return out;
-}
-
-export async function buildPayload(db: Db, event: EventRow): Promise<string> {
-  return (await buildPayloads(db, event.propertyId, [event])).get(event.id)!;
 }
 
 /**
