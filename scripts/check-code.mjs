@@ -1,7 +1,9 @@
 // The shape of the code, checked by `npm test`: the dependency rules of .dependency-cruiser.cjs
 // (no folder or module cycle, arrows pointing down), no function over 60 lines (those over 40
 // are listed), no file over 400 lines of code listed, and no comment, string or doc in the code,
-// the tests, the scripts or the configuration citing documents outside the repository, and the
+// the tests, the scripts or the configuration citing documents outside the repository, no
+// `as unknown as` or `as never` in worker/, widget/ or shared/ (a type that says what the value is
+// instead: drizzle's, the route's, zod's, a type guard's), and the
 // Worker's binding types (worker-configuration.d.ts) as `npm run types` would write them now.
 //   node scripts/check-code.mjs            all checks
 //   node scripts/check-code.mjs --lengths  only the function lengths, longest first
@@ -223,12 +225,49 @@ async function checkEnvTypes() {
   }
 }
 
+/** Casts that tell the compiler to stop checking (`x as unknown as T`, `x as never`): each stands for a type the code could say. */
+function silencingCast(node) {
+  if (!ts.isAsExpression(node)) return false;
+  const kind = node.type.kind;
+  if (kind === ts.SyntaxKind.NeverKeyword) return true;
+  return (
+    kind === ts.SyntaxKind.UnknownKeyword && ts.isAsExpression(node.parent) && node.parent.expression === node
+  );
+}
+
+function checkCasts(all) {
+  const hits = all.flatMap((path) => {
+    const source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
+    const out = [];
+    const visit = (node) => {
+      if (silencingCast(node)) {
+        const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+        const whole = node.type.kind === ts.SyntaxKind.NeverKeyword ? node : node.parent;
+        out.push(
+          `${relative(ROOT, path)}:${line + 1}: ${whole.getText(source).split("\n")[0].slice(0, 100)}`,
+        );
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return out;
+  });
+  for (const h of hits) console.error(`  a cast that silences the compiler (as unknown as, as never): ${h}`);
+  console.log(`casts through unknown or never: ${hits.length}`);
+  return hits.length === 0;
+}
+
 const all = SOURCES.flatMap((dir) => files(join(ROOT, dir)));
 if (process.argv.includes("--lengths")) {
   process.exit(checkLengths(all) ? 0 : 1);
 }
 const checks = [checkDependencies(), checkEnvTypes()];
-const results = [checkLengths(all), checkOutsideReferences(citable(all)), ...(await Promise.all(checks))];
+const results = [
+  checkLengths(all),
+  checkOutsideReferences(citable(all)),
+  checkCasts(all),
+  ...(await Promise.all(checks)),
+];
 if (results.includes(false)) {
   console.error("check-code: FAILED");
   process.exit(1);

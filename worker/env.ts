@@ -71,8 +71,8 @@ export interface Variables {
   control: ControlDb;
   /** the property's shard (set once the property is resolved) */
   db: Db;
-  /** the same shard as raw D1, for the few statements drizzle does not write */
-  d1: D1Database;
+  /** the same shard as raw D1 (the request's session on it), for the few statements drizzle does not write */
+  d1: D1DatabaseSession;
   shard: number;
   client: AuthClient;
   /** the Property header's directory entry, read with the bearer token (auth/middleware.ts) */

@@ -253,7 +253,7 @@ export async function insertTable(db: Db, propertyId: number, fields: TableField
   // Not last_insert_rowid(): each member row inserted changes it. The table's sequence holds
   // the id AUTOINCREMENT just gave the group (the batch runs alone), whatever rows a move
   // brought here from another shard's range.
-  const groupId = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'dining_tables')` as unknown as number;
+  const groupId = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'dining_tables')`;
   const [rows] = await db.batch([
     insert,
     ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId, memberId })),
@@ -453,7 +453,7 @@ async function guarded(
     const results = await db.batch([
       db.insert(catalogChanges).values({ propertyId, kind, targetId, nowMin }),
       ...statements,
-    ] as unknown as Parameters<Db["batch"]>[0]);
+    ]);
     return { results: results.slice(1) };
   } catch (err) {
     if (!abortReason(err, ["resource_in_use"] as const)) throw err;
