@@ -1,10 +1,10 @@
 /** The console's own routes: sign-in, the session, sign-out, the password change, a platform's link (the forgotten password: reset.ts). */
 import type { Context } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
+import { ConsolePasswordChange, ConsoleSignIn } from "../../shared/console";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
 import { sha256Hex, verifyPassword } from "../lib/crypto";
-import { passwordField } from "../lib/openapi";
 import { nowIso } from "../lib/time";
 import { checkAccount } from "../properties/accounts";
 import { credentialChanges } from "../properties/credentials";
@@ -22,9 +22,6 @@ import { endPropertySessions, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
 
-const SignIn = z.object({ username: z.string().min(1).max(400), password: z.string().min(1).max(200) });
-const PasswordChange = z.object({ old_password: z.string().min(1).max(200), new_password: passwordField });
-
 export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.output<T>> {
   const raw = await c.req.json().catch(() => undefined);
   const parsed = schema.safeParse(raw ?? {});
@@ -33,7 +30,7 @@ export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.
 }
 
 export async function signIn(c: Ctx) {
-  const body = await bodyOf(c, SignIn);
+  const body = await bodyOf(c, ConsoleSignIn);
   const checked = await checkAccount(c, body.username, body.password);
   if (!checked.ok && checked.why === "limited")
     throw new ApiError("too_many_requests", "too many sign-in attempts; retry after 60 seconds", {
@@ -57,7 +54,7 @@ export async function signOut(c: Ctx) {
 /** A new password, the old one required; every other session of the property ends (OAuth sign-ins end by their stamp). */
 export async function changePassword(c: Ctx) {
   const session = sessionOf(c);
-  const body = await bodyOf(c, PasswordChange);
+  const body = await bodyOf(c, ConsolePasswordChange);
   const entry = await getEntry(c.get("control"), session.entry.id);
   if (!entry || !(await verifyPassword(body.old_password, entry.passwordHash)))
     throw new ApiError("invalid_credentials", "the old password is wrong");

@@ -7,6 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { ConsoleSession as ConsoleSessionDto } from "../../shared/console";
 import { LOCALES, type Locale, resolveSettings } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
@@ -136,7 +137,7 @@ export async function propertyFacts(c: Context<AppEnv>, entry: DirectoryRow) {
 }
 
 /** The session as the console's page reads it. */
-export async function sessionDto(c: Context<AppEnv>, session: ConsoleSession) {
+export async function sessionDto(c: Context<AppEnv>, session: ConsoleSession): Promise<ConsoleSessionDto> {
   return {
     property: await propertyFacts(c, session.entry),
     csrf_token: session.csrf,
