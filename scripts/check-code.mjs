@@ -1,10 +1,11 @@
 // The shape of the code, checked by `npm test`: the dependency rules of .dependency-cruiser.cjs
 // (no folder or module cycle, arrows pointing down), no function over 60 lines (those over 40
-// are listed), no file over 400 lines of code listed, and no comment, string or doc in the code,
+// are listed), no file over 400 lines of code listed, no comment, string or doc in the code,
 // the tests, the scripts or the configuration citing documents outside the repository, no
 // `as unknown as` or `as never` in worker/, widget/ or shared/ (a type that says what the value is
-// instead: drizzle's, the route's, zod's, a type guard's), and the
-// Worker's binding types (worker-configuration.d.ts) as `npm run types` would write them now.
+// instead: drizzle's, the route's, zod's, a type guard's), the Worker's binding types
+// (worker-configuration.d.ts) as `npm run types` would write them now, and the schema files what
+// the migrations make (scripts/db/schema.mjs).
 //   node scripts/check-code.mjs            all checks
 //   node scripts/check-code.mjs --lengths  only the function lengths, longest first
 import { spawn } from "node:child_process";
@@ -24,18 +25,19 @@ function files(dir, pattern = /\.ts$/) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory())
-      return name === "locales" || name === "xliff" ? [] : files(path, pattern);
+      return ["locales", "xliff", "node_modules"].includes(name) ? [] : files(path, pattern);
     return pattern.test(name) && !/\.d\.ts$/.test(name) ? [path] : [];
   });
 }
 
-/** Where citations are looked for: the sources, the tests, the scripts (but the two checks, which name what they refuse) and the root's configuration. */
+/** Where citations are looked for: the sources, the tests, the scripts (but the two checks, which name what they refuse), the bench and the root's configuration. */
 function citable(sources) {
   const code = /\.(ts|mjs|cjs|js|sh)$/;
   const checks = ["check-code.mjs", "check-docs.mjs"].map((f) => join(ROOT, "scripts", f));
   const extra = [
     ...files(join(ROOT, "tests"), code),
     ...files(join(ROOT, "scripts"), code).filter((f) => !checks.includes(f)),
+    ...files(join(ROOT, "bench"), code),
   ];
   const root = readdirSync(ROOT)
     .filter((f) => /\.(toml|ts|mjs|cjs|json)$/.test(f) && f !== "package-lock.json")
@@ -257,11 +259,20 @@ function checkCasts(all) {
   return hits.length === 0;
 }
 
+/** The schema files are what the migrations make, and the shard's guards what scripts/db/triggers.mjs writes. */
+async function checkSchema() {
+  const { schemaProblems } = await import("./db/schema.mjs");
+  const problems = await schemaProblems();
+  for (const p of problems) console.error(`  ${p}`);
+  console.log(`schema files and the shard's guards: ${problems.length} problem(s)`);
+  return problems.length === 0;
+}
+
 const all = SOURCES.flatMap((dir) => files(join(ROOT, dir)));
 if (process.argv.includes("--lengths")) {
   process.exit(checkLengths(all) ? 0 : 1);
 }
-const checks = [checkDependencies(), checkEnvTypes()];
+const checks = [checkDependencies(), checkEnvTypes(), checkSchema()];
 const results = [
   checkLengths(all),
   checkOutsideReferences(citable(all)),

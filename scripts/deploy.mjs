@@ -3,8 +3,8 @@
 //
 //   npm run deploy                     check, provision what is missing, migrate, build, deploy
 //   npm run deploy -- --dry-run        what needs no account: checks, build, the bundle and its size
-//   --origin https://book.example.com  PUBLIC_ORIGIN, written to wrangler.toml [vars]
-//   --email-from bookings@example.com  EMAIL_FROM, written to wrangler.toml [vars]
+//   --origin https://book.example.com  PUBLIC_ORIGIN, written to wrangler.toml [vars] (a dry run writes nothing)
+//   --email-from bookings@example.com  EMAIL_FROM, written to wrangler.toml [vars] (likewise)
 //   --no-provision                     create nothing: refuse placeholder database ids
 //   --config <file>                    another wrangler.toml (default: the project's)
 // OPS_TOKEN and LINK_SECRET (and any other secret the Worker reads) in the environment are
@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { checkWorkerBudget } from "./deploy/budget.mjs";
 import * as cf from "./deploy/cloudflare.mjs";
 import {
+  configOf,
   isPlaceholderId,
   problems,
   REQUIRED_SECRETS,
@@ -59,12 +60,16 @@ function refuse(list) {
   process.exit(1);
 }
 
-/** --origin, --email-from: written to wrangler.toml first, so the next deploy keeps them. */
+/**
+ * --origin, --email-from: written to wrangler.toml first, so the next deploy keeps them. A dry run
+ * checks them as if written and writes nothing.
+ */
 function applyVars(config) {
   let text = config.text;
   if (opts.origin) text = withVar(text, "PUBLIC_ORIGIN", opts.origin);
   if (opts["email-from"]) text = withVar(text, "EMAIL_FROM", opts["email-from"]);
-  return text === config.text ? config : writeConfig(config, text);
+  if (text === config.text) return config;
+  return DRY ? configOf(config.path, text) : writeConfig(config, text);
 }
 
 /** Vars and, as far as the environment tells, secrets; placeholders are the provisioning's. */
@@ -80,6 +85,10 @@ function checkLocal(config) {
         `${p.secret} is not in the environment: a deploy refuses unless it is set on Cloudflare\n      fix: ${p.fix}`,
       );
     for (const p of placeholders) note(`${p.what}: a deploy creates the database and writes its id`);
+    if (opts.origin || opts["email-from"])
+      ok(
+        `PUBLIC_ORIGIN ${config.vars.PUBLIC_ORIGIN}, EMAIL_FROM ${config.vars.EMAIL_FROM} (checked, not written)`,
+      );
     return;
   }
   if (opts["no-provision"]) blocking.push(...placeholders);
@@ -150,7 +159,7 @@ async function build(config) {
     stdio: "inherit",
   });
   if (r.status !== 0) throw new cf.StepError("the build failed (above)", "npm run build");
-  if (!(await checkWorkerBudget((line) => ok(line), { config: config.path })))
+  if (!(await checkWorkerBudget((line) => ok(line), { config: config.path, startup: true })))
     throw new cf.StepError("the Worker's bundle failed its checks (above)", "npm run build");
 }
 

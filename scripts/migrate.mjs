@@ -11,21 +11,13 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { defaultPersistDir, ROOT, wrangler } from "./paths.mjs";
 
-/** The [[d1_databases]] of wrangler.toml: binding, database_id, migrations_dir. */
-export function d1Databases(file = join(ROOT, "wrangler.toml")) {
-  const out = [];
-  let current;
-  for (const raw of readFileSync(file, "utf8").split("\n")) {
-    const line = raw.replace(/#.*$/, "").trim();
-    if (line.startsWith("[")) {
-      current = line === "[[d1_databases]]" ? {} : undefined;
-      if (current) out.push(current);
-      continue;
-    }
-    const kv = current && line.match(/^(\w+)\s*=\s*"([^"]*)"$/);
-    if (kv) current[kv[1]] = kv[2];
-  }
-  return out;
+/**
+ * The [[d1_databases]] of wrangler.toml: binding, database_id, migrations_dir. smol-toml is imported
+ * when used: `npm start` and `npm test` import this module before they install the packages.
+ */
+export async function d1Databases(file = join(ROOT, "wrangler.toml")) {
+  const { parse } = await import("smol-toml");
+  return parse(readFileSync(file, "utf8")).d1_databases ?? [];
 }
 
 /** The migration files of a folder, in order, each split into its statements. */
@@ -49,7 +41,7 @@ const TRACKING = `CREATE TABLE IF NOT EXISTS d1_migrations(
 )`;
 
 /** Applies what is missing to one database (`sql(statements)` runs one batch); answers the names applied. */
-async function applyTo(sql, dir) {
+export async function applyTo(sql, dir) {
   await sql([TRACKING]);
   const [names] = await sql(["SELECT name FROM d1_migrations"]);
   const done = new Set(names.map((r) => r.name));
@@ -84,9 +76,9 @@ const BATCH_WORKER = `export default {
  * databases and `sqlOf(binding)`, a function that runs one batch of statements (strings or
  * { sql, params }) on that database and answers each statement's rows.
  */
-async function withLocalDatabases(persistTo, work) {
+export async function withLocalDatabases(persistTo, work) {
   const { Miniflare } = await import("miniflare");
-  const dbs = d1Databases();
+  const dbs = await d1Databases();
   const mf = new Miniflare({
     modules: true,
     script: BATCH_WORKER,
@@ -142,7 +134,7 @@ async function main() {
     options: { remote: { type: "boolean", default: false }, "persist-to": { type: "string" } },
   });
   if (values.remote) {
-    for (const d of d1Databases()) {
+    for (const d of await d1Databases()) {
       console.log(`${d.binding}: wrangler d1 migrations apply --remote`);
       const r = wrangler(["d1", "migrations", "apply", d.binding, "--remote"], { stdio: "inherit" });
       if (r.status !== 0) process.exit(r.status ?? 1);

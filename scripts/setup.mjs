@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "./dev-server.mjs";
+import { ROOT } from "./paths.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /**
@@ -20,18 +20,18 @@ export const CHROMIUM_ARGS = [
   "--disable-default-apps",
 ];
 
-function run(cmd, args, env = {}) {
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+function run(cmd, args, env = {}, cwd = ROOT) {
+  const r = spawnSync(cmd, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status})`);
 }
 
-/** `npm ci` when node_modules is missing or older than package-lock.json. */
-export function ensureDeps() {
-  const marker = join(ROOT, "node_modules", ".package-lock.json");
-  const lock = join(ROOT, "package-lock.json");
+/** `npm ci` in `dir` (the project, or the bench's own package) when its node_modules is missing or older than its package-lock.json. */
+export function ensureDeps(dir = ROOT) {
+  const marker = join(dir, "node_modules", ".package-lock.json");
+  const lock = join(dir, "package-lock.json");
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  console.log("installing npm packages (npm ci)...");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  console.log(`installing npm packages in ${dir} (npm ci)...`);
+  run("npm", ["ci", "--no-audit", "--no-fund"], {}, dir);
 }
 
 /** Debian's chromium (never a browser download): apt-get when root, else a clear instruction. */

@@ -15,6 +15,7 @@ import { config } from "./config";
 import { CONSOLE_API, consoleAuth } from "./console/api";
 import { consoleRouter } from "./console/console.routes";
 import { consoleLinksRouter } from "./console/links.routes";
+import { sameOriginWrites } from "./console/origin";
 import { customersRouter } from "./customers/customers.routes";
 import { docsRouter } from "./docs/docs.routes";
 import type { AppEnv } from "./env";
@@ -229,10 +230,12 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
  * Hono app, so the OpenAPI document describes the API once, under /api/v2.
  */
 function mountConsole(app: App) {
+  // Every write from the console's own pages only, its API's and its sign-in's alike.
+  app.use("/console/*", sameOriginWrites());
   const api = new Hono<AppEnv>();
   mountApiRouters(api, "", consoleGuards());
   app.route(CONSOLE_API, api);
-  app.use("/console/*", limitBody());
+  app.use("/console/*", limitBody(), jsonBodyOnly());
   app.route("/console", consoleRouter);
 }
 

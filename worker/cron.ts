@@ -17,7 +17,7 @@ import { dispatchDue } from "./outbox/dispatch";
 import { purgeCatalogChanges } from "./properties/catalog.repo";
 import { expireUnpaid } from "./reservations/expiry";
 import { expireNoShows } from "./reservations/noshow";
-import { ensureIdRange, shardCount, shardD1, shardDb } from "./shards/shards";
+import { checkIdRange, shardCount, shardD1, shardDb } from "./shards/shards";
 import { expireOffers } from "./waitlist/offers";
 import { purgeOffers } from "./waitlist/offers.repo";
 import { purgeDeliveries } from "./webhooks/webhooks.repo";
@@ -70,8 +70,9 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   const d1 = shardD1(env, shard);
   const where = (step: string) => logged(`cron ${step} on shard ${shard}`);
   const c = config(env);
-  // expiry and no-shows write events, the sweeper attempts: ids from the shard's own range
-  await ensureIdRange(env, shard).catch(where("id range"));
+  // expiry and no-shows write events, the sweeper attempts: ids from the shard's own range (checked
+  // every minute, not once per isolate, so a range an earlier move left behind is repaired soon)
+  await checkIdRange(env, shard).catch(where("id range"));
   await expireUnpaid(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("expiry"));
   await expireNoShows(shardDb(d1), { until, linkSecret: c.linkSecret }).catch(where("no-shows"));
   await expireOffers(d1, shardDb(d1), c.linkSecret, until).catch(where("offer expiry"));

@@ -2,6 +2,7 @@
 // refuses (each refusal with the command that fixes it), and the edits the deploy writes back
 // (database ids, vars) in place, comments kept.
 import { readFileSync, writeFileSync } from "node:fs";
+import { BlockList, isIPv4 } from "node:net";
 import { parse } from "smol-toml";
 
 /** The secrets a deployed Worker cannot do without (worker/env.ts). */
@@ -10,7 +11,11 @@ export const REQUIRED_SECRETS = ["OPS_TOKEN", "LINK_SECRET"];
 export const isPlaceholderId = (id) => !id || /^00000000-0000-0000-0000-[0-9]{12}$/.test(id);
 
 export function readConfig(path) {
-  const text = readFileSync(path, "utf8");
+  return configOf(path, readFileSync(path, "utf8"));
+}
+
+/** The configuration `text` would be at `path` (a dry run checks edits it does not write). */
+export function configOf(path, text) {
   const toml = parse(text);
   return {
     path,
@@ -29,7 +34,66 @@ export function readConfig(path) {
   };
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0|.*\.localhost)$/i;
+/**
+ * Addresses no guest's browser reaches on the Internet: loopback, private, link-local, carrier-grade
+ * NAT, "this network", documentation, benchmarking, multicast and reserved ranges; in IPv6 also the
+ * unspecified address and every form that embeds an IPv4 one (mapped, compatible, NAT64, 6to4,
+ * Teredo). Two lists: a BlockList matches an IPv4 address against an IPv4-mapped IPv6 rule too.
+ */
+const blockList = (type, subnets) => {
+  const list = new BlockList();
+  for (const [net, bits] of subnets) list.addSubnet(net, bits, type);
+  return list;
+};
+const NOT_PUBLIC = {
+  ipv4: blockList("ipv4", [
+    ["0.0.0.0", 8],
+    ["10.0.0.0", 8],
+    ["100.64.0.0", 10],
+    ["127.0.0.0", 8],
+    ["169.254.0.0", 16],
+    ["172.16.0.0", 12],
+    ["192.0.0.0", 24],
+    ["192.0.2.0", 24],
+    ["192.168.0.0", 16],
+    ["198.18.0.0", 15],
+    ["198.51.100.0", 24],
+    ["203.0.113.0", 24],
+    ["224.0.0.0", 3],
+  ]),
+  ipv6: blockList("ipv6", [
+    ["::", 96],
+    ["::ffff:0:0", 96],
+    ["64:ff9b::", 96],
+    ["100::", 64],
+    ["2001::", 32],
+    ["2001:db8::", 32],
+    ["2002::", 16],
+    ["fc00::", 7],
+    ["fe80::", 10],
+    ["fec0::", 10],
+    ["ff00::", 8],
+  ]),
+};
+
+/** Names that never lead a guest's browser to this Worker: localhost and the internal suffixes, or no dot at all. */
+const INTERNAL_NAME = /^(localhost|.*\.(localhost|local|internal|lan|home\.arpa))$|^[^.]*$/i;
+
+/** Why the host of PUBLIC_ORIGIN cannot be deployed, or null. */
+function hostProblem(url, origin) {
+  // "localhost." is "localhost": the root's dot must not slip a name past the rules.
+  const host = url.hostname.replace(/\.+$/, "");
+  const v6 = host.startsWith("[") ? host.slice(1, -1) : undefined;
+  if (v6 !== undefined || isIPv4(host)) {
+    const type = v6 !== undefined ? "ipv6" : "ipv4";
+    if (NOT_PUBLIC[type].check(v6 ?? host, type))
+      return `PUBLIC_ORIGIN is a loopback, private or reserved address (${origin}): every link in emails and the OAuth issuer would point to it`;
+    return null;
+  }
+  if (INTERNAL_NAME.test(host))
+    return `PUBLIC_ORIGIN is a loopback or internal name (${origin}): every link in emails and the OAuth issuer would point to it`;
+  return null;
+}
 
 /** Why PUBLIC_ORIGIN cannot be deployed, or null. */
 function originProblem(origin) {
@@ -40,9 +104,13 @@ function originProblem(origin) {
   } catch {
     return `PUBLIC_ORIGIN "${origin}" is not a URL`;
   }
-  if (LOOPBACK.test(url.hostname))
-    return `PUBLIC_ORIGIN is a loopback address (${origin}): every link in emails and the OAuth issuer would point to it`;
+  const host = hostProblem(url, origin);
+  if (host) return host;
   if (url.protocol !== "https:") return `PUBLIC_ORIGIN must be https (${origin})`;
+  if (url.username || url.password)
+    return `PUBLIC_ORIGIN carries a user or password (${origin}): it would be copied into every link`;
+  if (url.pathname !== "/" || url.search || url.hash)
+    return `PUBLIC_ORIGIN must be only an origin, scheme, host and port (${origin}): a path, query or fragment would be dropped from every link`;
   return null;
 }
 

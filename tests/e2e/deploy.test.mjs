@@ -61,7 +61,10 @@ describe("npm run deploy", () => {
       configWith((t) => withVar(deployable(t), "PUBLIC_ORIGIN", "http://127.0.0.1:8787")),
     );
     assert.equal(code, 1, out);
-    assert.match(out, /refused: PUBLIC_ORIGIN is a loopback address \(http:\/\/127\.0\.0\.1:8787\)/);
+    assert.match(
+      out,
+      /refused: PUBLIC_ORIGIN is a loopback, private or reserved address \(http:\/\/127\.0\.0\.1:8787\)/,
+    );
     assert.match(out, /fix: npm run deploy -- --origin https:\/\//);
     assert.doesNotMatch(out, /the Cloudflare account/, "refused before asking the account");
   });
@@ -124,6 +127,75 @@ describe("npm run deploy", () => {
     const written = readConfig(path);
     assert.equal(written.vars.PUBLIC_ORIGIN, "http://localhost:8787");
     assert.equal(written.vars.EMAIL_FROM, "bookings@trattoria.it");
+  });
+
+  it("refuses a PUBLIC_ORIGIN that is not a public https origin, saying why", () => {
+    const why = (origin) =>
+      problems(readConfig(configWith((t) => withVar(deployable(t), "PUBLIC_ORIGIN", origin))), {
+        secrets: ["OPS_TOKEN", "LINK_SECRET"],
+      }).map((p) => p.what);
+    const refused = {
+      "https://localhost.": /loopback or internal name/,
+      "https://LOCALHOST": /loopback or internal name/,
+      "https://book.localhost.": /loopback or internal name/,
+      "https://intranet": /loopback or internal name/,
+      "https://printer.local": /loopback or internal name/,
+      "https://[::ffff:127.0.0.1]": /loopback, private or reserved address/,
+      "https://[::]": /loopback, private or reserved address/,
+      "https://[::1]": /loopback, private or reserved address/,
+      "https://0x7f.1": /loopback, private or reserved address/,
+      "https://10.1.2.3": /loopback, private or reserved address/,
+      "https://172.16.5.4": /loopback, private or reserved address/,
+      "https://192.168.1.10": /loopback, private or reserved address/,
+      "https://169.254.169.254": /loopback, private or reserved address/,
+      "https://100.64.0.1": /loopback, private or reserved address/,
+      "https://[fe80::1]": /loopback, private or reserved address/,
+      "https://[fd12:3456::1]": /loopback, private or reserved address/,
+      "https://owner:secret@book.example.com": /user or password/,
+      "https://book.example.com/booking": /only an origin/,
+      "https://book.example.com/?from=mail": /only an origin/,
+      "https://book.example.com/#top": /only an origin/,
+      "http://book.example.com": /must be https/,
+    };
+    for (const [origin, reason] of Object.entries(refused)) {
+      const found = why(origin);
+      assert.equal(found.length, 1, `${origin}: ${found.join("; ") || "accepted"}`);
+      assert.match(found[0], reason, origin);
+    }
+    for (const origin of [
+      "https://book.example.com",
+      "https://book.example.com:8443",
+      "https://203.0.114.7",
+      "https://[2606:4700::6810:84e5]",
+    ])
+      assert.deepEqual(why(origin), [], origin);
+  });
+
+  it("writes nothing on a dry run: --origin and --email-from are checked, wrangler.toml and the checkout stay as they were", () => {
+    const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" }).stdout;
+    const toml = join(ROOT, "wrangler.toml");
+    const [before, status] = [readFileSync(toml), git("status", "--porcelain", "--untracked-files=all")];
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, "scripts", "deploy.mjs"),
+        "--dry-run",
+        "--origin",
+        "https://book.example.com",
+        "--email-from",
+        "bookings@trattoria.it",
+      ],
+      { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...OFFLINE }, timeout: 240_000 },
+    );
+    const out = `${r.stdout}${r.stderr}`;
+    assert.equal(r.status, 0, out);
+    assert.match(out, /dry run done/);
+    assert.match(
+      out,
+      /PUBLIC_ORIGIN https:\/\/book\.example\.com, EMAIL_FROM bookings@trattoria\.it \(checked, not written\)/,
+    );
+    assert.deepEqual(readFileSync(toml), before, "wrangler.toml unchanged");
+    assert.equal(git("status", "--porcelain", "--untracked-files=all"), status, "git status unchanged");
   });
 
   it("takes a database id for the one named, leaving the others and the comments as they were", () => {

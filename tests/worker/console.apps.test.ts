@@ -4,6 +4,7 @@
  * disconnects only itself.
  */
 import { describe, expect, it } from "vitest";
+import { sessionCookie } from "./console.helpers";
 import { call, expectProblem, freshIp, newClient, type TestClient } from "./helpers";
 import { approve, Browser, page, pkce, REDIRECT, restaurant, token } from "./oauth.fixtures";
 
@@ -37,7 +38,7 @@ async function consoleOf(r: Restaurant) {
     body: JSON.stringify({ username: r.username, password: r.password }),
   });
   expect(res.status, res.text).toBe(200);
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+  const cookie = sessionCookie(res.headers);
   const csrf = JSON.parse(res.text).data[0].csrf_token as string;
   return (path: string, method = "GET", o: { csrf?: boolean } = {}) =>
     call(`/console/api/v2${path}`, {

@@ -61,6 +61,19 @@ describe("POST /api/v2/console/links", () => {
     expect(second.setCookie).toBeNull();
   });
 
+  it("is spent by a GET only: a HEAD (a link checker, a preview) neither spends it nor signs in", async () => {
+    const r = await restaurant("Links HEAD");
+    const link = (await r.owner.call("/api/v2/console/links", { method: "POST", property: r.propertyId }))
+      .json.data[0];
+    const head = await page(pathOf(link.url), { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("Set-Cookie")).toBeNull();
+    expect(head.headers.get("Cache-Control")).toBe("no-store");
+    const followed = await follow(link.url);
+    expect(followed.location).toBe("/console");
+    expect(followed.setCookie).toMatch(/console_session=/);
+  });
+
   it("refuses a link followed after its 60 seconds, and the page it shows is the sign-in", async () => {
     const r = await restaurant("Links Three");
     const link = (await r.owner.call("/api/v2/console/links", { method: "POST", property: r.propertyId }))

@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { sessionCookie } from "./console.helpers";
 import { dateInDays, freshIp, GUEST, ORIGIN, seedCatalog, type TestClient } from "./helpers";
 import { restaurant } from "./oauth.fixtures";
 
@@ -15,7 +16,7 @@ describe("GET /console/live", () => {
         body: JSON.stringify({ username: r.username, password: r.password }),
       }),
     );
-    const cookie = (signed.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+    const cookie = sessionCookie(signed.headers);
     const res = await worker().fetch(
       new Request(`${ORIGIN}/console/live`, {
         headers: { Cookie: cookie, Upgrade: "websocket", Origin: ORIGIN },
@@ -63,7 +64,7 @@ describe("GET /console/live", () => {
         body: JSON.stringify({ username: r.username, password: r.password }),
       }),
     );
-    const cookie = (signed.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+    const cookie = sessionCookie(signed.headers);
     const res = await worker().fetch(
       new Request(`${ORIGIN}/console/live`, {
         headers: { Cookie: cookie, Upgrade: "websocket", Origin: "https://evil.example" },

@@ -6,6 +6,7 @@
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { now, setClock } from "../../worker/lib/clock";
+import { ConsoleBrowser, sessionCookie, until } from "./console.helpers";
 import { expectInvalid, expectProblem, freshIp, ORIGIN, shardOf, unique } from "./helpers";
 import { captureMail, linksIn, mailsTo } from "./messages.helpers";
 import { restaurant } from "./oauth.fixtures";
@@ -32,7 +33,7 @@ async function signIn(username: string, password: string) {
       body: JSON.stringify({ username, password }),
     }),
   );
-  return { status: res.status, cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0]! };
+  return { status: res.status, cookie: sessionCookie(res.headers) };
 }
 
 const sessionOf = (cookie: string) =>
@@ -156,6 +157,24 @@ describe("POST /console/password/reset", () => {
     }
   });
 
+  it("closes the live sockets of the sessions it ends", async () => {
+    const capture = captureMail();
+    try {
+      const r = await owner();
+      const browser = new ConsoleBrowser();
+      expect((await browser.signIn(r.username, r.password)).status).toBe(200);
+      const socket = await browser.openLive();
+      const token = await resetToken(capture, r);
+      expect((await post("/console/password/reset", { token, password: "a-new-password-2" })).status).toBe(
+        200,
+      );
+      await until(() => socket.closed !== undefined, "the socket closed");
+      expect(socket.closed!.code).toBe(4001);
+    } finally {
+      capture.stop();
+    }
+  });
+
   it("refuses a link used after its 30 minutes", async () => {
     const capture = captureMail();
     try {
@@ -202,6 +221,40 @@ describe("POST /console/password/reset", () => {
       expect(
         (await post("/console/password/reset", { token: first, password: "a-third-password-3" })).status,
       ).toBe(410);
+    } finally {
+      capture.stop();
+    }
+  });
+});
+
+describe("POST /console/password", () => {
+  it("answers a wrong old password 403 invalid_credentials, and changes nothing", async () => {
+    const r = await owner();
+    const browser = new ConsoleBrowser();
+    expect((await browser.signIn(r.username, r.password)).status).toBe(200);
+    const res = await browser.fetch("/console/password", {
+      body: { old_password: "not-the-password", new_password: "a-new-password-2" },
+    });
+    expectProblem(res, 403, "invalid credentials");
+    expect(res.json.code).toBe("invalid_credentials");
+    expect((await browser.fetch("/console/session")).status).toBe(200);
+    expect((await signIn(r.username, r.password)).status).toBe(200);
+  });
+
+  it("ends every reset link asked before the change", async () => {
+    const capture = captureMail();
+    try {
+      const r = await owner();
+      const token = await resetToken(capture, r);
+      const browser = new ConsoleBrowser();
+      expect((await browser.signIn(r.username, r.password)).status).toBe(200);
+      const changed = await browser.fetch("/console/password", {
+        body: { old_password: r.password, new_password: "a-new-password-2" },
+      });
+      expect(changed.status, changed.text).toBe(204);
+      expectProblem(await post("/console/password/reset", { token, password: "a-third-password-3" }), 410);
+      expect((await signIn(r.username, "a-new-password-2")).status).toBe(200);
+      expect((await signIn(r.username, "a-third-password-3")).status).toBe(401);
     } finally {
       capture.stop();
     }

@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { housekeeping } from "../../worker/cron";
 import { now } from "../../worker/lib/clock";
+import { sessionCookie } from "./console.helpers";
 import { freshIp, ORIGIN } from "./helpers";
 import { restaurant } from "./oauth.fixtures";
 
@@ -17,7 +18,7 @@ async function signIn(username: string, password: string) {
       body: JSON.stringify({ username, password }),
     }),
   );
-  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+  const cookie = sessionCookie(res.headers);
   const json: any = await res.json();
   return { res, cookie, csrf: json?.data?.[0]?.csrf_token as string, json };
 }

@@ -208,3 +208,55 @@ describe("the OpenAPI document against the real answers", () => {
     );
   });
 });
+
+/** The operation of the document whose path template matches `path`, for `method`. */
+function operationAt(method: string, path: string): Operation | undefined {
+  return ops.find(
+    (op) =>
+      op.method === method &&
+      new RegExp(`^${op.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(path) &&
+      // a literal segment beats a parameter (/api/v2/services is not /api/v2/public/{public_key})
+      !ops.some(
+        (other) =>
+          other !== op &&
+          other.method === method &&
+          other.path.split("{").length < op.path.split("{").length &&
+          new RegExp(`^${other.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(path),
+      ),
+  );
+}
+
+describe("a path parameter that is a dot segment", () => {
+  it("is refused by the document's own parameter schema, and its URL answers as the operation it resolves to", async () => {
+    const w = await world();
+    const named = ops.filter((op) => /\{(public_key|token|client_id)\}/.test(op.path));
+    expect(named.length).toBeGreaterThan(5);
+    for (const op of named) {
+      const params: any[] = doc.paths[op.path][op.method.toLowerCase()].parameters ?? [];
+      for (const p of params.filter(
+        (x) => x.in === "path" && ["public_key", "token", "client_id"].includes(x.name),
+      )) {
+        const pattern = new RegExp(p.schema.pattern, "u");
+        const name = `${op.method} ${op.path} {${p.name}}`;
+        for (const dots of [".", ".."]) expect(pattern.test(dots), `${name} takes "${dots}"`).toBe(false);
+        expect(
+          pattern.test({ public_key: w.publicKey, token: "x".repeat(43) }[p.name as string] ?? "cl_1"),
+          name,
+        ).toBe(true);
+      }
+      // %2e%2e is ".." to every URL parser, the runtime's included: the request names another path.
+      const path = op.path.replace(/\{(public_key|token|client_id)\}/g, "%2e%2e").replace(/\{\w+\}/g, "1");
+      const resolved = new URL(`https://api.test${path}`).pathname;
+      expect(resolved, op.path).not.toContain("%2e");
+      const res = await direct(path, {
+        method: op.method,
+        body: op.bodySchema ? {} : undefined,
+        headers: { "CF-Connecting-IP": freshIp() },
+      });
+      const target = operationAt(op.method, resolved);
+      if (target) expectDocumented(target, res, `${path}, which is ${resolved}`);
+      // no operation there: under the token's area the token is asked first, else no such route
+      else expect([401, 404, 405], `${op.method} ${resolved}`).toContain(res.status);
+    }
+  });
+});

@@ -76,7 +76,7 @@ describe("freeze triggers (moves between shards)", () => {
   it("guard inserts, updates and deletes of every table a property owns", async () => {
     const { results } = await shard0()
       .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'move_sequences', 'properties')",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'id_range', 'properties')",
       )
       .all<{ name: string }>();
     expect(results.length).toBeGreaterThanOrEqual(14);

@@ -10,7 +10,7 @@ import { wire } from "../../worker/wiring";
 await applyD1Migrations(env.DB, env.CONTROL_MIGRATIONS);
 for (let k = 0; k < shardCount(env); k++) {
   await applyD1Migrations(shardD1(env, k), env.SHARD_MIGRATIONS);
-  if (k > 0) await seedIdRange(shardD1(env, k), k * ID_STRIDE);
+  await seedIdRange(shardD1(env, k), k * ID_STRIDE);
 }
 
 // Tests that call the features directly find the reactions and senders the Worker registers.

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { deletePage, keyOf, movedTable, type PageKey, readPage } from "../../worker/ops/move.repo";
-import { ID_STRIDE, shardCount, shardD1 } from "../../worker/shards/shards";
+import { ID_STRIDE, MAX_SHARDS, shardCount, shardD1 } from "../../worker/shards/shards";
 import { SEQUENCED_TABLES } from "../../worker/shards/shards.repo";
 import {
   book,
@@ -22,35 +22,9 @@ import {
   shardOf,
   type TestClient,
 } from "./helpers";
+import { moveProperty, OPS, ops, shardIndexOf } from "./moves.helpers";
 import { publicKeyOf } from "./public.fixtures";
 import { receiverHook, subscribe } from "./webhooks.helpers";
-
-const OPS = { Authorization: `Bearer ${env.OPS_TOKEN}` };
-
-async function shardIndexOf(propertyId: number): Promise<number> {
-  return (await env.DB.prepare("SELECT shard FROM property_directory WHERE id = ?")
-    .bind(propertyId)
-    .first<{ shard: number }>())!.shard;
-}
-
-async function ops(step: Record<string, unknown>) {
-  const res = await call("/__ops/move-property", { body: step, headers: OPS });
-  if (res.status !== 200) throw new Error(`ops ${JSON.stringify(step)}: ${res.status} ${res.text}`);
-  return res.json.data[0];
-}
-
-/** What `npm run ops -- move-property` drives: begin, every table page by page, switch, cleanup. */
-async function moveProperty(propertyId: number, to: number) {
-  const begun = await ops({ step: "begin", property_id: propertyId, shard: to });
-  for (const table of begun.tables as string[]) {
-    for (let after = 0, done = false; !done; )
-      ({ after, done } = await ops({ step: "copy", property_id: propertyId, shard: to, table, after }));
-  }
-  const switched = await ops({ step: "switch", property_id: propertyId, shard: to });
-  for (let done = false; !done; )
-    ({ done } = await ops({ step: "cleanup", property_id: propertyId, shard: begun.from }));
-  return switched;
-}
 
 async function rowsIn(d1: D1Database, propertyId: number) {
   const r = await d1
@@ -87,17 +61,34 @@ describe("placement", () => {
 
   it("keeps every sequence of every shard in that shard's range, those the migrations started at 0 too", async () => {
     for (let k = 0; k < shardCount(env); k++) {
-      const { results } = await shardD1(env, k)
+      const d1 = shardD1(env, k);
+      const { base } = (await d1.prepare("SELECT base FROM id_range").first<{ base: number }>())!;
+      // a shard's first range is its own; a move may have moved it on to a fresh one above them all
+      expect(base === k * ID_STRIDE || base >= MAX_SHARDS * ID_STRIDE, `shard ${k}: range at ${base}`).toBe(
+        true,
+      );
+      const { results } = await d1
         .prepare("SELECT name, seq FROM sqlite_sequence")
         .all<{ name: string; seq: number }>();
       const seqs = new Map(results.map((r) => [r.name, r.seq]));
       for (const table of SEQUENCED_TABLES) {
-        // shard 0's range starts at 1, where SQLite starts a table it has no sequence for
-        const seq = seqs.get(table) ?? (k === 0 ? 0 : -1);
-        expect(seq, `shard ${k}: ${table}`).toBeGreaterThanOrEqual(k * ID_STRIDE);
-        expect(seq, `shard ${k}: ${table}`).toBeLessThan((k + 1) * ID_STRIDE);
+        expect(seqs.get(table), `shard ${k}: ${table}`).toBeGreaterThanOrEqual(base);
+        expect(seqs.get(table), `shard ${k}: ${table}`).toBeLessThan(base + ID_STRIDE);
       }
     }
+  });
+
+  it("refuses a new row whose id lies outside the shard's range", async () => {
+    const c = await newClient();
+    const { base } = (await c.d1.prepare("SELECT base FROM id_range").first<{ base: number }>())!;
+    const insert = (id: number) =>
+      c.d1
+        .prepare("INSERT INTO rooms (id, property_id, name) VALUES (?, ?, 'Elsewhere')")
+        .bind(id, c.propertyId)
+        .run();
+    await expect(insert(base + ID_STRIDE + 1)).rejects.toThrow(/id outside the shard's range: rooms/);
+    if (base > 0) await expect(insert(base)).rejects.toThrow(/id outside the shard's range: rooms/);
+    expect((await c.call("/api/v2/rooms", { body: { name: "Inside" } })).status).toBe(201);
   });
 });
 
@@ -258,8 +249,9 @@ describe("moving a property to another shard", () => {
     const fresh = await book(c, { start_date: dateInDays(40), service_id: s.service.id });
     expect(fresh.status).toBe(201);
     // New rows on the new shard take its own range, never the old one's.
-    expect(fresh.json.data[0].id).toBeGreaterThan(to * ID_STRIDE);
-    expect(fresh.json.data[0].id).toBeLessThan((to + 1) * ID_STRIDE);
+    const { base } = (await shardD1(env, to).prepare("SELECT base FROM id_range").first<{ base: number }>())!;
+    expect(fresh.json.data[0].id).toBeGreaterThan(base);
+    expect(fresh.json.data[0].id).toBeLessThan(base + ID_STRIDE);
     for (
       let i = 0;
       i < 200 &&
@@ -360,9 +352,10 @@ describe("moving a property to another shard", () => {
     expect(shards.json.data.map((s: { index: number }) => s.index)).toEqual([
       ...Array(shardCount(env)).keys(),
     ]);
+    const { base } = (await shardD1(env, 0).prepare("SELECT base FROM id_range").first<{ base: number }>())!;
     expect(shards.json.data[0]).toMatchObject({
       index: 0,
-      ids_from: 1,
+      ids_from: base + 1,
       properties: expect.any(Number),
       bytes: expect.any(Number),
     });

@@ -29,12 +29,14 @@ export const SHELL_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
 };
 
-/** The paths that answer the shell (`*` is one path segment). */
+/** The paths that answer the shell (`:name` is one path segment); a day or timeline without a date is today's. */
 export const SHELL_PATHS = [
   "/console",
   "/console/sign-in",
   "/console/new",
+  "/console/day",
   "/console/day/:date",
+  "/console/timeline",
   "/console/timeline/:date",
   "/console/reservations/:id",
   "/console/guests/:id",

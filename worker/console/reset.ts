@@ -26,9 +26,9 @@ import { credentialChanges } from "../properties/credentials";
 import { getPropertyRow } from "../properties/properties.repo";
 import { findByUsername, getEntry, setCredentials } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
-import { asLocale } from "./session";
+import { asLocale, endEverySession } from "./session";
 import { bodyOf } from "./session.handlers";
-import { dropResetLinks, endPropertySessions, insertConsoleLink, spendConsoleLink } from "./sessions.repo";
+import { insertConsoleLink, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
 
@@ -99,7 +99,7 @@ export async function resetPassword(c: Ctx) {
   if (!entry || entry.deletedAt)
     throw new ApiError("link_expired", "this reset link has expired or was used already; ask for a new one");
   await setCredentials(control, entry.id, await credentialChanges({ password: body.password }));
-  await endPropertySessions(control, entry.id);
-  await dropResetLinks(control, entry.id);
+  // the new password ends the property's other reset links (a trigger of the directory)
+  await endEverySession(c, entry.id);
   return c.json({ data: [{ username: entry.username }] }, 200);
 }

@@ -4,21 +4,22 @@ import type { z } from "zod";
 import { ConsolePasswordChange, ConsoleSignIn } from "../../shared/console";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
-import { sha256Hex, verifyPassword } from "../lib/crypto";
+import { sha256Hex } from "../lib/crypto";
 import { nowIso } from "../lib/time";
-import { checkAccount } from "../properties/accounts";
+import { checkAccount, checkCurrentPassword } from "../properties/accounts";
 import { credentialChanges } from "../properties/credentials";
 import { getEntry, setCredentials } from "../shards/directory.repo";
 import {
   asLocale,
   CONSOLE_PATH,
   endConsoleSession,
+  endEverySession,
   propertyFacts,
   sessionDto,
   sessionOf,
   startConsoleSession,
 } from "./session";
-import { endPropertySessions, spendConsoleLink } from "./sessions.repo";
+import { spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
 
@@ -29,13 +30,15 @@ export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.
   return parsed.data;
 }
 
+const tooManyGuesses = (what: string) =>
+  new ApiError("too_many_requests", `too many ${what}; retry after 60 seconds`, {
+    headers: { "Retry-After": "60" },
+  });
+
 export async function signIn(c: Ctx) {
   const body = await bodyOf(c, ConsoleSignIn);
   const checked = await checkAccount(c, body.username, body.password);
-  if (!checked.ok && checked.why === "limited")
-    throw new ApiError("too_many_requests", "too many sign-in attempts; retry after 60 seconds", {
-      headers: { "Retry-After": "60" },
-    });
+  if (!checked.ok && checked.why === "limited") throw tooManyGuesses("sign-in attempts");
   if (!checked.ok) throw new ApiError("invalid_credentials", "unknown username or wrong password");
   const facts = await propertyFacts(c, checked.entry);
   const session = await startConsoleSession(c, checked.entry, facts.locale);
@@ -56,11 +59,14 @@ export async function changePassword(c: Ctx) {
   const session = sessionOf(c);
   const body = await bodyOf(c, ConsolePasswordChange);
   const entry = await getEntry(c.get("control"), session.entry.id);
-  if (!entry || !(await verifyPassword(body.old_password, entry.passwordHash)))
-    throw new ApiError("invalid_credentials", "the old password is wrong");
+  const old = entry ? await checkCurrentPassword(c, entry, body.old_password) : "wrong";
+  if (old === "limited") throw tooManyGuesses("password changes");
+  // 403, not 401: the session is good, the proof it offered is not
+  if (!entry || old === "wrong")
+    throw new ApiError("invalid_credentials", "the old password is wrong", { status: 403 });
   const changes = await credentialChanges({ password: body.new_password });
   await setCredentials(c.get("control"), entry.id, changes);
-  await endPropertySessions(c.get("control"), entry.id);
+  await endEverySession(c, entry.id);
   // This browser stays signed in: a fresh session under the new password.
   await startConsoleSession(
     c,
@@ -70,8 +76,13 @@ export async function changePassword(c: Ctx) {
   return c.body(null, 204);
 }
 
-/** A platform's single-use link (60 s): a fresh session for its property, then the console. */
+/**
+ * A platform's single-use link (60 s): a fresh session for its property, then the console. Only a
+ * GET spends it: a HEAD (a link checker, a chat's preview) would leave the browser's GET an
+ * expired link, so it is answered without looking.
+ */
 export async function followLink(c: Ctx) {
+  if (c.req.method === "HEAD") return c.body(null, 200, { "Cache-Control": "no-store" });
   const token = c.req.param("token") ?? "";
   const link =
     token.length <= 100

@@ -12,6 +12,7 @@ import { LOCALES, type Locale, resolveSettings } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { addSeconds, nowIso } from "../lib/time";
 import { passwordStamp } from "../properties/accounts";
 import { getPropertyRow } from "../properties/properties.repo";
@@ -89,9 +90,17 @@ export async function currentConsoleSession(c: Context<AppEnv>): Promise<Console
   return { row, entry: found.entry, csrf: await csrfOf(token) };
 }
 
+/** Signs the browser out: its cookie, its row, its live sockets. */
 export async function endConsoleSession(c: Context<AppEnv>, session: ConsoleSession): Promise<void> {
   deleteCookie(c, COOKIE, { path: CONSOLE_PATH, secure: secure(c) });
   await repo.deleteConsoleSession(c.get("control"), session.row.id);
+  await endSessionSockets(c.env, session.entry.id, [session.row.id]);
+}
+
+/** Every session of a property ends (its password changed): their rows, and every live socket of its consoles. */
+export async function endEverySession(c: Context<AppEnv>, propertyId: number): Promise<void> {
+  await repo.endPropertySessions(c.get("control"), propertyId);
+  await endSessionSockets(c.env, propertyId, "all");
 }
 
 /** The write's X-CSRF-Token is the session's (403 csrf_token_invalid otherwise). */

@@ -82,13 +82,6 @@ export async function spendConsoleLink(
   return rows[0];
 }
 
-/** A reset done: the property's other reset links, sent before it, no longer work. */
-export async function dropResetLinks(control: ControlDb, propertyId: number): Promise<void> {
-  await control
-    .delete(consoleLinks)
-    .where(and(eq(consoleLinks.propertyId, propertyId), eq(consoleLinks.kind, "reset")));
-}
-
 /** Housekeeping: expired sessions and links (a platform's sign-in links, password reset links). */
 export async function dropExpiredConsoleRows(control: ControlDb, at: string): Promise<void> {
   await control.delete(consoleSessions).where(lt(consoleSessions.expiresAt, at));

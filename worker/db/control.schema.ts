@@ -99,6 +99,21 @@ export const propertyDirectory = sqliteTable(
   ],
 );
 
+/**
+ * Id ranges handed out to shards after their first (shard k's first is k * 10^12): a shard that
+ * takes in rows whose ids reach its own counters moves on to a range above every range handed
+ * out, so no two shards ever hand out the same id (worker/shards/shards.ts).
+ */
+export const idRanges = sqliteTable(
+  "id_ranges",
+  {
+    base: integer("base").primaryKey(),
+    shard: integer("shard").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check("id_ranges_shard_ck", sql`${t.shard} >= 0`)],
+);
+
 /** Which clients may act on which property: the creator, plus grants made by the operator or by the restaurant's approval. */
 export const propertyGrants = sqliteTable(
   "property_grants",

@@ -2,7 +2,7 @@
  * A shard (`SHARD_0` ... `SHARD_<n-1>`): everything a property owns, for the
  * properties the directory (control.schema.ts) places here. Times are ISO strings in UTC unless
  * the column name says "local"; reservation dates and hours are the property's wall-clock time
- * (the API shows no zone). Ids come from this shard's own range (worker/lib/shards.ts), so they are
+ * (the API shows no zone). Ids come from this shard's own range (worker/shards/shards.ts), so they are
  * unique across shards and a move keeps them. Each index carries a one-line reason: the lookup
  * it serves; CHECK constraints state the invariants the code relies on.
  */
@@ -747,10 +747,21 @@ export const waitlistOffers = sqliteTable(
 );
 
 /**
- * A move's scratch row per table: the target shard's sequence as it stood before a batch of copied
- * rows (whose ids come from another shard's range) raised it, restored by the same batch.
+ * The range this shard hands out ids from: one row, its start (`base`; ids base + 1 to base +
+ * 10^12). Shard k starts at k * 10^12; a move that brings in ids at or above the shard's counters
+ * moves it to a fresh range above every id (control.schema.ts, id_ranges). Triggers refuse a new
+ * row whose id falls outside it; `copying` lets a move's batch write rows with the ids they have.
  */
-export const moveSequences = sqliteTable("move_sequences", {
-  name: text("name").primaryKey(),
-  seq: integer("seq").notNull(),
-});
+export const idRange = sqliteTable(
+  "id_range",
+  {
+    id: integer("id").primaryKey(),
+    base: integer("base").notNull(),
+    copying: integer("copying").notNull().default(0),
+  },
+  (t) => [
+    check("id_range_one_ck", sql`${t.id} = 1`),
+    check("id_range_base_ck", sql`${t.base} >= 0`),
+    check("id_range_copying_ck", sql`${t.copying} IN (0, 1)`),
+  ],
+);

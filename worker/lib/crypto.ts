@@ -18,6 +18,21 @@ export async function sha256Hex(value: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
+/** HMAC-SHA256 of `message` under `secret`, base64url, its first `bytes` bytes (default all 32). */
+export async function hmacBase64url(secret: string, message: string, bytes = 32): Promise<string> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
+    hmacKeys.set(secret, key);
+  }
+  const mac = await crypto.subtle.sign("HMAC", await key, encoder.encode(message));
+  return base64url(new Uint8Array(mac).slice(0, bytes));
+}
+
 /** Constant-time comparison of two digests. */
 export function timingSafeEqual(a: string, b: string): boolean {
   const x = encoder.encode(a);

@@ -69,6 +69,19 @@ export const propertyHeader = z.object({
     }),
 });
 
+/**
+ * A path segment the caller names (a key, a token): never "." or "..". Every URL parser, the
+ * runtime's before the Worker, resolves those away, so the call reaches another path
+ * (`/api/v2/public/%2e%2e/services` is `/api/v2/services`, which asks for a token): the document
+ * says so, and a client that checks its parameters never sends one.
+ */
+export const pathSegment = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^(?!\.\.?$)/, "a path segment cannot be . or ..");
+
 /** A path id named `name`: plain decimal digits only ("1e3", "0x10", "1.5" are refused, not coerced). */
 const pathId = (name: string) =>
   z

@@ -9,6 +9,19 @@ export function restaurantObject(env: Bindings, propertyId: number) {
   return env.RESTAURANT.getByName(`property:${propertyId}`);
 }
 
+/** The console session a socket is opened for: the Worker names it in this header. */
+export const SESSION_HEADER = "X-Console-Session";
+
+/** Closes the live sockets of these console sessions of a property ("all": every one); answers how many. */
+export function endSessionSockets(
+  env: Bindings,
+  propertyId: number,
+  sessions: number[] | "all",
+): Promise<number> {
+  if (sessions !== "all" && !sessions.length) return Promise.resolve(0);
+  return restaurantObject(env, propertyId).endSessions(sessions);
+}
+
 /** The object's class, as the binding names it. */
 export type Restaurant = Bindings["RESTAURANT"] extends DurableObjectNamespace<infer T> ? T : never;
 

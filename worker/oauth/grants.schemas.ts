@@ -1,5 +1,6 @@
 /** An app connected to a restaurant, as the API shows it (GET /properties/{property_id}/apps). */
 import { z } from "@hono/zod-openapi";
+import { pathSegment } from "../lib/openapi";
 import type { grantsOf } from "../shards/directory.repo";
 
 export const ConnectedAppSchema = z
@@ -15,11 +16,7 @@ export const ConnectedAppSchema = z
   .openapi("ConnectedApp");
 
 export const ClientIdParam = z.object({
-  client_id: z
-    .string()
-    .min(1)
-    .max(200)
-    .openapi({ param: { name: "client_id", in: "path" }, example: "cl_3f9a..." }),
+  client_id: pathSegment(200).openapi({ param: { name: "client_id", in: "path" }, example: "cl_3f9a..." }),
 });
 
 type Grant = Awaited<ReturnType<typeof grantsOf>>[number];

@@ -4,7 +4,7 @@
  */
 
 /** How a table's rows of property ?1 are found, and by which column they are paged. */
-interface MovedTable {
+export interface MovedTable {
   name: string;
   where: string;
   /** "id" for AUTOINCREMENT tables; rowid for tables keyed by two columns; the key of a WITHOUT ROWID table */
@@ -115,9 +115,10 @@ export function keyOf(t: MovedTable, row: Record<string, unknown>): PageKey {
 }
 
 /**
- * Writes copied rows in one batch that sets `copying` first and clears it last (the triggers let
- * only such a batch write to a property that is moving, and stay quiet for it), and that restores
- * the table's sequence, which ids from another shard's range would otherwise have raised.
+ * Writes copied rows in one batch that sets `copying` first and clears it last: the property's
+ * (the triggers let only such a batch write to a property that is moving, and stay quiet for it)
+ * and the shard's id range's (its triggers let such a batch write ids of another range). The
+ * shard's counters are above every id copied in (beginMove saw to it), so they stay where they are.
  */
 export async function writePage(
   d1: D1Database,
@@ -136,26 +137,43 @@ export async function writePage(
     await d1.batch(rows.map((row) => insert({ ...row, shard_state: "arriving", copying: 0 })));
     return;
   }
-  const saveSequence = d1
-    .prepare(
-      "INSERT OR REPLACE INTO move_sequences (name, seq) SELECT name, seq FROM sqlite_sequence WHERE name = ?",
-    )
-    .bind(t.name);
-  const restoreSequence = [
-    d1
-      .prepare(
-        "UPDATE sqlite_sequence SET seq = (SELECT seq FROM move_sequences WHERE name = ?1) WHERE name = ?1 AND EXISTS (SELECT 1 FROM move_sequences WHERE name = ?1)",
-      )
-      .bind(t.name),
-    d1.prepare("DELETE FROM move_sequences WHERE name = ?").bind(t.name),
+  const copying = (on: 0 | 1) => [
+    d1.prepare("UPDATE properties SET copying = ?2 WHERE id = ?1").bind(propertyId, on),
+    d1.prepare("UPDATE id_range SET copying = ? WHERE id = 1").bind(on),
   ];
-  await d1.batch([
-    d1.prepare("UPDATE properties SET copying = 1 WHERE id = ?").bind(propertyId),
-    ...(t.sequenced ? [saveSequence] : []),
-    ...rows.map(insert),
-    ...(t.sequenced ? restoreSequence : []),
-    d1.prepare("UPDATE properties SET copying = 0 WHERE id = ?").bind(propertyId),
-  ]);
+  await d1.batch([...copying(1), ...rows.map(insert), ...copying(0)]);
+}
+
+/**
+ * Of these ids of a table keyed by id, those a shard holds already: `mine`, rows of the property
+ * (a page copied before), and `others`, rows of another property (ids that clashed before moves
+ * kept each shard in a range of its own).
+ */
+export async function heldIds(
+  d1: D1Database,
+  t: MovedTable,
+  propertyId: number,
+  ids: number[],
+): Promise<{ mine: Set<number>; others: number[] }> {
+  const { results } = await d1
+    .prepare(
+      `SELECT id, CASE WHEN ${t.where} THEN 1 ELSE 0 END AS mine FROM ${t.name} WHERE id IN (SELECT value FROM json_each(?2)) ORDER BY id`,
+    )
+    .bind(propertyId, JSON.stringify(ids))
+    .all<{ id: number; mine: number }>();
+  return {
+    mine: new Set(results.filter((r) => r.mine).map((r) => r.id)),
+    others: results.filter((r) => !r.mine).map((r) => r.id),
+  };
+}
+
+/** The property's highest id in each table keyed by id (0 where it has no row). */
+export async function highestIds(d1: D1Database, propertyId: number): Promise<Record<string, number>> {
+  const tables = MOVED_TABLES.filter((t) => t.sequenced);
+  const results = await d1.batch<{ n: number | null }>(
+    tables.map((t) => d1.prepare(`SELECT max(id) AS n FROM ${t.name} WHERE ${t.where}`).bind(propertyId)),
+  );
+  return Object.fromEntries(tables.map((t, i) => [t.name, results[i]!.results[0]?.n ?? 0]));
 }
 
 /** How many rows of the property each table holds in a shard. */

@@ -2,8 +2,10 @@
  * Moving a property to another shard, in steps the operator's command drives (scripts/ops.mjs),
  * each a bounded piece of work so a large property moves within the Worker's limits:
  *  begin   the directory marks the move (writes answer 503 with Retry-After), the source shard
- *          freezes the property's rows (its triggers refuse every other write from then on);
- *  copy    a page of one table's rows goes to the target with its ids, in the order of references;
+ *          freezes the property's rows (its triggers refuse every other write from then on), and
+ *          the target moves on to a fresh id range if the property's ids would reach its counters;
+ *  copy    a page of one table's rows goes to the target with its ids, in the order of references
+ *          (an id the target holds for another property stops the move, before the switch);
  *  switch  the counts of both copies agree, the target opens for writes, the directory points
  *          at it (reads went on at the source all along);
  *  cleanup the source's copy goes, page by page.
@@ -12,7 +14,7 @@
 import type { Bindings, ControlDb } from "../env";
 import { ApiError } from "../errors";
 import { type DirectoryRow, getEntry, setMoving } from "../shards/directory.repo";
-import { ensureIdRange, shardCount, shardD1 } from "../shards/shards";
+import { makeRoomForIds, shardCount, shardD1 } from "../shards/shards";
 import * as repo from "./move.repo";
 
 const PAGE = 100;
@@ -51,9 +53,17 @@ export async function beginMove(env: Bindings, control: ControlDb, id: number, t
       "resource_in_use",
       `shard ${target} holds rows of property ${id} already; abort the earlier move`,
     );
-  await ensureIdRange(env, target);
   await setMoving(control, id, true);
-  await repo.markLeaving(shardD1(env, entry.shard), id);
+  const source = shardD1(env, entry.shard);
+  await repo.markLeaving(source, id);
+  try {
+    // The property is frozen: its highest ids are final.
+    await makeRoomForIds(env, target, await repo.highestIds(source, id));
+  } catch (err) {
+    await repo.markLive(source, id);
+    await setMoving(control, id, false);
+    throw err;
+  }
   return { property_id: id, from: entry.shard, to: target, tables: repo.MOVED_TABLES.map((t) => t.name) };
 }
 
@@ -72,9 +82,50 @@ export async function copyPage(
     throw new ApiError("resource_not_available", `property ${id} is not being moved; begin first`);
   const t = repo.movedTable(table);
   const rows = await repo.readPage(shardD1(env, entry.shard), t, id, after, PAGE);
-  if (rows.length) await repo.writePage(shardD1(env, target), t, id, rows);
+  const fresh = await notCopiedYet(shardD1(env, target), target, t, id, rows);
+  if (fresh.length)
+    await repo.writePage(shardD1(env, target), t, id, fresh).catch((err) => {
+      throw refusedCopy(err, target, t.name, id);
+    });
   const last = rows.at(-1);
   return { table, copied: rows.length, after: last ? repo.keyOf(t, last) : after, done: rows.length < PAGE };
+}
+
+/**
+ * The rows of a page the target does not hold yet (a page copied twice goes in once); an id the
+ * target holds for another property (left by moves before each shard kept a range of its own)
+ * stops the move with its reason, before anything of the page is written.
+ */
+async function notCopiedYet(
+  d1: D1Database,
+  target: number,
+  t: repo.MovedTable,
+  id: number,
+  rows: Record<string, unknown>[],
+) {
+  if (t.key !== "id" || !rows.length) return rows;
+  const held = await repo.heldIds(
+    d1,
+    t,
+    id,
+    rows.map((r) => Number(r.id)),
+  );
+  if (held.others.length)
+    throw new ApiError(
+      "resource_in_use",
+      `shard ${target} already holds ${t.name} ${held.others.join(", ")} for another property (ids that clashed under an earlier move): property ${id} cannot move there; abort the move and it stays where it is`,
+    );
+  return rows.filter((r) => !held.mine.has(Number(r.id)));
+}
+
+/** A copy the target's constraints refused, as the move's reason to stop (anything else as it is). */
+function refusedCopy(err: unknown, target: number, table: string, id: number): unknown {
+  const constraint = /UNIQUE constraint failed: ([\w.,\s]+)/.exec(String((err as Error)?.message ?? err));
+  if (!constraint) return err;
+  return new ApiError(
+    "resource_in_use",
+    `shard ${target} already holds a row of ${table} with the same ${constraint[1]!.trim()} as one of property ${id}: the property cannot move there; abort the move and it stays where it is`,
+  );
 }
 
 /** Checks both copies agree, opens the target and points the directory at it. */

@@ -20,16 +20,20 @@ async function bodyOf<T>(c: Context<AppEnv>, schema: z.ZodType<T>): Promise<T> {
   return parsed.data;
 }
 
-/** Each shard's properties, rows per table and bytes. */
+/** Each shard's properties, rows per table, bytes, and the range its new ids come from. */
 export async function shardsReport(c: Context<AppEnv>) {
   const directory = await countByShard(c.get("control"));
   return Promise.all(
-    Array.from({ length: shardCount(c.env) }, async (_, index) => ({
-      index,
-      ids_from: index * ID_STRIDE + 1,
-      directory_properties: directory.get(index) ?? 0,
-      ...(await shardStats(shardD1(c.env, index))),
-    })),
+    Array.from({ length: shardCount(c.env) }, async (_, index) => {
+      const { idBase, ...stats } = await shardStats(shardD1(c.env, index));
+      // before its first write a shard has no range yet: it will start at its own
+      return {
+        index,
+        ids_from: (idBase ?? index * ID_STRIDE) + 1,
+        directory_properties: directory.get(index) ?? 0,
+        ...stats,
+      };
+    }),
   );
 }
 

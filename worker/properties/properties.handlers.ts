@@ -5,6 +5,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { namesNothing } from "../lib/crud";
 import { decodeCursor, encodeCursor, idCursor } from "../lib/pagination";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { authoriseProperty } from "./authorise";
 import { changeCredentials, createProperty, deleteProperty, propertiesPage } from "./lifecycle";
 import { toPropertyDto, updateProperty } from "./properties.repo";
@@ -67,6 +68,8 @@ export async function changeProperty(c: Ctx, id: number, { password, ...body }: 
     ...body,
     ...(changed.passwordHash && { passwordHash: changed.passwordHash }),
   });
+  // the console's sessions ended with the old password (by its stamp): their live sockets too
+  if (changed.passwordHash) await endSessionSockets(c.env, id, "all");
   return { data: [toPropertyDto(updated)] };
 }
 
@@ -74,5 +77,6 @@ export async function removeProperty(c: Ctx, id: number) {
   const property = await authoriseProperty(c, id, { allowExpired: true });
   refuseConsole(c, "delete its restaurant");
   await deleteProperty(c.get("db"), c.get("control"), c.get("client").id, property);
+  await endSessionSockets(c.env, property.id, "all");
   return { data: [property.id] };
 }

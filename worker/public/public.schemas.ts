@@ -11,6 +11,7 @@ import {
   PublicSlotDay,
 } from "../../shared/public";
 import { dateString, LOCALES } from "../../shared/schemas";
+import { pathSegment } from "../lib/openapi";
 import { queryId, queryPax } from "../lib/query";
 
 // shared/ schemas were built before the OpenAPI extension loaded: objects made here from their
@@ -117,27 +118,19 @@ export const TimeTakenSchema = z
   })
   .openapi("TimeTakenProblem");
 
-export const publicKeyParam = z
-  .string()
-  .min(1)
-  .max(100)
-  .openapi({
-    param: { name: "public_key", in: "path" },
-    description: "the property's public key (booking links)",
-    example: "pk_3f2a9c0d1e",
-  });
+export const publicKeyParam = pathSegment(100).openapi({
+  param: { name: "public_key", in: "path" },
+  description: "the property's public key (booking links)",
+  example: "pk_3f2a9c0d1e",
+});
 export const KeyParam = z.object({ public_key: publicKeyParam });
 export const ManageParam = z.object({
   public_key: publicKeyParam,
-  token: z
-    .string()
-    .min(1)
-    .max(200)
-    .openapi({
-      param: { name: "token", in: "path" },
-      description: "the manage token of the confirmation",
-      example: "Vx3…Qk",
-    }),
+  token: pathSegment(200).openapi({
+    param: { name: "token", in: "path" },
+    description: "the manage token of the confirmation",
+    example: "Vx3…Qk",
+  }),
 });
 
 const localeQuery = z
@@ -200,13 +193,9 @@ export const OfferSchema = z
   .openapi("PublicOffer");
 export const OfferParam = z.object({
   public_key: publicKeyParam,
-  token: z
-    .string()
-    .min(1)
-    .max(200)
-    .openapi({
-      param: { name: "token", in: "path" },
-      description: "the token of the offer's email",
-      example: "Qm9…",
-    }),
+  token: pathSegment(200).openapi({
+    param: { name: "token", in: "path" },
+    description: "the token of the offer's email",
+    example: "Qm9…",
+  }),
 });

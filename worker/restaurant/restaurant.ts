@@ -11,11 +11,25 @@ import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
 import { withBackground } from "../lib/background";
 import { clockFromEnv, nowIso } from "../lib/clock";
+import { SESSION_HEADER } from "../lib/restaurant-object";
 import { type DeskAnswer, type DeskFigures, type DeskJob, newDesk, queueAtDesk } from "./desk";
 import type { LiveMessage } from "./live";
 
-/** The sockets' tag: the consoles of this restaurant. */
+/** The sockets' tags: every console of this restaurant, and each session's own. */
 const CONSOLES = "console";
+const sessionTag = (session: number) => `session:${session}`;
+
+/** A session's sockets at most (a page opens one; a flood of them would cost memory): the oldest closes. */
+export const SOCKETS_PER_SESSION = 10;
+/** Close codes: the session ended (signed out, password changed, ...); too many sockets for one session. */
+export const CLOSE_SESSION_ENDED = 4001;
+export const CLOSE_TOO_MANY = 4008;
+
+/** What each socket keeps across hibernation. */
+interface SocketNote {
+  session: number;
+  opened: number;
+}
 
 export class Restaurant extends DurableObject<Bindings> {
   /** the desk's memory for as long as the object lives (it is rebuilt from D1 when lost) */
@@ -39,15 +53,41 @@ export class Restaurant extends DurableObject<Bindings> {
     return { ...this.desk.figures };
   }
 
-  /** A console's WebSocket upgrade (already authorised by the Worker): accepted, greeted, kept. */
+  /** A console's WebSocket upgrade (already authorised by the Worker): accepted, greeted, kept under its session. */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket")
       return new Response("expected a WebSocket upgrade", { status: 426 });
+    const session = Number(request.headers.get(SESSION_HEADER));
+    if (!Number.isSafeInteger(session) || session <= 0)
+      return new Response(`expected the session in ${SESSION_HEADER}`, { status: 400 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [CONSOLES]);
+    this.ctx.acceptWebSocket(server, [CONSOLES, sessionTag(session)]);
+    server.serializeAttachment({ session, opened: Date.now() } satisfies SocketNote);
     server.send(JSON.stringify({ type: "hello", at: nowIso() } satisfies LiveMessage));
+    this.keepNewest(session);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Closes a session's oldest sockets beyond SOCKETS_PER_SESSION. */
+  private keepNewest(session: number): void {
+    const sockets = this.ctx.getWebSockets(sessionTag(session));
+    if (sockets.length <= SOCKETS_PER_SESSION) return;
+    const opened = (ws: WebSocket) => (ws.deserializeAttachment() as SocketNote | null)?.opened ?? 0;
+    // a stable sort: sockets opened in the same millisecond stay in the order they were accepted
+    const oldest = [...sockets].sort((a, b) => opened(a) - opened(b));
+    for (const ws of oldest.slice(0, sockets.length - SOCKETS_PER_SESSION))
+      closeQuietly(ws, CLOSE_TOO_MANY, "too many live sockets for this session");
+  }
+
+  /** Closes the sockets of these sessions ("all": of every session); answers how many. */
+  async endSessions(sessions: number[] | "all"): Promise<number> {
+    const sockets =
+      sessions === "all"
+        ? this.ctx.getWebSockets(CONSOLES)
+        : sessions.flatMap((session) => this.ctx.getWebSockets(sessionTag(session)));
+    for (const ws of sockets) closeQuietly(ws, CLOSE_SESSION_ENDED, "session ended");
+    return sockets.length;
   }
 
   /** Fan-out: the message to every open console of the restaurant; answers how many heard it. */
@@ -67,7 +107,7 @@ export class Restaurant extends DurableObject<Bindings> {
 
   /** How many consoles are open (tests and the bench). */
   async consoles(): Promise<number> {
-    return this.ctx.getWebSockets(CONSOLES).length;
+    return this.ctx.getWebSockets(CONSOLES).filter((ws) => ws.readyState === WebSocket.OPEN).length;
   }
 
   /** A console's keep-alive: "ping" answers "pong"; anything else is ignored. */
@@ -76,10 +116,14 @@ export class Restaurant extends DurableObject<Bindings> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code, reason);
-    } catch {
-      // already closed
-    }
+    closeQuietly(ws, code, reason);
+  }
+}
+
+function closeQuietly(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // already closed
   }
 }

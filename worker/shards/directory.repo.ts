@@ -3,7 +3,7 @@
  * who may act on it (grants), and whether a move is under way. Read once per request.
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { apiClients, propertyDirectory as d, propertyGrants as g } from "../db/control.schema";
+import { apiClients, propertyDirectory as d, propertyGrants as g, idRanges } from "../db/control.schema";
 import { preparedOnce } from "../db/handles";
 import type { ControlDb } from "../env";
 import { nowIso } from "../lib/clock";
@@ -240,4 +240,19 @@ export async function setMoving(
     .update(d)
     .set({ movingSince: moving ? nowIso() : null, ...(shard !== undefined && { shard }) })
     .where(eq(d.id, id));
+}
+
+/** A fresh id range for `shard`, above every one handed out so far (the first at `first`); answers its start. */
+export async function allocateIdRange(
+  control: ControlDb,
+  shard: number,
+  first: number,
+  stride: number,
+): Promise<number> {
+  const next = sql`(SELECT coalesce(max(${idRanges.base}) + ${stride}, ${first}) FROM ${idRanges})`;
+  const rows = await control
+    .insert(idRanges)
+    .values({ base: next, shard, createdAt: nowIso() })
+    .returning({ base: idRanges.base });
+  return rows[0]!.base;
 }

@@ -1,5 +1,5 @@
 // Part "delivery": commit-to-receiver latency of webhooks and of guest messages at 50 writes a
-// second (p99 under 2 s for both). It runs scripts/bench-delivery.mjs, which starts its
+// second (p99 under 2 s for both). It runs bench/bench-delivery.mjs, which starts its
 // own wrangler dev and receiver, and reads the figures from its report lines.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,7 @@ function figures(lines, kind) {
 
 export async function deliveryPart({ duration }) {
   const seconds = Math.max(20, duration * 2);
-  say(`delivery: webhooks and messages at 50 writes/s for ${seconds} s (scripts/bench-delivery.mjs)`);
+  say(`delivery: webhooks and messages at 50 writes/s for ${seconds} s (bench/bench-delivery.mjs)`);
   const lines = [];
   const child = spawn(process.execPath, [SCRIPT, "--seconds", String(seconds)], {
     stdio: ["ignore", "pipe", "inherit"],

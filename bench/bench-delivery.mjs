@@ -1,4 +1,4 @@
-// Delivery latency under load, run by hand: `node scripts/bench-delivery.mjs [--seconds 20] [--rate 50]`.
+// Delivery latency under load, run by hand: `node bench/bench-delivery.mjs [--seconds 20] [--rate 50]`.
 //
 // A fresh local D1 and wrangler dev; a few restaurants, each with its own API client, both webhook
 // types subscribed to a local receiver (tests/receiver.mjs); then staff bookings and cancellations
@@ -13,9 +13,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { build, migrate, startDevOnFreePort } from "../scripts/dev-server.mjs";
+import { createRestaurant, request } from "../scripts/restaurant.mjs";
 import { startReceiver } from "../tests/receiver.mjs";
-import { build, migrate, startDevOnFreePort } from "./dev-server.mjs";
-import { createRestaurant, request } from "./restaurant.mjs";
 
 const { values } = parseArgs({
   options: {

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { QUIET_ENV, ROOT } from "../dev-server.mjs";
+import { QUIET_ENV, ROOT } from "../../scripts/dev-server.mjs";
 import { API, call } from "./api.mjs";
 
 export const TIMEZONE = "Europe/Rome";

@@ -54,7 +54,7 @@ async function signIn(url, username) {
   });
   if (res.status !== 200)
     throw new Error(`POST /console/session answered ${res.status}: ${await res.text()}`);
-  return (res.headers.get("set-cookie") ?? "").split(";")[0];
+  return (res.headers.getSetCookie().find((c) => c.startsWith("console_session=")) ?? "").split(";")[0];
 }
 
 /** Opens /console/live; resolves once open. */

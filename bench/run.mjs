@@ -1,51 +1,22 @@
-// npm run bench: seeds restaurants into local D1 databases (a control database and two shards),
-// drives the running Worker and prints requests/s, latencies, sizes and ratios with their
-// targets. A measurement, not a test: it exits 0 whatever the figures, non-zero only when
-// something breaks (the server does not start, seeding fails, most requests fail, a booking
-// drop double-books).
-//
-//   BENCH_DURATION=10   seconds of load per route (default 10; the 5 rounds per database of the
-//                       latency ratio use 40% of it)
-//   BENCH_OUT=file.json also write the results as JSON
-//   BENCH_KEEP=1        keep the temporary databases (their paths are printed)
-//   BENCH_ONLY=a,b      only these parts (default all): api (load on the integrator API),
-//                       webhooks (delivery to a local receiver), storage (bytes per reservation),
-//                       drop (500 parallel bookings of one time), shards (two shards against one),
-//                       searchengine (BatchAvailabilityLookup of 200 slots on the busy restaurant;
-//                       SE_BENCH_REQUESTS, SE_BENCH_CONCURRENCY), feeds (the Worker's peak memory
-//                       while it streams the availability feed of 1 and FEED_BENCH_MERCHANTS=50
-//                       merchants), delivery (webhooks and
-//                       guest messages, commit to receiver at 50 writes/s: scripts/bench-delivery.mjs),
-//                       widget (bundle size, time to first times, Lighthouse), upload (the
-//                       Worker's upload gzipped and its startup CPU: wrangler check startup),
-//                       console-ui (the console's day view and timeline of 300 reservations
-//                       rendered, in Chromium), console-live (the console's live feed: 20 bookings
-//                       heard through the WebSocket and through the 10 s poll, an idle console's
-//                       requests and D1 reads; LIVE_IDLE_SECONDS)
-// Each part ends with its goals (figure, target, OK or BELOW: scripts/bench/goals.mjs) and the
-// run with all of them.
+// The bench's run, once its packages are installed (bench/bench.mjs says what it measures).
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { goalLines, goalsOf } from "./bench/goals.mjs";
-import { cleanup, keptDirs, tempDir, workerLog } from "./bench/phase.mjs";
-import { elapsed, printErrors, say, summariseErrors } from "./bench/report.mjs";
-import { benchWidget, widgetLines } from "./bench/widget.mjs";
-import { build, freePort } from "./dev-server.mjs";
-import { ensureDeps } from "./setup.mjs";
-
-// autocannon is a devDependency: install the packages first on a fresh checkout.
-ensureDeps();
-const { apiPart } = await import("./bench/api-part.mjs");
-const { webhooksPart } = await import("./bench/webhooks.mjs");
-const { storagePart } = await import("./bench/storage.mjs");
-const { dropPart } = await import("./bench/drop.mjs");
-const { shardsPart } = await import("./bench/shards.mjs");
-const { searchenginePart } = await import("./bench/searchengine.mjs");
-const { feedsPart } = await import("./bench/feeds.mjs");
-const { deliveryPart } = await import("./bench/delivery.mjs");
-const { uploadPart } = await import("./bench/upload.mjs");
-const { consoleUiPart } = await import("./bench/console-ui.mjs");
-const { consoleLivePart } = await import("./bench/console-live.mjs");
+import { build, freePort } from "../scripts/dev-server.mjs";
+import { apiPart } from "./parts/api-part.mjs";
+import { consoleLivePart } from "./parts/console-live.mjs";
+import { consoleUiPart } from "./parts/console-ui.mjs";
+import { deliveryPart } from "./parts/delivery.mjs";
+import { dropPart } from "./parts/drop.mjs";
+import { feedsPart } from "./parts/feeds.mjs";
+import { goalLines, goalsOf } from "./parts/goals.mjs";
+import { cleanup, keptDirs, tempDir, workerLog } from "./parts/phase.mjs";
+import { elapsed, printErrors, say, summariseErrors } from "./parts/report.mjs";
+import { searchenginePart } from "./parts/searchengine.mjs";
+import { shardsPart } from "./parts/shards.mjs";
+import { storagePart } from "./parts/storage.mjs";
+import { uploadPart } from "./parts/upload.mjs";
+import { webhooksPart } from "./parts/webhooks.mjs";
+import { benchWidget, widgetLines } from "./parts/widget.mjs";
 
 const DURATION = Math.max(1, Number(process.env.BENCH_DURATION) || 10);
 const options = { duration: DURATION, connections: 10, warmup: 2 };

@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { widgetSize } from "../build-widget.mjs";
-import { ensureDemo } from "../demo.mjs";
-import { migrate, startDev } from "../dev-server.mjs";
-import { CHROMIUM, CHROMIUM_ARGS } from "../setup.mjs";
+import { widgetSize } from "../../scripts/build-widget.mjs";
+import { ensureDemo } from "../../scripts/demo.mjs";
+import { migrate, startDev } from "../../scripts/dev-server.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { WIDGET_OUT } from "../build-widget.mjs";
-import { CHROMIUM, CHROMIUM_ARGS } from "../setup.mjs";
+import { WIDGET_OUT } from "../../scripts/build-widget.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/setup.mjs";
 import { median } from "./report.mjs";
 
 const DATE = "2031-03-04";

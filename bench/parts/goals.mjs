@@ -80,6 +80,20 @@ const GOALS = [
     (v) => v <= 6,
   ],
   [
+    "upload",
+    "the Worker's upload, gzipped (KiB)",
+    (r) => ({ value: r.upload.gzipKib, text: fmt(r.upload.gzipKib, 1) }),
+    "<= 1024",
+    (v) => v <= 1024,
+  ],
+  [
+    "upload",
+    "the Worker's start-up CPU, least of its profiles (ms)",
+    (r) => ({ value: r.upload.startupMs, text: fmt(r.upload.startupMs, 1) }),
+    "< 150",
+    (v) => v < 150,
+  ],
+  [
     "widget",
     "Lighthouse performance, hosted booking page (median of 3)",
     (r) => count(r.widget.lighthouse.performance),

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate, startDevOnFreePort } from "../dev-server.mjs";
+import { migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
 import { call, createClient, fetchRetry } from "./api.mjs";
 import { tokenRotor } from "./load.mjs";
 import { say } from "./report.mjs";

@@ -1,5 +1,0 @@
-// The search engine's BatchAvailabilityLookup under the busy restaurant, on its own: the
-// "searchengine" part of npm run bench (scripts/bench/searchengine.mjs), kept as a command.
-//   node scripts/bench-searchengine.mjs     (SE_BENCH_REQUESTS, SE_BENCH_CONCURRENCY, BENCH_OUT, BENCH_KEEP)
-process.env.BENCH_ONLY = "searchengine";
-await import("./bench.mjs");
