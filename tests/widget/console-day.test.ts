@@ -1,5 +1,5 @@
 import { expect } from "@open-wc/testing";
-import type { Reservation } from "../../widget/console/types.js";
+import type { ReservationListItem as Reservation } from "../../widget/console/api.js";
 import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
 import { addDays } from "../../widget/format.js";
 import { openConsole, settled, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";

@@ -1,7 +1,7 @@
 import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
-import type { Reservation } from "../../widget/console/types.js";
+import type { Reservation } from "../../widget/console/api.js";
 import {
   byText,
   openConsole,

@@ -1,21 +1,57 @@
 /**
- * The console's one door to the Worker: the base path of its API and the session (the CSRF token
- * every write carries) live here only. The console's API is the integrator API mounted again under
- * `<base>/api/v2` with the session's cookie in place of a bearer token.
+ * The console's one door to the Worker. Its API is the integrator API mounted again under
+ * `<base>/api/v2`, with the session's cookie in place of a bearer token, and the client is the one
+ * an integrator would write: openapi-fetch over the types openapi-typescript makes of the Worker's
+ * own OpenAPI document (./openapi.d.ts, written by the build: scripts/api-types.mjs). Paths,
+ * parameters, bodies and answers are the document's; nothing here repeats them.
+ *
+ * ```ts
+ * const r = await api.one(api.GET("/reservations/{reservation_id}", { params: { path: { reservation_id: 7 } } }));
+ * const rooms = await api.list(api.GET("/rooms", { params: { query: { limit: 100 } }, signal }));
+ * await api.done(api.DELETE("/closures/{id}", { params: { path: { id } } }));
+ * ```
+ *
+ * `one`, `list` and `done` turn a problem+json answer into an ApiError (status, code, detail and
+ * the refused fields). The console's session, which the document leaves out, is typed by
+ * shared/console.ts. Writes carry the session's CSRF token; a read left unanswered is asked once more.
  */
+import createClient, { type Client } from "openapi-fetch";
+import type { z } from "zod";
 import type {
-  BookingRoom,
-  Closure,
-  Customer,
-  HistoryItem,
-  Message,
-  Property,
-  Reservation,
-  Room,
-  Service,
-  Session,
-  Table,
-} from "./types.js";
+  ConsolePasswordChange,
+  ConsolePasswordForgot,
+  ConsolePasswordReset,
+  ConsoleSession,
+  ConsoleSignIn,
+} from "../../shared/console.js";
+import type { components, paths } from "./openapi.js";
+
+/** The document's schemas: `Schema<"Reservation">`. */
+export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
+export type Reservation = Schema<"Reservation">;
+/** A reservation as lists give it (its day as `start_date`; a single record says `start_day`). */
+export type ReservationListItem = Schema<"ReservationListItem">;
+export type Customer = Schema<"Customer">;
+export type Service = Schema<"Service">;
+export type Table = Schema<"Table">;
+export type Room = Schema<"Room">;
+export type Property = Schema<"Property">;
+export type Session = ConsoleSession;
+
+/**
+ * The integrator API's paths as the console calls them: under `<base>/api/v2`, and without the
+ * Property header, which the server takes from the session.
+ */
+type ConsolePaths = {
+  [P in keyof paths as P extends `/api/v2${infer Rest}` ? Rest : never]: {
+    [M in keyof paths[P]]: WithoutPropertyHeader<paths[P][M]>;
+  };
+};
+type WithoutPropertyHeader<Op> = Op extends { parameters: { header: infer H } }
+  ? Omit<Op, "parameters"> & {
+      parameters: Omit<Op["parameters"], "header"> & { header?: Omit<H, "Property"> };
+    }
+  : Op;
 
 /** One refused field of a problem+json answer, named as the API names it ("customer.email"). */
 export interface FieldError {
@@ -41,51 +77,24 @@ export class ApiError extends Error {
   }
 }
 
-export interface DayQuery {
-  date: string;
-  search?: string;
-}
-
-export interface ReservationCreate {
-  start_date: string;
-  start_hour: string;
-  pax: number;
-  service_id: number;
-  customer?: { id?: number; first_name?: string; last_name?: string; email?: string; phone?: string };
-  table_ids?: number[];
-  room_id?: number;
-  notes?: string;
-  override_pacing?: boolean;
-  waiting_list?: boolean;
-}
-
-export type ReservationChange = Partial<Pick<Reservation, "pax" | "notes" | "allergies">> & {
-  start_day?: string;
-  start_hour?: string;
-  room_id?: number;
-  table_ids?: number[];
-  override_pacing?: boolean;
-};
-
-/** The status moves of PATCH /reservations/{id}?status=. */
-export type StatusMove = "accepted" | "declined" | "cancelled" | "expired";
-
-const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** How long a read waits for its answer before it is asked once more (a stalled connection, not a slow query). */
 const READ_PATIENCE_MS = 15_000;
 
-/** A signal aborted when either is (AbortSignal.any where the browser has it: Safari since 17.4). */
-function either(caller: AbortSignal | undefined, timer: AbortSignal): AbortSignal {
-  if (!caller) return timer;
-  if (typeof AbortSignal.any === "function") return AbortSignal.any([caller, timer]);
-  const both = new AbortController();
-  for (const s of [caller, timer]) s.addEventListener("abort", () => both.abort(s.reason), { once: true });
-  return both.signal;
+/** What openapi-fetch answers: the body of a success, or the error body, and the response. */
+interface Answered<D> {
+  data?: D;
+  error?: unknown;
+  response: Response;
 }
 
 export class ConsoleApi {
   /** the session once signed in: its CSRF token goes with every write */
   session: Session | undefined;
+  readonly GET: Client<ConsolePaths>["GET"];
+  readonly POST: Client<ConsolePaths>["POST"];
+  readonly PUT: Client<ConsolePaths>["PUT"];
+  readonly PATCH: Client<ConsolePaths>["PATCH"];
+  readonly DELETE: Client<ConsolePaths>["DELETE"];
 
   /**
    * `base`: where the console's routes answer (`/console`; the API is `<base>/api/v2`).
@@ -94,273 +103,166 @@ export class ConsoleApi {
   constructor(
     readonly base = "/console",
     private readonly patience = READ_PATIENCE_MS,
-  ) {}
+  ) {
+    const client = createClient<ConsolePaths>({
+      baseUrl: `${base}/api/v2`,
+      fetch: (request) => this.exchange(request),
+    });
+    client.use({ onRequest: ({ request }) => this.withCsrf(request) });
+    this.GET = client.GET;
+    this.POST = client.POST;
+    this.PUT = client.PUT;
+    this.PATCH = client.PATCH;
+    this.DELETE = client.DELETE;
+  }
 
   get propertyId(): number {
     if (!this.session) throw new ApiError(401, "unauthorized", "not signed in");
     return this.session.property.id;
   }
 
-  /** The current session, or undefined when not signed in (401). */
-  async currentSession(signal?: AbortSignal): Promise<Session | undefined> {
-    try {
-      this.session = await this.one<Session>(`${this.base}/session`, { signal });
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) throw err;
-      this.session = undefined;
-      return undefined;
-    }
-    return this.session;
+  /** The record of a `{"data": [record]}` answer. */
+  async one<T>(asked: Promise<Answered<{ data: T[] }>>): Promise<T> {
+    const first = (await this.answer(asked))?.data[0];
+    if (first === undefined) throw new ApiError(502, undefined, "empty answer");
+    return first;
   }
 
-  async signIn(username: string, password: string): Promise<Session> {
-    this.session = await this.one<Session>(`${this.base}/session`, {
-      method: "POST",
-      body: { username, password },
-    });
-    return this.session;
+  /** The records of a `{"data": [...]}` answer. */
+  async list<T>(asked: Promise<Answered<{ data: T[] }>>): Promise<T[]> {
+    return (await this.answer(asked))?.data ?? [];
   }
 
-  async signOut(): Promise<void> {
-    await this.send(`${this.base}/session`, { method: "DELETE" });
-    this.session = undefined;
-  }
-
-  forgotPassword(username: string): Promise<unknown> {
-    return this.send(`${this.base}/password/forgot`, { method: "POST", body: { username } });
-  }
-
-  resetPassword(token: string, password: string): Promise<unknown> {
-    return this.send(`${this.base}/password/reset`, { method: "POST", body: { token, password } });
-  }
-
-  changePassword(old_password: string, new_password: string): Promise<unknown> {
-    return this.send(`${this.base}/password`, { method: "POST", body: { old_password, new_password } });
-  }
-
-  /** The day's reservations (every page of them), in start order. */
-  async day({ date, search }: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
-    const out: Reservation[] = [];
-    let cursor: string | null | undefined;
-    for (let page = 0; page < 20; page++) {
-      const q = new URLSearchParams({ start_date: date, end_date: date, limit: "200" });
-      if (search) q.set("text_search", search);
-      if (cursor) q.set("next_cursor", cursor);
-      const body = await this.send(this.api(`/reservations?${q}`), { signal });
-      out.push(...((body?.data as Reservation[] | undefined) ?? []));
-      cursor = body?.next_cursor;
+  /** Every page of a list (each asked with the previous page's `next_cursor`), at most `most` pages. */
+  async pages<T>(
+    ask: (next_cursor: string | undefined) => Promise<Answered<{ data: T[]; next_cursor: string | null }>>,
+    most = 20,
+  ): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < most; page++) {
+      const body = await this.answer(ask(cursor));
+      out.push(...(body?.data ?? []));
+      cursor = body?.next_cursor ?? undefined;
       if (!cursor) break;
     }
     return out;
   }
 
-  reservation(id: number, signal?: AbortSignal): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}`), { signal });
+  /** A write whose answer the caller does not read. */
+  async done(asked: Promise<Answered<unknown>>): Promise<void> {
+    await this.answer(asked);
   }
 
-  history(id: number, signal?: AbortSignal): Promise<HistoryItem[]> {
-    return this.list<HistoryItem>(`/reservations/${id}/history`, { signal });
+  /** The body of a success; a problem thrown as an ApiError. */
+  async answer<D>(asked: Promise<Answered<D>>): Promise<D | undefined> {
+    const { data, error, response } = await asked;
+    if (!response.ok) throw problemOf(response.status, error);
+    return data;
   }
 
-  messages(id: number, signal?: AbortSignal): Promise<Message[]> {
-    return this.list<Message>(`/reservations/${id}/messages`, { signal });
+  // The console's own routes (shared/console.ts): its session and password.
+
+  /** The current session, or undefined when not signed in (401). */
+  async currentSession(signal?: AbortSignal): Promise<Session | undefined> {
+    try {
+      this.session = await this.own<Session>("GET", "/session", undefined, signal);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      this.session = undefined;
+    }
+    return this.session;
   }
 
-  /** A guest's reservations, on any day (the API filters by customer_id). */
-  guestReservations(customerId: number, signal?: AbortSignal): Promise<Reservation[]> {
-    return this.list<Reservation>(`/reservations?customer_id=${customerId}&limit=100`, { signal });
+  async signIn(body: z.input<typeof ConsoleSignIn>): Promise<Session> {
+    this.session = await this.own<Session>("POST", "/session", body);
+    return this.session;
   }
 
-  create(input: ReservationCreate): Promise<Reservation> {
-    return this.one<Reservation>(this.api("/reservations"), {
-      method: "POST",
-      body: { channel: "PLATFORM_ADMIN", ...input },
-    });
+  async signOut(): Promise<void> {
+    await this.own("DELETE", "/session");
+    this.session = undefined;
   }
 
-  update(id: number, change: ReservationChange): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}`), { method: "PUT", body: change });
+  async forgotPassword(body: z.input<typeof ConsolePasswordForgot>): Promise<void> {
+    await this.own("POST", "/password/forgot", body);
   }
 
-  /** Seat (checkin) or check out; `undo` reverses a step made by mistake. */
-  step(id: number, step: "checkin" | "checkout", undo = false): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}/${step}${undo ? "?undo=true" : ""}`), {
-      method: "PATCH",
-    });
+  async resetPassword(body: z.input<typeof ConsolePasswordReset>): Promise<void> {
+    await this.own("POST", "/password/reset", body);
   }
 
-  setStatus(id: number, status: StatusMove): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}?status=${status}`), { method: "PATCH" });
+  async changePassword(body: z.input<typeof ConsolePasswordChange>): Promise<void> {
+    await this.own("POST", "/password", body);
   }
 
-  cancel(id: number): Promise<unknown> {
-    return this.send(this.api(`/reservations/${id}`), { method: "DELETE" });
+  /** A console route: JSON in, `{"data": [T]}` or nothing out. */
+  private async own<T>(method: string, path: string, body?: object, signal?: AbortSignal): Promise<T> {
+    const headers = new Headers(body === undefined ? {} : { "Content-Type": "application/json" });
+    const request = this.withCsrf(
+      new Request(`${this.base}${path}`, { method, headers, body: body && JSON.stringify(body), signal }),
+    );
+    const response = await this.exchange(request);
+    const json: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
+    if (!response.ok) throw problemOf(response.status, json);
+    return Reflect.get(Object(json), "data")?.[0];
   }
 
-  /** Rooms and tables at one time for a party, the engine's choice marked (`best_choice`). */
-  async rooms(
-    q: { date: string; hour: string; pax: number; service_id: number },
-    signal?: AbortSignal,
-  ): Promise<BookingRoom[]> {
-    const params = new URLSearchParams({
-      start_date: q.date,
-      start_hour: q.hour,
-      pax: String(q.pax),
-      service_id: String(q.service_id),
-      best_choice: "true",
-    });
-    const body = await this.send(this.api(`/bookings/rooms?${params}`), { signal });
-    return body?.status === 206 ? [] : ((body?.data as BookingRoom[][] | undefined)?.[0] ?? []);
-  }
-
-  services(signal?: AbortSignal): Promise<Service[]> {
-    return this.list<Service>("/services?limit=100", { signal });
-  }
-
-  updateService(id: number, change: Partial<Service>): Promise<Service> {
-    return this.one<Service>(this.api(`/services/${id}`), { method: "PUT", body: change });
-  }
-
-  roomList(signal?: AbortSignal): Promise<Room[]> {
-    return this.list<Room>("/rooms?limit=100", { signal });
-  }
-
-  tables(signal?: AbortSignal): Promise<Table[]> {
-    return this.list<Table>("/tables?limit=100", { signal });
-  }
-
-  closures(signal?: AbortSignal): Promise<Closure[]> {
-    return this.list<Closure>("/closures?limit=100", { signal });
-  }
-
-  createClosure(input: { start_date: string; end_date?: string; reason?: string }): Promise<Closure> {
-    return this.one<Closure>(this.api("/closures"), { method: "POST", body: input });
-  }
-
-  deleteClosure(id: number): Promise<unknown> {
-    return this.send(this.api(`/closures/${id}`), { method: "DELETE" });
-  }
-
-  createRoom(name: string): Promise<Room> {
-    return this.one<Room>(this.api("/rooms"), { method: "POST", body: { name } });
-  }
-
-  createTable(input: {
-    name: string;
-    room_id: number;
-    guests_min: number;
-    guests_max: number;
-  }): Promise<Table> {
-    return this.one<Table>(this.api("/tables"), { method: "POST", body: input });
-  }
-
-  /** The apps connected to the restaurant through OAuth. */
-  apps(signal?: AbortSignal): Promise<{ client_id: string; name: string; connected_at: string }[]> {
-    return this.list(`/properties/${this.propertyId}/apps`, { signal });
-  }
-
-  revokeApp(clientId: string): Promise<unknown> {
-    return this.send(this.api(`/properties/${this.propertyId}/apps/${encodeURIComponent(clientId)}`), {
-      method: "DELETE",
-    });
-  }
-
-  customers(search: string, signal?: AbortSignal): Promise<Customer[]> {
-    return this.list<Customer>(`/customers?${new URLSearchParams({ search, limit: "8" })}`, { signal });
-  }
-
-  customer(id: number, signal?: AbortSignal): Promise<Customer> {
-    return this.one<Customer>(this.api(`/customers/${id}`), { signal });
-  }
-
-  updateCustomer(id: number, change: Partial<Customer>): Promise<Customer> {
-    return this.one<Customer>(this.api(`/customers/${id}`), { method: "PUT", body: change });
-  }
-
-  /** Merges customer `id` into `into` (the one that stays). */
-  merge(id: number, into: number): Promise<unknown> {
-    return this.send(this.api(`/customers/${id}/merge`), { method: "POST", body: { into } });
-  }
-
-  /** The restaurant's own record (name, phone, public key, settings). */
-  property(signal?: AbortSignal): Promise<Property> {
-    return this.one<Property>(this.api(`/properties/${this.propertyId}`), { signal });
-  }
-
-  updateProperty(
-    change: Partial<Omit<Property, "settings">> & { settings?: Record<string, unknown> },
-  ): Promise<Property> {
-    return this.one<Property>(this.api(`/properties/${this.propertyId}`), { method: "PUT", body: change });
-  }
-
-  /** The hosted pages of the restaurant (welcome, services, booking). */
-  links(signal?: AbortSignal): Promise<{ name: string; link: string }[]> {
-    return this.list<{ name: string; link: string }>("/bookings/links", { signal });
-  }
-
-  private api(path: string) {
-    return `${this.base}/api/v2${path}`;
-  }
-
-  private async one<T>(url: string, init: Init): Promise<T> {
-    const body = await this.send(url, init);
-    const first = (body?.data as T[] | undefined)?.[0];
-    if (first === undefined) throw new ApiError(502, undefined, "empty answer");
-    return first;
-  }
-
-  private async list<T>(path: string, init: Init): Promise<T[]> {
-    return ((await this.send(this.api(path), init))?.data as T[] | undefined) ?? [];
+  /** A write carries the session's CSRF token. */
+  private withCsrf(request: Request): Request {
+    if (request.method !== "GET" && this.session)
+      request.headers.set("X-CSRF-Token", this.session.csrf_token);
+    return request;
   }
 
   /**
    * A read left unanswered for `patience` is asked once more, then given up as the server's
-   * (status 0); a write is never sent twice.
+   * (status 0); a write is never sent twice. The caller's own abort stops it at once.
    */
-  private async send(url: string, init: Init): Promise<Answer | undefined> {
-    if (WRITES.has(init.method ?? "GET")) return this.exchange(url, init);
+  private async exchange(request: Request): Promise<Response> {
+    if (request.method !== "GET") return fetch(request);
     for (let attempt = 1; ; attempt++) {
       const timer = AbortSignal.timeout(this.patience);
       try {
-        return await this.exchange(url, { ...init, signal: either(init.signal, timer) });
+        return await fetch(new Request(request, { signal: either(request.signal, timer) }));
       } catch (err) {
-        if (!timer.aborted || init.signal?.aborted) throw err;
+        if (!timer.aborted || request.signal.aborted) throw err;
         if (attempt === 2) throw new ApiError(0, "timeout", "the server did not answer");
       }
     }
   }
-
-  /** One request: JSON in and out, the CSRF header on writes, problem+json into ApiError. */
-  private async exchange(url: string, { method = "GET", body, signal }: Init): Promise<Answer | undefined> {
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (WRITES.has(method) && this.session) headers["X-CSRF-Token"] = this.session.csrf_token;
-    const res = await fetch(url, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-      credentials: "same-origin",
-    });
-    const json =
-      res.status === 204 ? undefined : ((await res.json().catch(() => undefined)) as Answer | undefined);
-    if (!res.ok) throw new ApiError(res.status, json?.code, json?.detail ?? json?.title, json?.errors ?? []);
-    return res.status === 206 ? { status: 206 } : json;
-  }
 }
 
-interface Init {
-  method?: string;
-  body?: unknown;
-  signal?: AbortSignal;
+/** A signal aborted when either is (AbortSignal.any where the browser has it: Safari since 17.4). */
+function either(caller: AbortSignal, timer: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([caller, timer]);
+  const both = new AbortController();
+  for (const s of [caller, timer]) s.addEventListener("abort", () => both.abort(s.reason), { once: true });
+  return both.signal;
 }
 
-interface Answer {
-  data?: unknown;
-  code?: string;
-  detail?: string;
-  title?: string;
-  errors?: FieldError[];
-  status?: number;
-  next_cursor?: string | null;
+/** The ApiError of a refused request, from its problem+json body when it has one. */
+function problemOf(status: number, body: unknown): ApiError {
+  const field = (name: string): unknown =>
+    body && typeof body === "object" ? Reflect.get(body, name) : undefined;
+  const text = (name: string) => {
+    const value = field(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const errors = field("errors");
+  return new ApiError(
+    status,
+    text("code"),
+    text("detail") ?? text("title"),
+    Array.isArray(errors) ? errors.filter(isFieldError) : [],
+  );
+}
+
+function isFieldError(e: unknown): e is FieldError {
+  return (
+    !!e &&
+    typeof e === "object" &&
+    typeof Reflect.get(e, "path") === "string" &&
+    typeof Reflect.get(e, "message") === "string"
+  );
 }

@@ -10,14 +10,13 @@
  * LINK_SECRET makes it again when the message is written out (messages/reset.ts).
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import { ConsolePasswordForgot, ConsolePasswordReset } from "../../shared/console";
 import { resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
 import type { AppEnv, Bindings, ControlDb } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { callerKey } from "../lib/middleware";
-import { passwordField } from "../lib/openapi";
 import { addSeconds, nowIso } from "../lib/time";
 import { normaliseUsername, usernameKey } from "../lib/username";
 import { newLink } from "../messages/links";
@@ -32,9 +31,6 @@ import { bodyOf } from "./session.handlers";
 import { insertConsoleLink, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
-
-const Forgot = z.object({ username: z.string().min(1).max(400) });
-const Reset = z.object({ token: z.string().min(1).max(100), password: passwordField });
 
 const logged = (err: unknown) =>
   console.error(
@@ -55,7 +51,7 @@ async function limited(c: Ctx, username: string): Promise<boolean> {
 }
 
 export async function forgotPassword(c: Ctx) {
-  const body = await bodyOf(c, Forgot);
+  const body = await bodyOf(c, ConsolePasswordForgot);
   if (await limited(c, body.username))
     throw new ApiError("too_many_requests", "too many requests for a reset link; retry after 60 seconds", {
       headers: { "Retry-After": "60" },
@@ -96,7 +92,7 @@ export async function sendResetLink(env: Bindings, control: ControlDb, username:
 }
 
 export async function resetPassword(c: Ctx) {
-  const body = await bodyOf(c, Reset);
+  const body = await bodyOf(c, ConsolePasswordReset);
   const control = c.get("control");
   const link = await spendConsoleLink(control, await sha256Hex(body.token), "reset", nowIso());
   const entry = link && (await getEntry(control, link.propertyId));

@@ -1,10 +1,10 @@
 /** The console's own routes: sign-in, the session, sign-out, the password change, a platform's link (the forgotten password: reset.ts). */
 import type { Context } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
+import { ConsolePasswordChange, ConsoleSignIn } from "../../shared/console";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
 import { sha256Hex } from "../lib/crypto";
-import { passwordField } from "../lib/openapi";
 import { nowIso } from "../lib/time";
 import { checkAccount, checkCurrentPassword } from "../properties/accounts";
 import { credentialChanges } from "../properties/credentials";
@@ -23,9 +23,6 @@ import { spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
 
-const SignIn = z.object({ username: z.string().min(1).max(400), password: z.string().min(1).max(200) });
-const PasswordChange = z.object({ old_password: z.string().min(1).max(200), new_password: passwordField });
-
 export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.output<T>> {
   const raw = await c.req.json().catch(() => undefined);
   const parsed = schema.safeParse(raw ?? {});
@@ -39,7 +36,7 @@ const tooManyGuesses = (what: string) =>
   });
 
 export async function signIn(c: Ctx) {
-  const body = await bodyOf(c, SignIn);
+  const body = await bodyOf(c, ConsoleSignIn);
   const checked = await checkAccount(c, body.username, body.password);
   if (!checked.ok && checked.why === "limited") throw tooManyGuesses("sign-in attempts");
   if (!checked.ok) throw new ApiError("invalid_credentials", "unknown username or wrong password");
@@ -60,7 +57,7 @@ export async function signOut(c: Ctx) {
 /** A new password, the old one required; every other session of the property ends (OAuth sign-ins end by their stamp). */
 export async function changePassword(c: Ctx) {
   const session = sessionOf(c);
-  const body = await bodyOf(c, PasswordChange);
+  const body = await bodyOf(c, ConsolePasswordChange);
   const entry = await getEntry(c.get("control"), session.entry.id);
   const old = entry ? await checkCurrentPassword(c, entry, body.old_password) : "wrong";
   if (old === "limited") throw tooManyGuesses("password changes");

@@ -2,8 +2,7 @@
 import type { Context } from "hono";
 import { resolveSettings } from "../../shared/schemas";
 import type { AppEnv, Db } from "../env";
-import { ApiError } from "../errors";
-import { abortReason } from "../lib/d1";
+import { ApiError, abortReason } from "../errors";
 import { decodeCursor, idCursor, page } from "../lib/pagination";
 import type { CustomerFields, CustomerRow } from "./customers.repo";
 import * as repo from "./customers.repo";

@@ -1,10 +1,12 @@
 /** The words of the API's codes on the console's screens: statuses, channels, occasions, guests. */
 import { msg } from "@lit/localize";
-import type { Channel, Occasion, Person, Reservation, ReservationStatus } from "../types.js";
+import type { Channel, Occasion, ReservationStatus } from "../../../shared/schemas.js";
+import type { ReservationListItem } from "../api.js";
 
-export function statusText(
-  r: Pick<Reservation, "status" | "checkin_date" | "checkout_date" | "status_reason">,
-): string {
+/** What a reservation says of itself, a single record or a list's item alike. */
+type Said = Pick<ReservationListItem, "status" | "checkin_date" | "checkout_date" | "status_reason">;
+
+export function statusText(r: Said): string {
   if (r.checkout_date) return msg("Left", { id: "console.status.left" });
   if (r.checkin_date) return msg("Seated", { id: "console.status.seated" });
   if (r.status === "EXPIRED" && r.status_reason === "no_show")
@@ -40,8 +42,8 @@ export function occasionText(occasion: Occasion): string {
 }
 
 /** The guest's name as typed for this reservation, else the customer's. */
-export function guestName(r: Pick<Reservation, "guest" | "customer">): string {
-  const p: Person | null = r.guest ?? r.customer;
+export function guestName(r: Pick<ReservationListItem, "guest" | "customer">): string {
+  const p = r.guest ?? r.customer;
   const name = [p?.first_name, p?.last_name].filter(Boolean).join(" ");
   return name || msg("(no name)", { id: "console.guest.noname" });
 }
@@ -50,5 +52,4 @@ export function guestName(r: Pick<Reservation, "guest" | "customer">): string {
 export const COUNTED: ReadonlySet<ReservationStatus> = new Set(["ACCEPTED", "CONFIRMED", "PREPAY"]);
 
 /** Whether the party counts in the day's covers. */
-export const counts = (r: Reservation) =>
-  COUNTED.has(r.status) || (!!r.checkin_date && r.status !== "CANCELLED");
+export const counts = (r: Said) => COUNTED.has(r.status) || (!!r.checkin_date && r.status !== "CANCELLED");

@@ -7,10 +7,11 @@ import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
+import type { ReservationListItem as Reservation } from "../api.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
+import { dayOf } from "../parts/reads.js";
 import { channelText, counts, guestName, occasionText, statusText } from "../parts/words.js";
-import type { Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
 
 interface ServiceGroup {
@@ -65,7 +66,7 @@ export class DayView extends ConsoleView {
   }
 
   private list = new Task(this, {
-    task: ([date, search], { signal }) => this.api.day({ date, search: search || undefined }, signal),
+    task: ([date, search], { signal }) => dayOf(this.api, { date, search: search || undefined }, signal),
     args: () => [this.date, this.search, this.version] as const,
   });
 
@@ -196,7 +197,11 @@ export class DayView extends ConsoleView {
   private async seat(r: Reservation) {
     this.rowError = undefined;
     try {
-      await this.api.step(r.id, "checkin");
+      await this.api.done(
+        this.api.PATCH("/reservations/{reservation_id}/checkin", {
+          params: { path: { reservation_id: r.id } },
+        }),
+      );
       this.list.run();
     } catch (err) {
       this.rowError = { id: r.id, err };

@@ -7,12 +7,13 @@ import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
-import { ApiError, type ReservationChange } from "../api.js";
+import { ApiError, type ConsoleApi, type Reservation, type Schema, type Table } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
 import { channelText, guestName, occasionText, statusText } from "../parts/words.js";
-import type { HistoryItem, Message, Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
+
+type ReservationChange = Schema<"ReservationUpdate">;
 
 type Action =
   | "checkin"
@@ -40,9 +41,33 @@ export function actionsOf(r: Reservation): Action[] {
 
 interface Loaded {
   reservation: Reservation;
-  history: HistoryItem[];
-  messages: Message[];
+  history: Pick<Schema<"ReservationHistoryItem">, "at" | "action" | "actor" | "from_status" | "to_status">[];
+  messages: Schema<"ReservationMessage">[];
   tables: Table[];
+}
+
+/** What each action asks the API. */
+function request(api: ConsoleApi, id: number, a: Action): Promise<unknown> {
+  const path = { reservation_id: id };
+  const step = (to: "checkin" | "checkout", undo: boolean) =>
+    api.done(
+      api.PATCH(`/reservations/{reservation_id}/${to}`, {
+        params: { path, query: undo ? { undo: "true" } : {} },
+      }),
+    );
+  const status = (to: string) =>
+    api.done(api.PATCH("/reservations/{reservation_id}", { params: { path, query: { status: to } } }));
+  const moves: Record<Action, () => Promise<unknown>> = {
+    checkin: () => step("checkin", false),
+    checkout: () => step("checkout", false),
+    "undo-checkin": () => step("checkin", true),
+    "undo-checkout": () => step("checkout", true),
+    accept: () => status("accepted"),
+    decline: () => status("declined"),
+    "no-show": () => status("expired"),
+    cancel: () => api.done(api.DELETE("/reservations/{reservation_id}", { params: { path } })),
+  };
+  return moves[a]();
 }
 
 /**
@@ -62,11 +87,17 @@ export class ReservationView extends ConsoleView {
 
   private data = new Task(this, {
     task: async ([id], { signal }): Promise<Loaded> => {
+      const api = this.api;
+      const path = { reservation_id: id };
       const [reservation, history, messages, tables] = await Promise.all([
-        this.api.reservation(id, signal),
-        this.api.history(id, signal).catch(() => []),
-        this.api.messages(id, signal).catch(() => []),
-        this.api.tables(signal).catch(() => []),
+        api.one(api.GET("/reservations/{reservation_id}", { params: { path }, signal })),
+        api
+          .list(api.GET("/reservations/{reservation_id}/history", { params: { path }, signal }))
+          .catch(() => []),
+        api
+          .list(api.GET("/reservations/{reservation_id}/messages", { params: { path }, signal }))
+          .catch(() => []),
+        api.list(api.GET("/tables", { params: { query: { limit: 100 } }, signal })).catch(() => []),
       ]);
       return { reservation, history, messages, tables };
     },
@@ -87,7 +118,7 @@ export class ReservationView extends ConsoleView {
 
   private show(d: Loaded) {
     const r = d.reservation;
-    const date = r.start_day ?? r.start_date ?? "";
+    const date = r.start_day;
     return html`
       <h1 tabindex="-1">${guestName(r)} · ${formatTime(r.start_hour, this.locale)}</h1>
       <p>${link({ view: "day", date }, formatDate(date, this.locale))}</p>
@@ -164,19 +195,8 @@ export class ReservationView extends ConsoleView {
     this.confirming = undefined;
     this.actionError = undefined;
     this.done = "";
-    const api = this.api;
-    const run: Record<Action, () => Promise<unknown>> = {
-      checkin: () => api.step(r.id, "checkin"),
-      checkout: () => api.step(r.id, "checkout"),
-      "undo-checkin": () => api.step(r.id, "checkin", true),
-      "undo-checkout": () => api.step(r.id, "checkout", true),
-      accept: () => api.setStatus(r.id, "accepted"),
-      decline: () => api.setStatus(r.id, "declined"),
-      "no-show": () => api.setStatus(r.id, "expired"),
-      cancel: () => api.cancel(r.id),
-    };
     try {
-      await run[a]();
+      await request(this.api, r.id, a);
       this.done = msg(str`Done: ${this.label(a)}.`, { id: "console.action.done" });
       this.data.run();
     } catch (err) {
@@ -202,7 +222,7 @@ export class ReservationView extends ConsoleView {
     return html`<section aria-labelledby="edit-title">
       <h2 id="edit-title">${msg("Change", { id: "console.res.edit" })}</h2>
       <form part="edit" class="grid" @submit=${(e: SubmitEvent) => this.save(e, r)} novalidate>
-        <label>${msg("Date", { id: "console.field.date" })}<input name="start_day" type="date" .value=${r.start_day ?? r.start_date ?? ""} aria-invalid=${invalid(err, "start_day")} aria-describedby="e-day" /></label>
+        <label>${msg("Date", { id: "console.field.date" })}<input name="start_day" type="date" .value=${r.start_day} aria-invalid=${invalid(err, "start_day")} aria-describedby="e-day" /></label>
         ${fieldError(err, "start_day", "e-day")}
         <label>${msg("Time", { id: "console.col.time" })}<input name="start_hour" type="time" .value=${r.start_hour.slice(0, 5)} aria-invalid=${invalid(err, "start_hour")} aria-describedby="e-hour" /></label>
         ${fieldError(err, "start_hour", "e-hour")}
@@ -236,7 +256,12 @@ export class ReservationView extends ConsoleView {
     this.done = "";
     if (!Object.keys(change).length) return;
     try {
-      await this.api.update(r.id, change);
+      await this.api.done(
+        this.api.PUT("/reservations/{reservation_id}", {
+          params: { path: { reservation_id: r.id } },
+          body: change,
+        }),
+      );
       this.done = msg("Saved.", { id: "console.saved" });
       this.data.run();
     } catch (err) {
@@ -252,7 +277,7 @@ export function changesOf(r: Reservation, data: FormData, tableIds: number[]): R
   const hour = String(data.get("start_hour") ?? "");
   const pax = Number(data.get("pax"));
   const notes = String(data.get("notes") ?? "");
-  if (day && day !== (r.start_day ?? r.start_date)) change.start_day = day;
+  if (day && day !== r.start_day) change.start_day = day;
   if (hour && `${hour}:00` !== r.start_hour) change.start_hour = `${hour}:00`;
   if (pax && pax !== r.pax) change.pax = pax;
   const held = r.tables.map((t) => t.id).sort();

@@ -155,10 +155,10 @@ export class SignIn extends LitElement {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     return this.attempt(async () => {
-      const session = await this.api.signIn(
-        String(data.get("username") ?? ""),
-        String(data.get("password") ?? ""),
-      );
+      const session = await this.api.signIn({
+        username: String(data.get("username") ?? ""),
+        password: String(data.get("password") ?? ""),
+      });
       this.dispatchEvent(
         new CustomEvent("console-signed-in", { detail: session, bubbles: true, composed: true }),
       );
@@ -169,7 +169,7 @@ export class SignIn extends LitElement {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     return this.attempt(async () => {
-      await this.api.forgotPassword(String(data.get("username") ?? ""));
+      await this.api.forgotPassword({ username: String(data.get("username") ?? "") });
       this.switchTo("sent");
     });
   };
@@ -179,7 +179,7 @@ export class SignIn extends LitElement {
     const data = new FormData(e.target as HTMLFormElement);
     const token = this.route.view === "reset" ? this.route.token : "";
     return this.attempt(async () => {
-      await this.api.resetPassword(token, String(data.get("password") ?? ""));
+      await this.api.resetPassword({ token, password: String(data.get("password") ?? "") });
       this.switchTo("done");
     });
   };
