@@ -7,7 +7,7 @@ const COMPOSITION = "^worker/(index|app|cron|wiring)\\.ts$";
 const KERNEL = "^worker/((env|config|errors)\\.ts$|lib/|db/|shards/|outbox/)";
 const FEATURES = "^worker/(restaurant|reservations|customers|availability|properties)/";
 const REACTIONS = "^worker/(messages|webhooks|waitlist|payments)/";
-const SURFACES = "^worker/(auth|oauth|public|searchengine|ops|docs|console)/";
+const SURFACES = "^worker/(auth|oauth|public|searchengine|ops|docs|console|shift)/";
 /** Pure modules: rules and formats, tested without a database or a request. */
 const PURE = [
   "^worker/availability/(engine|rules)\\.ts$",
@@ -17,6 +17,7 @@ const PURE = [
   "^worker/waitlist/pick\\.ts$",
   "^worker/searchengine/google\\.ts$",
   "^worker/payments/outcomes\\.ts$",
+  "^worker/shift/quote\\.ts$",
   "^worker/lib/(localtime|zone)\\.ts$",
 ];
 

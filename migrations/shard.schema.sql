@@ -167,7 +167,7 @@ CREATE TABLE `dining_tables` (
 	`online` integer DEFAULT true NOT NULL,
 	`is_group` integer DEFAULT false NOT NULL,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
-	`deleted_at` text, `guests_max_auto` integer DEFAULT false NOT NULL,
+	`deleted_at` text, `guests_max_auto` integer DEFAULT false NOT NULL, `layout` text,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`room_id`) REFERENCES `rooms`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "dining_tables_guests_ck" CHECK("dining_tables"."guests_min" >= 1 AND "dining_tables"."guests_min" <= "dining_tables"."guests_max")
@@ -1008,6 +1008,33 @@ BEGIN
   SELECT RAISE(ABORT, 'CHECK constraint failed: services_pacing_ck');
 END;
 
+CREATE TABLE `shift_notes` (
+	`property_id` integer NOT NULL,
+	`date` text NOT NULL,
+	`text` text NOT NULL,
+	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	PRIMARY KEY(`property_id`, `date`),
+	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action
+);
+
+CREATE TRIGGER `shift_notes_moving_delete` BEFORE DELETE ON `shift_notes` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `shift_notes_moving_insert` BEFORE INSERT ON `shift_notes` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `shift_notes_moving_update` BEFORE UPDATE ON `shift_notes` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
 CREATE TABLE `stripe_events` (
 	`id` text PRIMARY KEY NOT NULL,
 	`property_id` integer NOT NULL,
@@ -1142,6 +1169,53 @@ WHEN EXISTS (SELECT 1 FROM `waitlist_offers` o WHERE o.`reservation_id` = NEW.`r
   AND NOT EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`copying` = 1)
 BEGIN
   SELECT RAISE(IGNORE);
+END;
+
+CREATE TABLE `walk_ins` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`property_id` integer NOT NULL,
+	`pax` integer NOT NULL,
+	`name` text,
+	`email` text,
+	`phone` text,
+	`notes` text,
+	`quoted_minutes` integer,
+	`state` text DEFAULT 'waiting' NOT NULL,
+	`notified_at` text,
+	`reservation_id` integer,
+	`closed_at` text,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action,
+	CONSTRAINT "walk_ins_state_ck" CHECK("walk_ins"."state" IN ('waiting', 'notified', 'seated', 'left')),
+	CONSTRAINT "walk_ins_pax_ck" CHECK("walk_ins"."pax" BETWEEN 1 AND 1000),
+	CONSTRAINT "walk_ins_closed_ck" CHECK(("walk_ins"."state" IN ('seated', 'left')) = ("walk_ins"."closed_at" IS NOT NULL))
+);
+
+CREATE INDEX `walk_ins_open_idx` ON `walk_ins` (`property_id`,`closed_at`,`id`);
+
+CREATE TRIGGER `walk_ins_id_in_range` AFTER INSERT ON `walk_ins` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: walk_ins');
+END;
+
+CREATE TRIGGER `walk_ins_moving_delete` BEFORE DELETE ON `walk_ins` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `walk_ins_moving_insert` BEFORE INSERT ON `walk_ins` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `walk_ins_moving_update` BEFORE UPDATE ON `walk_ins` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
 END;
 
 CREATE TABLE `webhook_attempts` (

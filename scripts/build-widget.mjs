@@ -140,7 +140,11 @@ export function consoleSize(publicDir = PUBLIC_DIR) {
   const views = {};
   for (const file of jsIn(p.consoleDir)) {
     const name = file.match(/\/([a-z-]+?)(?:-view)?-[\w-]{8}\.js$/)?.[1];
-    if (!name || !/^(day|timeline|new|reservation|guest|restaurant|sign-in)$/.test(name)) continue;
+    if (
+      !name ||
+      !/^(day|timeline|new|reservation|guest|restaurant|sign-in|waitlist|floor|sheet|reports)$/.test(name)
+    )
+      continue;
     views[name] = [...staticClosure(file, p.consoleFile)].reduce((n, f) => n + gz(f), 0);
   }
   const gzip = gz(p.consoleFile);

@@ -64,6 +64,9 @@ import { bookedAtDesk } from "./restaurant/desk";
 import { partnerAuth } from "./searchengine/partner";
 import { searchengineRouter } from "./searchengine/searchengine.routes";
 import { searchengineSwitchRouter } from "./searchengine/switch.routes";
+import { notesRouter } from "./shift/notes.routes";
+import { reportsRouter } from "./shift/reports.routes";
+import { walkInsRouter } from "./shift/walk-ins.routes";
 import { registerWebhookEvents, webhooksRouter } from "./webhooks/webhooks.routes";
 import { wire } from "./wiring";
 
@@ -221,6 +224,10 @@ function mountApiRouters(app: Hono<AppEnv>, base: string, { before, idempotent }
   app.route(`${base}/properties`, grantsRouter);
   // The restaurant's Stripe account (the console's restaurant view, or an integrator).
   app.route(`${base}/properties`, paymentAccountRouter);
+  // The evening's tools: the walk-in waiting list, the shift notes and the reports.
+  app.route(`${base}/properties`, walkInsRouter);
+  app.route(`${base}/properties`, notesRouter);
+  app.route(`${base}/properties`, reportsRouter);
   for (const [path, router] of PROPERTY_SCOPED) {
     app.use(`${base}/${path}/*`, ...before, requireProperty(preloads[path]), idempotent);
     app.route(`${base}/${path}`, router);

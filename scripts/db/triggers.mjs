@@ -36,6 +36,8 @@ export const PROPERTY_TABLES = [
   { table: "message_bodies", via: { table: "messages", key: "message_id" } },
   { table: "reservation_payments", via: { table: "reservations", key: "reservation_id" } },
   { table: "stripe_events" },
+  { table: "walk_ins" },
+  { table: "shift_notes" },
 ];
 
 /** The row a trigger of each operation sees. */

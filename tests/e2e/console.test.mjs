@@ -280,6 +280,22 @@ describe("the restaurant's console in Chromium", () => {
     }
   });
 
+  it("draws the floor plan, axe clean, the day's parties coloured on their tables", async () => {
+    await page.locator("booking-console nav a", { hasText: "Floor plan" }).click();
+    await shows(page, page.locator("bc-floor-view svg .table").first());
+    await shows(page, page.locator("bc-floor-view svg .table.seated, bc-floor-view svg .table.soon").first());
+    assert.deepEqual(await axeViolations(page), []);
+    await screenshots("floor");
+  });
+
+  it("charts the reports, axe clean, with the table beside the chart", async () => {
+    await page.locator("booking-console nav a", { hasText: "Reports" }).click();
+    await shows(page, page.locator("bc-reports-view svg[role='img']"));
+    await shows(page, page.locator("bc-reports-view tbody tr").first());
+    assert.deepEqual(await axeViolations(page), []);
+    await screenshots("reports");
+  });
+
   it("changes a service's hours in the restaurant view; the API reads them", async () => {
     await page.locator("booking-console nav a", { hasText: "Restaurant" }).click();
     const save = page.locator("bc-restaurant-view button", { hasText: "Save Pranzo" });

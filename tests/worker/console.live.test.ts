@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sessionCookie } from "./console.helpers";
+import { ConsoleBrowser, sessionCookie } from "./console.helpers";
 import { dateInDays, freshIp, GUEST, ORIGIN, seedCatalog, type TestClient } from "./helpers";
 import { restaurant } from "./oauth.fixtures";
 
@@ -53,6 +53,29 @@ describe("GET /console/live", () => {
     for (let i = 0; i < 50 && told().length < 2; i++) await new Promise((ok) => setTimeout(ok, 50));
     expect(told().map((m) => m.version)).toEqual([told()[0].version, told()[0].version + 1]);
     ws.close();
+  });
+
+  it("tells every open console when the walk-in waiting list changes through the console's API", async () => {
+    const r = await restaurant("Console Walk-ins");
+    const host = new ConsoleBrowser();
+    expect((await host.signIn(r.username, r.password)).status).toBe(200);
+    const live = await host.openLive();
+    const heard = () => live.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "walk-ins");
+    const added = await host.fetch(`/console/api/v2/properties/${r.propertyId}/walk-ins`, {
+      body: { pax: 2 },
+    });
+    expect(added.status, added.text).toBe(201);
+    for (let i = 0; i < 50 && heard().length < 1; i++) await new Promise((ok) => setTimeout(ok, 50));
+    const id = added.json.data[0].id;
+    const left = await host.fetch(`/console/api/v2/properties/${r.propertyId}/walk-ins/${id}`, {
+      method: "PATCH",
+      body: { state: "left" },
+    });
+    expect(left.status, left.text).toBe(200);
+    for (let i = 0; i < 50 && heard().length < 2; i++) await new Promise((ok) => setTimeout(ok, 50));
+    // the frame names nothing: the console reads the list again
+    expect(heard()).toEqual([{ type: "walk-ins" }, { type: "walk-ins" }]);
+    live.ws.close();
   });
 
   it("refuses a page of another origin", async () => {

@@ -104,6 +104,7 @@ describe("GET /api/v2/rooms/{id}", () => {
         online: true,
         group: false,
         table_ids: [],
+        layout: null,
       },
       {
         id: t2.id,
@@ -115,6 +116,7 @@ describe("GET /api/v2/rooms/{id}", () => {
         online: true,
         group: false,
         table_ids: [],
+        layout: null,
       },
       {
         id: group.id,
@@ -126,6 +128,7 @@ describe("GET /api/v2/rooms/{id}", () => {
         online: true,
         group: true,
         table_ids: [t1.id, t2.id],
+        layout: null,
       },
     ]);
   });

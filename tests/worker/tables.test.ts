@@ -35,6 +35,7 @@ describe("POST /api/v2/tables", () => {
         online: true,
         group: false,
         table_ids: [],
+        layout: null,
       },
     ]);
   });
@@ -151,6 +152,7 @@ describe("PUT /api/v2/tables/{id}", () => {
         online: false,
         group: false,
         table_ids: [],
+        layout: null,
       },
     ]);
     expect((await client.call(`/api/v2/tables/${t2.id}`)).json.data[0]).toMatchObject({
@@ -409,5 +411,51 @@ describe("tables: conflicts", () => {
     expect((await client.call(`/api/v2/tables/${group.id}`, { method: "DELETE" })).json).toEqual({
       data: [group.id],
     });
+  });
+});
+
+// ---------- the floor plan ----------
+
+describe("a table's place on the floor plan (layout)", () => {
+  it("is null until placed, is set on create or update, and null takes it off the plan", async () => {
+    const client = await newClient();
+    const r = await room(client);
+    const round = { x: 100, y: 60, width: 80, height: 80, shape: "round", rotation: 0 };
+    const t = await post(client, { name: "T1", room_id: r.id, guests_max: 2, layout: round });
+    expect(t.layout).toEqual(round);
+    const plain = await post(client, { name: "T2", room_id: r.id, guests_max: 4 });
+    expect(plain.layout).toBeNull();
+    const moved = { x: 900, y: 600, width: 100, height: 100, shape: "rect", rotation: 45 };
+    const put = await client.call(`/api/v2/tables/${plain.id}`, { method: "PUT", body: { layout: moved } });
+    expect(put.json.data[0].layout).toEqual(moved);
+    // another change keeps the place; the room answers it too
+    const renamed = await client.call(`/api/v2/tables/${plain.id}`, { method: "PUT", body: { name: "T2b" } });
+    expect(renamed.json.data[0].layout).toEqual(moved);
+    const inRoom = (await client.call(`/api/v2/rooms/${r.id}`)).json.data[0].tables;
+    expect(inRoom.map((x: { layout: unknown }) => x.layout)).toEqual([round, moved]);
+    const off = await client.call(`/api/v2/tables/${t.id}`, { method: "PUT", body: { layout: null } });
+    expect(off.json.data[0].layout).toBeNull();
+  });
+
+  it("refuses a place off the plan, a shape it does not draw and a rotation past 359", async () => {
+    const client = await newClient();
+    const r = await room(client);
+    const t = await post(client, { name: "T1", room_id: r.id, guests_max: 2 });
+    const put = (layout: Record<string, unknown>) =>
+      client.call(`/api/v2/tables/${t.id}`, { method: "PUT", body: { layout } });
+    const fine = { x: 0, y: 0, width: 80, height: 80, shape: "rect", rotation: 0 };
+    expectInvalid(await put({ ...fine, x: 950 }), "layout.width");
+    expectInvalid(await put({ ...fine, y: 650, height: 60 }), "layout.height");
+    expectInvalid(await put({ ...fine, shape: "oval", rotation: 360 }), "layout.shape", "layout.rotation");
+    expectInvalid(await put({ ...fine, width: 10, x: -1 }), "layout.width", "layout.x");
+    expectInvalid(
+      await put({ x: 1 }),
+      "layout.y",
+      "layout.width",
+      "layout.height",
+      "layout.shape",
+      "layout.rotation",
+    );
+    expect((await client.call(`/api/v2/tables/${t.id}`)).json.data[0].layout).toBeNull();
   });
 });

@@ -24,7 +24,8 @@ import { defineView } from "./views/lazy.js";
  * <booking-console locale="it"></booking-console>
  * ```
  *
- * Keys (outside text fields): `w` a walk-in, `n` a new booking, `d` the day, `t` the timeline;
+ * Keys (outside text fields): `w` a walk-in, `n` a new booking, `d` the day, `t` the timeline,
+ * `q` the walk-in waiting list, `f` the floor plan;
  * on the day and the timeline `ArrowLeft` / `ArrowRight` the previous / next day.
  *
  * @attr locale - `en` | `it` | `fr` | `de` | `es`; default: the page's `lang`, then the session's locale
@@ -101,6 +102,15 @@ export class BookingConsole extends LitElement {
         max-width: 90rem;
         margin-inline: auto;
       }
+      @media print {
+        header {
+          display: none;
+        }
+        main {
+          padding: 0;
+          max-width: none;
+        }
+      }
     `,
   ];
 
@@ -174,6 +184,8 @@ export class BookingConsole extends LitElement {
       n: { view: "new" },
       d: { view: "day" },
       t: { view: "timeline" },
+      q: { view: "waitlist" },
+      f: { view: "floor" },
     };
     const route = routes[e.key];
     if (!route) return;
@@ -260,6 +272,10 @@ export class BookingConsole extends LitElement {
             ${item({ view: "timeline" }, msg("Timeline", { id: "console.nav.timeline" }), current === "timeline")}
             ${item({ view: "new" }, msg("New booking", { id: "console.nav.new" }), current === "new" && !("walkIn" in this.route && this.route.walkIn))}
             ${item({ view: "new", walkIn: true }, msg("Walk-in", { id: "console.nav.walkin" }), current === "new" && "walkIn" in this.route && !!this.route.walkIn)}
+            ${item({ view: "waitlist" }, msg("Waiting list", { id: "console.nav.waitlist" }), current === "waitlist")}
+            ${item({ view: "floor" }, msg("Floor plan", { id: "console.nav.floor" }), current === "floor")}
+            ${item({ view: "sheet" }, msg("Day sheet", { id: "console.nav.sheet" }), current === "sheet")}
+            ${item({ view: "reports" }, msg("Reports", { id: "console.nav.reports" }), current === "reports")}
             ${item({ view: "restaurant" }, msg("Restaurant", { id: "console.nav.restaurant" }), current === "restaurant")}
           </ul>
         </nav>
@@ -288,6 +304,14 @@ export class BookingConsole extends LitElement {
         return html`<bc-reservation-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-reservation-view>`;
       case "guest":
         return html`<bc-guest-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-guest-view>`;
+      case "waitlist":
+        return html`<bc-waitlist-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-waitlist-view>`;
+      case "floor":
+        return html`<bc-floor-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-floor-view>`;
+      case "sheet":
+        return html`<bc-sheet-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-sheet-view>`;
+      case "reports":
+        return html`<bc-reports-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-reports-view>`;
       case "restaurant":
         return html`<bc-restaurant-view .api=${p.api} .session=${session} .route=${route} .version=${p.version} .today=${today}></bc-restaurant-view>`;
       default:

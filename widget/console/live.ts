@@ -61,6 +61,7 @@ export class LiveFeed {
     try {
       const frame = JSON.parse(String(data)) as { type?: string; id?: number; date?: string };
       if (frame.type === "reservation") this.onChange({ id: frame.id, date: frame.date });
+      else if (frame.type === "walk-ins") this.onChange({});
     } catch {
       // not a frame of ours
     }

@@ -11,6 +11,10 @@ export type Route =
   | { view: "reservation"; id: number }
   | { view: "guest"; id: number }
   | { view: "restaurant" }
+  | { view: "waitlist" }
+  | { view: "floor" }
+  | { view: "sheet"; date?: string }
+  | { view: "reports" }
   | { view: "sign-in" }
   | { view: "reset"; token: string };
 
@@ -31,7 +35,12 @@ export function parseRoute(pathname: string, search = ""): Route {
   switch (head) {
     case "day":
     case "timeline":
+    case "sheet":
       return arg && DATE.test(arg) ? { view: head, date: arg } : { view: head };
+    case "waitlist":
+    case "floor":
+    case "reports":
+      return { view: head };
     case "new":
       return new URLSearchParams(search).get("walk_in") === "1"
         ? { view: "new", walkIn: true }
@@ -56,11 +65,12 @@ export function routePath(route: Route): string {
   switch (route.view) {
     case "day":
     case "timeline":
+    case "sheet":
       return route.date
         ? `${ROOT}/${route.view}/${route.date}`
         : route.view === "day"
           ? ROOT
-          : `${ROOT}/timeline`;
+          : `${ROOT}/${route.view}`;
     case "new":
       return route.walkIn ? `${ROOT}/new?walk_in=1` : `${ROOT}/new`;
     case "reservation":

@@ -1,5 +1,5 @@
 /** The API shapes of /bookings/rooms and of the booking links. */
-import { toTableDto } from "../properties/tables.schemas";
+import { toTableCore } from "../properties/tables.schemas";
 import type { BookingLinkDto, BookingRoomDto } from "./availability.schemas";
 import type { Catalog, EngineTable } from "./rules";
 
@@ -21,7 +21,7 @@ export function toBookingRooms(
     property_id: propertyId,
     name: room.name,
     bookable: room.bookable,
-    tables: catalog.tables.filter((t) => t.roomId === room.id).map((t) => ({ ...toTableDto(t), ...at(t) })),
+    tables: catalog.tables.filter((t) => t.roomId === room.id).map((t) => ({ ...toTableCore(t), ...at(t) })),
   }));
 }
 

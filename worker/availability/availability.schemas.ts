@@ -52,15 +52,17 @@ export const SlotEntry = z
   })
   .openapi("SlotListingEntry");
 
-const BookingRoomTable = TableSchema.extend({
-  free: z
-    .boolean()
-    .openapi({ description: "no active reservation blocks the table for this party at this time" }),
-  closed: z.boolean().openapi({ description: "a closure covers the table at this time" }),
-  best_choice: z
-    .boolean()
-    .openapi({ description: "with best_choice=true: the table the engine would give the party" }),
-}).openapi("BookingRoomTable");
+const BookingRoomTable = TableSchema.omit({ layout: true })
+  .extend({
+    free: z
+      .boolean()
+      .openapi({ description: "no active reservation blocks the table for this party at this time" }),
+    closed: z.boolean().openapi({ description: "a closure covers the table at this time" }),
+    best_choice: z
+      .boolean()
+      .openapi({ description: "with best_choice=true: the table the engine would give the party" }),
+  })
+  .openapi("BookingRoomTable");
 
 export const BookingRoom = z
   .object({

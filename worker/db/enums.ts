@@ -15,3 +15,5 @@ export const MESSAGE_TEMPLATES = [
 export const MESSAGE_STATES = ["pending", "sent", "failed", "cancelled"] as const;
 /** A waiting-list offer's life. */
 export const OFFER_STATES = ["open", "claimed", "declined", "expired"] as const;
+/** A walk-in's place on the waiting list: waiting, told their table is ready, then seated or gone. */
+export const WALK_IN_STATES = ["waiting", "notified", "seated", "left"] as const;

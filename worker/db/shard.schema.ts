@@ -17,9 +17,10 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import type { TableLayout } from "../../shared/floor";
 import type { PaymentAccount, PaymentPolicy, PaymentState } from "../../shared/payment";
 import { CHANNELS, RESERVATION_STATUSES } from "../../shared/schemas";
-import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "./enums";
+import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES, WALK_IN_STATES } from "./enums";
 
 /** A guest as typed on one reservation. */
 export interface Guest {
@@ -124,6 +125,8 @@ export const diningTables = sqliteTable(
      * sum of its members' (never below its guests_min) when they change
      */
     guestsMaxAuto: integer("guests_max_auto", { mode: "boolean" }).notNull().default(false),
+    /** JSON {x, y, width, height, shape, rotation}: where the owner placed it on the floor plan; null: not placed */
+    layout: text("layout", { mode: "json" }).$type<TableLayout | null>(),
     createdAt: createdAt(),
     deletedAt: text("deleted_at"),
   },
@@ -801,6 +804,60 @@ export const waitlistOffers = sqliteTable(
     index("waitlist_offers_reservation_idx").on(t.reservationId),
     check("waitlist_offers_state_ck", sql`${t.state} IN ${oneOf(OFFER_STATES)}`),
     check("waitlist_offers_closed_ck", sql`(${t.state} = 'open') = (${t.closedAt} IS NULL)`),
+  ],
+);
+
+// ---------- the evening at the restaurant: walk-ins waiting, the day's notes ----------
+
+/**
+ * The walk-in waiting list: a party at the door waiting for a table, quoted a wait when it joined.
+ * "waiting" -> "notified" (told their table is ready) -> "seated" (with the walk-in reservation
+ * that seated them) or "left"; a closed entry keeps when it closed.
+ */
+export const walkIns = sqliteTable(
+  "walk_ins",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
+    pax: integer("pax").notNull(),
+    name: text("name"),
+    email: text("email"),
+    phone: text("phone"),
+    notes: text("notes"),
+    /** the wait quoted when the party joined, in minutes */
+    quotedMinutes: integer("quoted_minutes"),
+    state: text("state", { enum: WALK_IN_STATES }).notNull().default("waiting"),
+    notifiedAt: text("notified_at"),
+    reservationId: integer("reservation_id").references(() => reservations.id),
+    closedAt: text("closed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // the open list of a property, in the order parties joined
+    index("walk_ins_open_idx").on(t.propertyId, t.closedAt, t.id),
+    check("walk_ins_state_ck", sql`${t.state} IN ${oneOf(WALK_IN_STATES)}`),
+    check("walk_ins_pax_ck", sql`${t.pax} BETWEEN 1 AND 1000`),
+    check("walk_ins_closed_ck", sql`(${t.state} IN ('seated', 'left')) = (${t.closedAt} IS NOT NULL)`),
+  ],
+);
+
+/** The staff's notes for one day of service (the shift's briefing): one text a day. */
+export const shiftNotes = sqliteTable(
+  "shift_notes",
+  {
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
+    /** the local date */
+    date: text("date").notNull(),
+    text: text("text").notNull(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    // a day's note, and a range of days
+    primaryKey({ columns: [t.propertyId, t.date] }),
   ],
 );
 

@@ -83,7 +83,7 @@ export const pathSegment = (max: number) =>
     .regex(/^(?!\.\.?$)/, "a path segment cannot be . or ..");
 
 /** A path id named `name`: plain decimal digits only ("1e3", "0x10", "1.5" are refused, not coerced). */
-const pathId = (name: string) =>
+export const pathId = (name: string) =>
   z
     .string()
     .regex(/^[1-9]\d{0,14}$/, "expected a positive integer id")

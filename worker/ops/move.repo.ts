@@ -63,6 +63,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "waitlist_offers", where: own, key: "id", sequenced: true },
   { name: "reservation_payments", where: ofReservations, key: "rowid", sequenced: false },
   { name: "stripe_events", where: own, key: "rowid", sequenced: false },
+  { name: "walk_ins", where: own, key: "id", sequenced: true },
+  { name: "shift_notes", where: own, key: "rowid", sequenced: false },
 ];
 
 export function movedTable(name: string): MovedTable {

@@ -5,6 +5,7 @@
 
 import { and, asc, eq, gt, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem as AnyBatchItem } from "drizzle-orm/batch";
+import type { TableLayout } from "../../shared/floor";
 import {
   catalogChanges,
   closures,
@@ -242,6 +243,8 @@ export interface TableFields {
   bookable: boolean;
   online: boolean;
   isGroup: boolean;
+  /** where it stands on the floor plan; null: not placed */
+  layout: TableLayout | null;
 }
 
 export async function insertTable(db: Db, propertyId: number, fields: TableFields, memberIds: number[]) {

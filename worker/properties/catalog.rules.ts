@@ -87,6 +87,7 @@ export async function newTable(
     bookable: body.bookable ?? true,
     online: body.online ?? true,
     isGroup,
+    layout: body.layout ?? null,
   };
   return { fields, memberIds };
 }
@@ -161,6 +162,7 @@ export async function tableChange(
     ...seats,
     ...(body.bookable !== undefined && { bookable: body.bookable }),
     ...(body.online !== undefined && { online: body.online }),
+    ...(body.layout !== undefined && { layout: body.layout }),
   };
   const regrouped =
     roomId !== current.roomId || (memberIds !== undefined && memberIds.join() !== current.memberIds.join());

@@ -1,7 +1,36 @@
 /** A table's API shape (also in the availability answers), its create and update bodies, and its mapper. */
 import { z } from "@hono/zod-openapi";
+import { FLOOR_HEIGHT, FLOOR_WIDTH, TABLE_SHAPES, TABLE_SIZE } from "../../shared/floor";
 import { lineField } from "../../shared/schemas";
 import type { TableWithMembers } from "./catalog.repo";
+
+/** A table on its room's floor plan (1000 x 700 units, the origin top left): the owner places it in the console. */
+const size = z.number().int().min(TABLE_SIZE.min).max(TABLE_SIZE.max);
+const TableLayout = z
+  .object({
+    x: z.number().int().min(0).max(FLOOR_WIDTH),
+    y: z.number().int().min(0).max(FLOOR_HEIGHT),
+    width: size,
+    height: size,
+    shape: z.enum(TABLE_SHAPES),
+    rotation: z.number().int().min(0).max(359),
+  })
+  .refine((l) => l.x + l.width <= FLOOR_WIDTH, {
+    message: "the table must fit the plan's width",
+    path: ["width"],
+  })
+  .refine((l) => l.y + l.height <= FLOOR_HEIGHT, {
+    message: "the table must fit the plan's height",
+    path: ["height"],
+  })
+  .openapi("TableLayout", {
+    description:
+      "x, y: the top left corner; width, height: its size (20 to 400); shape: rect or round; rotation: degrees clockwise (0 to 359). The table fits the plan.",
+    example: { x: 120, y: 80, width: 80, height: 80, shape: "round", rotation: 0 },
+  });
+const layoutField = TableLayout.nullable()
+  .optional()
+  .openapi({ description: "where it stands on the floor plan; null takes it off the plan" });
 
 export const TableSchema = z
   .object({
@@ -18,6 +47,9 @@ export const TableSchema = z
     table_ids: z
       .array(z.number().int())
       .openapi({ description: "for a group, its member tables; empty otherwise" }),
+    layout: TableLayout.nullable().openapi({
+      description: "where the table stands on its room's floor plan; null: not placed yet",
+    }),
   })
   .openapi("Table");
 
@@ -42,6 +74,7 @@ export const TableCreate = z
     table_ids: ids
       .optional()
       .openapi({ description: "members of a group: at least two tables of the same room" }),
+    layout: layoutField,
   })
   .openapi("TableCreate", { example: { name: "T1", room_id: 1, guests_min: 1, guests_max: 4 } });
 
@@ -57,6 +90,7 @@ export const TableUpdate = z
     bookable: z.boolean().optional(),
     online: z.boolean().optional(),
     table_ids: ids.optional(),
+    layout: layoutField,
   })
   .openapi("TableUpdate");
 
@@ -64,12 +98,13 @@ export type Table = z.infer<typeof TableSchema>;
 export type TableCreateBody = z.infer<typeof TableCreate>;
 export type TableUpdateBody = z.infer<typeof TableUpdate>;
 
-export function toTableDto(
+/** A table's fields without its place on the floor plan (the availability answers, which the engine's catalog serves). */
+export function toTableCore(
   t: Pick<
     TableWithMembers,
     "id" | "name" | "roomId" | "guestsMin" | "guestsMax" | "bookable" | "online" | "isGroup" | "memberIds"
   >,
-): Table {
+): Omit<Table, "layout"> {
   return {
     id: t.id,
     name: t.name,
@@ -81,4 +116,8 @@ export function toTableDto(
     group: t.isGroup,
     table_ids: t.memberIds,
   };
+}
+
+export function toTableDto(t: TableWithMembers): Table {
+  return { ...toTableCore(t), layout: t.layout ?? null };
 }

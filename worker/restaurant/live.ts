@@ -10,7 +10,9 @@ import type { ReservationReaction } from "../reservations/reactions";
 /** What an open console hears. */
 export type LiveMessage =
   | { type: "hello"; at: string }
-  | { type: "reservation"; id: number; date: string; version: number };
+  | { type: "reservation"; id: number; date: string; version: number }
+  /** the walk-in waiting list changed: a console showing it reads it again */
+  | { type: "walk-ins" };
 
 export const liveReaction: ReservationReaction = {
   name: "the consoles' live feed",

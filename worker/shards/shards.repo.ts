@@ -15,6 +15,7 @@ export const SEQUENCED_TABLES = [
   "webhook_attempts",
   "messages",
   "waitlist_offers",
+  "walk_ins",
 ] as const;
 
 /** Every table of a shard, for `ops shards`. */
@@ -26,6 +27,7 @@ export const SHARD_TABLES = [
   "reservation_history",
   "webhook_event_bodies",
   "message_bodies",
+  "shift_notes",
 ] as const;
 
 /** Where a shard's id range stands: its start, its tables' sequences, and the highest of them and of every id. */

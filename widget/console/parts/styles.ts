@@ -79,4 +79,21 @@ export const consoleStyles = css`
   section + section {
     margin-top: calc(var(--_gap) * 1.5);
   }
+  /* On paper: no buttons, search or covers strip, nothing clipped by a scrolling box. */
+  @media print {
+    .btn,
+    button,
+    .toolbar,
+    .no-print,
+    table.quarters {
+      display: none !important;
+    }
+    .scroll {
+      overflow: visible;
+    }
+    a {
+      color: inherit;
+      text-decoration: none;
+    }
+  }
 `;

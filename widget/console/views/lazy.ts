@@ -16,6 +16,10 @@ const loaders: Record<View, () => Promise<void>> = {
     define("bc-reservation-view", (await import("./reservation-view.js")).ReservationView),
   guest: async () => define("bc-guest-view", (await import("./guest-view.js")).GuestView),
   restaurant: async () => define("bc-restaurant-view", (await import("./restaurant-view.js")).RestaurantView),
+  waitlist: async () => define("bc-waitlist-view", (await import("./waitlist-view.js")).WaitlistView),
+  floor: async () => define("bc-floor-view", (await import("./floor-view.js")).FloorView),
+  sheet: async () => define("bc-sheet-view", (await import("./sheet-view.js")).SheetView),
+  reports: async () => define("bc-reports-view", (await import("./reports-view.js")).ReportsView),
   "sign-in": async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),
   reset: async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),
 };
