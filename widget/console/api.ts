@@ -53,6 +53,9 @@ type WithoutPropertyHeader<Op> = Op extends { parameters: { header: infer H } }
     }
   : Op;
 
+/** The client's answers typed as JSON (a route that also speaks CSV is asked for it with `parseAs: "text"`). */
+type JsonClient = Client<ConsolePaths, "application/json">;
+
 /** One refused field of a problem+json answer, named as the API names it ("customer.email"). */
 export interface FieldError {
   path: string;
@@ -90,11 +93,11 @@ interface Answered<D> {
 export class ConsoleApi {
   /** the session once signed in: its CSRF token goes with every write */
   session: Session | undefined;
-  readonly GET: Client<ConsolePaths>["GET"];
-  readonly POST: Client<ConsolePaths>["POST"];
-  readonly PUT: Client<ConsolePaths>["PUT"];
-  readonly PATCH: Client<ConsolePaths>["PATCH"];
-  readonly DELETE: Client<ConsolePaths>["DELETE"];
+  readonly GET: JsonClient["GET"];
+  readonly POST: JsonClient["POST"];
+  readonly PUT: JsonClient["PUT"];
+  readonly PATCH: JsonClient["PATCH"];
+  readonly DELETE: JsonClient["DELETE"];
 
   /**
    * `base`: where the console's routes answer (`/console`; the API is `<base>/api/v2`).
@@ -104,7 +107,7 @@ export class ConsoleApi {
     readonly base = "/console",
     private readonly patience = READ_PATIENCE_MS,
   ) {
-    const client = createClient<ConsolePaths>({
+    const client = createClient<ConsolePaths, "application/json">({
       baseUrl: `${base}/api/v2`,
       fetch: (request) => this.exchange(request),
     });
