@@ -1,7 +1,7 @@
 import { expect, fixtureCleanup } from "@open-wc/testing";
 import { emulateMedia, sendKeys, setViewport } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
-import type { Reservation } from "../../widget/console/types.js";
+import type { Reservation } from "../../widget/console/api.js";
 import {
   byText,
   openConsole,
