@@ -20,7 +20,7 @@ import {
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { z } from "zod";
+import { ConsolePasskeyAnswer } from "../../shared/console";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
@@ -36,7 +36,7 @@ type Ctx = Context<AppEnv>;
 
 const COOKIE = "console_passkey";
 const CHALLENGE_SECONDS = 300;
-const Answer = z.object({ response: z.record(z.string(), z.unknown()) });
+const Answer = ConsolePasskeyAnswer;
 
 /** The relying party: PUBLIC_ORIGIN's host and the origin itself. */
 function party(c: Ctx) {
