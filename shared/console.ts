@@ -44,7 +44,7 @@ export const ConsolePasskeyAnswer = z.object({ response: z.record(z.string(), z.
 export interface ConsoleSwitchable {
   id: number;
   name: string | null;
-  role: string;
+  role: ConsoleRole;
 }
 
 /** A passkey of the member at the console (GET /console/passkeys) */
