@@ -208,7 +208,7 @@ describe("<booking-console>: reports", () => {
     select.dispatchEvent(new Event("change"));
     await byText(view, "tbody th", /Staff|Phone|Console|PLATFORM_ADMIN|Restaurant/);
     expect(view.shadowRoot!.querySelector("a[download]")!.getAttribute("href")).to.match(
-      /reports\?from=.*&by=channel$/,
+      /reports\?from=.*&by=channel&format=csv$/,
     );
   });
 });

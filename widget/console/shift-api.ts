@@ -105,7 +105,7 @@ export const report = (
 
 /** The report's CSV address (a download link: the session's cookie goes with it). */
 export const reportCsvUrl = (api: ConsoleApi, q: { from: string; to: string; by: ReportBy }) =>
-  `${api.base}/api/v2${own(api, `reports?${new URLSearchParams(q)}`)}`;
+  `${api.base}/api/v2${own(api, `reports?${new URLSearchParams({ ...q, format: "csv" })}`)}`;
 
 export const placedTables = (api: ConsoleApi, signal?: AbortSignal) =>
   call<PlacedTable[]>(api, "/tables?limit=100", { signal });
