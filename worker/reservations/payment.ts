@@ -44,7 +44,9 @@ export async function changePayment(
     const current = await requireReservation(ctx, id);
     const change = decide(current);
     if (!change) {
-      if (statements.length) await ctx.db.batch(statements as unknown as Parameters<typeof ctx.db.batch>[0]);
+      // drizzle's batch takes a non-empty tuple
+      const [first, ...rest] = statements;
+      if (first) await ctx.db.batch([first, ...rest]);
       return { row: current, changed: false };
     }
     const plan = await planPayment(ctx, current, change);
