@@ -124,6 +124,17 @@ describe("GET /properties/{id}/reports", () => {
     );
   });
 
+  it("answers the same CSV for format=csv, as a download link asks it", async () => {
+    const res = await client.call(path("reports?from=2031-03-04&to=2031-03-05&by=channel&format=csv"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(res.text).toBe(
+      "channel,label,covers,parties,no_shows,cancellations\r\n" +
+        "PLATFORM_ADMIN,,4,1,0,0\r\nPLATFORM_BOOK,,5,2,1,0\r\nSEARCHENGINE,,5,1,0,1\r\n",
+    );
+    expectInvalid(await client.call(path("reports?from=2031-03-04&to=2031-03-05&format=xml")), "format");
+  });
+
   it("refuses a range backwards or over 366 days, a missing day and an unknown grouping", async () => {
     expectInvalid(await client.call(path("reports?from=2031-03-05&to=2031-03-04")), "to");
     expectInvalid(await client.call(path("reports?from=2031-01-01&to=2032-01-02")), "to");

@@ -75,18 +75,19 @@ describe("quoted wait, for any evening", () => {
     );
   });
 
-  it("never shortens when more is held, nor when a party joins ahead", () => {
+  // The first party's wait only: a later party may rightly be quoted less when a party ahead of it
+  // is pushed past a new hold, leaving that party's table free until then (found by this property).
+  it("never shortens the first party's wait when more is held, nor when a party joins ahead", () => {
     fc.assert(
       fc.property(evening, hold, fc.integer({ min: 1, max: 8 }), (e, extra, ahead) => {
-        const base = quoteWaits({ now: NOW, stay, ...e });
-        const busier = quoteWaits({ now: NOW, stay, ...e, holds: [...e.holds, extra] });
-        const behind = quoteWaits({ now: NOW, stay, ...e, parties: [ahead, ...e.parties] }).slice(1);
-        base.forEach((w, i) => {
-          if (w === null) return;
-          expect(busier[i]!).toBeGreaterThanOrEqual(w);
-          expect(behind[i]!).toBeGreaterThanOrEqual(w);
-        });
+        const [first] = quoteWaits({ now: NOW, stay, ...e });
+        if (first === null || first === undefined) return;
+        const [busier] = quoteWaits({ now: NOW, stay, ...e, holds: [...e.holds, extra] });
+        const [, behind] = quoteWaits({ now: NOW, stay, ...e, parties: [ahead, ...e.parties] });
+        expect(busier!).toBeGreaterThanOrEqual(first);
+        expect(behind!).toBeGreaterThanOrEqual(first);
       }),
+      { numRuns: 500 },
     );
   });
 

@@ -26,7 +26,7 @@ const reportRoute = createRoute({
     "The reservations starting from `from` to `to` (local dates, both included), one line per day, service or channel " +
     "that has any, in key order. Parties and covers count the parties that hold (accepted, confirmed, seated or done); " +
     "no-shows the parties expired as no-shows; cancellations the cancelled ones; staff blocks count nowhere. " +
-    "`Accept: text/csv` answers the same lines as CSV (a header line, CRLF line ends). One page: `next_cursor` is null.",
+    "`Accept: text/csv` (or `format=csv`) answers the same lines as CSV (a header line, CRLF line ends). One page: `next_cursor` is null.",
   request: { params: PropertyIdParam, query: ReportQuery },
   responses: {
     200: {
@@ -49,7 +49,7 @@ const wantsCsv = (accept: string | undefined) => /\btext\/csv\b/i.test(accept ??
 export const reportsRouter = createRouter().openapi(reportRoute, async (c) => {
   const q = c.req.valid("query");
   const lines = await reportLines(c, c.req.valid("param").property_id, q);
-  if (wantsCsv(c.req.header("Accept")))
+  if (q.format === "csv" || wantsCsv(c.req.header("Accept")))
     return c.body(toCsv(q.by, lines), 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="report-${q.by}-${q.from}-${q.to}.csv"`,

@@ -16,6 +16,9 @@ export const ReportQuery = z.object({
     .enum(["day", "service", "channel"])
     .default("day")
     .openapi({ description: "one line per day (default), per service or per channel" }),
+  format: z.enum(["json", "csv"]).optional().openapi({
+    description: "`csv` answers CSV as `Accept: text/csv` does: for a download link, which sets no headers",
+  }),
 });
 
 export const ReportLineSchema = z
