@@ -4,10 +4,10 @@
  * -> reactions (what follows a reservation's change) -> features -> kernel. Arrows point down.
  */
 const COMPOSITION = "^worker/(index|app|cron|wiring)\\.ts$";
-const KERNEL = "^worker/((env|config|errors)\\.ts$|lib/|db/|shards/|outbox/|restaurant/)";
-const FEATURES = "^worker/(reservations|customers|availability|properties)/";
-const REACTIONS = "^worker/(messages|webhooks|waitlist|live|payments)/";
-const SURFACES = "^worker/(auth|oauth|public|searchengine|ops|docs|console|shift)/";
+const KERNEL = "^worker/((env|config|errors)\\.ts$|lib/|db/|shards/|outbox/)";
+const FEATURES = "^worker/(restaurant|reservations|customers|availability|properties|audit)/";
+const REACTIONS = "^worker/(messages|webhooks|waitlist|payments)/";
+const SURFACES = "^worker/(auth|oauth|public|searchengine|ops|docs|console|shift|staff)/";
 /** Pure modules: rules and formats, tested without a database or a request. */
 const PURE = [
   "^worker/availability/(engine|rules)\\.ts$",
@@ -18,6 +18,8 @@ const PURE = [
   "^worker/searchengine/google\\.ts$",
   "^worker/payments/outcomes\\.ts$",
   "^worker/shift/quote\\.ts$",
+  "^worker/audit/actor\\.ts$",
+  "^worker/staff/roles\\.ts$",
   "^worker/lib/(localtime|zone)\\.ts$",
 ];
 

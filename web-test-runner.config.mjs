@@ -186,11 +186,7 @@ async function fixtures(ctx, next) {
     return;
   }
   // The console's routes, on the test page's origin (tests/support/console-relay.mjs).
-  if (
-    ctx.path === "/console/session" ||
-    ctx.path.startsWith("/console/api/") ||
-    ctx.path.startsWith("/console/password")
-  )
+  if (/^\/console\/(session|api\/|password|invite\/|link\/|passkey)/.test(ctx.path))
     return relayConsole(ctx, await readBody(ctx.req));
   if (ctx.path === "/fixture/mail") {
     const to = String(ctx.query.to ?? "");

@@ -45,7 +45,7 @@ CREATE TABLE `console_links` (
 	`client_id` integer,
 	`expires_at` text NOT NULL,
 	`used_at` text,
-	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL, `role` text, `staff_id` integer REFERENCES staff_members(id),
 	FOREIGN KEY (`property_id`) REFERENCES `property_directory`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`client_id`) REFERENCES `api_clients`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "console_links_kind_ck" CHECK("console_links"."kind" IN ('reset', 'sign_in'))
@@ -55,20 +55,32 @@ CREATE INDEX `console_links_expires_idx` ON `console_links` (`expires_at`);
 
 CREATE UNIQUE INDEX `console_links_token_uq` ON `console_links` (`token_hash`);
 
-CREATE TABLE `console_sessions` (
+CREATE TABLE "console_sessions" (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`token_hash` text NOT NULL,
 	`property_id` integer NOT NULL,
 	`locale` text NOT NULL,
 	`password_stamp` text NOT NULL,
+	`staff_id` integer,
+	`signer_id` integer,
+	`client_id` integer,
+	`role` text,
 	`expires_at` text NOT NULL,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
-	FOREIGN KEY (`property_id`) REFERENCES `property_directory`(`id`) ON UPDATE no action ON DELETE no action
+	FOREIGN KEY (`property_id`) REFERENCES `property_directory`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`staff_id`) REFERENCES `staff_members`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`signer_id`) REFERENCES `staff_members`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`client_id`) REFERENCES `api_clients`(`id`) ON UPDATE no action ON DELETE no action,
+	CONSTRAINT "console_sessions_who_ck" CHECK(("console_sessions"."staff_id" IS NOT NULL AND "console_sessions"."client_id" IS NULL) OR ("console_sessions"."staff_id" IS NULL AND "console_sessions"."client_id" IS NOT NULL AND "console_sessions"."role" IN ('manager', 'host')))
 );
 
 CREATE INDEX `console_sessions_expires_idx` ON `console_sessions` (`expires_at`);
 
 CREATE INDEX `console_sessions_property_idx` ON `console_sessions` (`property_id`);
+
+CREATE INDEX `console_sessions_signer_idx` ON `console_sessions` (`signer_id`);
+
+CREATE INDEX `console_sessions_staff_idx` ON `console_sessions` (`staff_id`);
 
 CREATE UNIQUE INDEX `console_sessions_token_uq` ON `console_sessions` (`token_hash`);
 
@@ -115,6 +127,20 @@ CREATE INDEX `oauth_codes_expires_idx` ON `oauth_codes` (`expires_at`);
 
 CREATE UNIQUE INDEX `oauth_codes_hash_uq` ON `oauth_codes` (`code_hash`);
 
+CREATE TABLE `passkey_challenges` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`token_hash` text NOT NULL,
+	`challenge` text NOT NULL,
+	`staff_id` integer,
+	`expires_at` text NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`staff_id`) REFERENCES `staff_members`(`id`) ON UPDATE no action ON DELETE no action
+);
+
+CREATE INDEX `passkey_challenges_expires_idx` ON `passkey_challenges` (`expires_at`);
+
+CREATE UNIQUE INDEX `passkey_challenges_token_uq` ON `passkey_challenges` (`token_hash`);
+
 CREATE TABLE `payment_accounts` (
 	`account_id` text PRIMARY KEY NOT NULL,
 	`property_id` integer NOT NULL,
@@ -142,12 +168,29 @@ CREATE INDEX `property_directory_shard_idx` ON `property_directory` (`shard`,`de
 
 CREATE UNIQUE INDEX `property_directory_username_key_uq` ON `property_directory` (`username_key`);
 
+CREATE TRIGGER `property_directory_account_member`
+AFTER INSERT ON `property_directory`
+FOR EACH ROW
+WHEN NEW.`username_key` IS NOT NULL
+BEGIN
+  INSERT INTO `staff_members` (`property_id`, `name`, `role`, `account`) VALUES (NEW.`id`, NEW.`username`, 'owner', 1);
+END;
+
+CREATE TRIGGER `property_directory_account_member_renamed`
+AFTER UPDATE OF `username`, `username_key` ON `property_directory`
+FOR EACH ROW
+WHEN NEW.`username_key` IS NOT NULL
+BEGIN
+  INSERT OR IGNORE INTO `staff_members` (`property_id`, `name`, `role`, `account`) VALUES (NEW.`id`, NEW.`username`, 'owner', 1);
+  UPDATE `staff_members` SET `name` = NEW.`username` WHERE `property_id` = NEW.`id` AND `account` = 1;
+END;
+
 CREATE TRIGGER `property_directory_password_ends_reset_links`
 AFTER UPDATE OF `password_hash` ON `property_directory`
 FOR EACH ROW
 WHEN OLD.`password_hash` IS NOT NEW.`password_hash`
 BEGIN
-  DELETE FROM `console_links` WHERE `property_id` = NEW.`id` AND `kind` = 'reset';
+  DELETE FROM `console_links` WHERE `property_id` = NEW.`id` AND `kind` = 'reset' AND `staff_id` IS NULL;
 END;
 
 CREATE TABLE `property_grants` (
@@ -208,3 +251,73 @@ CREATE TABLE `sign_in_sessions` (
 CREATE INDEX `sign_in_sessions_expires_idx` ON `sign_in_sessions` (`expires_at`);
 
 CREATE UNIQUE INDEX `sign_in_sessions_token_uq` ON `sign_in_sessions` (`token_hash`);
+
+CREATE TABLE `staff_members` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`property_id` integer NOT NULL,
+	`name` text,
+	`email` text,
+	`email_key` text,
+	`role` text NOT NULL,
+	`account` integer DEFAULT false NOT NULL,
+	`password_hash` text,
+	`pin_hash` text,
+	`pin_failures` integer DEFAULT 0 NOT NULL,
+	`pin_locked_until` text,
+	`invite_hash` text,
+	`invite_expires_at` text,
+	`active` integer DEFAULT true NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`last_sign_in_at` text,
+	FOREIGN KEY (`property_id`) REFERENCES `property_directory`(`id`) ON UPDATE no action ON DELETE no action,
+	CONSTRAINT "staff_members_role_ck" CHECK("staff_members"."role" IN ('owner', 'manager', 'host')),
+	CONSTRAINT "staff_members_account_ck" CHECK("staff_members"."account" = 0 OR ("staff_members"."email" IS NULL AND "staff_members"."password_hash" IS NULL)),
+	CONSTRAINT "staff_members_email_ck" CHECK("staff_members"."account" = 1 OR "staff_members"."email_key" IS NOT NULL),
+	CONSTRAINT "staff_members_pin_failures_ck" CHECK("staff_members"."pin_failures" BETWEEN 0 AND 5)
+);
+
+CREATE UNIQUE INDEX `staff_members_account_uq` ON `staff_members` (`property_id`) WHERE "staff_members"."account" = 1;
+
+CREATE INDEX `staff_members_email_idx` ON `staff_members` (`email_key`);
+
+CREATE UNIQUE INDEX `staff_members_invite_uq` ON `staff_members` (`invite_hash`);
+
+CREATE UNIQUE INDEX `staff_members_property_email_uq` ON `staff_members` (`property_id`,`email_key`);
+
+CREATE TRIGGER `staff_members_last_owner`
+BEFORE UPDATE OF `role`, `active` ON `staff_members`
+FOR EACH ROW
+WHEN OLD.`role` = 'owner' AND OLD.`active` = 1 AND (OLD.`account` = 1 OR OLD.`password_hash` IS NOT NULL)
+  AND (NEW.`role` <> 'owner' OR NEW.`active` = 0)
+  AND NOT EXISTS (
+    SELECT 1 FROM `staff_members` s
+    WHERE s.`property_id` = OLD.`property_id` AND s.`id` <> OLD.`id` AND s.`role` = 'owner' AND s.`active` = 1
+      AND (s.`account` = 1 OR s.`password_hash` IS NOT NULL)
+  )
+BEGIN
+  SELECT RAISE(ABORT, 'last_owner');
+END;
+
+CREATE TRIGGER `staff_members_password_ends_reset_links`
+AFTER UPDATE OF `password_hash` ON `staff_members`
+FOR EACH ROW
+WHEN OLD.`password_hash` IS NOT NEW.`password_hash`
+BEGIN
+  DELETE FROM `console_links` WHERE `staff_id` = NEW.`id` AND `kind` = 'reset';
+END;
+
+CREATE TABLE `staff_passkeys` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`staff_id` integer NOT NULL,
+	`credential_id` text NOT NULL,
+	`public_key` text NOT NULL,
+	`counter` integer DEFAULT 0 NOT NULL,
+	`transports` text,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`last_used_at` text,
+	FOREIGN KEY (`staff_id`) REFERENCES `staff_members`(`id`) ON UPDATE no action ON DELETE no action
+);
+
+CREATE UNIQUE INDEX `staff_passkeys_credential_uq` ON `staff_passkeys` (`credential_id`);
+
+CREATE INDEX `staff_passkeys_staff_idx` ON `staff_passkeys` (`staff_id`);

@@ -2,6 +2,45 @@
 -- and its triggers. Written by `npm run db:schema`; do not edit (npm test fails when it is not
 -- what the migrations make).
 
+CREATE TABLE `audit_log` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`property_id` integer NOT NULL,
+	`at` integer DEFAULT (CAST(round((julianday('now') - 2440587.5) * 86400000) AS INTEGER)) NOT NULL,
+	`actor` text NOT NULL,
+	`action` text NOT NULL,
+	`subject` text NOT NULL,
+	`subject_id` integer,
+	`ref` integer,
+	`fields` text,
+	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action
+);
+
+CREATE INDEX `audit_log_property_at_idx` ON `audit_log` (`property_id`,`at`);
+
+CREATE TRIGGER `audit_log_id_in_range` AFTER INSERT ON `audit_log` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `id_range` r WHERE r.`copying` = 0 AND NEW.`id` NOT BETWEEN r.`base` + 1 AND r.`base` + 1000000000000)
+BEGIN
+  SELECT RAISE(ABORT, 'id outside the shard''s range: audit_log');
+END;
+
+CREATE TRIGGER `audit_log_moving_delete` BEFORE DELETE ON `audit_log` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = OLD.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `audit_log_moving_insert` BEFORE INSERT ON `audit_log` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
+CREATE TRIGGER `audit_log_moving_update` BEFORE UPDATE ON `audit_log` FOR EACH ROW
+WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = NEW.`property_id` AND p.`shard_state` <> 'live' AND p.`copying` = 0)
+BEGIN
+  SELECT RAISE(ABORT, 'property_moving');
+END;
+
 CREATE TABLE `catalog_changes` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`property_id` integer NOT NULL,
@@ -340,11 +379,11 @@ CREATE TABLE "messages" (
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "messages_template_ck" CHECK("messages"."template" IN ('confirmation', 'waiting', 'change', 'cancellation', 'reminder', 'offer', 'restaurant_booking', 'restaurant_cancellation', 'restaurant_change', 'payment_due', 'payment_refund', 'payment_no_show_fee', 'payment_expired', 'password_reset')),
+	CONSTRAINT "messages_template_ck" CHECK("messages"."template" IN ('confirmation', 'waiting', 'change', 'cancellation', 'reminder', 'offer', 'restaurant_booking', 'restaurant_cancellation', 'restaurant_change', 'payment_due', 'payment_refund', 'payment_no_show_fee', 'payment_expired', 'password_reset', 'staff_invite')),
 	CONSTRAINT "messages_recipient_ck" CHECK("messages"."recipient" IN ('guest', 'restaurant')),
 	CONSTRAINT "messages_state_ck" CHECK("messages"."state" IN ('pending', 'sent', 'failed', 'cancelled')),
 	CONSTRAINT "messages_sent_ck" CHECK("messages"."state" <> 'sent' OR "messages"."sent_at" IS NOT NULL),
-	CONSTRAINT "messages_reservation_ck" CHECK("messages"."reservation_id" IS NOT NULL OR "messages"."template" = 'password_reset')
+	CONSTRAINT "messages_reservation_ck" CHECK("messages"."reservation_id" IS NOT NULL OR "messages"."template" IN ('password_reset', 'staff_invite'))
 );
 
 CREATE INDEX `messages_due_idx` ON `messages` (`state`,`next_attempt_at`);
@@ -451,6 +490,16 @@ CREATE TABLE "reservation_history" (
 	PRIMARY KEY(`reservation_id`, `seq`),
 	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action
 ) WITHOUT ROWID;
+
+CREATE TRIGGER `reservation_history_audit`
+AFTER INSERT ON `reservation_history`
+FOR EACH ROW
+BEGIN
+  INSERT INTO `audit_log` (`property_id`, `at`, `actor`, `action`, `subject`, `subject_id`, `ref`)
+  SELECT r.`property_id`, NEW.`at`, NEW.`actor`, NEW.`action`, 'reservation', NEW.`reservation_id`, NEW.`seq`
+  FROM `reservations` r JOIN `properties` p ON p.`id` = r.`property_id`
+  WHERE r.`id` = NEW.`reservation_id` AND p.`copying` = 0;
+END;
 
 CREATE TRIGGER `reservation_history_moving_delete` BEFORE DELETE ON `reservation_history` FOR EACH ROW
 WHEN EXISTS (SELECT 1 FROM `properties` p WHERE p.`id` = (SELECT `property_id` FROM `reservations` WHERE `id` = OLD.`reservation_id`) AND p.`shard_state` <> 'live' AND p.`copying` = 0)
@@ -628,7 +677,7 @@ CREATE TABLE `reservations` (
 	`version` integer DEFAULT 0 NOT NULL,
 	`catalog_version` integer,
 	`customer_snapshot` text,
-	`searchengine_user_id` text, `searchengine_token` text, `occasion` text, `allergies` text, `guest` text, `override_pacing` integer DEFAULT false NOT NULL, `status_reason` text, `guest_locale` text, `notify_guest` integer DEFAULT true NOT NULL, `manage_nonce` text, `wait_until_min` integer, `payment` text,
+	`searchengine_user_id` text, `searchengine_token` text, `occasion` text, `allergies` text, `guest` text, `override_pacing` integer DEFAULT false NOT NULL, `status_reason` text, `guest_locale` text, `notify_guest` integer DEFAULT true NOT NULL, `manage_nonce` text, `wait_until_min` integer, `payment` text, `changed_by` text,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`customer_id`) REFERENCES `customers`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`service_id`) REFERENCES `services`(`id`) ON UPDATE no action ON DELETE no action,
@@ -1347,10 +1396,19 @@ CREATE TABLE `webhook_events` (
 	`snapshot` text NOT NULL,
 	`previous` text,
 	`payload` text,
-	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL, `actor` text,
 	FOREIGN KEY (`property_id`) REFERENCES `properties`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`reservation_id`) REFERENCES `reservations`(`id`) ON UPDATE no action ON DELETE no action
 );
+
+CREATE TRIGGER `webhook_events_actor`
+AFTER INSERT ON `webhook_events`
+FOR EACH ROW
+WHEN NEW.`actor` IS NULL AND (SELECT `copying` FROM `properties` WHERE `id` = NEW.`property_id`) = 0
+BEGIN
+  UPDATE `webhook_events` SET `actor` = (SELECT `changed_by` FROM `reservations` WHERE `id` = NEW.`reservation_id`)
+  WHERE `id` = NEW.`id`;
+END;
 
 CREATE TRIGGER `webhook_events_body`
 AFTER INSERT ON `webhook_events`

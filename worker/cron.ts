@@ -1,9 +1,10 @@
 /**
- * The cron (every minute): housekeeping of the control database (the console's expired sessions and
- * links among it), and in every shard the PREPAY
- * expiry, the no-shows, the webhook sweeper and retention. Shards run side by side, a few at a time, each
- * within a time budget of its own: a slow shard stops its own work, never another's.
+ * The cron (every minute): housekeeping of the control database (the console's expired sessions,
+ * links and passkey challenges among it), and in every shard the PREPAY expiry, the no-shows, the
+ * webhook sweeper and retention (the audit log's 13 months among it). Shards run side by side, a few
+ * at a time, each within a time budget of its own: a slow shard stops its own work, never another's.
  */
+import { purgeAudit } from "./audit/audit.repo";
 import { purgeTokens } from "./auth/clients.repo";
 import { config } from "./config";
 import { dropExpiredConsoleRows } from "./console/sessions.repo";
@@ -34,6 +35,16 @@ const PARALLEL_SHARDS = 6;
 const CATALOG_CHANGES_DAYS = 7;
 /** Stripe's applied event ids, kept past its three days of retries. */
 const STRIPE_EVENT_DAYS = 30;
+
+/** The audit log keeps who did what for 13 months: a year of questions, and a month to ask them. */
+const AUDIT_MONTHS = 13;
+
+/** The instant `months` calendar months before `ms`. */
+function monthsBefore(ms: number, months: number): string {
+  const d = new Date(ms);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return d.toISOString();
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -102,6 +113,7 @@ export async function shardWork(env: Bindings, shard: number, until: number): Pr
   await purgeCatalogChanges(shardDb(d1), iso(now() - CATALOG_CHANGES_DAYS * DAY)).catch(
     where("catalog retention"),
   );
+  await purgeAudit(shardDb(d1), monthsBefore(now(), AUDIT_MONTHS), 1000).catch(where("audit retention"));
 }
 
 /** Runs `work` over `items`, at most `width` at a time. */

@@ -9,7 +9,6 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { config } from "./config";
 import type { AppEnv } from "./env";
-import { abortReason } from "./lib/d1";
 
 /** code -> [status, title]. Titles are the API's documented reason phrases, word for word where it documents one. */
 export const ERRORS = {
@@ -34,6 +33,7 @@ export const ERRORS = {
   service_not_available: [403, "service not available"],
   service_forbidden: [403, "service forbidden"],
   app_not_disconnectable: [403, "app cannot be disconnected"],
+  role_required: [403, "role required"],
   cancel_notice_passed: [403, "cancel notice passed"],
   party_arrived: [403, "party has arrived"],
   guest_booking_limit: [403, "guest booking limit reached"],
@@ -51,10 +51,13 @@ export const ERRORS = {
   booking_not_found: [404, "booking not found"],
   app_not_found: [404, "app not found"],
   walk_in_not_found: [404, "walk-in not found"],
+  staff_not_found: [404, "staff member not found"],
   method_not_allowed: [405, "method not allowed"],
   no_service_available: [406, "no service available"],
   no_room_available: [406, "no room available"],
   username_taken: [409, "username taken"],
+  staff_exists: [409, "staff member exists"],
+  last_owner: [409, "last owner"],
   resource_in_use: [409, "resource in use"],
   delivery_not_failed: [409, "delivery not failed"],
   idempotency_key_in_use: [409, "idempotency key in use"],
@@ -70,6 +73,7 @@ export const ERRORS = {
   unsupported_media_type: [415, "unsupported media type"],
   idempotency_key_reused: [422, "idempotency key reused"],
   too_many_requests: [429, "too many requests"],
+  pin_locked: [429, "pin locked"],
   payment_declined: [402, "payment declined"],
   internal_error: [500, "internal error"],
   payment_provider_error: [502, "payment provider error"],
@@ -94,13 +98,42 @@ export class ApiError extends Error {
       headers?: Record<string, string>;
       status?: ContentfulStatusCode;
       /** extension members of the problem (RFC 9457 section 3.2), e.g. the 409's `alternatives` */
-      extensions?: Record<string, unknown>;
+      extensions?: Record<string, string | string[] | number[]>;
     } = {},
   ) {
     super(detail ?? ERRORS[code][1]);
     this.status = options.status ?? (ERRORS[code][0] as ContentfulStatusCode);
     this.title = ERRORS[code][1];
   }
+
+  /** The error as plain data, to cross from a Durable Object to the Worker (a class does not survive the trip). */
+  problem(): Problem {
+    return { code: this.code, detail: this.detail, options: this.options };
+  }
+
+  static fromProblem(p: Problem): ApiError {
+    return new ApiError(p.code, p.detail, p.options);
+  }
+}
+
+/** An ApiError as data (ApiError.problem()). */
+export interface Problem {
+  code: ErrorCode;
+  detail: string | undefined;
+  options: ApiError["options"];
+}
+
+/**
+ * What D1 tells us when a trigger or constraint of ours aborts a batch (RAISE(ABORT, '<reason>')):
+ * the first of `reasons` named in the error or its causes (drizzle and D1 wrap it).
+ */
+export function abortReason<R extends string>(err: unknown, reasons: readonly R[]): R | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const message = String((e as { message?: unknown }).message ?? e);
+    const found = reasons.find((r) => message.includes(r));
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** A 400 "invalid input data" about one field, for rules zod cannot see (cross-field, references). */

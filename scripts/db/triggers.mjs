@@ -38,6 +38,7 @@ export const PROPERTY_TABLES = [
   { table: "stripe_events" },
   { table: "walk_ins" },
   { table: "shift_notes" },
+  { table: "audit_log" },
 ];
 
 /** The row a trigger of each operation sees. */

@@ -89,8 +89,8 @@ describe("the cron's housekeeping of the console", () => {
     const tag = `hk-${r.propertyId}`;
     await env.DB.batch([
       env.DB.prepare(
-        "INSERT INTO console_sessions (token_hash, property_id, locale, password_stamp, expires_at) VALUES (?, ?, 'en', '', ?)",
-      ).bind(`${tag}-gone`, r.propertyId, past),
+        "INSERT INTO console_sessions (token_hash, property_id, locale, password_stamp, staff_id, signer_id, expires_at) SELECT ?, ?, 'en', '', id, id, ? FROM staff_members WHERE property_id = ? AND account = 1",
+      ).bind(`${tag}-gone`, r.propertyId, past, r.propertyId),
       env.DB.prepare(
         "INSERT INTO console_links (token_hash, kind, property_id, expires_at) VALUES (?, 'sign_in', ?, ?)",
       ).bind(`${tag}-link-gone`, r.propertyId, past),

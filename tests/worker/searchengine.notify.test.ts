@@ -203,6 +203,7 @@ describe("the sender", () => {
       snapshot: "{}",
       previous: null,
       payload: null,
+      actor: null,
       createdAt: "",
     };
     const noKey = await sendNotification(

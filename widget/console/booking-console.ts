@@ -6,15 +6,15 @@ import { Task } from "@lit/task";
 import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { now } from "../clock.js";
-import { ConsoleApi } from "./api.js";
+import { ConsoleApi, type Session } from "./api.js";
 import { LiveFeed, liveUrl } from "./live.js";
 import { pickLocale, setLocale, supported } from "./localization.js";
 import { actionError } from "./parts/errors.js";
 import { chosenLocale, languageChooser } from "./parts/language.js";
 import { link, type NavigateDetail } from "./parts/navigate.js";
 import { base, consoleStyles, theme } from "./parts/styles.js";
+import { roleName } from "./parts/words.js";
 import { parseRoute, type Route, routePath, todayIn } from "./router.js";
-import type { Session } from "./types.js";
 import { defineView } from "./views/lazy.js";
 
 /**
@@ -38,6 +38,7 @@ import { defineView } from "./views/lazy.js";
  *
  * @csspart header - the bar with the restaurant's name and the navigation
  * @csspart nav - the navigation links
+ * @csspart who - who is at the console, and their role
  * @csspart link - every link between views
  * @csspart main - the view's frame
  * @csspart error - an error message
@@ -97,8 +98,11 @@ export class BookingConsole extends LitElement {
         text-decoration-thickness: 3px;
         text-underline-offset: 0.35rem;
       }
-      header .language {
+      header .who {
         margin-inline-start: auto;
+        color: var(--_muted);
+      }
+      header .language {
         font-size: 0.9rem;
       }
       header .language select {
@@ -202,7 +206,8 @@ export class BookingConsole extends LitElement {
 
   private onSignedIn = () => {
     this.sessionTask.run();
-    if (this.route.view === "sign-in" || this.route.view === "reset") this.go({ view: "day" }, true);
+    if (this.route.view === "sign-in" || this.route.view === "reset" || this.route.view === "invite")
+      this.go({ view: "day" }, true);
   };
 
   /** Single keys to the views most used at the host stand, never while typing. */
@@ -260,7 +265,12 @@ export class BookingConsole extends LitElement {
     if (changed.has("locale")) void this.applyLocale(this.session);
     const session = this.session;
     if (session && !this.feed && this.live !== "off") {
-      this.feed = new LiveFeed(liveUrl(this.base), () => this.version++);
+      // a session that ended or changed (another role, a switch elsewhere): read it again
+      this.feed = new LiveFeed(
+        liveUrl(this.base),
+        () => this.version++,
+        () => this.sessionTask.run(),
+      );
       this.feed.start();
     }
     if (!session && this.feed) {
@@ -294,18 +304,26 @@ export class BookingConsole extends LitElement {
   }
 
   override render() {
+    const shown = (session: Session | undefined) =>
+      session && !["sign-in", "reset", "invite"].includes(this.route.view)
+        ? this.signedIn(session)
+        : this.signInView();
     return this.sessionTask.render({
-      pending: () => html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
-      complete: (session) =>
-        session && this.route.view !== "sign-in" && this.route.view !== "reset"
-          ? this.signedIn(session)
-          : this.signInView(),
+      // reading the session again (another member took the tablet) keeps the screen as it was meanwhile
+      pending: () =>
+        this.session
+          ? shown(this.session)
+          : html`<p class="muted" role="status">${msg("Loading…", { id: "console.loading" })}</p>`,
+      complete: shown,
       error: (err) => html`<main part="main">${actionError(err)}</main>`,
     });
   }
 
   private signInView() {
-    const route = this.route.view === "reset" ? this.route : ({ view: "sign-in" } as Route);
+    const route =
+      this.route.view === "reset" || this.route.view === "invite"
+        ? this.route
+        : ({ view: "sign-in" } as Route);
     void defineView(route.view);
     return html`<main part="main"><bc-sign-in .api=${this.api} .route=${route}></bc-sign-in></main>`;
   }
@@ -332,14 +350,30 @@ export class BookingConsole extends LitElement {
             ${item({ view: "restaurant" }, msg("Restaurant", { id: "console.nav.restaurant" }), current === "restaurant")}
           </ul>
         </nav>
+        <span class="who" part="who">${session.actor.name ?? ""} · ${roleName(session.role)}</span>
+        <button class="btn secondary small" type="button" @click=${this.openSwitch}>${msg("Switch user", { id: "console.switch" })}</button>
         ${languageChooser(() => (this.locale = undefined))}
         <button class="btn secondary small" type="button" @click=${() => this.signOut()}>${msg("Sign out", { id: "console.signout" })}</button>
       </header>
+      <bc-switch-user .api=${this.api} @console-signed-in=${this.onSwitched}></bc-switch-user>
       ${actionError(this.signOutError)}
       ${this.offline ? html`<p class="message error offline" role="alert" part="offline">${msg("No connection. What is on screen is as it was last read; changes cannot be sent until the connection is back, and the console catches up then.", { id: "console.offline" })}</p>` : nothing}
       <main part="main">${this.view(session, today)}</main>
     `;
   }
+
+  private openSwitch = async () => {
+    await import("./parts/switch-user.js");
+    await customElements.whenDefined("bc-switch-user");
+    (this.renderRoot.querySelector("bc-switch-user") as HTMLElement & { open(): void }).open();
+  };
+
+  /** Another member took the tablet: the session (and role) the views see is theirs from now on. */
+  private onSwitched = (e: Event) => {
+    e.stopPropagation();
+    this.sessionTask.run();
+    this.version++;
+  };
 
   private follow(e: MouseEvent, route: Route) {
     e.preventDefault();

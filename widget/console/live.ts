@@ -17,10 +17,15 @@ export class LiveFeed {
   private failures = 0;
   private stopped = false;
 
-  /** `onChange` is called for every change the server reports, and on every poll. */
+  /**
+   * `onChange` is called for every change the server reports, and on every poll; `onSessionEnded`
+   * when the server closes the socket because the session ended or changed (close code 4001: signed
+   * out elsewhere, deactivated, another role, a new password).
+   */
   constructor(
     private readonly url: string,
     private readonly onChange: (change: Change) => void,
+    private readonly onSessionEnded: () => void = () => {},
   ) {}
 
   start(): void {
@@ -42,7 +47,10 @@ export class LiveFeed {
       this.stopPolling();
     });
     socket.addEventListener("message", (e) => this.receive(e.data));
-    socket.addEventListener("close", () => this.dropped());
+    socket.addEventListener("close", (e) => {
+      if (e.code === SESSION_ENDED) this.onSessionEnded();
+      this.dropped();
+    });
   }
 
   stop(): void {
@@ -87,6 +95,9 @@ export class LiveFeed {
     this.timer = undefined;
   }
 }
+
+/** The close code of a socket whose session ended or changed. */
+const SESSION_ENDED = 4001;
 
 /** The WebSocket address of `<base>/live` on this page's origin. */
 export function liveUrl(base: string, origin = location.origin): string {

@@ -17,7 +17,8 @@ export type Route =
   | { view: "sheet"; date?: string }
   | { view: "reports" }
   | { view: "sign-in" }
-  | { view: "reset"; token: string };
+  | { view: "reset"; token: string }
+  | { view: "invite"; token: string };
 
 export type View = Route["view"];
 
@@ -57,6 +58,8 @@ export function parseRoute(pathname: string, search = ""): Route {
       return { view: "sign-in" };
     case "reset":
       return arg ? { view: "reset", token: arg } : { view: "sign-in" };
+    case "invite":
+      return arg ? { view: "invite", token: arg } : { view: "sign-in" };
     default:
       return { view: "day" };
   }
@@ -80,7 +83,8 @@ export function routePath(route: Route): string {
     case "guest":
       return `${ROOT}/guests/${route.id}`;
     case "reset":
-      return `${ROOT}/reset/${encodeURIComponent(route.token)}`;
+    case "invite":
+      return `${ROOT}/${route.view}/${encodeURIComponent(route.token)}`;
     default:
       return `${ROOT}/${route.view}`;
   }

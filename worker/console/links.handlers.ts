@@ -15,7 +15,7 @@ export const SIGN_IN_LINK_SECONDS = 60;
  * POST /console/links (Property header, already authorised): a link whose first visit signs the
  * browser in to the console as that restaurant. Only the token's hash is kept.
  */
-export async function createSignInLink(c: Context<AppEnv>) {
+export async function createSignInLink(c: Context<AppEnv>, role: "manager" | "host" = "manager") {
   const client = c.get("client");
   // Mounted for the integrator API only; a console session already is the restaurant.
   if (client.console)
@@ -28,6 +28,7 @@ export async function createSignInLink(c: Context<AppEnv>) {
     kind: "sign_in",
     propertyId: c.get("property").id,
     clientId: client.id,
+    role,
     expiresAt,
     createdAt: at,
   });

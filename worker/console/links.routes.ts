@@ -37,8 +37,26 @@ const createLinkRoute = createRoute({
   description:
     `A single-use sign-in link into the restaurant's console for the property of the Property header, valid ${SIGN_IN_LINK_SECONDS} seconds. ` +
     "Following it signs that browser in as the restaurant (a console session) and opens the console; a second visit, or one after it expired, shows the sign-in page instead. " +
-    "Make the link when the user asks to open the console, and send the browser there at once.",
-  request: { headers: propertyHeader },
+    "Make the link when the user asks to open the console, and send the browser there at once. " +
+    "The session acts as the platform (its changes name the app) with the manager role, or the host role when the body asks for it.",
+  request: {
+    headers: propertyHeader,
+    body: {
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              role: z
+                .enum(["manager", "host"])
+                .optional()
+                .openapi({ description: "the console's role for this session (default manager)" }),
+            })
+            .openapi("ConsoleSignInLinkRequest"),
+        },
+      },
+      required: false,
+    },
+  },
   responses: {
     201: json(envelope(SignInLink), "the link and when it expires"),
     ...errorResponses(...PROPERTY_SCOPED, "idempotency_key_in_use", "idempotency_key_reused"),
@@ -46,5 +64,8 @@ const createLinkRoute = createRoute({
 });
 
 export const consoleLinksRouter = createRouter().openapi(createLinkRoute, async (c) =>
-  c.json(await createSignInLink(c), 201),
+  c.json(
+    await createSignInLink(c, (c.req.valid("json") as { role?: "manager" | "host" } | undefined)?.role),
+    201,
+  ),
 );

@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
-import { restaurantObject, SESSION_HEADER } from "../restaurant/restaurant";
+import { ACCOUNT_HEADER, restaurantObject, SESSION_HEADER } from "../lib/restaurant-object";
 import { isOwnOrigin } from "./origin";
 import { sessionOf } from "./session";
 
@@ -20,6 +20,7 @@ export async function openLiveFeed(c: Context<AppEnv>) {
   // the object keeps the socket under its session, whose end closes it
   const upgrade = new Request(c.req.raw, { headers: new Headers(c.req.raw.headers) });
   upgrade.headers.set(SESSION_HEADER, String(session.row.id));
+  if (session.byAccount) upgrade.headers.set(ACCOUNT_HEADER, "1");
   const res = await restaurantObject(c.env, session.entry.id).fetch(upgrade);
   // A fresh response: the object's own has immutable headers, which the Worker's middleware adds to.
   return new Response(null, { status: res.status, webSocket: res.webSocket });

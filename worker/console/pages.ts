@@ -43,6 +43,7 @@ export const SHELL_PATHS = [
   "/console/restaurant",
   "/console/restaurant/:section",
   "/console/reset/:token",
+  "/console/invite/:token",
 ];
 
 export function shell(locale: string): string {

@@ -1,23 +1,24 @@
 /**
  * The forgotten password: an emailed single-use link (30 minutes) to choose a new one.
  *   POST /console/password/forgot {username}: the same 202 whoever asks (no account is told from
- *     another); a live property with an email gets the link, through the messages outbox, in the
- *     restaurant's language. Limited like the sign-in, per username and per address.
+ *     another); the name is a property's username (its link to the property's email) or a member's
+ *     email (a link to it for each restaurant they are staff of), through the messages outbox, in
+ *     the restaurant's language. Limited like the sign-in, per name and per address.
  *   POST /console/password/reset {token, password}: the link works once and only in time (410
- *     link_expired otherwise); the password is set as the change sets it, every session of the
- *     property ends, and nobody is signed in: the owner signs in with the new password.
+ *     link_expired otherwise); the password is set as the change sets it, every session it opened
+ *     ends, and nobody is signed in: the owner (or the member) signs in with the new password.
  * The token is kept hashed (console_links, kind reset); the outbox keeps its nonce, from which the
  * LINK_SECRET makes it again when the message is written out (messages/reset.ts).
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import { ConsolePasswordForgot, ConsolePasswordReset } from "../../shared/console";
 import { resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
 import type { AppEnv, Bindings, ControlDb } from "../env";
 import { ApiError } from "../errors";
-import { sha256Hex } from "../lib/crypto";
+import { hashPassword, sha256Hex } from "../lib/crypto";
 import { callerKey } from "../lib/middleware";
-import { passwordField } from "../lib/openapi";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { addSeconds, nowIso } from "../lib/time";
 import { normaliseUsername, usernameKey } from "../lib/username";
 import { newLink } from "../messages/links";
@@ -27,14 +28,12 @@ import { credentialChanges } from "../properties/credentials";
 import { getPropertyRow } from "../properties/properties.repo";
 import { findByUsername, getEntry, setCredentials } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
-import { asLocale, endEverySession } from "./session";
+import { emailKey, getStaff, membersByEmail, updateStaff } from "../staff/staff.repo";
+import { asLocale, endSessions } from "./session";
 import { bodyOf } from "./session.handlers";
-import { insertConsoleLink, spendConsoleLink } from "./sessions.repo";
+import { accountSessions, insertConsoleLink, signedSessions, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
-
-const Forgot = z.object({ username: z.string().min(1).max(400) });
-const Reset = z.object({ token: z.string().min(1).max(100), password: passwordField });
 
 const logged = (err: unknown) =>
   console.error(
@@ -55,7 +54,7 @@ async function limited(c: Ctx, username: string): Promise<boolean> {
 }
 
 export async function forgotPassword(c: Ctx) {
-  const body = await bodyOf(c, Forgot);
+  const body = await bodyOf(c, ConsolePasswordForgot);
   if (await limited(c, body.username))
     throw new ApiError("too_many_requests", "too many requests for a reset link; retry after 60 seconds", {
       headers: { "Retry-After": "60" },
@@ -65,16 +64,36 @@ export async function forgotPassword(c: Ctx) {
   return c.body(null, 202);
 }
 
-/** A live property with an email: a fresh link kept hashed, and its message in the outbox, sent now. */
-export async function sendResetLink(env: Bindings, control: ControlDb, username: string): Promise<void> {
-  const key = usernameKey(normaliseUsername(username));
-  const entry = key ? await findByUsername(control, key) : undefined;
-  if (!entry) return;
+/**
+ * The reset links a name asks for: a username is the property's own account (its link to the
+ * property's email); an email is each restaurant's member who signed up with it (theirs to it).
+ */
+export async function sendResetLink(env: Bindings, control: ControlDb, name: string): Promise<void> {
   const secret = config(env).linkSecret;
   if (!secret) throw new Error("LINK_SECRET is not set: no reset link can be emailed");
+  const key = usernameKey(normaliseUsername(name));
+  const entry = key ? await findByUsername(control, key) : undefined;
+  if (entry) await mailResetLink(env, control, secret, { entry, staffId: null, to: null });
+  if (!name.includes("@")) return;
+  for (const { member, entry: at } of await membersByEmail(control, emailKey(name.slice(0, 254))))
+    await mailResetLink(env, control, secret, { entry: at, staffId: member.id, to: member.email });
+}
+
+interface ResetTarget {
+  entry: { id: number; shard: number };
+  /** the member whose password it sets; null: the property's own */
+  staffId: number | null;
+  /** the member's email; null: the property's */
+  to: string | null;
+}
+
+/** A live property: a fresh link kept hashed, and its message in the outbox, sent now. */
+async function mailResetLink(env: Bindings, control: ControlDb, secret: string, target: ResetTarget) {
+  const { entry } = target;
   const db = shardDb(openShard(env, entry.shard, { write: true }));
   const property = await getPropertyRow(db, entry.id);
-  if (!property?.email || property.shardState !== "live") return;
+  const to = target.to ?? property?.email;
+  if (!property || !to || property.shardState !== "live") return;
   const link = await newLink(secret, "reset");
   const at = nowIso();
   const expiresAt = addSeconds(at, RESET_MINUTES * 60);
@@ -82,13 +101,14 @@ export async function sendResetLink(env: Bindings, control: ControlDb, username:
     tokenHash: link.hash,
     kind: "reset",
     propertyId: entry.id,
+    staffId: target.staffId,
     expiresAt,
     createdAt: at,
   });
   const locale = asLocale(resolveSettings(property.settings ?? {}).locale);
   await writeResetMessage(db, {
     propertyId: entry.id,
-    to: property.email,
+    to,
     locale,
     link: { nonce: link.nonce!, hash: link.hash, expiresAt },
   });
@@ -96,14 +116,25 @@ export async function sendResetLink(env: Bindings, control: ControlDb, username:
 }
 
 export async function resetPassword(c: Ctx) {
-  const body = await bodyOf(c, Reset);
+  const body = await bodyOf(c, ConsolePasswordReset);
   const control = c.get("control");
   const link = await spendConsoleLink(control, await sha256Hex(body.token), "reset", nowIso());
   const entry = link && (await getEntry(control, link.propertyId));
-  if (!entry || entry.deletedAt)
-    throw new ApiError("link_expired", "this reset link has expired or was used already; ask for a new one");
+  const expired = () =>
+    new ApiError("link_expired", "this reset link has expired or was used already; ask for a new one");
+  if (!link || !entry || entry.deletedAt) throw expired();
+  if (link.staffId !== null) {
+    const member = await getStaff(control, entry.id, link.staffId);
+    // a member deactivated since the link was sent has no password to set
+    if (!member?.active || member.account) throw expired();
+    await updateStaff(control, member.id, { passwordHash: await hashPassword(body.password) });
+    await endSessions(c, entry.id, await signedSessions(control, member.id));
+    return c.json({ data: [{ username: member.email }] }, 200);
+  }
   await setCredentials(control, entry.id, await credentialChanges({ password: body.password }));
-  // the new password ends the property's other reset links (a trigger of the directory)
-  await endEverySession(c, entry.id);
+  // the new password ends the property's other reset links (a trigger of the directory), and the
+  // sessions the old one opened
+  await endSessions(c, entry.id, await accountSessions(control, entry.id));
+  await endSessionSockets(c.env, entry.id, "account");
   return c.json({ data: [{ username: entry.username }] }, 200);
 }

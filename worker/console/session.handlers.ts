@@ -1,30 +1,30 @@
-/** The console's own routes: sign-in, the session, sign-out, the password change, a platform's link (the forgotten password: reset.ts). */
+/**
+ * The console's own routes: sign-in (a member's email, or the property's username for its first
+ * owner), the session, sign-out, a platform's link, an invitation accepted (the forgotten password:
+ * reset.ts; the password change, the PIN switch: member.handlers.ts; passkeys: passkeys.ts).
+ */
 import type { Context } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
+import { ConsoleInviteAccept, ConsoleSignIn } from "../../shared/console";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
-import { sha256Hex } from "../lib/crypto";
-import { passwordField } from "../lib/openapi";
+import { hashPassword, sha256Hex } from "../lib/crypto";
 import { nowIso } from "../lib/time";
-import { checkAccount, checkCurrentPassword } from "../properties/accounts";
-import { credentialChanges } from "../properties/credentials";
-import { getEntry, setCredentials } from "../shards/directory.repo";
+import { type AccountCheck, checkAccount } from "../properties/accounts";
+import { getEntry } from "../shards/directory.repo";
+import { checkStaffAccount } from "../staff/signin";
+import { acceptInvite, accountMember, type StaffRow, updateStaff } from "../staff/staff.repo";
 import {
-  asLocale,
   CONSOLE_PATH,
   endConsoleSession,
-  endEverySession,
   propertyFacts,
   sessionDto,
   sessionOf,
   startConsoleSession,
 } from "./session";
-import { spendConsoleLink } from "./sessions.repo";
+import { findClientName, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
-
-const SignIn = z.object({ username: z.string().min(1).max(400), password: z.string().min(1).max(200) });
-const PasswordChange = z.object({ old_password: z.string().min(1).max(200), new_password: passwordField });
 
 export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.output<T>> {
   const raw = await c.req.json().catch(() => undefined);
@@ -33,19 +33,38 @@ export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.
   return parsed.data;
 }
 
-const tooManyGuesses = (what: string) =>
+export const tooManyGuesses = (what: string) =>
   new ApiError("too_many_requests", `too many ${what}; retry after 60 seconds`, {
     headers: { "Retry-After": "60" },
   });
 
-export async function signIn(c: Ctx) {
-  const body = await bodyOf(c, SignIn);
-  const checked = await checkAccount(c, body.username, body.password);
-  if (!checked.ok && checked.why === "limited") throw tooManyGuesses("sign-in attempts");
-  if (!checked.ok) throw new ApiError("invalid_credentials", "unknown username or wrong password");
-  const facts = await propertyFacts(c, checked.entry);
-  const session = await startConsoleSession(c, checked.entry, facts.locale);
+/** The property's own username: its first owner, while that member is active. */
+async function accountSignIn(c: Ctx, username: string, password: string) {
+  const checked: AccountCheck = await checkAccount(c, username, password);
+  if (!checked.ok) return checked;
+  const member = await accountMember(c.get("control"), checked.entry.id);
+  return member?.active
+    ? { ok: true as const, member, entry: checked.entry }
+    : { ok: false as const, why: "wrong" as const };
+}
+
+/** Opens a session for a member who proved who they are, and answers it. */
+export async function signedIn(c: Ctx, member: StaffRow, entry: Parameters<typeof propertyFacts>[1]) {
+  await updateStaff(c.get("control"), member.id, { lastSignInAt: nowIso() });
+  const facts = await propertyFacts(c, entry);
+  const session = await startConsoleSession(c, entry, facts.locale, { member, signer: member });
   return c.json({ data: [await sessionDto(c, session)] }, 200);
+}
+
+export async function signIn(c: Ctx) {
+  const body = await bodyOf(c, ConsoleSignIn);
+  const checked =
+    body.email !== undefined
+      ? await checkStaffAccount(c, body.email, body.password)
+      : await accountSignIn(c, body.username!, body.password);
+  if (!checked.ok && checked.why === "limited") throw tooManyGuesses("sign-in attempts");
+  if (!checked.ok) throw new ApiError("invalid_credentials", "unknown email or username, or wrong password");
+  return signedIn(c, checked.member, checked.entry);
 }
 
 export async function showSession(c: Ctx) {
@@ -57,32 +76,27 @@ export async function signOut(c: Ctx) {
   return c.body(null, 204);
 }
 
-/** A new password, the old one required; every other session of the property ends (OAuth sign-ins end by their stamp). */
-export async function changePassword(c: Ctx) {
-  const session = sessionOf(c);
-  const body = await bodyOf(c, PasswordChange);
-  const entry = await getEntry(c.get("control"), session.entry.id);
-  const old = entry ? await checkCurrentPassword(c, entry, body.old_password) : "wrong";
-  if (old === "limited") throw tooManyGuesses("password changes");
-  // 403, not 401: the session is good, the proof it offered is not
-  if (!entry || old === "wrong")
-    throw new ApiError("invalid_credentials", "the old password is wrong", { status: 403 });
-  const changes = await credentialChanges({ password: body.new_password });
-  await setCredentials(c.get("control"), entry.id, changes);
-  await endEverySession(c, entry.id);
-  // This browser stays signed in: a fresh session under the new password.
-  await startConsoleSession(
-    c,
-    { ...entry, passwordHash: changes.passwordHash! },
-    asLocale(session.row.locale),
-  );
-  return c.body(null, 204);
+/** POST /console/invite/<token> {name, password}: the invitation spent (once, in 7 days), the member signed in. */
+export async function acceptInvitation(c: Ctx) {
+  const body = await bodyOf(c, ConsoleInviteAccept);
+  const token = c.req.param("token") ?? "";
+  const member =
+    token.length <= 100
+      ? await acceptInvite(c.get("control"), await sha256Hex(token), nowIso(), {
+          name: body.name,
+          passwordHash: await hashPassword(body.password),
+        })
+      : undefined;
+  const entry = member && (await getEntry(c.get("control"), member.propertyId));
+  if (!member || !entry || entry.deletedAt)
+    throw new ApiError("link_expired", "this invitation has expired or was used already; ask for a new one");
+  return signedIn(c, member, entry);
 }
 
 /**
- * A platform's single-use link (60 s): a fresh session for its property, then the console. Only a
- * GET spends it: a HEAD (a link checker, a chat's preview) would leave the browser's GET an
- * expired link, so it is answered without looking.
+ * A platform's single-use link (60 s): a fresh session for its property, as the platform with the
+ * role it asked for, then the console. Only a GET spends it: a HEAD (a link checker, a chat's
+ * preview) would leave the browser's GET an expired link, so it is answered without looking.
  */
 export async function followLink(c: Ctx) {
   if (c.req.method === "HEAD") return c.body(null, 200, { "Cache-Control": "no-store" });
@@ -92,8 +106,14 @@ export async function followLink(c: Ctx) {
       ? await spendConsoleLink(c.get("control"), await sha256Hex(token), "sign_in", nowIso())
       : undefined;
   const entry = link && (await getEntry(c.get("control"), link.propertyId));
-  if (!entry || entry.deletedAt) return c.redirect(`${CONSOLE_PATH}/sign-in?link=expired`, 303);
+  const client = link?.clientId ? await findClientName(c.get("control"), link.clientId) : undefined;
+  if (!link || !entry || entry.deletedAt || !client)
+    return c.redirect(`${CONSOLE_PATH}/sign-in?link=expired`, 303);
   const facts = await propertyFacts(c, entry);
-  await startConsoleSession(c, entry, facts.locale);
+  await startConsoleSession(c, entry, facts.locale, {
+    clientId: client.id,
+    clientName: client.name,
+    role: link.role ?? "manager",
+  });
   return c.redirect(CONSOLE_PATH, 303);
 }

@@ -3,21 +3,28 @@
  * /console, kept hashed in the control database. It slides: each request moves its end to 12
  * hours on, never past 7 days after sign-in. Its CSRF token is derived from the token under
  * another label, so a page of another site can neither read nor compute it; every write carries
- * it in X-CSRF-Token. A session also ends when the property's password changes (its stamp).
+ * it in X-CSRF-Token. A session names who is at the console: a member of staff (the one who signed
+ * in, or another whose PIN switched to them), read with the session on every request, so a member
+ * deactivated or given another role is so at their next request; or the platform whose sign-in link
+ * opened it, with the role it asked for. A session also ends when the password of the member who
+ * signed in changes (its stamp).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { ConsoleSession as ConsoleSessionDto } from "../../shared/console";
 import { LOCALES, type Locale, resolveSettings } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { addSeconds, nowIso } from "../lib/time";
 import { passwordStamp } from "../properties/accounts";
 import { getPropertyRow } from "../properties/properties.repo";
-import { endSessionSockets } from "../restaurant/restaurant";
 import type { DirectoryRow } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
+import type { Role } from "../staff/roles";
 import * as repo from "./sessions.repo";
+import { endSessionRows } from "./sessions.repo";
 
 export const CONSOLE_PATH = "/console";
 const COOKIE = "console_session";
@@ -26,11 +33,51 @@ const MAX_SECONDS = 7 * 86400;
 /** A session is moved on at most once a minute: reads do not each cost a write. */
 const SLIDE_STEP_MS = 60_000;
 
+/** Who is at a console: their role, the member (null for a platform's session) and how their changes are recorded. */
+export interface Who {
+  role: Role;
+  staffId: number | null;
+  name: string | null;
+  /** the key their changes record (audit/actor.ts): staff:<id>, or client:<id> for a platform */
+  actor: string;
+  /** the platform's API client (null for a member) */
+  clientId: number | null;
+}
+
 export interface ConsoleSession {
   row: repo.ConsoleSessionRow;
   entry: DirectoryRow;
   csrf: string;
+  who: Who;
+  /** opened by the property's own username and password: its password's change ends it */
+  byAccount: boolean;
 }
+
+type Member = NonNullable<repo.FoundSession["member"]>;
+
+/** Who opens a session: a member (and the one whose credentials opened it), or a platform with a role. */
+export type Opener =
+  | { member: Member; signer: Member }
+  | { clientId: number; clientName: string; role: "manager" | "host" };
+
+/** The stamp of the credentials a member signs in with: the directory's password for the account member, else their own. */
+export const stampOf = (signer: Member, entry: DirectoryRow) =>
+  (signer.account ? passwordStamp(entry.passwordHash) : passwordStamp(signer.passwordHash)) ?? "";
+
+const memberWho = (m: Member): Who => ({
+  role: m.role,
+  staffId: m.id,
+  name: m.name,
+  actor: `staff:${m.id}`,
+  clientId: null,
+});
+const platformWho = (clientId: number, name: string, role: Role): Who => ({
+  role,
+  staffId: null,
+  name,
+  actor: `client:${clientId}`,
+  clientId,
+});
 
 const csrfOf = (token: string) => sha256Hex(`console-csrf:${token}`);
 const secure = (c: Context<AppEnv>) => new URL(c.req.url).protocol === "https:";
@@ -43,11 +90,12 @@ function slidEnd(createdAt: string): string {
   return [next, cap].sort()[0]!;
 }
 
-/** Signs the browser in as the property: a new session, its cookie; answers it. */
+/** Signs the browser in: a new session for who opens it, its cookie; answers it. */
 export async function startConsoleSession(
   c: Context<AppEnv>,
   entry: DirectoryRow,
   locale: Locale,
+  opener: Opener,
 ): Promise<ConsoleSession> {
   const token = randomToken("con_", 32);
   const at = nowIso();
@@ -55,7 +103,13 @@ export async function startConsoleSession(
     tokenHash: await sha256Hex(token),
     propertyId: entry.id,
     locale,
-    passwordStamp: passwordStamp(entry.passwordHash) ?? "",
+    ...("member" in opener
+      ? {
+          staffId: opener.member.id,
+          signerId: opener.signer.id,
+          passwordStamp: stampOf(opener.signer, entry),
+        }
+      : { clientId: opener.clientId, role: opener.role, passwordStamp: "" }),
     expiresAt: addSeconds(at, SLIDE_SECONDS),
     createdAt: at,
   });
@@ -66,7 +120,23 @@ export async function startConsoleSession(
     path: CONSOLE_PATH,
     maxAge: MAX_SECONDS,
   });
-  return { row, entry, csrf: await csrfOf(token) };
+  const who =
+    "member" in opener
+      ? memberWho(opener.member)
+      : platformWho(opener.clientId, opener.clientName, opener.role);
+  const byAccount = "member" in opener && opener.signer.account;
+  return { row, entry, csrf: await csrfOf(token), who, byAccount };
+}
+
+/** Who a found session is for, or undefined when it no longer holds (a member gone, a password changed). */
+function whoOf(found: repo.FoundSession): Who | undefined {
+  const { session, entry, member, signer, client } = found;
+  if (entry.deletedAt) return undefined;
+  if (session.clientId !== null)
+    return client && session.role ? platformWho(client.id, client.name, session.role) : undefined;
+  const live = (m: Member | null): m is Member => !!m && m.active && m.propertyId === entry.id;
+  if (!live(member) || !live(signer) || stampOf(signer, entry) !== session.passwordStamp) return undefined;
+  return memberWho(member);
 }
 
 /** The browser's live session, moved on by this request; undefined when there is none. */
@@ -74,19 +144,16 @@ export async function currentConsoleSession(c: Context<AppEnv>): Promise<Console
   const token = getCookie(c, COOKIE);
   if (!token || token.length > 100) return undefined;
   const found = await repo.findConsoleSession(c.get("control"), await sha256Hex(token), nowIso());
-  if (
-    !found ||
-    found.entry.deletedAt ||
-    passwordStamp(found.entry.passwordHash) !== found.session.passwordStamp
-  )
-    return undefined;
+  const who = found && whoOf(found);
+  if (!found || !who) return undefined;
+  const byAccount = found.signer?.account ?? false;
   const row = found.session;
   const end = slidEnd(row.createdAt);
   if (Date.parse(end) - Date.parse(row.expiresAt) >= SLIDE_STEP_MS) {
     await repo.slideConsoleSession(c.get("control"), row.id, end);
     row.expiresAt = end;
   }
-  return { row, entry: found.entry, csrf: await csrfOf(token) };
+  return { row, entry: found.entry, csrf: await csrfOf(token), who, byAccount };
 }
 
 /** Signs the browser out: its cookie, its row, its live sockets. */
@@ -96,10 +163,10 @@ export async function endConsoleSession(c: Context<AppEnv>, session: ConsoleSess
   await endSessionSockets(c.env, session.entry.id, [session.row.id]);
 }
 
-/** Every session of a property ends (its password changed): their rows, and every live socket of its consoles. */
-export async function endEverySession(c: Context<AppEnv>, propertyId: number): Promise<void> {
-  await repo.endPropertySessions(c.get("control"), propertyId);
-  await endSessionSockets(c.env, propertyId, "all");
+/** These sessions of a property end: their rows, and their live sockets. */
+export async function endSessions(c: Context<AppEnv>, propertyId: number, ids: number[]): Promise<void> {
+  await endSessionRows(c.get("control"), ids);
+  await endSessionSockets(c.env, propertyId, ids);
 }
 
 /** The write's X-CSRF-Token is the session's (403 csrf_token_invalid otherwise). */
@@ -144,13 +211,20 @@ export async function propertyFacts(c: Context<AppEnv>, entry: DirectoryRow) {
   };
 }
 
-/** The session as the console's page reads it. */
-export async function sessionDto(c: Context<AppEnv>, session: ConsoleSession) {
+/** The session as the console's page reads it: the restaurant, who is at the console and their role. */
+export async function sessionDto(c: Context<AppEnv>, session: ConsoleSession): Promise<ConsoleSessionDto> {
+  const { who } = session;
   return {
     property: await propertyFacts(c, session.entry),
     csrf_token: session.csrf,
     locale: session.row.locale,
     expires_at: session.row.expiresAt,
+    staff: who.staffId === null ? null : { id: who.staffId, name: who.name, role: who.role },
+    role: who.role,
+    actor:
+      who.clientId === null
+        ? { kind: "staff", id: who.staffId, name: who.name }
+        : { kind: "app", id: who.clientId, name: who.name },
   };
 }
 

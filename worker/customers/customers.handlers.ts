@@ -1,9 +1,10 @@
 /** /customers of the property of the request: list and search, find, update, merge and erase. */
+
 import type { Context } from "hono";
 import { resolveSettings } from "../../shared/schemas";
+import { givenFields, recordChange, requestActor } from "../audit/audit";
 import type { AppEnv, Db } from "../env";
-import { ApiError } from "../errors";
-import { abortReason } from "../lib/d1";
+import { ApiError, abortReason } from "../errors";
 import { decodeCursor, idCursor, page } from "../lib/pagination";
 import type { CustomerFields, CustomerRow } from "./customers.repo";
 import * as repo from "./customers.repo";
@@ -19,7 +20,7 @@ import { eraseCustomer } from "./erasure";
 
 type Ctx = Context<AppEnv>;
 
-const actor = (c: Ctx) => c.get("client").actor;
+const actor = requestActor;
 
 /** The customers with their counts, in the property's clock. */
 async function present(c: Ctx, rows: CustomerRow[]) {
@@ -65,6 +66,12 @@ export async function updateCustomer(c: Ctx, id: number, body: CustomerUpdateBod
   await checkEmailFree(db, propertyId, current.id, fields.email);
   const updated = await writeCustomer(db, current.id, fields);
   if (!updated) throw new ApiError("user_not_found", `customer ${current.id} was merged away a moment ago`);
+  await recordChange(c, {
+    action: "updated",
+    subject: "customer",
+    subjectId: current.id,
+    fields: givenFields(body),
+  });
   return { data: await present(c, [updated]) };
 }
 
@@ -79,6 +86,12 @@ export async function mergeCustomer(c: Ctx, id: number, body: MergeRequest) {
       "user_not_found",
       `customer ${source.id} or ${into.id} was erased or merged away a moment ago`,
     );
+  await recordChange(c, {
+    action: "merged",
+    subject: "customer",
+    subjectId: into.id,
+    fields: [`from:${source.id}`],
+  });
   return { data: await present(c, [merged]) };
 }
 
@@ -86,5 +99,6 @@ export async function eraseCustomerOf(c: Ctx, id: number) {
   const db = c.get("db");
   const customer = await requireCustomer(db, c.get("property").id, id);
   await eraseCustomer(c.env, db, customer, actor(c));
+  await recordChange(c, { action: "erased", subject: "customer", subjectId: customer.id });
   return { data: [customer.id] };
 }

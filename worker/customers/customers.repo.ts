@@ -4,6 +4,7 @@
  * customer merged away, and no copy of erased personal data survives in the reservations, their
  * history, their webhook outbox or what the erasure's caller adds (their emails).
  */
+
 import { and, asc, eq, gt, inArray, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import {
   customers,
@@ -13,7 +14,8 @@ import {
   webhookEvents,
 } from "../db/shard.schema";
 import type { Db } from "../env";
-import { abortReason, type Statement } from "../lib/d1";
+import { abortReason } from "../errors";
+import type { Statement } from "../lib/d1";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
 import { GUEST_WRITTEN_OUT, phoneMatches } from "../reservations/guest.repo";
@@ -160,7 +162,12 @@ export async function mergeCustomers(
     db
       .update(reservations)
       // a guest who leaned on the source's record keeps its details, not those of `into`
-      .set({ customerId: into.id, guest: GUEST_WRITTEN_OUT, version: sql`${reservations.version} + 1` })
+      .set({
+        customerId: into.id,
+        guest: GUEST_WRITTEN_OUT,
+        changedBy: actor,
+        version: sql`${reservations.version} + 1`,
+      })
       // not once the source is erased: its reservations stay, and its delete below then fails
       .where(
         and(
@@ -171,12 +178,12 @@ export async function mergeCustomers(
     // first, so that its email is free for `into`
     db.delete(customers).where(eq(customers.id, source.id)),
     db.update(customers).set(fields).where(eq(customers.id, into.id)).returning(),
-  ] as unknown as Parameters<Db["batch"]>[0]);
+  ]);
   const results = await batch.catch((err: unknown) => {
     if (abortReason(err, ["FOREIGN KEY constraint failed"] as const)) return undefined;
     throw err;
   });
-  return (results?.[3] as CustomerRow[] | undefined)?.[0];
+  return results?.[3][0];
 }
 
 // What of a reservation is personal: its guest, the customer's details it copied, and the words
@@ -234,7 +241,7 @@ export async function eraseCustomer(
     // event says so); one that leaned on the record has it written out first (no change, no event).
     db
       .update(reservations)
-      .set({ guest: GUEST_WRITTEN_OUT })
+      .set({ guest: GUEST_WRITTEN_OUT, changedBy: actor })
       .where(and(eq(reservations.customerId, id), isNull(reservations.guest))),
     db
       .update(customers)
@@ -242,7 +249,7 @@ export async function eraseCustomer(
       .where(eq(customers.id, id)),
     db
       .update(reservations)
-      .set({ ...ERASED_RESERVATION, version: sql`${reservations.version} + 1` })
+      .set({ ...ERASED_RESERVATION, changedBy: actor, version: sql`${reservations.version} + 1` })
       .where(eq(reservations.customerId, id)),
     // after the update above, whose own events carried the data as it was
     db
@@ -268,5 +275,5 @@ export async function eraseCustomer(
       .set({ changes: sql.raw(`json_remove(changes, ${PERSONAL_HISTORY})`) })
       .where(inArray(reservationHistory.reservationId, theirs)),
     ...alsoScrub(theirs),
-  ] as unknown as Parameters<Db["batch"]>[0]);
+  ]);
 }

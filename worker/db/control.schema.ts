@@ -10,6 +10,9 @@ import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } fro
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
 
+/** A member of staff's role, from the most to the least trusted (worker/staff/roles.ts). */
+export const STAFF_ROLES = ["owner", "manager", "host"] as const;
+
 export const apiClients = sqliteTable(
   "api_clients",
   {
@@ -301,6 +304,13 @@ export const consoleSessions = sqliteTable(
     locale: text("locale").notNull(),
     /** the salt of the password hash signed in with: a changed password ends the session */
     passwordStamp: text("password_stamp").notNull(),
+    /** who is at the console now: the member who signed in, or whose PIN switched to them */
+    staffId: integer("staff_id").references(() => staffMembers.id),
+    /** the member whose password or passkey opened the session (their password stamp is the session's) */
+    signerId: integer("signer_id").references(() => staffMembers.id),
+    /** a platform's sign-in link: the platform (API client) acting, and the role it asked for */
+    clientId: integer("client_id").references(() => apiClients.id),
+    role: text("role", { enum: STAFF_ROLES }),
     expiresAt: text("expires_at").notNull(),
     createdAt: createdAt(),
   },
@@ -311,6 +321,13 @@ export const consoleSessions = sqliteTable(
     index("console_sessions_property_idx").on(t.propertyId),
     // housekeeping
     index("console_sessions_expires_idx").on(t.expiresAt),
+    // a member deactivated, their role or password changed: their sessions
+    index("console_sessions_staff_idx").on(t.staffId),
+    index("console_sessions_signer_idx").on(t.signerId),
+    check(
+      "console_sessions_who_ck",
+      sql`(${t.staffId} IS NOT NULL AND ${t.clientId} IS NULL) OR (${t.staffId} IS NULL AND ${t.clientId} IS NOT NULL AND ${t.role} IN ('manager', 'host'))`,
+    ),
   ],
 );
 
@@ -332,6 +349,10 @@ export const consoleLinks = sqliteTable(
       .references(() => propertyDirectory.id),
     /** sign_in: the API client that asked for the link */
     clientId: integer("client_id").references(() => apiClients.id),
+    /** sign_in: the role the platform's session acts with (manager unless it asked for host) */
+    role: text("role", { enum: ["manager", "host"] }),
+    /** reset: the member of staff whose own password it sets (null: the property's own, its first owner's) */
+    staffId: integer("staff_id").references(() => staffMembers.id),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
     createdAt: createdAt(),
@@ -342,5 +363,109 @@ export const consoleLinks = sqliteTable(
     // housekeeping
     index("console_links_expires_idx").on(t.expiresAt),
     check("console_links_kind_ck", sql`${t.kind} IN ('reset', 'sign_in')`),
+  ],
+);
+
+/**
+ * A restaurant's staff: each person's own sign-in to the console, with a role (worker/staff/roles.ts).
+ * The property's own username and password are its first owner (`account`: that row has no email
+ * nor password of its own, the directory's are its; a trigger of the directory makes it). An
+ * invitee's row waits with only the invitation's hash (`invite_hash`, single use, 7 days) until
+ * they choose a name and password. A PIN switches the person at a shared tablet: 5 wrong tries
+ * lock it for 15 minutes. Rows are never deleted: a deactivated member keeps their name in the
+ * history and the audit.
+ */
+export const staffMembers = sqliteTable(
+  "staff_members",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => propertyDirectory.id),
+    /** null until an invitee whose inviter gave no name chooses one */
+    name: text("name"),
+    /** as given; null for the account member */
+    email: text("email"),
+    /** the email's comparison form: NFKC, lower case */
+    emailKey: text("email_key"),
+    role: text("role", { enum: STAFF_ROLES }).notNull(),
+    /** the property's own username and password (the directory's), its first owner */
+    account: integer("account", { mode: "boolean" }).notNull().default(false),
+    /** an invitee's own password, once they accepted (the account member's is the directory's) */
+    passwordHash: text("password_hash"),
+    pinHash: text("pin_hash"),
+    pinFailures: integer("pin_failures").notNull().default(0),
+    pinLockedUntil: text("pin_locked_until"),
+    /** SHA-256 of the pending invitation's token; null once used */
+    inviteHash: text("invite_hash"),
+    inviteExpiresAt: text("invite_expires_at"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    lastSignInAt: text("last_sign_in_at"),
+  },
+  (t) => [
+    // the staff list and the invitation of an email already there
+    uniqueIndex("staff_members_property_email_uq").on(t.propertyId, t.emailKey),
+    // sign-in by email, whichever restaurant it is at
+    index("staff_members_email_idx").on(t.emailKey),
+    // following an invitation: token -> its member
+    uniqueIndex("staff_members_invite_uq").on(t.inviteHash),
+    // one account member a property
+    uniqueIndex("staff_members_account_uq").on(t.propertyId).where(sql`${t.account} = 1`),
+    check("staff_members_role_ck", sql`${t.role} IN ('owner', 'manager', 'host')`),
+    check(
+      "staff_members_account_ck",
+      sql`${t.account} = 0 OR (${t.email} IS NULL AND ${t.passwordHash} IS NULL)`,
+    ),
+    check("staff_members_email_ck", sql`${t.account} = 1 OR ${t.emailKey} IS NOT NULL`),
+    check("staff_members_pin_failures_ck", sql`${t.pinFailures} BETWEEN 0 AND 5`),
+  ],
+);
+
+/** A member's passkeys (WebAuthn credentials, @simplewebauthn/server): the public key and its counter only. */
+export const staffPasskeys = sqliteTable(
+  "staff_passkeys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    staffId: integer("staff_id")
+      .notNull()
+      .references(() => staffMembers.id),
+    /** the credential's id, base64url */
+    credentialId: text("credential_id").notNull(),
+    /** its COSE public key, base64url */
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    /** JSON: the authenticator's transports, handed back to the browser */
+    transports: text("transports", { mode: "json" }).$type<string[]>(),
+    createdAt: createdAt(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [
+    // a passkey sign-in: credential -> its member
+    uniqueIndex("staff_passkeys_credential_uq").on(t.credentialId),
+    // a member's passkeys
+    index("staff_passkeys_staff_idx").on(t.staffId),
+  ],
+);
+
+/**
+ * WebAuthn challenges waiting for their answer (5 minutes, single use): a passkey sign-in's (the
+ * browser holds the token in a cookie) or a signed-in member's new passkey (`staff_id`).
+ */
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    challenge: text("challenge").notNull(),
+    staffId: integer("staff_id").references(() => staffMembers.id),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // the answer: token -> its challenge
+    uniqueIndex("passkey_challenges_token_uq").on(t.tokenHash),
+    // housekeeping
+    index("passkey_challenges_expires_idx").on(t.expiresAt),
   ],
 );

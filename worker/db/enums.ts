@@ -15,7 +15,10 @@ export const MESSAGE_TEMPLATES = [
   "payment_no_show_fee",
   "payment_expired",
   "password_reset",
+  "staff_invite",
 ] as const;
+/** The messages about the restaurant's console accounts rather than a reservation (no reservation_id). */
+export const ACCOUNT_TEMPLATES = ["password_reset", "staff_invite"] as const;
 export const MESSAGE_STATES = ["pending", "sent", "failed", "cancelled"] as const;
 /** A waiting-list offer's life. */
 export const OFFER_STATES = ["open", "claimed", "declined", "expired"] as const;

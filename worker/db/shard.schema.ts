@@ -20,7 +20,7 @@ import {
 import type { TableLayout } from "../../shared/floor";
 import type { PaymentAccount, PaymentPolicy, PaymentState } from "../../shared/payment";
 import { CHANNELS, RESERVATION_STATUSES } from "../../shared/schemas";
-import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES, WALK_IN_STATES } from "./enums";
+import { ACCOUNT_TEMPLATES, MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES, WALK_IN_STATES } from "./enums";
 
 /** A guest as typed on one reservation. */
 export interface Guest {
@@ -342,6 +342,12 @@ export const reservations = sqliteTable(
      */
     searchengineUserId: text("searchengine_user_id"),
     searchengineToken: text("searchengine_token"),
+    /**
+     * Who made the last change, as its history entry names them ("staff:<id>", "client:<id>",
+     * "guest", ...): the outbox trigger's event takes it from here (migrations/shard 0033), whatever
+     * order the change's batch writes its history in.
+     */
+    changedBy: text("changed_by"),
     // No created_at or updated_at: the history has the time of every change (the "created" entry
     // first), and nothing read them (48 bytes a reservation, kept for good).
   },
@@ -407,7 +413,7 @@ export const reservationHistory = sqliteTable(
     /** the entry's number within its reservation, from 1 (history.repo.ts insertHistory) */
     seq: integer("seq").notNull(),
     at: epochMillis("at").notNull().default(NOW_MILLIS),
-    /** "client:<id>", "guest" or "system" */
+    /** who: "staff:<id>", "client:<id>", "guest", "searchengine" or "system" (worker/audit/actor.ts) */
     actor: text("actor").notNull(),
     action: text("action").notNull(),
     fromStatus: text("from_status"),
@@ -623,6 +629,8 @@ export const webhookEvents = sqliteTable(
     snapshot: text("snapshot").notNull(),
     previous: text("previous"),
     payload: text("payload"),
+    /** who made the change (the reservation's changed_by, copied by a trigger): the payload's `actor` */
+    actor: text("actor"),
     createdAt: createdAt(),
   },
   (_t) => [
@@ -759,7 +767,10 @@ export const messages = sqliteTable(
     check("messages_recipient_ck", sql`${t.recipient} IN ('guest', 'restaurant')`),
     check("messages_state_ck", sql`${t.state} IN ${oneOf(MESSAGE_STATES)}`),
     check("messages_sent_ck", sql`${t.state} <> 'sent' OR ${t.sentAt} IS NOT NULL`),
-    check("messages_reservation_ck", sql`${t.reservationId} IS NOT NULL OR ${t.template} = 'password_reset'`),
+    check(
+      "messages_reservation_ck",
+      sql`${t.reservationId} IS NOT NULL OR ${t.template} IN ${oneOf(ACCOUNT_TEMPLATES)}`,
+    ),
   ],
 );
 
@@ -885,5 +896,38 @@ export const idRange = sqliteTable(
     check("id_range_one_ck", sql`${t.id} = 1`),
     check("id_range_base_ck", sql`${t.base} >= 0`),
     check("id_range_copying_ck", sql`${t.copying} IN (0, 1)`),
+  ],
+);
+
+// ---------- the audit log (worker/audit) ----------
+
+/**
+ * Who changed what in a restaurant, kept 13 months (the cron drops older rows): every change of a
+ * reservation (a trigger copies its history entry's who and what, `ref` its number, migrations/shard
+ * 0033), and of its guests, catalog, settings, staff and apps (written by the code right after the
+ * change). `fields` names what changed, never its values: a guest's details stay out of it.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id),
+    at: epochMillis("at").notNull().default(NOW_MILLIS),
+    /** "staff:<id>", "client:<id>", "guest", "searchengine" or "system" */
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    /** what was changed: reservation, customer, room, table, service, closure, property, staff, app */
+    subject: text("subject").notNull(),
+    subjectId: integer("subject_id"),
+    /** a reservation's: its history entry's number */
+    ref: integer("ref"),
+    /** JSON: the names of the fields that changed */
+    fields: text("fields", { mode: "json" }).$type<string[]>(),
+  },
+  (t) => [
+    // GET /properties/{id}/audit: a restaurant's rows by time, newest first; the retention purge
+    index("audit_log_property_at_idx").on(t.propertyId, t.at),
   ],
 );

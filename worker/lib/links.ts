@@ -1,12 +1,13 @@
 /**
  * The tokens of the secret links emails carry (a reservation's manage and pay links, a waiting-list
- * offer, a password reset): HMAC-SHA256(LINK_SECRET, purpose:nonce), so any later message or answer
- * can give the link again while the database keeps only the nonce and the token's SHA-256.
+ * offer, a password reset, a staff invitation): HMAC-SHA256(LINK_SECRET, purpose:nonce), so any
+ * later message or answer can give the link again while the database keeps only the nonce and the
+ * token's SHA-256.
  * worker/messages/links.ts makes new links.
  */
 import { base64url, sha256Hex } from "./crypto";
 
-export type LinkPurpose = "manage" | "offer" | "reset";
+export type LinkPurpose = "manage" | "offer" | "reset" | "invite";
 
 const keys = new Map<string, Promise<CryptoKey>>();
 const encoder = new TextEncoder();

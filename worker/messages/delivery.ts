@@ -15,6 +15,7 @@ import { type Due, enqueue } from "../outbox/queue";
 import { retryDelay } from "../outbox/retry";
 import type { TakeDue } from "../outbox/senders";
 import { shardD1, shardDb } from "../shards/shards";
+import { composeInvite } from "./invite";
 import {
   type ClaimedMessage,
   heldLeases,
@@ -222,7 +223,8 @@ const sendable = (s: SendContext): s is Sendable => !!s.message && !!s.property 
  * commits.
  */
 async function prepare(env: Bindings, ctx: SendContext): Promise<Ready> {
-  if (ctx.message?.template === "password_reset") return prepareReset(env, ctx);
+  if (ctx.message?.template === "password_reset" || ctx.message?.template === "staff_invite")
+    return prepareAccount(env, ctx);
   if (!sendable(ctx)) return { skip: "the reservation is gone" };
   const to = String(ctx.message.to_address);
   if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw, kept: true };
@@ -232,12 +234,13 @@ async function prepare(env: Bindings, ctx: SendContext): Promise<Ready> {
   return { to, raw: await compose(config(env), ctx, snapshot) };
 }
 
-/** A console password reset: about the restaurant's account, no reservation. */
-async function prepareReset(env: Bindings, ctx: SendContext): Promise<Ready> {
+/** A console password reset or a staff invitation: about the restaurant's console, no reservation. */
+async function prepareAccount(env: Bindings, ctx: SendContext): Promise<Ready> {
   if (!ctx.message || !ctx.property || ctx.property.deleted_at) return { skip: "the restaurant is gone" };
   const to = String(ctx.message.to_address);
   if (typeof ctx.message.raw === "string") return { to, raw: ctx.message.raw, kept: true };
-  const composed = await composeReset(config(env), ctx.message, ctx.property);
+  const compose = ctx.message.template === "staff_invite" ? composeInvite : composeReset;
+  const composed = await compose(config(env), ctx.message, ctx.property);
   return "skip" in composed ? composed : { to, raw: composed.raw };
 }
 

@@ -1,8 +1,9 @@
 /**
  * The secret links emails carry: a reservation's manage link, a waiting-list offer's claim
- * link and a console password reset link. Each token is HMAC-SHA256(LINK_SECRET, purpose:nonce), so a message written long after
- * the booking (a reminder, an offer) can carry it again, while the database keeps only the
- * random nonce and the token's SHA-256: a copy of the database opens no reservation and no account.
+ * link, a console password reset link and a staff invitation. Each token is
+ * HMAC-SHA256(LINK_SECRET, purpose:nonce), so a message written long after the booking (a reminder,
+ * an offer) can carry it again, while the database keeps only the random nonce and the token's
+ * SHA-256: a copy of the database opens no reservation and no account.
  */
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { type LinkPurpose, linkToken } from "../lib/links";

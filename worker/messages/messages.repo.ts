@@ -8,7 +8,7 @@ import type { Db } from "../env";
 import { randomToken } from "../lib/crypto";
 import { takeDueFrom } from "../outbox/outbox.repo";
 import type { TakeDue } from "../outbox/senders";
-import type { Locale, PlannedMessage, ResetSnapshot } from "./types";
+import type { InviteSnapshot, Locale, PlannedMessage, ResetSnapshot } from "./types";
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -40,15 +40,15 @@ export function insertMessages(
   );
 }
 
-/** A message about the restaurant's account (a console password reset): no reservation, to the restaurant. */
+/** A message about the restaurant's console accounts (a password reset, a staff invitation): no reservation. */
 export async function insertAccountMessage(
   db: Db,
   m: {
     propertyId: number;
-    template: "password_reset";
+    template: "password_reset" | "staff_invite";
     to: string;
     locale: Locale;
-    snapshot: ResetSnapshot;
+    snapshot: ResetSnapshot | InviteSnapshot;
     dueAt: number;
   },
 ): Promise<void> {
@@ -70,7 +70,7 @@ export async function insertAccountMessage(
  * row (SQLite's changes()): a message that exists only if its offer was made.
  */
 export function insertMessageIfChanged(
-  d1: D1Database,
+  d1: D1Database | D1DatabaseSession,
   propertyId: number,
   m: PlannedMessage,
 ): D1PreparedStatement {

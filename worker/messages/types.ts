@@ -1,14 +1,16 @@
 /** What a message is, as the outbox stores it. Pure: no imports of Hono or drizzle. */
 import type { Channel, Locale } from "../../shared/schemas";
-import { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "../db/enums";
+import { ACCOUNT_TEMPLATES, MESSAGE_STATES, MESSAGE_TEMPLATES } from "../db/enums";
 
 export type { Locale };
-export { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES };
+export { MESSAGE_STATES, MESSAGE_TEMPLATES };
 
 /** What a message about a reservation tells. */
-export type Template = Exclude<(typeof MESSAGE_TEMPLATES)[number], "password_reset">;
+export type Template = Exclude<(typeof MESSAGE_TEMPLATES)[number], (typeof ACCOUNT_TEMPLATES)[number]>;
 
-export const RESERVATION_TEMPLATES = MESSAGE_TEMPLATES.filter((t): t is Template => t !== "password_reset");
+export const RESERVATION_TEMPLATES = MESSAGE_TEMPLATES.filter(
+  (t): t is Template => !(ACCOUNT_TEMPLATES as readonly string[]).includes(t),
+);
 
 /**
  * A console password reset: to the property's email, about its account, with no reservation
@@ -18,9 +20,12 @@ export interface ResetSnapshot {
   reset: { nonce: string; token_hash: string; expires_at: string };
 }
 
-export type MessageState = (typeof MESSAGE_STATES)[number];
+/** A staff invitation: to the invitee's email, about the restaurant's console, with no reservation. */
+export interface InviteSnapshot {
+  invite: { nonce: string; token_hash: string; expires_at: string; role: string; name: string | null };
+}
 
-export type OfferState = (typeof OFFER_STATES)[number];
+export type MessageState = (typeof MESSAGE_STATES)[number];
 
 export type Recipient = "guest" | "restaurant";
 
@@ -95,5 +100,3 @@ export interface MessagePlan {
   messages: PlannedMessage[];
   dropReminder: boolean;
 }
-
-export const NO_MESSAGES: MessagePlan = { messages: [], dropReminder: false };

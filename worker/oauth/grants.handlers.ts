@@ -4,7 +4,9 @@
  * cannot disconnect); through the integrator API a client sees and disconnects only its own
  * grant, never another platform's. Disconnecting revokes the grant as the connected-apps page does.
  */
+
 import type { Context } from "hono";
+import { recordChange } from "../audit/audit";
 import { findClient } from "../auth/clients.repo";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
@@ -46,5 +48,6 @@ export async function disconnectApp(c: Ctx, propertyId: number, clientId: string
   if (!app || !granted)
     throw new ApiError("app_not_found", `no app ${clientId} is connected to property ${propertyId}`);
   await revokeGrant(c.env, c.get("control"), app.id, propertyId);
+  await recordChange(c, { action: "disconnected", subject: "app", subjectId: app.id });
   return { data: [clientId] };
 }

@@ -65,6 +65,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "stripe_events", where: own, key: "rowid", sequenced: false },
   { name: "walk_ins", where: own, key: "id", sequenced: true },
   { name: "shift_notes", where: own, key: "rowid", sequenced: false },
+  { name: "audit_log", where: own, key: "id", sequenced: true },
 ];
 
 export function movedTable(name: string): MovedTable {

@@ -1,17 +1,10 @@
 /**
- * Who a money step is by, in the words of a reservation's history ("client:<id>",
- * "console:<property_id>", "guest", "system"...): kept here, in one place, so a richer actor (a named
- * member of staff) plugs in without touching the steps.
+ * Who a money step is by, in the words of a reservation's history: the parties of the audit's one
+ * actor model (audit/actor.ts: a member of staff at the console, an app, the guest, the system), and
+ * Stripe telling us of the guest's own payment (shown as the system, named "stripe").
  */
-import type { Context } from "hono";
-import type { AppEnv } from "../env";
+export { GUEST, SYSTEM } from "../audit/actor";
+/** The caller of an API request: the console's member of staff (`staff:<id>`) or an app (`client:<id>`). */
+export { requestActor } from "../audit/audit";
 
-/** Stripe telling us of the guest's own payment, or the cron. */
 export const STRIPE = "stripe";
-export const SYSTEM = "system";
-export const GUEST = "guest";
-
-/** The caller of an API request (an integrator's client, or the restaurant's console). */
-export function requestActor(c: Context<AppEnv>): string {
-  return c.get("client").actor;
-}

@@ -1,5 +1,6 @@
 /** The payments API's handlers: the restaurant's Stripe account, refunds and no-show fees. */
 import type { Context } from "hono";
+import { recordChange } from "../audit/audit";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { authoriseProperty } from "../properties/authorise";
@@ -21,6 +22,12 @@ export async function connectAccount(
     { control: c.get("control"), db: c.get("db"), stripe: config(c.env).stripe, property },
     { return_url: back, refresh_url: body.refresh_url ?? back },
   );
+  await recordChange(c, {
+    action: "connected",
+    subject: "property",
+    subjectId: propertyId,
+    fields: ["payment_account"],
+  });
   return c.json({ data: [link] }, 200);
 }
 

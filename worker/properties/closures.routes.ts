@@ -1,5 +1,6 @@
 /** /closures of the property named by the Property header. */
 import { catalogRouter, catalogRoutes } from "../lib/crud";
+import { catalogWritten } from "./catalog.audit";
 import { closures } from "./closures.handlers";
 import { ClosureCreate, ClosureSchema, ClosureUpdate } from "./closures.schemas";
 
@@ -12,4 +13,4 @@ const routes = catalogRoutes({
   notFound: "closure_not_found",
 });
 
-export const closuresRouter = catalogRouter(routes, closures);
+export const closuresRouter = catalogRouter(routes, closures, catalogWritten("closure"));

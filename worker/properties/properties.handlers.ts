@@ -1,11 +1,13 @@
 /** The properties a client acts on: list, find, create, update and delete. */
+
 import type { Context } from "hono";
+import { givenFields, recordChange } from "../audit/audit";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { namesNothing } from "../lib/crud";
 import { decodeCursor, encodeCursor, idCursor } from "../lib/pagination";
-import { endSessionSockets } from "../restaurant/restaurant";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { authoriseProperty } from "./authorise";
 import { changeCredentials, createProperty, deleteProperty, propertiesPage } from "./lifecycle";
 import { toPropertyDto, updateProperty } from "./properties.repo";
@@ -69,7 +71,9 @@ export async function changeProperty(c: Ctx, id: number, { password, ...body }: 
     ...(changed.passwordHash && { passwordHash: changed.passwordHash }),
   });
   // the console's sessions ended with the old password (by its stamp): their live sockets too
-  if (changed.passwordHash) await endSessionSockets(c.env, id, "all");
+  if (changed.passwordHash) await endSessionSockets(c.env, id, "account");
+  const fields = givenFields({ ...body, ...(password !== undefined && { password: true }) });
+  await recordChange(c, { action: "updated", subject: "property", subjectId: id, fields });
   return { data: [toPropertyDto(updated)] };
 }
 

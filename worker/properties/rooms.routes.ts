@@ -1,5 +1,6 @@
 /** /rooms of the property named by the Property header. */
 import { catalogRouter, catalogRoutes } from "../lib/crud";
+import { catalogWritten } from "./catalog.audit";
 import { rooms } from "./rooms.handlers";
 import { RoomCreate, RoomSchema, RoomUpdate } from "./rooms.schemas";
 
@@ -13,4 +14,4 @@ const routes = catalogRoutes({
   deleteErrors: ["resource_in_use"],
 });
 
-export const roomsRouter = catalogRouter(routes, rooms);
+export const roomsRouter = catalogRouter(routes, rooms, catalogWritten("room"));

@@ -1,5 +1,6 @@
 /** /services of the property named by the Property header. */
 import { catalogRouter, catalogRoutes } from "../lib/crud";
+import { catalogWritten } from "./catalog.audit";
 import { services } from "./services.handlers";
 import { ServiceCreate, ServiceSchema, ServiceUpdate } from "./services.schemas";
 
@@ -13,4 +14,4 @@ const routes = catalogRoutes({
   deleteErrors: ["resource_in_use"],
 });
 
-export const servicesRouter = catalogRouter(routes, services);
+export const servicesRouter = catalogRouter(routes, services, catalogWritten("service"));

@@ -1,5 +1,6 @@
 /** /tables of the property named by the Property header: single tables and groups of tables. */
 import { catalogRouter, catalogRoutes } from "../lib/crud";
+import { catalogWritten } from "./catalog.audit";
 import { tables } from "./tables.handlers";
 import { TableCreate, TableSchema, TableUpdate } from "./tables.schemas";
 
@@ -14,4 +15,4 @@ const routes = catalogRoutes({
   deleteErrors: ["resource_in_use"],
 });
 
-export const tablesRouter = catalogRouter(routes, tables);
+export const tablesRouter = catalogRouter(routes, tables, catalogWritten("table"));

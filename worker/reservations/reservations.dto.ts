@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { owesPayment } from "../../shared/payment";
 import { resolveSettings } from "../../shared/schemas";
+import { type Actor, actorOf } from "../audit/actor";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { storedToken } from "../lib/links";
@@ -49,12 +50,13 @@ export async function payUrl(
   return token && `${origin}/p/${encodeURIComponent(publicKey)}/pay/${token}`;
 }
 
-/** One history entry, its instant on the restaurant's wall clock. */
-export function toHistoryDto(h: HistoryRow, tz: string) {
+/** One history entry, its instant on the restaurant's wall clock, who made it by key and by name. */
+export function toHistoryDto(h: HistoryRow, tz: string, actors: ReadonlyMap<string, Actor>) {
   return {
     id: h.seq,
     at: toLocalDateTime(tz, h.at, true),
     actor: h.actor,
+    by: actorOf(h.actor, actors),
     action: h.action,
     from_status: h.fromStatus,
     to_status: h.toStatus,

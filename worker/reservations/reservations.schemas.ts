@@ -11,6 +11,7 @@ import {
   type ReservationStatus,
   textField,
 } from "../../shared/schemas";
+import { ActorSchema } from "../audit/audit.schemas";
 import { stayEndDate, toLocalDateTime } from "../lib/localtime";
 import { emailField } from "../lib/openapi";
 import { paginationQuery } from "../lib/pagination";
@@ -389,7 +390,12 @@ export const HistoryItem = z
       .int()
       .openapi({ description: "the entry's number within its reservation: 1, 2, ... in order" }),
     at: z.string().openapi({ description: "local wall clock with milliseconds" }),
-    actor: z.string().openapi({ example: "client:12" }),
+    actor: z.string().openapi({
+      description:
+        "who made the change, as a key: staff:<id> (a member of staff in the console), client:<id> (an app), guest, searchengine or system; console:<property_id> on entries made before the console had staff",
+      example: "staff:12",
+    }),
+    by: ActorSchema.openapi({ description: "who made the change, with their name" }),
     action: z.string().openapi({ example: "checkin" }),
     from_status: z.string().nullable(),
     to_status: z.string().nullable(),

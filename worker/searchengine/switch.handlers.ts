@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { recordChange } from "../audit/audit";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { setSwitch } from "./searchengine.repo";
@@ -18,5 +19,11 @@ export async function applySwitch(c: Context<AppEnv>, body: { enable_searchengin
     );
   }
   await setSwitch(c.get("db"), c.get("property").id, body.enable_searchengine);
+  await recordChange(c, {
+    action: "updated",
+    subject: "property",
+    subjectId: c.get("property").id,
+    fields: ["enable_searchengine"],
+  });
   return { status: "ACCEPTED" as const };
 }

@@ -16,6 +16,7 @@ export const SEQUENCED_TABLES = [
   "messages",
   "waitlist_offers",
   "walk_ins",
+  "audit_log",
 ] as const;
 
 /** Every table of a shard, for `ops shards`. */

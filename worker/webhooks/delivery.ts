@@ -6,6 +6,7 @@
  */
 
 import { config } from "../config";
+import { controlDb } from "../db/handles";
 import type { Bindings } from "../env";
 import { now as clockNow, nowIso } from "../lib/clock";
 import { enqueue } from "../outbox/queue";
@@ -90,7 +91,7 @@ async function attemptClaimed(env: Bindings, d1: D1Database, claimed: repo.Claim
   if (!claimed.length) return;
   const { retryScale: scale, webhookTimeoutMs: timeoutMs } = config(env);
   const at = iso(clockNow());
-  const prepared = await prepareSends(d1, claimed);
+  const prepared = await prepareSends(env, d1, claimed);
   const outcomes = await Promise.all(claimed.map((c) => outcomeOf(env, d1, c, prepared, timeoutMs)));
   const closings = closingsOf(d1, claimed, outcomes, scale, at);
   await runClosings(d1, closings);
@@ -144,7 +145,7 @@ function closingsOf(
 }
 
 /** What the claimed deliveries need to be sent: their targets and their events' bodies, in two round trips. */
-async function prepareSends(d1: D1Database, claimed: repo.ClaimedDelivery[]) {
+async function prepareSends(env: Bindings, d1: D1Database, claimed: repo.ClaimedDelivery[]) {
   const targets = await repo.sendTargets(d1, claimed).catch((err: unknown) => err as Error);
   if (targets instanceof Error)
     return {
@@ -155,8 +156,7 @@ async function prepareSends(d1: D1Database, claimed: repo.ClaimedDelivery[]) {
     (t): t is repo.SendTarget => !(t instanceof Error) && !!t.sub && !transports.has(t.sub.webhook_type),
   );
   const bodies = await fixedPayloads(
-    shardDb(d1),
-    d1,
+    { db: shardDb(d1), d1, control: controlDb(env.DB) },
     webhooks.map((t) => t.event),
   ).catch((err: unknown) => new Map(webhooks.map((t) => [t.event.id, err as Error])));
   return { targets, bodies };

@@ -1,13 +1,17 @@
 /**
- * The body of a webhook: `{id, type, created_at, property_id, data: {reservation,
- * previous_attributes?}}`. The reservation is shown as GET /reservations/{id} shows it, from
+ * The body of a webhook: `{id, type, created_at, property_id, actor, data: {reservation,
+ * previous_attributes?}}`, `actor` who made the change ({kind, id, name}, its name read at the
+ * first attempt). The reservation is shown as GET /reservations/{id} shows it, from
  * the row the outbox trigger copied at the change (its customer's details included), so a late
  * delivery still tells what happened then, not what the reservation has become since. Only the
  * names of its service, room and tables are read at the first attempt.
  */
 
+import { z } from "zod";
 import { resolveSettings } from "../../shared/schemas";
-import type { Db } from "../env";
+import { actorOf } from "../audit/actor";
+import { namedActors } from "../audit/actors.repo";
+import type { ControlDb, Db } from "../env";
 import { loadRelated, type Related, type ReservationRow } from "../reservations/reservations.repo";
 import { toReservationDto } from "../reservations/reservations.schemas";
 import { type EventRow, fixPayloadStatement, propertySettings } from "./webhooks.repo";
@@ -24,15 +28,21 @@ function rowFromSnapshot(json: string): ReservationRow {
   } as ReservationRow;
 }
 
+/** The customer's details as a snapshot holds them: its text, or the object the trigger's json() made of it. */
+const SnapshotCustomer = z.object({
+  first_name: z.string().nullable().default(null),
+  last_name: z.string().nullable().default(null),
+  email: z.string().nullable().default(null),
+  phone: z.string().nullable().default(null),
+});
+
 /** The related records, with the row's customer as its snapshot recorded it (when it did). */
 function withSnapshotCustomer(related: Related, row: ReservationRow): Related {
-  if (row.customerId === null || !row.customerSnapshot) return related;
-  const c = row.customerSnapshot as unknown as {
-    first_name: string | null;
-    last_name: string | null;
-    email: string | null;
-    phone: string | null;
-  };
+  const raw: unknown = row.customerSnapshot;
+  if (row.customerId === null || !raw) return related;
+  const parsed = SnapshotCustomer.safeParse(typeof raw === "string" ? JSON.parse(raw) : raw);
+  if (!parsed.success) return related;
+  const c = parsed.data;
   const known = related.customers.get(row.customerId);
   const customer = {
     ...known!,
@@ -57,12 +67,25 @@ function previousAttributes(
   return out;
 }
 
-/** The bodies of events of one property, on one read of its settings and related records. */
-export async function buildPayloads(
-  db: Db,
+/** Where payloads are built from: the property's shard, and the control database for actors' names. */
+export interface PayloadSources {
+  db: Db;
+  d1: D1Database;
+  control: ControlDb;
+}
+
+/** The bodies of events of one property, on one read of its settings, related records and actors. */
+async function buildPayloads(
+  src: Omit<PayloadSources, "d1">,
   propertyId: number,
   events: EventRow[],
 ): Promise<Map<number, string>> {
+  const { db } = src;
+  const actors = await namedActors(
+    src.control,
+    propertyId,
+    events.flatMap((e) => (e.actor ? [e.actor] : [])),
+  );
   const tz = resolveSettings(await propertySettings(db, propertyId)).timezone;
   const rows = events.map((e) => ({
     event: e,
@@ -90,15 +113,12 @@ export async function buildPayloads(
         type: event.type,
         created_at: event.createdAt,
         property_id: event.propertyId,
+        actor: event.actor ? actorOf(event.actor, actors) : null,
         data,
       }),
     );
   }
   return out;
-}
-
-export async function buildPayload(db: Db, event: EventRow): Promise<string> {
-  return (await buildPayloads(db, event.propertyId, [event])).get(event.id)!;
 }
 
 /**
@@ -107,10 +127,10 @@ export async function buildPayload(db: Db, event: EventRow): Promise<string> {
  * or why there is none (an erasure rewrote the event meanwhile: the next attempt builds it again).
  */
 export async function fixedPayloads(
-  db: Db,
-  d1: D1Database,
+  src: PayloadSources,
   events: EventRow[],
 ): Promise<Map<number, string | Error>> {
+  const { d1 } = src;
   const out = new Map<number, string | Error>();
   const todo = new Map<number, EventRow[]>();
   for (const e of new Map(events.map((e) => [e.id, e])).values()) {
@@ -120,7 +140,7 @@ export async function fixedPayloads(
   if (!todo.size) return out;
   const built = await Promise.all(
     [...todo].map(([propertyId, list]) =>
-      buildPayloads(db, propertyId, list).catch((err: unknown) => err as Error),
+      buildPayloads(src, propertyId, list).catch((err: unknown) => err as Error),
     ),
   );
   const pending = [...todo.values()].flatMap((list, i) => list.map((e) => ({ e, body: built[i]! })));

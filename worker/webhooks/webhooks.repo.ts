@@ -363,7 +363,7 @@ export async function sendTargets(
     // the body from webhook_event_bodies (an event with an undelivered delivery always has one)
     d1
       .prepare(
-        `SELECT e.id, ${WEBHOOK_ID("e")} AS uid, e.property_id AS propertyId, e.reservation_id AS reservationId, e.type, b.snapshot, b.previous, b.payload, e.created_at AS createdAt
+        `SELECT e.id, ${WEBHOOK_ID("e")} AS uid, e.property_id AS propertyId, e.reservation_id AS reservationId, e.type, b.snapshot, b.previous, b.payload, e.actor, e.created_at AS createdAt
          FROM webhook_events e LEFT JOIN webhook_event_bodies b ON b.event_id = e.id WHERE e.id IN (SELECT value FROM json_each(?))`,
       )
       .bind(ids("event_id")),

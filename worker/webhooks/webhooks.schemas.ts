@@ -1,5 +1,6 @@
 /** The shapes of webhook subscriptions and their deliveries, shared by the contracts and the DTOs. */
 import { z } from "@hono/zod-openapi";
+import { ActorSchema } from "../audit/audit.schemas";
 import { urlField } from "../lib/openapi";
 import { Reservation } from "../reservations/reservations.schemas";
 
@@ -119,6 +120,9 @@ const eventFields = {
     .string()
     .openapi({ description: "when the change happened (UTC)", example: "2026-11-22T10:15:00.000Z" }),
   property_id: z.number().int(),
+  actor: ActorSchema.nullable().openapi({
+    description: "who made the change (null on events written before changes named who made them)",
+  }),
 };
 
 export const ReservationCreatedEvent = z

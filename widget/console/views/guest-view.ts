@@ -7,10 +7,12 @@ import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
+import type { Customer, ReservationListItem } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
+import { customersLike } from "../parts/reads.js";
+import { atLeast } from "../parts/roles.js";
 import { statusText } from "../parts/words.js";
-import type { Customer, Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
 
 const fullName = (c: Pick<Customer, "first_name" | "last_name">) =>
@@ -36,8 +38,11 @@ export class GuestView extends ConsoleView {
   private data = new Task(this, {
     task: async ([id], { signal }) => {
       const [customer, reservations] = await Promise.all([
-        this.api.customer(id, signal),
-        this.api.guestReservations(id, signal),
+        this.api.one(this.api.GET("/customers/{id}", { params: { path: { id } }, signal })),
+        // a guest's reservations, on any day
+        this.api.list(
+          this.api.GET("/reservations", { params: { query: { customer_id: id, limit: 100 } }, signal }),
+        ),
       ]);
       return { customer, reservations };
     },
@@ -46,7 +51,9 @@ export class GuestView extends ConsoleView {
 
   private found = new Task(this, {
     task: async ([text], { signal }) =>
-      text.length >= 2 ? (await this.api.customers(text, signal)).filter((c) => c.id !== this.recordId) : [],
+      text.length >= 2
+        ? (await customersLike(this.api, text, signal)).filter((c) => c.id !== this.recordId)
+        : [],
     args: () => [this.search] as const,
   });
 
@@ -62,7 +69,7 @@ export class GuestView extends ConsoleView {
     });
   }
 
-  private show(c: Customer, reservations: Reservation[]) {
+  private show(c: Customer, reservations: ReservationListItem[]) {
     return html`
       <h1 tabindex="-1">${fullName(c)}${c.banned ? html` <span class="badge alert">${msg("Banned", { id: "console.guest.banned" })}</span>` : nothing}</h1>
       <dl class="summary">
@@ -75,34 +82,40 @@ export class GuestView extends ConsoleView {
         <dt>${msg("Last visit", { id: "console.guest.last" })}</dt><dd>${c.last_visit ? formatDate(c.last_visit, this.locale, "long") : "—"}</dd>
       </dl>
       <div aria-live="polite">${this.said ? html`<p class="message success" role="status">${this.said}</p>` : nothing}</div>
-      ${this.profile(c)} ${this.list(reservations)} ${this.merge(c)}
+      ${this.profile(c)} ${this.list(reservations)} ${this.manager ? this.merge(c) : nothing}
     `;
+  }
+
+  /** A manager changes every field of a guest; a host their notes (the Worker holds the same line). */
+  private get manager(): boolean {
+    return atLeast(this.session.role, "manager");
   }
 
   private profile(c: Customer) {
     const err = this.saveError;
+    const readOnly = !this.manager;
     return html`<section aria-labelledby="profile-title">
       <h2 id="profile-title">${msg("Profile", { id: "console.guest.profile" })}</h2>
       <form part="profile" class="grid" @submit=${(e: SubmitEvent) => this.save(e)} novalidate>
-        <label>${msg("Tags (comma separated)", { id: "console.guest.tags" })}<input name="tags" .value=${c.tags.join(", ")} aria-invalid=${invalid(err, "tags")} aria-describedby="e-tags" /></label>
+        <label>${msg("Tags (comma separated)", { id: "console.guest.tags" })}<input name="tags" ?readonly=${readOnly} .value=${c.tags.join(", ")} aria-invalid=${invalid(err, "tags")} aria-describedby="e-tags" /></label>
         ${fieldError(err, "tags", "e-tags")}
-        <label>${msg("Allergies", { id: "console.badge.allergies" })}<textarea name="allergies" .value=${c.allergies ?? ""} aria-invalid=${invalid(err, "allergies")} aria-describedby="e-allergies"></textarea></label>
+        <label>${msg("Allergies", { id: "console.badge.allergies" })}<textarea name="allergies" ?readonly=${readOnly} .value=${c.allergies ?? ""} aria-invalid=${invalid(err, "allergies")} aria-describedby="e-allergies"></textarea></label>
         ${fieldError(err, "allergies", "e-allergies")}
         <label>${msg("Notes (staff only)", { id: "console.field.notes" })}<textarea name="notes" .value=${c.notes ?? ""} aria-invalid=${invalid(err, "notes")} aria-describedby="e-gnotes"></textarea></label>
         ${fieldError(err, "notes", "e-gnotes")}
-        <label><input type="checkbox" name="banned" style="width:auto;display:inline;min-height:0" ?checked=${c.banned} /> ${msg("Banned from booking", { id: "console.guest.ban" })}</label>
+        ${readOnly ? nothing : html`<label><input type="checkbox" name="banned" style="width:auto;display:inline;min-height:0" ?checked=${c.banned} /> ${msg("Banned from booking", { id: "console.guest.ban" })}</label>`}
         <div class="actions"><button class="btn" type="submit">${msg("Save changes", { id: "console.res.save" })}</button></div>
       </form>
       ${err instanceof Error && !(err as { errors?: unknown[] }).errors?.length ? actionError(err) : nothing}
     </section>`;
   }
 
-  private list(reservations: Reservation[]) {
+  private list(reservations: ReservationListItem[]) {
     return html`<section aria-labelledby="guest-res-title">
       <h2 id="guest-res-title">${msg("Reservations", { id: "console.guest.reservations" })}</h2>
       ${
         reservations.length
-          ? html`<ul>${reservations.map((r) => html`<li>${link({ view: "reservation", id: r.id }, `${formatDate(r.start_date ?? r.start_day ?? "", this.locale, "long")} ${formatTime(r.start_hour, this.locale)}`)} · ${r.pax} · ${statusText(r)}</li>`)}</ul>`
+          ? html`<ul>${reservations.map((r) => html`<li>${link({ view: "reservation", id: r.id }, `${formatDate(r.start_date, this.locale, "long")} ${formatTime(r.start_hour, this.locale)}`)} · ${r.pax} · ${statusText(r)}</li>`)}</ul>`
           : html`<p class="muted">${msg("No reservations.", { id: "console.guest.noreservations" })}</p>`
       }
     </section>`;
@@ -145,12 +158,10 @@ export class GuestView extends ConsoleView {
     this.saveError = undefined;
     this.said = "";
     try {
-      await this.api.updateCustomer(this.recordId, {
-        tags,
-        allergies: text("allergies"),
-        notes: text("notes"),
-        banned: data.get("banned") === "on",
-      });
+      const body = this.manager
+        ? { tags, allergies: text("allergies"), notes: text("notes"), banned: data.get("banned") === "on" }
+        : { notes: text("notes") };
+      await this.api.done(this.api.PUT("/customers/{id}", { params: { path: { id: this.recordId } }, body }));
       this.said = msg("Saved.", { id: "console.saved" });
       this.data.run();
     } catch (err) {
@@ -162,7 +173,12 @@ export class GuestView extends ConsoleView {
     if (!this.other) return;
     this.mergeError = undefined;
     try {
-      await this.api.merge(this.other.id, c.id);
+      await this.api.done(
+        this.api.POST("/customers/{id}/merge", {
+          params: { path: { id: this.other.id } },
+          body: { into: c.id },
+        }),
+      );
       this.said = msg("Merged.", { id: "console.guest.merged" });
       this.other = undefined;
       this.search = "";

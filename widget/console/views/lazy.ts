@@ -23,6 +23,7 @@ const loaders: Record<View, () => Promise<void>> = {
   reports: async () => define("bc-reports-view", (await import("./reports-view.js")).ReportsView),
   "sign-in": async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),
   reset: async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),
+  invite: async () => define("bc-sign-in", (await import("./sign-in.js")).SignIn),
 };
 
 /** Defines the view's element (it renders once defined; Lit keeps the properties set before). */
