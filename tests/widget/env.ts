@@ -85,10 +85,14 @@ export async function profile() {
   };
 }
 
-/** A free (date, service, time) for `pax`, from the first date on, skipping `skip` entries. */
-export async function freeTime(pax: number, skip = 0) {
+/**
+ * A free (date, service, time) for `pax`, from the first date on, skipping `skip` entries. `lastDay`:
+ * on the last of the two weeks, clear of what the file's other tests booked near the first date.
+ */
+export async function freeTime(pax: number, skip = 0, { lastDay = false } = {}) {
   const p = await profile();
-  const days = await slots(p.first_date, pax, 14);
+  let days = await slots(p.first_date, pax, 14);
+  if (lastDay) days = days.filter((d) => d.services.some((s) => s.times.length)).slice(-1);
   let n = 0;
   for (const d of days)
     for (const s of d.services)
