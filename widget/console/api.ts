@@ -11,6 +11,7 @@ import type {
   HistoryItem,
   Message,
   Occasion,
+  PaymentAccount,
   Property,
   Reservation,
   Role,
@@ -388,6 +389,41 @@ export class ConsoleApi {
     return this.send(this.api(`/properties/${this.propertyId}/apps/${encodeURIComponent(clientId)}`), {
       method: "DELETE",
     });
+  }
+
+  // Payments: the restaurant's Stripe account (owners) and a reservation's money steps (managers).
+
+  /** The restaurant's Stripe account; undefined while none is connected (404). */
+  async paymentAccount(signal?: AbortSignal): Promise<PaymentAccount | undefined> {
+    try {
+      return await this.one<PaymentAccount>(this.api(`/properties/${this.propertyId}/payments/account`), {
+        signal,
+      });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** Stripe's onboarding link for the restaurant's account (made on the first call), back to `returnUrl`. */
+  connectPayments(returnUrl: string): Promise<{ url: string; expires_at: string }> {
+    return this.one(this.api(`/properties/${this.propertyId}/payments/account`), {
+      method: "POST",
+      body: { return_url: returnUrl },
+    });
+  }
+
+  /** Refunds `amount` (minor units; all that is left when undefined) of the reservation's payment. */
+  refund(id: number, amount?: number): Promise<Reservation> {
+    return this.one<Reservation>(this.api(`/reservations/${id}/payment/refund`), {
+      method: "POST",
+      body: amount === undefined ? {} : { amount },
+    });
+  }
+
+  /** Charges a guarantee's no-show fee on the card the guest saved. */
+  noShowFee(id: number): Promise<Reservation> {
+    return this.one<Reservation>(this.api(`/reservations/${id}/payment/no-show-fee`), { method: "POST" });
   }
 
   customers(search: string, signal?: AbortSignal, limit = 8): Promise<Customer[]> {

@@ -2,9 +2,35 @@
  * The integrator API's shapes as the console reads them (a subset: only what the screens show).
  * Types only: nothing here reaches the bundle.
  */
+import type { PaymentMode, PaymentPolicy, PaymentStatus } from "../../shared/payment.js";
 import type { Channel, Occasion, ReservationStatus } from "../../shared/schemas.js";
 
-export type { Channel, Occasion, ReservationStatus };
+export type { Channel, Occasion, PaymentMode, PaymentPolicy, ReservationStatus };
+
+/** A reservation's money (its read-only `payment`); amounts in the currency's minor units. */
+export interface ReservationPayment {
+  mode: PaymentMode;
+  amount: number;
+  currency: string;
+  status: PaymentStatus;
+  amount_refunded: number;
+  paid_at: string | null;
+  card: { brand: string; last4: string } | null;
+  refund_until: string;
+  no_show_fee: number | null;
+  no_show_charged: number | null;
+  failure: string | null;
+  refund_pending: number;
+  pay_url: string | null;
+}
+
+/** The restaurant's Stripe account, as Stripe last said. */
+export interface PaymentAccount {
+  account_id: string;
+  charges_enabled: boolean;
+  details_submitted: boolean;
+  default_currency: string | null;
+}
 
 export type Role = "owner" | "manager" | "host";
 
@@ -95,6 +121,7 @@ export interface Reservation {
   status_reason?: "no_show" | "unpaid";
   tables: ReservationTable[];
   waiting_list: boolean;
+  payment?: ReservationPayment | null;
 }
 
 export interface HistoryItem {
@@ -154,6 +181,7 @@ export interface Service {
   pacing_interval: number;
   max_covers_per_interval: number | null;
   max_parties_per_interval: number | null;
+  payment?: PaymentPolicy | null;
 }
 
 export interface Customer extends Person {

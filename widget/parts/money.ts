@@ -5,14 +5,9 @@
  */
 import { msg, str } from "@lit/localize";
 import { amountDue, asksPayment, noShowFee, type PaymentPolicy } from "../../shared/payment.js";
-import { formatDate, formatTime, minusMinutes } from "../format.js";
+import { formatDate, formatMoney, formatTime, minusMinutes } from "../format.js";
 
-/** An amount in minor units as the guest reads it ("€40.00", "40,00 €"). */
-export function formatMoney(minor: number, currency: string, locale: string): string {
-  const format = new Intl.NumberFormat(locale, { style: "currency", currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minor / 10 ** digits);
-}
+export { formatMoney };
 
 /** The refund rule: a full refund until the deadline, the money kept after. */
 export function refundRule(when: string, city: string) {
