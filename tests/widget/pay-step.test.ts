@@ -3,15 +3,37 @@
  * the local Stripe stand-in with its stand-in Stripe.js: the card frame mounted in the light DOM
  * (Stripe's Elements refuse a shadow root), typed with the keyboard; a declined card said, then a
  * good one; 3-D Secure failed, then completed; "confirmed" without a reload; the step's texts in
- * the five languages. Axe first.
+ * the five languages. Axe first. And the manage page of a booking cancelled while Stripe could not
+ * refund: the refund owed, on its way, in the five languages.
  */
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import "../../widget/index.js";
 import type { BookingEngine } from "../../widget/booking-engine.js";
-import { bookAsGuest, freeTime, ownAddress, restaurant, staff, until, useRestaurant } from "./env.js";
+import { addDays } from "../../widget/format.js";
+import {
+  bookAsGuest,
+  env,
+  freeTime,
+  ownAddress,
+  profile,
+  restaurant,
+  slots,
+  staff,
+  until,
+  useRestaurant,
+} from "./env.js";
 import { inShadow } from "./helpers.js";
-import { CARDS, connectStripe, DEPOSIT, payStep, setPolicy } from "./payments-env.js";
+import {
+  account,
+  CARDS,
+  confirmCard,
+  connectStripe,
+  DEPOSIT,
+  payStep,
+  reservationWhen,
+  setPolicy,
+} from "./payments-env.js";
 
 let bookings = 0;
 
@@ -36,6 +58,20 @@ const readyFrames = new WeakSet<object>();
 window.addEventListener("message", (e) => {
   if (e.data?.type === "ready" && e.source) readyFrames.add(e.source);
 });
+
+/** `promise`, or a failure that says what had the focus when `what` did not come within 20 s. */
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => {
+        const focused = document.activeElement;
+        const inner = focused?.shadowRoot?.activeElement;
+        reject(new Error(`no ${what} within 20 s (focus: ${focused?.tagName} ${inner?.tagName ?? ""})`));
+      }, 20_000),
+    ),
+  ]);
+}
 
 /** Resolves once Stripe.js's next 3-D Secure challenge frame has loaded (watched from before it is added). */
 function nextChallenge(): Promise<HTMLIFrameElement> {
@@ -114,7 +150,7 @@ describe("<booking-engine page=pay>", () => {
     const paid = oneEvent(el, "booking-paid");
     await typeCard(frame, CARDS.visa);
     await sendKeys({ press: "Enter" });
-    await paid;
+    await within(paid, "payment");
     const heading = await inShadow(page, "#paid-h", 15_000);
     expect(page.shadowRoot!.activeElement).to.equal(heading);
     expect(page.shadowRoot!.textContent).to.include("Paid: your table is confirmed.");
@@ -130,7 +166,7 @@ describe("<booking-engine page=pay>", () => {
     // Stripe.js's challenge over the page, its "Complete" focused: Tab to "Fail"
     let challenge = nextChallenge();
     await sendKeys({ press: "Enter" });
-    await challenge;
+    await within(challenge, "3-D Secure challenge");
     await sendKeys({ press: "Tab" });
     await sendKeys({ press: "Enter" });
     await inShadow(page, "#failure", 15_000);
@@ -138,7 +174,7 @@ describe("<booking-engine page=pay>", () => {
     await typeCard(frame, CARDS.threeDS);
     challenge = nextChallenge();
     await sendKeys({ press: "Enter" });
-    await challenge;
+    await within(challenge, "3-D Secure challenge");
     await sendKeys({ press: "Enter" });
     await inShadow(page, "#paid-h", 15_000);
     expect(await status(booking.id)).to.equal("ACCEPTED");
@@ -162,3 +198,64 @@ describe("<booking-engine page=pay>", () => {
     }
   });
 });
+
+/** Stripe down (503) for the restaurant's refunds, or back. */
+async function refundsDown(down: boolean) {
+  const res = await fetch(`${env.stripe}/__standin/outage`, {
+    method: "PUT",
+    body: JSON.stringify({ account: (await account())!.account_id, path: "/v1/refunds", down }),
+  });
+  if (res.status !== 204) throw new Error(`outage: ${res.status}`);
+}
+
+describe("<booking-engine page=manage>: a refund owed", () => {
+  it("says a refund is on its way while Stripe has not made it, in the five languages", async () => {
+    // days ahead: the guest's cancellation comes before the refund deadline (24 h) and the notice
+    const days = await slots(addDays((await profile()).first_date, 3), 2, 7);
+    const day = days.find((d) => d.services[0]?.times.length)!;
+    const time = {
+      date: day.date,
+      hour: day.services[0]!.times[0]!,
+      service_id: day.services[0]!.service_id,
+    };
+    const booked = await bookAsGuest({ ...time, pax: 2 }, "Refunded");
+    const token = (booked.body.data![0] as unknown as { manage_token: string }).manage_token;
+    const step = await payStep(token);
+    await confirmCard(step, CARDS.visa);
+    await reservationWhen(step.reservation_id, (r) => r.payment?.status === "paid");
+    await refundsDown(true);
+    try {
+      await cancelOwing(token);
+    } finally {
+      await refundsDown(false);
+    }
+  });
+});
+
+/** The guest cancels on the manage page while Stripe cannot refund: the refund owed is said, in each language. */
+async function cancelOwing(token: string) {
+  const el = await fixture<BookingEngine>(
+    html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="manage" token=${token} locale="en"></booking-engine>`,
+  );
+  const page = await inShadow(el, "be-manage-page", 15_000);
+  (await inShadow<HTMLButtonElement>(page, "#cancel", 15_000)).click();
+  expect((await inShadow(page, "#refund")).textContent).to.include("Cancelling now refunds €40.00.");
+  (await inShadow<HTMLButtonElement>(page, "button.danger")).click();
+  const owed = await inShadow(page, "#refund-owed", 15_000);
+  expect(owed.textContent!.trim()).to.equal("A refund of €40.00 is on its way.");
+  await expect(el).to.be.accessible();
+  const words: Record<string, string> = {
+    it: "Un rimborso di 40,00\u00a0€ è in arrivo.",
+    fr: "Un remboursement de 40,00\u00a0€ est en cours.",
+    de: "Eine Erstattung von 40,00\u00a0€ ist unterwegs.",
+    es: "Un reembolso de 40,00\u00a0€ está en camino.",
+  };
+  for (const [locale, text] of Object.entries(words)) {
+    const other = await fixture<BookingEngine>(
+      html`<booking-engine api=${ownAddress()} property=${restaurant().publicKey} page="manage" token=${token} locale=${locale}></booking-engine>`,
+    );
+    const shown = await inShadow(await inShadow(other, "be-manage-page", 15_000), "#refund-owed", 15_000);
+    expect(shown.textContent!.trim(), locale).to.equal(text);
+    other.remove();
+  }
+}

@@ -65,3 +65,10 @@ export function refundIfCancelled(
         id: "pay.kept-if-cancelled",
       });
 }
+
+/** After a cancellation: a refund owed that Stripe has not made yet (retried until it is). */
+export function refundOnItsWay(p: { refund_pending: number; currency: string }, locale: string) {
+  if (!(p.refund_pending > 0)) return undefined;
+  const amount = formatMoney(p.refund_pending, p.currency, locale);
+  return msg(str`A refund of ${amount} is on its way.`, { id: "pay.refund-pending" });
+}
