@@ -4,9 +4,9 @@
  * -> reactions (what follows a reservation's change) -> features -> kernel. Arrows point down.
  */
 const COMPOSITION = "^worker/(index|app|cron|wiring)\\.ts$";
-const KERNEL = "^worker/((env|config|errors)\\.ts$|lib/|db/|shards/|outbox/|restaurant/)";
-const FEATURES = "^worker/(reservations|customers|availability|properties|audit)/";
-const REACTIONS = "^worker/(messages|webhooks|waitlist|live|payments)/";
+const KERNEL = "^worker/((env|config|errors)\\.ts$|lib/|db/|shards/|outbox/)";
+const FEATURES = "^worker/(restaurant|reservations|customers|availability|properties|audit)/";
+const REACTIONS = "^worker/(messages|webhooks|waitlist|payments)/";
 const SURFACES = "^worker/(auth|oauth|public|searchengine|ops|docs|console|shift|staff)/";
 /** Pure modules: rules and formats, tested without a database or a request. */
 const PURE = [

@@ -1,5 +1,7 @@
 // Builds what the Worker serves as static assets: the docs UI and the widget bundle; with
 // --worker (npm run build), also bundles the Worker as a deploy would and fails over its budget.
+// Outside wrangler's own build, it first writes the console's API types from the Worker's OpenAPI
+// document (widget/console/openapi.d.ts, scripts/api-types.mjs), which the widget's typecheck reads.
 // --for-wrangler (wrangler.toml's [build] step): nothing under `wrangler dev` (npm start and the
 // tests build before they start it) nor when the caller built already (BOOKING_ENGINE_BUILT=1).
 //
@@ -9,6 +11,7 @@
 import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { writeApiTypes } from "./api-types.mjs";
 import { buildWidget, consoleSize, PUBLIC_DIR } from "./build-widget.mjs";
 import { checkWorkerBudget } from "./deploy/budget.mjs";
 import { faviconIco } from "./favicon.mjs";
@@ -18,6 +21,12 @@ if (
   (process.env.WRANGLER_COMMAND === "dev" || process.env.BOOKING_ENGINE_BUILT === "1")
 )
   process.exit(0);
+
+if (!process.argv.includes("--for-wrangler")) {
+  const started = Date.now();
+  const lines = await writeApiTypes();
+  console.log(`wrote widget/console/openapi.d.ts (${lines} lines) in ${Date.now() - started} ms`);
+}
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), "..");

@@ -125,7 +125,7 @@ export async function ensureDemoPayments(url, access, property_id) {
   if (account.status !== 200 || !account.json.data[0].charges_enabled) {
     const link = await request(url, path, { method: "POST", token: access, body: {} });
     if (link.status !== 200)
-      throw new Error(`connecting the demo's Stripe account: ${link.status} ${link.text ?? ""}`);
+      throw new Error(`connecting the demo's Stripe account: ${link.status} ${JSON.stringify(link.json)}`);
     await fetch(link.json.data[0].url, { redirect: "manual" });
     // the stand-in's account.updated event reaches the Worker in a moment; a busy machine takes longer
     for (let i = 0; i < 300 && !account.json?.data?.[0]?.charges_enabled; i++) {
@@ -137,7 +137,7 @@ export async function ensureDemoPayments(url, access, property_id) {
   }
   const services = await request(url, "/api/v2/services", { token: access, property: property_id });
   if (services.json.data.some((s) => s.payment)) return;
-  await request(url, "/api/v2/services", {
+  const made = await request(url, "/api/v2/services", {
     method: "POST",
     token: access,
     property: property_id,
@@ -157,4 +157,6 @@ export async function ensureDemoPayments(url, access, property_id) {
       },
     },
   });
+  if (made.status !== 201)
+    throw new Error(`the demo's tasting menu was refused: ${made.status} ${JSON.stringify(made.json)}`);
 }

@@ -58,9 +58,9 @@ import { waitlistRouter } from "./public/offers.routes";
 import { pagesRouter } from "./public/pages";
 import { payRouter } from "./public/pay.routes";
 import { publicRouter } from "./public/public.routes";
-import { bookedAtDesk } from "./reservations/desk";
 import { reservationPreload } from "./reservations/preload";
 import { reservationsRouter } from "./reservations/reservations.routes";
+import { bookedAtDesk } from "./restaurant/desk";
 import { partnerAuth } from "./searchengine/partner";
 import { searchengineRouter } from "./searchengine/searchengine.routes";
 import { searchengineSwitchRouter } from "./searchengine/switch.routes";
@@ -338,12 +338,25 @@ const API_DESCRIPTION =
 function mountOpenApiDocument(app: App) {
   registerSecuritySchemes(app);
   registerWebhookEvents(app);
-  app.use(`${API_BASE}/openapi.json`, middlewareAnswers());
-  app.doc31(`${API_BASE}/openapi.json`, (c) => ({
+  app.get(`${API_BASE}/openapi.json`, (c) => c.json(openApiDocument(app, config(c.env).publicOrigin)));
+}
+
+/**
+ * The API's OpenAPI document as `origin` serves it: generated from the routes, with the statuses
+ * the middleware above answers. The build writes the console's API types from it (scripts/api-types.mjs).
+ */
+export function openApiDocument(app: App, origin: string) {
+  const doc = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: { title: "Restaurant reservation API", version: "2.0.0", description: API_DESCRIPTION },
-    servers: [{ url: config(c.env).publicOrigin, description: "this server" }],
-  }));
+    servers: [{ url: origin, description: "this server" }],
+  });
+  return documentMiddlewareAnswers(doc, {
+    unlimited: (path) => path.startsWith("/.well-known/") || path === "/payments/stripe/events",
+    // The areas behind jsonBodyOnly(): the integrator and widget APIs, the search engine's, client creation.
+    jsonOnly: (path) =>
+      path.startsWith(`${API_BASE}/`) || path.startsWith("/searchengine/") || path === `${AUTH_BASE}/client`,
+  });
 }
 
 function registerSecuritySchemes(app: App) {
@@ -357,27 +370,6 @@ function registerSecuritySchemes(app: App) {
     scheme: "basic",
     description: "the search engine partner's credentials (secrets SEARCHENGINE_USER, SEARCHENGINE_PASSWORD)",
   });
-}
-
-/**
- * The statuses the middleware above answers, added to every operation they guard (the static
- * RFC 8414 metadata has no rate limit, so no 429).
- */
-function middlewareAnswers(): Middleware {
-  const unlimited = (path: string) => path.startsWith("/.well-known/") || path === "/payments/stripe/events";
-  // The areas behind jsonBodyOnly(): the integrator and widget APIs, the search engine's, client creation.
-  const jsonOnly = (path: string) =>
-    path.startsWith(`${API_BASE}/`) || path.startsWith("/searchengine/") || path === `${AUTH_BASE}/client`;
-  return async function middlewareAnswersMiddleware(c, next) {
-    await next();
-    if (c.res.status === 200)
-      c.res = c.json(
-        documentMiddlewareAnswers(await c.res.json<Parameters<typeof documentMiddlewareAnswers>[0]>(), {
-          unlimited,
-          jsonOnly,
-        }),
-      );
-  };
 }
 
 function mountOps(app: App) {

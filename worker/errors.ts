@@ -9,7 +9,6 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { config } from "./config";
 import type { AppEnv } from "./env";
-import { abortReason } from "./lib/d1";
 
 /** code -> [status, title]. Titles are the API's documented reason phrases, word for word where it documents one. */
 export const ERRORS = {
@@ -99,13 +98,42 @@ export class ApiError extends Error {
       headers?: Record<string, string>;
       status?: ContentfulStatusCode;
       /** extension members of the problem (RFC 9457 section 3.2), e.g. the 409's `alternatives` */
-      extensions?: Record<string, unknown>;
+      extensions?: Record<string, string | string[] | number[]>;
     } = {},
   ) {
     super(detail ?? ERRORS[code][1]);
     this.status = options.status ?? (ERRORS[code][0] as ContentfulStatusCode);
     this.title = ERRORS[code][1];
   }
+
+  /** The error as plain data, to cross from a Durable Object to the Worker (a class does not survive the trip). */
+  problem(): Problem {
+    return { code: this.code, detail: this.detail, options: this.options };
+  }
+
+  static fromProblem(p: Problem): ApiError {
+    return new ApiError(p.code, p.detail, p.options);
+  }
+}
+
+/** An ApiError as data (ApiError.problem()). */
+export interface Problem {
+  code: ErrorCode;
+  detail: string | undefined;
+  options: ApiError["options"];
+}
+
+/**
+ * What D1 tells us when a trigger or constraint of ours aborts a batch (RAISE(ABORT, '<reason>')):
+ * the first of `reasons` named in the error or its causes (drizzle and D1 wrap it).
+ */
+export function abortReason<R extends string>(err: unknown, reasons: readonly R[]): R | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const message = String((e as { message?: unknown }).message ?? e);
+    const found = reasons.find((r) => message.includes(r));
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** A 400 "invalid input data" about one field, for rules zod cannot see (cross-field, references). */

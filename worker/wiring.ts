@@ -4,16 +4,14 @@
  */
 import { registerErasure, registerForget } from "./customers/erasure";
 import { forgetAnswersAbout } from "./lib/idempotency";
-import { liveReaction } from "./live/reaction";
 import { attemptHeldMessages, attemptMessage, attemptMessages, takeHeldMessages } from "./messages/delivery";
 import { eraseMessages, takeDue as takeDueMessages } from "./messages/messages.repo";
 import { messagesReaction } from "./messages/reaction";
 import { registerSender } from "./outbox/senders";
 import { paymentsReaction } from "./payments/reaction";
-import { bookingDesk } from "./reservations/desk";
 import { outboxReaction } from "./reservations/dispatch";
 import { registerReaction } from "./reservations/reactions";
-import { registerDesk } from "./restaurant/desk";
+import { liveReaction } from "./restaurant/live";
 import { sendNotification } from "./searchengine/notify";
 import { SEARCHENGINE_EVENT } from "./searchengine/searchengine.repo";
 import { waitlistReaction } from "./waitlist/reaction";
@@ -38,8 +36,6 @@ export function wire(): void {
   registerReaction(liveReaction);
   // Last: the change's batch takes the outbox rows all of the above wrote, to attempt them once committed.
   registerReaction(outboxReaction);
-  // The restaurant's object decides its bookings one at a time (POST /reservations).
-  registerDesk(bookingDesk);
   registerSender("webhook", {
     takeDue: takeDueWebhooks,
     attempt: attemptWebhook,

@@ -10,7 +10,7 @@
 // (0.5 s apart); each one's delay is from its 201 to
 // the WebSocket frame naming it, and to the first poll answer that lists it. Then an idle window
 // (LIVE_IDLE_SECONDS, default 30) with no booking: frames either way on the socket, and polls.
-// D1 reads: the Durable Object design reads none (worker/live/reaction.ts hands the frame to the
+// D1 reads: the Durable Object design reads none (worker/restaurant/live.ts hands the frame to the
 // object, which keeps sockets only). A poll runs the day view's statements; their rows read are
 // counted by running the same statements on the phase's local D1: the rows they return, a floor
 // of the rows D1 reads and bills (wrangler's local D1 reports no rows_read).

@@ -34,6 +34,7 @@ after(async () => {
 async function bookDeposit(pax = 5) {
   const api = `${url}/api/v2/public/${key}`;
   const service = (await (await fetch(`${api}/services`)).json()).data.find((s) => s.payment);
+  assert.ok(service, `npm start made no service that asks a payment; its output:\n${server.out}`);
   const from = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
   const days = (
     await (await fetch(`${api}/slots?date=${from}&pax=${pax}&days=14&service_id=${service.id}`)).json()

@@ -6,6 +6,7 @@
 import { expect } from "@open-wc/testing";
 import { ApiError, ConsoleApi } from "../../widget/console/api.js";
 import { problemText } from "../../widget/console/parts/errors.js";
+import { servicesOf } from "../../widget/console/parts/reads.js";
 import { signIn, useConsoleRestaurant } from "./console-env.js";
 
 before(() => useConsoleRestaurant());
@@ -25,14 +26,14 @@ describe("the console's API client", () => {
 
   it("asks a read once more when its first request gets no answer, and gives what the second got", async () => {
     const { api, seen } = stalling(1);
-    const services = await api.services();
+    const services = await servicesOf(api);
     expect(services.map((s) => s.enabled)).to.include(true);
     expect(await seen()).to.equal(2);
   });
 
   it("says the server could not answer when a read gets no answer twice", async () => {
     const { api, seen } = stalling(2);
-    const err = await api.services().then(
+    const err = await servicesOf(api).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -46,7 +47,7 @@ describe("the console's API client", () => {
     // patience far beyond the test: only the caller's abort can end the request
     const { api, seen } = stalling(2, 60_000);
     const caller = new AbortController();
-    const asked = api.services(caller.signal);
+    const asked = servicesOf(api, caller.signal);
     for (let round = 0; (await seen()) < 1 && round < 300; round++)
       await new Promise((r) => setTimeout(r, 30));
     caller.abort();
@@ -56,5 +57,52 @@ describe("the console's API client", () => {
     );
     expect((err as Error).name).to.equal("AbortError");
     expect(await seen()).to.equal(1);
+  });
+});
+
+describe("the console's typed client (the Worker's OpenAPI document, openapi-fetch)", () => {
+  beforeEach(async () => void (await signIn()));
+
+  it("reads the session, then the restaurant's own records through the document's paths", async () => {
+    const api = new ConsoleApi();
+    const session = await api.currentSession();
+    expect(session?.property.id).to.be.a("number");
+    const property = await api.one(api.GET("/properties/{id}", { params: { path: { id: api.propertyId } } }));
+    expect(property.id).to.equal(session?.property.id);
+    const rooms = await api.list(api.GET("/rooms", { params: { query: { limit: 100 } } }));
+    expect(rooms.length).to.be.greaterThan(0);
+  });
+
+  it("turns a refused write into an ApiError with the problem's status, code and fields", async () => {
+    const api = new ConsoleApi();
+    await api.currentSession();
+    const [room] = await api.list(api.GET("/rooms", { params: { query: { limit: 1 } } }));
+    const err = await api
+      .done(api.POST("/tables", { body: { name: "", room_id: room!.id, guests_max: 2 } }))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(err).to.be.instanceOf(ApiError);
+    const problem = err as ApiError;
+    expect([problem.status, problem.code]).to.deep.equal([400, "invalid_input_data"]);
+    expect(problem.at("name")).to.be.a("string");
+  });
+
+  it("sends the session's CSRF token with a write, and without a session the write is refused", async () => {
+    const signedIn = new ConsoleApi();
+    await signedIn.currentSession();
+    const [closure] = await signedIn.list(
+      signedIn.POST("/closures", { body: { start_date: "2031-02-03", end_date: "2031-02-03" } }),
+    );
+    const unsigned = new ConsoleApi();
+    const err = await unsigned
+      .done(unsigned.DELETE("/closures/{id}", { params: { path: { id: closure!.id } } }))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect([(err as ApiError).status, (err as ApiError).code]).to.deep.equal([403, "csrf_token_invalid"]);
+    await signedIn.done(signedIn.DELETE("/closures/{id}", { params: { path: { id: closure!.id } } }));
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
+import type { ReservationListItem as Reservation } from "../../widget/console/api.js";
 import { returning } from "../../widget/console/parts/details.js";
-import type { Reservation } from "../../widget/console/types.js";
 import { byService, coversByQuarter } from "../../widget/console/views/day-view.js";
 import { addDays } from "../../widget/format.js";
 import { openConsole, settled, signIn, type, useConsoleRestaurant, viewOf } from "./console-env.js";

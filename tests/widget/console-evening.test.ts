@@ -1,7 +1,7 @@
 import { expect, fixtureCleanup } from "@open-wc/testing";
 import { emulateMedia, sendKeys, setViewport } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
-import type { Reservation } from "../../widget/console/types.js";
+import type { Reservation } from "../../widget/console/api.js";
 import {
   byText,
   openConsole,
@@ -207,8 +207,23 @@ describe("<booking-console>: reports", () => {
     select.value = "channel";
     select.dispatchEvent(new Event("change"));
     await byText(view, "tbody th", /Staff|Phone|Console|PLATFORM_ADMIN|Restaurant/);
-    expect(view.shadowRoot!.querySelector("a[download]")!.getAttribute("href")).to.match(
-      /reports\?from=.*&by=channel&format=csv$/,
-    );
+    // The CSV is asked with the session and handed to the browser as a file: read what it was given.
+    const given: Blob[] = [];
+    const makeUrl = URL.createObjectURL;
+    URL.createObjectURL = (blob: Blob | MediaSource) => {
+      if (blob instanceof Blob) given.push(blob);
+      return makeUrl(blob);
+    };
+    try {
+      (await byText<HTMLButtonElement>(view, "button", /Download CSV/)).click();
+      await until(() => given.length > 0);
+    } finally {
+      URL.createObjectURL = makeUrl;
+    }
+    expect(given[0]!.type).to.equal("text/csv");
+    const csv = await given[0]!.text();
+    const [header, ...lines] = csv.split("\r\n").filter(Boolean);
+    expect(header).to.equal("channel,label,covers,parties,no_shows,cancellations");
+    expect(lines).to.have.length(view.shadowRoot!.querySelectorAll("tbody tr").length);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from "@open-wc/testing";
-import type { Reservation } from "../../widget/console/types.js";
+import type { Reservation } from "../../widget/console/api.js";
 import {
   byText,
   openConsole,

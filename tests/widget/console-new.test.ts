@@ -1,8 +1,11 @@
 import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
+import type { Reservation, Schema } from "../../widget/console/api.js";
 import { combinations } from "../../widget/console/parts/combine.js";
-import type { BookingRoom, Reservation } from "../../widget/console/types.js";
+
+type BookingRoom = Schema<"BookingRoom">;
+
 import {
   byText,
   openConsole,

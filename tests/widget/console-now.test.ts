@@ -1,7 +1,7 @@
 import { expect } from "@open-wc/testing";
 import { setViewport } from "@web/test-runner-commands";
 import { setClock } from "../../widget/clock.js";
-import type { Reservation } from "../../widget/console/types.js";
+import type { Reservation } from "../../widget/console/api.js";
 import { openConsole, settled, shown, signIn, useConsoleRestaurant, viewOf } from "./console-env.js";
 import { freeTime, restaurant, romeInstant, staff, until } from "./env.js";
 

@@ -1,5 +1,5 @@
 import { expect } from "@open-wc/testing";
-import type { Reservation } from "../../widget/console/types.js";
+import type { Reservation } from "../../widget/console/api.js";
 import { addDays } from "../../widget/format.js";
 import { openConsole, settled, shown, signIn, useConsoleRestaurant, viewOf } from "./console-env.js";
 import { freeTime, restaurant, staff, until } from "./env.js";

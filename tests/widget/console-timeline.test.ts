@@ -1,7 +1,7 @@
 import { expect } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
+import type { ReservationListItem as Reservation } from "../../widget/console/api.js";
 import { holdsOf, spanOf } from "../../widget/console/parts/timeline-model.js";
-import type { Reservation } from "../../widget/console/types.js";
 import { addDays } from "../../widget/format.js";
 import { openConsole, settled, shown, signIn, useConsoleRestaurant, viewOf } from "./console-env.js";
 import { freeTime, restaurant, staff, until } from "./env.js";

@@ -5,7 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { restaurantObject, SOCKETS_PER_SESSION } from "../../worker/restaurant/restaurant";
+import { restaurantObject } from "../../worker/lib/restaurant-object";
+import { SOCKETS_PER_SESSION } from "../../worker/restaurant/restaurant";
 import { ConsoleBrowser, type LiveSocket, until } from "./console.helpers";
 import { restaurant } from "./oauth.fixtures";
 

@@ -1,14 +1,13 @@
 /**
- * POST /reservations through the restaurant's booking desk (worker/reservations/desk.ts), in the
+ * POST /reservations through the restaurant's booking desk (worker/restaurant/desk.ts), in the
  * restaurant's Durable Object: many bookings of one time at once create exactly as many as there
  * are tables and refuse the rest cleanly without a write; whatever the desk did not do itself
  * (cancellations, staff edits, rows written by other code, the catalog) counts at once.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DeskFigures } from "../../worker/reservations/desk";
+import { restaurantObject } from "../../worker/lib/restaurant-object";
 import { ReservationCreate } from "../../worker/reservations/reservations.schemas";
-import { restaurantObject } from "../../worker/restaurant/restaurant";
 import { stopWatching, watchCalls } from "./d1-watch";
 import { direct } from "./direct";
 import { book, createIn, dateInDays, GUEST, insertReservation, newClient, shardOf } from "./helpers";
@@ -29,8 +28,7 @@ async function restaurant(tables: number) {
 }
 
 /** What the restaurant's desk has done so far. */
-const figures = async (propertyId: number) =>
-  (await restaurantObject(env, propertyId).deskFigures()) as unknown as DeskFigures;
+const figures = async (propertyId: number) => await restaurantObject(env, propertyId).deskFigures();
 
 /** The reservations of the day that hold a table, and the distinct tables they hold. */
 async function held(propertyId: number, date: string) {
@@ -85,7 +83,7 @@ describe("POST /reservations through the restaurant's desk", () => {
       shard: row!.shard,
       propertyId: client.propertyId,
       actor: "client:test",
-      channel: "PLATFORM_ADMIN",
+      channel: "PLATFORM_ADMIN" as const,
       input: ReservationCreate.parse({
         start_date: date,
         start_hour: "20:00",
@@ -95,10 +93,7 @@ describe("POST /reservations through the restaurant's desk", () => {
       }),
     });
     const desk = restaurantObject(env, client.propertyId);
-    const answers = (await Promise.all(asked.map((date, i) => desk.book(job(date, i))))) as unknown as (
-      | { row: { startDate: string } }
-      | { problem: { code: string } }
-    )[];
+    const answers = await Promise.all(asked.map((date, i) => desk.book(job(date, i))));
     for (const date of dates) {
       const ofDay = answers.filter((_a, i) => asked[i] === date);
       expect(ofDay.filter((a) => "row" in a && a.row.startDate === date)).toHaveLength(N);
@@ -107,7 +102,7 @@ describe("POST /reservations through the restaurant's desk", () => {
       );
       expect(await held(client.propertyId, date)).toEqual({ holds: N, tables: N });
     }
-    const figures = (await desk.deskFigures()) as unknown as DeskFigures;
+    const figures = await desk.deskFigures();
     expect(figures.refused).toBe(dates.length * (4 - N));
     // the first booking's read served it alone; those that came meanwhile were served together, their days side by side
     expect(figures.widestRound).toBeGreaterThan(1);

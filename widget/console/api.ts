@@ -1,26 +1,72 @@
 /**
- * The console's one door to the Worker: the base path of its API and the session (the CSRF token
- * every write carries) live here only. The console's API is the integrator API mounted again under
- * `<base>/api/v2` with the session's cookie in place of a bearer token.
+ * The console's one door to the Worker. Its API is the integrator API mounted again under
+ * `<base>/api/v2`, with the session's cookie in place of a bearer token, and the client is the one
+ * an integrator would write: openapi-fetch over the types openapi-typescript makes of the Worker's
+ * own OpenAPI document (./openapi.d.ts, written by the build: scripts/api-types.mjs). Paths,
+ * parameters, bodies and answers are the document's; nothing here repeats them.
+ *
+ * ```ts
+ * const r = await api.one(api.GET("/reservations/{reservation_id}", { params: { path: { reservation_id: 7 } } }));
+ * const rooms = await api.list(api.GET("/rooms", { params: { query: { limit: 100 } }, signal }));
+ * await api.done(api.DELETE("/closures/{id}", { params: { path: { id } } }));
+ * ```
+ *
+ * `one`, `list` and `done` turn a problem+json answer into an ApiError (status, code, detail, the
+ * refused fields, and the tables and rooms a refusal names). The console's own routes (session,
+ * password, invitation, PIN switch, passkeys), which the document leaves out, are typed by
+ * shared/console.ts. Writes carry the session's CSRF token; a read left unanswered is asked once
+ * more; a request that finds no connection is reported to `onConnection`.
  */
 import type {
-  AuditEntry,
-  BookingRoom,
-  Closure,
-  Customer,
-  HistoryItem,
-  Message,
-  Occasion,
-  PaymentAccount,
-  Property,
-  Reservation,
-  Role,
-  Room,
-  Service,
-  Session,
-  StaffMember,
-  Table,
-} from "./types.js";
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from "@simplewebauthn/browser";
+import createClient, { type Client } from "openapi-fetch";
+import type { z } from "zod";
+import type {
+  ConsoleInviteAccept,
+  ConsolePasskey,
+  ConsolePasswordChange,
+  ConsolePasswordForgot,
+  ConsolePasswordReset,
+  ConsoleSession,
+  ConsoleSwitch,
+  ConsoleSwitchable,
+} from "../../shared/console.js";
+import type { components, paths } from "./openapi.js";
+
+/** The document's schemas: `Schema<"Reservation">`. */
+export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
+export type Reservation = Schema<"Reservation">;
+/** A reservation as lists give it (its day as `start_date`; a single record says `start_day`). */
+export type ReservationListItem = Schema<"ReservationListItem">;
+export type Customer = Schema<"Customer">;
+export type Service = Schema<"Service">;
+export type Table = Schema<"Table">;
+export type Room = Schema<"Room">;
+export type Property = Schema<"Property">;
+export type StaffMember = Schema<"StaffMember">;
+export type Session = ConsoleSession;
+
+/**
+ * The integrator API's paths as the console calls them: under `<base>/api/v2`, and without the
+ * Property header, which the server takes from the session.
+ */
+type ConsolePaths = {
+  [P in keyof paths as P extends `/api/v2${infer Rest}` ? Rest : never]: {
+    [M in keyof paths[P]]: WithoutPropertyHeader<paths[P][M]>;
+  };
+};
+type WithoutPropertyHeader<Op> = Op extends { parameters: { header: infer H } }
+  ? Omit<Op, "parameters"> & {
+      parameters: Omit<Op["parameters"], "header"> & { header?: Omit<H, "Property"> };
+    }
+  : Op;
+
+/** The client's answers typed as JSON (a route that also speaks CSV is asked for it with `parseAs: "text"`). */
+type JsonClient = Client<ConsolePaths, "application/json">;
 
 /** One refused field of a problem+json answer, named as the API names it ("customer.email"). */
 export interface FieldError {
@@ -28,13 +74,19 @@ export interface FieldError {
   message: string;
 }
 
+/** A table or room a refusal is about, with its name. */
+export interface Named {
+  id: number;
+  name: string;
+}
+
 /** A problem+json answer (RFC 9457): `errors` name the fields, `detail` or `title` say the rest. */
 export class ApiError extends Error {
   /** a refused table or time: why (`full`, `party_size`, `closed`, `pacing`, `other_room`, `group_member`) */
   reason: string | undefined;
   /** the tables and rooms the refusal is about, with their names (read from the catalog) */
-  tables: { id: number; name: string }[] = [];
-  rooms: { id: number; name: string }[] = [];
+  tables: Named[] = [];
+  rooms: Named[] = [];
 
   constructor(
     readonly status: number,
@@ -52,48 +104,20 @@ export class ApiError extends Error {
   }
 }
 
-export interface DayQuery {
-  date: string;
-  search?: string;
-}
+/** A request that found no connection (not sent, or its answer never came). */
+export const isOffline = (err: unknown) =>
+  err instanceof ApiError && ["offline", "connection_lost", "unreachable"].includes(err.code ?? "");
 
-export interface ReservationCreate {
-  start_date: string;
-  start_hour: string;
-  pax: number;
-  service_id: number;
-  customer?: { id?: number; first_name?: string; last_name?: string; email?: string; phone?: string };
-  table_ids?: number[];
-  room_id?: number;
-  notes?: string;
-  allergies?: string;
-  occasion?: Occasion;
-  override_pacing?: boolean;
-  waiting_list?: boolean;
-}
-
-export type ReservationChange = Partial<Pick<Reservation, "pax" | "notes" | "allergies">> & {
-  start_day?: string;
-  start_hour?: string;
-  room_id?: number;
-  table_ids?: number[];
-  override_pacing?: boolean;
-};
-
-/** The status moves of PATCH /reservations/{id}?status=. */
-export type StatusMove = "accepted" | "declined" | "cancelled" | "expired";
-
-const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** How long a read waits for its answer before it is asked once more (a stalled connection, not a slow query). */
 const READ_PATIENCE_MS = 15_000;
+/** How many days the console keeps as last read, for a dropped connection. */
+const DAYS_KEPT = 7;
 
-/** A signal aborted when either is (AbortSignal.any where the browser has it: Safari since 17.4). */
-function either(caller: AbortSignal | undefined, timer: AbortSignal): AbortSignal {
-  if (!caller) return timer;
-  if (typeof AbortSignal.any === "function") return AbortSignal.any([caller, timer]);
-  const both = new AbortController();
-  for (const s of [caller, timer]) s.addEventListener("abort", () => both.abort(s.reason), { once: true });
-  return both.signal;
+/** What openapi-fetch answers: the body of a success, or the error body, and the response. */
+interface Answered<D> {
+  data?: D;
+  error?: unknown;
+  response: Response;
 }
 
 export class ConsoleApi {
@@ -101,8 +125,14 @@ export class ConsoleApi {
   session: Session | undefined;
   /** told when a request finds no connection (true) and when one gets through again (false) */
   onConnection: ((offline: boolean) => void) | undefined;
+  readonly GET: JsonClient["GET"];
+  readonly POST: JsonClient["POST"];
+  readonly PUT: JsonClient["PUT"];
+  readonly PATCH: JsonClient["PATCH"];
+  readonly DELETE: JsonClient["DELETE"];
   /** the days last read, kept so a dropped connection leaves them readable */
-  private days = new Map<string, Reservation[]>();
+  private days = new Map<string, ReservationListItem[]>();
+  private house: Promise<Property | undefined> | undefined;
 
   /**
    * `base`: where the console's routes answer (`/console`; the API is `<base>/api/v2`).
@@ -111,146 +141,83 @@ export class ConsoleApi {
   constructor(
     readonly base = "/console",
     private readonly patience = READ_PATIENCE_MS,
-  ) {}
+  ) {
+    const client = createClient<ConsolePaths, "application/json">({
+      baseUrl: `${base}/api/v2`,
+      fetch: (request) => this.exchange(request),
+    });
+    client.use({ onRequest: ({ request }) => this.withCsrf(request) });
+    this.GET = client.GET;
+    this.POST = client.POST;
+    this.PUT = client.PUT;
+    this.PATCH = client.PATCH;
+    this.DELETE = client.DELETE;
+  }
 
   get propertyId(): number {
     if (!this.session) throw new ApiError(401, "unauthorized", "not signed in");
     return this.session.property.id;
   }
 
-  /** The current session, or undefined when not signed in (401). */
-  async currentSession(signal?: AbortSignal): Promise<Session | undefined> {
-    try {
-      this.session = await this.one<Session>(`${this.base}/session`, { signal });
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) throw err;
-      this.session = undefined;
-      return undefined;
+  /** The record of a `{"data": [record]}` answer. */
+  async one<T>(asked: Promise<Answered<{ data: T[] }>>): Promise<T> {
+    const first = (await this.answer(asked))?.data[0];
+    if (first === undefined) throw new ApiError(502, undefined, "empty answer");
+    return first;
+  }
+
+  /** The records of a `{"data": [...]}` answer. */
+  async list<T>(asked: Promise<Answered<{ data: T[] }>>): Promise<T[]> {
+    return (await this.answer(asked))?.data ?? [];
+  }
+
+  /** Every page of a list (each asked with the previous page's `next_cursor`), at most `most` pages. */
+  async pages<T>(
+    ask: (next_cursor: string | undefined) => Promise<Answered<{ data: T[]; next_cursor: string | null }>>,
+    most = 20,
+  ): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < most; page++) {
+      const body = await this.answer(ask(cursor));
+      out.push(...(body?.data ?? []));
+      cursor = body?.next_cursor ?? undefined;
+      if (!cursor) break;
     }
-    return this.session;
+    return out;
   }
 
-  /** Signs in with an email (a member of staff) or the restaurant's username (its first owner). */
-  async signIn(identity: string, password: string): Promise<Session> {
-    const who = identity.includes("@") ? { email: identity } : { username: identity };
-    this.session = await this.one<Session>(`${this.base}/session`, {
-      method: "POST",
-      body: { ...who, password },
-    });
-    return this.session;
+  /** A write whose answer the caller does not read. */
+  async done(asked: Promise<Answered<unknown>>): Promise<void> {
+    await this.answer(asked);
   }
 
-  async signOut(): Promise<void> {
-    await this.send(`${this.base}/session`, { method: "DELETE" });
-    this.session = undefined;
-  }
-
-  forgotPassword(username: string): Promise<unknown> {
-    return this.send(`${this.base}/password/forgot`, { method: "POST", body: { username } });
-  }
-
-  resetPassword(token: string, password: string): Promise<unknown> {
-    return this.send(`${this.base}/password/reset`, { method: "POST", body: { token, password } });
-  }
-
-  /** An invitation accepted: the invitee's name and password, and signed in. */
-  async acceptInvite(token: string, name: string, password: string): Promise<Session> {
-    this.session = await this.one<Session>(`${this.base}/invite/${encodeURIComponent(token)}`, {
-      method: "POST",
-      body: { name, password },
-    });
-    return this.session;
-  }
-
-  /** Who can take this tablet: active members with a PIN. */
-  switchable(signal?: AbortSignal): Promise<{ id: number; name: string | null; role: string }[]> {
-    return this.send(`${this.base}/session/switch`, { signal }).then(
-      (a) => (a?.data as { id: number; name: string | null; role: string }[] | undefined) ?? [],
-    );
-  }
-
-  async switchUser(staff_id: number, pin: string): Promise<Session> {
-    this.session = await this.one<Session>(`${this.base}/session/switch`, {
-      method: "POST",
-      body: { staff_id, pin },
-    });
-    return this.session;
-  }
-
-  /** Passkeys: the WebAuthn ceremony's two halves, the browser's part given as `ceremony`. */
-  async passkeySignIn(ceremony: (options: unknown) => Promise<unknown>): Promise<Session> {
-    const options = await this.one<unknown>(`${this.base}/passkey/options`, { method: "POST", body: {} });
-    const response = await ceremony(options);
-    this.session = await this.one<Session>(`${this.base}/passkey`, { method: "POST", body: { response } });
-    return this.session;
-  }
-
-  async addPasskey(ceremony: (options: unknown) => Promise<unknown>): Promise<unknown> {
-    const options = await this.one<unknown>(`${this.base}/passkeys/options`, { method: "POST", body: {} });
-    return this.send(`${this.base}/passkeys`, {
-      method: "POST",
-      body: { response: await ceremony(options) },
-    });
-  }
-
-  passkeys(signal?: AbortSignal): Promise<{ id: number; created_at: string; last_used_at: string | null }[]> {
-    return this.send(`${this.base}/passkeys`, { signal }).then(
-      (a) => (a?.data as { id: number; created_at: string; last_used_at: string | null }[] | undefined) ?? [],
-    );
-  }
-
-  removePasskey(id: number): Promise<unknown> {
-    return this.send(`${this.base}/passkeys/${id}`, { method: "DELETE" });
-  }
-
-  staff(signal?: AbortSignal): Promise<StaffMember[]> {
-    return this.list<StaffMember>(`/properties/${this.propertyId}/staff`, { signal });
-  }
-
-  invite(input: { email: string; name?: string; role: Role }): Promise<StaffMember> {
-    return this.one<StaffMember>(this.api(`/properties/${this.propertyId}/staff`), {
-      method: "POST",
-      body: input,
-    });
-  }
-
-  changeStaff(
-    id: number,
-    change: { role?: Role; active?: boolean; pin?: string | null },
-  ): Promise<StaffMember> {
-    return this.one<StaffMember>(this.api(`/properties/${this.propertyId}/staff/${id}`), {
-      method: "PATCH",
-      body: change,
-    });
-  }
-
-  /** A page of the audit log, newest first. */
-  async audit(
-    query: { from?: string; to?: string; actor?: string; next_cursor?: string },
-    signal?: AbortSignal,
-  ): Promise<{ data: AuditEntry[]; next_cursor: string | null }> {
-    const q = new URLSearchParams({ limit: "50" });
-    for (const [k, v] of Object.entries(query)) if (v) q.set(k, v);
-    const answer = await this.send(this.api(`/properties/${this.propertyId}/audit?${q}`), { signal });
-    return {
-      data: (answer?.data as AuditEntry[] | undefined) ?? [],
-      next_cursor: answer?.next_cursor ?? null,
-    };
-  }
-
-  changePassword(old_password: string, new_password: string): Promise<unknown> {
-    return this.send(`${this.base}/password`, { method: "POST", body: { old_password, new_password } });
+  /** The body of a success; a problem thrown as an ApiError, the tables and rooms it names looked up. */
+  async answer<D>(asked: Promise<Answered<D>>): Promise<D | undefined> {
+    const { data, error, response } = await asked;
+    if (!response.ok) throw await this.named(problemOf(response.status, error));
+    return data;
   }
 
   /**
    * The day's reservations (every page of them), in start order. Without a connection, the copy
    * last read of that day (the view says it is offline); a day never read fails as offline.
    */
-  async day(q: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
+  async day(
+    q: { date: string; search?: string | undefined },
+    signal?: AbortSignal,
+  ): Promise<ReservationListItem[]> {
     try {
-      const list = await this.readDay(q, signal);
+      const list = await this.pages((next_cursor) =>
+        this.GET("/reservations", {
+          params: {
+            query: { start_date: q.date, end_date: q.date, limit: 200, text_search: q.search, next_cursor },
+          },
+          signal,
+        }),
+      );
       if (!q.search) this.days.set(q.date, list);
-      if (this.days.size > 7) this.days.delete(this.days.keys().next().value!);
+      if (this.days.size > DAYS_KEPT) this.days.delete(this.days.keys().next().value ?? "");
       return list;
     } catch (err) {
       const kept = this.days.get(q.date);
@@ -259,335 +226,226 @@ export class ConsoleApi {
     }
   }
 
-  private async readDay({ date, search }: DayQuery, signal?: AbortSignal): Promise<Reservation[]> {
-    const out: Reservation[] = [];
-    let cursor: string | null | undefined;
-    for (let page = 0; page < 20; page++) {
-      const q = new URLSearchParams({ start_date: date, end_date: date, limit: "200" });
-      if (search) q.set("text_search", search);
-      if (cursor) q.set("next_cursor", cursor);
-      const body = await this.send(this.api(`/reservations?${q}`), { signal });
-      out.push(...((body?.data as Reservation[] | undefined) ?? []));
-      cursor = body?.next_cursor;
-      if (!cursor) break;
-    }
-    return out;
-  }
-
-  reservation(id: number, signal?: AbortSignal): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}`), { signal });
-  }
-
-  history(id: number, signal?: AbortSignal): Promise<HistoryItem[]> {
-    return this.list<HistoryItem>(`/reservations/${id}/history`, { signal });
-  }
-
-  messages(id: number, signal?: AbortSignal): Promise<Message[]> {
-    return this.list<Message>(`/reservations/${id}/messages`, { signal });
-  }
-
-  /** A guest's reservations, on any day (the API filters by customer_id). */
-  guestReservations(customerId: number, signal?: AbortSignal): Promise<Reservation[]> {
-    return this.list<Reservation>(`/reservations?customer_id=${customerId}&limit=100`, { signal });
-  }
-
-  create(input: ReservationCreate): Promise<Reservation> {
-    return this.one<Reservation>(this.api("/reservations"), {
-      method: "POST",
-      body: { channel: "PLATFORM_ADMIN", ...input },
-    });
-  }
-
-  update(id: number, change: ReservationChange): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}`), { method: "PUT", body: change });
-  }
-
-  /** Seat (checkin) or check out; `undo` reverses a step made by mistake. */
-  step(id: number, step: "checkin" | "checkout", undo = false): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}/${step}${undo ? "?undo=true" : ""}`), {
-      method: "PATCH",
-    });
-  }
-
-  setStatus(id: number, status: StatusMove): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}?status=${status}`), { method: "PATCH" });
-  }
-
-  cancel(id: number): Promise<unknown> {
-    return this.send(this.api(`/reservations/${id}`), { method: "DELETE" });
-  }
-
-  /** Rooms and tables at one time for a party, the engine's choice marked (`best_choice`). */
-  async rooms(
-    q: { date: string; hour: string; pax: number; service_id: number },
-    signal?: AbortSignal,
-  ): Promise<BookingRoom[]> {
-    const params = new URLSearchParams({
-      start_date: q.date,
-      start_hour: q.hour,
-      pax: String(q.pax),
-      service_id: String(q.service_id),
-      best_choice: "true",
-    });
-    const body = await this.send(this.api(`/bookings/rooms?${params}`), { signal });
-    if (body?.status !== 206) return (body?.data as BookingRoom[][] | undefined)?.[0] ?? [];
-    // No one table seats the party: the floor for a couple, so tables can be put together.
-    if (q.pax <= 2) return [];
-    return (await this.rooms({ ...q, pax: 2 }, signal)).map((room) => ({
-      ...room,
-      tables: room.tables.map((t) => ({ ...t, best_choice: false })),
-    }));
-  }
-
-  services(signal?: AbortSignal): Promise<Service[]> {
-    return this.list<Service>("/services?limit=100", { signal });
-  }
-
-  updateService(id: number, change: Partial<Service>): Promise<Service> {
-    return this.one<Service>(this.api(`/services/${id}`), { method: "PUT", body: change });
-  }
-
-  roomList(signal?: AbortSignal): Promise<Room[]> {
-    return this.list<Room>("/rooms?limit=100", { signal });
-  }
-
-  tables(signal?: AbortSignal): Promise<Table[]> {
-    return this.list<Table>("/tables?limit=100", { signal });
-  }
-
-  closures(signal?: AbortSignal): Promise<Closure[]> {
-    return this.list<Closure>("/closures?limit=100", { signal });
-  }
-
-  createClosure(input: { start_date: string; end_date?: string; reason?: string }): Promise<Closure> {
-    return this.one<Closure>(this.api("/closures"), { method: "POST", body: input });
-  }
-
-  deleteClosure(id: number): Promise<unknown> {
-    return this.send(this.api(`/closures/${id}`), { method: "DELETE" });
-  }
-
-  createRoom(name: string): Promise<Room> {
-    return this.one<Room>(this.api("/rooms"), { method: "POST", body: { name } });
-  }
-
-  createTable(input: {
-    name: string;
-    room_id: number;
-    guests_min: number;
-    guests_max: number;
-  }): Promise<Table> {
-    return this.one<Table>(this.api("/tables"), { method: "POST", body: input });
-  }
-
-  /** The apps connected to the restaurant through OAuth. */
-  apps(signal?: AbortSignal): Promise<{ client_id: string; name: string; connected_at: string }[]> {
-    return this.list(`/properties/${this.propertyId}/apps`, { signal });
-  }
-
-  revokeApp(clientId: string): Promise<unknown> {
-    return this.send(this.api(`/properties/${this.propertyId}/apps/${encodeURIComponent(clientId)}`), {
-      method: "DELETE",
-    });
-  }
-
-  // Payments: the restaurant's Stripe account (owners) and a reservation's money steps (managers).
-
-  /** The restaurant's Stripe account; undefined while none is connected (404). */
-  async paymentAccount(signal?: AbortSignal): Promise<PaymentAccount | undefined> {
-    try {
-      return await this.one<PaymentAccount>(this.api(`/properties/${this.propertyId}/payments/account`), {
-        signal,
-      });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return undefined;
-      throw err;
-    }
-  }
-
-  /** Stripe's onboarding link for the restaurant's account (made on the first call), back to `returnUrl`. */
-  connectPayments(returnUrl: string): Promise<{ url: string; expires_at: string }> {
-    return this.one(this.api(`/properties/${this.propertyId}/payments/account`), {
-      method: "POST",
-      body: { return_url: returnUrl },
-    });
-  }
-
-  /** Refunds `amount` (minor units; all that is left when undefined) of the reservation's payment. */
-  refund(id: number, amount?: number): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}/payment/refund`), {
-      method: "POST",
-      body: amount === undefined ? {} : { amount },
-    });
-  }
-
-  /** Charges a guarantee's no-show fee on the card the guest saved. */
-  noShowFee(id: number): Promise<Reservation> {
-    return this.one<Reservation>(this.api(`/reservations/${id}/payment/no-show-fee`), { method: "POST" });
-  }
-
-  customers(search: string, signal?: AbortSignal, limit = 8): Promise<Customer[]> {
-    const q = new URLSearchParams({ limit: String(limit) });
-    if (search) q.set("search", search);
-    return this.list<Customer>(`/customers?${q}`, { signal });
-  }
-
-  /** Reservations on any day from `from` to `to` whose guest's name, phone (any format) or email matches. */
-  async search(text: string, from: string, to: string, signal?: AbortSignal): Promise<Reservation[]> {
-    const q = new URLSearchParams({ start_date: from, end_date: to, text_search: text, limit: "100" });
-    return (
-      ((await this.send(this.api(`/reservations?${q}`), { signal }))?.data as Reservation[] | undefined) ?? []
-    );
-  }
-
-  customer(id: number, signal?: AbortSignal): Promise<Customer> {
-    return this.one<Customer>(this.api(`/customers/${id}`), { signal });
-  }
-
-  updateCustomer(id: number, change: Partial<Customer>): Promise<Customer> {
-    return this.one<Customer>(this.api(`/customers/${id}`), { method: "PUT", body: change });
-  }
-
-  /** Merges customer `id` into `into` (the one that stays). */
-  merge(id: number, into: number): Promise<unknown> {
-    return this.send(this.api(`/customers/${id}/merge`), { method: "POST", body: { into } });
-  }
-
-  private house: Promise<Property | undefined> | undefined;
-
   /** The restaurant's record, read once a session (its phone marks anonymous walk-ins); undefined when it cannot be read. */
   houseRecord(): Promise<Property | undefined> {
-    this.house ??= this.property().catch(() => {
+    this.house ??= this.one(
+      this.GET("/properties/{id}", { params: { path: { id: this.propertyId } } }),
+    ).catch(() => {
       this.house = undefined;
       return undefined;
     });
     return this.house;
   }
 
-  /** The restaurant's own record (name, phone, public key, settings). */
-  property(signal?: AbortSignal): Promise<Property> {
-    return this.one<Property>(this.api(`/properties/${this.propertyId}`), { signal });
+  // The console's own routes (shared/console.ts): its session, password, invitations, PIN switch, passkeys.
+
+  /** The current session, or undefined when not signed in (401). */
+  async currentSession(signal?: AbortSignal): Promise<Session | undefined> {
+    try {
+      this.session = await this.own<Session>("GET", "/session", undefined, signal);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      this.session = undefined;
+    }
+    return this.session;
   }
 
-  updateProperty(
-    change: Partial<Omit<Property, "settings">> & { settings?: Record<string, unknown> },
-  ): Promise<Property> {
-    return this.one<Property>(this.api(`/properties/${this.propertyId}`), { method: "PUT", body: change });
+  /** Signs in with an email (a member of staff) or the restaurant's username (its first owner). */
+  async signIn(identity: string, password: string): Promise<Session> {
+    const who = identity.includes("@") ? { email: identity } : { username: identity };
+    return this.began(await this.own<Session>("POST", "/session", { ...who, password }));
   }
 
-  /** The hosted pages of the restaurant (welcome, services, booking). */
-  links(signal?: AbortSignal): Promise<{ name: string; link: string }[]> {
-    return this.list<{ name: string; link: string }>("/bookings/links", { signal });
+  async signOut(): Promise<void> {
+    await this.ownDone("DELETE", "/session");
+    this.session = undefined;
+    this.house = undefined;
   }
 
-  private api(path: string) {
-    return `${this.base}/api/v2${path}`;
+  async forgotPassword(body: z.input<typeof ConsolePasswordForgot>): Promise<void> {
+    await this.ownDone("POST", "/password/forgot", body);
   }
 
-  private async one<T>(url: string, init: Init): Promise<T> {
-    const body = await this.send(url, init);
-    const first = (body?.data as T[] | undefined)?.[0];
+  async resetPassword(body: z.input<typeof ConsolePasswordReset>): Promise<void> {
+    await this.ownDone("POST", "/password/reset", body);
+  }
+
+  async changePassword(body: z.input<typeof ConsolePasswordChange>): Promise<void> {
+    await this.ownDone("POST", "/password", body);
+  }
+
+  /** An invitation accepted: the invitee's name and password, and signed in. */
+  async acceptInvite(token: string, body: z.input<typeof ConsoleInviteAccept>): Promise<Session> {
+    return this.began(await this.own<Session>("POST", `/invite/${encodeURIComponent(token)}`, body));
+  }
+
+  /** Who can take this tablet: active members with a PIN. */
+  switchable(signal?: AbortSignal): Promise<ConsoleSwitchable[]> {
+    return this.ownList<ConsoleSwitchable>("/session/switch", signal);
+  }
+
+  async switchUser(body: z.input<typeof ConsoleSwitch>): Promise<Session> {
+    return this.began(await this.own<Session>("POST", "/session/switch", body));
+  }
+
+  /** Signs in with a passkey: the options asked, the browser's ceremony (`ceremony`) answered. */
+  async passkeySignIn(
+    ceremony: (options: PublicKeyCredentialRequestOptionsJSON) => Promise<AuthenticationResponseJSON>,
+  ): Promise<Session> {
+    const options = await this.own<PublicKeyCredentialRequestOptionsJSON>("POST", "/passkey/options", {});
+    const response = await ceremony(options);
+    return this.began(await this.own<Session>("POST", "/passkey", { response }));
+  }
+
+  /** A passkey added for the member at the console. */
+  async addPasskey(
+    ceremony: (options: PublicKeyCredentialCreationOptionsJSON) => Promise<RegistrationResponseJSON>,
+  ): Promise<void> {
+    const options = await this.own<PublicKeyCredentialCreationOptionsJSON>("POST", "/passkeys/options", {});
+    await this.ownDone("POST", "/passkeys", { response: await ceremony(options) });
+  }
+
+  passkeys(signal?: AbortSignal): Promise<ConsolePasskey[]> {
+    return this.ownList<ConsolePasskey>("/passkeys", signal);
+  }
+
+  async removePasskey(id: number): Promise<void> {
+    await this.ownDone("DELETE", `/passkeys/${id}`);
+  }
+
+  /** A new session: the restaurant's record is read afresh for it. */
+  private began(session: Session): Session {
+    this.session = session;
+    this.house = undefined;
+    return session;
+  }
+
+  /** A console route: JSON in, the record of `{"data": [T]}` out. */
+  private async own<T>(method: string, path: string, body?: object, signal?: AbortSignal): Promise<T> {
+    const [first] = await this.ownList<T>(path, signal, method, body);
     if (first === undefined) throw new ApiError(502, undefined, "empty answer");
     return first;
   }
 
-  private async list<T>(path: string, init: Init): Promise<T[]> {
-    return ((await this.send(this.api(path), init))?.data as T[] | undefined) ?? [];
+  /** A console route whose answer is nothing (204). */
+  private async ownDone(method: string, path: string, body?: object): Promise<void> {
+    await this.ownList(path, undefined, method, body);
+  }
+
+  /** A console route: JSON in, the records of `{"data": [...]}` (or none) out. */
+  private async ownList<T>(path: string, signal?: AbortSignal, method = "GET", body?: object): Promise<T[]> {
+    const headers = new Headers({ Accept: "application/json" });
+    if (body !== undefined) headers.set("Content-Type", "application/json");
+    const request = this.withCsrf(
+      new Request(`${this.base}${path}`, { method, headers, body: body && JSON.stringify(body), signal }),
+    );
+    const response = await this.exchange(request);
+    const json: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
+    if (!response.ok) throw problemOf(response.status, json);
+    const data: unknown = json && typeof json === "object" ? Reflect.get(json, "data") : undefined;
+    return Array.isArray(data) ? data : [];
+  }
+
+  /** A write carries the session's CSRF token. */
+  private withCsrf(request: Request): Request {
+    if (request.method !== "GET" && this.session)
+      request.headers.set("X-CSRF-Token", this.session.csrf_token);
+    return request;
   }
 
   /**
    * A read left unanswered for `patience` is asked once more, then given up as the server's
-   * (status 0); a write is never sent twice.
+   * (status 0); a write is never sent twice. The caller's own abort stops it at once.
    */
-  private async send(url: string, init: Init): Promise<Answer | undefined> {
-    if (WRITES.has(init.method ?? "GET")) return this.exchange(url, init);
+  private async exchange(request: Request): Promise<Response> {
+    if (request.method !== "GET") return this.sent(request);
     for (let attempt = 1; ; attempt++) {
       const timer = AbortSignal.timeout(this.patience);
       try {
-        return await this.exchange(url, { ...init, signal: either(init.signal, timer) });
+        return await this.sent(new Request(request, { signal: either(request.signal, timer) }));
       } catch (err) {
-        if (!timer.aborted || init.signal?.aborted) throw err;
+        if (!timer.aborted || request.signal.aborted) throw err;
         if (attempt === 2) throw new ApiError(0, "timeout", "the server did not answer");
       }
     }
   }
 
-  /** One request: JSON in and out, the CSRF header on writes, problem+json into ApiError. */
-  private async exchange(url: string, { method = "GET", body, signal }: Init): Promise<Answer | undefined> {
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const write = WRITES.has(method);
-    if (write && this.session) headers["X-CSRF-Token"] = this.session.csrf_token;
-    // A write while the browser knows it is offline is refused before it is sent: never lost unseen.
+  /**
+   * One request, the connection reported: a write while the browser knows it is offline is
+   * refused before it is sent (never lost unseen); one that finds no network fails as offline.
+   */
+  private async sent(request: Request): Promise<Response> {
+    const write = request.method !== "GET";
     if (write && navigator.onLine === false) throw new ApiError(0, "offline", "not sent: no connection");
-    let res: Response;
+    let response: Response;
     try {
-      res = await fetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-        credentials: "same-origin",
-      });
+      response = await fetch(request);
     } catch (err) {
-      if (err instanceof TypeError) {
-        this.onConnection?.(true);
-        throw new ApiError(0, write ? "connection_lost" : "unreachable", err.message);
-      }
-      throw err;
+      if (!(err instanceof TypeError)) throw err;
+      this.onConnection?.(true);
+      throw new ApiError(0, write ? "connection_lost" : "unreachable", err.message);
     }
     this.onConnection?.(false);
-    const json =
-      res.status === 204 ? undefined : ((await res.json().catch(() => undefined)) as Answer | undefined);
-    if (!res.ok) throw await this.named(res.status, json);
-    return res.status === 206 ? { status: 206 } : json;
+    return response;
   }
 
-  /** The problem as an ApiError, the tables and rooms it names looked up, so the console can say their names. */
-  private async named(status: number, json: Answer | undefined): Promise<ApiError> {
-    const err = new ApiError(status, json?.code, json?.detail ?? json?.title, json?.errors ?? []);
-    err.reason = json?.reason;
-    if (!json?.table_ids?.length && !json?.room_ids?.length) return err;
-    const names = await this.catalogNames();
-    const of = (ids: number[] | undefined, map: Map<number, string>) =>
-      (ids ?? []).map((id) => ({ id, name: map.get(id) ?? String(id) }));
-    err.tables = of(json.table_ids, names.tables);
-    err.rooms = of(json.room_ids, names.rooms);
+  /** The problem with the tables and rooms it names looked up, so the console can say their names. */
+  private async named(err: ApiError): Promise<ApiError> {
+    if (!err.tables.length && !err.rooms.length) return err;
+    const all = { params: { query: { limit: 100 } } };
+    const [tables, rooms] = await Promise.all([
+      this.list(this.GET("/tables", all)).catch(() => []),
+      this.list(this.GET("/rooms", all)).catch(() => []),
+    ]);
+    const names = (list: Named[]) => new Map(list.map((x) => [x.id, x.name]));
+    const tableNames = names(tables);
+    const roomNames = names(rooms);
+    err.tables = err.tables.map((t) => ({ id: t.id, name: tableNames.get(t.id) ?? t.name }));
+    err.rooms = err.rooms.map((r) => ({ id: r.id, name: roomNames.get(r.id) ?? r.name }));
     return err;
   }
-
-  /** Every table's and room's name (read afresh for each refusal that names some: tables get renamed). */
-  private async catalogNames() {
-    const [tables, rooms] = await Promise.all([
-      this.list<Table>("/tables?limit=100", {}).catch(() => []),
-      this.list<Room>("/rooms?limit=100", {}).catch(() => []),
-    ]);
-    return {
-      tables: new Map(tables.map((t) => [t.id, t.name])),
-      rooms: new Map(rooms.map((r) => [r.id, r.name])),
-    };
-  }
 }
 
-/** A request that found no connection (not sent, or its answer never came). */
-export const isOffline = (err: unknown) =>
-  err instanceof ApiError && ["offline", "connection_lost", "unreachable"].includes(err.code ?? "");
-
-interface Init {
-  method?: string;
-  body?: unknown;
-  signal?: AbortSignal;
+/** A signal aborted when either is (AbortSignal.any where the browser has it: Safari since 17.4). */
+function either(caller: AbortSignal, timer: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([caller, timer]);
+  const both = new AbortController();
+  for (const s of [caller, timer]) s.addEventListener("abort", () => both.abort(s.reason), { once: true });
+  return both.signal;
 }
 
-interface Answer {
-  data?: unknown;
-  code?: string;
-  detail?: string;
-  title?: string;
-  errors?: FieldError[];
-  status?: number;
-  next_cursor?: string | null;
-  reason?: string;
-  table_ids?: number[];
-  room_ids?: number[];
+/** The ApiError of a refused request, from its problem+json body when it has one (its ids named by their number). */
+function problemOf(status: number, body: unknown): ApiError {
+  const field = (name: string): unknown =>
+    body && typeof body === "object" ? Reflect.get(body, name) : undefined;
+  const text = (name: string) => {
+    const value = field(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const ids = (name: string): Named[] => {
+    const value = field(name);
+    return Array.isArray(value)
+      ? value.filter((id) => typeof id === "number").map((id) => ({ id, name: String(id) }))
+      : [];
+  };
+  const errors = field("errors");
+  const err = new ApiError(
+    status,
+    text("code"),
+    text("detail") ?? text("title"),
+    Array.isArray(errors) ? errors.filter(isFieldError) : [],
+  );
+  err.reason = text("reason");
+  err.tables = ids("table_ids");
+  err.rooms = ids("room_ids");
+  return err;
+}
+
+function isFieldError(e: unknown): e is FieldError {
+  return (
+    !!e &&
+    typeof e === "object" &&
+    typeof Reflect.get(e, "path") === "string" &&
+    typeof Reflect.get(e, "message") === "string"
+  );
 }

@@ -6,7 +6,7 @@ import { Task } from "@lit/task";
 import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { property, state } from "lit/decorators.js";
 import { now } from "../clock.js";
-import { ConsoleApi } from "./api.js";
+import { ConsoleApi, type Session } from "./api.js";
 import { LiveFeed, liveUrl } from "./live.js";
 import { pickLocale, setLocale, supported } from "./localization.js";
 import { actionError } from "./parts/errors.js";
@@ -15,7 +15,6 @@ import { link, type NavigateDetail } from "./parts/navigate.js";
 import { base, consoleStyles, theme } from "./parts/styles.js";
 import { roleName } from "./parts/words.js";
 import { parseRoute, type Route, routePath, todayIn } from "./router.js";
-import type { Session } from "./types.js";
 import { defineView } from "./views/lazy.js";
 
 /**

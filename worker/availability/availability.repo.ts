@@ -492,7 +492,7 @@ export interface KeptHolds {
 }
 
 /**
- * The booking desk's read of one day (worker/reservations/desk.ts), in one round trip: the
+ * The booking desk's read of one day (worker/restaurant/desk.ts), in one round trip: the
  * property row (its settings, catalog_version and holds_version), the day's closures and arrivals,
  * and the day's holds only when holds_version moved from `kept`'s (the statement's constant
  * condition reads the version in the same batch, so holds and version always agree). The catalog

@@ -6,6 +6,7 @@ import {
   errorResponses,
   json,
   PROPERTY_SCOPED,
+  ProblemSchema,
   propertyHeader,
 } from "../lib/openapi";
 import { createRouter } from "../lib/router";
@@ -56,7 +57,7 @@ const roomsRoute = createRoute({
     ...errorResponses(...PROPERTY_SCOPED, "service_forbidden", "service_not_found", "no_service_available"),
     206: {
       description: "no room available",
-      content: { "application/problem+json": { schema: z.object({ title: z.string() }) } },
+      content: { "application/problem+json": { schema: ProblemSchema } },
     },
   },
 });

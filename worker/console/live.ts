@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
-import { ACCOUNT_HEADER, restaurantObject, SESSION_HEADER } from "../restaurant/restaurant";
+import { ACCOUNT_HEADER, restaurantObject, SESSION_HEADER } from "../lib/restaurant-object";
 import { isOwnOrigin } from "./origin";
 import { sessionOf } from "./session";
 

@@ -4,17 +4,17 @@
  * shared tablet's switch of who is at it, by a personal PIN (5 wrong tries lock it for 15 minutes).
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
+import { ConsolePasswordChange, ConsoleSwitch } from "../../shared/console";
 import { recordChange } from "../audit/audit";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { hashPassword, verifyPassword } from "../lib/crypto";
-import { passwordField } from "../lib/openapi";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { addSeconds, nowIso } from "../lib/time";
 import { checkCurrentPassword } from "../properties/accounts";
 import { credentialChanges } from "../properties/credentials";
 import { spendGuess } from "../properties/signin-limits";
-import { endSessionSockets } from "../restaurant/restaurant";
 import { getEntry, setCredentials } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { PIN_LOCK_MINUTES, PIN_TRIES } from "../staff/pins";
@@ -33,11 +33,8 @@ import { accountSessions, signedSessions, switchSession } from "./sessions.repo"
 
 type Ctx = Context<AppEnv>;
 
-const PasswordChange = z.object({ old_password: z.string().min(1).max(200), new_password: passwordField });
-const Switch = z.object({
-  staff_id: z.number().int().positive(),
-  pin: z.string().regex(/^\d{4,6}$/, "4 to 6 digits"),
-});
+const PasswordChange = ConsolePasswordChange;
+const Switch = ConsoleSwitch;
 
 const wrongOld = () => new ApiError("invalid_credentials", "the old password is wrong", { status: 403 });
 

@@ -12,8 +12,10 @@
  *   POST   /console/passkey               the browser's answer: signed in
  */
 import {
+  type AuthenticationResponseJSON,
   generateAuthenticationOptions,
   generateRegistrationOptions,
+  type RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
@@ -21,6 +23,7 @@ import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
+import { ConsolePasskeyAnswer } from "../../shared/console";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
@@ -36,7 +39,37 @@ type Ctx = Context<AppEnv>;
 
 const COOKIE = "console_passkey";
 const CHALLENGE_SECONDS = 300;
-const Answer = z.object({ response: z.record(z.string(), z.unknown()) });
+const Answer = ConsolePasskeyAnswer;
+
+/** The browser's answers as @simplewebauthn/server reads them: one that is not refuses the passkey, as a wrong one does. */
+const b64url = z.string().max(20_000);
+const credentialFields = {
+  id: b64url,
+  rawId: b64url,
+  authenticatorAttachment: z.enum(["cross-platform", "platform"]).optional(),
+  clientExtensionResults: z.object({}).loose(),
+  type: z.literal("public-key"),
+};
+const Registration = z.object({
+  ...credentialFields,
+  response: z.object({
+    clientDataJSON: b64url,
+    attestationObject: b64url,
+    authenticatorData: b64url.optional(),
+    transports: z.array(z.string()).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: b64url.optional(),
+  }),
+}) satisfies z.ZodType<RegistrationResponseJSON>;
+const Authentication = z.object({
+  ...credentialFields,
+  response: z.object({
+    clientDataJSON: b64url,
+    authenticatorData: b64url,
+    signature: b64url,
+    userHandle: b64url.optional(),
+  }),
+}) satisfies z.ZodType<AuthenticationResponseJSON>;
 
 /** The relying party: PUBLIC_ORIGIN's host and the origin itself. */
 function party(c: Ctx) {
@@ -97,8 +130,10 @@ export async function register(c: Ctx) {
   );
   if (!pending || pending.staffId !== m.id) throw refused();
   const { rpID, origin } = party(c);
+  const response = Registration.safeParse(body.response);
+  if (!response.success) throw refused();
   const verified = await verifyRegistrationResponse({
-    response: body.response as never,
+    response: response.data,
     expectedChallenge: pending.challenge,
     expectedOrigin: origin,
     expectedRPID: rpID,
@@ -167,8 +202,10 @@ export async function signInWithPasskey(c: Ctx) {
   if (!pending || !found || !entry || entry.deletedAt || !found.member.active || !accepted(found.member))
     throw refused();
   const { rpID, origin } = party(c);
+  const response = Authentication.safeParse(body.response);
+  if (!response.success) throw refused();
   const verified = await verifyAuthenticationResponse({
-    response: body.response as never,
+    response: response.data,
     expectedChallenge: pending.challenge,
     expectedOrigin: origin,
     expectedRPID: rpID,
@@ -176,7 +213,7 @@ export async function signInWithPasskey(c: Ctx) {
       id: found.passkey.credentialId,
       publicKey: isoBase64URL.toBuffer(found.passkey.publicKey),
       counter: found.passkey.counter,
-      transports: (found.passkey.transports ?? []) as never,
+      transports: found.passkey.transports ?? [],
     },
     requireUserVerification: false,
   }).catch(() => undefined);

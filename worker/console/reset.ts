@@ -11,14 +11,14 @@
  * LINK_SECRET makes it again when the message is written out (messages/reset.ts).
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import { ConsolePasswordForgot, ConsolePasswordReset } from "../../shared/console";
 import { resolveSettings } from "../../shared/schemas";
 import { config } from "../config";
 import type { AppEnv, Bindings, ControlDb } from "../env";
 import { ApiError } from "../errors";
 import { hashPassword, sha256Hex } from "../lib/crypto";
 import { callerKey } from "../lib/middleware";
-import { passwordField } from "../lib/openapi";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { addSeconds, nowIso } from "../lib/time";
 import { normaliseUsername, usernameKey } from "../lib/username";
 import { newLink } from "../messages/links";
@@ -26,7 +26,6 @@ import { RESET_MINUTES, writeResetMessage } from "../messages/reset";
 import { sendNow } from "../outbox/dispatch";
 import { credentialChanges } from "../properties/credentials";
 import { getPropertyRow } from "../properties/properties.repo";
-import { endSessionSockets } from "../restaurant/restaurant";
 import { findByUsername, getEntry, setCredentials } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
 import { emailKey, getStaff, membersByEmail, updateStaff } from "../staff/staff.repo";
@@ -35,9 +34,6 @@ import { bodyOf } from "./session.handlers";
 import { accountSessions, insertConsoleLink, signedSessions, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
-
-const Forgot = z.object({ username: z.string().min(1).max(400) });
-const Reset = z.object({ token: z.string().min(1).max(100), password: passwordField });
 
 const logged = (err: unknown) =>
   console.error(
@@ -58,7 +54,7 @@ async function limited(c: Ctx, username: string): Promise<boolean> {
 }
 
 export async function forgotPassword(c: Ctx) {
-  const body = await bodyOf(c, Forgot);
+  const body = await bodyOf(c, ConsolePasswordForgot);
   if (await limited(c, body.username))
     throw new ApiError("too_many_requests", "too many requests for a reset link; retry after 60 seconds", {
       headers: { "Retry-After": "60" },
@@ -120,7 +116,7 @@ async function mailResetLink(env: Bindings, control: ControlDb, secret: string, 
 }
 
 export async function resetPassword(c: Ctx) {
-  const body = await bodyOf(c, Reset);
+  const body = await bodyOf(c, ConsolePasswordReset);
   const control = c.get("control");
   const link = await spendConsoleLink(control, await sha256Hex(body.token), "reset", nowIso());
   const entry = link && (await getEntry(control, link.propertyId));

@@ -4,11 +4,11 @@
  * reset.ts; the password change, the PIN switch: member.handlers.ts; passkeys: passkeys.ts).
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
+import { ConsoleInviteAccept, ConsoleSignIn } from "../../shared/console";
 import type { AppEnv } from "../env";
 import { ApiError, invalidInput } from "../errors";
 import { hashPassword, sha256Hex } from "../lib/crypto";
-import { passwordField } from "../lib/openapi";
 import { nowIso } from "../lib/time";
 import { type AccountCheck, checkAccount } from "../properties/accounts";
 import { getEntry } from "../shards/directory.repo";
@@ -25,18 +25,6 @@ import {
 import { findClientName, spendConsoleLink } from "./sessions.repo";
 
 type Ctx = Context<AppEnv>;
-
-const SignIn = z
-  .object({
-    username: z.string().min(1).max(400).optional(),
-    email: z.string().min(1).max(254).optional(),
-    password: z.string().min(1).max(200),
-  })
-  .refine((b) => (b.username === undefined) !== (b.email === undefined), {
-    message: "send either email or username",
-    path: ["email"],
-  });
-const Accept = z.object({ name: z.string().trim().min(1).max(100), password: passwordField });
 
 export async function bodyOf<T extends z.ZodType>(c: Ctx, schema: T): Promise<z.output<T>> {
   const raw = await c.req.json().catch(() => undefined);
@@ -69,7 +57,7 @@ export async function signedIn(c: Ctx, member: StaffRow, entry: Parameters<typeo
 }
 
 export async function signIn(c: Ctx) {
-  const body = await bodyOf(c, SignIn);
+  const body = await bodyOf(c, ConsoleSignIn);
   const checked =
     body.email !== undefined
       ? await checkStaffAccount(c, body.email, body.password)
@@ -90,7 +78,7 @@ export async function signOut(c: Ctx) {
 
 /** POST /console/invite/<token> {name, password}: the invitation spent (once, in 7 days), the member signed in. */
 export async function acceptInvitation(c: Ctx) {
-  const body = await bodyOf(c, Accept);
+  const body = await bodyOf(c, ConsoleInviteAccept);
   const token = c.req.param("token") ?? "";
   const member =
     token.length <= 100

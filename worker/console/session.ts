@@ -11,14 +11,15 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { ConsoleSession as ConsoleSessionDto } from "../../shared/console";
 import { LOCALES, type Locale, resolveSettings } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { randomToken, sha256Hex, timingSafeEqual } from "../lib/crypto";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { addSeconds, nowIso } from "../lib/time";
 import { passwordStamp } from "../properties/accounts";
 import { getPropertyRow } from "../properties/properties.repo";
-import { endSessionSockets } from "../restaurant/restaurant";
 import type { DirectoryRow } from "../shards/directory.repo";
 import { openShard, shardDb } from "../shards/shards";
 import type { Role } from "../staff/roles";
@@ -211,7 +212,7 @@ export async function propertyFacts(c: Context<AppEnv>, entry: DirectoryRow) {
 }
 
 /** The session as the console's page reads it: the restaurant, who is at the console and their role. */
-export async function sessionDto(c: Context<AppEnv>, session: ConsoleSession) {
+export async function sessionDto(c: Context<AppEnv>, session: ConsoleSession): Promise<ConsoleSessionDto> {
   const { who } = session;
   return {
     property: await propertyFacts(c, session.entry),

@@ -4,6 +4,7 @@
  * customer merged away, and no copy of erased personal data survives in the reservations, their
  * history, their webhook outbox or what the erasure's caller adds (their emails).
  */
+
 import { and, asc, eq, gt, inArray, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import {
   customers,
@@ -13,7 +14,8 @@ import {
   webhookEvents,
 } from "../db/shard.schema";
 import type { Db } from "../env";
-import { abortReason, type Statement } from "../lib/d1";
+import { abortReason } from "../errors";
+import type { Statement } from "../lib/d1";
 import { nowIso } from "../lib/time";
 import { inChunks } from "../properties/catalog.repo";
 import { GUEST_WRITTEN_OUT, phoneMatches } from "../reservations/guest.repo";
@@ -176,12 +178,12 @@ export async function mergeCustomers(
     // first, so that its email is free for `into`
     db.delete(customers).where(eq(customers.id, source.id)),
     db.update(customers).set(fields).where(eq(customers.id, into.id)).returning(),
-  ] as unknown as Parameters<Db["batch"]>[0]);
+  ]);
   const results = await batch.catch((err: unknown) => {
     if (abortReason(err, ["FOREIGN KEY constraint failed"] as const)) return undefined;
     throw err;
   });
-  return (results?.[3] as CustomerRow[] | undefined)?.[0];
+  return results?.[3][0];
 }
 
 // What of a reservation is personal: its guest, the customer's details it copied, and the words
@@ -273,5 +275,5 @@ export async function eraseCustomer(
       .set({ changes: sql.raw(`json_remove(changes, ${PERSONAL_HISTORY})`) })
       .where(inArray(reservationHistory.reservationId, theirs)),
     ...alsoScrub(theirs),
-  ] as unknown as Parameters<Db["batch"]>[0]);
+  ]);
 }

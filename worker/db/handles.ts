@@ -2,8 +2,12 @@
  * Drizzle handles without drizzle's relational schema: nothing here uses its query API, and
  * building that schema's config on every handle cost about a millisecond a request.
  */
-import { drizzle } from "drizzle-orm/d1";
-import type { ControlDb, Db } from "../env";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+
+/** A property's shard, through drizzle (the request's D1 session); its query builder only. */
+export type Db = DrizzleD1Database;
+/** The control database: clients, tokens, grants, the property directory, idempotency keys (`$client`: the raw D1 binding). */
+export type ControlDb = DrizzleD1Database & { $client: D1Database };
 
 /** A handle on the control database. */
 export const controlDb = (d1: D1Database): ControlDb => drizzle(d1);

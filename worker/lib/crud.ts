@@ -160,12 +160,6 @@ type CatalogRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
 
 const scopeOf = (c: Context<AppEnv>): CatalogScope => ({ db: c.get("db"), property: c.get("property") });
 
-/**
- * TypeScript cannot follow a generic schema through the route's response types; `toDto`
- * answering the schema's type is what keeps each resource's answers true to its contract.
- */
-const reply = (c: Context<AppEnv>, body: object, status: 200 | 201) => c.json(body, status) as never;
-
 /** What a catalog write tells once done (the audit log): created, updated or deleted, the row's id, the fields given. */
 export type CatalogWritten = (
   c: Context<AppEnv>,
@@ -195,32 +189,33 @@ export function catalogRouter<
     if (!row) throw gone(id);
     return row;
   };
-  const one = (row: Row) => ({ data: [resource.toDto(row)] });
+  // typed as the routes' own response schemas, so each answer is checked against its contract
+  const one = (row: Row): z.output<ReturnType<typeof envelope<S>>> => ({ data: [resource.toDto(row)] });
+  const list = (rows: Row[], next_cursor: string | null): z.output<ReturnType<typeof listEnvelope<S>>> => ({
+    data: rows.map((r) => resource.toDto(r)),
+    next_cursor,
+  });
   return createRouter()
     .openapi(routes.list, async (c) => {
       const { limit, next_cursor } = c.req.valid("query");
       const rows = await resource.list(scopeOf(c), limit, decodeCursor(next_cursor, idCursor)?.id);
       const result = page(rows, limit, (r) => ({ id: r.id }));
-      return reply(
-        c,
-        { data: result.data.map((r) => resource.toDto(r)), next_cursor: result.next_cursor },
-        200,
-      );
+      return c.json(list(result.data, result.next_cursor), 200);
     })
-    .openapi(routes.get, async (c) => reply(c, one(await find(c, c.req.valid("param").id)), 200))
+    .openapi(routes.get, async (c) => c.json(one(await find(c, c.req.valid("param").id)), 200))
     .openapi(routes.create, async (c) => {
       const row = await resource.create(scopeOf(c), c.req.valid("json"));
       await written(c, "created", row.id, c.req.valid("json") as object);
-      return reply(c, one(row), 201);
+      return c.json(one(row), 201);
     })
     .openapi(routes.update, async (c) => {
       const current = await find(c, c.req.valid("param").id);
       const body = c.req.valid("json");
-      if (namesNothing(body as object)) return reply(c, one(current), 200);
+      if (namesNothing(body as object)) return c.json(one(current), 200);
       const updated = await resource.update(scopeOf(c), current, body);
       if (!updated) throw gone(current.id);
       await written(c, "updated", current.id, body as object);
-      return reply(c, one(updated), 200);
+      return c.json(one(updated), 200);
     })
     .openapi(routes.remove, async (c) => {
       const current = await find(c, c.req.valid("param").id);

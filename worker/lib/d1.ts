@@ -1,15 +1,21 @@
-/** What D1 tells us when a trigger of ours aborts a batch (RAISE(ABORT, '<reason>')), and what a batch holds. */
+/** What a D1 batch holds, and a batch of statements built as a list. */
 import type { BatchItem } from "drizzle-orm/batch";
-
-/** The first of `reasons` named in the error or its causes (drizzle and D1 wrap it). */
-export function abortReason<R extends string>(err: unknown, reasons: readonly R[]): R | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const message = String((e as { message?: unknown }).message ?? e);
-    const found = reasons.find((r) => message.includes(r));
-    if (found) return found;
-  }
-  return undefined;
-}
+import type { Db } from "../db/handles";
 
 /** One statement of a D1 batch, as drizzle builds it: atomic work is one batch of these. */
 export type Statement = BatchItem<"sqlite">;
+
+/** What statement S answers in a batch: its rows as drizzle types them, or `unknown` for a statement of any kind. */
+type Answer<S extends Statement> = 0 extends 1 & S["_"]["result"] ? unknown : S["_"]["result"];
+
+/**
+ * The statements in one batch (one round trip, atomic), in order, and what each answered; none
+ * sends nothing. drizzle's batch() takes a tuple written out; ours are lists built by parts: a list
+ * of one kind of statement answers that kind's rows, a mixed list `unknown` for each.
+ */
+export function batch<S extends Statement>(db: Db, statements: readonly S[]): Promise<Answer<S>[]>;
+export async function batch(db: Db, statements: readonly Statement[]): Promise<unknown[]> {
+  const [first, ...rest] = statements;
+  if (!first) return [];
+  return db.batch([first, ...rest]);
+}

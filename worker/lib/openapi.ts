@@ -119,7 +119,7 @@ export const optionalText = (max: number) => textField(max).optional();
 
 /** Field rules shared by clients and properties. */
 export const emailField = z.string().trim().email().max(254);
-export const passwordField = z.string().min(8).max(200);
+export { newPassword as passwordField } from "../../shared/console";
 /** A sign-in name: NFKC, no invisible characters; unique whatever its case (worker/lib/username.ts). */
 export const usernameField = z
   .string()
@@ -171,7 +171,7 @@ const WRITES = new Set(["post", "put", "patch"]);
  * address, or on failed authentications for the search engine's partner): all but the
  * `unlimited` ones.
  */
-export function documentMiddlewareAnswers<D extends { paths?: Record<string, Record<string, unknown>> }>(
+export function documentMiddlewareAnswers<D extends { paths?: { [path: string]: object } }>(
   doc: D,
   guarded: GuardedPaths = {},
 ): D {

@@ -7,6 +7,7 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { messages } from "../db/shard.schema";
 import type { Db } from "../env";
+import { batch } from "../lib/d1";
 import type { TakeDue } from "../outbox/senders";
 
 const m = messages;
@@ -70,7 +71,7 @@ export async function leaseMessages(
       .from(m)
       .where(eq(m.id, id)),
   ]);
-  const answered = await db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
+  const answered = await batch(db, statements);
   return ids.map(
     (id, i) =>
       heldLeases(answered[2 * i])[0] ?? {

@@ -70,7 +70,7 @@ export async function insertAccountMessage(
  * row (SQLite's changes()): a message that exists only if its offer was made.
  */
 export function insertMessageIfChanged(
-  d1: D1Database,
+  d1: D1Database | D1DatabaseSession,
   propertyId: number,
   m: PlannedMessage,
 ): D1PreparedStatement {

@@ -1,9 +1,9 @@
 /** What a message is, as the outbox stores it. Pure: no imports of Hono or drizzle. */
 import type { Channel, Locale } from "../../shared/schemas";
-import { ACCOUNT_TEMPLATES, MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES } from "../db/enums";
+import { ACCOUNT_TEMPLATES, MESSAGE_STATES, MESSAGE_TEMPLATES } from "../db/enums";
 
 export type { Locale };
-export { MESSAGE_STATES, MESSAGE_TEMPLATES, OFFER_STATES };
+export { MESSAGE_STATES, MESSAGE_TEMPLATES };
 
 /** What a message about a reservation tells. */
 export type Template = Exclude<(typeof MESSAGE_TEMPLATES)[number], (typeof ACCOUNT_TEMPLATES)[number]>;
@@ -26,8 +26,6 @@ export interface InviteSnapshot {
 }
 
 export type MessageState = (typeof MESSAGE_STATES)[number];
-
-export type OfferState = (typeof OFFER_STATES)[number];
 
 export type Recipient = "guest" | "restaurant";
 
@@ -102,5 +100,3 @@ export interface MessagePlan {
   messages: PlannedMessage[];
   dropReminder: boolean;
 }
-
-export const NO_MESSAGES: MessagePlan = { messages: [], dropReminder: false };

@@ -13,11 +13,13 @@
  *   commit and the send), so nothing is lost.
  * A lease on the row (in each sender) keeps two attempts apart, so the paths never send twice.
  */
+
 import type { MiddlewareHandler } from "hono";
 import { controlDb } from "../db/handles";
 import type { AppEnv, Bindings, Db, DeliveryMessage, OutboxKind } from "../env";
+import { abortReason } from "../errors";
 import { now as clockNow } from "../lib/clock";
-import { abortReason, type Statement } from "../lib/d1";
+import { batch, type Statement } from "../lib/d1";
 import { shardsOf } from "../shards/directory.repo";
 import { shardD1, shardDb } from "../shards/shards";
 import { enqueue, kindOf, QUEUE_GRACE_MS } from "./queue";
@@ -77,10 +79,9 @@ export function takeDueWithWrite(db: Db, propertyId: number): Statement[] {
  */
 export async function sendNow(env: Bindings, shard: number, propertyId: number | undefined): Promise<void> {
   const db = shardDb(shardD1(env, shard));
-  const found = await db.batch(
-    kinds().map((kind) => senderOf(kind).takeDue(db, taking(INLINE, propertyId))) as unknown as Parameters<
-      Db["batch"]
-    >[0],
+  const found = await batch(
+    db,
+    kinds().map((kind) => senderOf(kind).takeDue(db, taking(INLINE, propertyId))),
   );
   await sendTaken(env, shard, found, { held: false });
 }

@@ -73,7 +73,7 @@ export async function bindShard(
   });
   sessions.set(c, session);
   c.set("shard", entry.shard);
-  c.set("d1", session as unknown as D1Database);
+  c.set("d1", session);
   c.set("db", shardDb(session));
   return c.get("db");
 }

@@ -15,7 +15,7 @@ import {
   tableGroupMembers,
 } from "../db/shard.schema";
 import type { Db } from "../env";
-import { abortReason } from "../lib/d1";
+import { abortReason } from "../errors";
 import { zonedParts } from "../lib/localtime";
 import { now, nowIso } from "../lib/time";
 
@@ -256,7 +256,7 @@ export async function insertTable(db: Db, propertyId: number, fields: TableField
   // Not last_insert_rowid(): each member row inserted changes it. The table's sequence holds
   // the id AUTOINCREMENT just gave the group (the batch runs alone), whatever rows a move
   // brought here from another shard's range.
-  const groupId = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'dining_tables')` as unknown as number;
+  const groupId = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'dining_tables')`;
   const [rows] = await db.batch([
     insert,
     ...memberIds.map((memberId) => db.insert(tableGroupMembers).values({ groupId, memberId })),
@@ -456,7 +456,7 @@ async function guarded(
     const results = await db.batch([
       db.insert(catalogChanges).values({ propertyId, kind, targetId, nowMin }),
       ...statements,
-    ] as unknown as Parameters<Db["batch"]>[0]);
+    ]);
     return { results: results.slice(1) };
   } catch (err) {
     if (!abortReason(err, ["resource_in_use"] as const)) throw err;

@@ -3,9 +3,8 @@
  * the directory (where the hosted sign-in finds them in one control read, under a unique key)
  * and to the property's row in its shard.
  */
-import { ApiError } from "../errors";
+import { ApiError, abortReason } from "../errors";
 import { hashPassword } from "../lib/crypto";
-import { abortReason } from "../lib/d1";
 import { usernameKey } from "../lib/username";
 import type { Credentials } from "../shards/directory.repo";
 

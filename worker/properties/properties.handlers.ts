@@ -7,7 +7,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { namesNothing } from "../lib/crud";
 import { decodeCursor, encodeCursor, idCursor } from "../lib/pagination";
-import { endSessionSockets } from "../restaurant/restaurant";
+import { endSessionSockets } from "../lib/restaurant-object";
 import { authoriseProperty } from "./authorise";
 import { changeCredentials, createProperty, deleteProperty, propertiesPage } from "./lifecycle";
 import { toPropertyDto, updateProperty } from "./properties.repo";

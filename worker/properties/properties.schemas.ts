@@ -39,7 +39,7 @@ export const PropertySchema = z
     name: z.string(),
     enabled: z.boolean(),
     sandbox: z.boolean(),
-    position: z.record(z.string(), z.unknown()).openapi({ description: "may be empty" }),
+    position: PositionSchema.openapi({ description: "may be empty" }),
     email: z.string().nullable(),
     username: z.string().nullable(),
     website: z.string().nullable(),

@@ -31,7 +31,7 @@ export async function calendar(
       sequence: found.row.version,
       writtenAt: Date.parse(nowIso()),
       reservationId: found.row.id,
-      restaurant: restaurantOf(property as unknown as Record<string, unknown>, settings),
+      restaurant: restaurantOf(property, settings),
       service: found.serviceName,
       links: { manage: `${cfg.publicOrigin}/p/${encodeURIComponent(property.publicKey)}/manage/${token}` },
       domain: new URL(cfg.publicOrigin).hostname,

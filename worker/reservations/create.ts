@@ -184,7 +184,7 @@ async function create(
 /**
  * What the engine answers this booking on `day`, without writing anything: throws the refusal
  * createReservation would answer (a full time, a closed one, an unknown service or table), so the
- * restaurant's desk answers a party that cannot fit from the day it keeps (worker/reservations/desk.ts).
+ * restaurant's desk answers a party that cannot fit from the day it keeps (worker/restaurant/desk.ts).
  * Answers the holds the booking would take on `day` (none for a waiting party). `engine`: the
  * engine over `day` when the caller decides many bookings on it.
  */

@@ -1,7 +1,7 @@
 /** The customer of a booking: found by id, email or phone, planned, never written here. */
 import type { Db } from "../env";
 import { ApiError, invalidField } from "../errors";
-import type { Statement } from "../lib/d1";
+import { batch, type Statement } from "../lib/d1";
 import type { BookingContext } from "./context";
 import type { CustomerInput } from "./reservations.repo";
 import * as repo from "./reservations.repo";
@@ -25,10 +25,8 @@ export function checkCustomerInput(input: CustomerGiven | undefined) {
 }
 
 /** Independent reads in one round trip (none, one, or a batch). */
-export async function readAll(db: Db, statements: Statement[]): Promise<readonly unknown[]> {
-  if (statements.length === 0) return [];
-  if (statements.length === 1) return [await (statements[0] as unknown as Promise<unknown>)];
-  return db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
+export function readAll(db: Db, statements: Statement[]): Promise<readonly unknown[]> {
+  return batch(db, statements);
 }
 
 /**

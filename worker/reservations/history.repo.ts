@@ -39,7 +39,7 @@ export const nextSeq = (reservationId: number | SQL) =>
   sql<number>`(SELECT coalesce(max(h.seq), 0) + 1 FROM reservation_history h WHERE h.reservation_id = ${reservationId})`;
 
 /** The statement that writes a history entry (`reservationId` may be the SQL of the id just inserted). */
-export function insertHistory(db: Db, reservationId: number, entry: HistoryEntry) {
+export function insertHistory(db: Db, reservationId: number | SQL, entry: HistoryEntry) {
   return db
     .insert(reservationHistory)
     .values({ reservationId, seq: nextSeq(reservationId), ...entry, changes: storedChanges(entry) });

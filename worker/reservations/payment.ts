@@ -8,6 +8,7 @@
 import type { PaymentState } from "../../shared/payment";
 import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import { ApiError } from "../errors";
+import { batch } from "../lib/d1";
 import { now } from "../lib/time";
 import type { BookingContext } from "./context";
 import { diff } from "./history";
@@ -44,7 +45,7 @@ export async function changePayment(
     const current = await requireReservation(ctx, id);
     const change = decide(current);
     if (!change) {
-      if (statements.length) await ctx.db.batch(statements as unknown as Parameters<typeof ctx.db.batch>[0]);
+      await batch(ctx.db, statements);
       return { row: current, changed: false };
     }
     const plan = await planPayment(ctx, current, change);

@@ -5,11 +5,12 @@ import { type ReservationStatus, resolveSettings } from "../../shared/schemas";
 import { namedActors } from "../audit/actors.repo";
 import { config } from "../config";
 import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
 import { now } from "../lib/clock";
 import { localMinutes, zonedParts } from "../lib/localtime";
 import { decodeCursor, page } from "../lib/pagination";
+import { propertyFromWire, type Restaurant, restaurantObject } from "../lib/restaurant-object";
 import { act, type BookingContext, requireReservation, updateReservation } from "./booking";
-import { bookAtDesk } from "./desk";
 import { locator } from "./locate";
 import type { Action } from "./machine";
 import { takePreloaded } from "./preload";
@@ -72,23 +73,36 @@ export async function list(c: Context<AppEnv>, q: z.output<typeof ListQuery>) {
 }
 
 /**
- * Through the restaurant's booking desk (./desk.ts): a party that cannot fit is refused without a
- * write. The request has not read its property's row (bookedAtDesk): the desk reads and checks it
- * with the day, and answers it with the booking and what the answer names.
+ * Through the restaurant's booking desk, in its Durable Object (worker/restaurant/desk.ts): a
+ * party that cannot fit is refused without a write. The request has not read its property's row
+ * (bookedAtDesk): the desk reads and checks it with the day, and answers it with the booking and
+ * what the answer names.
  */
 export async function create(c: Context<AppEnv>, body: z.output<typeof ReservationCreate>) {
-  const job = {
+  const { row, related, property, bookmark, taken } = await bookAtDesk(c.env, {
     shard: c.get("shard"),
     propertyId: c.get("pendingProperty"),
     actor: c.get("client").actor,
     input: body,
     channel: body.channel ?? "PLATFORM_ADMIN",
-  };
-  const { row, related, property, bookmark, taken } = await bookAtDesk(c.env, job);
+  });
   c.set("property", property);
   if (taken.length) c.set("outboxTaken", taken);
   if (bookmark) c.header("X-D1-Bookmark", bookmark);
   return c.json({ data: await present(c, [row], "start_date", related) }, 201);
+}
+
+type Book = Restaurant["book"];
+
+/**
+ * The booking to the restaurant's object, and its answer back as the Worker's: a refusal thrown as
+ * the ApiError it was, the property row and the outbox rows the commit took parsed from their text.
+ */
+async function bookAtDesk(env: AppEnv["Bindings"], job: Parameters<Book>[0]) {
+  const answer = await restaurantObject(env, job.propertyId).book(job);
+  if ("problem" in answer) throw ApiError.fromProblem(answer.problem);
+  const taken: (readonly unknown[])[] = JSON.parse(answer.taken);
+  return { ...answer, property: propertyFromWire(answer.property), taken };
 }
 
 export async function get(c: Context<AppEnv>, id: number) {

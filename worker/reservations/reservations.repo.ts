@@ -4,6 +4,7 @@
  * another (trigger `reservation_tables_no_overlap`) and a write based on a stale read
  * (trigger `reservations_version_check`); either aborts the whole batch.
  */
+
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { ReservationStatus } from "../../shared/schemas";
 import { ARRIVING } from "../availability/rules";
@@ -18,8 +19,8 @@ import {
   services,
 } from "../db/shard.schema";
 import type { Db } from "../env";
-import type { Statement } from "../lib/d1";
-import { abortReason } from "../lib/d1";
+import { abortReason } from "../errors";
+import { batch, type Statement } from "../lib/d1";
 import { inChunks } from "../properties/catalog.repo";
 import { type CustomerPlan, customerDetailsChange, customerSnapshot } from "./customer-plan.repo";
 import { phoneMatches, reservationFields, storedGuest } from "./guest.repo";
@@ -96,11 +97,10 @@ type NewReservation = Omit<typeof reservations.$inferInsert, "id" | "createdAt" 
 
 // The ids AUTOINCREMENT just gave in this batch (a batch runs alone): the tables' sequences, not
 // max(id), which spans every property of the shard and rows a move brought from another range.
-const justInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'reservations')` as unknown as number;
+const justInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'reservations')`;
 /** The id of the reservation a batch inserts, for the statements that follow it in the same batch. */
-export const NEW_RESERVATION_ID: SQL = justInserted as unknown as SQL;
-const customerJustInserted =
-  sql`(SELECT seq FROM sqlite_sequence WHERE name = 'customers')` as unknown as number;
+export const NEW_RESERVATION_ID: SQL = justInserted;
+const customerJustInserted = sql`(SELECT seq FROM sqlite_sequence WHERE name = 'customers')`;
 
 /**
  * The statements that write a booking's customer, and the id the reservation takes: a new
@@ -128,7 +128,7 @@ function customerStatements(db: Db, propertyId: number, plan: CustomerPlan | und
 }
 
 /** The guest a write stores: leaning on the customer the batch names where that record says the same (guest.repo.ts). */
-const keptGuest = (guest: Guest | null | undefined, customerId: number | undefined) =>
+const keptGuest = (guest: Guest | null | undefined, customerId: number | SQL | undefined) =>
   guest && customerId !== undefined ? storedGuest(guest, customerId) : guest;
 
 /** An online booking's per-guest limit: the guest as typed, the property's local minutes now and the most it may hold. */
@@ -172,7 +172,7 @@ export async function insertReservation(
   const reads = o.names
     ? customerQueries(db, row.propertyId, c.customerId === undefined ? [] : [c.customerId])
     : [];
-  const results = await db.batch([
+  const results = await batch(db, [
     ...guard,
     ...c.statements,
     db
@@ -189,12 +189,13 @@ export async function insertReservation(
     insertHistory(db, justInserted, history),
     ...follow,
     ...reads,
-  ] as unknown as Parameters<Db["batch"]>[0]);
+  ]);
   const inserted = (results[guard.length + c.statements.length] as ReservationRow[])[0]!;
   const related = o.names
     ? {
         ...o.names,
-        ...customersOf(...(results.slice(results.length - reads.length) as unknown as CustomerRows)),
+        // a mixed batch's answers are known by their place: the two reads are last
+        ...customersOf(results.at(-2) as CustomerRows[0], results.at(-1) as CustomerRows[1]),
       }
     : undefined;
   const followed = results.slice(
@@ -219,7 +220,7 @@ export async function changeReservation(
   follow: Statement[],
 ): Promise<{ row: ReservationRow; followed: unknown[] }> {
   const c = customerStatements(db, current.propertyId, customer);
-  const results = await db.batch([
+  const results = await batch(db, [
     ...c.statements,
     db
       .update(reservations)
@@ -237,7 +238,7 @@ export async function changeReservation(
     ...(holds ?? []).map((h) => db.insert(reservationTables).values({ reservationId: current.id, ...h })),
     insertHistory(db, current.id, history),
     ...follow,
-  ] as unknown as Parameters<Db["batch"]>[0]);
+  ]);
   const changed = (results[c.statements.length] as ReservationRow[])[0]!;
   const followed = results.slice(results.length - follow.length);
   return { row: { ...changed, guest: "guest" in set ? (set.guest ?? null) : current.guest }, followed };
@@ -311,9 +312,7 @@ export async function dueNoShows(db: Db, windows: NoShowWindow[], limit: number)
       .orderBy(asc(reservations.startMin))
       .limit(limit),
   );
-  const results = (await db.batch(
-    queries as unknown as Parameters<Db["batch"]>[0],
-  )) as unknown as ReservationRow[][];
+  const results = await batch(db, queries);
   return results
     .flat()
     .sort((a, b) => a.startMin - b.startMin)
@@ -399,7 +398,7 @@ function customerMatches(text: string): SQL {
 export const VISIT = sql`${reservations.checkinDate} IS NOT NULL AND ${reservations.status} NOT IN ('CANCELLED', 'REJECTED')`;
 
 /** Each customer's visits (those with none are absent), on the index by customer. */
-function visitsOf(db: Db, customerIds: number[]) {
+function visitsOf(db: Db, customerIds: number[] | SQL) {
   return db
     .select({
       id: sql<number>`${reservations.customerId}`,
@@ -427,8 +426,12 @@ function relatedQueries(db: Db, propertyId: number, customerIds: number[]) {
 }
 
 /** The customers given (ids, or none) with their visits. */
-function customerQueries(db: Db, propertyId: number, customerIds: number[]) {
-  const ids = customerIds.length ? customerIds : [0];
+function customerQueries(db: Db, propertyId: number, customerIds: (number | SQL)[]) {
+  // a customer inserted in the same batch is named by the SQL that reads its id
+  const ids = sql`(${sql.join(
+    (customerIds.length ? customerIds : [0]).map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
   return [
     db
       .select()

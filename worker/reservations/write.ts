@@ -152,7 +152,7 @@ export function checkPlace(a: Availability, roomId: number | undefined, tableIds
           "table_ids",
           `table ${t.id} is in room ${t.roomId}, not in room ${room}: a party sits in one room`,
         ),
-        { reason: "other_room", table_ids: [t.id], room_ids: [t.roomId, room] },
+        { reason: "other_room", table_ids: [t.id], room_ids: [t.roomId, room!] },
       );
     const member = t.memberIds.find((m) => tableIds!.includes(m));
     if (member !== undefined)
@@ -164,7 +164,7 @@ export function checkPlace(a: Availability, roomId: number | undefined, tableIds
 }
 
 /** The same refusal with extension members naming what it is about. */
-function withIds(err: ApiError, extensions: Record<string, unknown>): ApiError {
+function withIds(err: ApiError, extensions: Record<string, string | number[]>): ApiError {
   return new ApiError(err.code, err.detail, { ...err.options, extensions });
 }
 

@@ -2,22 +2,18 @@
  * The restaurant's own Durable Object: one per property (named by its id), the single place
  * where whatever concerns the restaurant as a whole, right now, can meet. Its first job: the open
  * consoles' WebSockets, kept with the Hibernation API (the object sleeps between messages, the
- * sockets stay open), and `announce`, the fan-out a change after commit calls. Its second job:
- * the restaurant's booking desk (`book`, ./desk.ts), which decides the restaurant's bookings one
- * at a time and answers a party that cannot fit from what it keeps, without writing.
+ * sockets stay open), and `announce`, the fan-out a change after commit calls (./live.ts). Its
+ * second job: the restaurant's booking desk (`book`, ./desk.ts), which decides the restaurant's
+ * bookings one at a time and answers a party that cannot fit from what it keeps, without writing.
+ * The Worker reaches it through worker/lib/restaurant-object.ts; its methods are plain typed RPC.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
 import { withBackground } from "../lib/background";
 import { clockFromEnv, nowIso } from "../lib/clock";
-import { type DeskMessage, type DeskRoom, deskHandler } from "./desk";
-
-/** What an open console hears. */
-export type LiveMessage =
-  | { type: "hello"; at: string }
-  | { type: "reservation"; id: number; date: string; version: number }
-  /** the walk-in waiting list changed: a console showing it reads it again */
-  | { type: "walk-ins" };
+import { ACCOUNT_HEADER, SESSION_HEADER, type SocketsToEnd } from "../lib/restaurant-object";
+import { type DeskAnswer, type DeskFigures, type DeskJob, newDesk, queueAtDesk } from "./desk";
+import type { LiveMessage } from "./live";
 
 /**
  * The sockets' tags: every console of this restaurant, each session's own, and those of sessions the
@@ -27,13 +23,6 @@ const CONSOLES = "console";
 const ACCOUNT = "account";
 const sessionTag = (session: number) => `session:${session}`;
 
-/** The console session a socket is opened for: the Worker names it in this header. */
-export const SESSION_HEADER = "X-Console-Session";
-/** "1" when that session was opened by the property's own username and password. */
-export const ACCOUNT_HEADER = "X-Console-Account";
-
-/** Whose sockets end: these sessions', those the property's own password opened, or every one. */
-export type SocketsToEnd = number[] | "account" | "all";
 /** A session's sockets at most (a page opens one; a flood of them would cost memory): the oldest closes. */
 export const SOCKETS_PER_SESSION = 10;
 /** Close codes: the session ended (signed out, password changed, ...); too many sockets for one session. */
@@ -47,24 +36,25 @@ interface SocketNote {
 }
 
 export class Restaurant extends DurableObject<Bindings> {
-  private readonly room: DeskRoom = { env: this.env, kept: new Map() };
+  /** the desk's memory for as long as the object lives (it is rebuilt from D1 when lost) */
+  private readonly desk = newDesk();
 
-  /** A booking for the desk: decided in turn with the others of the restaurant (worker/reservations/desk.ts). */
-  async book(job: DeskMessage): Promise<DeskMessage> {
+  /** A booking for the desk: decided in turn with the others of the restaurant. */
+  async book(job: DeskJob): Promise<DeskAnswer> {
     // a door of its own: the clock as the Worker's, and what follows a commit reaches the consoles
     clockFromEnv(this.env);
     const restaurant = {
-      propertyId: Number(job.propertyId),
+      propertyId: job.propertyId,
       announce: (message: LiveMessage) => this.announce(message),
     };
     return withBackground({ env: this.env, waitUntil: (work) => this.ctx.waitUntil(work), restaurant }, () =>
-      deskHandler().book(this.room, job),
+      queueAtDesk(this.desk, this.env, job),
     );
   }
 
   /** What the desk has done since the object started (tests and the bench). */
-  async deskFigures(): Promise<DeskMessage> {
-    return deskHandler().figures(this.room);
+  async deskFigures(): Promise<DeskFigures> {
+    return { ...this.desk.figures };
   }
 
   /** A console's WebSocket upgrade (already authorised by the Worker): accepted, greeted, kept under its session. */
@@ -143,20 +133,4 @@ function closeQuietly(ws: WebSocket, code: number, reason: string): void {
   } catch {
     // already closed
   }
-}
-
-/** The restaurant's object. */
-export function restaurantObject(env: Bindings, propertyId: number): DurableObjectStub<Restaurant> {
-  const ns = env.RESTAURANT as unknown as DurableObjectNamespace<Restaurant>;
-  return ns.get(ns.idFromName(`property:${propertyId}`));
-}
-
-/** Closes the live sockets of these console sessions of a property ("account", "all": see SocketsToEnd); answers how many. */
-export function endSessionSockets(
-  env: Bindings,
-  propertyId: number,
-  sessions: SocketsToEnd,
-): Promise<number> {
-  if (Array.isArray(sessions) && !sessions.length) return Promise.resolve(0);
-  return restaurantObject(env, propertyId).endSessions(sessions);
 }

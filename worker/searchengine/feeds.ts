@@ -4,6 +4,7 @@
  * each merchant's booking window: per start time and party size, the tables that seat the party
  * (`spots_total`) and those free (`spots_open`), by the same engine a booking asks.
  */
+import type { z } from "@hono/zod-openapi";
 import { resolveSettings } from "../../shared/schemas";
 import { loadAvailability } from "../availability/availability.repo";
 import {
@@ -22,6 +23,7 @@ import { shardsOf } from "../shards/directory.repo";
 import { openShard, shardCount, shardDb } from "../shards/shards";
 import { startSecOf } from "./google";
 import { merchantRows } from "./searchengine.repo";
+import type { FeedMetadata } from "./searchengine.schemas";
 
 export interface FeedMerchant {
   db: Db;
@@ -62,7 +64,7 @@ export async function allMerchants(
  * The feeds' metadata: a feed of every merchant is complete, in one shard; one merchant's is an
  * increment (uploaded as complete, it would remove every other merchant).
  */
-function metadata(complete: boolean) {
+function metadata(complete: boolean): z.infer<typeof FeedMetadata> {
   return {
     processing_instruction: complete ? "PROCESS_AS_COMPLETE" : "PROCESS_AS_INCREMENTAL",
     shard_number: 0,

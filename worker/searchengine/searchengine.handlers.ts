@@ -84,7 +84,7 @@ export type FeedKind = keyof typeof FEEDS | "availability";
 /** A feed: complete, or only the merchant asked for (an increment). */
 export async function feed(c: Context<AppEnv>, kind: keyof typeof FEEDS, only: string | undefined) {
   const merchants = await allMerchants(c.env, c.get("control"), only);
-  return (await FEEDS[kind](merchants, only === undefined)) as unknown as z.infer<typeof s.Feed>;
+  return FEEDS[kind](merchants, only === undefined);
 }
 
 /**

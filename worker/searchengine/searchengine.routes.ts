@@ -5,7 +5,7 @@
  */
 import { createRoute, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import type { ErrorCode } from "../errors";
+import { type ErrorCode, invalidInput } from "../errors";
 import { errorResponses, json } from "../lib/openapi";
 import { createRouter } from "../lib/router";
 import * as h from "./searchengine.handlers";
@@ -17,105 +17,99 @@ const body = <T extends z.ZodType>(schema: T) => ({
   body: { content: { "application/json": { schema } }, required: true },
 });
 
-type Router = ReturnType<typeof createRouter>;
-/** A v3 method at its path, and again with a trailing slash (kept out of the document). */
-function method<R extends RouteConfig>(router: Router, route: R, handler: RouteHandler<R, AppEnv>) {
-  // `as never`: checking a generic handler against openapi()'s conditional types costs tsc minutes
-  router.openapi(createRoute(route), handler as never);
-  router.openapi(createRoute({ ...route, path: `${route.path}/`, hide: true }), handler as never);
-}
+/**
+ * A v3 method again with a trailing slash (the partner may send either), kept out of the
+ * document; its handler is the method's own (no path parameters, so the same input either way).
+ */
+const slashed = <R extends RouteConfig>(route: R): R => ({ ...route, path: `${route.path}/`, hide: true });
 
 export const searchengineRouter = createRouter();
 const r = searchengineRouter;
 
-method(
-  r,
-  {
-    ...base,
-    method: "get",
-    path: "/v3/HealthCheck",
-    summary: "HealthCheck: the booking server is up",
-    responses: { 200: json(z.object({}), "serving"), ...problems() },
-  },
-  (c) => c.json({}, 200),
+const healthCheck = createRoute({
+  ...base,
+  method: "get",
+  path: "/v3/HealthCheck",
+  summary: "HealthCheck: the booking server is up",
+  responses: { 200: json(z.object({}), "serving"), ...problems() },
+});
+const healthCheckHandler: RouteHandler<typeof healthCheck, AppEnv> = (c) => c.json({}, 200);
+r.openapi(healthCheck, healthCheckHandler).openapi(slashed(healthCheck), healthCheckHandler);
+
+const availabilityLookup = createRoute({
+  ...base,
+  method: "post",
+  path: "/v3/BatchAvailabilityLookup",
+  summary: "BatchAvailabilityLookup: whether each slot can be booked now",
+  description:
+    "One answer per slot_time, in order, by the engine that decides online bookings. An unknown merchant, or one whose switch is off, has nothing available.",
+  request: body(s.BatchAvailabilityLookupRequest),
+  responses: { 200: json(s.BatchAvailabilityLookupResponse, "the slots' availability"), ...problems() },
+});
+const availabilityLookupHandler: RouteHandler<typeof availabilityLookup, AppEnv> = async (c) =>
+  c.json(await h.lookupAvailability(c, c.req.valid("json")), 200);
+r.openapi(availabilityLookup, availabilityLookupHandler).openapi(
+  slashed(availabilityLookup),
+  availabilityLookupHandler,
 );
 
-method(
-  r,
-  {
-    ...base,
-    method: "post",
-    path: "/v3/BatchAvailabilityLookup",
-    summary: "BatchAvailabilityLookup: whether each slot can be booked now",
-    description:
-      "One answer per slot_time, in order, by the engine that decides online bookings. An unknown merchant, or one whose switch is off, has nothing available.",
-    request: body(s.BatchAvailabilityLookupRequest),
-    responses: { 200: json(s.BatchAvailabilityLookupResponse, "the slots' availability"), ...problems() },
+const createBooking = createRoute({
+  ...base,
+  method: "post",
+  path: "/v3/CreateBooking",
+  summary: "CreateBooking: book a slot on channel SEARCHENGINE",
+  description:
+    "Idempotent on idempotency_token. A refusal (slot taken, already booked by the user) is HTTP 200 with booking_failure.",
+  request: body(s.CreateBookingRequest),
+  responses: {
+    200: json(s.BookingOutcome, "the booking, or booking_failure"),
+    ...problems("service_unavailable"),
   },
-  async (c) => c.json(await h.lookupAvailability(c, c.req.valid("json")), 200),
-);
+});
+const createBookingHandler: RouteHandler<typeof createBooking, AppEnv> = async (c) =>
+  c.json(await h.book(c, c.req.valid("json")), 200);
+r.openapi(createBooking, createBookingHandler).openapi(slashed(createBooking), createBookingHandler);
 
-method(
-  r,
-  {
-    ...base,
-    method: "post",
-    path: "/v3/CreateBooking",
-    summary: "CreateBooking: book a slot on channel SEARCHENGINE",
-    description:
-      "Idempotent on idempotency_token. A refusal (slot taken, already booked by the user) is HTTP 200 with booking_failure.",
-    request: body(s.CreateBookingRequest),
-    responses: {
-      200: json(s.BookingOutcome, "the booking, or booking_failure"),
-      ...problems("service_unavailable"),
-    },
+const updateBooking = createRoute({
+  ...base,
+  method: "post",
+  path: "/v3/UpdateBooking",
+  summary: "UpdateBooking: move, resize or cancel a booking",
+  description:
+    "status CANCELED cancels (within the restaurant's cancel notice); a new start_sec, duration_sec or party size moves the booking by the online rules.",
+  request: body(s.UpdateBookingRequest),
+  responses: {
+    200: json(s.BookingOutcome, "the booking, or booking_failure"),
+    ...problems("booking_not_found", "service_unavailable"),
   },
-  async (c) => c.json(await h.book(c, c.req.valid("json")), 200),
-);
+});
+const updateBookingHandler: RouteHandler<typeof updateBooking, AppEnv> = async (c) =>
+  c.json(await h.changeBooking(c, c.req.valid("json")), 200);
+r.openapi(updateBooking, updateBookingHandler).openapi(slashed(updateBooking), updateBookingHandler);
 
-method(
-  r,
-  {
-    ...base,
-    method: "post",
-    path: "/v3/UpdateBooking",
-    summary: "UpdateBooking: move, resize or cancel a booking",
-    description:
-      "status CANCELED cancels (within the restaurant's cancel notice); a new start_sec, duration_sec or party size moves the booking by the online rules.",
-    request: body(s.UpdateBookingRequest),
-    responses: {
-      200: json(s.BookingOutcome, "the booking, or booking_failure"),
-      ...problems("booking_not_found", "service_unavailable"),
-    },
-  },
-  async (c) => c.json(await h.changeBooking(c, c.req.valid("json")), 200),
-);
+const bookingStatus = createRoute({
+  ...base,
+  method: "post",
+  path: "/v3/GetBookingStatus",
+  summary: "GetBookingStatus: a booking's status",
+  request: body(s.GetBookingStatusRequest),
+  responses: { 200: json(s.GetBookingStatusResponse, "the status"), ...problems("booking_not_found") },
+});
+const bookingStatusHandler: RouteHandler<typeof bookingStatus, AppEnv> = async (c) =>
+  c.json(await h.bookingStatus(c, c.req.valid("json")), 200);
+r.openapi(bookingStatus, bookingStatusHandler).openapi(slashed(bookingStatus), bookingStatusHandler);
 
-method(
-  r,
-  {
-    ...base,
-    method: "post",
-    path: "/v3/GetBookingStatus",
-    summary: "GetBookingStatus: a booking's status",
-    request: body(s.GetBookingStatusRequest),
-    responses: { 200: json(s.GetBookingStatusResponse, "the status"), ...problems("booking_not_found") },
-  },
-  async (c) => c.json(await h.bookingStatus(c, c.req.valid("json")), 200),
-);
-
-method(
-  r,
-  {
-    ...base,
-    method: "post",
-    path: "/v3/ListBookings",
-    summary: "ListBookings: every booking of a search-engine user",
-    request: body(s.ListBookingsRequest),
-    responses: { 200: json(s.ListBookingsResponse, "the user's bookings, oldest first"), ...problems() },
-  },
-  async (c) => c.json(await h.userBookings(c, c.req.valid("json")), 200),
-);
+const listBookings = createRoute({
+  ...base,
+  method: "post",
+  path: "/v3/ListBookings",
+  summary: "ListBookings: every booking of a search-engine user",
+  request: body(s.ListBookingsRequest),
+  responses: { 200: json(s.ListBookingsResponse, "the user's bookings, oldest first"), ...problems() },
+});
+const listBookingsHandler: RouteHandler<typeof listBookings, AppEnv> = async (c) =>
+  c.json(await h.userBookings(c, c.req.valid("json")), 200);
+r.openapi(listBookings, listBookingsHandler).openapi(slashed(listBookings), listBookingsHandler);
 
 const FEEDS: Record<h.FeedKind, string> = {
   merchants: "The merchant feed: restaurants whose search-engine switch is on",
@@ -136,21 +130,26 @@ const FeedQuery = z.object({
     }),
 });
 
-for (const [kind, summary] of Object.entries(FEEDS) as [h.FeedKind, string][]) {
-  r.openapi(
-    createRoute({
-      ...base,
-      method: "get",
-      path: `/feeds/${kind}.json`,
-      summary,
-      request: { query: FeedQuery },
-      responses: { 200: json(s.Feed, "the feed: complete, or one merchant's increment"), ...problems() },
-    }),
-    async (c) => {
-      const only = c.req.valid("query").merchant_id;
-      // the availability feed is written as it is worked out (its Response typed as the contract's JSON)
-      if (kind === "availability") return (await h.availabilityFeed(c, only)) as never;
-      return c.json(await h.feed(c, kind, only), 200);
-    },
+const feedRoute = (kind: h.FeedKind) =>
+  createRoute({
+    ...base,
+    method: "get",
+    path: `/feeds/${kind}.json`,
+    summary: FEEDS[kind],
+    request: { query: FeedQuery },
+    responses: { 200: json(s.Feed, "the feed: complete, or one merchant's increment"), ...problems() },
+  });
+
+for (const kind of ["merchants", "services"] as const)
+  r.openapi(feedRoute(kind), async (c) =>
+    c.json(await h.feed(c, kind, c.req.valid("query").merchant_id), 200),
   );
-}
+
+// The availability feed is written as it is worked out, a stream of the contract's JSON: the route
+// is documented as the others, and served by a plain handler that validates its query alike.
+r.openAPIRegistry.registerPath(feedRoute("availability"));
+r.get("/feeds/availability.json", async (c) => {
+  const query = FeedQuery.safeParse(c.req.query());
+  if (!query.success) throw invalidInput(query.error, "query");
+  return h.availabilityFeed(c, query.data.merchant_id);
+});

@@ -213,16 +213,27 @@ export const ListBookingsResponse = z
   .object({ bookings: z.array(Booking) })
   .openapi(name("ListBookingsResponse"), { example: { bookings: [bookingExample] } });
 
+export const FeedMetadata = z.object({
+  processing_instruction: z.enum(["PROCESS_AS_COMPLETE", "PROCESS_AS_INCREMENTAL"]),
+  shard_number: z.number().int(),
+  total_shards: z.number().int(),
+  nonce: z.string(),
+  generation_timestamp: z.number().int(),
+});
+const feedList = (what: string) =>
+  z
+    .array(z.record(z.string(), z.unknown()))
+    .optional()
+    .openapi({ description: `the ${what} feed's entries` });
+
 /** The feeds: Google's JSON feed format (metadata + one list), described, not spelled out field by field. */
 export const Feed = z
   .object({
-    metadata: z.object({
-      processing_instruction: z.enum(["PROCESS_AS_COMPLETE", "PROCESS_AS_INCREMENTAL"]),
-      shard_number: z.number().int(),
-      total_shards: z.number().int(),
-      nonce: z.string(),
-      generation_timestamp: z.number().int(),
-    }),
+    metadata: FeedMetadata,
+    merchant: feedList("merchant"),
+    service: feedList("service"),
+    service_availability: feedList("availability"),
   })
-  .catchall(z.array(z.record(z.string(), z.unknown())))
-  .openapi(name("Feed"));
+  .openapi(name("Feed"), {
+    description: "the metadata and one list: merchant, service or service_availability",
+  });

@@ -171,8 +171,8 @@ export function placeStatement(
     .insert(d)
     .values({
       publicKey: o.publicKey,
-      ownerClientId: o.owner as number,
-      shard: emptiest as unknown as number,
+      ownerClientId: o.owner,
+      shard: emptiest,
       createdAt: o.createdAt,
       ...o.credentials,
     })
@@ -182,8 +182,8 @@ export function placeStatement(
 /** The grant of the property just placed in the same batch to its creator. */
 export function grantJustPlaced(control: ControlDb, owner: number | ReturnType<typeof sql>) {
   return control.insert(g).values({
-    clientId: owner as number,
-    propertyId: sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')` as unknown as number,
+    clientId: owner,
+    propertyId: sql`(SELECT seq FROM sqlite_sequence WHERE name = 'property_directory')`,
   });
 }
 
@@ -252,7 +252,7 @@ export async function allocateIdRange(
   const next = sql`(SELECT coalesce(max(${idRanges.base}) + ${stride}, ${first}) FROM ${idRanges})`;
   const rows = await control
     .insert(idRanges)
-    .values({ base: next as unknown as number, shard, createdAt: nowIso() })
+    .values({ base: next, shard, createdAt: nowIso() })
     .returning({ base: idRanges.base });
   return rows[0]!.base;
 }

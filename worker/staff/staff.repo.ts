@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { consoleSessions, propertyDirectory, staffMembers } from "../db/control.schema";
 import type { ControlDb } from "../env";
-import { abortReason } from "../lib/d1";
+import { abortReason } from "../errors";
 
 export type StaffRow = typeof staffMembers.$inferSelect;
 type DirectoryRow = typeof propertyDirectory.$inferSelect;

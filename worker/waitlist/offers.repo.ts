@@ -100,7 +100,7 @@ export async function lapsedOffers(db: Db, now: string, limit: number): Promise<
  * offered meanwhile by a change that freed a table is not offered again (waitlist_offers_once).
  */
 export async function closeAndPass(
-  d1: D1Database,
+  d1: D1Database | D1DatabaseSession,
   offerId: number,
   state: "declined" | "expired",
   at: string,

@@ -106,7 +106,7 @@ async function offerTo(
  * any), in one batch. Answers false when it was not open any more (someone else closed it).
  */
 export async function passOffer(
-  ctx: OfferContext & { d1: D1Database },
+  ctx: OfferContext & { d1: D1Database | D1DatabaseSession },
   offer: repo.OfferRow,
   state: "declined" | "expired",
 ): Promise<boolean> {

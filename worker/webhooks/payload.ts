@@ -7,6 +7,7 @@
  * names of its service, room and tables are read at the first attempt.
  */
 
+import { z } from "zod";
 import { resolveSettings } from "../../shared/schemas";
 import { actorOf } from "../audit/actor";
 import { namedActors } from "../audit/actors.repo";
@@ -27,15 +28,21 @@ function rowFromSnapshot(json: string): ReservationRow {
   } as ReservationRow;
 }
 
+/** The customer's details as a snapshot holds them: its text, or the object the trigger's json() made of it. */
+const SnapshotCustomer = z.object({
+  first_name: z.string().nullable().default(null),
+  last_name: z.string().nullable().default(null),
+  email: z.string().nullable().default(null),
+  phone: z.string().nullable().default(null),
+});
+
 /** The related records, with the row's customer as its snapshot recorded it (when it did). */
 function withSnapshotCustomer(related: Related, row: ReservationRow): Related {
-  if (row.customerId === null || !row.customerSnapshot) return related;
-  const c = row.customerSnapshot as unknown as {
-    first_name: string | null;
-    last_name: string | null;
-    email: string | null;
-    phone: string | null;
-  };
+  const raw: unknown = row.customerSnapshot;
+  if (row.customerId === null || !raw) return related;
+  const parsed = SnapshotCustomer.safeParse(typeof raw === "string" ? JSON.parse(raw) : raw);
+  if (!parsed.success) return related;
+  const c = parsed.data;
   const known = related.customers.get(row.customerId);
   const customer = {
     ...known!,
@@ -68,7 +75,7 @@ export interface PayloadSources {
 }
 
 /** The bodies of events of one property, on one read of its settings, related records and actors. */
-export async function buildPayloads(
+async function buildPayloads(
   src: Omit<PayloadSources, "d1">,
   propertyId: number,
   events: EventRow[],
@@ -112,10 +119,6 @@ export async function buildPayloads(
     );
   }
   return out;
-}
-
-export async function buildPayload(src: Omit<PayloadSources, "d1">, event: EventRow): Promise<string> {
-  return (await buildPayloads(src, event.propertyId, [event])).get(event.id)!;
 }
 
 /**

@@ -3,7 +3,9 @@
  * that fit, then runs of neighbouring tables of one room (neighbours in the room's table order)
  * whose seats add up. Pure.
  */
-import type { BookingRoom } from "../types.js";
+import type { Schema } from "../api.js";
+
+type BookingRoom = Schema<"BookingRoom">;
 
 export interface Combination {
   ids: number[];
@@ -21,7 +23,7 @@ type BookingTable = BookingRoom["tables"][number];
 const open = (t: BookingTable) => t.free && !t.closed && t.bookable;
 
 /** Combinations for `pax`, the fewest tables and fewest spare seats first. */
-export function combinations(rooms: BookingRoom[], pax: number): Combination[] {
+export function combinations(rooms: readonly BookingRoom[], pax: number): Combination[] {
   const out: Combination[] = [];
   for (const room of rooms) {
     for (const g of room.tables.filter(

@@ -5,8 +5,11 @@
  */
 import { msg, str } from "@lit/localize";
 import { html, nothing } from "lit";
-import type { Reservation } from "../types.js";
+import type { ReservationListItem } from "../api.js";
 import { occasionText } from "./words.js";
+
+/** A party as a list or a single record gives it (they differ in how they name the day only). */
+type Reservation = Omit<ReservationListItem, "start_date">;
 
 /**
  * Whether the guest came before this visit: their visits without this one, and never the

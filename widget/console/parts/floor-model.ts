@@ -3,7 +3,7 @@
  * the day's reservations, a new table's first place, and a move or resize kept on the plan.
  */
 import { FLOOR_HEIGHT, FLOOR_WIDTH, TABLE_SIZE, type TableLayout } from "../../../shared/floor.js";
-import type { Reservation } from "../types.js";
+import type { ReservationListItem as Reservation } from "../api.js";
 import { minutesOf } from "./timeline-model.js";
 
 export type TableState = "free" | "soon" | "seated" | "late";

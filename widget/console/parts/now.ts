@@ -5,7 +5,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import { now } from "../../clock.js";
-import type { Reservation } from "../types.js";
+import type { ReservationListItem as Reservation } from "../api.js";
 import { counts } from "./words.js";
 
 /** Minutes past midnight of the wall clock in `timeZone` at instant `at`. */

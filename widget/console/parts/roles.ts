@@ -3,7 +3,7 @@
  * 403 role_required; the screens hide what a role may not do, so nobody meets that answer by
  * following the console's own buttons.
  */
-import type { Role } from "../types.js";
+import type { ConsoleRole as Role } from "../../../shared/console.js";
 
 const RANK: Record<Role, number> = { host: 1, manager: 2, owner: 3 };
 

@@ -8,12 +8,13 @@
 import { localized, msg } from "@lit/localize";
 import { css, html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
+import type { ConsoleSwitchable } from "../../../shared/console.js";
 import { ApiError, type ConsoleApi } from "../api.js";
 import { actionError } from "./errors.js";
 import { base, consoleStyles, theme } from "./styles.js";
 import { roleName } from "./words.js";
 
-type Member = { id: number; name: string | null; role: string };
+type Member = ConsoleSwitchable;
 
 @localized()
 export class SwitchUser extends LitElement {
@@ -70,7 +71,7 @@ export class SwitchUser extends LitElement {
     const wrong = this.error instanceof ApiError && this.error.status === 403;
     return html`<form @submit=${this.submit} novalidate>
       <label>${msg("Who are you?", { id: "console.switch.who" })}
-        <select name="staff_id">${members.map((m) => html`<option value=${m.id}>${m.name ?? "—"} · ${roleName(m.role as never)}</option>`)}</select>
+        <select name="staff_id">${members.map((m) => html`<option value=${m.id}>${m.name ?? "—"} · ${roleName(m.role)}</option>`)}</select>
       </label>
       <label>${msg("PIN", { id: "console.switch.pin" })}
         <input name="pin" type="password" inputmode="numeric" autocomplete="off" pattern="[0-9]{4,6}" maxlength="6" required aria-invalid=${wrong || locked ? "true" : "false"} aria-describedby="switch-error" />
@@ -93,7 +94,10 @@ export class SwitchUser extends LitElement {
     this.busy = true;
     this.error = undefined;
     try {
-      const session = await this.api.switchUser(Number(data.get("staff_id")), String(data.get("pin") ?? ""));
+      const session = await this.api.switchUser({
+        staff_id: Number(data.get("staff_id")),
+        pin: String(data.get("pin") ?? ""),
+      });
       form.reset();
       this.close();
       this.dispatchEvent(

@@ -2,10 +2,10 @@
  * The timeline's geometry, pure: which holds sit on which table, from when to when (in minutes of
  * the day, past midnight beyond 1440), and the time span the columns cover.
  */
-import type { Reservation, Service, Table } from "../types.js";
+import type { ReservationListItem, Service, Table } from "../api.js";
 
 export interface Hold {
-  reservation: Reservation;
+  reservation: ReservationListItem;
   tableId: number;
   start: number;
   end: number;
@@ -27,7 +27,7 @@ export const hourOf = (minutes: number) => {
 const SHOWN = new Set(["ACCEPTED", "CONFIRMED", "PREPAY", "OUTOFORDER"]);
 
 /** Every table hold of the day's reservations (one per table a reservation holds). */
-export function holdsOf(list: Reservation[], date: string): Hold[] {
+export function holdsOf(list: ReservationListItem[], date: string): Hold[] {
   const holds: Hold[] = [];
   for (const r of list) {
     if (!SHOWN.has(r.status) || r.checkout_date) continue;

@@ -1,10 +1,15 @@
 /** The words of the API's codes on the console's screens: statuses, channels, occasions, guests. */
 import { msg } from "@lit/localize";
-import type { Actor, Channel, Occasion, Person, Reservation, ReservationStatus, Role } from "../types.js";
+import type { ConsoleRole as Role } from "../../../shared/console.js";
+import type { Channel, Occasion, ReservationStatus } from "../../../shared/schemas.js";
+import type { ReservationListItem, Schema } from "../api.js";
 
-export function statusText(
-  r: Pick<Reservation, "status" | "checkin_date" | "checkout_date" | "status_reason">,
-): string {
+type Actor = NonNullable<Schema<"Actor">>;
+
+/** What a reservation says of itself, a single record or a list's item alike. */
+type Said = Pick<ReservationListItem, "status" | "checkin_date" | "checkout_date" | "status_reason">;
+
+export function statusText(r: Said): string {
   if (r.checkout_date) return msg("Left", { id: "console.status.left" });
   if (r.checkin_date) return msg("Seated", { id: "console.status.seated" });
   if (r.status === "EXPIRED" && r.status_reason === "no_show")
@@ -40,8 +45,8 @@ export function occasionText(occasion: Occasion): string {
 }
 
 /** The guest's name as typed for this reservation, else the customer's. */
-export function guestName(r: Pick<Reservation, "guest" | "customer">): string {
-  const p: Person | null = r.guest ?? r.customer;
+export function guestName(r: Pick<ReservationListItem, "guest" | "customer">): string {
+  const p = r.guest ?? r.customer;
   const name = [p?.first_name, p?.last_name].filter(Boolean).join(" ");
   return name || msg("(no name)", { id: "console.guest.noname" });
 }
@@ -50,8 +55,7 @@ export function guestName(r: Pick<Reservation, "guest" | "customer">): string {
 export const COUNTED: ReadonlySet<ReservationStatus> = new Set(["ACCEPTED", "CONFIRMED", "PREPAY"]);
 
 /** Whether the party counts in the day's covers. */
-export const counts = (r: Reservation) =>
-  COUNTED.has(r.status) || (!!r.checkin_date && r.status !== "CANCELLED");
+export const counts = (r: Said) => COUNTED.has(r.status) || (!!r.checkin_date && r.status !== "CANCELLED");
 
 /** A history entry's action in words (an action the console does not know yet: as the API names it). */
 export function actionText(action: string): string {
@@ -78,6 +82,8 @@ export function actionText(action: string): string {
 /** A status word of a history entry (no check-in state there: the status alone). */
 export const statusWord = (status: string) =>
   statusText({ status: status as ReservationStatus, checkin_date: undefined, checkout_date: undefined });
+
+/** A console role in words. */
 export function roleName(role: Role): string {
   const words: Record<Role, string> = {
     owner: msg("Owner", { id: "console.role.owner" }),
@@ -88,7 +94,7 @@ export function roleName(role: Role): string {
 }
 
 /** Who made a change, in words: the member's or the app's name, else what they are. */
-export function actorName(a: Actor | undefined): string {
+export function actorName(a: Actor | null | undefined): string {
   if (!a) return "";
   if (a.name) return a.name;
   const words: Record<Actor["kind"], string> = {

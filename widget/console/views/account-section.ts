@@ -7,10 +7,10 @@ import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
 import { html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import type { ConsoleApi } from "../api.js";
+import type { ConsoleApi, Session } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
-import type { Session } from "../types.js";
+import { changeStaff } from "./staff-section.js";
 
 type Place = "password" | "pin" | "passkey";
 
@@ -104,10 +104,10 @@ export class AccountSection extends LitElement {
     const form = e.target as HTMLFormElement;
     const data = new FormData(form);
     return this.attempt("password", async () => {
-      await this.api.changePassword(
-        String(data.get("old_password") ?? ""),
-        String(data.get("new_password") ?? ""),
-      );
+      await this.api.changePassword({
+        old_password: String(data.get("old_password") ?? ""),
+        new_password: String(data.get("new_password") ?? ""),
+      });
       form.reset();
     });
   };
@@ -118,7 +118,7 @@ export class AccountSection extends LitElement {
     const pin = String(new FormData(form).get("pin") ?? "");
     const id = this.session.staff?.id;
     return this.attempt("pin", async () => {
-      if (id !== undefined) await this.api.changeStaff(id, { pin });
+      if (id !== undefined) await changeStaff(this.api, id, { pin });
       form.reset();
     });
   };
@@ -126,7 +126,7 @@ export class AccountSection extends LitElement {
   private addPasskey = () =>
     this.attempt("passkey", async () => {
       const { startRegistration } = await import("@simplewebauthn/browser");
-      await this.api.addPasskey((optionsJSON) => startRegistration({ optionsJSON: optionsJSON as never }));
+      await this.api.addPasskey((optionsJSON) => startRegistration({ optionsJSON }));
       this.keys.run();
     });
 }

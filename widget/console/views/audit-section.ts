@@ -7,12 +7,11 @@ import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
 import { html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import type { ConsoleApi } from "../api.js";
+import type { ConsoleApi, Schema, StaffMember } from "../api.js";
 import { actionError } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
 import { actorName } from "../parts/words.js";
-import type { AuditEntry, StaffMember } from "../types.js";
 
 interface Filter {
   from?: string;
@@ -21,6 +20,22 @@ interface Filter {
 }
 
 /** @csspart section - the section */
+
+type AuditEntry = Schema<"AuditEntry">;
+
+/** A page of the audit log, newest first. */
+async function auditPage(
+  api: ConsoleApi,
+  filter: Filter & { next_cursor?: string | undefined },
+  signal?: AbortSignal,
+) {
+  const query = { limit: 50, ...filter };
+  const path = { property_id: api.propertyId };
+  const page = await api.answer(
+    api.GET("/properties/{property_id}/audit", { params: { path, query }, signal }),
+  );
+  return { data: page?.data ?? [], next_cursor: page?.next_cursor ?? null };
+}
 @localized()
 export class AuditSection extends LitElement {
   static override styles = [theme, base, consoleStyles];
@@ -36,7 +51,7 @@ export class AuditSection extends LitElement {
 
   private page = new Task(this, {
     task: async ([filter], { signal }) => {
-      const page = await this.api.audit(filter, signal);
+      const page = await auditPage(this.api, filter, signal);
       this.older = [];
       this.cursor = page.next_cursor;
       return page.data;
@@ -113,7 +128,7 @@ export class AuditSection extends LitElement {
   private more = async () => {
     this.moreError = undefined;
     try {
-      const page = await this.api.audit({ ...this.filter, next_cursor: this.cursor ?? undefined });
+      const page = await auditPage(this.api, { ...this.filter, next_cursor: this.cursor ?? undefined });
       this.older = [...this.older, ...page.data];
       this.cursor = page.next_cursor;
     } catch (err) {

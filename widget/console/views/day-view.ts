@@ -7,13 +7,14 @@ import { Task } from "@lit/task";
 import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
+import type { ReservationListItem as Reservation } from "../api.js";
 import { details } from "../parts/details.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
 import { lateBy, minutesIn, NowTicker, nextIds, startOf } from "../parts/now.js";
+import { searchDays } from "../parts/reads.js";
 import { hourOf } from "../parts/timeline-model.js";
 import { channelText, counts, guestName, statusText } from "../parts/words.js";
-import type { Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
 
 /** Today's "now": its minute, the next arrivals, and the row the now-line goes before (-service id - 1: after that service's last). */
@@ -96,7 +97,11 @@ export class DayView extends ConsoleView {
   private found = new Task(this, {
     task: ([text, today], { signal }) =>
       text
-        ? this.api.search(text, addDays(today, -SEARCH_DAYS), addDays(today, SEARCH_DAYS), signal)
+        ? searchDays(
+            this.api,
+            { text, from: addDays(today, -SEARCH_DAYS), to: addDays(today, SEARCH_DAYS) },
+            signal,
+          )
         : undefined,
     args: () => [this.search, this.today, this.version] as const,
   });
@@ -197,7 +202,7 @@ export class DayView extends ConsoleView {
         </tr></thead>
         <tbody>${list.map(
           (r) => html`<tr data-id=${r.id}>
-            <td>${formatDate(r.start_date ?? r.start_day ?? "", this.locale)}</td>
+            <td>${formatDate(r.start_date, this.locale)}</td>
             <td>${formatTime(r.start_hour, this.locale)}</td>
             <td>${r.pax}</td>
             <td>${link({ view: "reservation", id: r.id }, guestName(r))} <span class="muted">${r.customer?.phone ?? ""}</span></td>
@@ -284,7 +289,11 @@ export class DayView extends ConsoleView {
   private async seat(r: Reservation) {
     this.rowError = undefined;
     try {
-      await this.api.step(r.id, "checkin");
+      await this.api.done(
+        this.api.PATCH("/reservations/{reservation_id}/checkin", {
+          params: { path: { reservation_id: r.id } },
+        }),
+      );
       await this.list.run();
       // the Seat button is gone: the focus goes to the party's name on its row
       await this.updateComplete;

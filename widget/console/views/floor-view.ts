@@ -12,6 +12,7 @@ import { state } from "lit/decorators.js";
 import { FLOOR_HEIGHT, FLOOR_WIDTH, type TableLayout } from "../../../shared/floor.js";
 import { now } from "../../clock.js";
 import { formatTime } from "../../format.js";
+import type { ReservationListItem as Reservation, Room, Table } from "../api.js";
 import { actionError } from "../parts/errors.js";
 import {
   firstPlace,
@@ -23,8 +24,6 @@ import {
 } from "../parts/floor-model.js";
 import { guestName } from "../parts/words.js";
 import { nowIn } from "../router.js";
-import { type PlacedTable, placedTables, placeTable } from "../shift-api.js";
-import type { Reservation, Room } from "../types.js";
 import { floorStyles } from "./floor-styles.js";
 import { ConsoleView } from "./view.js";
 
@@ -54,10 +53,12 @@ export class FloorView extends ConsoleView {
 
   private data = new Task(this, {
     task: async ([today], { signal }) => {
+      const api = this.api;
+      const all = { params: { query: { limit: 100 } }, signal };
       const [rooms, tables, list] = await Promise.all([
-        this.api.roomList(signal),
-        placedTables(this.api, signal),
-        this.api.day({ date: today }, signal),
+        api.list(api.GET("/rooms", all)),
+        api.list(api.GET("/tables", all)),
+        api.day({ date: today }, signal),
       ]);
       return { rooms, tables: tables.filter((t) => !t.group), list };
     },
@@ -77,7 +78,7 @@ export class FloorView extends ConsoleView {
     clearInterval(this.tick);
   }
 
-  private layoutOf(t: PlacedTable, index: number): TableLayout {
+  private layoutOf(t: Table, index: number): TableLayout {
     return this.drafts.get(t.id) ?? t.layout ?? firstPlace(index, t.guests_max);
   }
 
@@ -114,7 +115,7 @@ export class FloorView extends ConsoleView {
     this.said = "";
   }
 
-  private plan(d: { rooms: Room[]; tables: PlacedTable[]; list: Reservation[] }) {
+  private plan(d: { rooms: Room[]; tables: Table[]; list: Reservation[] }) {
     const states = tableStates(d.list, nowIn(this.session.property.timezone, now()));
     return html`<div class="floor">
       <div class="rooms">${d.rooms.map((room) =>
@@ -128,7 +129,7 @@ export class FloorView extends ConsoleView {
     </div>`;
   }
 
-  private room(room: Room, tables: PlacedTable[], states: Map<number, TableNow>) {
+  private room(room: Room, tables: Table[], states: Map<number, TableNow>) {
     return html`<section aria-labelledby="room-${room.id}">
       <h2 id="room-${room.id}">${room.name}</h2>
       <svg viewBox="0 0 ${FLOOR_WIDTH} ${FLOOR_HEIGHT}" role="group" aria-labelledby="room-${room.id}"
@@ -140,7 +141,7 @@ export class FloorView extends ConsoleView {
     </section>`;
   }
 
-  private table(t: PlacedTable, l: TableLayout, now: TableNow | undefined) {
+  private table(t: Table, l: TableLayout, now: TableNow | undefined) {
     const s = now?.state ?? "free";
     const who = now?.reservation
       ? `, ${guestName(now.reservation)} ${formatTime(now.reservation.start_hour, this.locale)}`
@@ -173,7 +174,7 @@ export class FloorView extends ConsoleView {
     else this.onDragStart(e as PointerEvent, t, l);
   };
 
-  private onTableKey(e: KeyboardEvent, t: PlacedTable, l: TableLayout) {
+  private onTableKey(e: KeyboardEvent, t: Table, l: TableLayout) {
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       this.pick(t);
@@ -186,7 +187,7 @@ export class FloorView extends ConsoleView {
     this.drafts = new Map(this.drafts).set(t.id, next);
   }
 
-  private onDragStart(e: PointerEvent, t: PlacedTable, l: TableLayout) {
+  private onDragStart(e: PointerEvent, t: Table, l: TableLayout) {
     if (this.mode !== "arrange") return;
     const svgEl = e.currentTarget as SVGSVGElement;
     const p = this.point(svgEl, e);
@@ -221,7 +222,8 @@ export class FloorView extends ConsoleView {
   private async save() {
     this.error = undefined;
     try {
-      for (const [id, layout] of this.drafts) await placeTable(this.api, id, layout);
+      for (const [id, layout] of this.drafts)
+        await this.api.done(this.api.PUT("/tables/{id}", { params: { path: { id } }, body: { layout } }));
       this.said = msg(str`Layout saved: ${this.drafts.size} tables.`, { id: "console.floor.saved" });
       this.drafts = new Map();
       this.data.run();
@@ -235,7 +237,7 @@ export class FloorView extends ConsoleView {
       <p>${msg("Drag a table, or focus it and use the arrows (Shift: finer), + and - to resize, r to rotate, s to change its shape. Then save.", { id: "console.floor.keys" })}</p></aside>`;
   }
 
-  private pick(t: PlacedTable) {
+  private pick(t: Table) {
     if (this.mode !== "service") return;
     this.picked = this.picked === t.id ? undefined : t.id;
   }
@@ -282,12 +284,19 @@ export class FloorView extends ConsoleView {
   }
 
   /** Moves the party to the table when it holds another, then seats it if asked. */
-  private async place(r: Reservation, table: PlacedTable, seat: boolean) {
+  private async place(r: Reservation, table: Table, seat: boolean) {
     this.error = undefined;
     try {
+      const path = { reservation_id: r.id };
       if (!(r.tables.length === 1 && r.tables[0]!.id === table.id))
-        await this.api.update(r.id, { table_ids: [table.id] });
-      if (seat) await this.api.step(r.id, "checkin");
+        await this.api.done(
+          this.api.PUT("/reservations/{reservation_id}", {
+            params: { path },
+            body: { table_ids: [table.id] },
+          }),
+        );
+      if (seat)
+        await this.api.done(this.api.PATCH("/reservations/{reservation_id}/checkin", { params: { path } }));
       this.said = seat
         ? msg(str`${guestName(r)} seated at ${table.name}.`, { id: "console.floor.didseat" })
         : msg(str`${guestName(r)} moved to ${table.name}.`, { id: "console.floor.didmove" });

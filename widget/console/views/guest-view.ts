@@ -7,11 +7,12 @@ import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
+import type { Customer, ReservationListItem } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
+import { customersLike } from "../parts/reads.js";
 import { atLeast } from "../parts/roles.js";
 import { statusText } from "../parts/words.js";
-import type { Customer, Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
 
 const fullName = (c: Pick<Customer, "first_name" | "last_name">) =>
@@ -37,8 +38,11 @@ export class GuestView extends ConsoleView {
   private data = new Task(this, {
     task: async ([id], { signal }) => {
       const [customer, reservations] = await Promise.all([
-        this.api.customer(id, signal),
-        this.api.guestReservations(id, signal),
+        this.api.one(this.api.GET("/customers/{id}", { params: { path: { id } }, signal })),
+        // a guest's reservations, on any day
+        this.api.list(
+          this.api.GET("/reservations", { params: { query: { customer_id: id, limit: 100 } }, signal }),
+        ),
       ]);
       return { customer, reservations };
     },
@@ -47,7 +51,9 @@ export class GuestView extends ConsoleView {
 
   private found = new Task(this, {
     task: async ([text], { signal }) =>
-      text.length >= 2 ? (await this.api.customers(text, signal)).filter((c) => c.id !== this.recordId) : [],
+      text.length >= 2
+        ? (await customersLike(this.api, text, signal)).filter((c) => c.id !== this.recordId)
+        : [],
     args: () => [this.search] as const,
   });
 
@@ -63,7 +69,7 @@ export class GuestView extends ConsoleView {
     });
   }
 
-  private show(c: Customer, reservations: Reservation[]) {
+  private show(c: Customer, reservations: ReservationListItem[]) {
     return html`
       <h1 tabindex="-1">${fullName(c)}${c.banned ? html` <span class="badge alert">${msg("Banned", { id: "console.guest.banned" })}</span>` : nothing}</h1>
       <dl class="summary">
@@ -104,12 +110,12 @@ export class GuestView extends ConsoleView {
     </section>`;
   }
 
-  private list(reservations: Reservation[]) {
+  private list(reservations: ReservationListItem[]) {
     return html`<section aria-labelledby="guest-res-title">
       <h2 id="guest-res-title">${msg("Reservations", { id: "console.guest.reservations" })}</h2>
       ${
         reservations.length
-          ? html`<ul>${reservations.map((r) => html`<li>${link({ view: "reservation", id: r.id }, `${formatDate(r.start_date ?? r.start_day ?? "", this.locale, "long")} ${formatTime(r.start_hour, this.locale)}`)} · ${r.pax} · ${statusText(r)}</li>`)}</ul>`
+          ? html`<ul>${reservations.map((r) => html`<li>${link({ view: "reservation", id: r.id }, `${formatDate(r.start_date, this.locale, "long")} ${formatTime(r.start_hour, this.locale)}`)} · ${r.pax} · ${statusText(r)}</li>`)}</ul>`
           : html`<p class="muted">${msg("No reservations.", { id: "console.guest.noreservations" })}</p>`
       }
     </section>`;
@@ -152,12 +158,10 @@ export class GuestView extends ConsoleView {
     this.saveError = undefined;
     this.said = "";
     try {
-      await this.api.updateCustomer(
-        this.recordId,
-        this.manager
-          ? { tags, allergies: text("allergies"), notes: text("notes"), banned: data.get("banned") === "on" }
-          : { notes: text("notes") },
-      );
+      const body = this.manager
+        ? { tags, allergies: text("allergies"), notes: text("notes"), banned: data.get("banned") === "on" }
+        : { notes: text("notes") };
+      await this.api.done(this.api.PUT("/customers/{id}", { params: { path: { id: this.recordId } }, body }));
       this.said = msg("Saved.", { id: "console.saved" });
       this.data.run();
     } catch (err) {
@@ -169,7 +173,12 @@ export class GuestView extends ConsoleView {
     if (!this.other) return;
     this.mergeError = undefined;
     try {
-      await this.api.merge(this.other.id, c.id);
+      await this.api.done(
+        this.api.POST("/customers/{id}/merge", {
+          params: { path: { id: this.other.id } },
+          body: { into: c.id },
+        }),
+      );
       this.said = msg("Merged.", { id: "console.guest.merged" });
       this.other = undefined;
       this.search = "";

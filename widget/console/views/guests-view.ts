@@ -6,9 +6,10 @@ import { localized, msg } from "@lit/localize";
 import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
+import type { Customer } from "../api.js";
 import { actionError } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
-import type { Customer } from "../types.js";
+import { customersLike } from "../parts/reads.js";
 import { ConsoleView } from "./view.js";
 
 const fullName = (c: Pick<Customer, "first_name" | "last_name">) =>
@@ -21,7 +22,7 @@ export class GuestsView extends ConsoleView {
   private typing: ReturnType<typeof setTimeout> | undefined;
 
   private list = new Task(this, {
-    task: ([search], { signal }) => this.api.customers(search, signal, 100),
+    task: ([search], { signal }) => customersLike(this.api, search, signal, 100),
     args: () => [this.search, this.version] as const,
   });
 

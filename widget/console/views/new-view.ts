@@ -8,13 +8,16 @@ import { Task } from "@lit/task";
 import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { now } from "../../clock.js";
-import { ApiError, type ReservationCreate } from "../api.js";
+import { ApiError, type Customer, type Schema, type Service } from "../api.js";
 import { combinations } from "../parts/combine.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { navigate } from "../parts/navigate.js";
+import { customersLike, propertyOf, roomsAt, servicesOf } from "../parts/reads.js";
 import { occasionText } from "../parts/words.js";
 import { nowIn } from "../router.js";
-import type { BookingRoom, Customer, Occasion, Service } from "../types.js";
+
+type ReservationCreate = Schema<"ReservationCreate">;
+type Occasion = NonNullable<ReservationCreate["occasion"]>;
 
 const OCCASIONS: Occasion[] = ["birthday", "anniversary", "business", "date", "other"];
 
@@ -61,8 +64,8 @@ export class NewView extends ConsoleView {
   private base = new Task(this, {
     task: async (_args, { signal }) => {
       const [services, property] = await Promise.all([
-        this.api.services(signal),
-        this.api.property(signal).catch(() => undefined),
+        servicesOf(this.api, signal),
+        propertyOf(this.api, signal).catch(() => undefined),
       ]);
       return { services: services.filter((s) => s.enabled), phone: property?.phone ?? undefined };
     },
@@ -70,15 +73,15 @@ export class NewView extends ConsoleView {
   });
 
   private rooms = new Task(this, {
-    task: async ([date, hour, pax, service_id], { signal }): Promise<BookingRoom[]> =>
+    task: async ([date, hour, pax, service_id], { signal }) =>
       date && hour && pax > 0 && service_id
-        ? this.api.rooms({ date, hour: hour.length === 5 ? `${hour}:00` : hour, pax, service_id }, signal)
+        ? roomsAt(this.api, { date, hour: hour.length === 5 ? `${hour}:00` : hour, pax, service_id }, signal)
         : [],
     args: () => [this.date, this.hour, this.pax, this.serviceId] as const,
   });
 
   private found = new Task(this, {
-    task: async ([text], { signal }) => (text.length >= 2 ? this.api.customers(text, signal) : []),
+    task: async ([text], { signal }) => (text.length >= 2 ? customersLike(this.api, text, signal) : []),
     args: () => [this.lookup] as const,
   });
 
@@ -283,6 +286,7 @@ export class NewView extends ConsoleView {
         : typed;
     const walkIn = this.walkIn;
     return {
+      channel: "PLATFORM_ADMIN",
       start_date: walkIn ? this.today : this.date,
       start_hour: `${walkIn ? nowIn(this.session.property.timezone, now()).slice(0, 5) : this.hour}:00`,
       pax: this.pax,
@@ -302,8 +306,12 @@ export class NewView extends ConsoleView {
     this.busy = true;
     this.error = undefined;
     try {
-      const created = await this.api.create(this.input(e.target as HTMLFormElement, housePhone));
-      if (this.walkIn) await this.api.step(created.id, "checkin");
+      const api = this.api;
+      const body = this.input(e.target as HTMLFormElement, housePhone);
+      const created = await api.one(api.POST("/reservations", { body }));
+      const path = { reservation_id: created.id };
+      if (this.walkIn)
+        await api.done(api.PATCH("/reservations/{reservation_id}/checkin", { params: { path } }));
       navigate(this, { view: "reservation", id: created.id });
     } catch (err) {
       this.error = err;

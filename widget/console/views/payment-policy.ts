@@ -6,9 +6,12 @@
  */
 import { msg } from "@lit/localize";
 import { html } from "lit";
+import type { PaymentMode } from "../../../shared/payment.js";
 import { minorDigits } from "../../format.js";
+import type { Schema, Service } from "../api.js";
 import { fieldError, invalid } from "../parts/errors.js";
-import type { PaymentMode, PaymentPolicy, Service } from "../types.js";
+
+type PaymentPolicy = Schema<"PaymentPolicy">;
 
 const box = "width:auto;display:inline;min-height:0";
 

@@ -8,11 +8,12 @@ import { Task } from "@lit/task";
 import { html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
 import { formatTime } from "../../format.js";
-import type { ConsoleApi } from "../api.js";
+import { ApiError, type ConsoleApi, type Schema } from "../api.js";
 import { getLocale } from "../localization.js";
 import { actionError } from "../parts/errors.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
-import type { PaymentAccount } from "../types.js";
+
+type PaymentAccount = Schema<"PaymentAccount">;
 
 /** @csspart section - the section */
 @localized()
@@ -25,7 +26,19 @@ export class PaymentsSection extends LitElement {
   @state() private error: unknown;
 
   private account = new Task(this, {
-    task: async (_args, { signal }) => this.api.paymentAccount(signal),
+    task: async (_args, { signal }): Promise<PaymentAccount | undefined> => {
+      const api = this.api;
+      const path = { property_id: api.propertyId };
+      try {
+        return await api.one(
+          api.GET("/properties/{property_id}/payments/account", { params: { path }, signal }),
+        );
+      } catch (err) {
+        // none connected yet
+        if (err instanceof ApiError && err.status === 404) return undefined;
+        throw err;
+      }
+    },
     args: () => [this.version] as const,
   });
 
@@ -83,7 +96,13 @@ export class PaymentsSection extends LitElement {
   private connect = async () => {
     this.error = undefined;
     try {
-      this.link = await this.api.connectPayments(location.href);
+      const api = this.api;
+      this.link = await api.one(
+        api.POST("/properties/{property_id}/payments/account", {
+          params: { path: { property_id: api.propertyId } },
+          body: { return_url: location.href },
+        }),
+      );
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>("#onboarding")?.focus();
     } catch (err) {

@@ -8,12 +8,33 @@ import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
 import { css, html, nothing, svg } from "lit";
 import { state } from "lit/decorators.js";
+import type { Channel } from "../../../shared/schemas.js";
 import { addDays, formatDate } from "../../format.js";
+import type { ConsoleApi, Schema } from "../api.js";
 import { actionError } from "../parts/errors.js";
 import { channelText } from "../parts/words.js";
-import { type ReportBy, type ReportLine, report, reportCsvUrl } from "../shift-api.js";
-import type { Channel } from "../types.js";
 import { ConsoleView } from "./view.js";
+
+type ReportLine = Schema<"ReportLine">;
+type ReportQuery = { from: string; to: string; by: "day" | "service" | "channel" };
+type ReportBy = ReportQuery["by"];
+
+/** The report's lines. */
+function reportOf(api: ConsoleApi, query: ReportQuery, signal?: AbortSignal) {
+  const params = { path: { property_id: api.propertyId }, query };
+  return api.list(api.GET("/properties/{property_id}/reports", { params, signal }));
+}
+
+/** The same lines as CSV text (`Accept: text/csv`). */
+async function reportCsv(api: ConsoleApi, query: ReportQuery): Promise<string> {
+  const params = { path: { property_id: api.propertyId }, query };
+  const asked = api.GET("/properties/{property_id}/reports", {
+    params,
+    headers: { Accept: "text/csv" },
+    parseAs: "text",
+  });
+  return (await api.answer(asked)) ?? "";
+}
 
 type Figure = "covers" | "parties" | "no_shows" | "cancellations";
 const FIGURES: Figure[] = ["covers", "parties", "no_shows", "cancellations"];
@@ -66,6 +87,7 @@ export class ReportsView extends ConsoleView {
   @state() private to = "";
   @state() private by: ReportBy = "day";
   @state() private figure: Figure = "covers";
+  @state() private csvError: unknown;
 
   override willUpdate(): void {
     if (!this.to && this.today) {
@@ -75,7 +97,7 @@ export class ReportsView extends ConsoleView {
   }
 
   private lines = new Task(this, {
-    task: ([from, to, by], { signal }) => report(this.api, { from, to, by }, signal),
+    task: ([from, to, by], { signal }) => reportOf(this.api, { from, to, by }, signal),
     args: () => [this.from, this.to, this.by, this.version] as const,
   });
 
@@ -101,8 +123,9 @@ export class ReportsView extends ConsoleView {
             ${FIGURES.map((f) => html`<option value=${f} ?selected=${this.figure === f}>${figureName(f)}</option>`)}
           </select>
         </label>
-        <a class="btn secondary small" href=${reportCsvUrl(this.api, { from: this.from, to: this.to, by: this.by })} download>${msg("Download CSV", { id: "console.report.csv" })}</a>
+        <button class="btn secondary small" type="button" @click=${this.download}>${msg("Download CSV", { id: "console.report.csv" })}</button>
       </div>
+      ${actionError(this.csvError)}
       ${this.lines.render({
         pending: () =>
           this.lines.value
@@ -112,6 +135,22 @@ export class ReportsView extends ConsoleView {
         error: (err) => actionError(err),
       })}
     `;
+  }
+
+  /** The same lines as a CSV file, asked with the session and saved by the browser. */
+  private async download() {
+    this.csvError = undefined;
+    const query = { from: this.from, to: this.to, by: this.by };
+    try {
+      const csv = await reportCsv(this.api, query);
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
+      link.download = `report-${query.by}-${query.from}-${query.to}.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    } catch (err) {
+      this.csvError = err;
+    }
   }
 
   private keyText(line: ReportLine): string {

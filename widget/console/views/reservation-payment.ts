@@ -8,14 +8,16 @@
 import { localized, msg, str } from "@lit/localize";
 import { html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
+import type { ConsoleRole } from "../../../shared/console.js";
 import { refundable } from "../../../shared/payment.js";
 import { formatMoney, minorDigits } from "../../format.js";
-import type { ConsoleApi } from "../api.js";
+import type { ConsoleApi, Reservation, Schema } from "../api.js";
 import { getLocale } from "../localization.js";
 import { actionError } from "../parts/errors.js";
 import { atLeast } from "../parts/roles.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
-import type { Reservation, ReservationPayment, Role } from "../types.js";
+
+type ReservationPayment = NonNullable<Schema<"ReservationPayment">>;
 
 type Step = { kind: "refund"; amount: number | undefined } | { kind: "fee" };
 
@@ -26,7 +28,7 @@ export class ReservationPaymentView extends LitElement {
 
   @property({ attribute: false }) api!: ConsoleApi;
   @property({ attribute: false }) reservation!: Reservation;
-  @property({ attribute: false }) staffRole: Role | undefined;
+  @property({ attribute: false }) staffRole: ConsoleRole | undefined;
   /** the step waiting for its "yes" */
   @state() private asking: Step | undefined;
   @state() private error: unknown;
@@ -118,8 +120,16 @@ export class ReservationPaymentView extends LitElement {
   private async take(step: Step) {
     this.busy = true;
     try {
-      const r = this.reservation.id;
-      await (step.kind === "fee" ? this.api.noShowFee(r) : this.api.refund(r, step.amount));
+      const api = this.api;
+      const path = { reservation_id: this.reservation.id };
+      await api.done(
+        step.kind === "fee"
+          ? api.POST("/reservations/{reservation_id}/payment/no-show-fee", { params: { path } })
+          : api.POST("/reservations/{reservation_id}/payment/refund", {
+              params: { path },
+              body: step.amount === undefined ? {} : { amount: step.amount },
+            }),
+      );
       this.asking = undefined;
       this.dispatchEvent(new CustomEvent("payment-changed", { bubbles: true, composed: true }));
     } catch (err) {

@@ -8,7 +8,7 @@ import { Task } from "@lit/task";
 import { html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
-import { ApiError, type ReservationChange } from "../api.js";
+import { ApiError, type ConsoleApi, type Reservation, type Schema, type Table } from "../api.js";
 import { actionError, fieldError, invalid, problemText } from "../parts/errors.js";
 import { link } from "../parts/navigate.js";
 import {
@@ -20,9 +20,10 @@ import {
   statusText,
   statusWord,
 } from "../parts/words.js";
-import type { HistoryItem, Message, Reservation, Table } from "../types.js";
 import "./reservation-payment.js";
 import { ConsoleView } from "./view.js";
+
+type ReservationChange = Schema<"ReservationUpdate">;
 
 type Action =
   | "checkin"
@@ -52,9 +53,41 @@ export function actionsOf(r: Reservation): Action[] {
 
 interface Loaded {
   reservation: Reservation;
-  history: HistoryItem[];
-  messages: Message[];
+  history: Pick<
+    Schema<"ReservationHistoryItem">,
+    "at" | "action" | "actor" | "by" | "from_status" | "to_status"
+  >[];
+  messages: Schema<"ReservationMessage">[];
   tables: Table[];
+}
+
+/** A change saved: the reservation as it now stands. */
+const changed = (api: ConsoleApi, id: number, body: ReservationChange) =>
+  api.one(api.PUT("/reservations/{reservation_id}", { params: { path: { reservation_id: id } }, body }));
+
+/** What each action asks the API. */
+function request(api: ConsoleApi, id: number, a: Action): Promise<unknown> {
+  const path = { reservation_id: id };
+  const step = (to: "checkin" | "checkout", undo: boolean) =>
+    api.done(
+      api.PATCH(`/reservations/{reservation_id}/${to}`, {
+        params: { path, query: undo ? { undo: "true" } : {} },
+      }),
+    );
+  const status = (to: string) =>
+    api.done(api.PATCH("/reservations/{reservation_id}", { params: { path, query: { status: to } } }));
+  const moves: Record<Action, () => Promise<unknown>> = {
+    checkin: () => step("checkin", false),
+    checkout: () => step("checkout", false),
+    "undo-checkin": () => step("checkin", true),
+    "undo-checkout": () => step("checkout", true),
+    accept: () => status("accepted"),
+    decline: () => status("declined"),
+    "no-show": () => status("expired"),
+    "undo-no-show": () => status("accepted"),
+    cancel: () => api.done(api.DELETE("/reservations/{reservation_id}", { params: { path } })),
+  };
+  return moves[a]();
 }
 
 /**
@@ -76,11 +109,17 @@ export class ReservationView extends ConsoleView {
 
   private data = new Task(this, {
     task: async ([id], { signal }): Promise<Loaded> => {
+      const api = this.api;
+      const path = { reservation_id: id };
       const [reservation, history, messages, tables] = await Promise.all([
-        this.api.reservation(id, signal),
-        this.api.history(id, signal).catch(() => []),
-        this.api.messages(id, signal).catch(() => []),
-        this.api.tables(signal).catch(() => []),
+        api.one(api.GET("/reservations/{reservation_id}", { params: { path }, signal })),
+        api
+          .list(api.GET("/reservations/{reservation_id}/history", { params: { path }, signal }))
+          .catch(() => []),
+        api
+          .list(api.GET("/reservations/{reservation_id}/messages", { params: { path }, signal }))
+          .catch(() => []),
+        api.list(api.GET("/tables", { params: { query: { limit: 100 } }, signal })).catch(() => []),
       ]);
       return { reservation, history, messages, tables };
     },
@@ -112,7 +151,7 @@ export class ReservationView extends ConsoleView {
 
   private show(d: Loaded) {
     const r = d.reservation;
-    const date = r.start_day ?? r.start_date ?? "";
+    const date = r.start_day;
     return html`
       <p>${link({ view: "day", date }, formatDate(date, this.locale))}</p>
       ${this.summary(r)} ${this.actions(r)}
@@ -195,20 +234,8 @@ export class ReservationView extends ConsoleView {
     this.confirming = undefined;
     this.actionError = undefined;
     this.done = "";
-    const api = this.api;
-    const run: Record<Action, () => Promise<unknown>> = {
-      checkin: () => api.step(r.id, "checkin"),
-      checkout: () => api.step(r.id, "checkout"),
-      "undo-checkin": () => api.step(r.id, "checkin", true),
-      "undo-checkout": () => api.step(r.id, "checkout", true),
-      accept: () => api.setStatus(r.id, "accepted"),
-      decline: () => api.setStatus(r.id, "declined"),
-      "no-show": () => api.setStatus(r.id, "expired"),
-      "undo-no-show": () => api.setStatus(r.id, "accepted"),
-      cancel: () => api.cancel(r.id),
-    };
     try {
-      await run[a]();
+      await request(this.api, r.id, a);
       this.done = msg(str`Done: ${this.label(a)}.`, { id: "console.action.done" });
       await this.data.run();
       // the focus goes to what was done, never to the undo button that took the pressed one's place
@@ -239,7 +266,7 @@ export class ReservationView extends ConsoleView {
     return html`<section aria-labelledby="edit-title">
       <h2 id="edit-title">${msg("Change", { id: "console.res.edit" })}</h2>
       <form part="edit" class="grid" @submit=${(e: SubmitEvent) => this.save(e, r)} novalidate>
-        <label>${msg("Date", { id: "console.field.date" })}<input name="start_day" type="date" .value=${r.start_day ?? r.start_date ?? ""} aria-invalid=${invalid(err, "start_day")} aria-describedby="e-day" /></label>
+        <label>${msg("Date", { id: "console.field.date" })}<input name="start_day" type="date" .value=${r.start_day} aria-invalid=${invalid(err, "start_day")} aria-describedby="e-day" /></label>
         ${fieldError(err, "start_day", "e-day")}
         <label>${msg("Time", { id: "console.col.time" })}<input name="start_hour" type="time" .value=${r.start_hour.slice(0, 5)} aria-invalid=${invalid(err, "start_hour")} aria-describedby="e-hour" /></label>
         ${fieldError(err, "start_hour", "e-hour")}
@@ -277,7 +304,7 @@ export class ReservationView extends ConsoleView {
     // A new size or time keeps the party's tables, or asks before the engine moves it.
     const keep = keepsTables(r, change) ? { table_ids: r.tables.map((t) => t.id) } : {};
     try {
-      await this.api.update(r.id, { ...change, ...keep });
+      await changed(this.api, r.id, { ...change, ...keep });
       this.done = msg("Saved.", { id: "console.saved" });
       this.data.run();
     } catch (err) {
@@ -294,7 +321,7 @@ export class ReservationView extends ConsoleView {
   private async move(r: Reservation, change: ReservationChange) {
     this.moving = undefined;
     try {
-      const saved = await this.api.update(r.id, change);
+      const saved = await changed(this.api, r.id, change);
       const from = r.tables.map((t) => t.name).join(", ");
       const to = saved.tables.map((t) => t.name).join(", ");
       this.done = msg(str`Saved. Moved from ${from} to ${to}.`, { id: "console.res.moved" });
@@ -342,7 +369,7 @@ export function changesOf(r: Reservation, data: FormData, tableIds: number[]): R
   const hour = String(data.get("start_hour") ?? "");
   const pax = Number(data.get("pax"));
   const notes = String(data.get("notes") ?? "");
-  if (day && day !== (r.start_day ?? r.start_date)) change.start_day = day;
+  if (day && day !== r.start_day) change.start_day = day;
   if (hour && `${hour}:00` !== r.start_hour) change.start_hour = `${hour}:00`;
   if (pax && pax !== r.pax) change.pax = pax;
   const held = r.tables.map((t) => t.id).sort();

@@ -8,10 +8,12 @@ import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
+import type { ConsoleRole } from "../../../shared/console.js";
 import { formatDate, weekdayName } from "../../format.js";
+import type { ConsoleApi, Property, Room, Schema, Service, StaffMember, Table } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
+import { propertyOf, servicesOf } from "../parts/reads.js";
 import { atLeast } from "../parts/roles.js";
-import type { Closure, Property, Room, Service, StaffMember, Table } from "../types.js";
 import "./account-section.js";
 import "./audit-section.js";
 import "./payments-section.js";
@@ -25,11 +27,29 @@ interface Loaded {
   services: Service[];
   rooms: Room[];
   tables: Table[];
-  closures: Closure[];
+  closures: Schema<"Closure">[];
   property: Property;
-  links: { name: string; link: string }[];
-  apps: { client_id: string; name: string; connected_at: string }[] | undefined;
+  links: Schema<"BookingLink">[];
+  apps: Schema<"ConnectedApp">[] | undefined;
   staff: StaffMember[];
+}
+
+/** Everything the view shows to this role, read side by side. */
+async function load(a: ConsoleApi, role: ConsoleRole, signal: AbortSignal): Promise<Loaded> {
+  const all = { params: { query: { limit: 100 } }, signal };
+  const [manager, owner] = [atLeast(role, "manager"), atLeast(role, "owner")];
+  const own = { params: { path: { property_id: a.propertyId } }, signal };
+  const [services, rooms, tables, closures, property, links, apps, staff] = await Promise.all([
+    servicesOf(a, signal),
+    a.list(a.GET("/rooms", all)),
+    a.list(a.GET("/tables", all)),
+    a.list(a.GET("/closures", all)),
+    propertyOf(a, signal),
+    manager ? a.list(a.GET("/bookings/links", { signal })).catch(() => []) : [],
+    owner ? a.list(a.GET("/properties/{property_id}/apps", own)).catch(() => undefined) : undefined,
+    owner ? a.list(a.GET("/properties/{property_id}/staff", own)).catch(() => []) : [],
+  ]);
+  return { services, rooms, tables, closures, property, links, apps, staff };
 }
 
 const box = "width:auto;display:inline;min-height:0";
@@ -42,21 +62,7 @@ export class RestaurantView extends ConsoleView {
   @state() private said: { place: Place; id?: number; text: string } | undefined;
 
   private data = new Task(this, {
-    task: async (_args, { signal }): Promise<Loaded> => {
-      const a = this.api;
-      const [manager, owner] = [atLeast(this.session.role, "manager"), atLeast(this.session.role, "owner")];
-      const [services, rooms, tables, closures, property, links, apps, staff] = await Promise.all([
-        a.services(signal),
-        a.roomList(signal),
-        a.tables(signal),
-        a.closures(signal),
-        a.property(signal),
-        manager ? a.links(signal).catch(() => []) : [],
-        owner ? a.apps(signal).catch(() => undefined) : undefined,
-        owner ? a.staff(signal).catch(() => []) : [],
-      ]);
-      return { services, rooms, tables, closures, property, links, apps, staff };
-    },
+    task: (_args, { signal }) => load(this.api, this.session.role, signal),
     args: () => [this.version] as const,
   });
 
@@ -143,7 +149,7 @@ export class RestaurantView extends ConsoleView {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     const covers = String(data.get("max_covers_per_interval") ?? "");
-    const change: Partial<Service> = {
+    const body: Schema<"ServiceUpdate"> = {
       start_hour: `${data.get("start_hour")}:00`,
       end_hour: `${data.get("end_hour")}:00`,
       weekdays: data.getAll("weekday").map(Number),
@@ -152,7 +158,10 @@ export class RestaurantView extends ConsoleView {
       pacing_interval: Number(data.get("pacing_interval")) || s.pacing_interval,
       payment: policyOf(data),
     };
-    return this.attempt("service", s.id, () => this.api.updateService(s.id, change));
+    const api = this.api;
+    return this.attempt("service", s.id, () =>
+      api.done(api.PUT("/services/{id}", { params: { path: { id: s.id } }, body })),
+    );
   }
 
   private rooms(rooms: Room[], tables: Table[]) {
@@ -188,10 +197,10 @@ export class RestaurantView extends ConsoleView {
       guests_min: Number(data.get("guests_min")),
       guests_max: Number(data.get("guests_max")),
     };
-    return this.attempt("table", undefined, () => this.api.createTable(input));
+    return this.attempt("table", undefined, () => this.api.done(this.api.POST("/tables", { body: input })));
   };
 
-  private closures(closures: Closure[]) {
+  private closures(closures: Schema<"Closure">[]) {
     const err = this.errorAt("closure");
     return html`<section part="section" aria-labelledby="closures-title">
       <h2 id="closures-title">${msg("Closures", { id: "console.rest.closures" })}</h2>
@@ -200,7 +209,7 @@ export class RestaurantView extends ConsoleView {
           (
             c,
           ) => html`<li>${formatDate(c.start_date, this.locale, "long")}${c.end_date !== c.start_date ? ` – ${formatDate(c.end_date, this.locale, "long")}` : ""}${c.reason ? ` · ${c.reason}` : ""}
-          <button class="btn secondary small" type="button" @click=${() => this.attempt("closure", undefined, () => this.api.deleteClosure(c.id))}>${msg("Reopen", { id: "console.rest.closure.delete" })}</button></li>`,
+          <button class="btn secondary small" type="button" @click=${() => this.attempt("closure", undefined, () => this.api.done(this.api.DELETE("/closures/{id}", { params: { path: { id: c.id } } })))}>${msg("Reopen", { id: "console.rest.closure.delete" })}</button></li>`,
         )}
       </ul>
       <form class="toolbar" aria-label=${msg("Close the restaurant", { id: "console.rest.closure.add" })} @submit=${this.addClosure} novalidate>
@@ -218,11 +227,11 @@ export class RestaurantView extends ConsoleView {
     const data = new FormData(e.target as HTMLFormElement);
     const text = (n: string) => String(data.get(n) ?? "").trim() || undefined;
     return this.attempt("closure", undefined, () =>
-      this.api.createClosure({
-        start_date: text("start_date") ?? "",
-        end_date: text("end_date"),
-        reason: text("reason"),
-      }),
+      this.api.done(
+        this.api.POST("/closures", {
+          body: { start_date: text("start_date") ?? "", end_date: text("end_date"), reason: text("reason") },
+        }),
+      ),
     );
   };
 
@@ -249,7 +258,7 @@ export class RestaurantView extends ConsoleView {
     const data = new FormData(e.target as HTMLFormElement);
     const text = (n: string) => String(data.get(n) ?? "").trim() || null;
     const p = this.data.value!.property;
-    const change = {
+    const body: Schema<"PropertyUpdate"> = {
       name: text("name") ?? p.name,
       phone: text("phone"),
       email: text("email"),
@@ -257,7 +266,10 @@ export class RestaurantView extends ConsoleView {
       position: { ...p.position, address: text("address") ?? undefined },
       settings: { welcome_message: text("welcome_message"), accent_color: text("accent_color") },
     };
-    return this.attempt("profile", undefined, () => this.api.updateProperty(change as never));
+    const api = this.api;
+    return this.attempt("profile", undefined, () =>
+      api.done(api.PUT("/properties/{id}", { params: { path: { id: p.id } }, body })),
+    );
   };
 
   private embed(d: Loaded) {
@@ -277,10 +289,18 @@ export class RestaurantView extends ConsoleView {
         apps === undefined
           ? html`<p class="muted">${msg("The connected apps cannot be read right now.", { id: "console.rest.apps.none" })}</p>`
           : apps.length
-            ? html`<ul>${apps.map((a) => html`<li>${a.name} <button class="btn secondary small" type="button" @click=${() => this.attempt("apps", undefined, () => this.api.revokeApp(a.client_id))}>${msg(str`Disconnect ${a.name}`, { id: "console.rest.apps.revoke" })}</button></li>`)}</ul>`
+            ? html`<ul>${apps.map((a) => html`<li>${a.name} <button class="btn secondary small" type="button" @click=${() => this.revoke(a.client_id)}>${msg(str`Disconnect ${a.name}`, { id: "console.rest.apps.revoke" })}</button></li>`)}</ul>`
             : html`<p class="muted">${msg("No app is connected.", { id: "console.rest.apps.empty" })}</p>`
       }
       ${this.feedback("apps")}
     </section>`;
+  }
+
+  private revoke(clientId: string) {
+    const api = this.api;
+    const path = { property_id: api.propertyId, client_id: clientId };
+    return this.attempt("apps", undefined, () =>
+      api.done(api.DELETE("/properties/{property_id}/apps/{client_id}", { params: { path } })),
+    );
   }
 }

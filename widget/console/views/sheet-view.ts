@@ -8,11 +8,10 @@ import { Task } from "@lit/task";
 import { css, html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { formatDate, formatTime } from "../../format.js";
+import type { ReservationListItem as Reservation } from "../api.js";
 import { actionError } from "../parts/errors.js";
 import { navigate } from "../parts/navigate.js";
 import { counts, guestName, occasionText } from "../parts/words.js";
-import { notes, putNote } from "../shift-api.js";
-import type { Reservation } from "../types.js";
 import { ConsoleView } from "./view.js";
 
 /** The parties that come, in start order. */
@@ -64,9 +63,15 @@ export class SheetView extends ConsoleView {
 
   private day = new Task(this, {
     task: async ([date], { signal }) => {
+      const api = this.api;
       const [list, [note]] = await Promise.all([
-        this.api.day({ date }, signal),
-        notes(this.api, date, date, signal),
+        api.day({ date }, signal),
+        api.list(
+          api.GET("/properties/{property_id}/notes", {
+            params: { path: { property_id: api.propertyId }, query: { from: date, to: date } },
+            signal,
+          }),
+        ),
       ]);
       return { lines: sheetLines(list), note: note?.text ?? "" };
     },
@@ -149,7 +154,13 @@ export class SheetView extends ConsoleView {
     this.noteError = undefined;
     this.saved = "";
     try {
-      await putNote(this.api, this.date, text.trim());
+      const path = { property_id: this.api.propertyId, date: this.date };
+      await this.api.done(
+        this.api.PUT("/properties/{property_id}/notes/{date}", {
+          params: { path },
+          body: { text: text.trim() },
+        }),
+      );
       this.saved = msg("Saved.", { id: "console.saved" });
       this.day.run();
     } catch (err) {

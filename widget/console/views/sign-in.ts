@@ -133,11 +133,7 @@ export class SignIn extends LitElement {
   private passkey = () =>
     this.attempt(async () => {
       const { startAuthentication } = await import("@simplewebauthn/browser");
-      this.signedIn(
-        await this.api.passkeySignIn((optionsJSON) =>
-          startAuthentication({ optionsJSON: optionsJSON as never }),
-        ),
-      );
+      this.signedIn(await this.api.passkeySignIn((optionsJSON) => startAuthentication({ optionsJSON })));
     });
 
   private accept = (e: SubmitEvent) => {
@@ -145,11 +141,10 @@ export class SignIn extends LitElement {
     const data = new FormData(e.target as HTMLFormElement);
     const token = this.route.view === "invite" ? this.route.token : "";
     return this.attempt(async () => {
-      const session = await this.api.acceptInvite(
-        token,
-        String(data.get("name") ?? "").trim(),
-        String(data.get("password") ?? ""),
-      );
+      const session = await this.api.acceptInvite(token, {
+        name: String(data.get("name") ?? "").trim(),
+        password: String(data.get("password") ?? ""),
+      });
       history.replaceState(null, "", "/console");
       this.signedIn(session);
     });
@@ -226,7 +221,7 @@ export class SignIn extends LitElement {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     return this.attempt(async () => {
-      await this.api.forgotPassword(String(data.get("username") ?? ""));
+      await this.api.forgotPassword({ username: String(data.get("username") ?? "") });
       this.switchTo("sent");
     });
   };
@@ -236,7 +231,7 @@ export class SignIn extends LitElement {
     const data = new FormData(e.target as HTMLFormElement);
     const token = this.route.view === "reset" ? this.route.token : "";
     return this.attempt(async () => {
-      await this.api.resetPassword(token, String(data.get("password") ?? ""));
+      await this.api.resetPassword({ token, password: String(data.get("password") ?? "") });
       this.switchTo("done");
     });
   };

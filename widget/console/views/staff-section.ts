@@ -7,15 +7,21 @@ import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
 import { css, html, LitElement, nothing } from "lit";
 import { property, state } from "lit/decorators.js";
-import type { ConsoleApi } from "../api.js";
+import type { ConsoleRole as Role } from "../../../shared/console.js";
+import type { ConsoleApi, Schema, StaffMember } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
 import { roleName } from "../parts/words.js";
-import type { Role, StaffMember } from "../types.js";
 
 const ROLES: Role[] = ["host", "manager", "owner"];
 
 /** @csspart section - the section */
+
+/** A member's role, standing or PIN changed (a member may set their own PIN). */
+export function changeStaff(api: ConsoleApi, id: number, body: Schema<"StaffChange">): Promise<void> {
+  const path = { property_id: api.propertyId, staff_id: id };
+  return api.done(api.PATCH("/properties/{property_id}/staff/{staff_id}", { params: { path }, body }));
+}
 @localized()
 export class StaffSection extends LitElement {
   static override styles = [
@@ -54,7 +60,13 @@ export class StaffSection extends LitElement {
   @state() private said = "";
 
   private members = new Task(this, {
-    task: async (_args, { signal }) => this.api.staff(signal),
+    task: async (_args, { signal }) =>
+      this.api.list(
+        this.api.GET("/properties/{property_id}/staff", {
+          params: { path: { property_id: this.api.propertyId } },
+          signal,
+        }),
+      ),
     args: () => [this.version] as const,
   });
 
@@ -143,7 +155,7 @@ export class StaffSection extends LitElement {
   private change(m: StaffMember, change: { role?: Role; active?: boolean }) {
     return this.attempt(
       m.id,
-      () => this.api.changeStaff(m.id, change),
+      () => changeStaff(this.api, m.id, change),
       msg("Saved.", { id: "console.saved" }),
     );
   }
@@ -155,7 +167,7 @@ export class StaffSection extends LitElement {
     return this.attempt(
       m.id,
       async () => {
-        await this.api.changeStaff(m.id, { pin });
+        await changeStaff(this.api, m.id, { pin });
         form.reset();
       },
       msg("Saved.", { id: "console.saved" }),
@@ -171,7 +183,9 @@ export class StaffSection extends LitElement {
     return this.attempt(
       undefined,
       async () => {
-        await this.api.invite({ email, role: String(data.get("role")) as Role, ...(name && { name }) });
+        const body = { email, role: String(data.get("role")) as Role, ...(name && { name }) };
+        const path = { property_id: this.api.propertyId };
+        await this.api.done(this.api.POST("/properties/{property_id}/staff", { params: { path }, body }));
         form.reset();
       },
       msg(str`Invitation sent to ${email}.`, { id: "console.staff.invited.to" }),

@@ -9,6 +9,7 @@ import { Task } from "@lit/task";
 import { css, html, nothing, type PropertyValues } from "lit";
 import { state } from "lit/decorators.js";
 import { addDays, formatDate, formatTime } from "../../format.js";
+import type { ReservationListItem as Reservation, Service, Table } from "../api.js";
 import { allergyTexts, details, noteTexts } from "../parts/details.js";
 import { actionError } from "../parts/errors.js";
 import { link, navigate } from "../parts/navigate.js";
@@ -16,7 +17,6 @@ import { lateBy, minutesIn, NowTicker } from "../parts/now.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
 import { type Hold, holdsOf, hourOf, rowsByRoom, STEP, spanOf, tableAt } from "../parts/timeline-model.js";
 import { guestName, occasionText } from "../parts/words.js";
-import type { Reservation, Table } from "../types.js";
 import { ConsoleView } from "./view.js";
 
 /** What a bar says beside the name: allergies, occasion, tags, notes (the aria-label reads them all). */
@@ -163,9 +163,9 @@ export class TimelineView extends ConsoleView {
     task: async ([date], { signal }) => {
       const [list, rooms, tables, services] = await Promise.all([
         this.api.day({ date }, signal),
-        this.api.roomList(signal),
-        this.api.tables(signal),
-        this.api.services(signal),
+        this.api.list(this.api.GET("/rooms", { params: { query: { limit: 100 } }, signal })),
+        this.api.list(this.api.GET("/tables", { params: { query: { limit: 100 } }, signal })),
+        this.api.list(this.api.GET("/services", { params: { query: { limit: 100 } }, signal })),
       ]);
       return { holds: holdsOf(list, date), rooms, tables: tables.filter((t) => t.bookable), services };
     },
@@ -245,7 +245,7 @@ export class TimelineView extends ConsoleView {
     holds: Hold[];
     rooms: { id: number; name: string }[];
     tables: Table[];
-    services: import("../types.js").Service[];
+    services: Service[];
   }) {
     const span = spanOf(d.holds, d.services);
     const hours = (span.to - span.from) / 60;
@@ -424,7 +424,12 @@ export class TimelineView extends ConsoleView {
       return;
     }
     try {
-      await this.api.update(r.id, change);
+      await this.api.done(
+        this.api.PUT("/reservations/{reservation_id}", {
+          params: { path: { reservation_id: r.id } },
+          body: change,
+        }),
+      );
       // The bar stays where it was moved until the day is read again: no flicker back.
       await this.data.run();
       this.pending = undefined;

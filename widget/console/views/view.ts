@@ -1,11 +1,10 @@
 /** What every view of the console is given by <booking-console>. */
 import { LitElement } from "lit";
 import { property } from "lit/decorators.js";
-import type { ConsoleApi } from "../api.js";
+import type { ConsoleApi, Session } from "../api.js";
 import { getLocale } from "../localization.js";
 import { base, consoleStyles, theme } from "../parts/styles.js";
 import type { Route } from "../router.js";
-import type { Session } from "../types.js";
 
 export abstract class ConsoleView extends LitElement {
   static override styles = [theme, base, consoleStyles];

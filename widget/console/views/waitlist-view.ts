@@ -10,9 +10,10 @@ import { Task } from "@lit/task";
 import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { now } from "../../clock.js";
+import type { ConsoleApi, Schema } from "../api.js";
 import { actionError, fieldError, invalid } from "../parts/errors.js";
+import { propertyOf, servicesOf } from "../parts/reads.js";
 import { nowIn } from "../router.js";
-import { addWalkIn, closeWalkIn, tellReady, type WalkIn, walkIns } from "../shift-api.js";
 import { serviceAt } from "./new-view.js";
 import { ConsoleView } from "./view.js";
 
@@ -21,6 +22,14 @@ export function waitText(minutes: number | null): string {
   if (minutes === null) return msg("No table seats this party", { id: "console.queue.nofit" });
   if (minutes === 0) return msg("Now", { id: "console.queue.now" });
   return msg(str`About ${minutes} min`, { id: "console.queue.about" });
+}
+
+type WalkIn = Schema<"WalkIn">;
+
+/** Takes a party off the list: seated (by the walk-in reservation that seated it) or gone. */
+function closeWalkIn(api: ConsoleApi, walk_in_id: number, body: Schema<"WalkInClose">) {
+  const path = { property_id: api.propertyId, walk_in_id };
+  return api.done(api.PATCH("/properties/{property_id}/walk-ins/{walk_in_id}", { params: { path }, body }));
 }
 
 @localized()
@@ -34,7 +43,10 @@ export class WaitlistView extends ConsoleView {
   @state() private said = "";
 
   private list = new Task(this, {
-    task: (_args, { signal }) => walkIns(this.api, signal),
+    task: (_args, { signal }) => {
+      const path = { property_id: this.api.propertyId };
+      return this.api.list(this.api.GET("/properties/{property_id}/walk-ins", { params: { path }, signal }));
+    },
     args: () => [this.version, this.refresh] as const,
   });
 
@@ -85,13 +97,17 @@ export class WaitlistView extends ConsoleView {
     this.busy = true;
     this.error = undefined;
     try {
-      const added = await addWalkIn(this.api, {
+      const body = {
         pax: Number(data.get("pax")),
         name: text("name"),
         phone: text("phone"),
         email: text("email"),
         notes: text("notes"),
-      });
+      };
+      const path = { property_id: this.api.propertyId };
+      const added = await this.api.one(
+        this.api.POST("/properties/{property_id}/walk-ins", { params: { path }, body }),
+      );
       form.reset();
       this.told = undefined;
       this.said = msg(str`Added: position ${added.position}, ${waitText(added.quoted_minutes)}.`, {
@@ -168,7 +184,10 @@ export class WaitlistView extends ConsoleView {
 
   private ready(w: WalkIn) {
     return this.act(w, async () => {
-      const answer = await tellReady(this.api, w.id);
+      const path = { property_id: this.api.propertyId, walk_in_id: w.id };
+      const answer = await this.api.one(
+        this.api.POST("/properties/{property_id}/walk-ins/{walk_in_id}/ready", { params: { path } }),
+      );
       this.told = { id: w.id, sent: answer.sent, failed: answer.failed };
       this.refresh++;
     });
@@ -176,7 +195,7 @@ export class WaitlistView extends ConsoleView {
 
   private left(w: WalkIn) {
     return this.act(w, async () => {
-      await closeWalkIn(this.api, w.id, "left");
+      await closeWalkIn(this.api, w.id, { state: "left" });
       this.refresh++;
     });
   }
@@ -185,10 +204,12 @@ export class WaitlistView extends ConsoleView {
   private seat(w: WalkIn) {
     return this.act(w, async () => {
       const hour = nowIn(this.session.property.timezone, now());
-      const [services, property] = await Promise.all([this.api.services(), this.api.property()]);
+      const api = this.api;
+      const [services, property] = await Promise.all([servicesOf(api), propertyOf(api)]);
       const service = serviceAt(services, this.today, hour);
       const [first_name, ...rest] = (w.name ?? msg("Walk-in", { id: "console.nav.walkin" })).split(" ");
-      const created = await this.api.create({
+      const body = {
+        channel: "PLATFORM_ADMIN" as const,
         start_date: this.today,
         start_hour: hour,
         pax: w.pax,
@@ -200,9 +221,11 @@ export class WaitlistView extends ConsoleView {
           ...(w.phone || !w.email ? { phone: w.phone ?? property.phone ?? undefined } : {}),
         },
         ...(w.notes ? { notes: w.notes } : {}),
-      });
-      await this.api.step(created.id, "checkin");
-      await closeWalkIn(this.api, w.id, "seated", created.id);
+      };
+      const created = await api.one(api.POST("/reservations", { body }));
+      const path = { reservation_id: created.id };
+      await api.done(api.PATCH("/reservations/{reservation_id}/checkin", { params: { path } }));
+      await closeWalkIn(this.api, w.id, { state: "seated", reservation_id: created.id });
       this.said = msg(str`${w.name ?? w.pax} seated.`, { id: "console.queue.seated" });
       this.refresh++;
     });

@@ -1,19 +1,26 @@
 /**
  * The consoles' live feed: once a reservation's change has committed, the restaurant's object
- * (worker/restaurant/restaurant.ts) tells every open console which reservation changed, on which
- * day. It never fails the change: a console that misses a message falls back to reading again.
+ * (./restaurant.ts) tells every open console which reservation changed, on which day. It never
+ * fails the change: a console that misses a message falls back to reading again.
  */
 import { currentBackground } from "../lib/background";
+import { restaurantObject } from "../lib/restaurant-object";
 import type { ReservationReaction } from "../reservations/reactions";
-import { restaurantObject } from "../restaurant/restaurant";
+
+/** What an open console hears. */
+export type LiveMessage =
+  | { type: "hello"; at: string }
+  | { type: "reservation"; id: number; date: string; version: number }
+  /** the walk-in waiting list changed: a console showing it reads it again */
+  | { type: "walk-ins" };
 
 export const liveReaction: ReservationReaction = {
   name: "the consoles' live feed",
   committed(change, row) {
     const background = currentBackground();
     if (!background?.env.RESTAURANT) return;
-    const message = {
-      type: "reservation" as const,
+    const message: LiveMessage = {
+      type: "reservation",
       id: row.id,
       date: row.startDate,
       version: change.version,
