@@ -95,28 +95,35 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
    * keeps a CF-Connecting-IP the request brings).
    */
   let addresses = 0;
-  const newContext = (options = {}) =>
-    browser.newContext({ ...options, extraHTTPHeaders: { "CF-Connecting-IP": `192.0.2.${++addresses}` } });
+  const newContext = (options = {}, address = `192.0.2.${++addresses}`) =>
+    browser.newContext({ ...options, extraHTTPHeaders: { "CF-Connecting-IP": address } });
 
   /**
-   * A page, and the integrator's redirect_uri as a real server recording what comes back to it
-   * (Playwright's page.route does not see the target of a redirect).
+   * A page, and the integrator's redirect_uri as a real server recording what this page's browser
+   * sends it (Playwright's page.route does not see the target of a redirect). The browser sends its
+   * context's address header to every origin, so only its own requests count: the port came free
+   * from the machine, and a request another process meant for whoever held it before (a webhook's
+   * retry, a page's reconnect) is none of this flow's callbacks.
    */
   async function pageFor(app, options = {}) {
+    const address = `192.0.2.${++addresses}`;
     const callbacks = [];
+    const others = [];
     const receiver = createServer((req, res) => {
+      if (req.headers["cf-connecting-ip"] !== address)
+        others.push(`${req.method} ${req.url} (${req.headers["cf-connecting-ip"] ?? "no address"})`);
       // The browser asks this origin for its favicon too.
-      if (!req.url.startsWith("/favicon")) callbacks.push(new URL(req.url, app.redirectUri));
+      else if (!req.url.startsWith("/favicon")) callbacks.push(new URL(req.url, app.redirectUri));
       res.writeHead(200, { "Content-Type": "text/plain" }).end("back at the integrator");
     });
     await new Promise((resolve) => receiver.listen(app.port, "127.0.0.1", resolve));
-    const context = await newContext({ viewport: { width: 800, height: 760 }, ...options });
+    const context = await newContext({ viewport: { width: 800, height: 760 }, ...options }, address);
     const page = await context.newPage();
     const close = async () => {
       await context.close();
       await new Promise((resolve) => receiver.close(resolve));
     };
-    return { page, callbacks, close };
+    return { page, callbacks, others, close };
   }
 
   /** Signs in with the keyboard alone: Tab to each field, type, Enter. */
@@ -131,7 +138,7 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
   /** The whole flow in the browser; answers the callback URL the browser was sent to. */
   async function connect(app, { decision = "Allow", extra = {} } = {}) {
     const { url, verifier, state } = await authorizeUrl(app, extra);
-    const { page, callbacks, close } = await pageFor(app);
+    const { page, callbacks, others, close } = await pageFor(app);
     await page.goto(url.href);
     await signInByKeyboard(page, restaurant.username, RESTAURANT_PASSWORD);
     await page.waitForURL(/\/authorize\/consent$/);
@@ -139,7 +146,12 @@ describe("a restaurant connects an integrator (OAuth authorization code with PKC
     await page.keyboard.press("Enter");
     await page.waitForURL(`http://127.0.0.1:${app.port}/**`);
     await close();
-    assert.equal(callbacks.length, 1);
+    // One consent, one visit of the redirect_uri, with this flow's state.
+    const seen = { callbacks: callbacks.map(String), others };
+    if (others.length) console.log(`not this browser's, so not counted: ${JSON.stringify(seen)}`);
+    assert.equal(callbacks.length, 1, JSON.stringify(seen));
+    assert.equal(callbacks[0].origin + callbacks[0].pathname, app.redirectUri, JSON.stringify(seen));
+    assert.equal(callbacks[0].searchParams.get("state"), state, JSON.stringify(seen));
     return { callback: callbacks[0], verifier, state };
   }
 

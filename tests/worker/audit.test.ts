@@ -61,9 +61,21 @@ describe("a reservation's history and the audit log", () => {
     ]);
   });
 
-  it("records catalog, settings and staff changes, and filters by actor, kind and time", async () => {
-    const { r, manager, book, audit } = await setUp("Audit Filters");
-    await book();
+  it("records guest, catalog, settings and staff changes, and filters by actor, kind and time", async () => {
+    const { r, host, manager, book, audit } = await setUp("Audit Filters");
+    const guest = (await book()).json.data[0].customer.id;
+    const noted = await host.browser.fetch(`/console/api/v2/customers/${guest}`, {
+      method: "PUT",
+      body: { notes: "prefers the window" },
+    });
+    expect(noted.status, noted.text).toBe(200);
+    const byHost = (await audit(`?actor=staff:${host.id}`)).json.data;
+    expect(byHost[0]).toMatchObject({
+      action: "updated",
+      subject: { type: "customer", id: guest },
+      fields: ["notes"],
+      actor: { kind: "staff", id: host.id, name: "Bea Host" },
+    });
     const renamed = await manager.browser.fetch(`/console/api/v2/services/${r.service.id}`, {
       method: "PUT",
       body: { name: "Late dinner" },

@@ -294,6 +294,33 @@ describe("consent", () => {
     expect(row!.n).toBe(0);
   });
 
+  it("gives one code for one consent: the form posted again, at once or later, finds the flow ended", async () => {
+    const r = await restaurant();
+    const integrator = await newClient();
+    const { challenge } = await pkce();
+    const browser = new Browser();
+    const start = await browser.get(authorizeUrl({ clientId: integrator.clientId, challenge }));
+    await browser.post(`${AUTH}/authorize`, {
+      csrf: csrfOf(start.text),
+      username: r.username,
+      password: r.password,
+      action: "sign-in",
+    });
+    const consent = await browser.get(`${AUTH}/authorize/consent`);
+    const form = { csrf: csrfOf(consent.text), decision: "approve" };
+    const cookie = `oauth_flow=${browser.cookies.get("oauth_flow")}`;
+    const posts = await Promise.all(
+      Array.from({ length: 3 }, () => browser.post(`${AUTH}/authorize/consent`, form)),
+    );
+    const again = await new Browser().post(`${AUTH}/authorize/consent`, form, { Cookie: cookie });
+    const answers = [...posts, again].map((p) => [p.status, !!p.headers.get("Location")]);
+    expect(answers.sort()).toEqual([[303, true], ...Array(3).fill([403, false])]);
+    const codes = await env.DB.prepare("SELECT count(*) AS n FROM oauth_codes WHERE client_id = ?")
+      .bind(integrator.id)
+      .first<{ n: number }>();
+    expect(codes!.n).toBe(1);
+  });
+
   it("Deny redirects with error=access_denied and the state, and grants nothing", async () => {
     const r = await restaurant();
     const integrator = await newClient();

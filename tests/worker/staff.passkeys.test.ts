@@ -1,16 +1,23 @@
 /**
  * Passkeys through the Worker alone (the browser's part, a real authenticator's signature, is the
  * end-to-end test's: tests/e2e/console-staff.test.mjs): the options of a sign-in and of a new
- * passkey, each challenge spent by the first answer, and what a platform's session may not do.
+ * passkey, each challenge spent by the first answer, the sign-in's challenges limited per address,
+ * and what a platform's session may not do.
  */
 import { describe, expect, it } from "vitest";
 import { ConsoleBrowser } from "./console.helpers";
-import { expectProblem } from "./helpers";
+import { expectProblem, freshIp } from "./helpers";
 import { staffedRestaurant } from "./staff.helpers";
 
 const forged = {
   response: { id: "AAAA", rawId: "AAAA", type: "public-key", response: {}, clientExtensionResults: {} },
 };
+
+/** An IPv6 /64 of the test's own, made from an IPv4 address no other test is given. */
+function freshNetwork() {
+  const [, b, c, d] = freshIp().split(".").map(Number);
+  return `2001:db8:${((b! << 8) | c!).toString(16)}:${d!.toString(16)}`;
+}
 
 describe("passkeys", () => {
   it("offers a sign-in challenge for this site, and an answer it cannot verify is 401, once", async () => {
@@ -23,6 +30,17 @@ describe("passkeys", () => {
     // the challenge went with the first answer
     expectProblem(await browser.fetch("/console/passkey", { body: forged }), 401, "invalid credentials");
     expect(browser.cookies.has("console_session")).toBe(false);
+  });
+
+  it("limits sign-in challenges per address, an IPv6 caller per /64, as the password's sign-in", async () => {
+    const options = (ip: string) => new ConsoleBrowser(ip).fetch("/console/passkey/options", { body: {} });
+    const network = freshNetwork();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 21 && !statuses.includes(429); i++)
+      statuses.push((await options(`${network}::${i}`)).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses.at(-1)).toBe(429);
+    expect((await options(`${freshNetwork()}::1`)).status).toBe(200);
   });
 
   it("gives a signed-in member the options of a new passkey for their own account", async () => {

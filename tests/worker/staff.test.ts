@@ -4,13 +4,20 @@
  * owner kept, the shared tablet's PIN (locked 15 minutes after 5 wrong tries), and one
  * restaurant's staff seeing nothing of another's.
  */
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { now, setClock } from "../../worker/lib/clock";
 import { ConsoleBrowser, until } from "./console.helpers";
-import { expectProblem } from "./helpers";
+import { expectProblem, freshIp } from "./helpers";
 import { addMember, inviteToken, signInByEmail, staffedRestaurant } from "./staff.helpers";
 
 afterEach(() => setClock(undefined));
+
+/** What the control database keeps of a member's invitation and PIN. */
+const secretsOf = (id: number) =>
+  env.DB.prepare("SELECT invite_hash, pin_hash FROM staff_members WHERE id = ?")
+    .bind(id)
+    .first<{ invite_hash: string | null; pin_hash: string | null }>();
 
 const staffPath = (id: number) => `/console/api/v2/properties/${id}/staff`;
 
@@ -21,6 +28,9 @@ describe("invitations", () => {
     expect(member).toMatchObject({ role: "host", active: true, account: false, name: null });
     expect(Date.parse(member.invite_expires_at) - now()).toBeGreaterThan(6.9 * 86_400_000);
     expect(mail.subject).toContain("Staff Invite");
+    const kept = (await secretsOf(member.id))!.invite_hash;
+    expect(kept, "the invitation is stored hashed").toBeTruthy();
+    expect(kept).not.toContain(token);
     const browser = new ConsoleBrowser();
     const accepted = await browser.fetch(`/console/invite/${token}`, {
       body: { name: "Bea Host", password: "host-password-1" },
@@ -79,6 +89,22 @@ describe("a member's own sign-in", () => {
     expectProblem(wrong.res, 401, "invalid credentials");
     expect(unknown.res.status).toBe(401);
     expect(unknown.res.json.detail).toBe(wrong.res.json.detail);
+  });
+
+  it("limits guesses by email as the username's sign-in: per address, the member still let in from another", async () => {
+    const r = await staffedRestaurant("Staff Sign-in Limits");
+    const m = await addMember(r, "host");
+    const guesser = new ConsoleBrowser(freshIp());
+    const guess = () =>
+      guesser.fetch("/console/session", { body: { email: m.email, password: "a-wrong-guess" } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21 && !statuses.includes(429); i++) statuses.push((await guess()).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.at(-1)).toBe(429);
+    // the right password from that address waits too; from another it signs in
+    const right = await guesser.fetch("/console/session", { body: { email: m.email, password: m.password } });
+    expectProblem(right, 429, "too many requests");
+    expect((await signInByEmail(m.email, m.password)).res.status).toBe(200);
   });
 });
 
@@ -159,6 +185,9 @@ describe("the shared tablet's PIN", () => {
     });
     expect(set.status, set.text).toBe(200);
     expect(set.json.data[0].pin_set).toBe(true);
+    const pinHash = (await secretsOf(m.id))!.pin_hash;
+    expect(pinHash, "the PIN is stored hashed").toBeTruthy();
+    expect(pinHash).not.toContain("4821");
     const tablet = r.ownerBrowser;
     const who = await tablet.fetch("/console/session/switch");
     expect(who.json.data.map((s: { name: string }) => s.name)).toEqual(["Carla Manager"]);

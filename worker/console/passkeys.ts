@@ -28,6 +28,7 @@ import { config } from "../config";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { randomToken, sha256Hex } from "../lib/crypto";
+import { callerKey } from "../lib/middleware";
 import { addSeconds, nowIso } from "../lib/time";
 import { getEntry } from "../shards/directory.repo";
 import * as keys from "../staff/passkeys.repo";
@@ -161,7 +162,7 @@ export async function removePasskey(c: Ctx) {
 
 export async function signInOptions(c: Ctx) {
   const { success } = await c.env.SIGNIN_RATE_LIMITER.limit({
-    key: `passkey-ip:${c.req.header("CF-Connecting-IP") ?? ""}`,
+    key: `passkey-ip:${callerKey(c)}`,
   });
   if (!success)
     throw new ApiError("too_many_requests", "too many sign-in attempts; retry after 60 seconds", {

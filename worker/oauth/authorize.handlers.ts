@@ -141,7 +141,7 @@ export async function signInToAuthorize(c: Context<AppEnv>) {
   const { session, form } = posted;
   const s = session.row;
   if (form.action === "cancel") {
-    await endSession(c, s);
+    if (!(await endSession(c, s))) return errorPage(c, s.locale as Locale, (t) => t.expired, 403);
     return backToClient(
       c,
       s.redirectUri!,
@@ -196,7 +196,9 @@ export async function decideConsent(c: Context<AppEnv>) {
   const entry = posted && (await signedInEntry(c, posted.session.row));
   if (!posted || !entry) return errorPage(c, requestLocale(c), (t) => t.expired, 403);
   const s = posted.session.row;
-  await endSession(c, s);
+  // One consent, one answer: a second post of the form (a double click, a retried request) finds
+  // the flow already ended and gets no second code.
+  if (!(await endSession(c, s))) return errorPage(c, s.locale as Locale, (t) => t.expired, 403);
   if (posted.form.decision !== "approve")
     return backToClient(
       c,

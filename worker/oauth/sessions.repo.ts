@@ -46,6 +46,11 @@ export async function signInSession(
   await control.update(signInSessions).set(set).where(eq(signInSessions.id, id));
 }
 
-export async function deleteSession(control: ControlDb, id: number): Promise<void> {
-  await control.delete(signInSessions).where(eq(signInSessions.id, id));
+/** Deletes the session; true only for the one call that deleted it (two requests racing get one true). */
+export async function deleteSession(control: ControlDb, id: number): Promise<boolean> {
+  const gone = await control
+    .delete(signInSessions)
+    .where(eq(signInSessions.id, id))
+    .returning({ id: signInSessions.id });
+  return gone.length > 0;
 }

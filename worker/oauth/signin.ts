@@ -102,7 +102,8 @@ export async function postedForm(
   return { session, form };
 }
 
-export function endSession(c: Context<AppEnv>, session: SessionRow): Promise<void> {
+/** Ends the flow; true only for the request that ended it (a form posted twice ends it once). */
+export function endSession(c: Context<AppEnv>, session: SessionRow): Promise<boolean> {
   deleteCookie(c, COOKIE[session.kind], {
     path: OAUTH_PATH,
     secure: new URL(c.req.url).protocol === "https:",
