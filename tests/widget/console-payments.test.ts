@@ -140,7 +140,10 @@ describe("<booking-console>: payments", () => {
     const pay = await inner(view, "bc-reservation-payment");
     await byText(pay, "dd", /^Paid$/);
     await byText(pay, "dd", /Visa •••• 4242/);
-    await expect(await settled(el)).to.be.accessible();
+    for (const width of [768, 1280]) {
+      await setViewport({ width, height: 900 });
+      await expect(await settled(el)).to.be.accessible();
+    }
     type(await shown<HTMLInputElement>(pay, 'input[name="amount"]'), "5");
     (await byText<HTMLButtonElement>(pay, "button", /^Refund$/)).click();
     await byText(pay, '[role="alertdialog"]', /Refund €5\.00 to the guest now\?/);
