@@ -79,3 +79,13 @@ export function policyOf(data: FormData): PaymentPolicy | null {
     no_show_fee: mode === "guarantee" && fee ? minor("pay_no_show_fee") : null,
   };
 }
+
+/** Whether two policies ask the same (null: nothing to pay). */
+export function samePolicy(
+  a: PaymentPolicy | null | undefined,
+  b: PaymentPolicy | null | undefined,
+): boolean {
+  if (!a || !b) return !a && !b;
+  const keys = ["mode", "amount", "per", "currency", "from_pax", "refund_until", "no_show_fee"] as const;
+  return keys.every((k) => a[k] === b[k]);
+}

@@ -17,7 +17,7 @@ import { atLeast } from "../parts/roles.js";
 import "./account-section.js";
 import "./audit-section.js";
 import "./payments-section.js";
-import { policyFields, policyOf } from "./payment-policy.js";
+import { policyFields, policyOf, samePolicy } from "./payment-policy.js";
 import "./staff-section.js";
 import { ConsoleView } from "./view.js";
 
@@ -156,8 +156,10 @@ export class RestaurantView extends ConsoleView {
       online: data.get("online") === "on",
       max_covers_per_interval: covers ? Number(covers) : null,
       pacing_interval: Number(data.get("pacing_interval")) || s.pacing_interval,
-      payment: policyOf(data),
     };
+    // the policy only when changed: saving hours never meets a refusal of the policy as it stands
+    const payment = policyOf(data);
+    if (!samePolicy(payment, s.payment)) body.payment = payment;
     const api = this.api;
     return this.attempt("service", s.id, () =>
       api.done(api.PUT("/services/{id}", { params: { path: { id: s.id } }, body })),
