@@ -75,7 +75,9 @@ function sharedWorker() {
           process.env.BE_SHARED_WORKER = own.lease;
         }
         env.lease = process.env.BE_SHARED_WORKER;
-        env.api = (await (await fetch(`${env.lease}/worker`)).json()).url;
+        const shared = await (await fetch(`${env.lease}/worker`)).json();
+        env.api = shared.url;
+        env.stripe = shared.stripe;
         open.worker = env.api;
         const runs = [MAIN_RUN, ...INSTANT_RUNS].map((r) => r.clock ?? "the real clock").join(", ");
         console.log(`the widget tests on the Worker at ${env.api}: ${runs}`);
@@ -305,7 +307,7 @@ const runnerHtml = (run) => (testFramework) =>
     <html lang="en">
       <head><meta charset="utf-8"><title>booking-engine tests</title></head>
       <body>
-        <script>window.BE = ${JSON.stringify({ api: worker.env.api, browserZone: run.zone, clock: run.clock })};</script>
+        <script>window.BE = ${JSON.stringify({ api: worker.env.api, stripe: worker.env.stripe, browserZone: run.zone, clock: run.clock })};</script>
         <script type="module" src="${testFramework}"></script>
       </body>
     </html>`;

@@ -16,6 +16,9 @@
 //                       while it streams the availability feed of 1 and FEED_BENCH_MERCHANTS=50
 //                       merchants), delivery (webhooks and
 //                       guest messages, commit to receiver at 50 writes/s: bench/bench-delivery.mjs),
+//                       payments (on the local Stripe stand-in: Stripe calls inside a booking's
+//                       answer and the pay step's, Stripe's payment to ACCEPTED and its webhook;
+//                       PAY_BENCH_BOOKINGS, default 60),
 //                       widget (bundle size, time to first times, Lighthouse), upload (the
 //                       Worker's upload gzipped and its startup CPU: wrangler check startup),
 //                       console-ui (the console's day view and timeline of 300 reservations

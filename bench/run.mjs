@@ -9,6 +9,7 @@ import { deliveryPart } from "./parts/delivery.mjs";
 import { dropPart } from "./parts/drop.mjs";
 import { feedsPart } from "./parts/feeds.mjs";
 import { goalLines, goalsOf } from "./parts/goals.mjs";
+import { paymentsPart } from "./parts/payments.mjs";
 import { cleanup, keptDirs, tempDir, workerLog } from "./parts/phase.mjs";
 import { elapsed, printErrors, say, summariseErrors } from "./parts/report.mjs";
 import { searchenginePart } from "./parts/searchengine.mjs";
@@ -38,6 +39,7 @@ const PARTS = {
   searchengine: searchenginePart,
   feeds: feedsPart,
   delivery: deliveryPart,
+  payments: paymentsPart,
   widget: widgetPart,
   upload: uploadPart,
   "console-ui": () => consoleUiPart({ say }),

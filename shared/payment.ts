@@ -108,7 +108,9 @@ export function refundDeadline(startMs: number, refundUntilMinutes: number): num
 }
 
 /** What is left to refund of what was taken (a payment, or a no-show fee). */
-export function refundable(p: PaymentState): number {
+export function refundable(
+  p: Pick<PaymentState, "status" | "amount" | "amount_refunded" | "no_show_charged">,
+): number {
   if (!["paid", "partially_refunded", "no_show_charged"].includes(p.status)) return 0;
   return Math.max(0, (p.no_show_charged ?? p.amount) - p.amount_refunded);
 }

@@ -90,6 +90,8 @@ export const PublicPayment = z.object({
   due_at: z.string().nullable(),
   /** what a cancellation by the guest now gives back (minor units): all that is left before the deadline, 0 after */
   refund_if_cancelled: z.number().int(),
+  /** a refund owed since the booking was cancelled, not yet made at Stripe (minor units; retried until it is); 0: none */
+  refund_pending: z.number().int(),
 });
 export type PublicPayment = z.infer<typeof PublicPayment>;
 

@@ -102,3 +102,18 @@ export function minusMinutes(date: string, hour: string, minutes: number): { dat
   );
   return { date: at.toISOString().slice(0, 10), hour: at.toISOString().slice(11, 19) };
 }
+
+/** The digits after the point of a currency's minor unit (2 for EUR, 0 for JPY). */
+export function minorDigits(currency: string): number {
+  return (
+    new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
+  );
+}
+
+/** An amount in minor units as the reader reads it ("€40.00", "40,00 €"). */
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  const digits = minorDigits(currency);
+  return new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits }).format(
+    minor / 10 ** digits,
+  );
+}

@@ -94,6 +94,23 @@ const GOALS = [
     (v) => v < 150,
   ],
   [
+    "payments",
+    "Stripe calls inside a booking's answer, and the pay step's (most)",
+    (r) => count(Math.max(r.payments.bookingCallsMax, r.payments.payStepCallsMax)),
+    "<= 1",
+    (v) => v <= 1,
+  ],
+  [
+    "payments",
+    "Stripe's payment to ACCEPTED and its webhook: p99 (s)",
+    (r) => ({
+      value: r.payments.missed ? Infinity : r.payments.p99 / 1000,
+      text: fmt(r.payments.p99 / 1000, 3),
+    }),
+    "<= 1",
+    (v) => v <= 1,
+  ],
+  [
     "widget",
     "Lighthouse performance, hosted booking page (median of 3)",
     (r) => count(r.widget.lighthouse.performance),

@@ -16,6 +16,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrate, startDevOnFreePort } from "../../scripts/dev-server.mjs";
+import { STANDIN_KEYS, startStripeStandin } from "../../scripts/stripe-standin/server.mjs";
 
 /** How a holder names the real clock in a lease (the operator door's null). */
 const REAL = "";
@@ -152,12 +153,14 @@ function mailsTo(files, to) {
 }
 
 /**
- * wrangler dev on a fresh local D1, with secrets of its own (never the developer's .dev.vars), and
- * its lease on a local port. Answers { url, opsToken, lease (the lease's URL), mails(to), stop() }.
+ * wrangler dev on a fresh local D1, with secrets of its own (never the developer's .dev.vars), the
+ * local Stripe stand-in (its events posted to the Worker, as npm start does), and its lease on a
+ * local port. Answers { url, opsToken, stripe (the stand-in's URL), lease (the lease's URL), mails(to), stop() }.
  */
 export async function startSharedWorker({ log = () => {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "be-shared-worker-"));
   await migrate(dir);
+  const stripe = await startStripeStandin({ log });
   const opsToken = randomBytes(24).toString("base64url");
   /** the .eml files of the emails the Worker sent (wrangler's local send_email logs each path) */
   const emails = [];
@@ -165,16 +168,26 @@ export async function startSharedWorker({ log = () => {} } = {}) {
     persistTo: dir,
     clock: "",
     logLevel: "info",
-    vars: { OPS_TOKEN: opsToken, LINK_SECRET: randomBytes(24).toString("base64url") },
+    vars: {
+      OPS_TOKEN: opsToken,
+      LINK_SECRET: randomBytes(24).toString("base64url"),
+      STRIPE_SECRET_KEY: STANDIN_KEYS.secretKey,
+      STRIPE_PUBLISHABLE_KEY: STANDIN_KEYS.publishableKey,
+      STRIPE_WEBHOOK_SECRET: STANDIN_KEYS.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_JS_URL: stripe.jsUrl,
+    },
     log: (line) => {
       const eml = /(\/\S+\.eml)\b/.exec(line);
       if (eml) emails.push(eml[1]);
       else if (!/\[wrangler:info\]/.test(line)) log(line);
     },
-  }).catch((err) => {
+  }).catch(async (err) => {
+    await stripe.close();
     rmSync(dir, { recursive: true, force: true });
     throw err;
   });
+  stripe.target(`${server.url}/payments/stripe/events`);
   const lease = new ClockLease(async (at) => {
     const res = await fetch(`${server.url}/__ops/clock`, {
       method: "POST",
@@ -183,17 +196,22 @@ export async function startSharedWorker({ log = () => {} } = {}) {
     });
     if (!res.ok) throw new Error(`the Worker's clock at ${at}: ${res.status} ${await res.text()}`);
   });
-  const http = createServer((req, res) => leaseDoor(req, res, { lease, server, opsToken, emails }));
+  const http = createServer((req, res) =>
+    leaseDoor(req, res, { lease, server, opsToken, emails, stripe: stripe.url }),
+  );
   await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
   return {
     url: server.url,
     opsToken,
+    stripe: stripe.url,
     lease: `http://127.0.0.1:${http.address().port}`,
     mails: (to) => mailsTo(emails, to),
     async stop() {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
       await server.stop();
+      stripe.server.closeAllConnections();
+      await stripe.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -204,15 +222,15 @@ export async function startSharedWorker({ log = () => {} } = {}) {
  * "granted" once the Worker stands at that clock for it (a blank line every 20 s meanwhile and
  * after, so that no client gives up on a quiet body); the hold lasts as long as the request. POST
  * /pin?holder=<id> {at} moves the clock (null: back to the hold's). GET /worker: its URL and the
- * operator's token; GET /mail?to=<address>: the raw emails sent to that address, oldest first.
+ * operator's token and the Stripe stand-in's; GET /mail?to=<address>: the raw emails sent to that address, oldest first.
  */
-async function leaseDoor(req, res, { lease, server, opsToken, emails }) {
+async function leaseDoor(req, res, { lease, server, opsToken, emails, stripe }) {
   const url = new URL(req.url, "http://lease");
   const json = (status, body) => {
     res.writeHead(status, { "Content-Type": "application/json" });
     res.end(JSON.stringify(body));
   };
-  if (url.pathname === "/worker") return json(200, { url: server.url, opsToken });
+  if (url.pathname === "/worker") return json(200, { url: server.url, opsToken, stripe });
   if (url.pathname === "/mail") return json(200, mailsTo(emails, url.searchParams.get("to") ?? ""));
   if (url.pathname === "/pin" && req.method === "POST") {
     const chunks = [];

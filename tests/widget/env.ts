@@ -8,7 +8,7 @@ import type { PublicBooking, PublicSlotDay } from "../../shared/public.js";
 declare global {
   interface Window {
     /** api: the Worker's origin; clock: the fixed instant of this run (null: the real time) */
-    BE: { api: string; browserZone: string; clock: string | null };
+    BE: { api: string; stripe: string; browserZone: string; clock: string | null };
   }
   // mocha, as web-test-runner provides it
   function describe(name: string, fn: () => void): void;

@@ -1,7 +1,8 @@
 /**
  * A refund a cancellation owes is never lost: written with the cancellation, shown on the
  * reservation's payment while Stripe has not made it, tried at once and retried by the cron with
- * backoff while Stripe is down, always under the same idempotency key, made once.
+ * backoff while Stripe is down, always under the same idempotency key, made once. Money Stripe takes
+ * for a booking already closed is owed back the same way.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import {
   deliverEvents,
   type PayingRestaurant,
   payingRestaurant,
+  postEvent,
   requestsOn,
   setPolicy,
   standin,
@@ -124,5 +126,57 @@ describe("a refund owed by a cancellation", () => {
     expect([1, 2, 3, 4].map(wait)).toEqual([2, 4, 8, 16]);
     expect(wait(0)).toBe(1);
     expect(wait(30)).toBe(360);
+  });
+});
+
+describe("money Stripe takes after its booking closed", () => {
+  it("is owed back with the event's record: a Stripe failure leaves it to the cron, never lost to a replay", async () => {
+    const r = await payingRestaurant();
+    await setPolicy(r, DEPOSIT);
+    const res = await r.guest.book({
+      service_id: r.service.id,
+      date: r.date,
+      hour: "20:00",
+      pax: 2,
+      guest: GUEST,
+    });
+    expect(res.status, res.text).toBe(201);
+    const step = (await r.guest.call(`/pay/${res.json.data[0].manage_token}`)).json.data[0];
+    const id: number = step.reservation_id;
+    // The guest pays; the restaurant cancels the PREPAY booking before Stripe's event arrives.
+    await confirmInBrowser(step, CARDS.visa);
+    const { json: taken } = await standin("/__standin/events/take", { method: "POST" });
+    const paid = (taken as { type: string; payload: string; signature: string }[]).find(
+      (e) =>
+        e.type === "payment_intent.succeeded" &&
+        JSON.parse(e.payload).data.object.id === step.client_secret.split("_secret_")[0],
+    )!;
+    expect(paid).toBeDefined();
+    const cancelled = await r.client.call(`/api/v2/reservations/${id}`, { method: "DELETE" });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    await outage(r.account, true);
+    try {
+      // The event, while Stripe's refunds are down: answered, the refund owed and its first try counted.
+      expect((await postEvent(paid.payload, paid.signature)).status).toBe(200);
+      const first = (await owed(r, id))!;
+      expect(first).toMatchObject({ refund_due: 4000, refund_attempts: 1 });
+      // Stripe sends it again (it got no 2xx elsewhere, or resends): a replay, still owed once.
+      expect((await postEvent(paid.payload, paid.signature)).status).toBe(200);
+      expect(await owed(r, id)).toMatchObject({ refund_due: 4000, refund_attempts: 1 });
+      await outage(r.account, false);
+      setClock(new Date(Date.parse(first.refund_next_at!) + 1000).toISOString());
+      expect(await retryOwedRefunds(shardDb(r.client.d1), config(env).stripe)).toEqual([id]);
+    } finally {
+      await outage(r.account, false);
+    }
+    const done = (await r.client.call(`/api/v2/reservations/${id}`)).json.data[0];
+    expect(done.status).toBe("CANCELLED");
+    expect(done.payment).toMatchObject({ amount_refunded: 4000 });
+    const refunds = (await requestsOn(r.account)).filter(
+      (q) => q.path === "/v1/refunds" && q.params.payment_intent === step.client_secret.split("_secret_")[0],
+    );
+    expect(new Set(refunds.map((q) => q.idempotencyKey))).toEqual(
+      new Set([`reservation-${id}-refund-on-close-4000`]),
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Money steps name who took them: a manager's refund from the console is theirs on the
- * reservation's history and in the audit log; a host may not refund (403 role_required manager); the
+ * reservation's history and in the audit log; a host may neither refund nor charge a no-show fee (403
+ * role_required manager), a manager may not touch the Stripe account (owner); the
  * Stripe account's connection is in the audit log with the app that asked for it.
  */
 import { describe, expect, it } from "vitest";
@@ -62,6 +63,19 @@ describe("a money step from the console", () => {
     const refused = await host.browser.fetch(path, { body: { amount: 500 } });
     expectProblem(refused, 403, "role required");
     expect(refused.json.role).toBe("manager");
+    const fee = await host.browser.fetch(
+      `/console/api/v2/reservations/${step.reservation_id}/payment/no-show-fee`,
+      { method: "POST" },
+    );
+    expectProblem(fee, 403, "role required");
+    expect(fee.json.role).toBe("manager");
+    // the Stripe account is the owner's: a manager neither reads it nor asks for its onboarding link
+    const account = `/console/api/v2/properties/${r.client.propertyId}/payments/account`;
+    for (const method of ["GET", "POST"]) {
+      const denied = await manager.browser.fetch(account, method === "POST" ? { body: {} } : {});
+      expectProblem(denied, 403, "role required");
+      expect(denied.json.role).toBe("owner");
+    }
     const refunded = await manager.browser.fetch(path, { body: { amount: 500 } });
     expect(refunded.status, refunded.text).toBe(200);
     const history = await manager.browser.fetch(

@@ -155,6 +155,7 @@
 'pay.paid': `Bezahlt: Ihr Tisch ist bestätigt.`,
 'pay.pay': str`${0} bezahlen`,
 'pay.prepay': str`Vorauszahlung ${0}, jetzt fällig.`,
+'pay.refund-pending': str`Eine Erstattung von ${0} ist unterwegs.`,
 'pay.refund-rule': str`Volle Erstattung bei Storno vor ${0} (Ortszeit ${1}); danach wird er einbehalten.`,
 'pay.refunded-if-cancelled': str`Bei Storno jetzt werden ${0} erstattet.`,
 'pay.save': `Karte speichern`,

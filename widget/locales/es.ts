@@ -155,6 +155,7 @@
 'pay.paid': `Pagado: tu mesa está confirmada.`,
 'pay.pay': str`Pagar ${0}`,
 'pay.prepay': str`Prepago de ${0}, cobrado ahora.`,
+'pay.refund-pending': str`Un reembolso de ${0} está en camino.`,
 'pay.refund-rule': str`Reembolso completo si cancelas antes de ${0} (hora de ${1}); después se retiene.`,
 'pay.refunded-if-cancelled': str`Si cancelas ahora se te reembolsan ${0}.`,
 'pay.save': `Guardar tarjeta`,

@@ -155,6 +155,7 @@
 'pay.paid': `Payé : votre table est confirmée.`,
 'pay.pay': str`Payer ${0}`,
 'pay.prepay': str`Prépaiement de ${0}, prélevé maintenant.`,
+'pay.refund-pending': str`Un remboursement de ${0} est en cours.`,
 'pay.refund-rule': str`Remboursement intégral si vous annulez avant ${0} (heure de ${1}) ; ensuite, il est conservé.`,
 'pay.refunded-if-cancelled': str`Annuler maintenant vous rembourse ${0}.`,
 'pay.save': `Enregistrer la carte`,

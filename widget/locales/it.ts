@@ -155,6 +155,7 @@
 'pay.paid': `Pagato: il tuo tavolo è confermato.`,
 'pay.pay': str`Paga ${0}`,
 'pay.prepay': str`Pagamento anticipato ${0}, addebitato ora.`,
+'pay.refund-pending': str`Un rimborso di ${0} è in arrivo.`,
 'pay.refund-rule': str`Rimborso completo se cancelli prima di ${0} (ora di ${1}); dopo viene trattenuto.`,
 'pay.refunded-if-cancelled': str`Se cancelli ora ti vengono rimborsati ${0}.`,
 'pay.save': `Salva la carta`,

@@ -10,7 +10,7 @@ import { type PublicApi, PublicApiError, type PublicProfile, type PublicReservat
 import { type BookingCancelledDetail, fire, type NavigateDetail } from "../events.js";
 import { formatDate, formatTime } from "../format.js";
 import { callUs, contact, contactStyles } from "../parts/contact.js";
-import { refundIfCancelled } from "../parts/money.js";
+import { refundIfCancelled, refundOnItsWay } from "../parts/money.js";
 import { placeOf } from "../parts/place.js";
 import { policyAfter } from "../parts/policy.js";
 import { base } from "../parts/styles.js";
@@ -150,7 +150,7 @@ export class ManagePage extends LitElement {
     return html`
       ${summary({ ...r, state: { text: statusText(r.status), value: r.status } }, this.locale)}
       ${r.status === "ACCEPTED" || r.status === "CONFIRMED" ? html`<div class="actions">${calendarLink(this.api!.calendarUrl(this.token))}</div>` : nothing}
-      <div role="status">${this.outcome(r)}</div>
+      <div role="status">${this.outcome(r)} ${this.refundOwed(r)}</div>
       ${cancelled ? this.bookAgain(r) : nothing}
       <div role="alert">${this.failure ? this.failureMessage(this.failure) : nothing}</div>
       ${cancelled ? nothing : this.nextSteps(r)}
@@ -167,6 +167,11 @@ export class ManagePage extends LitElement {
     return html`<p id="changed" tabindex="-1" class="message success">
       ${msg("Your reservation is changed.", { id: "change.done" })} ${now ? msg(str`Now ${now}.`, { id: "change.now" }) : nothing}
     </p>`;
+  }
+
+  private refundOwed(r: PublicReservation) {
+    const owed = r.payment && refundOnItsWay(r.payment, this.locale);
+    return owed ? html`<p id="refund-owed" class="message">${owed}</p>` : nothing;
   }
 
   private bookAgain(r: PublicReservation) {

@@ -5,14 +5,9 @@
  */
 import { msg, str } from "@lit/localize";
 import { amountDue, asksPayment, noShowFee, type PaymentPolicy } from "../../shared/payment.js";
-import { formatDate, formatTime, minusMinutes } from "../format.js";
+import { formatDate, formatMoney, formatTime, minusMinutes } from "../format.js";
 
-/** An amount in minor units as the guest reads it ("€40.00", "40,00 €"). */
-export function formatMoney(minor: number, currency: string, locale: string): string {
-  const format = new Intl.NumberFormat(locale, { style: "currency", currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minor / 10 ** digits);
-}
+export { formatMoney };
 
 /** The refund rule: a full refund until the deadline, the money kept after. */
 export function refundRule(when: string, city: string) {
@@ -69,4 +64,11 @@ export function refundIfCancelled(
     : msg(str`Cancelling now keeps the ${amount} paid: the refund deadline has passed.`, {
         id: "pay.kept-if-cancelled",
       });
+}
+
+/** After a cancellation: a refund owed that Stripe has not made yet (retried until it is). */
+export function refundOnItsWay(p: { refund_pending: number; currency: string }, locale: string) {
+  if (!(p.refund_pending > 0)) return undefined;
+  const amount = formatMoney(p.refund_pending, p.currency, locale);
+  return msg(str`A refund of ${amount} is on its way.`, { id: "pay.refund-pending" });
 }

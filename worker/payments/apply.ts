@@ -2,17 +2,22 @@
  * Applying what Stripe says of a reservation's intent (an event, or the intent as the pay page or
  * the cron read it) through the reservation's own write: paid -> ACCEPTED with the guest's
  * confirmation, a decline said, a refund counted. Money that arrives for a booking already
- * cancelled or expired goes back at once.
+ * cancelled or expired goes back: owed in the same batch as the event's record (refunds.ts), so a
+ * Stripe failure leaves it to the cron's retries rather than to an event Stripe will not resend.
  */
 import type Stripe from "stripe";
+import { nowIso } from "../lib/clock";
+import { batch } from "../lib/d1";
 import { changePayment } from "../reservations/booking";
 import type { BookingContext } from "../reservations/context";
 import type { Statement } from "../reservations/reactions";
 import type { ReservationRow } from "../reservations/reservations.repo";
+import { requireReservation } from "../reservations/write";
 import * as outcomes from "./outcomes";
 import type { PaymentRef } from "./payments.repo";
-import { savePaymentMethod } from "./payments.repo";
-import { atStripe, type StripeConfig, stepKey, stripeClient } from "./stripe";
+import { oweRefund, savePaymentMethod } from "./payments.repo";
+import { tryOwedRefund } from "./refunds";
+import type { StripeConfig } from "./stripe";
 
 export interface Applied {
   row: ReservationRow;
@@ -37,6 +42,8 @@ export async function applyPaymentIntent(
 ): Promise<Applied> {
   if (pi.id === ref.feeIntent) return applyFee(ctx, ref, pi, record);
   if (pi.status === "succeeded") {
+    const late = await takenLate(ctx, stripe, ref, pi, record);
+    if (late) return late;
     const charge = typeof pi.latest_charge === "object" ? pi.latest_charge : null;
     const card = cardOf(charge?.payment_method_details?.card);
     const applied = await changePayment(
@@ -46,8 +53,8 @@ export async function applyPaymentIntent(
         outcomes.takenTooLate(r) ? null : outcomes.taken(r, { card, at: iso(charge?.created ?? pi.created) }),
       record,
     );
-    if (outcomes.takenTooLate(applied.row) && applied.row.payment?.status !== "refunded")
-      await giveBack(stripe, ref, pi);
+    // closed between the read above and this write: owed now, apart from the event's record
+    if (outcomes.takenTooLate(applied.row)) await takenLate(ctx, stripe, ref, pi, []);
     return applied;
   }
   if (pi.status === "canceled") return changePayment(ctx, ref.reservationId, outcomes.canceled, record);
@@ -98,15 +105,22 @@ function applyFee(ctx: BookingContext, ref: PaymentRef, pi: Stripe.PaymentIntent
   return changePayment(ctx, ref.reservationId, () => null, record);
 }
 
-/** Money taken for a booking no longer there: refunded in full (its charge.refunded event then counts it). */
-async function giveBack(stripe: StripeConfig, ref: PaymentRef, pi: Stripe.PaymentIntent) {
-  await atStripe(() =>
-    stripeClient(stripe).refunds.create(
-      {
-        payment_intent: pi.id,
-        metadata: { reservation_id: String(ref.reservationId), reason: "booking closed" },
-      },
-      { stripeAccount: ref.account, idempotencyKey: stepKey(ref.reservationId, "late-payment-refund") },
-    ),
-  );
+/**
+ * Money taken for a booking no longer there (cancelled or expired before Stripe took it): owed back
+ * in full, written with the event's record (a replay then finds it owed), tried at once and, while
+ * Stripe refuses or cannot be reached, by the cron (refunds.ts). Answers undefined for an open booking.
+ */
+async function takenLate(
+  ctx: BookingContext,
+  stripe: StripeConfig,
+  ref: PaymentRef,
+  pi: Stripe.PaymentIntent,
+  record: Statement[],
+): Promise<Applied | undefined> {
+  const row = await requireReservation(ctx, ref.reservationId);
+  if (!outcomes.takenTooLate(row)) return undefined;
+  const owed = row.payment?.status === "refunded" || row.payment?.amount_refunded || ref.refundDue;
+  await batch(ctx.db, owed ? record : [oweRefund(ctx.db, ref.reservationId, pi.amount, nowIso()), ...record]);
+  if (!owed) await tryOwedRefund(ctx, stripe, ref.reservationId);
+  return { row, changed: false };
 }

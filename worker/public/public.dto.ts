@@ -96,6 +96,7 @@ export function publicPayment(row: ReservationRow, tz: string): PublicPayment | 
     card: p.card,
     due_at: owesPayment(row.status, p) ? row.paymentDueAt : null,
     refund_if_cancelled: guestCancelRefund(p, start, now()),
+    refund_pending: p.refund_pending ?? 0,
   };
 }
 

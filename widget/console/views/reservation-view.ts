@@ -1,6 +1,7 @@
 /**
  * One reservation (`/console/reservations/<id>`): seat, check out, undo, no-show, cancel, accept
- * or decline a waiting party; edit its day, time, party, tables and notes; its history and messages.
+ * or decline a waiting party; its payment (refunds, a no-show fee); edit its day, time, party, tables
+ * and notes; its history and messages.
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
@@ -19,6 +20,7 @@ import {
   statusText,
   statusWord,
 } from "../parts/words.js";
+import "./reservation-payment.js";
 import { ConsoleView } from "./view.js";
 
 type ReservationChange = Schema<"ReservationUpdate">;
@@ -152,7 +154,9 @@ export class ReservationView extends ConsoleView {
     const date = r.start_day;
     return html`
       <p>${link({ view: "day", date }, formatDate(date, this.locale))}</p>
-      ${this.summary(r)} ${this.actions(r)} ${this.edit(r, d.tables)}
+      ${this.summary(r)} ${this.actions(r)}
+      <bc-reservation-payment .api=${this.api} .reservation=${r} .staffRole=${this.session.role} @payment-changed=${() => this.data.run()}></bc-reservation-payment>
+      ${this.edit(r, d.tables)}
       <section aria-labelledby="history-title">
         <h2 id="history-title">${msg("History", { id: "console.res.history" })}</h2>
         <ol>${d.history.map((h) => html`<li><time datetime=${h.at}>${formatDate(h.at.slice(0, 10), this.locale)} ${formatTime(h.at.slice(11, 16), this.locale)}</time> · ${actionText(h.action)}${h.to_status && h.to_status !== h.from_status ? ` → ${statusWord(h.to_status)}` : ""} <span class="muted">(${h.by ? actorName(h.by) : h.actor})</span></li>`)}</ol>

@@ -1,7 +1,8 @@
 /**
  * The restaurant (`/console/restaurant`): services (hours, weekdays, online, pacing), rooms and
- * tables, closures, the embed snippet and booking links and the audit (managers and owners); the
- * profile, connected apps and staff (owners); one's own account (everyone).
+ * tables, closures, each service's payment policy, the embed snippet and booking links and the audit
+ * (managers and owners); the Stripe account, the profile, connected apps and staff (owners); one's
+ * own account (everyone).
  */
 import { localized, msg, str } from "@lit/localize";
 import { Task } from "@lit/task";
@@ -15,6 +16,8 @@ import { propertyOf, servicesOf } from "../parts/reads.js";
 import { atLeast } from "../parts/roles.js";
 import "./account-section.js";
 import "./audit-section.js";
+import "./payments-section.js";
+import { policyFields, policyOf, samePolicy } from "./payment-policy.js";
 import "./staff-section.js";
 import { ConsoleView } from "./view.js";
 
@@ -81,6 +84,7 @@ export class RestaurantView extends ConsoleView {
     const manager = atLeast(role, "manager");
     const owner = atLeast(role, "owner");
     return html`${manager ? html`${this.services(d.services)} ${this.rooms(d.rooms, d.tables)} ${this.closures(d.closures)}` : nothing}
+      ${owner ? html`<bc-payments-section .api=${this.api} .version=${this.version}></bc-payments-section>` : nothing}
       ${owner ? this.profile(d.property) : nothing} ${manager ? this.embed(d) : nothing} ${owner ? this.apps(d.apps) : nothing}
       ${owner ? html`<bc-staff-section .api=${this.api} .version=${this.version}></bc-staff-section>` : nothing}
       ${manager ? html`<bc-audit-section .api=${this.api} .staff=${d.staff} .version=${this.version}></bc-audit-section>` : nothing}
@@ -135,6 +139,7 @@ export class RestaurantView extends ConsoleView {
       <label>${msg("Most covers arriving per interval", { id: "console.rest.covers" })}<input name="max_covers_per_interval" type="number" min="1" .value=${s.max_covers_per_interval == null ? "" : String(s.max_covers_per_interval)} aria-invalid=${invalid(err, "max_covers_per_interval")} aria-describedby=${f("e-covers")} /></label>
       ${fieldError(err, "max_covers_per_interval", f("e-covers"))}
       <label>${msg("Pacing interval (minutes)", { id: "console.rest.interval" })}<input name="pacing_interval" type="number" min="5" .value=${String(s.pacing_interval)} /></label>
+      ${policyFields(s, err, f)}
       <div class="actions"><button class="btn small" type="submit">${msg(str`Save ${s.name}`, { id: "console.rest.service.save" })}</button></div>
       ${this.feedback("service", s.id)}
     </form>`;
@@ -152,6 +157,9 @@ export class RestaurantView extends ConsoleView {
       max_covers_per_interval: covers ? Number(covers) : null,
       pacing_interval: Number(data.get("pacing_interval")) || s.pacing_interval,
     };
+    // the policy only when changed: saving hours never meets a refusal of the policy as it stands
+    const payment = policyOf(data);
+    if (!samePolicy(payment, s.payment)) body.payment = payment;
     const api = this.api;
     return this.attempt("service", s.id, () =>
       api.done(api.PUT("/services/{id}", { params: { path: { id: s.id } }, body })),
