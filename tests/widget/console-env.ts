@@ -7,7 +7,7 @@ import { fixture, html } from "@open-wc/testing";
 import "../../widget/console/index.js";
 import { setClock } from "../../widget/clock.js";
 import type { BookingConsole } from "../../widget/console/booking-console.js";
-import { pinWorkerClock, type Restaurant, until, useRestaurant } from "./env.js";
+import { type Restaurant, unpinWorkerClock, until, useRestaurant } from "./env.js";
 
 export { romeInstant } from "./env.js";
 
@@ -48,7 +48,7 @@ const start = location.pathname + location.search;
 afterEach(async () => {
   history.replaceState(null, "", start);
   setClock();
-  await pinWorkerClock(null);
+  await unpinWorkerClock();
 });
 
 /** <booking-console> opened at `path` (an address under /console), without the live feed. */

@@ -175,14 +175,26 @@ export function romeInstant(date: string, hour: string): number {
   return guess - (shown - guess);
 }
 
+/** Whether this file pinned the Worker's clock and has not given it back. */
+let pinned = false;
+
 /** Pins the Worker's clock at `at` (ISO), or gives back the run's own clock (null): web-test-runner.config.mjs relays it. */
 export async function pinWorkerClock(at: string | null): Promise<void> {
+  pinned = at !== null;
   const res = await fetch("/fixture/clock", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ at }),
   });
   if (!res.ok) throw new Error(`clock: ${res.status} ${await res.text()}`);
+}
+
+/**
+ * Gives back the run's clock if this file pinned it. A file that never pins shares the Worker with
+ * another file's page, whose hold a null pin would act on.
+ */
+export async function unpinWorkerClock(): Promise<void> {
+  if (pinned) await pinWorkerClock(null);
 }
 
 /** Runs `fn` with the Worker's clock at the instant `at` (ms), then gives the run's clock back. */
