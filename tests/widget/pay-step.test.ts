@@ -111,6 +111,8 @@ async function typeCard(frame: HTMLIFrameElement, number: string) {
   await sendKeys({ press: "Control+A" });
   await sendKeys({ type: "123" });
   await sendKeys({ press: "Tab" });
+  // the frame is another origin's: focus leaves it for "Pay" a moment after the Tab, not with it
+  await until(() => document.activeElement !== frame, 15_000);
 }
 
 const status = async (id: number) => (await staff(`reservations/${id}`)).body.data[0].status as string;
