@@ -385,7 +385,8 @@ export class ConsoleApi {
       this.onConnection?.(true);
       throw new ApiError(0, write ? "connection_lost" : "unreachable", err.message);
     }
-    this.onConnection?.(false);
+    // an answer to a request sent before the browser went offline does not end the offline state: "online" does
+    if (navigator.onLine !== false) this.onConnection?.(false);
     return response;
   }
 
