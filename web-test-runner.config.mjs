@@ -31,11 +31,13 @@ const ALL_FILES = readdirSync(join(ROOT, "tests", "widget"))
   .filter((f) => f.endsWith(".test.ts"))
   .map((f) => join("tests", "widget", f));
 /**
- * The files that move the Worker's clock themselves (pinWorkerClock, atWorkerTime): each holds the
- * Worker alone meanwhile, so they run one at a time, in a group of their own at each clock; the
- * other files of a clock run two at a time.
+ * The files that run one at a time, in a group of their own at each clock: those that move the
+ * Worker's clock themselves (pinWorkerClock, atWorkerTime: each holds the Worker alone meanwhile),
+ * and those that say `// wtr: alone` (keys typed into another origin's frame need the browser's
+ * focus, which two pages share). The other files of a clock run two at a time.
  */
-const movesClock = (file) => /\b(pinWorkerClock|atWorkerTime)\(/.test(readFileSync(join(ROOT, file), "utf8"));
+const movesClock = (file) =>
+  /\b(pinWorkerClock|atWorkerTime)\(|^\/\/ wtr: alone\b/m.test(readFileSync(join(ROOT, file), "utf8"));
 /** `npx wtr --files <file>`: only those files, at MAIN_RUN's clock, one at a time. */
 const CHOSEN = process.argv.includes("--files");
 /** web-test-runner's groups: each clock's files in two groups (see movesClock), one group after the other. */

@@ -1,3 +1,5 @@
+// wtr: alone (the card is typed into the stand-in Stripe.js's frame, another origin's: with two
+// pages at once the focus did not always follow a Tab out of it)
 /**
  * The guest's payment step (<booking-engine page="pay">) in Chromium, against the shared Worker and
  * the local Stripe stand-in with its stand-in Stripe.js: the card frame mounted in the light DOM
