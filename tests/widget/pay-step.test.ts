@@ -100,20 +100,37 @@ async function payPage(el: BookingEngine) {
   return { page, frame };
 }
 
+/** What the card frames said of their focus, in order ("number", "expiry", "cvc"; "blur": it left). */
+const focusLog: string[] = [];
+window.addEventListener("message", (e) => {
+  if (e.data?.type === "focus") focusLog.push(e.data.field);
+  if (e.data?.type === "blur") focusLog.push("blur");
+});
+
+/** Waits until the card frame says `field` took the focus (or "blur": the focus left the frame). */
+async function focused(field: string) {
+  await until(() => focusLog.at(-1) === field, 15_000).catch(() => {
+    throw new Error(`the card frame's focus did not reach ${field}: ${focusLog.slice(-8).join(" > ")}`);
+  });
+}
+
 /** Types a card into the frame with the keyboard: into the frame, number, expiry, code; then on to "Pay". */
 async function typeCard(frame: HTMLIFrameElement, number: string) {
   frame.focus();
+  const fields: [string, string][] = [
+    ["number", number],
+    ["expiry", "1234"],
+    ["cvc", "123"],
+  ];
+  for (const [field, keys] of fields) {
+    await sendKeys({ press: "Tab" });
+    // the frame is another origin's: its focus moves a moment after the Tab, not with it
+    await focused(field);
+    await sendKeys({ press: "Control+A" });
+    await sendKeys({ type: keys });
+  }
   await sendKeys({ press: "Tab" });
-  await sendKeys({ press: "Control+A" });
-  await sendKeys({ type: number });
-  await sendKeys({ press: "Tab" });
-  await sendKeys({ press: "Control+A" });
-  await sendKeys({ type: "1234" });
-  await sendKeys({ press: "Tab" });
-  await sendKeys({ press: "Control+A" });
-  await sendKeys({ type: "123" });
-  await sendKeys({ press: "Tab" });
-  // the frame is another origin's: focus leaves it for "Pay" a moment after the Tab, not with it
+  await focused("blur");
   await until(() => document.activeElement !== frame, 15_000);
 }
 

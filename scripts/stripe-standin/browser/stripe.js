@@ -66,6 +66,8 @@
               fire("ready", { elementType: "payment" });
             }
             if (e.data?.type === "change") fire("change", { elementType: "payment", ...e.data.detail });
+            if (e.data?.type === "focus" || e.data?.type === "blur")
+              fire(e.data.type, { elementType: "payment" });
             if (!frame.isConnected) window.removeEventListener("message", listen);
           });
         });
