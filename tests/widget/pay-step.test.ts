@@ -114,9 +114,14 @@ async function focused(field: string) {
   });
 }
 
-/** Types a card into the frame with the keyboard: into the frame, number, expiry, code; then on to "Pay". */
-async function typeCard(frame: HTMLIFrameElement, number: string) {
-  frame.focus();
+/**
+ * Types a card into the frame with the keyboard, as a guest does: from the step's heading a Tab into
+ * the frame, then number, expiry and code, and a Tab on to "Pay". (Focusing another origin's frame
+ * from the page, `frame.focus()`, left the keys with the page now and then after a 3-D Secure
+ * challenge had closed.)
+ */
+async function typeCard(page: HTMLElement, frame: HTMLIFrameElement, number: string) {
+  page.shadowRoot!.querySelector<HTMLElement>("#pay-h")!.focus();
   const fields: [string, string][] = [
     ["number", number],
     ["expiry", "1234"],
@@ -160,7 +165,7 @@ describe("<booking-engine page=pay>", () => {
     const el = await mount(booking.manage_token);
     const { page, frame } = await payPage(el);
     const button = page.shadowRoot!.querySelector<HTMLButtonElement>("button.btn")!;
-    await typeCard(frame, CARDS.declined);
+    await typeCard(page, frame, CARDS.declined);
     expect(page.shadowRoot!.activeElement).to.equal(button);
     await sendKeys({ press: "Enter" });
     const failure = await inShadow(page, "#failure", 15_000);
@@ -169,7 +174,7 @@ describe("<booking-engine page=pay>", () => {
     await expect(el).to.be.accessible();
     expect(await status(booking.id)).to.equal("PREPAY");
     const paid = oneEvent(el, "booking-paid");
-    await typeCard(frame, CARDS.visa);
+    await typeCard(page, frame, CARDS.visa);
     await sendKeys({ press: "Enter" });
     await within(paid, "payment");
     const heading = await inShadow(page, "#paid-h", 15_000);
@@ -183,7 +188,7 @@ describe("<booking-engine page=pay>", () => {
     const booking = await owing();
     const el = await mount(booking.manage_token);
     const { page, frame } = await payPage(el);
-    await typeCard(frame, CARDS.threeDS);
+    await typeCard(page, frame, CARDS.threeDS);
     // Stripe.js's challenge over the page, its "Complete" focused: Tab to "Fail"
     let challenge = nextChallenge();
     await sendKeys({ press: "Enter" });
@@ -192,7 +197,7 @@ describe("<booking-engine page=pay>", () => {
     await sendKeys({ press: "Enter" });
     await inShadow(page, "#failure", 15_000);
     expect(await status(booking.id)).to.equal("PREPAY");
-    await typeCard(frame, CARDS.threeDS);
+    await typeCard(page, frame, CARDS.threeDS);
     challenge = nextChallenge();
     await sendKeys({ press: "Enter" });
     await within(challenge, "3-D Secure challenge");
