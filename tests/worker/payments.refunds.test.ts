@@ -160,6 +160,11 @@ describe("money Stripe takes after its booking closed", () => {
       expect((await postEvent(paid.payload, paid.signature)).status).toBe(200);
       const first = (await owed(r, id))!;
       expect(first).toMatchObject({ refund_due: 4000, refund_attempts: 1 });
+      // the reservation says so: the money on its way back, in its history too
+      const owing = (await r.client.call(`/api/v2/reservations/${id}`)).json.data[0];
+      expect(owing.payment).toMatchObject({ refund_pending: 4000, amount_refunded: 0 });
+      const said = (await r.client.call(`/api/v2/reservations/${id}/history`)).json.data;
+      expect(said.filter((h: { action: string }) => h.action === "refund_owed")).toHaveLength(1);
       // Stripe sends it again (it got no 2xx elsewhere, or resends): a replay, still owed once.
       expect((await postEvent(paid.payload, paid.signature)).status).toBe(200);
       expect(await owed(r, id)).toMatchObject({ refund_due: 4000, refund_attempts: 1 });
@@ -171,7 +176,7 @@ describe("money Stripe takes after its booking closed", () => {
     }
     const done = (await r.client.call(`/api/v2/reservations/${id}`)).json.data[0];
     expect(done.status).toBe("CANCELLED");
-    expect(done.payment).toMatchObject({ amount_refunded: 4000 });
+    expect(done.payment).toMatchObject({ status: "refunded", amount_refunded: 4000, refund_pending: 0 });
     const refunds = (await requestsOn(r.account)).filter(
       (q) => q.path === "/v1/refunds" && q.params.payment_intent === step.client_secret.split("_secret_")[0],
     );

@@ -120,7 +120,18 @@ async function takenLate(
   const row = await requireReservation(ctx, ref.reservationId);
   if (!outcomes.takenTooLate(row)) return undefined;
   const owed = row.payment?.status === "refunded" || row.payment?.amount_refunded || ref.refundDue;
-  await batch(ctx.db, owed ? record : [oweRefund(ctx.db, ref.reservationId, pi.amount, nowIso()), ...record]);
-  if (!owed) await tryOwedRefund(ctx, stripe, ref.reservationId);
-  return { row, changed: false };
+  if (owed) {
+    await batch(ctx.db, record);
+    return { row, changed: false };
+  }
+  // the reservation says it too (`payment.refund_pending`): staff and the guest see the money on its way
+  const statements = [oweRefund(ctx.db, ref.reservationId, pi.amount, nowIso()), ...record];
+  const applied = await changePayment(
+    ctx,
+    ref.reservationId,
+    (r) => outcomes.owedBack(r, pi.amount),
+    statements,
+  );
+  await tryOwedRefund(ctx, stripe, ref.reservationId);
+  return applied;
 }

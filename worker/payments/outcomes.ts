@@ -42,6 +42,13 @@ export function takenTooLate(r: Reserved): boolean {
   return CLOSED.has(r.status);
 }
 
+/** Money taken for a booking already closed: owed back in full, the refund on its way. */
+export function owedBack(r: Reserved, amount: number): Outcome | null {
+  const p = r.payment;
+  if (!p || p.refund_pending || p.amount_refunded) return null;
+  return { payment: { ...p, refund_pending: amount }, action: "refund_owed" };
+}
+
 /** A declined card or failed authentication: the guest may try again while the window lasts. */
 export function declined(r: Reserved, message: string): Outcome | null {
   const p = r.payment;

@@ -75,6 +75,9 @@ export function actionText(action: string): string {
     payment_canceled: msg("Payment cancelled", { id: "console.history.paycancelled" }),
     payment_failed: msg("Payment failed", { id: "console.history.payfailed" }),
     refund: msg("Refunded", { id: "console.history.refund" }),
+    payment_paid: msg("Paid", { id: "console.pay.st.paid" }),
+    card_saved: msg("Card saved", { id: "console.pay.st.saved" }),
+    refund_owed: msg("Refund on its way", { id: "console.pay.pending" }),
   };
   return words[action] ?? action;
 }
