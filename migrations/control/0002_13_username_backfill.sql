@@ -1,4 +1,4 @@
--- Usernames compare case-insensitively and NFKC-normalised (CONTRACT 11, worker/lib/username.ts).
+-- Usernames compare case-insensitively and NFKC-normalised (worker/lib/username.ts).
 -- Clients created before: SQL cannot normalise Unicode, so their key is the ASCII lower case of
 -- the username; when two old usernames differ only by case, the oldest keeps the name and the
 -- others get a key no new username can have (a control character and the row id): they stay

@@ -270,10 +270,10 @@ BEGIN
   SELECT RAISE(ABORT, 'property_moving');
 END;
 --> statement-breakpoint
--- 2. No double booking, whatever the load (CONTRACT 5): a hold may not overlap another
+-- 2. No double booking, whatever the load: a hold may not overlap another
 -- reservation's hold on the same table. A new party [s, e) conflicts with a hold [hs, he)
--- when s < he and e >= hs (SPEC: a 60-minute party at 13:00 makes the table unavailable
--- from 12:00 inclusive). Stays are 5 to 1440 minutes (a CHECK), which bounds the index range.
+-- when s < he and e >= hs (a 60-minute party at 13:00 made the table unavailable from 12:00
+-- inclusive; 0033_half_open_stays.sql makes stays half-open). Stays are 5 to 1440 minutes (a CHECK), which bounds the index range.
 -- A hold on a deleted table is refused too. RAISE aborts the whole D1 batch.
 CREATE TRIGGER `reservation_tables_no_overlap`
 BEFORE INSERT ON `reservation_tables`
@@ -303,7 +303,7 @@ BEGIN
 END;
 --> statement-breakpoint
 -- Deleting a room, table or service, or changing a table's members or room (regroup), while an
--- upcoming reservation uses it aborts that change's batch (CONTRACT 4): no reservation can slip
+-- upcoming reservation uses it aborts that change's batch: no reservation can slip
 -- in between the check and the change (a booking decided on the old members is refused by
 -- reservations_catalog_current below).
 -- Upcoming: not final and not yet ended in the property's own clock (NEW.now_min). Used:
@@ -442,7 +442,7 @@ BEGIN
   SELECT RAISE(ABORT, 'catalog_changed');
 END;
 --> statement-breakpoint
--- 3. The outbox (CONTRACT 9). Every new reservation and every change of what the API shows of one
+-- 3. The outbox. Every new reservation and every change of what the API shows of one
 -- writes its event row in the same statement, so in the same D1 batch: a change can never exist
 -- without its event, whatever code path made it (API, widget, cron). Only live subscriptions on
 -- live properties get rows. The snapshot is the row as drizzle reads it (camelCase keys).

@@ -1,4 +1,4 @@
--- Hand-written after drizzle-kit's columns (issue 14, the search engine's booking server).
+-- Hand-written after drizzle-kit's columns (the search engine's booking server).
 -- 1. The search-engine columns belong to search-engine bookings only (the invariant a CHECK would
 --    state; SQLite cannot add one to an existing table without rebuilding it, and its triggers).
 CREATE TRIGGER `reservations_searchengine_channel_insert`
@@ -17,7 +17,7 @@ BEGIN
   SELECT RAISE(ABORT, 'searchengine_channel');
 END;
 --> statement-breakpoint
--- 2. The search engine's booking notifications, through the webhook outbox (CONTRACT 12): a change
+-- 2. The search engine's booking notifications, through the webhook outbox: a change
 -- of a booking the search engine made, by anyone but the booking server itself (actor
 -- 'searchengine'), writes an event of the reserved type SEARCHENGINE_BOOKING, which the fan-out
 -- trigger hands to the property's reserved subscription; worker/searchengine/notify.ts sends it.

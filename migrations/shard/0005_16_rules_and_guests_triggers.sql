@@ -1,4 +1,4 @@
--- Issue 16: the restaurant's own rules and its guests (CONTRACT 14). Hand-written after 0002's columns:
+-- The restaurant's own rules and its guests. Hand-written after 0002's columns:
 -- 1. Value checks of the new columns (triggers, since a CHECK added to an existing table makes drizzle-kit
 --    rebuild the table, which would drop its triggers).
 -- 2. Pacing: the insert or move that would pass a service's limits aborts its own batch, so two bookings
@@ -39,7 +39,7 @@ BEGIN
   SELECT RAISE(ABORT, 'CHECK constraint failed: services_pacing_ck');
 END;
 --> statement-breakpoint
--- 2. Pacing (CONTRACT 14): arrivals of one service whose start falls in one interval of pacing_interval
+-- 2. Pacing: arrivals of one service whose start falls in one interval of pacing_interval
 -- minutes, counted from the service's start_hour on the service day (a service past midnight included:
 -- its day starts at start_hour, so the minutes since then are (start - start_hour) mod 1440). Arrivals
 -- are the parties that hold (PREPAY, ACCEPTED, CONFIRMED; a staff block is no arrival). Online bookings

@@ -1,4 +1,4 @@
--- Issue 12: the per-guest limit of online bookings (settings.max_online_bookings_per_guest).
+-- The per-guest limit of online bookings (settings.max_online_bookings_per_guest).
 -- guest_booking_checks holds one guard row per online booking, inserted first in the booking's
 -- batch and deleted at its end: the table is always empty between batches. Its rows are the
 -- property's like any other, so a moving property refuses them (the freeze triggers below).
@@ -25,7 +25,7 @@ END;
 -- guest cannot all see a count below the limit. Emails compare in lower case without a plus-tag
 -- (Ada+1@example.com is ada@example.com), phones by their digits without leading zeros ("+39 055-1"
 -- is "0039 0551"), and only phones of 6 digits or more, so junk numbers do not tie strangers.
--- Each reservation counts under the guest as typed on it (reservations.guest, issue 16), or its
+-- Each reservation counts under the guest as typed on it (reservations.guest), or its
 -- customer's details when it has none. The range is the index reservations_property_start_idx:
 -- the property's reservations from now on.
 CREATE TRIGGER `guest_booking_checks_limit`
