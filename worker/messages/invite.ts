@@ -4,14 +4,13 @@
  * token's hash, never the token: the token is made again from the LINK_SECRET when the message is
  * written out, as reset links are.
  */
-import { resolveSettings } from "../../shared/schemas";
 import type { Config } from "../config";
 import type { Db } from "../env";
 import { now } from "../lib/clock";
+import { accountLook, accountMime } from "./account-mail";
 import { renderInvite } from "./invite.render";
 import { storedToken } from "./links";
 import { insertAccountMessage } from "./messages.repo";
-import { buildMime } from "./mime";
 import type { InviteSnapshot, Locale } from "./types";
 
 /** How long an invitation works. */
@@ -57,26 +56,14 @@ export async function composeInvite(
   if (Date.parse(invite.expires_at) <= now()) return { skip: "the invitation expired before it was sent" };
   const token = await storedToken(c.linkSecret, "invite", invite.nonce, invite.token_hash);
   if (!token) return { skip: "the link secret changed: this invitation can no longer be written" };
-  const settings = resolveSettings(JSON.parse(String(property.settings ?? "{}")));
-  const locale = message.locale as Locale;
-  const brand = { name: String(property.name), accent: settings.accent_color, logo: settings.logo_url };
+  const look = accountLook(message, property);
   const rendered = renderInvite({
-    locale,
-    brand,
+    ...look,
     link: `${c.publicOrigin}/console/invite/${token}`,
     days: INVITE_DAYS,
     role: invite.role,
     name: invite.name,
   });
-  const raw = buildMime({
-    from: { name: `${brand.name} · console`, addr: c.emailFrom },
-    to: { name: invite.name ?? "", addr: String(message.to_address) },
-    subject: rendered.subject,
-    messageId: `<${String(message.uid)}@${c.emailFrom.split("@")[1]}>`,
-    date: Date.parse(String(message.created_at)),
-    locale,
-    text: rendered.text,
-    html: rendered.html,
-  });
+  const raw = accountMime(c, message, look, invite.name ?? "", rendered);
   return { raw };
 }

@@ -4,13 +4,12 @@
  * (delivery.ts). The row keeps the link's nonce and the token's hash, never the token: the token
  * is made again from the LINK_SECRET when the message is written out, as manage links are.
  */
-import { resolveSettings } from "../../shared/schemas";
 import type { Config } from "../config";
 import type { Db } from "../env";
 import { now } from "../lib/clock";
+import { accountLook, accountMime } from "./account-mail";
 import { storedToken } from "./links";
 import { insertAccountMessage } from "./messages.repo";
-import { buildMime } from "./mime";
 import { renderReset } from "./reset.render";
 import type { Locale, ResetSnapshot } from "./types";
 
@@ -49,24 +48,12 @@ export async function composeReset(
   if (Date.parse(reset.expires_at) <= now()) return { skip: "the reset link expired before it was sent" };
   const token = await storedToken(c.linkSecret, "reset", reset.nonce, reset.token_hash);
   if (!token) return { skip: "the link secret changed: this reset link can no longer be written" };
-  const settings = resolveSettings(JSON.parse(String(property.settings ?? "{}")));
-  const locale = message.locale as Locale;
-  const brand = { name: String(property.name), accent: settings.accent_color, logo: settings.logo_url };
+  const look = accountLook(message, property);
   const rendered = renderReset({
-    locale,
-    brand,
+    ...look,
     link: `${c.publicOrigin}/console/reset/${token}`,
     minutes: RESET_MINUTES,
   });
-  const raw = buildMime({
-    from: { name: `${brand.name} · console`, addr: c.emailFrom },
-    to: { name: brand.name, addr: String(message.to_address) },
-    subject: rendered.subject,
-    messageId: `<${String(message.uid)}@${c.emailFrom.split("@")[1]}>`,
-    date: Date.parse(String(message.created_at)),
-    locale,
-    text: rendered.text,
-    html: rendered.html,
-  });
+  const raw = accountMime(c, message, look, look.brand.name, rendered);
   return { raw };
 }
